@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares (STYLE.md, section 1).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "eggtimer",
+    products: [
+        .executable(name: "eggtimer", targets: ["eggtimer"])
+    ],
+    targets: [
+        // C libraries, seen only by AlarmAudio.
+        .systemLibrary(
+            name: "CAlsa", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CMpg123", pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]),
+        // signalfd and friends, which Swift's Glibc module lacks; seen only by the CLI.
+        .systemLibrary(name: "CSystem"),
+
+        // Timing: pure Swift, no C, no I/O.
+        .target(name: "TimerCore", swiftSettings: strictSettings),
+        // Audio: the only target that imports the C audio libraries.
+        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123"], swiftSettings: strictSettings),
+        // The CLI composes the two.
+        .executableTarget(
+            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "CSystem"],
+            swiftSettings: strictSettings),
+
+        .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "CSystem"],
+            swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+#ifndef EGGTIMER_CSYSTEM_SHIM_H
+#define EGGTIMER_CSYSTEM_SHIM_H
+/* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set) and ioctl's window size. */
+#define _GNU_SOURCE 1
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* TIOCGWINSZ is a macro Swift may not import as a constant. */
+static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned short *columns) {
+    struct winsize ws;
+    int rc = ioctl(fd, TIOCGWINSZ, &ws);
+    if (rc == 0) { *rows = ws.ws_row; *columns = ws.ws_col; }
+    return rc;
+}
+#endif

@@ -1,0 +1,171 @@
+/// Why a duration could not be read; names the token as typed.
+public struct DurationParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text as the user typed it.
+    public let token: String
+    /// What is wrong with it, in a few words.
+    public let reason: String
+
+    /// One line: `invalid duration '1:75': seconds must be below 60`.
+    public var description: String { "invalid duration '\(token)': \(reason)" }
+
+    /// Creates an error for `token`.
+    public init(token: String, reason: String) { (self.token, self.reason) = (token, reason) }
+}
+
+/// Reads a countdown length as a kitchen user types it.
+///
+/// Accepted forms (whitespace around the token is ignored, letters are case-insensitive):
+/// - plain seconds: `90`, `2.5`;
+/// - clock style: `m:ss` (`1:30` is 90 s) and `h:mm:ss` (`1:02:03`); fields after the first are
+///   two digits below 60;
+/// - units `h`, `m`, `s`, largest first, each at most once: `90s`, `7m30s`, `1h2m3s`, `1.5m`;
+///   a trailing bare number is read as the next smaller unit (`1h30` is 1 h 30 m, `1m30` is 1 m 30 s).
+///   Only the last field may have a fraction.
+///
+/// The result is exact to the millisecond (a finer fraction is an error, never rounded) and lies in
+/// `(0, maximum]`. It is a length, never a time of day.
+public enum DurationParser {
+    /// The longest countdown accepted: 999 h 59 m 59 s, so the display stays `hhh:mm:ss`.
+    public static let maximum: Duration = .seconds(999 * 3600 + 59 * 60 + 59)
+    /// `maximum` as users type it, for help texts.
+    public static let maximumText = "999:59:59"
+
+    /// Parses `text`.
+    /// - Returns: The duration, more than zero and at most `maximum`.
+    /// - Throws: `DurationParseError` naming `text` when it is empty, malformed, zero, negative,
+    ///   finer than a millisecond, or longer than `maximum`.
+    public static func parse(_ text: String) throws(DurationParseError) -> Duration {
+        func fail(_ reason: String) -> DurationParseError { DurationParseError(token: text, reason: reason) }
+        let token = text.trimmingSpaces.lowercased()
+        if token.isEmpty { throw fail("empty") }
+        if token.hasPrefix("-") { throw fail("must be more than zero") }
+        let millis: Int64
+        if token.contains(":") {
+            millis = try clockMilliseconds(token, fail)
+        } else {
+            millis = try unitMilliseconds(token, fail)
+        }
+        if millis <= 0 { throw fail("must be more than zero") }
+        if millis > maximum.components.seconds * 1000 { throw fail("longer than the maximum \(maximumText)") }
+        return .milliseconds(millis)
+    }
+
+    /// `m:ss` or `h:mm:ss`.
+    private static func clockMilliseconds(
+        _ token: String, _ fail: (String) -> DurationParseError
+    ) throws(DurationParseError) -> Int64 {
+        let fields = token.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 2 || fields.count == 3 else { throw fail("expected m:ss or h:mm:ss") }
+        var total: Int64 = 0
+        for (index, field) in fields.enumerated() {
+            let isFirst = index == 0, isLast = index == fields.count - 1
+            guard let value = Decimal(field, allowFraction: isLast) else {
+                throw fail(field.isEmpty ? "a field is empty" : "'\(field)' is not a number")
+            }
+            if !isFirst {
+                guard value.integerDigits == 2 else { throw fail("expected two digits after ':'") }
+                guard value.whole < 60 else { throw fail(isLast ? "seconds must be below 60" : "minutes must be below 60") }
+            }
+            let unit: Int64 = fields.count - index == 3 ? 3_600_000 : (fields.count - index == 2 ? 60_000 : 1000)
+            guard let millis = value.milliseconds(per: unit) else { throw fail("too large or finer than a millisecond") }
+            let (sum, overflow) = total.addingReportingOverflow(millis)
+            if overflow { throw fail("too large") }
+            total = sum
+        }
+        return total
+    }
+
+    /// `90`, `90s`, `7m30s`, `1h30`, `1.5m`.
+    private static func unitMilliseconds(
+        _ token: String, _ fail: (String) -> DurationParseError
+    ) throws(DurationParseError) -> Int64 {
+        let units: [(letter: Character, millis: Int64)] = [("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        var rest = Substring(token)
+        var nextUnit = 0  // index into `units` of the largest unit still allowed
+        var total: Int64 = 0
+        var sawField = false
+        var sawFraction = false
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !number.isEmpty else { throw fail("'\(rest.first!)' is not a number or a unit (h, m, s)") }
+            if sawFraction { throw fail("only the last field may have a fraction") }
+            rest = rest.dropFirst(number.count)
+            guard let value = Decimal(String(number), allowFraction: true) else { throw fail("'\(number)' is not a number") }
+            let unitIndex: Int
+            if let letter = rest.first {
+                guard let found = units.firstIndex(where: { $0.letter == letter }) else {
+                    throw fail("'\(letter)' is not a unit (h, m, s)")
+                }
+                guard found >= nextUnit else {
+                    throw fail(units[found].letter == units[max(nextUnit - 1, 0)].letter
+                        ? "'\(letter)' given twice" : "units must go from h to m to s")
+                }
+                unitIndex = found
+                rest = rest.dropFirst()
+            } else if !sawField {
+                unitIndex = 2  // a lone number is seconds
+            } else {
+                guard nextUnit < units.count else { throw fail("nothing is smaller than seconds") }
+                unitIndex = nextUnit  // trailing bare number: the next smaller unit
+            }
+            guard let millis = value.milliseconds(per: units[unitIndex].millis) else {
+                throw fail("too large or finer than a millisecond")
+            }
+            let (sum, overflow) = total.addingReportingOverflow(millis)
+            if overflow { throw fail("too large") }
+            total = sum
+            sawField = true
+            sawFraction = value.fractionDigits > 0
+            nextUnit = unitIndex + 1
+        }
+        return total
+    }
+}
+
+/// A non-negative decimal number as typed, kept as digits so nothing is rounded.
+private struct Decimal {
+    var whole: Int64
+    var fraction: Int64
+    var fractionDigits: Int
+    var integerDigits: Int
+
+    /// Reads `digits[.digits]`; at most 15 digits before and 9 after the point.
+    init?(_ text: String, allowFraction: Bool) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let wholePart = parts.first, !wholePart.isEmpty, wholePart.count <= 15,
+            wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), let whole = Int64(wholePart)
+        else { return nil }
+        var fraction: Int64 = 0, fractionDigits = 0
+        if parts.count == 2 {
+            let fractionPart = parts[1]
+            guard allowFraction, !fractionPart.isEmpty, fractionPart.count <= 9,
+                fractionPart.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(fractionPart)
+            else { return nil }
+            (fraction, fractionDigits) = (value, fractionPart.count)
+        }
+        (self.whole, self.fraction, self.fractionDigits, self.integerDigits) = (whole, fraction, fractionDigits, wholePart.count)
+    }
+
+    /// `self × unit` in milliseconds, or `nil` if it overflows or is not a whole number of milliseconds.
+    func milliseconds(per unit: Int64) -> Int64? {
+        let (wholeMillis, overflow) = whole.multipliedReportingOverflow(by: unit)
+        if overflow { return nil }
+        var scale: Int64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let (fractionScaled, overflow2) = fraction.multipliedReportingOverflow(by: unit)
+        if overflow2 || fractionScaled % scale != 0 { return nil }
+        let (sum, overflow3) = wholeMillis.addingReportingOverflow(fractionScaled / scale)
+        return overflow3 ? nil : sum
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
