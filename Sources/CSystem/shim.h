@@ -1,8 +1,11 @@
 #ifndef EGGTIMER_CSYSTEM_SHIM_H
 #define EGGTIMER_CSYSTEM_SHIM_H
-/* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set) and ioctl's window size. */
+/* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), ppoll (a nanosecond
+   poll timeout), and the terminal's window size. */
 #define _GNU_SOURCE 1
 #include <signal.h>
+#include <poll.h>
+#include <time.h>
 #include <sys/signalfd.h>
 #include <sys/ioctl.h>
 #include <termios.h>

@@ -1,0 +1,50 @@
+# eggtimer: `make run` opens the egg menu, `make test` runs the tests. Both install the missing
+# Debian packages first.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+ARGS ?=
+# The packages the build needs (pkg-config finds the two C libraries for SwiftPM).
+BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
+.PHONY: all deps build release run test install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+
+all: build
+
+deps:
+	@sh scripts/ensure-deps.sh $(BUILD_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The egg menu (or: make run ARGS="soft -D null").
+run: release
+	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" $(ARGS)
+
+test: deps
+	$(SWIFT) test
+
+install: release
+	install -D -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" "$(DESTDIR)$(PREFIX)/bin/eggtimer"
+	install -D -m 644 Sounds/alarm_sound.mp3 "$(DESTDIR)$(PREFIX)/share/eggtimer/alarm_sound.mp3"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/eggtimer" "$(DESTDIR)$(PREFIX)/share/eggtimer/alarm_sound.mp3"
+	-rmdir "$(DESTDIR)$(PREFIX)/share/eggtimer"
+
+# Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
+sound:
+	@sh scripts/ensure-deps.sh sox lame
+	sh scripts/make-alarm-sound.sh
+
+sanitize-address: deps
+	$(SWIFT) test --sanitize=address --build-path .build/asan
+
+sanitize-thread: deps
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+
+clean:
+	rm -rf .build

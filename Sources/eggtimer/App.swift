@@ -1,0 +1,271 @@
+import AlarmAudio
+import CSystem
+import Glibc
+import TimerCore
+
+/// A reason to exit before the event loop starts.
+struct ExitStatus: Error {
+    let status: Int32
+}
+
+/// The event loop: waits in one `ppoll` on the keyboard, the signals and the alarm player's
+/// reports, with a timeout that ends at the controller's next deadline, then feeds what happened
+/// to the controller and carries out its effects (audio, terminal, event log).
+///
+/// Runs on the main thread. It owns the terminal: the original settings are restored on every
+/// exit path, including signals.
+struct App {
+    let options: Options
+    private let clock = MonotonicClock()
+    private let log: EventLog
+    private var stdout = Output(descriptor: STDOUT_FILENO)
+
+    init(options: Options) {
+        self.options = options
+        self.log = EventLog(clock: clock)
+    }
+
+    /// Runs until the user quits or the timer is done.
+    /// - Returns: The exit status.
+    mutating func run() -> Int32 {
+        silenceAudioLibraryMessages()
+        guard let signals = SignalSet(), let inbox = AudioInbox() else {
+            printError("eggtimer: cannot set up signal handling")
+            return 71
+        }
+        defer { signals.close() }
+
+        // The sound is decoded before the countdown, so a problem shows while it can be fixed.
+        let sound: AlarmSound
+        do { sound = try loadSound() } catch { return error.status }
+
+        var startupNotice: String?
+        do {
+            try AlarmPlayer.probe(device: options.device, sound: sound)
+        } catch {
+            printError("eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L).")
+            startupNotice = "\(error)"
+        }
+
+        let player = AlarmPlayer(sound: sound, device: options.device)
+        var generation = 0
+
+        // Where things go: the UI on a terminal, JSON or plain lines on standard output.
+        let keyboard = RawMode(descriptor: STDIN_FILENO)
+        var raw = keyboard
+        let uiDescriptor: Int32? =
+            (!options.json && isatty(STDOUT_FILENO) == 1) ? STDOUT_FILENO
+            : (isatty(STDERR_FILENO) == 1 && keyboard != nil ? STDERR_FILENO : nil)
+        let plainLines = !options.json && uiDescriptor != STDOUT_FILENO
+        var screen = uiDescriptor.map { Screen(output: Output(descriptor: $0)) }
+        let view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
+        var size = Self.terminalSize(uiDescriptor)
+
+        var configuration = Controller.Configuration()
+        configuration.presets = options.presets
+        configuration.loops = options.loops
+        configuration.waitForKey = options.wait
+        configuration.soundLength = sound.duration
+        let start: Controller.Start
+        switch options.command {
+        case .preset(let index): start = .timer(.egg(index), options.presets[index].duration)
+        case .countdown(let duration): start = .timer(.plain, duration)
+        case .pomodoro: start = .pomodoro(options.plan)
+        default: start = .menu
+        }
+
+        raw?.enter()
+        screen?.enter()
+        var stdinOpen = keyboard != nil || isStdinReadable()
+        let decoder = KeyDecoder()
+        var controller = Controller(configuration: configuration, start: start, at: clock.now())
+        var lastStop: AlarmPlayer.Report?
+        var lastMinute: Int64 = -1
+
+        /// Restores everything; the one way out.
+        func finish(_ status: Int32) -> Int32 {
+            _ = player.stop()
+            screen?.leave()
+            raw?.restore()
+            return status
+        }
+
+        var effects = controller.takeInitialEffects()
+        if let startupNotice {
+            effects += controller.handle(audio: .unavailable(reason: startupNotice), at: clock.now())
+        }
+
+        while true {
+            // Carry out effects in order.
+            for effect in effects {
+                switch effect {
+                case .emit(var event):
+                    if event.name == .acknowledged, let stoppedAt = lastStop?.stoppedAt {
+                        event.extra.append((key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt)))
+                    }
+                    if options.json {
+                        stdout.write(log.json(event) + "\n")
+                    } else if plainLines, let line = log.plain(event) {
+                        stdout.write(line + "\n")
+                    }
+                case .startAlarm(let at, let loops):
+                    if player.isRunning { lastStop = player.stop() }
+                    generation += 1
+                    let tag = generation
+                    player.start(at: at, loops: loops) { inbox.post($0, generation: tag) }
+                case .stopAlarm:
+                    lastStop = player.stop()
+                case .bell:
+                    if var screen { screen.bell() } else if isatty(STDERR_FILENO) == 1 { printError("\u{07}") }
+                case .exit(let status):
+                    return finish(status)
+                }
+            }
+            effects = []
+            if let error = stdout.failed { return finish(error == EPIPE ? 141 : 74) }
+
+            // Draw, and log a plain line per minute when there is no UI on standard output.
+            let now = clock.now()
+            if screen != nil {
+                screen!.draw(view.lines(controller, at: now, columns: size.columns, rows: size.rows))
+                if let error = screen!.output.failed { return finish(error == EPIPE ? 141 : 74) }
+            }
+            if plainLines, case .counting(let run) = controller.mode, run.countdown.isRunning {
+                let minute = run.countdown.remaining(at: now).components.seconds / 60
+                if lastMinute >= 0, minute != lastMinute, minute > 0 || run.countdown.remaining(at: now) > .zero {
+                    stdout.write("\(run.label): \(run.countdown.remaining(at: now).clockText) left\n")
+                }
+                lastMinute = minute
+            } else {
+                lastMinute = -1
+            }
+
+            // Wait for the next deadline, key, signal or audio report.
+            let step: Duration? = screen != nil ? View.spinnerStep : (plainLines ? .seconds(60) : nil)
+            var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0)]
+            if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+            let wake = controller.nextWake(at: clock.now(), step: step)
+            let ready: Int32
+            if let wake {
+                let wait = max(.zero, clock.now().duration(to: wake))
+                let (seconds, attoseconds) = wait.components
+                var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                ready = ppoll(&fds, nfds_t(fds.count), &timeout, nil)
+            } else {
+                ready = ppoll(&fds, nfds_t(fds.count), nil, nil)
+            }
+            if ready < 0 && errno != EINTR { return finish(71) }
+
+            // Signals first: they may end everything.
+            if fds[0].revents != 0 {
+                for signal in signals.drain() {
+                    switch signal {
+                    case SIGINT: return finish(130)
+                    case SIGTERM: return finish(143)
+                    case SIGHUP: return finish(129)
+                    case SIGQUIT: return finish(131)
+                    case SIGWINCH:
+                        size = Self.terminalSize(uiDescriptor)
+                        screen?.invalidate()
+                    case SIGTSTP:
+                        screen?.leave()
+                        raw?.restore()
+                        signals.suspendProcess()
+                        raw?.enter()
+                        screen?.enter()
+                        size = Self.terminalSize(uiDescriptor)
+                    case SIGCONT:
+                        // Continued after a stop we did not ask for: take the terminal back.
+                        raw?.enter()
+                        screen?.invalidate()
+                    case SIGUSR1:
+                        effects += controller.acknowledgeExternally(at: clock.now())
+                    default: break
+                    }
+                }
+            }
+            if fds[1].revents != 0 {
+                for event in inbox.take(generation: generation) {
+                    effects += controller.handle(audio: Self.report(event), at: clock.now())
+                }
+            }
+            if stdinOpen, fds.count > 2, fds[2].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 256)
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                if count > 0 {
+                    for key in decoder.decode(bytes[0..<count]) {
+                        effects += controller.handle(key: key, at: clock.now())
+                    }
+                } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                    stdinOpen = false  // EOF or closed: polling it again would spin
+                }
+            }
+            effects += controller.tick(at: clock.now())
+        }
+    }
+
+    /// The sound to ring: `--sound PATH` (errors are fatal: 66 missing, 65 not audio), else the
+    /// shipped sound, else (a damaged install) the built-in tone with a warning.
+    private func loadSound() throws(ExitStatus) -> AlarmSound {
+        if let path = options.soundPath {
+            do {
+                let sound = try AlarmSound.decode(path: path)
+                for warning in sound.warnings { printError("eggtimer: warning: \(path): \(warning)") }
+                return sound
+            } catch {
+                printError("eggtimer: \(error)")
+                if case .soundNotFound = error { throw ExitStatus(status: 66) }
+                throw ExitStatus(status: 65)
+            }
+        }
+        guard let path = SoundLocator.locate() else {
+            printError("eggtimer: warning: \(SoundLocator.fileName) not found beside the program; using the built-in alarm tone")
+            return AlarmSound.builtInTone()
+        }
+        do {
+            let sound = try AlarmSound.decode(path: path)
+            for warning in sound.warnings { printError("eggtimer: warning: \(path): \(warning)") }
+            return sound
+        } catch {
+            printError("eggtimer: warning: \(error); using the built-in alarm tone")
+            return AlarmSound.builtInTone()
+        }
+    }
+
+    private static func report(_ event: AlarmPlayer.Event) -> Controller.AudioReport {
+        switch event {
+        case .firstFrame(let at): .firstFrame(at: at)
+        case .deviceUnavailable(let error): .unavailable(reason: "\(error)")
+        case .deviceRecovered: .recovered
+        case .finished: .finished
+        }
+    }
+
+    /// Whether standard input can be read at all (not closed).
+    private func isStdinReadable() -> Bool { fcntl(STDIN_FILENO, F_GETFD) != -1 }
+
+    private static func terminalSize(_ descriptor: Int32?) -> (columns: Int, rows: Int) {
+        var rows: UInt16 = 0, columns: UInt16 = 0
+        guard let descriptor, CSystem_windowSize(descriptor, &rows, &columns) == 0, columns > 0, rows > 0 else {
+            return (80, 24)
+        }
+        return (Int(columns), Int(rows))
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty {
+                let lower = value.lowercased()
+                return lower.contains("utf-8") || lower.contains("utf8")
+            }
+        }
+        return false
+    }
+
+    /// Colours unless NO_COLOR is set to anything non-empty (no-color.org).
+    private static func colorWanted() -> Bool {
+        guard let value = getenv("NO_COLOR") else { return true }
+        return String(cString: value).isEmpty
+    }
+}

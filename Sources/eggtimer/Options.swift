@@ -1,0 +1,216 @@
+import TimerCore
+
+/// A command-line mistake: one line naming the bad token; the app exits 64 (EX_USAGE).
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let description: String
+}
+
+/// What the command line asked for, after tokenising, interpreting and validating it.
+struct Options: Equatable {
+    /// What to run.
+    enum Command: Equatable {
+        case menu
+        case preset(Int)
+        case countdown(Duration)
+        case pomodoro
+        case help
+        case version
+    }
+
+    var command: Command = .menu
+    var presets = Preset.eggs
+    /// The ALSA PCM name, as aplay's `-D`.
+    var device = "default"
+    /// `--sound PATH`, or nil for the shipped sound.
+    var soundPath: String?
+    /// Stop the alarm by itself after this many passes.
+    var loops: Int?
+    /// Print JSON events on standard output.
+    var json = false
+    var plan = Pomodoro.Plan()
+    /// Pomodoro: loop the alarm until a key between intervals.
+    var wait = false
+
+    /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
+    static let countLimit = 1_000_000
+
+    /// Parses `arguments` (without the program name).
+    /// - Throws: `UsageError` naming the first bad token.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var seen: Set<String> = []
+        var positional: [String] = []
+        var pomodoroOnly: String?
+        var index = 0
+        var optionsEnded = false
+
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            if optionsEnded || !token.hasPrefix("-") || token == "-" || token.dropFirst().first?.isNumber == true {
+                positional.append(token)
+                continue
+            }
+            if token == "--" {
+                optionsEnded = true
+                continue
+            }
+            // Split `--name=value` and `-Dvalue`.
+            var name = token
+            var inlineValue: String?
+            if token.hasPrefix("--"), let equals = token.firstIndex(of: "=") {
+                name = String(token[..<equals])
+                inlineValue = String(token[token.index(after: equals)...])
+            } else if !token.hasPrefix("--"), token.count > 2 {
+                name = String(token.prefix(2))
+                inlineValue = String(token.dropFirst(2))
+            }
+            guard let spec = optionSpecs.first(where: { $0.names.contains(name) }) else {
+                throw UsageError(description: "unknown option '\(token)' (see --help)")
+            }
+            if !spec.takesValue, inlineValue != nil {
+                throw UsageError(description: "option '\(name)' takes no value: '\(token)'")
+            }
+            let canonical = spec.names.last!
+            if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
+            seen.insert(canonical)
+            var value = ""
+            if spec.takesValue {
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError(description: "option '\(name)' needs a value")
+                }
+                if value.isEmpty { throw UsageError(description: "option '\(name)' needs a value, got ''") }
+            }
+            if spec.pomodoroOnly, pomodoroOnly == nil { pomodoroOnly = name }
+            try spec.apply(&options, name, value)
+        }
+
+        switch positional.count {
+        case 0: break
+        case 1: options.command = try command(for: positional[0], options)
+        default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+        }
+        if options.command == .help || options.command == .version { return options }
+        if let pomodoroOnly, options.command != .pomodoro {
+            throw UsageError(description: "option '\(pomodoroOnly)' only works with 'pomodoro'")
+        }
+        return options
+    }
+
+    private static func command(for word: String, _ options: Options) throws(UsageError) -> Command {
+        let lower = word.lowercased()
+        if lower == "pomodoro" { return .pomodoro }
+        if lower == "menu" { return .menu }
+        if let index = options.presets.firstIndex(where: { $0.name.lowercased() == lower }) { return .preset(index) }
+        do {
+            return .countdown(try DurationParser.parse(word))
+        } catch {
+            if word.first?.isLetter == true && !word.contains(where: \.isNumber) {
+                throw UsageError(description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro or a duration")
+            }
+            throw UsageError(description: error.description)
+        }
+    }
+
+    /// One option: its spellings, whether it takes a value, and what it sets.
+    private struct Spec: Sendable {
+        var names: [String]
+        var takesValue: Bool
+        var pomodoroOnly = false
+        var apply: @Sendable (inout Options, _ name: String, _ value: String) throws(UsageError) -> Void
+    }
+
+    private static func duration(_ name: String, _ value: String) throws(UsageError) -> Duration {
+        do { return try DurationParser.parse(value) } catch {
+            throw UsageError(description: "option '\(name)': \(error.description)")
+        }
+    }
+
+    private static func count(_ name: String, _ value: String) throws(UsageError) -> Int {
+        guard value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value), n >= 1, n <= countLimit else {
+            throw UsageError(description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
+        }
+        return n
+    }
+
+    private static let optionSpecs: [Spec] = [
+        Spec(names: ["-h", "--help"], takesValue: false) { options, _, _ in options.command = .help },
+        Spec(names: ["--version"], takesValue: false) { options, _, _ in options.command = .version },
+        Spec(names: ["-D", "--device"], takesValue: true) { options, _, value in options.device = value },
+        Spec(names: ["--sound"], takesValue: true) { options, _, value in options.soundPath = value },
+        Spec(names: ["--loops"], takesValue: true) { options, name, value throws(UsageError) in
+            options.loops = try count(name, value)
+        },
+        Spec(names: ["--json"], takesValue: false) { options, _, _ in options.json = true },
+        Spec(names: ["--soft"], takesValue: true) { options, name, value throws(UsageError) in
+            options.presets[0].duration = try duration(name, value)
+        },
+        Spec(names: ["--medium"], takesValue: true) { options, name, value throws(UsageError) in
+            options.presets[1].duration = try duration(name, value)
+        },
+        Spec(names: ["--hard"], takesValue: true) { options, name, value throws(UsageError) in
+            options.presets[2].duration = try duration(name, value)
+        },
+        Spec(names: ["--work"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
+            options.plan.work = try duration(name, value)
+        },
+        Spec(names: ["--short-break"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
+            options.plan.shortBreak = try duration(name, value)
+        },
+        Spec(names: ["--long-break"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
+            options.plan.longBreak = try duration(name, value)
+        },
+        Spec(names: ["--long-break-after"], takesValue: true, pomodoroOnly: true) {
+            options, name, value throws(UsageError) in
+            options.plan.longBreakAfter = try count(name, value)
+        },
+        Spec(names: ["--sets"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
+            options.plan.sets = try count(name, value)
+        },
+        Spec(names: ["--wait"], takesValue: false, pomodoroOnly: true) { options, _, _ in options.wait = true },
+    ]
+
+    /// The `--help` text.
+    static let help = """
+        eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
+
+        Usage:
+          eggtimer                     the egg menu: Soft 5:00, Medium 7:00, Hard 12:00
+          eggtimer soft|medium|hard    boil one egg
+          eggtimer DURATION            count down DURATION
+          eggtimer pomodoro            25 min work, 5 min breaks, a long break after four
+
+        DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (= 1h30m), 1m30 (= 1m30s);
+          more than zero and at most \(DurationParser.maximumText) (999 hours 59 minutes 59 seconds).
+
+        Options:
+          -D, --device NAME      ALSA PCM to play on (default "default"; list them with aplay -L)
+              --sound PATH       MP3 file to loop instead of the shipped alarm sound
+              --loops N          stop the alarm by itself after N plays
+              --json             print one JSON object per event on standard output
+              --soft D, --medium D, --hard D
+                                 override the egg times
+          -h, --help             show this help
+              --version          show the version
+        Pomodoro options:
+              --work D           work interval (default 25m)
+              --short-break D    short break (default 5m)
+              --long-break D     long break (default 15m)
+              --long-break-after N  completed pomodori before the long break (default 4)
+              --sets N           long-break cycles to run (default 1)
+              --wait             loop the alarm until a key between intervals
+
+        Keys: 1-3 or s/m/h pick an egg, arrows + Enter, t types a time; space pauses and
+          resumes, r restarts, + and - add or take a minute, n skips a pomodoro interval,
+          c or Esc cancels, q quits; any key stops the alarm.
+        Without a keyboard: SIGUSR1 stops the alarm (kill -USR1 PID).
+
+        Exit status: 0 done, 64 bad usage, 65 sound file not audio, 66 sound file missing,
+          69 the alarm reached no audio device, 129/130/143 hangup/interrupt/terminate.
+        """
+}

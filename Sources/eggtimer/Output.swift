@@ -1,0 +1,43 @@
+import Glibc
+
+/// Writes bytes to a file descriptor whole, retrying short writes and EINTR.
+///
+/// A broken pipe or closed descriptor is reported once through `failed`, never as a crash
+/// (SIGPIPE is ignored by the app). Not thread-safe: owned by the event loop.
+struct Output {
+    /// The descriptor written to.
+    let descriptor: Int32
+    /// Set once a write fails (EPIPE, EBADF, EIO, …): the errno.
+    private(set) var failed: Int32?
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Writes all of `text` as UTF-8; does nothing once a write has failed.
+    mutating func write(_ text: String) {
+        guard failed == nil, !text.isEmpty else { return }
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN {
+                        var pfd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&pfd, 1, 100)
+                        continue
+                    }
+                    failed = errno
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// One line to standard error, for warnings and errors outside the UI.
+func printError(_ line: String) {
+    var output = Output(descriptor: STDERR_FILENO)
+    output.write(line + "\n")
+}

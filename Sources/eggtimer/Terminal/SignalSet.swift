@@ -1,0 +1,53 @@
+import CSystem
+import Glibc
+
+/// The signals the app handles, blocked for every thread and read from a `signalfd` in the same
+/// poll set as the keyboard, so a signal is handled by the event loop like a key (never in an
+/// async signal handler) and the terminal is always restored.
+///
+/// Create it on the main thread before starting any other thread: threads inherit the mask.
+/// The descriptor is owned by this value and closed by `close()`.
+struct SignalSet {
+    /// The signals read from the descriptor.
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT, SIGUSR1]
+    /// The readable descriptor (nonblocking).
+    let descriptor: Int32
+
+    /// Blocks the handled signals, ignores SIGPIPE (a broken pipe becomes EPIPE), and opens the
+    /// signalfd.
+    /// - Returns: nil if the kernel refuses the signalfd (then signals keep their defaults).
+    init?() {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in Self.handled { sigaddset(&mask, signal) }
+        signal(SIGPIPE, SIG_IGN)
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
+        let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else {
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+            return nil
+        }
+        descriptor = fd
+    }
+
+    /// Reads every pending signal number; never blocks.
+    func drain() -> [Int32] {
+        var signals: [Int32] = []
+        var info = signalfd_siginfo()
+        while withUnsafeMutableBytes(of: &info, { read(descriptor, $0.baseAddress, $0.count) })
+            == MemoryLayout<signalfd_siginfo>.size
+        {
+            signals.append(Int32(bitPattern: info.ssi_signo))
+        }
+        return signals
+    }
+
+    /// Stops the process as the default SIGTSTP action would (after the caller restored the
+    /// terminal); returns once continued (`fg` or SIGCONT).
+    func suspendProcess() {
+        kill(getpid(), SIGSTOP)
+    }
+
+    /// Closes the descriptor. The mask stays: the process is about to exit.
+    func close() { _ = Glibc.close(descriptor) }
+}

@@ -1,0 +1,179 @@
+import TimerCore
+
+/// Lays out what the terminal shows for a controller state at an instant, fitted to a size.
+///
+/// Pure: the same state, instant and size always give the same lines, which the `Screen` compares
+/// to decide whether to redraw. Lines hold ANSI SGR codes; their visible text never exceeds the
+/// width (every glyph used is one column wide).
+struct View {
+    /// Glyphs and colours for the terminal at hand.
+    struct Style: Equatable {
+        /// Use Unicode glyphs (braille spinner, block bar); else ASCII.
+        var unicode = true
+        /// Use colours (off under NO_COLOR); bold and reverse video stay.
+        var color = true
+    }
+
+    var style = Style()
+
+    /// A line's look.
+    enum Tone { case plain, title, flash, selected, bar, error, notice, dim }
+
+    /// The spinner's frames; it steps every `spinnerStep` of remaining time, so it stops when paused.
+    static let spinnerStep: Duration = .milliseconds(500)
+
+    /// The lines for `controller` at `now` in a `columns` × `rows` terminal.
+    func lines(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int, rows: Int) -> [String] {
+        let rowsOut = layout(controller, at: now, columns: columns)
+        if columns < 24 || rows < rowsOut.count {
+            return [fit(compact(controller, at: now), columns).styled(.plain, style)]
+        }
+        return rowsOut.map { fit($0.text, columns).styled($0.tone, style) }
+    }
+
+    /// The one plain line for tiny panes: title, time left, spinner.
+    func compact(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
+        guard let run = controller.currentRun else {
+            if case .menu(_, let entry?, _) = controller.mode { return "Time: \(entry)_" }
+            return "Eggs? 1 soft 2 medium 3 hard"
+        }
+        return "\(title(controller, run, at: now)) \(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now))"
+    }
+
+    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [(text: String, tone: Tone)] {
+        var rows: [(text: String, tone: Tone)] = [("", .plain)]
+        let run = controller.currentRun
+        let flash = controller.flashOn(at: now)
+        let titleText = run.map { title(controller, $0, at: now) } ?? EggTitles.menu
+        var titleTone: Tone = .title
+        if case .ringing = controller.mode, flash { titleTone = .flash }
+        var titleLine = "  " + titleText
+        if let pomodoro = controller.pomodoro {
+            let done = pomodoro.completedInSet, total = pomodoro.plan.longBreakAfter
+            let meter = String(repeating: style.unicode ? "●" : "*", count: min(done, total))
+                + String(repeating: style.unicode ? "○" : ".", count: max(0, total - done))
+            titleLine += "   " + meter
+        }
+        rows.append((titleLine, titleTone))
+        rows.append(("", .plain))
+
+        // The egg menu, shown in the menu and while an egg boils.
+        let showsMenu: Bool = {
+            if case .menu = controller.mode { return true }
+            if case .egg = run?.kind { return true }
+            return controller.fromMenu && run?.kind == .plain
+        }()
+        if showsMenu {
+            let presets = controller.configuration.presets
+            var selection: Int?
+            var entry: String?
+            var error: String?
+            if case .menu(let s, let e, let err) = controller.mode { (selection, entry, error) = (s, e, err) }
+            let nameWidth = presets.map(\.name.count).max() ?? 0
+            let timeWidth = presets.map(\.duration.clockText.count).max() ?? 0
+            for (index, preset) in presets.enumerated() {
+                let time = preset.duration.clockText
+                let text = "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
+                    + String(repeating: " ", count: timeWidth - time.count) + time
+                rows.append((text, tone(forEntry: index, controller, run: run, selection: selection, flash: flash)))
+            }
+            let otherText = entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
+            rows.append((otherText, tone(forEntry: presets.count, controller, run: run, selection: selection, flash: flash)))
+            rows.append((error ?? "", error == nil ? .plain : .error))
+        }
+
+        if let run {
+            let time = run.countdown.remaining(at: now).clockText
+            let spin = spinner(run, at: now)
+            let barWidth = max(4, columns - 4 - spin.count - 2 - time.count - 2)
+            let filled = Int((run.countdown.progress(at: now) * Double(barWidth)).rounded(.down))
+            let bar = String(repeating: style.unicode ? "█" : "#", count: filled)
+                + String(repeating: style.unicode ? "░" : "-", count: barWidth - filled)
+            rows.append(("  \(spin) \(bar)  \(time)", .bar))
+            rows.append(("", .plain))
+        }
+        rows.append(("  " + legend(controller, at: now), .dim))
+        rows.append((controller.notice.map { "  no sound: \($0) - ringing the terminal bell" } ?? "", .notice))
+        return rows
+    }
+
+    private func tone(forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool) -> Tone {
+        if let pick = controller.pickFlash, pick.index == index, case .counting = controller.mode {
+            return flash ? .selected : .plain
+        }
+        if let selection { return selection == index ? .selected : .plain }
+        if case .egg(let picked) = run?.kind, picked == index { return .title }
+        return .plain
+    }
+
+    /// The title for `run`: the egg, pomodoro and plain timer texts.
+    func title(_ controller: Controller, _ run: Controller.Run, at now: ContinuousClock.Instant) -> String {
+        let ringing: Bool
+        if case .ringing = controller.mode { ringing = true } else { ringing = false }
+        if run.countdown.isPaused { return EggTitles.paused }
+        switch run.kind {
+        case .egg(let index):
+            return ringing ? EggTitles.done : EggTitles.counting(controller.configuration.presets[index].name)
+        case .plain:
+            return ringing ? "Time's up!" : "Counting down \(run.countdown.total.clockText)."
+        case .pomodoro(let phase):
+            if ringing { return phase == .work ? "Pomodoro done! Take a break." : "Ready to work!" }
+            return phase == .work ? "Pomodoro!" : "Rest break."
+        }
+    }
+
+    /// The spinner glyph: turns with the time left, so it stands still while paused.
+    func spinner(_ run: Controller.Run, at now: ContinuousClock.Instant) -> String {
+        let frames: [String] = style.unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
+        let step = Int((run.countdown.remaining(at: now) / Self.spinnerStep).rounded(.up))
+        return frames[(frames.count - step % frames.count) % frames.count]
+    }
+
+    /// The keys that work now, worded for the state.
+    func legend(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
+        let dot = style.unicode ? " · " : " | "
+        switch controller.mode {
+        case .menu(_, let entry, _):
+            if entry != nil { return ["Enter start", "Backspace erase", "Esc back"].joined(separator: dot) }
+            let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
+            return ["1-3 egg", updown, "t type a time", "q quit"].joined(separator: dot)
+        case .counting(let run):
+            var keys = [run.countdown.isPaused ? "space resume" : "space pause", "r restart", "+ minute"]
+            if run.countdown.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
+            if controller.pomodoro != nil { keys.append("n skip") }
+            keys.append(controller.fromMenu ? "c menu" : "c cancel")
+            keys.append("q quit")
+            return keys.joined(separator: dot)
+        case .ringing:
+            return "any key: stop the alarm"
+        case .exited:
+            return ""
+        }
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns (never truncates).
+    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+
+    /// With the SGR codes for `tone`.
+    fileprivate func styled(_ tone: View.Tone, _ style: View.Style) -> String {
+        let code: String
+        switch tone {
+        case .plain: return self
+        case .title: code = style.color ? "1;33" : "1"
+        case .flash: code = style.color ? "1;7;33" : "1;7"
+        case .selected: code = "7"
+        case .bar: code = style.color ? "32" : ""
+        case .error: code = style.color ? "31" : ""
+        case .notice: code = style.color ? "33" : ""
+        case .dim: code = style.color ? "2" : ""
+        }
+        return code.isEmpty || isEmpty ? self : "\u{1B}[\(code)m\(self)\u{1B}[0m"
+    }
+}
+
+/// `text` cut to `columns` characters.
+private func fit(_ text: String, _ columns: Int) -> String {
+    text.count <= columns ? text : String(text.prefix(max(0, columns)))
+}

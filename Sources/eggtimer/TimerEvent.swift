@@ -1,0 +1,39 @@
+import TimerCore
+
+/// Something that happened to a timer, for the `--json` stream and the plain-line log.
+///
+/// Every event carries the timer's label, its total and the time left when it happened, and the
+/// instant it happened on the app's monotonic clock.
+struct TimerEvent: Equatable, Sendable {
+    /// The kinds of event, named as in the JSON stream.
+    enum Name: String, Sendable {
+        case started, paused, resumed, reset, adjusted, interval, finished, sounding, acknowledged, cancelled
+        case deviceUnavailable = "device_unavailable"
+        case deviceRecovered = "device_recovered"
+    }
+
+    /// A value of an extra field.
+    enum Value: Equatable, Sendable {
+        case text(String)
+        case integer(Int64)
+        case instant(ContinuousClock.Instant)
+    }
+
+    var name: Name
+    /// `Soft`, `1:30`, or the pomodoro phase (`work`, `short break`, `long break`).
+    var label: String
+    /// The timer's total length.
+    var total: Duration
+    /// Time left when the event happened.
+    var remaining: Duration
+    /// When it happened.
+    var at: ContinuousClock.Instant
+    /// More fields, in order (for example `by` on `acknowledged`).
+    var extra: [(key: String, value: Value)] = []
+
+    static func == (lhs: TimerEvent, rhs: TimerEvent) -> Bool {
+        lhs.name == rhs.name && lhs.label == rhs.label && lhs.total == rhs.total && lhs.remaining == rhs.remaining
+            && lhs.at == rhs.at && lhs.extra.map(\.key) == rhs.extra.map(\.key)
+            && lhs.extra.map(\.value) == rhs.extra.map(\.value)
+    }
+}

@@ -1,0 +1,225 @@
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+/// Any instant will do: the controller never reads a clock, and nothing here sleeps.
+private let t0 = ContinuousClock.now
+
+private func names(_ effects: [Controller.Effect]) -> [String] {
+    effects.map {
+        switch $0 {
+        case .emit(let event): event.name.rawValue
+        case .startAlarm: "startAlarm"
+        case .stopAlarm: "stopAlarm"
+        case .bell: "bell"
+        case .exit(let code): "exit \(code)"
+        }
+    }
+}
+
+private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
+    effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
+}
+
+@Suite struct ControllerTests {
+    @Test func eggMenuPickCountsDownRingsAndReturnsToTheMenu() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        #expect(controller.mode == .menu(selection: 0, entry: nil, error: nil))
+        let picked = controller.handle(key: .character("1"), at: t0)
+        #expect(names(picked) == ["started"])
+        #expect(controller.currentRun?.label == "Soft")
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(300))
+
+        // The picked entry flashes, then the device opens 1.5 s before the deadline, and the
+        // alarm is scheduled for the deadline.
+        #expect(controller.nextWake(at: t0, step: nil) == t0 + .milliseconds(600))
+        #expect(controller.nextWake(at: t0 + .milliseconds(600), step: nil) == t0 + .milliseconds(298_500))
+        let armed = controller.tick(at: t0 + .milliseconds(298_500))
+        #expect(armed == [.startAlarm(at: t0 + .seconds(300), loops: nil)])
+
+        // At the deadline, not a tick later: finished, then ringing.
+        #expect(controller.nextWake(at: t0 + .milliseconds(298_500), step: nil) == t0 + .seconds(300))
+        #expect(controller.tick(at: t0 + .seconds(300) - .nanoseconds(1)).isEmpty)
+        let finished = controller.tick(at: t0 + .seconds(300))
+        #expect(names(finished) == ["finished"])
+        guard case .ringing = controller.mode else { Issue.record("not ringing"); return }
+
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(300)), at: t0 + .seconds(300))
+        let acknowledged = controller.handle(key: .character("x"), at: t0 + .seconds(310))
+        #expect(names(acknowledged) == ["stopAlarm", "acknowledged"])
+        #expect(controller.mode == .menu(selection: 0, entry: nil, error: nil))
+        #expect(!controller.alarmFailed)
+        #expect(names(controller.handle(key: .character("q"), at: t0 + .seconds(311))) == ["exit 0"])
+    }
+
+    @Test(arguments: [("1", "Soft"), ("s", "Soft"), ("2", "Medium"), ("m", "Medium"), ("3", "Hard"), ("h", "Hard")])
+    func menuKeysPickTheirEgg(key: Character, label: String) {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character(key), at: t0)
+        #expect(controller.currentRun?.label == label)
+    }
+
+    @Test func arrowsAndEnterPickTheSelectedEgg() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .down, at: t0)
+        _ = controller.handle(key: .down, at: t0)
+        _ = controller.handle(key: .up, at: t0)
+        _ = controller.handle(key: .enter, at: t0)
+        #expect(controller.currentRun?.label == "Medium")
+    }
+
+    @Test func aSecondPickWhileRunningNeverStartsASecondTimer() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("1"), at: t0)
+        let again = controller.handle(key: .character("1"), at: t0 + .seconds(5))
+        let other = controller.handle(key: .character("3"), at: t0 + .seconds(6))
+        #expect(again.isEmpty && other.isEmpty)
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(300))
+    }
+
+    @Test func pauseTwiceInATenSecondTimerFinishesAfterTenSecondsOfRunning() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(10)), at: t0)
+        #expect(names(controller.takeInitialEffects()) == ["started"])
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(2))  // ran 2 s
+        #expect(controller.nextWake(at: t0 + .seconds(2), step: .milliseconds(500)) == nil)
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(7))
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(10))  // ran 3 s more: 5 s left
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(20))
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(25))
+        #expect(!names(controller.tick(at: t0 + .seconds(25) - .nanoseconds(1))).contains("finished"))
+        let finished = controller.tick(at: t0 + .seconds(25))
+        #expect(names(finished).contains("finished"))
+    }
+
+    @Test func pausingNearTheDeadlineClosesThePreopenedDevice() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(10)), at: t0)
+        #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
+        #expect(names(controller.handle(key: .character(" "), at: t0 + .milliseconds(9500))) == ["stopAlarm", "paused"])
+        #expect(names(controller.handle(key: .character(" "), at: t0 + .seconds(60))) == ["resumed", "startAlarm"])
+    }
+
+    @Test func restartAndAdjustMoveTheDeadline() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(120)), at: t0)
+        _ = controller.handle(key: .character("r"), at: t0 + .seconds(30))
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(150))
+        _ = controller.handle(key: .character("+"), at: t0 + .seconds(40))
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(210))
+        _ = controller.handle(key: .character("-"), at: t0 + .seconds(40))
+        _ = controller.handle(key: .character("-"), at: t0 + .seconds(40))
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(90))
+        // 50 s left: a minute cannot be taken away.
+        #expect(controller.handle(key: .character("-"), at: t0 + .seconds(40)).isEmpty)
+    }
+
+    @Test func cancelFromTheCommandLineExitsAndFromTheMenuReturns() {
+        var fromArgs = Controller(configuration: .init(), start: .timer(.plain, .seconds(60)), at: t0)
+        #expect(names(fromArgs.handle(key: .escape, at: t0 + .seconds(1))) == ["cancelled", "exit 0"])
+        var fromMenu = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = fromMenu.handle(key: .character("2"), at: t0)
+        #expect(names(fromMenu.handle(key: .character("c"), at: t0 + .seconds(1))) == ["cancelled"])
+        #expect(fromMenu.mode == .menu(selection: 0, entry: nil, error: nil))
+    }
+
+    @Test func typedDurationStartsAPlainTimerAndBadInputShowsTheError() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("t"), at: t0)
+        for c in "1:75" { _ = controller.handle(key: .character(c), at: t0) }
+        _ = controller.handle(key: .enter, at: t0)
+        #expect(controller.mode == .menu(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60"))
+        for _ in 0..<2 { _ = controller.handle(key: .backspace, at: t0) }
+        for c in "30" { _ = controller.handle(key: .character(c), at: t0) }
+        _ = controller.handle(key: .enter, at: t0)
+        #expect(controller.currentRun?.countdown.total == .seconds(90))
+        #expect(controller.currentRun?.kind == .plain)
+    }
+
+    @Test func loopsEndTheAlarmByItselfAndExitZero() {
+        var controller = Controller(configuration: .init(loops: 3), start: .timer(.plain, .seconds(1)), at: t0)
+        #expect(controller.tick(at: t0) == [.startAlarm(at: t0 + .seconds(1), loops: 3)])
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(1)), at: t0 + .seconds(1))
+        #expect(names(controller.handle(audio: .finished, at: t0 + .seconds(5))) == ["stopAlarm", "acknowledged", "exit 0"])
+    }
+
+    @Test func anAlarmThatReachedNoDeviceRingsTheBellAndExits69() {
+        var configuration = Controller.Configuration(loops: 2)
+        configuration.soundLength = .milliseconds(1500)
+        var controller = Controller(configuration: configuration, start: .timer(.plain, .seconds(5)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(4))
+        _ = controller.handle(audio: .unavailable(reason: "no such device"), at: t0 + .seconds(4))
+        #expect(controller.notice == "no such device")
+        #expect(names(controller.tick(at: t0 + .seconds(5))) == ["finished", "bell"])
+        #expect(controller.tick(at: t0 + .milliseconds(5500)).isEmpty)
+        #expect(names(controller.tick(at: t0 + .seconds(6))) == ["bell"])
+        // Two passes of a 1.5 s sound: the fallback ends 3 s after the deadline, status 69.
+        #expect(controller.nextWake(at: t0 + .seconds(6), step: nil) == t0 + .milliseconds(6500))
+        #expect(names(controller.tick(at: t0 + .seconds(8))) == ["bell", "stopAlarm", "acknowledged", "exit 69"])
+    }
+
+    @Test func aDeviceThatComesBackStopsTheBell() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(4))
+        _ = controller.handle(audio: .unavailable(reason: "gone"), at: t0 + .seconds(4))
+        _ = controller.tick(at: t0 + .seconds(5))
+        _ = controller.handle(audio: .recovered, at: t0 + .milliseconds(5200))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .milliseconds(5200)), at: t0 + .milliseconds(5200))
+        #expect(controller.tick(at: t0 + .seconds(7)).isEmpty)
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(8))) == ["stopAlarm", "acknowledged", "exit 0"])
+    }
+
+    @Test func pomodoroRunsWorkShortWorkLongThenExits() {
+        let plan = Pomodoro.Plan(work: .seconds(1), shortBreak: .seconds(1), longBreak: .seconds(1), longBreakAfter: 2)
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
+        var labels = events(controller.takeInitialEffects()).filter { $0.name == .interval }.map(\.label)
+        var now = t0
+        var exitCode: Int32?
+        for _ in 0..<10 where exitCode == nil {
+            now += .seconds(1)
+            for effect in controller.tick(at: now) {
+                if case .emit(let event) = effect, event.name == .interval { labels.append(event.label) }
+                if case .exit(let code) = effect { exitCode = code }
+            }
+        }
+        #expect(labels == ["work", "short break", "work", "long break"])
+        #expect(exitCode == 0)
+        #expect(now == t0 + .seconds(4))
+    }
+
+    @Test func pomodoroWithWaitRingsUntilAKeyThenStartsTheNextInterval() {
+        let plan = Pomodoro.Plan(work: .seconds(10), shortBreak: .seconds(5))
+        var configuration = Controller.Configuration()
+        configuration.waitForKey = true
+        var controller = Controller(configuration: configuration, start: .pomodoro(plan), at: t0)
+        #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
+        _ = controller.tick(at: t0 + .seconds(10))
+        guard case .ringing = controller.mode else { Issue.record("not ringing"); return }
+        let next = controller.handle(key: .enter, at: t0 + .seconds(30))
+        #expect(names(next) == ["stopAlarm", "acknowledged", "interval"])
+        #expect(controller.currentRun?.label == "short break")
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(35))
+    }
+
+    @Test func skippedPomodoroIsFollowedByAShortBreakAndDoesNotCount() {
+        let plan = Pomodoro.Plan(longBreakAfter: 1)
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
+        _ = controller.handle(key: .character("n"), at: t0 + .seconds(60))
+        #expect(controller.currentRun?.label == "short break")
+        #expect(controller.pomodoro?.completedInSet == 0)
+    }
+
+    @Test func theSpinnerStepWakesTwiceASecondOnHalfSecondsBeforeTheDeadline() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .milliseconds(2300)), at: t0)
+        _ = controller.takeInitialEffects()
+        #expect(controller.nextWake(at: t0, step: .milliseconds(500)) == t0 + .milliseconds(300))
+        #expect(controller.nextWake(at: t0 + .milliseconds(300), step: .milliseconds(500)) == t0 + .milliseconds(800))
+        _ = controller.tick(at: t0 + .milliseconds(800))  // arms
+        #expect(controller.nextWake(at: t0 + .milliseconds(1900), step: .milliseconds(500)) == t0 + .milliseconds(2300))
+    }
+
+    @Test func externalAcknowledgementStopsTheAlarm() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(1)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        #expect(names(controller.acknowledgeExternally(at: t0 + .seconds(2))).contains("acknowledged"))
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+@Suite struct OptionsTests {
+    @Test func noArgumentsIsTheEggMenu() throws {
+        let options = try Options.parse([])
+        #expect(options.command == .menu)
+        #expect(options.device == "default")
+    }
+
+    @Test(arguments: [
+        (["soft"], Options.Command.preset(0)),
+        (["Medium"], .preset(1)),
+        (["hard"], .preset(2)),
+        (["90"], .countdown(.seconds(90))),
+        (["1:30"], .countdown(.seconds(90))),
+        (["7m30s"], .countdown(.seconds(450))),
+        (["pomodoro"], .pomodoro),
+        (["--help"], .help),
+        (["-h"], .help),
+        (["--version"], .version),
+        (["--", "5m"], .countdown(.seconds(300))),
+    ])
+    func commands(arguments: [String], command: Options.Command) throws {
+        #expect(try Options.parse(arguments).command == command)
+    }
+
+    @Test func optionsTakeValuesInEverySpelling() throws {
+        let options = try Options.parse(["-Dnull", "--sound=x.mp3", "--loops", "3", "--json", "--soft", "3s", "--medium=4s", "--hard", "7s"])
+        #expect(options.device == "null")
+        #expect(options.soundPath == "x.mp3")
+        #expect(options.loops == 3)
+        #expect(options.json)
+        #expect(options.presets.map(\.duration) == [.seconds(3), .seconds(4), .seconds(7)])
+        #expect(try Options.parse(["-D", "plughw:CARD=Headphones"]).device == "plughw:CARD=Headphones")
+    }
+
+    @Test func pomodoroOptions() throws {
+        let options = try Options.parse(["pomodoro", "--work", "1s", "--short-break", "2s", "--long-break", "3s", "--long-break-after", "2", "--sets", "2", "--wait"])
+        #expect(options.plan == Pomodoro.Plan(work: .seconds(1), shortBreak: .seconds(2), longBreak: .seconds(3), longBreakAfter: 2, sets: 2))
+        #expect(options.wait)
+    }
+
+    @Test(arguments: [
+        (["abc"], "unknown mode 'abc': expected soft, medium, hard, pomodoro or a duration"),
+        (["0"], "invalid duration '0': must be more than zero"),
+        (["-5"], "invalid duration '-5': must be more than zero"),
+        (["1:75"], "invalid duration '1:75': seconds must be below 60"),
+        (["1h1h"], "invalid duration '1h1h': 'h' given twice"),
+        (["5", "6"], "unexpected argument '6': give one duration or mode"),
+        (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
+        (["-x"], "unknown option '-x' (see --help)"),
+        (["--loops"], "option '--loops' needs a value"),
+        (["--loops", "0"], "option '--loops' needs a whole number from 1 to 1000000, got '0'"),
+        (["--loops", "two"], "option '--loops' needs a whole number from 1 to 1000000, got 'two'"),
+        (["--loops=-1"], "option '--loops' needs a whole number from 1 to 1000000, got '-1'"),
+        (["--soft", "soon"], "option '--soft': invalid duration 'soon': 's' is not a number or a unit (h, m, s)"),
+        (["--device="], "option '--device' needs a value, got ''"),
+        (["--json=yes"], "option '--json' takes no value: '--json=yes'"),
+        (["--json", "--json"], "option '--json' given twice"),
+        (["-D", "a", "--device", "b"], "option '--device' given twice"),
+        (["--work", "5m"], "option '--work' only works with 'pomodoro'"),
+        (["soft", "--wait"], "option '--wait' only works with 'pomodoro'"),
+        (["pomodoro", "--sets", "0"], "option '--sets' needs a whole number from 1 to 1000000, got '0'"),
+    ])
+    func badInputNamesTheToken(arguments: [String], message: String) {
+        #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+}

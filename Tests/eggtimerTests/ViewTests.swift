@@ -1,0 +1,103 @@
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+private let t0 = ContinuousClock.now
+
+/// Strips SGR escape codes, leaving what a person sees.
+private func visible(_ line: String) -> String {
+    var out = ""
+    var inEscape = false
+    for c in line {
+        if c == "\u{1B}" { inEscape = true; continue }
+        if inEscape { if c.isLetter { inEscape = false }; continue }
+        out.append(c)
+    }
+    return out
+}
+
+@Suite struct ViewTests {
+    let view = View(style: .init(unicode: true, color: true))
+
+    @Test func menuShowsTheTitleThePresetsAndTheLegend() {
+        let controller = Controller(configuration: .init(), start: .menu, at: t0)
+        let lines = view.lines(controller, at: t0, columns: 80, rows: 24).map(visible)
+        #expect(lines.contains("  How do you like your eggs?"))
+        #expect(lines.contains("   1  Soft     5:00"))
+        #expect(lines.contains("   2  Medium   7:00"))
+        #expect(lines.contains("   3  Hard    12:00"))
+        #expect(lines.contains { $0.contains("q quit") })
+    }
+
+    @Test(arguments: [24, 40, 80, 200])
+    func countingFitsTheWidthAndShowsTitleBarAndTime(columns: Int) {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("1"), at: t0)
+        let lines = view.lines(controller, at: t0 + .seconds(61), columns: columns, rows: 24).map(visible)
+        #expect(lines.allSatisfy { $0.count <= columns })
+        #expect(lines.contains { $0.hasPrefix("  So you like it Soft huh?".prefix(columns)) })
+        let bar = lines.first { $0.contains("█") || $0.contains("░") }
+        #expect(bar?.hasSuffix("3:59") == true)
+    }
+
+    @Test func aTinyPaneGetsOnePlainLine() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("2"), at: t0)
+        let lines = view.lines(controller, at: t0 + .seconds(1), columns: 20, rows: 3)
+        #expect(lines.count == 1)
+        #expect(lines[0].count <= 20)
+        #expect(!lines[0].contains("\u{1B}"))
+    }
+
+    @Test func legendOffersOnlyWorkingKeysWordedForTheState() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        #expect(view.legend(controller, at: t0).hasPrefix("space pause"))
+        #expect(view.legend(controller, at: t0).contains("- minute"))
+        #expect(!view.legend(controller, at: t0 + .seconds(31)).contains("- minute"))
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(1))
+        #expect(view.legend(controller, at: t0 + .seconds(2)).hasPrefix("space resume"))
+        #expect(view.title(controller, controller.currentRun!, at: t0) == "Paused.")
+    }
+
+    @Test func theSpinnerTurnsWhileRunningAndStopsWhilePaused() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        let run = { controller.currentRun! }
+        #expect(view.spinner(run(), at: t0) != view.spinner(run(), at: t0 + .milliseconds(500)))
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(1))
+        #expect(view.spinner(run(), at: t0 + .seconds(2)) == view.spinner(run(), at: t0 + .seconds(7)))
+    }
+
+    @Test func ringingTitleFlashes() {
+        var controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(1)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        let on = view.lines(controller, at: t0 + .milliseconds(1100), columns: 80, rows: 24)
+        let off = view.lines(controller, at: t0 + .milliseconds(1600), columns: 80, rows: 24)
+        #expect(on != off)
+        #expect(on.map(visible) == off.map(visible))
+        #expect(on.map(visible).contains("  Alright, don't choke on them!"))
+    }
+
+    @Test func noColorKeepsOnlyBoldAndReverse() {
+        let plain = View(style: .init(unicode: false, color: false))
+        let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        let text = plain.lines(controller, at: t0, columns: 80, rows: 24).joined()
+        #expect(!text.contains("[32m") && !text.contains("[33m") && !text.contains("[2m"))
+        #expect(text.allSatisfy { $0.isASCII })
+    }
+}
+
+@Suite struct EventLogTests {
+    @Test func jsonLinesCarryTheRequiredFieldsInOrder() {
+        let log = EventLog(clock: MonotonicClock())
+        let event = TimerEvent(name: .started, label: "So \"soft\"", total: .milliseconds(2500), remaining: .nanoseconds(1_000_000_001), at: t0)
+        let line = log.json(event)
+        #expect(line.hasPrefix(#"{"event":"started","label":"So \"soft\"","duration_s":2.5,"remaining_s":1.000000001,"t_mono_ns":"#))
+        #expect(line.hasSuffix("}"))
+    }
+
+    @Test(arguments: [(Duration.seconds(300), "300"), (.milliseconds(1), "0.001"), (.nanoseconds(123), "0.000000123"), (.zero, "0")])
+    func secondsAreExactDecimals(duration: Duration, text: String) {
+        #expect(EventLog(clock: MonotonicClock()).seconds(duration) == text)
+    }
+}
