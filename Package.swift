@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(
             name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"], swiftSettings: strictSettings),
         .testTarget(
-            name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "CSystem"],
+            name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "CSystem"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE 1
 #include <signal.h>
 #include <poll.h>
+#include <spawn.h>
 #include <time.h>
 #include <sys/signalfd.h>
 #include <sys/ioctl.h>

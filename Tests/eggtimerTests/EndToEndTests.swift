@@ -1,0 +1,203 @@
+import AlarmAudio
+import Glibc
+import Testing
+
+/// The built binary, run as a user or a script would run it. These wait for real countdowns of
+/// one or two seconds; everything timing-exact is tested on an injected clock elsewhere.
+@Suite struct CommandLineTests {
+    /// Every malformed argument gets one stderr line naming the token, nothing on stdout, exit 64.
+    @Test(arguments: [
+        (["abc"], "'abc'"), (["0"], "'0'"), (["-5"], "'-5'"), (["1:75"], "'1:75'"), (["0:90"], "'0:90'"),
+        (["1h1h"], "'1h1h'"), (["1s1m"], "'1s1m'"), (["5x"], "'5x'"), (["1.2.3"], "'1.2.3'"),
+        (["99999999999999999999"], "'99999999999999999999'"), (["1000h"], "'1000h'"), ([""], "''"),
+        (["0.0001"], "'0.0001'"), (["12:00pm"], "'12:00pm'"), (["1:2:3:4"], "'1:2:3:4'"),
+        (["5", "6"], "'6'"), (["soft", "hard"], "'hard'"), (["--frobnicate"], "'--frobnicate'"), (["-x"], "'-x'"),
+        (["--loops"], "'--loops'"), (["--loops", "0"], "'0'"), (["--loops", "two"], "'two'"),
+        (["--loops=-1"], "'-1'"), (["--loops", "99999999999"], "'99999999999'"), (["--soft", "soon"], "'soon'"),
+        (["--hard", "0"], "'0'"), (["--medium=1:99"], "'1:99'"), (["--device="], "'--device'"), (["-D"], "'-D'"),
+        (["--sound"], "'--sound'"), (["--json=yes"], "'--json=yes'"), (["--json", "--json"], "'--json'"),
+        (["--work", "5m"], "'--work'"), (["soft", "--wait"], "'--wait'"), (["pomodoro", "--sets", "0"], "'0'"),
+        (["pomodoro", "--long-break-after", "x"], "'x'"), (["pomodoro", "--short-break", "-1"], "'-1'"),
+        (["pomodoro", "--work"], "'--work'"), (["--help=1"], "'--help=1'"), (["-hv"], "'-hv'"),
+    ])
+    func badInputIsOneLineNamingTheTokenAndExit64(arguments: [String], token: String) {
+        let result = runEggtimer(arguments, timeout: .seconds(10))
+        #expect(result.termination == .exited(64))
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("eggtimer: "))
+        #expect(result.stderr.contains(token))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func helpAndVersionExitZero() {
+        let help = runEggtimer(["--help"])
+        #expect(help.termination == .exited(0))
+        #expect(help.stdout.contains("999:59:59"))
+        #expect(runEggtimer(["--version"]).stdout.hasPrefix("eggtimer "))
+    }
+
+    @Test func missingSoundFileIsExit66AndNotAudioIsExit65() {
+        let dir = temporaryDirectory()
+        let missing = runEggtimer(["1", "--sound", dir + "/nope.mp3", "-D", "null"])
+        #expect(missing.termination == .exited(66))
+        #expect(missing.stderr.contains(dir + "/nope.mp3"))
+        writeFile(dir + "/text.mp3", Array("this is not an mp3 file\n".utf8))
+        let notAudio = runEggtimer(["1", "--sound", dir + "/text.mp3", "-D", "null"])
+        #expect(notAudio.termination == .exited(65))
+        #expect(notAudio.stderr.contains("text.mp3"))
+        writeFile(dir + "/empty.mp3", [])
+        #expect(runEggtimer(["1", "--sound", dir + "/empty.mp3", "-D", "null"]).termination == .exited(65))
+    }
+}
+
+@Suite struct AudioEndToEndTests {
+    /// The sound as the binary decodes it.
+    let sound: AlarmSound
+
+    init() throws {
+        sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+    }
+
+    @Test func threeLoopsThroughAFilePCMCaptureExactlyThreePasses() throws {
+        let capture = temporaryDirectory() + "/capture.raw"
+        let result = runEggtimer(["1", "-D", "file:'\(capture)',raw", "--loops", "3"])
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        let bytes = try #require(readFile(capture))
+        let expected = sound.samples.withUnsafeBytes { Array($0) }
+        #expect(bytes.count == expected.count * 3)
+        #expect(bytes == expected + expected + expected)
+    }
+
+    @Test func aMissingDeviceStillCountsRingsTheFallbackAndExits69() {
+        let result = runEggtimer(["1", "-D", "nosuchpcm", "--loops", "1", "--json"])
+        #expect(result.termination == .exited(69))
+        #expect(result.stderr.contains("'nosuchpcm'"))
+        #expect(result.stderr.contains("aplay -L"))
+        #expect(!result.stderr.contains("ALSA lib"))
+        let events = result.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: "\"").dropFirst(3).first.map(String.init)
+        }
+        #expect(events.first == "started")
+        #expect(events.contains("device_unavailable"))
+        #expect(events.contains("finished"))
+        #expect(events.last == "acknowledged")
+    }
+
+    @Test func aDamagedInstallFallsBackToTheBuiltInTone() throws {
+        // The binary alone in a folder: no Sounds/ anywhere above it.
+        let dir = temporaryDirectory()
+        let copy = dir + "/eggtimer"
+        writeFile(copy, try #require(readFile(eggtimerPath)))
+        chmod(copy, 0o755)
+        let capture = dir + "/capture.raw"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, dir + "/stderr", O_WRONLY | O_CREAT, 0o644)
+        var pid: pid_t = 0
+        let arguments: [String] = [copy, "1", "-D", "file:'\(capture)',raw", "--loops", "1"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        #expect(posix_spawn(&pid, copy, &actions, nil, argv, nil) == 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(Termination(waitStatus: status) == .exited(0))
+        let stderr = String(decoding: readFile(dir + "/stderr") ?? [], as: UTF8.self)
+        #expect(stderr.contains("built-in alarm tone"))
+        let expected = AlarmSound.builtInTone().samples.withUnsafeBytes { Array($0) }
+        #expect(readFile(capture) == expected)
+    }
+
+    @Test func pomodoroRunsWorkShortWorkLongAsJSONThenExits() {
+        let result = runEggtimer([
+            "pomodoro", "--work", "1s", "--short-break", "1s", "--long-break", "1s", "--long-break-after", "2",
+            "--json", "-D", "null", "--loops", "1",
+        ])
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        let intervals = result.stdout.split(separator: "\n").filter { $0.contains(#""event":"interval""#) }
+        let labels = intervals.map { line in line.split(separator: "\"")[7] }
+        #expect(labels == ["work", "short break", "work", "long break"])
+    }
+
+    @Test(arguments: [Input.null, Input.closed])
+    func headlessCountdownDoesNotSpin(stdin: Input) {
+        let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdin: stdin)
+        #expect(result.termination == .exited(0))
+        // A loop that kept polling a dead stdin would burn the whole 2 s.
+        #expect(result.cpu < .milliseconds(250), "cpu \(result.cpu)")
+    }
+
+    @Test func closedStandardOutputExitsQuietly() {
+        let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdoutClosed: true)
+        #expect(result.termination == .exited(74))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func sigusr1AcknowledgesWithoutAKeyboard() {
+        let result = runEggtimer(["1", "--json", "-D", "null"], timeout: .seconds(15)) { pid in
+            // Give the countdown time to finish and ring, then acknowledge.
+            usleep(1_800_000)
+            kill(pid, SIGUSR1)
+        }
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout.contains(#""event":"acknowledged""#) && result.stdout.contains(#""by":"signal""#))
+    }
+}
+
+@Suite(.serialized) struct TerminalEndToEndTests {
+    @Test func eggMenuFlowPickCountdownAlarmKeyAndBackToTheMenu() throws {
+        let pty = PseudoTerminal(["--soft", "1s", "-D", "null"])
+        #expect(pty.expect("How do you like your eggs?"))
+        #expect(pty.expect("Soft     0:01"))
+        let mark = pty.output.count
+        pty.type("1")
+        #expect(pty.expect("So you like it Soft huh?", after: mark))
+        #expect(pty.expect("Alright, don't choke on them!", after: mark))
+        let ringing = pty.output.count
+        pty.type("x")
+        #expect(pty.expect("How do you like your eggs?", after: ringing))
+        pty.type("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.settingsNow == pty.settingsBefore)
+        #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
+    }
+
+    @Test func ctrlCRestoresTheTerminalByteForByteAndExits130() {
+        let pty = PseudoTerminal(["5m", "-D", "null"])
+        #expect(pty.expect("Counting down 5:00."))
+        #expect(pty.settingsNow != pty.settingsBefore)  // cbreak mode is on
+        pty.type("\u{3}")
+        #expect(pty.waitForExit() == .exited(130))
+        #expect(pty.settingsNow == pty.settingsBefore)
+    }
+
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+    func signalsWhileRingingStopAndRestore(signal: Int32, status: Int32) {
+        let pty = PseudoTerminal(["1", "-D", "null"])
+        #expect(pty.expect("Time's up!"))
+        pty.send(signal)
+        #expect(pty.waitForExit() == .exited(status))
+        #expect(pty.settingsNow == pty.settingsBefore)
+    }
+
+    @Test func pausedTimerShowsPausedAndResumes() {
+        let pty = PseudoTerminal(["10m", "-D", "null"])
+        #expect(pty.expect("space pause"))
+        let mark = pty.output.count
+        pty.type(" ")
+        #expect(pty.expect("Paused.", after: mark))
+        #expect(pty.expect("space resume", after: mark))
+        pty.type("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.settingsNow == pty.settingsBefore)
+    }
+
+    @Test func keysWorkWithStandardOutputRedirectedAndJSONFlows() {
+        // stdout is the terminal here too, but --json moves the UI to stderr; keys still work.
+        let pty = PseudoTerminal(["10m", "--json", "-D", "null"])
+        #expect(pty.expect(#""event":"started""#))
+        pty.type(" ")
+        #expect(pty.expect(#""event":"paused""#))
+        pty.type("q")
+        #expect(pty.waitForExit() == .exited(0))
+    }
+}
