@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
 /* TIOCGWINSZ is a macro Swift may not import as a constant. */
 static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned short *columns) {
@@ -18,5 +19,12 @@ static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned shor
     int rc = ioctl(fd, TIOCGWINSZ, &ws);
     if (rc == 0) { *rows = ws.ws_row; *columns = ws.ws_col; }
     return rc;
+}
+
+/* Sets this thread's timer slack (threads created later inherit it). The default 50 us lets the
+   kernel batch wake-ups; a kitchen timer wakes about twice a second, so exact wake-ups cost
+   nothing. prctl is variadic, which Swift cannot call. */
+static inline int CSystem_setTimerSlack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0UL, 0UL, 0UL);
 }
 #endif

@@ -29,6 +29,7 @@ struct App {
     /// - Returns: The exit status.
     mutating func run() -> Int32 {
         silenceAudioLibraryMessages()
+        _ = CSystem_setTimerSlack(1)  // wake at the deadline, not up to 50 us after it
         guard let signals = SignalSet(), let inbox = AudioInbox() else {
             printError("eggtimer: cannot set up signal handling")
             return 71
