@@ -46,5 +46,16 @@ sanitize-address: deps
 sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
+# Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip
+bench: release
+	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
+	python3 bench/bench.py --binary "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
+
+# A few seconds of the same measurements, so the benchmark cannot rot; never fails on a figure.
+bench-quick: release
+	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
+	python3 bench/bench.py --quick --binary "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
+
 clean:
 	rm -rf .build
