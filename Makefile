@@ -40,6 +40,16 @@ sound:
 	@sh scripts/ensure-deps.sh sox lame
 	sh scripts/make-alarm-sound.sh
 
+# libFuzzer on the duration parser and on MP3 decoding, a million inputs each (not in CI).
+fuzz: deps
+	sh scripts/fuzz.sh
+
+# An end-to-end run under valgrind: no definitely-lost bytes, no invalid accesses.
+valgrind: build
+	@sh scripts/ensure-deps.sh valgrind
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    "$$($(SWIFT) build --show-bin-path)/eggtimer" 1 -D null --loops 2 --json </dev/null
+
 sanitize-address: deps
 	$(SWIFT) test --sanitize=address --build-path .build/asan
 

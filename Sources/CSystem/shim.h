@@ -21,6 +21,12 @@ static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned shor
     return rc;
 }
 
+/* Sets the terminal's window size (what a terminal emulator does on resize; tests use it). */
+static inline int CSystem_setWindowSize(int fd, unsigned short rows, unsigned short columns) {
+    struct winsize ws = { .ws_row = rows, .ws_col = columns, .ws_xpixel = 0, .ws_ypixel = 0 };
+    return ioctl(fd, TIOCSWINSZ, &ws);
+}
+
 /* Sets this thread's timer slack (threads created later inherit it). The default 50 us lets the
    kernel batch wake-ups; a kitchen timer wakes about twice a second, so exact wake-ups cost
    nothing. prctl is variadic, which Swift cannot call. */

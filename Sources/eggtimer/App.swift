@@ -54,8 +54,11 @@ struct App {
         // Where things go: the UI on a terminal, JSON or plain lines on standard output.
         let keyboard = RawMode(descriptor: STDIN_FILENO)
         var raw = keyboard
+        // `--json` on a terminal gets the JSON alone; `eggtimer 10m --json | jq .` or `> log`
+        // typed at a terminal draws the UI on standard error, and the keys work either way.
         let uiDescriptor: Int32? =
-            (!options.json && isatty(STDOUT_FILENO) == 1) ? STDOUT_FILENO
+            isatty(STDOUT_FILENO) == 1
+            ? (options.json ? nil : STDOUT_FILENO)
             : (isatty(STDERR_FILENO) == 1 && keyboard != nil ? STDERR_FILENO : nil)
         let plainLines = !options.json && uiDescriptor != STDOUT_FILENO
         var screen = uiDescriptor.map { Screen(output: Output(descriptor: $0)) }

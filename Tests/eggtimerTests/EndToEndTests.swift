@@ -192,11 +192,38 @@ import Testing
     }
 
     @Test func keysWorkWithStandardOutputRedirectedAndJSONFlows() {
-        // stdout is the terminal here too, but --json moves the UI to stderr; keys still work.
+        // --json on a terminal prints the JSON alone; the keys still work.
         let pty = PseudoTerminal(["10m", "--json", "-D", "null"])
         #expect(pty.expect(#""event":"started""#))
         pty.type(" ")
         #expect(pty.expect(#""event":"paused""#))
+        pty.type("q")
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    @Test func ctrlZRestoresTheTerminalAndFgRedrawsWithTheTimeStillCounting() {
+        let pty = PseudoTerminal(["3s", "-D", "null", "--loops", "1"])
+        #expect(pty.expect("Counting down 0:03."))
+        pty.type("\u{1A}")
+        #expect(pty.waitForStop())
+        #expect(pty.settingsNow == pty.settingsBefore)
+        usleep(3_500_000)  // stopped past the deadline: time keeps counting
+        let mark = pty.output.count
+        pty.send(SIGCONT)
+        #expect(pty.expect("Time's up!", after: mark, timeout: .seconds(5)))
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.settingsNow == pty.settingsBefore)
+    }
+
+    @Test func resizingToATinyPaneFallsBackToOneLineAndBack() {
+        let pty = PseudoTerminal(["10m", "-D", "null"])
+        #expect(pty.expect("Counting down 10:00."))
+        var mark = pty.output.count
+        pty.resize(columns: 30, rows: 2)
+        #expect(pty.expect("Counting down 10:00. 9:5", after: mark))
+        mark = pty.output.count
+        pty.resize(columns: 100, rows: 30)
+        #expect(pty.expect("space pause", after: mark))
         pty.type("q")
         #expect(pty.waitForExit() == .exited(0))
     }

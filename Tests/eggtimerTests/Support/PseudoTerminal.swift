@@ -98,6 +98,22 @@ final class PseudoTerminal {
         return nil
     }
 
+    /// Waits until the program is stopped (Ctrl-Z); false if it did not stop within `timeout`.
+    func waitForStop(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG | WUNTRACED) == pid { return status & 0xFF == 0x7F }
+            pump(until: min(deadline, ContinuousClock.now + .milliseconds(20)))
+        }
+        return false
+    }
+
+    /// Resizes the terminal, as a terminal emulator does; the kernel sends SIGWINCH.
+    func resize(columns: UInt16, rows: UInt16) {
+        _ = CSystem_setWindowSize(master, rows, columns)
+    }
+
     /// Sends `signal` to the program.
     func send(_ signal: Int32) { kill(pid, signal) }
 
