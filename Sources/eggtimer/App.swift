@@ -135,9 +135,11 @@ struct App {
                 if let error = screen!.output.failed { return finish(error == EPIPE ? 141 : 74) }
             }
             if plainLines, case .counting(let run) = controller.mode, run.countdown.isRunning {
-                let minute = run.countdown.remaining(at: now).components.seconds / 60
-                if lastMinute >= 0, minute != lastMinute, minute > 0 || run.countdown.remaining(at: now) > .zero {
-                    stdout.write("\(run.label): \(run.countdown.remaining(at: now).clockText) left\n")
+                // Whole minutes left, rounded up: changes exactly when a whole minute is left.
+                let left = run.countdown.remaining(at: now)
+                let minute = (left.roundedUpToWholeSeconds.components.seconds + 59) / 60
+                if lastMinute >= 0, minute != lastMinute, left > .zero {
+                    stdout.write("\(run.label): \(left.clockText) left\n")
                 }
                 lastMinute = minute
             } else {
