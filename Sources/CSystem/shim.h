@@ -1,19 +1,29 @@
 #ifndef EGGTIMER_CSYSTEM_SHIM_H
 #define EGGTIMER_CSYSTEM_SHIM_H
 /* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), ppoll (a nanosecond
-   poll timeout), and the terminal's window size. */
-#define _GNU_SOURCE 1
-#include <signal.h>
-#include <poll.h>
-#include <spawn.h>
-#include <time.h>
-#include <sys/signalfd.h>
-#include <sys/ioctl.h>
-#include <termios.h>
-#include <unistd.h>
-#include <sys/prctl.h>
+   poll timeout), prctl (variadic), and the terminal's window size ioctls (macros).
 
-/* TIOCGWINSZ is a macro Swift may not import as a constant. */
+   _GNU_SOURCE must NOT be defined here: these system headers are shared with Swift's Glibc
+   module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
+   __fds_bits), which breaks clean builds at random. What needs it is declared below instead. */
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+/* From <poll.h> under _GNU_SOURCE (glibc 2.36 declares exactly this). */
+extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
+
+/* POSIX_SPAWN_SETSID from <spawn.h> under _GNU_SOURCE (glibc 2.26+): the child calls setsid().
+   Tests use it to give a program its own session on a pseudo-terminal. */
+static const short CSystem_POSIX_SPAWN_SETSID = 0x80;
+
+/* The terminal's window size; TIOCGWINSZ is a macro Swift may not import. */
 static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned short *columns) {
     struct winsize ws;
     int rc = ioctl(fd, TIOCGWINSZ, &ws);

@@ -154,7 +154,7 @@ func spawn(
     sigfillset(&defaults)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if newSession { flags |= Int32(POSIX_SPAWN_SETSID) }
+    if newSession { flags |= Int32(CSystem_POSIX_SPAWN_SETSID) }
     posix_spawnattr_setflags(&attributes, Int16(flags))
 
     var env: [String: String] = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
