@@ -1,0 +1,25 @@
+/// Why an alarm sound could not be loaded or played.
+///
+/// Each case carries the file or device it concerns and a one-line, human-readable reason
+/// (for ALSA, the `snd_strerror` text; for files, the `strerror` text or the decoder's message).
+/// Underruns, suspends and interrupted calls are recovered inside the player and never surface here.
+public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// The sound file could not be opened: it does not exist, is not readable, or is a directory.
+    case soundNotFound(path: String, reason: String)
+    /// The sound file was opened but holds no playable MPEG audio: empty, not MP3, or corrupt.
+    case unreadableSound(path: String, reason: String)
+    /// The ALSA device could not be opened or configured.
+    case deviceUnavailable(device: String, reason: String)
+    /// The ALSA device failed while playing (for example, a USB speaker was unplugged).
+    case deviceLost(device: String, reason: String)
+
+    /// One line without a trailing newline, suitable for a terminal or a log.
+    public var description: String {
+        switch self {
+        case .soundNotFound(let path, let reason): "cannot open sound file '\(path)': \(reason)"
+        case .unreadableSound(let path, let reason): "cannot play sound file '\(path)': \(reason)"
+        case .deviceUnavailable(let device, let reason): "cannot open audio device '\(device)': \(reason)"
+        case .deviceLost(let device, let reason): "lost audio device '\(device)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// A fully decoded sound, ready to loop: interleaved signed 16-bit native-endian samples.
+///
+/// A value type; its samples are shared read-only (copy-on-write) between the caller and the
+/// playback thread.
+public struct AlarmSound: Sendable, Equatable {
+    /// Interleaved samples (left, right, left, … for stereo); `samples.count == frames * channels`.
+    public let samples: [Int16]
+    /// Frames per second, in Hz.
+    public let sampleRate: Int
+    /// Samples per frame: 1 (mono) or 2 (stereo).
+    public let channels: Int
+    /// Problems met while decoding that did not prevent playback, one line each; empty when clean.
+    ///
+    /// For example "truncated: decoded 0.8 s of 1.5 s, then the data ended".
+    public let warnings: [String]
+
+    /// The length in frames (one sample per channel).
+    public var frames: Int { samples.count / channels }
+
+    /// The playing time of one pass, exact to the attosecond.
+    public var duration: Duration {
+        .seconds(frames / sampleRate) + .seconds(frames % sampleRate) / sampleRate
+    }
+
+    /// Creates a sound from interleaved samples.
+    /// - Parameters:
+    ///   - samples: Interleaved signed 16-bit samples; a whole number of frames.
+    ///   - sampleRate: Frames per second, in Hz; greater than zero.
+    ///   - channels: Samples per frame, 1 or 2.
+    ///   - warnings: Decoding problems to pass on to the user, one line each.
+    /// - Precondition: `sampleRate > 0`, `channels` is 1 or 2, and `samples.count` is a multiple of `channels`.
+    public init(samples: [Int16], sampleRate: Int, channels: Int, warnings: [String] = []) {
+        precondition(sampleRate > 0, "sample rate must be positive")
+        precondition(channels == 1 || channels == 2, "channels must be 1 or 2")
+        precondition(samples.count % channels == 0, "samples must hold whole frames")
+        self.samples = samples
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.warnings = warnings
+    }
+}

@@ -1,0 +1,154 @@
+/// Collects the output of an ``MP3Decoder`` fed in pieces into an ``AlarmSound``, deciding what
+/// counts as unreadable and what only earns a warning.
+///
+/// Not thread-safe: create, use and drop it on one thread.
+struct MP3SoundReader: ~Copyable {
+    /// The longest sound kept; anything longer is cut here with a warning.
+    static let maximumDuration: Duration = .seconds(300)
+
+    private var decoder: MP3Decoder
+    private let name: String
+    private var scratch: [Int16]
+    private var samples: [Int16] = []
+    private var format: MP3Decoder.Format?
+    private var announcedFrames: Int?
+    private var bytesFed = 0
+    private var warnings: [String] = []
+    /// Why decoding stopped early, for the unreadable error when nothing decoded.
+    private var failure: String?
+    private var ended = false
+
+    /// Creates a reader whose errors name `name`.
+    /// - Parameter name: The file path, or `"<memory>"`, used in errors and warnings.
+    /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` if libmpg123 cannot create a decoder.
+    init(name: String) throws(AlarmError) {
+        do {
+            decoder = try MP3Decoder()
+        } catch {
+            throw .unreadableSound(path: name, reason: "cannot start the MP3 decoder: \(error.message)")
+        }
+        self.name = name
+        scratch = [Int16](repeating: 0, count: decoder.outputBlockSamples)
+    }
+
+    /// `false` once the stream has ended, failed or reached ``maximumDuration``: stop feeding.
+    var wantsMoreInput: Bool { !ended }
+
+    /// Feeds the next bytes of the stream and decodes all that they complete.
+    /// - Parameter bytes: The next part of the MP3 stream, in order; copied.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard !ended else { return }
+        bytesFed += bytes.count
+        do {
+            try decoder.feed(bytes)
+        } catch {
+            end(failure: error.message)
+            return
+        }
+        drain()
+    }
+
+    /// Ends the stream and returns what decoded.
+    /// - Parameter readError: Why reading the input failed, if it did; treated like a stream error.
+    /// - Returns: The decoded sound, with warnings if it is incomplete.
+    /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` if no audio frame decoded.
+    consuming func finish(readError: String?) throws(AlarmError) -> AlarmSound {
+        if let readError, !ended { end(failure: "read error: \(readError)") }
+        guard let format, !samples.isEmpty else {
+            let reason =
+                if bytesFed == 0 { failure ?? "the file is empty" } else if let failure { failure } else {
+                    "no MPEG audio frames found"
+                }
+            throw .unreadableSound(path: name, reason: reason)
+        }
+        let frames = samples.count / format.channels
+        if failure == nil, let announcedFrames, frames < announcedFrames {
+            warnings.append(
+                "truncated: decoded \(Self.seconds(frames, format)) of \(Self.seconds(announcedFrames, format)), "
+                    + "then the data ended")
+        }
+        return AlarmSound(
+            samples: samples, sampleRate: format.sampleRate, channels: format.channels, warnings: warnings)
+    }
+
+    /// Decodes until the decoder needs more input or the stream ends.
+    private mutating func drain() {
+        while !ended {
+            let (count, status): (Int, MP3Decoder.Status)
+            do {
+                (count, status) = try scratch.withUnsafeMutableBufferPointer { buffer throws(MPG123Error) in
+                    try decoder.read(into: buffer)
+                }
+            } catch {
+                end(failure: "stream error: \(error.message)")
+                return
+            }
+            if count > 0 { append(count) }
+            switch status {
+            case .decoded: continue
+            case .needMore: return
+            case .done: ended = true
+            case .newFormat(let new): accept(new)
+            }
+        }
+    }
+
+    /// Takes the first format; stops at any later, different one, so the output never changes
+    /// format (libmpg123 would otherwise resample the rest crudely).
+    private mutating func accept(_ new: MP3Decoder.Format) {
+        guard let format else {
+            guard new.channels == 1 || new.channels == 2, new.sampleRate > 0 else {
+                end(failure: "unsupported format: \(new.sampleRate) Hz, \(new.channels) channels")
+                return
+            }
+            format = new
+            announcedFrames = decoder.announcedFrames
+            if let announcedFrames {
+                samples.reserveCapacity(min(announcedFrames, maximumFrames(new)) * new.channels)
+            }
+            return
+        }
+        guard new != format else { return }
+        ended = true
+        warnings.append(
+            "format changed mid-stream after \(Self.seconds(samples.count / format.channels, format)) "
+                + "(\(format.sampleRate) Hz × \(format.channels) → \(new.sampleRate) Hz × \(new.channels)); "
+                + "playing the first part only")
+    }
+
+    /// Appends `count` decoded samples from the scratch buffer, cutting at ``maximumDuration``.
+    private mutating func append(_ count: Int) {
+        guard let format else {
+            // libmpg123 announces the format before any samples; anything else is a broken stream.
+            end(failure: "samples before any format")
+            return
+        }
+        let limit = maximumFrames(format) * format.channels
+        let kept = min(count, limit - samples.count)
+        samples.append(contentsOf: scratch[0..<kept])
+        if kept < count || samples.count == limit {
+            ended = true
+            warnings.append("longer than \(Self.seconds(maximumFrames(format), format)): playing the first part only")
+        }
+    }
+
+    /// Stops decoding because of `failure`; a warning if some audio decoded, the error otherwise.
+    private mutating func end(failure reason: String) {
+        ended = true
+        failure = reason
+        if let format, !samples.isEmpty {
+            warnings.append(
+                "truncated: decoded \(Self.seconds(samples.count / format.channels, format)), then \(reason)")
+        }
+    }
+
+    private func maximumFrames(_ format: MP3Decoder.Format) -> Int {
+        Int(Self.maximumDuration.components.seconds) * format.sampleRate
+    }
+
+    /// `frames` as seconds with one decimal, for example "0.8 s".
+    private static func seconds(_ frames: Int, _ format: MP3Decoder.Format) -> String {
+        let tenths = (frames * 10 + format.sampleRate / 2) / format.sampleRate
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

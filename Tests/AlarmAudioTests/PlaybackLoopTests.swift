@@ -1,0 +1,234 @@
+import Glibc
+import Testing
+
+@testable import AlarmAudio
+
+/// The playback thread's loop, driven through `AlarmPlayer`'s test seam with a scripted fake device
+/// and (mostly) a fake clock: stop, recovery, reopening and pacing without hardware or waiting.
+@Suite struct PlaybackLoopTests {
+    /// 1000 stereo frames whose samples are all different, so any lost or repeated frame shows.
+    static let sound = AlarmSound(
+        samples: (0..<2000).map { Int16($0 - 1000) }, sampleRate: 1000, channels: 2)
+
+    private func player(_ device: FakeDevice, timer: some PlaybackTimer) -> AlarmPlayer {
+        AlarmPlayer(sound: Self.sound, device: "fake", timer: timer) { () throws(ALSAError) in try device.open() }
+    }
+
+    private func copies(_ count: Int) -> [Int16] {
+        Array([[Int16]](repeating: Self.sound.samples, count: count).joined())
+    }
+
+    @Test func twoLoopsWriteExactlyTwoPassesThenDrainAndClose() throws {
+        let timer = FakeTimer()
+        let device = FakeDevice(channels: 2, timer: timer)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 2, onEvent: events.handler)
+        try #require(events.waitForFinished())
+        let report = player.stop()
+
+        #expect(device.sessions == [copies(2)])
+        #expect(report.passes == 2)
+        #expect(report.framesWritten == 2000)
+        #expect(report.stoppedAt == nil)
+        #expect(report.everPlayed)
+        #expect(events.all == [.firstFrame(at: timer.now()), .finished(passes: 2)])
+        #expect(device.calls.filter { $0 == .drain } == [.drain])
+        #expect(device.calls.last == .close)
+        #expect(!device.calls.contains(.drop))
+        #expect(timer.sleeps.isEmpty, "a counted ringing is not paced")
+    }
+
+    /// Underruns, suspends and interrupted writes are repaired in place: the fake sees every
+    /// sample exactly once, in order.
+    @Test(arguments: [EPIPE, ESTRPIPE, EINTR])
+    func recoverableErrorIsRepairedWithoutLosingPosition(code: Int32) throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.writes = [.accept(frames: 200), .fail(code), .accept(frames: 100), .fail(code)]
+        script.suspendedRecoveries = 2  // ESTRPIPE only: "still suspended" twice before it resumes
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 2, onEvent: events.handler)
+        try #require(events.waitForFinished())
+        let report = player.stop()
+
+        #expect(device.sessions == [copies(2)])
+        #expect(report.passes == 2)
+        #expect(report.underruns == (code == EINTR ? 0 : 2))
+        #expect(report.lastError == nil)
+        #expect(device.calls.filter { $0 == .open } == [.open], "recovered without reopening")
+        if code == ESTRPIPE {
+            #expect(timer.sleeps == [.milliseconds(50), .milliseconds(50)])
+        }
+    }
+
+    /// -EPIPE, then -ENODEV, then two failed opens, then a working device.
+    @Test func lostDeviceIsReopenedWithBackoffAndEventsComeInOrder() throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.writes = [.accept(frames: 200), .fail(EPIPE), .accept(frames: 100), .fail(ENODEV)]
+        script.opens = [nil, ENOENT, ENOENT]
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 1, onEvent: events.handler)
+        try #require(events.waitForFinished())
+        let report = player.stop()
+
+        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(ENODEV))
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
+        let firstFrameAt = try #require(report.firstFrameAt)
+        #expect(
+            events.all == [
+                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(unavailable),
+                .deviceUnavailable(unavailable), .deviceRecovered, .finished(passes: 1),
+            ])
+        #expect(timer.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(
+            device.calls.filter { [.open, .openFailed, .close].contains($0) } == [
+                .open, .close, .openFailed, .openFailed, .open, .close,
+            ])
+        // The interrupted pass is replayed from its start on the new device.
+        #expect(device.sessions.count == 2)
+        #expect(device.sessions.first == Array(Self.sound.samples.prefix(600)))
+        #expect(device.sessions.last == copies(1))
+        #expect(report.passes == 1)
+        #expect(report.underruns == 1)
+        #expect(report.framesWritten == 300 + 1000)
+        #expect(report.lastError == unavailable)
+    }
+
+    @Test func backoffDoublesUpToTwoSecondsWhileNoDeviceOpens() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 8)
+        var script = FakeDevice.State()
+        script.opens = Array(repeating: ENOENT, count: 9)
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 3, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000, 2000].map { .milliseconds($0) })
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
+        #expect(events.all == Array(repeating: .deviceUnavailable(unavailable), count: 9))
+        #expect(device.calls == Array(repeating: .openFailed, count: 9))
+        #expect(report == AlarmPlayer.Report(stoppedAt: report.stoppedAt, lastError: unavailable))
+        #expect(report.stoppedAt != nil)
+    }
+
+    /// The device never has room; `stop()` must not wait for the poll to time out (500 ms).
+    @Test func stopWhileBlockedOnAFullDeviceReturnsPromptlyAndDrops() throws {
+        let device = FakeDevice(
+            channels: 2,
+            state: {
+                var s = FakeDevice.State(); s.afterScript = .wouldBlock; return s
+            }()
+        ) {
+            $0 == .wouldBlock
+        }
+        let player = player(device, timer: SystemPlaybackTimer())
+
+        player.start(at: .now, loops: nil, onEvent: { _ in })
+        try #require(device.waitForSignals())
+        let stopCalled = ContinuousClock.now
+        let report = player.stop()
+
+        let stoppedAt = try #require(report.stoppedAt)
+        #expect(stopCalled.duration(to: stoppedAt) < .milliseconds(250))
+        #expect(!report.everPlayed)
+        #expect(Array(device.calls.suffix(2)) == [.drop, .close])
+    }
+
+    @Test func stopDuringDrainDropsAndSendsNoFinishedEvent() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 3)
+        var script = FakeDevice.State()
+        script.pendingDrains = .max
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 1, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        #expect(report.passes == 1)
+        #expect(report.stoppedAt != nil)
+        #expect(timer.sleeps == [.milliseconds(20), .milliseconds(20), .milliseconds(20)])
+        #expect(Array(device.calls.suffix(6)) == [.drain, .drain, .drain, .drain, .drop, .close])
+        #expect(events.all == [.firstFrame(at: try #require(report.firstFrameAt))])
+    }
+
+    @Test func opensAtOnceButWritesTheFirstFrameExactlyAtTheStartInstant() throws {
+        let timer = FakeTimer()
+        let device = FakeDevice(channels: 2, timer: timer)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+        let startAt = timer.now() + .seconds(5)
+
+        player.start(at: startAt, loops: 1, onEvent: events.handler)
+        try #require(events.waitForFinished())
+        let report = player.stop()
+
+        #expect(device.calls.first == .open)
+        #expect(timer.sleeps == [.seconds(5)])
+        #expect(report.firstFrameAt == startAt)
+    }
+
+    /// With no loop count on a device that never blocks (like `null`), the loop sleeps so that it is
+    /// never more than two buffers ahead of real time.
+    @Test func ringingUntilStoppedOnANonPacingDeviceStaysWithinTwoBuffersOfRealTime() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 40)
+        let device = FakeDevice(channels: 2, bufferFrames: 100, timer: timer)
+        let player = player(device, timer: timer)
+
+        player.start(at: timer.now(), loops: nil, onEvent: { _ in })
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        let times = device.state.withLock { $0.writeTimes }
+        let first = try #require(times.first)
+        #expect(first.totalFrames == 100)
+        for write in times {
+            // At 1000 Hz a frame is a millisecond: two buffers of 100 frames are 200 ms.
+            let ahead = Duration.milliseconds(write.totalFrames) - first.at.duration(to: write.at)
+            #expect(ahead <= .milliseconds(200 + 100), "wrote \(write.totalFrames) frames by \(write.at)")
+        }
+        // Two buffers go out at once, then one per 100 ms of (fake) time.
+        #expect(timer.sleeps == Array(repeating: .milliseconds(100), count: 40))
+        #expect(report.framesWritten == 100 * (2 + 40))
+        #expect(report.passes == 4)
+    }
+
+    @Test func releasingARunningPlayerStopsItsThreadAndClosesTheDevice() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 2)
+        let device = FakeDevice(channels: 2, timer: timer)
+        do {
+            let player = player(device, timer: timer)
+            player.start(at: timer.now(), loops: nil, onEvent: { _ in })
+            try #require(timer.parked.wait())
+            #expect(player.isRunning)
+        }
+        #expect(Array(device.calls.suffix(2)) == [.drop, .close])
+    }
+
+    @Test func aStoppedPlayerCanBeStartedAgain() throws {
+        let timer = FakeTimer()
+        let device = FakeDevice(channels: 2, timer: timer)
+        let player = player(device, timer: timer)
+
+        for _ in 0..<2 {
+            let events = EventLog()
+            player.start(at: timer.now(), loops: 1, onEvent: events.handler)
+            try #require(events.waitForFinished())
+            #expect(player.stop().passes == 1)
+        }
+        #expect(device.sessions == [copies(1), copies(1)])
+    }
+}
