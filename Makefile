@@ -7,7 +7,7 @@ ARGS ?=
 BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: all deps build release run test install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+.PHONY: lint all deps build release run test install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
 
 all: build
 
@@ -66,6 +66,10 @@ bench: release
 bench-quick: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	python3 bench/bench.py --quick --binary "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
+
+# swift-format with the project's rules (.swift-format): doc comments, no force-try.
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
 
 clean:
 	rm -rf .build

@@ -28,7 +28,9 @@ struct SystemPlaybackTimer: PlaybackTimer {
 
     func now() -> ContinuousClock.Instant { .now }
 
-    /// Blocks until `deadline` or a stop request. C: `poll`, `nanosleep`.
+    /// Blocks until `deadline` or a stop request.
+    ///
+    /// C: `poll`, `nanosleep`.
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {
         while !control.isStopRequested {
             let left = ContinuousClock.now.duration(to: deadline)
@@ -40,7 +42,8 @@ struct SystemPlaybackTimer: PlaybackTimer {
                 var wake = pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0)
                 _ = poll(&wake, 1, Int32(clamping: milliseconds))
             } else {
-                var request = timespec(tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
+                var request = timespec(
+                    tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
                 _ = nanosleep(&request, nil)
             }
         }

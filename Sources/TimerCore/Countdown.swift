@@ -124,8 +124,9 @@ where Instant.Duration == Duration {
         return false
     }
 
-    /// The next instant at which the display, which shows the remaining time rounded up to whole
-    /// seconds, changes; the last one is the deadline itself. `nil` unless running or once finished.
+    /// The next instant at which a display of the remaining time, rounded up to whole seconds, changes.
+    ///
+    /// The last such change is the deadline itself. `nil` unless running, and once finished.
     ///
     /// A display of `k` seconds covers remaining times in `(k-1 s, k s]`, so the next change is
     /// when `k - 1` seconds remain: `deadline - (k - 1) s`.

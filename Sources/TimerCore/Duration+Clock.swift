@@ -23,7 +23,9 @@ extension Duration {
     /// from one hour (`25:00:00` for 25 h; there is no day field).
     public var clockText: String {
         let total = roundedUpToWholeSeconds.components.seconds
-        let hours = total / 3600, minutes = (total % 3600) / 60, seconds = total % 60
+        let hours = total / 3600
+        let minutes = (total % 3600) / 60
+        let seconds = total % 60
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds))" : "\(minutes):\(two(seconds))"
     }

@@ -58,16 +58,21 @@ public enum DurationParser {
         guard fields.count == 2 || fields.count == 3 else { throw fail("expected m:ss or h:mm:ss") }
         var total: Int64 = 0
         for (index, field) in fields.enumerated() {
-            let isFirst = index == 0, isLast = index == fields.count - 1
+            let isFirst = index == 0
+            let isLast = index == fields.count - 1
             guard let value = Decimal(field, allowFraction: isLast) else {
                 throw fail(field.isEmpty ? "a field is empty" : "'\(field)' is not a number")
             }
             if !isFirst {
                 guard value.integerDigits == 2 else { throw fail("expected two digits after ':'") }
-                guard value.whole < 60 else { throw fail(isLast ? "seconds must be below 60" : "minutes must be below 60") }
+                guard value.whole < 60 else {
+                    throw fail(isLast ? "seconds must be below 60" : "minutes must be below 60")
+                }
             }
             let unit: Int64 = fields.count - index == 3 ? 3_600_000 : (fields.count - index == 2 ? 60_000 : 1000)
-            guard let millis = value.milliseconds(per: unit) else { throw fail("too large or finer than a millisecond") }
+            guard let millis = value.milliseconds(per: unit) else {
+                throw fail("too large or finer than a millisecond")
+            }
             let (sum, overflow) = total.addingReportingOverflow(millis)
             if overflow { throw fail("too large") }
             total = sum
@@ -90,15 +95,18 @@ public enum DurationParser {
             guard !number.isEmpty else { throw fail("'\(rest.first!)' is not a number or a unit (h, m, s)") }
             if sawFraction { throw fail("only the last field may have a fraction") }
             rest = rest.dropFirst(number.count)
-            guard let value = Decimal(String(number), allowFraction: true) else { throw fail("'\(number)' is not a number") }
+            guard let value = Decimal(String(number), allowFraction: true) else {
+                throw fail("'\(number)' is not a number")
+            }
             let unitIndex: Int
             if let letter = rest.first {
                 guard let found = units.firstIndex(where: { $0.letter == letter }) else {
                     throw fail("'\(letter)' is not a unit (h, m, s)")
                 }
                 guard found >= nextUnit else {
-                    throw fail(units[found].letter == units[max(nextUnit - 1, 0)].letter
-                        ? "'\(letter)' given twice" : "units must go from h to m to s")
+                    throw fail(
+                        units[found].letter == units[max(nextUnit - 1, 0)].letter
+                            ? "'\(letter)' given twice" : "units must go from h to m to s")
                 }
                 unitIndex = found
                 rest = rest.dropFirst()
@@ -135,7 +143,8 @@ private struct Decimal {
         guard parts.count <= 2, let wholePart = parts.first, !wholePart.isEmpty, wholePart.count <= 15,
             wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), let whole = Int64(wholePart)
         else { return nil }
-        var fraction: Int64 = 0, fractionDigits = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
         if parts.count == 2 {
             let fractionPart = parts[1]
             guard allowFraction, !fractionPart.isEmpty, fractionPart.count <= 9,
@@ -143,7 +152,9 @@ private struct Decimal {
             else { return nil }
             (fraction, fractionDigits) = (value, fractionPart.count)
         }
-        (self.whole, self.fraction, self.fractionDigits, self.integerDigits) = (whole, fraction, fractionDigits, wholePart.count)
+        (self.whole, self.fraction, self.fractionDigits, self.integerDigits) = (
+            whole, fraction, fractionDigits, wholePart.count
+        )
     }
 
     /// `self × unit` in milliseconds, or `nil` if it overflows or is not a whole number of milliseconds.

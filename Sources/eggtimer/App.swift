@@ -44,7 +44,9 @@ struct App {
         do {
             try AlarmPlayer.probe(device: options.device, sound: sound)
         } catch {
-            printError("eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L).")
+            printError(
+                "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L)."
+            )
             startupNotice = "\(error)"
         }
 
@@ -148,8 +150,10 @@ struct App {
 
             // Wait for the next deadline, key, signal or audio report.
             let step: Duration? = screen != nil ? View.spinnerStep : (plainLines ? .seconds(60) : nil)
-            var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
             if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let wake = controller.nextWake(at: clock.now(), step: step)
             let ready: Int32
@@ -226,7 +230,9 @@ struct App {
             }
         }
         guard let path = SoundLocator.locate() else {
-            printError("eggtimer: warning: \(SoundLocator.fileName) not found beside the program; using the built-in alarm tone")
+            printError(
+                "eggtimer: warning: \(SoundLocator.fileName) not found beside the program; using the built-in alarm tone"
+            )
             return AlarmSound.builtInTone()
         }
         do {
@@ -252,7 +258,8 @@ struct App {
     private func isStdinReadable() -> Bool { fcntl(STDIN_FILENO, F_GETFD) != -1 }
 
     private static func terminalSize(_ descriptor: Int32?) -> (columns: Int, rows: Int) {
-        var rows: UInt16 = 0, columns: UInt16 = 0
+        var rows: UInt16 = 0
+        var columns: UInt16 = 0
         guard let descriptor, CSystem_windowSize(descriptor, &rows, &columns) == 0, columns > 0, rows > 0 else {
             return (80, 24)
         }

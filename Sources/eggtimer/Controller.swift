@@ -1,7 +1,8 @@
 import TimerCore
 
-/// The app's logic as a state machine over an injected clock: keys, deadlines and audio reports
-/// go in, timer events and audio commands come out. It does no I/O and never reads a clock, so
+/// The app's logic as a state machine over an injected clock.
+///
+/// Keys, deadlines and audio reports go in; timer events and audio commands come out. It does no I/O and never reads a clock, so
 /// every behaviour is tested by passing instants.
 ///
 /// Not thread-safe: owned by the event loop.
@@ -169,7 +170,8 @@ struct Controller {
                 if run.countdown.adjust(by: delta, at: now) {
                     disarm(&run, into: &effects)
                     mode = .counting(run)
-                    effects.append(.emit(event(.adjusted, run, at: now, extra: [("by_s", .integer(delta.components.seconds))])))
+                    effects.append(
+                        .emit(event(.adjusted, run, at: now, extra: [("by_s", .integer(delta.components.seconds))])))
                 }
             case .character("n") where pomodoro != nil:
                 disarm(&run, into: &effects)
@@ -206,10 +208,14 @@ struct Controller {
             deviceDown = false
             notice = nil
             if case .ringing(let run, let since) = mode {
-                effects.append(.emit(event(.sounding, run, at: instant, extra: [("deadline_t_mono_ns", .instant(since))])))
+                effects.append(
+                    .emit(event(.sounding, run, at: instant, extra: [("deadline_t_mono_ns", .instant(since))])))
             }
         case .unavailable(let reason):
-            if !deviceDown { effects.append(.emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text(reason))]))) }
+            if !deviceDown {
+                effects.append(
+                    .emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text(reason))])))
+            }
             deviceDown = true
             notice = reason
         case .recovered:
@@ -428,7 +434,9 @@ struct Controller {
         }
     }
 
-    private mutating func handleEntry(key: Key, entry: String, selection: Int, at now: Instant, into effects: inout [Effect]) {
+    private mutating func handleEntry(
+        key: Key, entry: String, selection: Int, at now: Instant, into effects: inout [Effect]
+    ) {
         switch key {
         case .escape:
             mode = .menu(selection: selection, entry: nil, error: nil)

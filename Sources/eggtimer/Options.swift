@@ -111,7 +111,8 @@ struct Options: Equatable {
             return .countdown(try DurationParser.parse(word))
         } catch {
             if word.first?.isLetter == true && !word.contains(where: \.isNumber) {
-                throw UsageError(description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro or a duration")
+                throw UsageError(
+                    description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro or a duration")
             }
             throw UsageError(description: error.description)
         }
@@ -133,7 +134,8 @@ struct Options: Equatable {
 
     private static func count(_ name: String, _ value: String) throws(UsageError) -> Int {
         guard value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value), n >= 1, n <= countLimit else {
-            throw UsageError(description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
+            throw UsageError(
+                description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
         }
         return n
     }
@@ -159,7 +161,8 @@ struct Options: Equatable {
         Spec(names: ["--work"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
             options.plan.work = try duration(name, value)
         },
-        Spec(names: ["--short-break"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
+        Spec(names: ["--short-break"], takesValue: true, pomodoroOnly: true) {
+            options, name, value throws(UsageError) in
             options.plan.shortBreak = try duration(name, value)
         },
         Spec(names: ["--long-break"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in

@@ -1,6 +1,5 @@
-import Testing
-
 import AlarmAudio
+import Testing
 
 /// The public player against real alsa-lib devices that need no sound card (`file:`, `null`).
 @Suite struct AlarmPlayerDeviceTests {

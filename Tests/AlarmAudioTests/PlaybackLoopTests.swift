@@ -128,7 +128,9 @@ import Testing
         let device = FakeDevice(
             channels: 2,
             state: {
-                var s = FakeDevice.State(); s.afterScript = .wouldBlock; return s
+                var s = FakeDevice.State()
+                s.afterScript = .wouldBlock
+                return s
             }()
         ) {
             $0 == .wouldBlock

@@ -36,7 +36,8 @@ import TimerCore
     }
 
     @Test func intervalLengthsComeFromThePlan() {
-        var pomodoro = Pomodoro(plan: .init(work: .seconds(3), shortBreak: .seconds(1), longBreak: .seconds(2), longBreakAfter: 1))
+        var pomodoro = Pomodoro(
+            plan: .init(work: .seconds(3), shortBreak: .seconds(1), longBreak: .seconds(2), longBreakAfter: 1))
         #expect(pomodoro.duration == .seconds(3))
         pomodoro.advance()
         #expect(pomodoro.phase == .longBreak)

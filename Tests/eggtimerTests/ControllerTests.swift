@@ -43,7 +43,10 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         #expect(controller.tick(at: t0 + .seconds(300) - .nanoseconds(1)).isEmpty)
         let finished = controller.tick(at: t0 + .seconds(300))
         #expect(names(finished) == ["finished"])
-        guard case .ringing = controller.mode else { Issue.record("not ringing"); return }
+        guard case .ringing = controller.mode else {
+            Issue.record("not ringing")
+            return
+        }
 
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(300)), at: t0 + .seconds(300))
         let acknowledged = controller.handle(key: .character("x"), at: t0 + .seconds(310))
@@ -95,7 +98,8 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
     @Test func pausingNearTheDeadlineClosesThePreopenedDevice() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(10)), at: t0)
         #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
-        #expect(names(controller.handle(key: .character(" "), at: t0 + .milliseconds(9500))) == ["stopAlarm", "paused"])
+        #expect(
+            names(controller.handle(key: .character(" "), at: t0 + .milliseconds(9500))) == ["stopAlarm", "paused"])
         #expect(names(controller.handle(key: .character(" "), at: t0 + .seconds(60))) == ["resumed", "startAlarm"])
     }
 
@@ -126,7 +130,9 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         _ = controller.handle(key: .character("t"), at: t0)
         for c in "1:75" { _ = controller.handle(key: .character(c), at: t0) }
         _ = controller.handle(key: .enter, at: t0)
-        #expect(controller.mode == .menu(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60"))
+        #expect(
+            controller.mode
+                == .menu(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60"))
         for _ in 0..<2 { _ = controller.handle(key: .backspace, at: t0) }
         for c in "30" { _ = controller.handle(key: .character(c), at: t0) }
         _ = controller.handle(key: .enter, at: t0)
@@ -139,7 +145,8 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         #expect(controller.tick(at: t0) == [.startAlarm(at: t0 + .seconds(1), loops: 3)])
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(1)), at: t0 + .seconds(1))
-        #expect(names(controller.handle(audio: .finished, at: t0 + .seconds(5))) == ["stopAlarm", "acknowledged", "exit 0"])
+        #expect(
+            names(controller.handle(audio: .finished, at: t0 + .seconds(5))) == ["stopAlarm", "acknowledged", "exit 0"])
     }
 
     @Test func anAlarmThatReachedNoDeviceRingsTheBellAndExits69() {
@@ -193,7 +200,10 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         var controller = Controller(configuration: configuration, start: .pomodoro(plan), at: t0)
         #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
         _ = controller.tick(at: t0 + .seconds(10))
-        guard case .ringing = controller.mode else { Issue.record("not ringing"); return }
+        guard case .ringing = controller.mode else {
+            Issue.record("not ringing")
+            return
+        }
         let next = controller.handle(key: .enter, at: t0 + .seconds(30))
         #expect(names(next) == ["stopAlarm", "acknowledged", "interval"])
         #expect(controller.currentRun?.label == "short break")

@@ -2,7 +2,9 @@ import AlarmAudio
 import Glibc
 import Testing
 
-/// The built binary, run as a user or a script would run it. These wait for real countdowns of
+/// The built binary, run as a user or a script would run it.
+///
+/// These wait for real countdowns of
 /// one or two seconds; everything timing-exact is tested on an injected clock elsewhere.
 @Suite struct CommandLineTests {
     /// Every malformed argument gets one stderr line naming the token, nothing on stdout, exit 64.
@@ -130,6 +132,25 @@ import Testing
         let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdoutClosed: true)
         #expect(result.termination == .exited(74))
         #expect(result.stderr.isEmpty)
+    }
+
+    @Test func aBrokenPipeOnStandardOutputExitsQuietly() {
+        // `eggtimer 2 --json | head -0`: the reader is gone before the first event.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        let pid = spawn(["2", "--json", "-D", "null", "--loops", "1"], actions: &actions)
+        close(ends[1])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(Termination(waitStatus: status) == .exited(141))
     }
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {

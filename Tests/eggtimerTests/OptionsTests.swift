@@ -28,7 +28,9 @@ import TimerCore
     }
 
     @Test func optionsTakeValuesInEverySpelling() throws {
-        let options = try Options.parse(["-Dnull", "--sound=x.mp3", "--loops", "3", "--json", "--soft", "3s", "--medium=4s", "--hard", "7s"])
+        let options = try Options.parse([
+            "-Dnull", "--sound=x.mp3", "--loops", "3", "--json", "--soft", "3s", "--medium=4s", "--hard", "7s",
+        ])
         #expect(options.device == "null")
         #expect(options.soundPath == "x.mp3")
         #expect(options.loops == 3)
@@ -38,8 +40,14 @@ import TimerCore
     }
 
     @Test func pomodoroOptions() throws {
-        let options = try Options.parse(["pomodoro", "--work", "1s", "--short-break", "2s", "--long-break", "3s", "--long-break-after", "2", "--sets", "2", "--wait"])
-        #expect(options.plan == Pomodoro.Plan(work: .seconds(1), shortBreak: .seconds(2), longBreak: .seconds(3), longBreakAfter: 2, sets: 2))
+        let options = try Options.parse([
+            "pomodoro", "--work", "1s", "--short-break", "2s", "--long-break", "3s", "--long-break-after", "2",
+            "--sets", "2", "--wait",
+        ])
+        #expect(
+            options.plan
+                == Pomodoro.Plan(
+                    work: .seconds(1), shortBreak: .seconds(2), longBreak: .seconds(3), longBreakAfter: 2, sets: 2))
         #expect(options.wait)
     }
 

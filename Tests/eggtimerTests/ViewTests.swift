@@ -10,8 +10,14 @@ private func visible(_ line: String) -> String {
     var out = ""
     var inEscape = false
     for c in line {
-        if c == "\u{1B}" { inEscape = true; continue }
-        if inEscape { if c.isLetter { inEscape = false }; continue }
+        if c == "\u{1B}" {
+            inEscape = true
+            continue
+        }
+        if inEscape {
+            if c.isLetter { inEscape = false }
+            continue
+        }
         out.append(c)
     }
     return out
@@ -90,13 +96,19 @@ private func visible(_ line: String) -> String {
 @Suite struct EventLogTests {
     @Test func jsonLinesCarryTheRequiredFieldsInOrder() {
         let log = EventLog(clock: MonotonicClock())
-        let event = TimerEvent(name: .started, label: "So \"soft\"", total: .milliseconds(2500), remaining: .nanoseconds(1_000_000_001), at: t0)
+        let event = TimerEvent(
+            name: .started, label: "So \"soft\"", total: .milliseconds(2500), remaining: .nanoseconds(1_000_000_001),
+            at: t0)
         let line = log.json(event)
-        #expect(line.hasPrefix(#"{"event":"started","label":"So \"soft\"","duration_s":2.5,"remaining_s":1.000000001,"t_mono_ns":"#))
+        #expect(
+            line.hasPrefix(
+                #"{"event":"started","label":"So \"soft\"","duration_s":2.5,"remaining_s":1.000000001,"t_mono_ns":"#))
         #expect(line.hasSuffix("}"))
     }
 
-    @Test(arguments: [(Duration.seconds(300), "300"), (.milliseconds(1), "0.001"), (.nanoseconds(123), "0.000000123"), (.zero, "0")])
+    @Test(arguments: [
+        (Duration.seconds(300), "300"), (.milliseconds(1), "0.001"), (.nanoseconds(123), "0.000000123"), (.zero, "0"),
+    ])
     func secondsAreExactDecimals(duration: Duration, text: String) {
         #expect(EventLog(clock: MonotonicClock()).seconds(duration) == text)
     }

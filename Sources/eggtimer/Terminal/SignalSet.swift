@@ -48,6 +48,8 @@ struct SignalSet {
         kill(getpid(), SIGSTOP)
     }
 
-    /// Closes the descriptor. The mask stays: the process is about to exit.
+    /// Closes the descriptor.
+    ///
+    /// The mask stays: the process is about to exit.
     func close() { _ = Glibc.close(descriptor) }
 }

@@ -37,10 +37,13 @@ struct View {
             if case .menu(_, let entry?, _) = controller.mode { return "Time: \(entry)_" }
             return "Eggs? 1 soft 2 medium 3 hard"
         }
-        return "\(title(controller, run, at: now)) \(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now))"
+        return
+            "\(title(controller, run, at: now)) \(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now))"
     }
 
-    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [(text: String, tone: Tone)] {
+    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [(
+        text: String, tone: Tone
+    )] {
         var rows: [(text: String, tone: Tone)] = [("", .plain)]
         let run = controller.currentRun
         let flash = controller.flashOn(at: now)
@@ -49,8 +52,10 @@ struct View {
         if case .ringing = controller.mode, flash { titleTone = .flash }
         var titleLine = "  " + titleText
         if let pomodoro = controller.pomodoro {
-            let done = pomodoro.completedInSet, total = pomodoro.plan.longBreakAfter
-            let meter = String(repeating: style.unicode ? "●" : "*", count: min(done, total))
+            let done = pomodoro.completedInSet
+            let total = pomodoro.plan.longBreakAfter
+            let meter =
+                String(repeating: style.unicode ? "●" : "*", count: min(done, total))
                 + String(repeating: style.unicode ? "○" : ".", count: max(0, total - done))
             titleLine += "   " + meter
         }
@@ -73,12 +78,14 @@ struct View {
             let timeWidth = presets.map(\.duration.clockText.count).max() ?? 0
             for (index, preset) in presets.enumerated() {
                 let time = preset.duration.clockText
-                let text = "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
+                let text =
+                    "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
                     + String(repeating: " ", count: timeWidth - time.count) + time
                 rows.append((text, tone(forEntry: index, controller, run: run, selection: selection, flash: flash)))
             }
             let otherText = entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
-            rows.append((otherText, tone(forEntry: presets.count, controller, run: run, selection: selection, flash: flash)))
+            rows.append(
+                (otherText, tone(forEntry: presets.count, controller, run: run, selection: selection, flash: flash)))
             rows.append((error ?? "", error == nil ? .plain : .error))
         }
 
@@ -87,7 +94,8 @@ struct View {
             let spin = spinner(run, at: now)
             let barWidth = max(4, columns - 4 - spin.count - 2 - time.count - 2)
             let filled = Int((run.countdown.progress(at: now) * Double(barWidth)).rounded(.down))
-            let bar = String(repeating: style.unicode ? "█" : "#", count: filled)
+            let bar =
+                String(repeating: style.unicode ? "█" : "#", count: filled)
                 + String(repeating: style.unicode ? "░" : "-", count: barWidth - filled)
             rows.append(("  \(spin) \(bar)  \(time)", .bar))
             rows.append(("", .plain))
@@ -97,7 +105,9 @@ struct View {
         return rows
     }
 
-    private func tone(forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool) -> Tone {
+    private func tone(forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool)
+        -> Tone
+    {
         if let pick = controller.pickFlash, pick.index == index, case .counting = controller.mode {
             return flash ? .selected : .plain
         }
@@ -124,7 +134,8 @@ struct View {
 
     /// The spinner glyph: turns with the time left, so it stands still while paused.
     func spinner(_ run: Controller.Run, at now: ContinuousClock.Instant) -> String {
-        let frames: [String] = style.unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
+        let frames: [String] =
+            style.unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
         let step = Int((run.countdown.remaining(at: now) / Self.spinnerStep).rounded(.up))
         return frames[(frames.count - step % frames.count) % frames.count]
     }

@@ -21,7 +21,12 @@ final class FakeDevice: Sendable {
 
     /// What happened, in order.
     enum Call: Sendable, Equatable {
-        case open, openFailed, write(frames: Int), wouldBlock, failed(Int32), recover(Int32), drop, drain, close
+        case open, openFailed
+        case write(frames: Int)
+        case wouldBlock
+        case failed(Int32)
+        case recover(Int32)
+        case drop, drain, close
     }
 
     struct State {

@@ -16,7 +16,8 @@ final class PseudoTerminal {
     private var termination: Termination?
 
     init(_ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:]) {
-        var master: Int32 = -1, slave: Int32 = -1
+        var master: Int32 = -1
+        var slave: Int32 = -1
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         precondition(openpty(&master, &slave, nil, nil, &size) == 0)
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
@@ -37,7 +38,10 @@ final class PseudoTerminal {
     }
 
     deinit {
-        if termination == nil { kill(pid, SIGKILL); _ = waitForExit(timeout: .seconds(5)) }
+        if termination == nil {
+            kill(pid, SIGKILL)
+            _ = waitForExit(timeout: .seconds(5))
+        }
         close(master)
         close(slave)
     }

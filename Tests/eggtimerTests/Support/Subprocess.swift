@@ -82,12 +82,21 @@ enum Input {
 }
 
 /// Runs `eggtimer` with `arguments`, stdout and stderr captured through pipes, and waits for it.
-/// - Parameter timeout: Killed with SIGKILL after this long (a hang fails the test, never blocks it).
+/// - Parameters:
+///   - arguments: The arguments after the program name.
+///   - stdin: What standard input is.
+///   - environment: Added to a small fixed environment.
+///   - timeout: Killed with SIGKILL after this long (a hang fails the test, never blocks it).
+///   - stdoutClosed: Start with standard output closed (`>&-`) instead of a pipe.
+///   - afterStart: Called with the child's pid once it runs (to send it signals).
+/// - Returns: How it ended and what it printed.
 func runEggtimer(
     _ arguments: [String], stdin: Input = .null, environment: [String: String] = [:],
     timeout: Duration = .seconds(30), stdoutClosed: Bool = false, afterStart: ((pid_t) -> Void)? = nil
 ) -> Finished {
-    var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
+    var outPipe: [Int32] = [-1, -1]
+    var errPipe: [Int32] = [-1, -1]
+    var inPipe: [Int32] = [-1, -1]
     precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && pipe(&inPipe) == 0)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -105,18 +114,24 @@ func runEggtimer(
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     for fd in outPipe + errPipe + inPipe { posix_spawn_file_actions_addclose(&actions, fd) }
     let pid = spawn(arguments, actions: &actions, environment: environment)
-    close(outPipe[1]); close(errPipe[1]); close(inPipe[0])
+    close(outPipe[1])
+    close(errPipe[1])
+    close(inPipe[0])
     if case .bytes(let bytes) = stdin { _ = bytes.withUnsafeBytes { write(inPipe[1], $0.baseAddress, $0.count) } }
     close(inPipe[1])
     afterStart?(pid)
 
-    var out: [UInt8] = [], err: [UInt8] = []
+    var out: [UInt8] = []
+    var err: [UInt8] = []
     let started = ContinuousClock.now
     var open = [outPipe[0], errPipe[0]]
     while !open.isEmpty {
         var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let left = timeout - started.duration(to: .now)
-        if left <= .zero { kill(pid, SIGKILL); break }
+        if left <= .zero {
+            kill(pid, SIGKILL)
+            break
+        }
         _ = poll(&fds, nfds_t(fds.count), Int32(left.components.seconds * 1000 + 10))
         for pfd in fds where pfd.revents != 0 {
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -128,11 +143,13 @@ func runEggtimer(
             }
         }
     }
-    close(outPipe[0]); close(errPipe[0])
+    close(outPipe[0])
+    close(errPipe[0])
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let cpu = Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+    let cpu =
+        Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
         + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     return Finished(
         termination: Termination(waitStatus: status), stdout: String(decoding: out, as: UTF8.self),
@@ -161,7 +178,7 @@ func spawn(
     env.merge(environment) { $1 }
     let argv: [UnsafeMutablePointer<CChar>?] = ([eggtimerPath] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, eggtimerPath, &actions, &attributes, argv, envp)
     precondition(rc == 0, "posix_spawn failed: \(rc)")
