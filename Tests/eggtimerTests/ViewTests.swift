@@ -66,6 +66,12 @@ private func visible(_ line: String) -> String {
         #expect(view.title(controller, controller.currentRun!, at: t0) == "Paused.")
     }
 
+    @Test func aNarrowLegendDropsWholeEntriesNeverCutsOne() {
+        let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        #expect(view.legend(controller, at: t0, columns: 30) == "space pause · r restart")
+        #expect(view.legend(controller, at: t0, columns: 5) == "")
+    }
+
     @Test func theSpinnerTurnsWhileRunningAndStopsWhilePaused() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
         let run = { controller.currentRun! }

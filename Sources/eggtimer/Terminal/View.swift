@@ -100,7 +100,7 @@ struct View {
             rows.append(("  \(spin) \(bar)  \(time)", .bar))
             rows.append(("", .plain))
         }
-        rows.append(("  " + legend(controller, at: now), .dim))
+        rows.append(("  " + legend(controller, at: now, columns: columns - 2), .dim))
         rows.append((controller.notice.map { "  no sound: \($0) - ringing the terminal bell" } ?? "", .notice))
         return rows
     }
@@ -140,25 +140,36 @@ struct View {
         return frames[(frames.count - step % frames.count) % frames.count]
     }
 
-    /// The keys that work now, worded for the state.
-    func legend(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
+    /// The keys that work now, worded for the state, as many whole entries as fit in `columns`.
+    func legend(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int = .max) -> String {
         let dot = style.unicode ? " · " : " | "
+        var fitted = ""
+        for entry in legendEntries(controller, at: now) {
+            let next = fitted.isEmpty ? entry : fitted + dot + entry
+            if next.count > columns { break }
+            fitted = next
+        }
+        return fitted
+    }
+
+    /// The legend's entries, most important first.
+    private func legendEntries(_ controller: Controller, at now: ContinuousClock.Instant) -> [String] {
         switch controller.mode {
         case .menu(_, let entry, _):
-            if entry != nil { return ["Enter start", "Backspace erase", "Esc back"].joined(separator: dot) }
+            if entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
             let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
-            return ["1-3 egg", updown, "t type a time", "q quit"].joined(separator: dot)
+            return ["1-3 egg", "q quit", updown, "t type a time"]
         case .counting(let run):
             var keys = [run.countdown.isPaused ? "space resume" : "space pause", "r restart", "+ minute"]
             if run.countdown.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
             if controller.pomodoro != nil { keys.append("n skip") }
             keys.append(controller.fromMenu ? "c menu" : "c cancel")
             keys.append("q quit")
-            return keys.joined(separator: dot)
+            return keys
         case .ringing:
-            return "any key: stop the alarm"
+            return ["any key: stop the alarm"]
         case .exited:
-            return ""
+            return []
         }
     }
 }
