@@ -38,7 +38,7 @@ struct Options: Equatable {
     /// - Throws: `UsageError` naming the first bad token.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
-        var seen: Set<String> = []
+        var seen: [String] = []
         var positional: [String] = []
         var pomodoroOnly: String?
         var index = 0
@@ -73,7 +73,7 @@ struct Options: Equatable {
             }
             let canonical = spec.names.last!
             if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
-            seen.insert(canonical)
+            seen.append(canonical)
             var value = ""
             if spec.takesValue {
                 if let inlineValue {

@@ -75,7 +75,7 @@ private func visible(_ line: String) -> String {
     @Test func theSpinnerTurnsWhileRunningAndStopsWhilePaused() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
         let run = { controller.currentRun! }
-        #expect(view.spinner(run(), at: t0) != view.spinner(run(), at: t0 + .milliseconds(500)))
+        #expect(view.spinner(run(), at: t0) != view.spinner(run(), at: t0 + View.spinnerStep))
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(1))
         #expect(view.spinner(run(), at: t0 + .seconds(2)) == view.spinner(run(), at: t0 + .seconds(7)))
     }

@@ -19,8 +19,11 @@ struct View {
     /// A line's look.
     enum Tone { case plain, title, flash, selected, bar, error, notice, dim }
 
-    /// The spinner's frames; it steps every `spinnerStep` of remaining time, so it stops when paused.
-    static let spinnerStep: Duration = .milliseconds(500)
+    /// How often the spinner steps: with the time left, so it stands still while paused.
+    ///
+    /// Once a second, on the same instants as the clock text, so a running countdown with the UI
+    /// wakes the process once a second (the floor was twice; BENCHMARKS.md measures it).
+    static let spinnerStep: Duration = .seconds(1)
 
     /// The lines for `controller` at `now` in a `columns` × `rows` terminal.
     func lines(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int, rows: Int) -> [String] {
@@ -92,7 +95,7 @@ struct View {
         if let run {
             let time = run.countdown.remaining(at: now).clockText
             let spin = spinner(run, at: now)
-            let barWidth = max(4, columns - 4 - spin.count - 2 - time.count - 2)
+            let barWidth = max(4, columns - 4 - spin.unicodeScalars.count - 2 - time.utf8.count - 2)
             let filled = Int((run.countdown.progress(at: now) * Double(barWidth)).rounded(.down))
             let bar =
                 String(repeating: style.unicode ? "█" : "#", count: filled)
@@ -146,7 +149,7 @@ struct View {
         var fitted = ""
         for entry in legendEntries(controller, at: now) {
             let next = fitted.isEmpty ? entry : fitted + dot + entry
-            if next.count > columns { break }
+            if next.unicodeScalars.count > columns { break }
             fitted = next
         }
         return fitted
@@ -195,7 +198,14 @@ extension String {
     }
 }
 
-/// `text` cut to `columns` characters.
+/// `text` cut to `columns` columns.
+///
+/// Every glyph the view uses is one Unicode scalar one column wide, so scalars are counted:
+/// cheaper than `String.count`'s grapheme breaking, which dominated a redraw's cost.
 private func fit(_ text: String, _ columns: Int) -> String {
-    text.count <= columns ? text : String(text.prefix(max(0, columns)))
+    let scalars = text.unicodeScalars
+    if scalars.count <= columns { return text }
+    var cut = String.UnicodeScalarView()
+    cut.append(contentsOf: scalars.prefix(max(0, columns)))
+    return String(cut)
 }
