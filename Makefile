@@ -65,7 +65,7 @@ valgrind: build
 	    "$$($(SWIFT) build --show-bin-path)/eggtimer" 1 -D null --loops 2 --json </dev/null
 
 sanitize-address: deps
-	$(SWIFT) test --sanitize=address --build-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan
 
 sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan

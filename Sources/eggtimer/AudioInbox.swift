@@ -1,17 +1,21 @@
 import AlarmAudio
 import Glibc
-import Synchronization
 
 /// Carries the alarm player's reports from its thread to the event loop: queues them under a
-/// mutex and writes one byte to a pipe whose read end is in the loop's poll set.
+/// lock and writes one byte to a pipe whose read end is in the loop's poll set.
 ///
 /// Each report is tagged with the player start it belongs to, so that a report from a stopped
 /// run is dropped instead of confusing the next one.
-final class AudioInbox: Sendable {
+///
+/// The queue is guarded by a `pthread_mutex_t` rather than `Synchronization.Mutex`: on Linux the
+/// latter locks inside the uninstrumented runtime, so ThreadSanitizer cannot see it and reports
+/// every guarded access as a race (`make sanitize-thread` did).
+final class AudioInbox: @unchecked Sendable {  // `queue` is only touched with `lock` held
     /// The pipe's read end, for the poll set (nonblocking).
     let descriptor: Int32
     private let writeDescriptor: Int32
-    private let queue = Mutex<[(generation: Int, event: AlarmPlayer.Event)]>([])
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var queue: [(generation: Int, event: AlarmPlayer.Event)] = []
 
     /// Opens the pipe.
     /// - Returns: nil if no pipe can be made (out of descriptors).
@@ -23,16 +27,22 @@ final class AudioInbox: Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         (descriptor, writeDescriptor) = (ends[0], ends[1])
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
     }
 
     deinit {
         close(descriptor)
         close(writeDescriptor)
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
     }
 
     /// Queues `event`; called on the player's thread.
     func post(_ event: AlarmPlayer.Event, generation: Int) {
-        queue.withLock { $0.append((generation, event)) }
+        pthread_mutex_lock(lock)
+        queue.append((generation, event))
+        pthread_mutex_unlock(lock)
         var byte: UInt8 = 1
         _ = write(writeDescriptor, &byte, 1)
     }
@@ -41,9 +51,10 @@ final class AudioInbox: Sendable {
     func take(generation: Int) -> [AlarmPlayer.Event] {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(descriptor, &bytes, bytes.count) > 0 {}
-        return queue.withLock { queue in
-            defer { queue.removeAll() }
-            return queue.filter { $0.generation == generation }.map(\.event)
-        }
+        pthread_mutex_lock(lock)
+        let taken = queue
+        queue.removeAll()
+        pthread_mutex_unlock(lock)
+        return taken.filter { $0.generation == generation }.map(\.event)
     }
 }

@@ -94,12 +94,10 @@ import Testing
         let capture = dir + "/capture.raw"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, dir + "/stderr", O_WRONLY | O_CREAT, 0o644)
-        var pid: pid_t = 0
-        let arguments: [String] = [copy, "1", "-D", "file:'\(capture)',raw", "--loops", "1"]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        #expect(posix_spawn(&pid, copy, &actions, nil, argv, nil) == 0)
+        let pid = spawn(["1", "-D", "file:'\(capture)',raw", "--loops", "1"], actions: &actions, executable: copy)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(Termination(waitStatus: status) == .exited(0))

@@ -159,7 +159,7 @@ func runEggtimer(
 /// posix_spawn of the eggtimer binary with `arguments`.
 func spawn(
     _ arguments: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String] = [:],
-    newSession: Bool = false
+    newSession: Bool = false, executable: String = eggtimerPath
 ) -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -176,11 +176,11 @@ func spawn(
 
     var env: [String: String] = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
     env.merge(environment) { $1 }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([eggtimerPath] + arguments).map { strdup($0) } + [nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, eggtimerPath, &actions, &attributes, argv, envp)
+    let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     precondition(rc == 0, "posix_spawn failed: \(rc)")
     return pid
 }
