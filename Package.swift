@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Settings every Swift target shares (STYLE.md, section 1).
+/// Settings every Swift target shares: Swift 6 mode with existential `any` and internal imports.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),

@@ -36,8 +36,9 @@ public enum DurationParser {
     ///   finer than a millisecond, or longer than `maximum`.
     public static func parse(_ text: String) throws(DurationParseError) -> Duration {
         func fail(_ reason: String) -> DurationParseError { DurationParseError(token: text, reason: reason) }
-        let token = text.trimmingSpaces.lowercased()
+        let token = text.trimmingSpaces
         if token.isEmpty { throw fail("empty") }
+        if !token.contains(where: \.isASCIIDigit) { throw fail("no number in it") }
         if token.hasPrefix("-") { throw fail("must be more than zero") }
         let millis: Int64
         if token.contains(":") {
@@ -60,20 +61,18 @@ public enum DurationParser {
         for (index, field) in fields.enumerated() {
             let isFirst = index == 0
             let isLast = index == fields.count - 1
-            guard let value = Decimal(field, allowFraction: isLast) else {
-                throw fail(field.isEmpty ? "a field is empty" : "'\(field)' is not a number")
-            }
+            if field.isEmpty { throw fail("a field is empty") }
+            let value = try decimal(field, fail)
+            if value.fractionDigits > 0, !isLast { throw fail("only the seconds may have a fraction") }
             if !isFirst {
                 guard value.integerDigits == 2 else { throw fail("expected two digits after ':'") }
                 guard value.whole < 60 else {
                     throw fail(isLast ? "seconds must be below 60" : "minutes must be below 60")
                 }
             }
-            let unit: Int64 = fields.count - index == 3 ? 3_600_000 : (fields.count - index == 2 ? 60_000 : 1000)
-            guard let millis = value.milliseconds(per: unit) else {
-                throw fail("too large or finer than a millisecond")
-            }
-            let (sum, overflow) = total.addingReportingOverflow(millis)
+            let place = fields.count - index  // 3: hours, 2: minutes, 1: seconds
+            let unit: Int64 = place == 3 ? 3_600_000 : (place == 2 ? 60_000 : 1000)
+            let (sum, overflow) = total.addingReportingOverflow(try value.milliseconds(per: unit, fail))
             if overflow { throw fail("too large") }
             total = sum
         }
@@ -90,23 +89,25 @@ public enum DurationParser {
         var total: Int64 = 0
         var sawField = false
         var sawFraction = false
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            guard !number.isEmpty else { throw fail("'\(rest.first!)' is not a number or a unit (h, m, s)") }
+        while let first = rest.first {
+            let number = rest.prefix { $0.isASCIIDigit || $0 == "." }
+            guard !number.isEmpty else {
+                if units.contains(where: { $0.letter == Character(first.lowercased()) }) {
+                    throw fail("'\(first)' needs a number before it")
+                }
+                throw fail("'\(first)' is not a number or a unit (h, m, s)")
+            }
             if sawFraction { throw fail("only the last field may have a fraction") }
             rest = rest.dropFirst(number.count)
-            guard let value = Decimal(String(number), allowFraction: true) else {
-                throw fail("'\(number)' is not a number")
-            }
+            let value = try decimal(String(number), fail)
             let unitIndex: Int
             if let letter = rest.first {
-                guard let found = units.firstIndex(where: { $0.letter == letter }) else {
+                guard let found = units.firstIndex(where: { $0.letter == Character(letter.lowercased()) }) else {
                     throw fail("'\(letter)' is not a unit (h, m, s)")
                 }
                 guard found >= nextUnit else {
                     throw fail(
-                        units[found].letter == units[max(nextUnit - 1, 0)].letter
-                            ? "'\(letter)' given twice" : "units must go from h to m to s")
+                        found == nextUnit - 1 ? "'\(letter)' given twice" : "units must go from h to m to s")
                 }
                 unitIndex = found
                 rest = rest.dropFirst()
@@ -116,10 +117,8 @@ public enum DurationParser {
                 guard nextUnit < units.count else { throw fail("nothing is smaller than seconds") }
                 unitIndex = nextUnit  // trailing bare number: the next smaller unit
             }
-            guard let millis = value.milliseconds(per: units[unitIndex].millis) else {
-                throw fail("too large or finer than a millisecond")
-            }
-            let (sum, overflow) = total.addingReportingOverflow(millis)
+            let (sum, overflow) = total.addingReportingOverflow(
+                try value.milliseconds(per: units[unitIndex].millis, fail))
             if overflow { throw fail("too large") }
             total = sum
             sawField = true
@@ -127,6 +126,26 @@ public enum DurationParser {
             nextUnit = unitIndex + 1
         }
         return total
+    }
+
+    /// Reads `digits[.digits]` with a precise reason when it cannot.
+    private static func decimal(
+        _ text: String, _ fail: (String) -> DurationParseError
+    ) throws(DurationParseError) -> Decimal {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let wholePart = parts.first, !wholePart.isEmpty,
+            wholePart.allSatisfy(\.isASCIIDigit),
+            parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy(\.isASCIIDigit))
+        else { throw fail("'\(text)' is not a number") }
+        guard wholePart.count <= 15, let whole = Int64(wholePart) else { throw fail("too large") }
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        if parts.count == 2 {
+            // More than nine digits can never be a whole number of milliseconds that matters.
+            guard parts[1].count <= 9, let value = Int64(parts[1]) else { throw fail("finer than a millisecond") }
+            (fraction, fractionDigits) = (value, parts[1].count)
+        }
+        return Decimal(whole: whole, fraction: fraction, fractionDigits: fractionDigits, integerDigits: wholePart.count)
     }
 }
 
@@ -137,37 +156,27 @@ private struct Decimal {
     var fractionDigits: Int
     var integerDigits: Int
 
-    /// Reads `digits[.digits]`; at most 15 digits before and 9 after the point.
-    init?(_ text: String, allowFraction: Bool) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let wholePart = parts.first, !wholePart.isEmpty, wholePart.count <= 15,
-            wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), let whole = Int64(wholePart)
-        else { return nil }
-        var fraction: Int64 = 0
-        var fractionDigits = 0
-        if parts.count == 2 {
-            let fractionPart = parts[1]
-            guard allowFraction, !fractionPart.isEmpty, fractionPart.count <= 9,
-                fractionPart.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(fractionPart)
-            else { return nil }
-            (fraction, fractionDigits) = (value, fractionPart.count)
-        }
-        (self.whole, self.fraction, self.fractionDigits, self.integerDigits) = (
-            whole, fraction, fractionDigits, wholePart.count
-        )
-    }
-
-    /// `self × unit` in milliseconds, or `nil` if it overflows or is not a whole number of milliseconds.
-    func milliseconds(per unit: Int64) -> Int64? {
+    /// `self × unit` in milliseconds.
+    /// - Throws: "too large" on overflow, "finer than a millisecond" when not a whole number of ms.
+    func milliseconds(
+        per unit: Int64, _ fail: (String) -> DurationParseError
+    ) throws(DurationParseError) -> Int64 {
         let (wholeMillis, overflow) = whole.multipliedReportingOverflow(by: unit)
-        if overflow { return nil }
+        if overflow { throw fail("too large") }
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         let (fractionScaled, overflow2) = fraction.multipliedReportingOverflow(by: unit)
-        if overflow2 || fractionScaled % scale != 0 { return nil }
+        if overflow2 { throw fail("too large") }
+        if fractionScaled % scale != 0 { throw fail("finer than a millisecond") }
         let (sum, overflow3) = wholeMillis.addingReportingOverflow(fractionScaled / scale)
-        return overflow3 ? nil : sum
+        if overflow3 { throw fail("too large") }
+        return sum
     }
+}
+
+extension Character {
+    /// `0` through `9` only (not other scripts' digits).
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension String {

@@ -62,6 +62,9 @@ public struct Pomodoro: Sendable, Equatable {
     /// Starts at the first work interval of the first set.
     public init(plan: Plan) { self.plan = plan }
 
+    /// Whether the current interval is the plan's last: the long break of the last set.
+    public var isLastInterval: Bool { phase == .longBreak && completedSets + 1 >= plan.sets }
+
     /// The length of the current interval.
     public var duration: Duration { plan.duration(of: phase) }
 

@@ -29,6 +29,29 @@ struct App {
     /// - Returns: The exit status.
     mutating func run() -> Int32 {
         silenceAudioLibraryMessages()
+        let keyboard = RawMode(descriptor: STDIN_FILENO)
+        if options.command == .menu, keyboard == nil {
+            printError(
+                "eggtimer: the egg menu needs a keyboard on standard input; give a duration or soft, medium, hard")
+            return 64
+        }
+
+        // The sound is decoded and the device tried before the countdown, so a problem shows
+        // while it can be fixed; and before signals are blocked, so Ctrl-C still ends a start-up
+        // that stalls (a slow disk, an odd device).
+        var messages: [String] = []
+        let sound: AlarmSound
+        do { sound = try loadSound(warnings: &messages) } catch { return error.status }
+        var startupNotice: String?
+        do {
+            try AlarmPlayer.probe(device: options.device, sound: sound)
+        } catch {
+            printError(
+                "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell."
+                    + " Pick a device with -D NAME (see aplay -L).")
+            startupNotice = "\(error)"
+        }
+
         _ = CSystem_setTimerSlack(1)  // wake at the deadline, not up to 50 us after it
         Self.requestRealtimeScheduling()
         guard let signals = SignalSet(), let inbox = AudioInbox() else {
@@ -37,25 +60,10 @@ struct App {
         }
         defer { signals.close() }
 
-        // The sound is decoded before the countdown, so a problem shows while it can be fixed.
-        let sound: AlarmSound
-        do { sound = try loadSound() } catch { return error.status }
-
-        var startupNotice: String?
-        do {
-            try AlarmPlayer.probe(device: options.device, sound: sound)
-        } catch {
-            printError(
-                "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L)."
-            )
-            startupNotice = "\(error)"
-        }
-
         let player = AlarmPlayer(sound: sound, device: options.device)
         var generation = 0
 
         // Where things go: the UI on a terminal, JSON or plain lines on standard output.
-        let keyboard = RawMode(descriptor: STDIN_FILENO)
         var raw = keyboard
         // `--json` on a terminal gets the JSON alone; `eggtimer 10m --json | jq .` or `> log`
         // typed at a terminal draws the UI on standard error, and the keys work either way.
@@ -65,7 +73,10 @@ struct App {
             : (isatty(STDERR_FILENO) == 1 && keyboard != nil ? STDERR_FILENO : nil)
         let plainLines = !options.json && uiDescriptor != STDOUT_FILENO
         var screen = uiDescriptor.map { Screen(output: Output(descriptor: $0)) }
-        let view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
+        var view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
+        view.messages = messages
+        view.hasKeyboard = keyboard != nil
+        view.processID = getpid()
         var size = Self.terminalSize(uiDescriptor)
 
         var configuration = Controller.Configuration()
@@ -82,6 +93,7 @@ struct App {
         }
 
         raw?.enter()
+        raw?.discardTypedAhead()  // keys typed while it was building are not meant for it
         screen?.enter()
         var stdinOpen = keyboard != nil || isStdinReadable()
         let decoder = KeyDecoder()
@@ -123,13 +135,17 @@ struct App {
                 case .stopAlarm:
                     lastStop = player.stop()
                 case .bell:
-                    if var screen { screen.bell() } else if isatty(STDERR_FILENO) == 1 { printError("\u{07}") }
+                    if var screen {
+                        screen.bell()
+                    } else if isatty(STDERR_FILENO) == 1 {
+                        var terminal = Output(descriptor: STDERR_FILENO)
+                        terminal.write("\u{07}")
+                    }
                 case .exit(let status):
                     return finish(status)
                 }
             }
             effects = []
-            if let error = stdout.failed { return finish(error == EPIPE ? 141 : 74) }
 
             // Draw, and log a plain line per minute when there is no UI on standard output.
             let now = clock.now()
@@ -148,6 +164,8 @@ struct App {
             } else {
                 lastMinute = -1
             }
+            // Standard output gone (a closed descriptor, a reader that quit): exit quietly now.
+            if let error = stdout.failed { return finish(error == EPIPE ? 141 : 74) }
 
             // Wait for the next deadline, key, signal or audio report.
             let step: Duration? = screen != nil ? View.spinnerStep : (plainLines ? .seconds(60) : nil)
@@ -217,12 +235,20 @@ struct App {
     }
 
     /// The sound to ring: `--sound PATH` (errors are fatal: 66 missing, 65 not audio), else the
-    /// shipped sound, else (a damaged install) the built-in tone with a warning.
-    private func loadSound() throws(ExitStatus) -> AlarmSound {
+    /// shipped sound, else (a damaged install) the built-in tone.
+    /// - Parameter warnings: Gets each warning, also printed to standard error at once; the UI
+    ///   shows them too, since its full screen would hide what was printed before it.
+    /// - Returns: The decoded sound.
+    /// - Throws: `ExitStatus` 66 or 65 when `--sound` names a missing or a non-audio file.
+    private func loadSound(warnings: inout [String]) throws(ExitStatus) -> AlarmSound {
+        func warn(_ text: String) {
+            printError("eggtimer: warning: " + text)
+            warnings.append(text)
+        }
         if let path = options.soundPath {
             do {
                 let sound = try AlarmSound.decode(path: path)
-                for warning in sound.warnings { printError("eggtimer: warning: \(path): \(warning)") }
+                for warning in sound.warnings { warn("\(path): \(warning)") }
                 return sound
             } catch {
                 printError("eggtimer: \(error)")
@@ -231,17 +257,15 @@ struct App {
             }
         }
         guard let path = SoundLocator.locate() else {
-            printError(
-                "eggtimer: warning: \(SoundLocator.fileName) not found beside the program; using the built-in alarm tone"
-            )
+            warn("\(SoundLocator.fileName) not found beside the program; using the built-in alarm tone")
             return AlarmSound.builtInTone()
         }
         do {
             let sound = try AlarmSound.decode(path: path)
-            for warning in sound.warnings { printError("eggtimer: warning: \(path): \(warning)") }
+            for warning in sound.warnings { warn("\(path): \(warning)") }
             return sound
         } catch {
-            printError("eggtimer: warning: \(error); using the built-in alarm tone")
+            warn("\(error); using the built-in alarm tone")
             return AlarmSound.builtInTone()
         }
     }

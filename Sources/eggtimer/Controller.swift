@@ -101,8 +101,8 @@ struct Controller {
     private(set) var alarmFailed = false
     /// Whether the current ringing has reached an audio device.
     private var sounded = false
-    /// The menu entry that flashes after a pick, and until when.
-    private(set) var pickFlash: (index: Int, until: Instant)?
+    /// The menu entry that flashes after a pick, and when the pick was.
+    private(set) var pickFlash: (index: Int, since: Instant)?
 
     /// Menu entries: the presets, then "Other…".
     var menuCount: Int { configuration.presets.count + 1 }
@@ -167,7 +167,7 @@ struct Controller {
                 effects.append(.emit(event(.reset, run, at: now)))
             case .character("+"), .character("-"):
                 let delta: Duration = key == .character("+") ? .seconds(60) : .seconds(-60)
-                if run.countdown.adjust(by: delta, at: now) {
+                if canAdjust(by: delta, at: now), run.countdown.adjust(by: delta, at: now) {
                     disarm(&run, into: &effects)
                     mode = .counting(run)
                     effects.append(
@@ -244,7 +244,12 @@ struct Controller {
     /// - Returns: nil when nothing is scheduled (waiting for a key).
     func nextWake(at now: Instant, step: Duration?) -> Instant? {
         var wakes: [Instant] = []
-        if let pickFlash, pickFlash.until > now { wakes.append(pickFlash.until) }
+        if let pickFlash, now < pickFlash.since.advanced(by: configuration.pickFlash) {
+            // Each on/off toggle of the flash, then its end.
+            let toggle = configuration.pickFlash / Self.pickFlashToggles
+            let toggles = Int((pickFlash.since.duration(to: now) / toggle).rounded(.down)) + 1
+            wakes.append(pickFlash.since.advanced(by: toggle * toggles))
+        }
         switch mode {
         case .counting(let run):
             guard let deadline = run.countdown.deadline else { break }
@@ -257,11 +262,11 @@ struct Controller {
                 let boundary = deadline.advanced(by: .zero - whole)
                 wakes.append(boundary > now ? boundary : boundary.advanced(by: step))
             }
-        case .ringing(_, let since):
+        case .ringing(let run, let since):
             let elapsed = since.duration(to: now)
             let flashes = Int((elapsed / configuration.flashPeriod).rounded(.down)) + 1
             wakes.append(since.advanced(by: configuration.flashPeriod * flashes))
-            if deviceDown, let loops = configuration.loops {
+            if deviceDown, let loops = ringLoops(run) {
                 wakes.append(since.advanced(by: configuration.soundLength * loops))
             }
         case .menu, .exited:
@@ -276,9 +281,20 @@ struct Controller {
         case .ringing(_, let since):
             return Int((since.duration(to: now) / configuration.flashPeriod).rounded(.down)) % 2 == 0
         default:
-            guard let pickFlash, now < pickFlash.until else { return false }
-            return Int((pickFlash.until.duration(to: now) / (configuration.pickFlash / 6)).rounded(.down)) % 2 == 0
+            guard let pickFlash, now < pickFlash.since.advanced(by: configuration.pickFlash) else { return false }
+            let toggle = configuration.pickFlash / Self.pickFlashToggles
+            return Int((pickFlash.since.duration(to: now) / toggle).rounded(.down)) % 2 == 0
         }
+    }
+
+    /// How many times a picked entry toggles on and off while it flashes (three flashes).
+    static let pickFlashToggles = 6
+
+    /// Whether `+`/`-` (`delta` of ±1 min) may change the current countdown at `now`: the time left
+    /// must stay above zero, and at most `DurationParser.maximum`.
+    func canAdjust(by delta: Duration, at now: Instant) -> Bool {
+        guard case .counting(let run) = mode, run.countdown.canAdjust(by: delta, at: now) else { return false }
+        return delta <= .zero || run.countdown.remaining(at: now) + delta <= DurationParser.maximum
     }
 
     /// The run on screen, if any.
@@ -297,15 +313,16 @@ struct Controller {
             if !run.armed, now >= deadline.advanced(by: .zero - configuration.armLead) {
                 run.armed = true
                 deviceDown = false  // the player reports again if the device still fails
-                effects.append(.startAlarm(at: deadline, loops: isOneShot(run) ? 1 : configuration.loops))
+                effects.append(.startAlarm(at: deadline, loops: ringLoops(run)))
                 mode = .counting(run)
             }
             if now >= deadline {
                 effects.append(.emit(event(.finished, run, at: now)))
                 sounded = false
                 lastBellSlot = -1
-                if isOneShot(run) {
+                if isOneShot(run), pomodoro?.isLastInterval != true {
                     // A pomodoro interval without --wait: the alarm plays once while the next starts.
+                    // After the last one it rings its pass out before the app exits.
                     if deviceDown { effects.append(.bell) }
                     nextInterval(skipped: false, at: now, into: &effects)
                 } else {
@@ -320,7 +337,7 @@ struct Controller {
                 lastBellSlot = slot
                 effects.append(.bell)
             }
-            if let loops = configuration.loops, now >= since.advanced(by: configuration.soundLength * loops) {
+            if let loops = ringLoops(run), now >= since.advanced(by: configuration.soundLength * loops) {
                 acknowledge(run, by: "loops", at: now, into: &effects)
             }
         }
@@ -334,6 +351,9 @@ struct Controller {
         if case .ringing(let run, _) = mode { return isOneShot(run) }
         return false
     }
+
+    /// How many passes a ringing plays before ending by itself; nil: until acknowledged.
+    private func ringLoops(_ run: Run) -> Int? { isOneShot(run) ? 1 : configuration.loops }
 
     private func isOneShot(_ run: Run) -> Bool {
         if case .pomodoro = run.kind { return !configuration.waitForKey }
@@ -429,10 +449,13 @@ struct Controller {
         if pick == configuration.presets.count {
             mode = .menu(selection: pick, entry: "", error: nil)
         } else {
-            pickFlash = (pick, now.advanced(by: configuration.pickFlash))
+            pickFlash = (pick, now)
             begin(kind: .egg(pick), duration: configuration.presets[pick].duration, at: now, into: &effects)
         }
     }
+
+    /// The longest duration that can be typed in the menu (the longest valid one is 12 characters).
+    static let entryLimit = 24
 
     private mutating func handleEntry(
         key: Key, entry: String, selection: Int, at now: Instant, into effects: inout [Effect]
@@ -442,15 +465,17 @@ struct Controller {
             mode = .menu(selection: selection, entry: nil, error: nil)
         case .backspace:
             mode = .menu(selection: selection, entry: String(entry.dropLast()), error: nil)
+        case .eraseLine:
+            mode = .menu(selection: selection, entry: "", error: nil)
         case .enter:
             do {
                 let duration = try DurationParser.parse(entry)
-                pickFlash = (selection, now.advanced(by: configuration.pickFlash))
+                pickFlash = (selection, now)
                 begin(kind: .plain, duration: duration, at: now, into: &effects)
             } catch {
                 mode = .menu(selection: selection, entry: entry, error: error.description)
             }
-        case .character(let c) where entry.count < 24:
+        case .character(let c) where entry.count < Self.entryLimit:
             mode = .menu(selection: selection, entry: entry + String(c), error: nil)
         default:
             break

@@ -44,7 +44,7 @@ struct EventLog {
             let reason = event.extra.first { $0.key == "reason" }.map { ": \($0.value)" } ?? ""
             what = event.name == .deviceRecovered ? "audio device back" : "no audio device\(reason)"
         }
-        return event.label.isEmpty ? what : "\(event.label): \(what)"
+        return (event.label.isEmpty ? what : "\(event.label): \(what)").escapingControlCharacters
     }
 
     /// Decimal seconds, exact to the nanosecond, without trailing zeros: `300`, `2.5`, `0.000123`.

@@ -5,6 +5,8 @@ enum Key: Equatable, Sendable {
     case enter
     case escape
     case backspace
+    /// Ctrl-U: erase what was typed.
+    case eraseLine
     case up
     case down
     case left

@@ -105,7 +105,6 @@ struct Options: Equatable {
     private static func command(for word: String, _ options: Options) throws(UsageError) -> Command {
         let lower = word.lowercased()
         if lower == "pomodoro" { return .pomodoro }
-        if lower == "menu" { return .menu }
         if let index = options.presets.firstIndex(where: { $0.name.lowercased() == lower }) { return .preset(index) }
         do {
             return .countdown(try DurationParser.parse(word))
@@ -178,42 +177,46 @@ struct Options: Equatable {
         Spec(names: ["--wait"], takesValue: false, pomodoroOnly: true) { options, _, _ in options.wait = true },
     ]
 
-    /// The `--help` text.
+    /// The `--help` text; every line fits 80 columns.
     static let help = """
         eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
 
         Usage:
-          eggtimer                     the egg menu: Soft 5:00, Medium 7:00, Hard 12:00
-          eggtimer soft|medium|hard    boil one egg
-          eggtimer DURATION            count down DURATION
-          eggtimer pomodoro            25 min work, 5 min breaks, a long break after four
+          eggtimer                    the egg menu: Soft 5:00, Medium 7:00, Hard 12:00
+          eggtimer soft|medium|hard   boil one egg
+          eggtimer DURATION           count down DURATION
+          eggtimer pomodoro           25 min work, 5 min breaks, long break after four
 
-        DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (= 1h30m), 1m30 (= 1m30s);
-          more than zero and at most \(DurationParser.maximumText) (999 hours 59 minutes 59 seconds).
+        DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
+          1m30 (1 m 30 s); more than zero, at most \(DurationParser.maximumText) (999 h 59 min 59 s).
 
         Options:
-          -D, --device NAME      ALSA PCM to play on (default "default"; list them with aplay -L)
-              --sound PATH       MP3 file to loop instead of the shipped alarm sound
-              --loops N          stop the alarm by itself after N plays
-              --json             print one JSON object per event on standard output
-              --soft D, --medium D, --hard D
-                                 override the egg times
-          -h, --help             show this help
-              --version          show the version
+          -D, --device NAME    ALSA PCM to play on (default "default"; see aplay -L)
+              --sound PATH     MP3 file to loop instead of the shipped alarm sound
+              --loops N        stop the alarm by itself after N plays (null and file:
+                               devices take no time to play them)
+              --json           print one JSON object per event on standard output
+              --soft D  --medium D  --hard D
+                               override the egg times
+          -h, --help           show this help
+              --version        show the version
         Pomodoro options:
-              --work D           work interval (default 25m)
-              --short-break D    short break (default 5m)
-              --long-break D     long break (default 15m)
-              --long-break-after N  completed pomodori before the long break (default 4)
-              --sets N           long-break cycles to run (default 1)
-              --wait             loop the alarm until a key between intervals
+              --work D             work interval (default 25m)
+              --short-break D      short break (default 5m)
+              --long-break D       long break (default 15m)
+              --long-break-after N completed pomodori before a long break (default 4)
+              --sets N             long-break cycles to run (default 1)
+              --wait               loop the alarm until a key between intervals;
+                                   without it each interval's alarm plays once
 
-        Keys: 1-3 or s/m/h pick an egg, arrows + Enter, t types a time; space pauses and
-          resumes, r restarts, + and - add or take a minute, n skips a pomodoro interval,
-          c or Esc cancels, q quits; any key stops the alarm.
-        Without a keyboard: SIGUSR1 stops the alarm (kill -USR1 PID).
+        Keys: 1-3 or s/m/h pick an egg, arrows + Enter, t types a time; space
+          pauses and resumes, r restarts, + and - add or take a minute, n skips a
+          pomodoro interval, c or Esc cancels, q quits; any key stops the alarm.
+        Without a keyboard: kill -USR1 PID stops the alarm.
 
-        Exit status: 0 done, 64 bad usage, 65 sound file not audio, 66 sound file missing,
-          69 the alarm reached no audio device, 129/130/143 hangup/interrupt/terminate.
+        Exit status: 0 done; 64 bad usage; 65 sound file not audio; 66 sound file
+          missing or not a regular file; 69 the alarm reached no audio device;
+          71 no signal handling; 74 standard output closed; 141 standard output
+          a broken pipe; 129, 130, 131, 143 hangup, Ctrl-C, Ctrl-\\, terminate.
         """
 }

@@ -36,8 +36,9 @@ struct Output {
     }
 }
 
-/// One line to standard error, for warnings and errors outside the UI.
+/// One line to standard error, for warnings and errors outside the UI; control characters in it
+/// (from a user's argument, say) are escaped, so it stays one line and cannot move the cursor.
 func printError(_ line: String) {
     var output = Output(descriptor: STDERR_FILENO)
-    output.write(line + "\n")
+    output.write(line.escapingControlCharacters + "\n")
 }

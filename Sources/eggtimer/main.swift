@@ -6,14 +6,10 @@ let status: Int32
 do {
     let options = try Options.parse(arguments)
     switch options.command {
-    case .help:
+    case .help, .version:
         var out = Output(descriptor: STDOUT_FILENO)
-        out.write(Options.help + "\n")
-        status = 0
-    case .version:
-        var out = Output(descriptor: STDOUT_FILENO)
-        out.write("eggtimer \(Version.current)\n")
-        status = 0
+        out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
+        status = out.failed == nil ? 0 : 74
     default:
         var app = App(options: options)
         status = app.run()

@@ -33,7 +33,9 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
 
         // The picked entry flashes, then the device opens 1.5 s before the deadline, and the
         // alarm is scheduled for the deadline.
-        #expect(controller.nextWake(at: t0, step: nil) == t0 + .milliseconds(600))
+        #expect(controller.nextWake(at: t0, step: nil) == t0 + .milliseconds(100))
+        #expect(controller.flashOn(at: t0) && !controller.flashOn(at: t0 + .milliseconds(100)))
+        #expect(controller.nextWake(at: t0 + .milliseconds(550), step: nil) == t0 + .milliseconds(600))
         #expect(controller.nextWake(at: t0 + .milliseconds(600), step: nil) == t0 + .milliseconds(298_500))
         let armed = controller.tick(at: t0 + .milliseconds(298_500))
         #expect(armed == [.startAlarm(at: t0 + .seconds(300), loops: nil)])
@@ -116,6 +118,23 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         #expect(controller.handle(key: .character("-"), at: t0 + .seconds(40)).isEmpty)
     }
 
+    @Test func plusNeverGoesPastTheLongestDuration() {
+        var controller = Controller(
+            configuration: .init(), start: .timer(.plain, DurationParser.maximum - .seconds(30)), at: t0)
+        #expect(!controller.canAdjust(by: .seconds(60), at: t0))
+        #expect(controller.handle(key: .character("+"), at: t0).isEmpty)
+        #expect(!View().legend(controller, at: t0).contains("+ minute"))
+        #expect(controller.canAdjust(by: .seconds(60), at: t0 + .seconds(31)))
+    }
+
+    @Test func ctrlUErasesTheTypedTime() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("t"), at: t0)
+        for c in "7m30" { _ = controller.handle(key: .character(c), at: t0) }
+        _ = controller.handle(key: .eraseLine, at: t0)
+        #expect(controller.mode == .menu(selection: 3, entry: "", error: nil))
+    }
+
     @Test func cancelFromTheCommandLineExitsAndFromTheMenuReturns() {
         var fromArgs = Controller(configuration: .init(), start: .timer(.plain, .seconds(60)), at: t0)
         #expect(names(fromArgs.handle(key: .escape, at: t0 + .seconds(1))) == ["cancelled", "exit 0"])
@@ -183,7 +202,14 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         var exitCode: Int32?
         for _ in 0..<10 where exitCode == nil {
             now += .seconds(1)
-            for effect in controller.tick(at: now) {
+            var effects = controller.tick(at: now)
+            // The last interval's alarm plays its pass out before the app exits.
+            if case .ringing = controller.mode {
+                #expect(View().title(controller, controller.currentRun!, at: now) == "Session complete!")
+                effects += controller.handle(audio: .firstFrame(at: now), at: now)
+                effects += controller.handle(audio: .finished, at: now + .milliseconds(1500))
+            }
+            for effect in effects {
                 if case .emit(let event) = effect, event.name == .interval { labels.append(event.label) }
                 if case .exit(let code) = effect { exitCode = code }
             }

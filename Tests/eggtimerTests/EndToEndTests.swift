@@ -31,6 +31,22 @@ import Testing
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test(arguments: ["\u{1B}[?1049h\u{1B}[?25l5x", "5\n", "\u{9B}31m"])
+    func controlCharactersInArgumentsAreEscapedNeverPrinted(argument: String) {
+        let result = runEggtimer([argument], timeout: .seconds(10))
+        #expect(result.termination == .exited(64))
+        #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!result.stderr.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(result.stderr.contains("\\x"))
+    }
+
+    @Test func theMenuWithoutAKeyboardIsAUsageErrorNotAHang() {
+        let result = runEggtimer(["-D", "null"], stdin: .null, timeout: .seconds(10))
+        #expect(result.termination == .exited(64))
+        #expect(result.stderr.contains("needs a keyboard"))
+    }
+
     @Test func helpAndVersionExitZero() {
         let help = runEggtimer(["--help"])
         #expect(help.termination == .exited(0))
@@ -40,6 +56,7 @@ import Testing
 
     @Test func missingSoundFileIsExit66AndNotAudioIsExit65() {
         let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
         let missing = runEggtimer(["1", "--sound", dir + "/nope.mp3", "-D", "null"])
         #expect(missing.termination == .exited(66))
         #expect(missing.stderr.contains(dir + "/nope.mp3"))
@@ -61,7 +78,9 @@ import Testing
     }
 
     @Test func threeLoopsThroughAFilePCMCaptureExactlyThreePasses() throws {
-        let capture = temporaryDirectory() + "/capture.raw"
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let capture = dir + "/capture.raw"
         let result = runEggtimer(["1", "-D", "file:'\(capture)',raw", "--loops", "3"])
         #expect(result.termination == .exited(0), "\(result.stderr)")
         let bytes = try #require(readFile(capture))
@@ -88,6 +107,7 @@ import Testing
     @Test func aDamagedInstallFallsBackToTheBuiltInTone() throws {
         // The binary alone in a folder: no Sounds/ anywhere above it.
         let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
         let copy = dir + "/eggtimer"
         writeFile(copy, try #require(readFile(eggtimerPath)))
         chmod(copy, 0o755)
@@ -149,6 +169,31 @@ import Testing
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(Termination(waitStatus: status) == .exited(141))
+    }
+
+    @Test func aReaderThatQuitsMidCountdownEndsItAtOnce() {
+        // `eggtimer 61 | head -1`: the next line (a minute left, 1 s in) finds the pipe broken.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        let started = ContinuousClock.now
+        let pid = spawn(["61", "-D", "null"], actions: &actions)
+        close(ends[1])
+        var byte: UInt8 = 0
+        while read(ends[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
+        close(ends[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(Termination(waitStatus: status) == .exited(141))
+        // Well before the device is opened for the alarm (59.5 s in).
+        #expect(started.duration(to: .now) < .seconds(30))
     }
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {
@@ -239,7 +284,8 @@ import Testing
         #expect(pty.expect("Counting down 10:00."))
         var mark = pty.output.count
         pty.resize(columns: 30, rows: 2)
-        #expect(pty.expect("Counting down 10:00. 9:5", after: mark))
+        // One line, the time left first so a cut keeps it.
+        #expect(pty.expect("\u{1B}[H9:5", after: mark))
         mark = pty.output.count
         pty.resize(columns: 100, rows: 30)
         #expect(pty.expect("space pause", after: mark))

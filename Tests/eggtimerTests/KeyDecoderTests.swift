@@ -11,6 +11,7 @@ import Testing
         ([0x1B], [.escape]),
         ([0x20, 0x71], [.character(" "), .character("q")]),
         ([0x7F], [.backspace]),
+        ([0x15], [.eraseLine]),
         ([0x1B, 0x5B, 0x31, 0x35, 0x7E], [.other]),  // F5: consumed whole
         ([0xC3, 0xA9], [.character("é")]),
         ([0x03], [.other]),

@@ -66,6 +66,30 @@ private func visible(_ line: String) -> String {
         #expect(view.title(controller, controller.currentRun!, at: t0) == "Paused.")
     }
 
+    @Test func withoutAKeyboardTheLegendSaysWhatWorks() {
+        var view = View()
+        view.hasKeyboard = false
+        view.processID = 4242
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(1)), at: t0)
+        #expect(view.legend(controller, at: t0) == "no keyboard: Ctrl-C quits")
+        _ = controller.tick(at: t0 + .seconds(1))
+        #expect(view.legend(controller, at: t0 + .seconds(1)) == "no keyboard: kill -USR1 4242 stops the alarm")
+    }
+
+    @Test func theOneLineViewLeadsWithTheTimeLeft() {
+        let controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(300)), at: t0)
+        let line = view.lines(controller, at: t0 + .seconds(1), columns: 12, rows: 2)
+        #expect(line.count == 1 && line[0].hasPrefix("4:59 "))
+    }
+
+    @Test func userTextOnScreenHasItsControlCharactersEscaped() {
+        var view = View()
+        view.messages = ["bad \u{1B}[2J name"]
+        let controller = Controller(configuration: .init(), start: .menu, at: t0)
+        let text = view.lines(controller, at: t0, columns: 80, rows: 24).map(visible).joined()
+        #expect(text.contains("bad \\x1B[2J name"))
+    }
+
     @Test func aNarrowLegendDropsWholeEntriesNeverCutsOne() {
         let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
         #expect(view.legend(controller, at: t0, columns: 30) == "space pause · r restart")

@@ -23,6 +23,8 @@ struct KeyDecoder {
                 keys.append(.enter)
             case 0x7F, 0x08:
                 keys.append(.backspace)
+            case 0x15:
+                keys.append(.eraseLine)
             case 0x20...0x7E:
                 keys.append(.character(Character(Unicode.Scalar(byte))))
             case 0xC0...0xF7:

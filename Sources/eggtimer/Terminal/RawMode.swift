@@ -33,6 +33,9 @@ struct RawMode {
         if tcsetattr(descriptor, TCSANOW, &settings) == 0 { isActive = true }
     }
 
+    /// Drops bytes typed before the program was ready (TCIFLUSH).
+    func discardTypedAhead() { _ = tcflush(descriptor, TCIFLUSH) }
+
     /// Restores the saved settings (TCSANOW, so pending typed-ahead input is kept).
     mutating func restore() {
         var settings = original

@@ -15,6 +15,13 @@ struct View {
     }
 
     var style = Style()
+    /// Start-up warnings (a damaged install, a truncated sound), shown under the legend because the
+    /// full screen hides what was printed before it.
+    var messages: [String] = []
+    /// Whether keys reach the program; without a keyboard the legend says what works instead.
+    var hasKeyboard = true
+    /// This process's id, for the "kill -USR1" hint shown without a keyboard.
+    var processID: Int32 = 0
 
     /// A line's look.
     enum Tone { case plain, title, flash, selected, bar, error, notice, dim }
@@ -34,14 +41,14 @@ struct View {
         return rowsOut.map { fit($0.text, columns).styled($0.tone, style) }
     }
 
-    /// The one plain line for tiny panes: title, time left, spinner.
+    /// The one plain line for tiny panes: time left first (what must survive the cut), spinner, title.
     func compact(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
         guard let run = controller.currentRun else {
             if case .menu(_, let entry?, _) = controller.mode { return "Time: \(entry)_" }
             return "Eggs? 1 soft 2 medium 3 hard"
         }
         return
-            "\(title(controller, run, at: now)) \(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now))"
+            "\(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now)) \(title(controller, run, at: now))"
     }
 
     private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [(
@@ -50,12 +57,16 @@ struct View {
         var rows: [(text: String, tone: Tone)] = [("", .plain)]
         let run = controller.currentRun
         let flash = controller.flashOn(at: now)
+        let pickActive =
+            controller.pickFlash.map { now < $0.since.advanced(by: controller.configuration.pickFlash) } ?? false
         let titleText = run.map { title(controller, $0, at: now) } ?? EggTitles.menu
         var titleTone: Tone = .title
         if case .ringing = controller.mode, flash { titleTone = .flash }
         var titleLine = "  " + titleText
         if let pomodoro = controller.pomodoro {
-            let done = pomodoro.completedInSet
+            var done = pomodoro.completedInSet
+            // Ringing at the end of a work interval (--wait): that pomodoro is done already.
+            if case .ringing(let run, _) = controller.mode, run.kind == .pomodoro(.work) { done += 1 }
             let total = pomodoro.plan.longBreakAfter
             let meter =
                 String(repeating: style.unicode ? "●" : "*", count: min(done, total))
@@ -84,12 +95,23 @@ struct View {
                 let text =
                     "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
                     + String(repeating: " ", count: timeWidth - time.count) + time
-                rows.append((text, tone(forEntry: index, controller, run: run, selection: selection, flash: flash)))
+                rows.append(
+                    (
+                        text,
+                        tone(
+                            forEntry: index, controller, run: run, selection: selection, flash: flash,
+                            pickActive: pickActive)
+                    ))
             }
             let otherText = entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
             rows.append(
-                (otherText, tone(forEntry: presets.count, controller, run: run, selection: selection, flash: flash)))
-            rows.append((error ?? "", error == nil ? .plain : .error))
+                (
+                    otherText,
+                    tone(
+                        forEntry: presets.count, controller, run: run, selection: selection, flash: flash,
+                        pickActive: pickActive)
+                ))
+            rows.append((error.map { "  " + $0 } ?? "", error == nil ? .plain : .error))
         }
 
         if let run {
@@ -104,14 +126,21 @@ struct View {
             rows.append(("", .plain))
         }
         rows.append(("  " + legend(controller, at: now, columns: columns - 2), .dim))
-        rows.append((controller.notice.map { "  no sound: \($0) - ringing the terminal bell" } ?? "", .notice))
+        if let notice = controller.notice {
+            rows.append(("  no sound: " + notice, .notice))
+            rows.append(("  the terminal bell rings instead; -D NAME picks a device (see aplay -L)", .notice))
+        } else {
+            rows.append(("", .plain))
+        }
+        for message in messages { rows.append(("  warning: " + message, .notice)) }
         return rows
     }
 
-    private func tone(forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool)
-        -> Tone
-    {
-        if let pick = controller.pickFlash, pick.index == index, case .counting = controller.mode {
+    private func tone(
+        forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool,
+        pickActive: Bool
+    ) -> Tone {
+        if let pick = controller.pickFlash, pick.index == index, case .counting = controller.mode, pickActive {
             return flash ? .selected : .plain
         }
         if let selection { return selection == index ? .selected : .plain }
@@ -130,6 +159,7 @@ struct View {
         case .plain:
             return ringing ? "Time's up!" : "Counting down \(run.countdown.total.clockText)."
         case .pomodoro(let phase):
+            if ringing, controller.pomodoro?.isLastInterval == true { return "Session complete!" }
             if ringing { return phase == .work ? "Pomodoro done! Take a break." : "Ready to work!" }
             return phase == .work ? "Pomodoro!" : "Rest break."
         }
@@ -157,14 +187,19 @@ struct View {
 
     /// The legend's entries, most important first.
     private func legendEntries(_ controller: Controller, at now: ContinuousClock.Instant) -> [String] {
+        if !hasKeyboard {
+            if case .ringing = controller.mode { return ["no keyboard: kill -USR1 \(processID) stops the alarm"] }
+            return ["no keyboard: Ctrl-C quits"]
+        }
         switch controller.mode {
         case .menu(_, let entry, _):
             if entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
             let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
             return ["1-3 egg", "q quit", updown, "t type a time"]
         case .counting(let run):
-            var keys = [run.countdown.isPaused ? "space resume" : "space pause", "r restart", "+ minute"]
-            if run.countdown.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
+            var keys = [run.countdown.isPaused ? "space resume" : "space pause", "r restart"]
+            if controller.canAdjust(by: .seconds(60), at: now) { keys.append("+ minute") }
+            if controller.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
             if controller.pomodoro != nil { keys.append("n skip") }
             keys.append(controller.fromMenu ? "c menu" : "c cancel")
             keys.append("q quit")
@@ -203,8 +238,8 @@ extension String {
 /// Every glyph the view uses is one Unicode scalar one column wide, so scalars are counted:
 /// cheaper than `String.count`'s grapheme breaking, which dominated a redraw's cost.
 private func fit(_ text: String, _ columns: Int) -> String {
-    let scalars = text.unicodeScalars
-    if scalars.count <= columns { return text }
+    let scalars = text.escapingControlCharacters.unicodeScalars
+    if scalars.count <= columns { return String(scalars) }
     var cut = String.UnicodeScalarView()
     cut.append(contentsOf: scalars.prefix(max(0, columns)))
     return String(cut)

@@ -48,6 +48,17 @@ func temporaryDirectory() -> String {
     return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
 }
 
+/// Removes a folder made by `temporaryDirectory()` and the files in it (no subfolders).
+func removeDirectory(_ path: String) {
+    guard let directory = opendir(path) else { return }
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(path + "/" + name) }
+    }
+    closedir(directory)
+    rmdir(path)
+}
+
 /// Reads a whole file, or nil.
 func readFile(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY)
