@@ -4,9 +4,13 @@
 /// (for ALSA, the `snd_strerror` text; for files, the `strerror` text or the decoder's message).
 /// Underruns, suspends and interrupted calls are recovered inside the player and never surface here.
 public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
-    /// The sound file could not be opened: it does not exist, is not readable, or is a directory.
+    /// The sound file could not be opened: it does not exist, is not readable, or is not a regular
+    /// file (a directory, a named pipe, a device such as `/dev/zero`); the reason says which.
     case soundNotFound(path: String, reason: String)
     /// The sound file was opened but holds no playable MPEG audio: empty, not MP3, or corrupt.
+    ///
+    /// The reason says plainly what is wrong first, for example "empty file" or "not an MP3 file (no
+    /// MPEG audio frames found)", with libmpg123's text in parentheses only where it adds something.
     case unreadableSound(path: String, reason: String)
     /// The ALSA device could not be opened or configured.
     case deviceUnavailable(device: String, reason: String)

@@ -6,7 +6,10 @@ import Synchronization
 /// sample-exactly (no gap or padding between passes). A stop wakes it through a pipe, so the
 /// device is dropped within microseconds whatever the buffer length. Underruns and suspends are
 /// recovered in place; a lost or unavailable device is reopened with backoff (100 ms doubling to
-/// 2 s) until it works or the player is stopped.
+/// 2 s) until it works or the player is stopped. The backoff starts again from 100 ms only after a
+/// device has played 2 s of audio beyond its buffer without failing, so a device that opens but
+/// fails soon after (a `file:` PCM whose file cannot be written, a flaky USB link) is retried ever
+/// more slowly rather than at 10 Hz.
 ///
 /// Thread-safe: ``start(at:loops:onEvent:)``, ``stop()`` and ``isRunning`` may be called from any
 /// thread except the playback thread (that is, not from `onEvent`). Shared state lives in atomics
@@ -15,11 +18,20 @@ public final class AlarmPlayer: Sendable {
     /// Something that happened on the playback thread.
     public enum Event: Sendable, Equatable {
         /// The first samples of this ringing were accepted by ALSA (`snd_pcm_writei` returned > 0) at this instant.
+        ///
+        /// Sent once per ringing. Accepted is not yet heard: a device may take its first buffer and
+        /// then fail (``deviceUnavailable(_:)`` follows at once). Until a ``deviceRecovered`` comes
+        /// after that, no device has been shown to play.
         case firstFrame(at: ContinuousClock.Instant)
         /// The device could not be opened (`.deviceUnavailable`) or failed mid-play (`.deviceLost`);
-        /// the player retries with backoff. Sent once per failed attempt.
+        /// the player retries with backoff. Sent once per failed attempt: 100 ms, 200 ms, … up to
+        /// every 2 s while the device keeps failing.
         case deviceUnavailable(AlarmError)
-        /// After a failure, a device was reopened and accepted samples again.
+        /// After a ``deviceUnavailable(_:)``, a reopened device has shown that it plays: it has
+        /// accepted more frames than its buffer holds, so some of them must have left the buffer.
+        ///
+        /// Sent at most once per run of failures, and never for a device that fails again before
+        /// that point (nor if the requested passes end first; then ``finished(passes:)`` follows).
         case deviceRecovered
         /// The requested passes were written and drained; the thread is about to exit.
         case finished(passes: Int)
@@ -38,7 +50,8 @@ public final class AlarmPlayer: Sendable {
         public var stoppedAt: ContinuousClock.Instant?
         /// Underruns (`EPIPE`) and suspends (`ESTRPIPE`) recovered in place.
         public var underruns: Int
-        /// Whether any device accepted at least one frame.
+        /// Whether any device accepted at least one frame (as for ``Event/firstFrame(at:)``, this
+        /// is not proof that it was heard).
         public var everPlayed: Bool
         /// The last device error met, even if recovered from since.
         public var lastError: AlarmError?

@@ -11,21 +11,29 @@ extension AlarmSound {
     /// the stream has another format, decoding stops there with a warning. A file that ends early or
     /// breaks mid-stream keeps what decoded, with a line in ``warnings``. At most 5 minutes are kept.
     ///
-    /// Blocks while reading the file; callable from any thread.
+    /// Only regular files (or symbolic links to them) are read. The file is opened non-blocking and
+    /// checked before any read, so a named pipe, a terminal or a device such as `/dev/zero` is
+    /// refused at once instead of blocking forever or reading without end.
+    ///
+    /// Blocks while reading the file (a regular file never blocks for long); callable from any thread.
     /// - Parameter path: A file system path, absolute or relative to the working directory.
     /// - Returns: The decoded sound.
-    /// - Throws: ``AlarmError/soundNotFound(path:reason:)`` if the file cannot be opened or is a
-    ///   directory; ``AlarmError/unreadableSound(path:reason:)`` if it is empty, holds no MPEG audio
-    ///   frames, or cannot be read.
+    /// - Throws: ``AlarmError/soundNotFound(path:reason:)`` if the file cannot be opened or is not a
+    ///   regular file (a directory, named pipe, device or socket; the reason says which);
+    ///   ``AlarmError/unreadableSound(path:reason:)`` if it is empty, holds no MPEG audio frames, or
+    ///   cannot be read.
     /// - Complexity: O(*n*) in the file's length.
-    /// C: `open`, `read`, `mpg123_feed`, `mpg123_read`.
+    /// C: `open`, `fstat`, `read`, `mpg123_feed`, `mpg123_read`.
     public static func decode(path: String) throws(AlarmError) -> AlarmSound {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and a terminal
+        // or a modem line for carrier. It changes nothing for the regular files we go on to read.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .soundNotFound(path: path, reason: errnoText(errno)) }
         defer { close(fd) }
         var status = stat()
-        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw .soundNotFound(path: path, reason: errnoText(EISDIR))
+        guard fstat(fd, &status) == 0 else { throw .soundNotFound(path: path, reason: errnoText(errno)) }
+        if let kind = notRegularFileKind(mode: status.st_mode) {
+            throw .soundNotFound(path: path, reason: "not a regular file (\(kind))")
         }
 
         var reader = try MP3SoundReader(name: path)
@@ -42,6 +50,20 @@ extension AlarmSound {
             chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<bytesRead])) }
         }
         return try reader.finish(readError: readError)
+    }
+
+    /// What a file that is not a regular file is, in words, for an error message.
+    /// - Parameter mode: `st_mode` from `stat`.
+    /// - Returns: For example "a named pipe"; `nil` for a regular file.
+    private static func notRegularFileKind(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "an unknown kind of file"
+        }
     }
 
     /// Decodes MP3 bytes held in memory, exactly as ``decode(path:)`` decodes a file.

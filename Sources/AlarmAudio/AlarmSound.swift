@@ -22,6 +22,22 @@ public struct AlarmSound: Sendable, Equatable {
         .seconds(frames / sampleRate) + .seconds(frames % sampleRate) / sampleRate
     }
 
+    /// The largest absolute sample value, in sample units: 0 for silence, up to 32 768 (`|Int16.min|`).
+    ///
+    /// Full scale is 32 768, so the peak level in dBFS is 20 · log10(`peakAmplitude` / 32 768):
+    /// 0 dBFS at full scale, about −4.4 dBFS for ``builtInTone()``, −∞ for silence. Computed anew
+    /// on each call.
+    /// - Complexity: O(*n*) in the number of samples.
+    public var peakAmplitude: Int {
+        var lowest: Int16 = 0
+        var highest: Int16 = 0
+        for sample in samples {
+            lowest = min(lowest, sample)
+            highest = max(highest, sample)
+        }
+        return max(Int(highest), -Int(lowest))
+    }
+
     /// Creates a sound from interleaved samples.
     /// - Parameters:
     ///   - samples: Interleaved signed 16-bit samples; a whole number of frames.

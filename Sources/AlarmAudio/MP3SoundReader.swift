@@ -14,9 +14,34 @@ struct MP3SoundReader: ~Copyable {
     private var announcedFrames: Int?
     private var bytesFed = 0
     private var warnings: [String] = []
+    /// The stream's first bytes, to say what a file that is not MP3 looks like instead.
+    private var head: [UInt8] = []
     /// Why decoding stopped early, for the unreadable error when nothing decoded.
-    private var failure: String?
+    private var failure: Failure?
     private var ended = false
+
+    /// Why decoding stopped before the end of the data.
+    private enum Failure {
+        /// libmpg123 gave up on the stream.
+        case stream(MPG123Error)
+        /// Reading the input failed; the `strerror` text.
+        case read(String)
+        /// The first frame's format is not one we can play.
+        case unsupported(MP3Decoder.Format)
+        /// libmpg123 produced samples before announcing their format.
+        case samplesBeforeFormat
+
+        /// The end of a truncation warning: "truncated: decoded 0.8 s, then …".
+        var afterAudio: String {
+            switch self {
+            case .stream(let error): "the data is corrupt (\(error.plainMessage))"
+            case .read(let reason): "a read error (\(reason))"
+            case .unsupported(let format):
+                "an unsupported format (\(format.channels) channels at \(format.sampleRate) Hz)"
+            case .samplesBeforeFormat: "the data is corrupt (samples before any format)"
+            }
+        }
+    }
 
     /// Creates a reader whose errors name `name`.
     /// - Parameter name: The file path, or `"<memory>"`, used in errors and warnings.
@@ -25,7 +50,7 @@ struct MP3SoundReader: ~Copyable {
         do {
             decoder = try MP3Decoder()
         } catch {
-            throw .unreadableSound(path: name, reason: "cannot start the MP3 decoder: \(error.message)")
+            throw .unreadableSound(path: name, reason: "cannot start the MP3 decoder (\(error.plainMessage))")
         }
         self.name = name
         scratch = [Int16](repeating: 0, count: decoder.outputBlockSamples)
@@ -39,10 +64,11 @@ struct MP3SoundReader: ~Copyable {
     mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         guard !ended else { return }
         bytesFed += bytes.count
+        if head.count < Self.headBytes { head += bytes.prefix(Self.headBytes - head.count) }
         do {
             try decoder.feed(bytes)
         } catch {
-            end(failure: error.message)
+            end(failure: .stream(error))
             return
         }
         drain()
@@ -53,14 +79,8 @@ struct MP3SoundReader: ~Copyable {
     /// - Returns: The decoded sound, with warnings if it is incomplete.
     /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` if no audio frame decoded.
     consuming func finish(readError: String?) throws(AlarmError) -> AlarmSound {
-        if let readError, !ended { end(failure: "read error: \(readError)") }
-        guard let format, !samples.isEmpty else {
-            let reason =
-                if bytesFed == 0 { failure ?? "the file is empty" } else if let failure { failure } else {
-                    "no MPEG audio frames found"
-                }
-            throw .unreadableSound(path: name, reason: reason)
-        }
+        if let readError, !ended { end(failure: .read(readError)) }
+        guard let format, !samples.isEmpty else { throw .unreadableSound(path: name, reason: unreadableReason) }
         let frames = samples.count / format.channels
         if failure == nil, let announcedFrames, frames < announcedFrames {
             warnings.append(
@@ -80,7 +100,7 @@ struct MP3SoundReader: ~Copyable {
                     try decoder.read(into: buffer)
                 }
             } catch {
-                end(failure: "stream error: \(error.message)")
+                end(failure: .stream(error))
                 return
             }
             if count > 0 { append(count) }
@@ -98,7 +118,7 @@ struct MP3SoundReader: ~Copyable {
     private mutating func accept(_ new: MP3Decoder.Format) {
         guard let format else {
             guard new.channels == 1 || new.channels == 2, new.sampleRate > 0 else {
-                end(failure: "unsupported format: \(new.sampleRate) Hz, \(new.channels) channels")
+                end(failure: .unsupported(new))
                 return
             }
             format = new
@@ -120,7 +140,7 @@ struct MP3SoundReader: ~Copyable {
     private mutating func append(_ count: Int) {
         guard let format else {
             // libmpg123 announces the format before any samples; anything else is a broken stream.
-            end(failure: "samples before any format")
+            end(failure: .samplesBeforeFormat)
             return
         }
         let limit = maximumFrames(format) * format.channels
@@ -133,13 +153,50 @@ struct MP3SoundReader: ~Copyable {
     }
 
     /// Stops decoding because of `failure`; a warning if some audio decoded, the error otherwise.
-    private mutating func end(failure reason: String) {
+    private mutating func end(failure reason: Failure) {
         ended = true
         failure = reason
         if let format, !samples.isEmpty {
-            warnings.append(
-                "truncated: decoded \(Self.seconds(samples.count / format.channels, format)), then \(reason)")
+            let decoded = Self.seconds(samples.count / format.channels, format)
+            warnings.append("truncated: decoded \(decoded), then \(reason.afterAudio)")
         }
+    }
+
+    /// Why nothing decoded, in words: what is wrong first, libmpg123's text in parentheses only
+    /// where it says more than "no MPEG data here".
+    private var unreadableReason: String {
+        switch failure {
+        case .read(let reason): return "cannot read the file (\(reason))"
+        case .unsupported(let format):
+            return "unsupported MP3 format (\(format.channels) channels at \(format.sampleRate) Hz)"
+        case .samplesBeforeFormat: return "corrupt MP3 data (samples before any format)"
+        case .stream(let error) where !error.meansNoMPEGData:
+            return format == nil
+                ? "cannot decode the file (\(error.plainMessage))" : "corrupt MP3 data (\(error.plainMessage))"
+        case .stream, nil:
+            if bytesFed == 0 { return "empty file" }
+            if format != nil { return "corrupt MP3 data (no complete audio frame)" }
+            let detail = Self.lookalike(head).map { "it looks like \($0)" } ?? "no MPEG audio frames found"
+            return "not an MP3 file (\(detail))"
+        }
+    }
+
+    /// How many leading bytes ``lookalike(_:)`` needs.
+    private static let headBytes = 12
+
+    /// What a stream that holds no MPEG audio seems to be instead, judged by its first bytes.
+    /// - Parameter head: The stream's first ``headBytes`` bytes, or all of it if shorter.
+    /// - Returns: For example "a WAV file"; `nil` if the bytes match no common audio format.
+    private static func lookalike(_ head: [UInt8]) -> String? {
+        func has(_ tag: String, at offset: Int) -> Bool {
+            head.count >= offset + tag.utf8.count && head[offset...].starts(with: tag.utf8)
+        }
+        if has("RIFF", at: 0) && has("WAVE", at: 8) { return "a WAV file" }
+        if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) { return "an AIFF file" }
+        if has("fLaC", at: 0) { return "a FLAC file" }
+        if has("OggS", at: 0) { return "an Ogg file (Vorbis or Opus)" }
+        if has("ftyp", at: 4) { return "an MP4 or M4A file" }
+        return nil
     }
 
     private func maximumFrames(_ format: MP3Decoder.Format) -> Int {

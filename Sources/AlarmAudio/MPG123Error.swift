@@ -13,6 +13,23 @@ struct MPG123Error: Error, Hashable {
     /// C: `mpg123_plain_strerror`.
     var message: String { String(cString: mpg123_plain_strerror(code)) }
 
+    /// libmpg123's description without its " (code N)" suffix and closing punctuation, to quote
+    /// inside a sentence, for example "Failed to find valid MPEG data within limit on resync".
+    var plainMessage: String {
+        var text = Substring(message)
+        if text.hasSuffix(")"), let open = text.lastIndex(of: "("), text[open...].hasPrefix("(code ") {
+            text = text[..<open]
+        }
+        while let last = text.last, last == " " || last == "." || last == "!" { text.removeLast() }
+        return String(text)
+    }
+
+    /// Whether the error means the bytes are not MPEG audio at all (libmpg123 found no frame to
+    /// sync to), rather than a fault in the decoder or in a stream it recognised.
+    var meansNoMPEGData: Bool {
+        code == MPG123_RESYNC_FAIL.rawValue || code == MPG123_OUT_OF_SYNC.rawValue
+    }
+
     /// Returns a successful libmpg123 result and turns a failure into an error.
     ///
     /// Message codes (`MPG123_NEW_FORMAT`, `MPG123_NEED_MORE`, `MPG123_DONE`) and `MPG123_OK` pass;

@@ -4,6 +4,18 @@ import Glibc
 /// loops the sound sample-exactly, recovers underruns, reopens lost devices with backoff, and
 /// drops or drains at the end.
 ///
+/// A device is trusted by what it has consumed, not by what it has queued: a write that accepts
+/// frames may only have filled the buffer (alsa-lib's `file` plugin, for one, accepts a whole
+/// buffer and fails on the write after it when it cannot write its file). So after a failure:
+/// - ``AlarmPlayer/Event/deviceRecovered`` is sent once the reopened device has accepted more
+///   frames than its buffer holds, which proves that some of them left the buffer (were played or
+///   passed on). A device that fails before that gets no recovery event, only another
+///   ``AlarmPlayer/Event/deviceUnavailable(_:)``.
+/// - The backoff is reset only once a device has played, beyond its buffer, as long as the
+///   longest backoff delay (2 s of audio) without failing. A device that keeps failing sooner is
+///   retried ever more slowly (100 ms doubling to 2 s), so failure events never come faster than
+///   about one per 2 s in the long run, and loss/recovery pairs no faster than that either.
+///
 /// Runs on one thread from start to end; shares only `control` (thread-safe) and the sound's
 /// read-only samples with other threads, and calls `onEvent` on its own thread.
 struct PlaybackLoop<Timer: PlaybackTimer> {
@@ -27,7 +39,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     private var report = AlarmPlayer.Report()
     /// Frames of the current pass already written.
     private var position = 0
-    /// A device failure was reported and no write has succeeded since.
+    /// A device failure was reported and no device has proved it plays since.
     private var awaitingRecovery = false
 
     /// Creates a loop; nothing is opened until ``run(open:)``.
@@ -131,6 +143,10 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         var recovering = false
         var paceStart: ContinuousClock.Instant?
         var framesSincePaceStart = 0
+        // Frames this sink has accepted, and the totals that prove it plays (see the type's notes).
+        var framesSinceOpen = 0
+        let provenFrames = max(1, sink.bufferFrames) + 1
+        let steadyFrames = max(1, sink.bufferFrames) + framesLasting(backoff.limit)
         while true {
             if control.isStopRequested { return .stopped }
             if position == frames {
@@ -175,16 +191,11 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 continue
             }
 
-            if report.firstFrameAt == nil || paceStart == nil || awaitingRecovery {
+            if report.firstFrameAt == nil || paceStart == nil {
                 let now = timer.now()
                 if report.firstFrameAt == nil {
                     report.firstFrameAt = now
                     onEvent(.firstFrame(at: now))
-                }
-                if awaitingRecovery {
-                    awaitingRecovery = false
-                    backoff.reset()
-                    onEvent(.deviceRecovered)
                 }
                 if paceStart == nil { paceStart = now }
             }
@@ -193,6 +204,13 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             report.framesWritten += written
             framesSincePaceStart += written
             position += written
+            let before = framesSinceOpen
+            framesSinceOpen += written
+            if awaitingRecovery, framesSinceOpen >= provenFrames {
+                awaitingRecovery = false
+                onEvent(.deviceRecovered)
+            }
+            if before < steadyFrames, framesSinceOpen >= steadyFrames { backoff.reset() }
         }
     }
 
@@ -242,6 +260,11 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             // The device is being closed either way.
         }
         report.stoppedAt = timer.now()
+    }
+
+    /// The frames at the sound's rate that play for `duration`, rounded down.
+    private func framesLasting(_ duration: Duration) -> Int {
+        Int(duration / .seconds(1) * Double(sound.sampleRate))
     }
 
     private func duration(ofFrames frames: Int) -> Duration {

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 
 @testable import AlarmAudio
@@ -123,6 +124,149 @@ import Testing
         #expect(report.stoppedAt != nil)
     }
 
+    /// A device that opens but fails every write (-EIO) is retried with growing backoff; it never
+    /// played, so there is no first frame and no recovery.
+    @Test func deviceThatOpensButFailsEveryWriteIsRetriedEverMoreSlowly() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 7)
+        var script = FakeDevice.State()
+        script.afterScript = .fail(EIO)
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: nil, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
+        #expect(events.all == Array(repeating: .deviceUnavailable(lost), count: 8))
+        #expect(
+            device.calls == Array([[FakeDevice.Call]](repeating: [.open, .failed(EIO), .close], count: 8).joined()))
+        #expect(report == AlarmPlayer.Report(stoppedAt: report.stoppedAt, lastError: lost))
+    }
+
+    /// A device that accepts one buffer per open and then fails never counts as recovered.
+    ///
+    /// Like alsa-lib's `file` plugin when it cannot write its file: every open accepts up to one
+    /// buffer and the next write fails. Nothing proves the device plays, so there is no recovery
+    /// event, and the backoff keeps growing to its cap instead of flapping at 10 Hz.
+    @Test(
+        arguments: [
+            [.accept(frames: 256), .fail(EIO)],
+            [.accept(frames: 100), .accept(frames: 100), .accept(frames: 56), .fail(EIO)],
+        ] as [[FakeDevice.WriteStep]])
+    func deviceThatTakesOneBufferThenFailsNeverCountsAsRecovered(session: [FakeDevice.WriteStep]) throws {
+        let timer = FakeTimer(sleepsBeforeParking: 7)
+        var script = FakeDevice.State()
+        script.sessionWrites = Array(repeating: session, count: 8)
+        let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+        let startAt = timer.now()
+
+        player.start(at: startAt, loops: nil, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
+        #expect(events.all == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 8))
+        #expect(report.framesWritten == 8 * 256)
+        #expect(device.sessions.count == 8)
+        #expect(device.sessions.allSatisfy { $0 == Array(Self.sound.samples.prefix(2 * 256)) })
+    }
+
+    /// After a failure, `.deviceRecovered` waits until the new device has accepted more frames
+    /// than its buffer holds (so some must have been played), not just its first write.
+    @Test func reopenedDeviceCountsAsRecoveredOnlyOnceItHasTakenMoreThanItsBuffer() throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.sessionWrites = [[.accept(frames: 256), .fail(EIO)], [.accept(frames: 256), .fail(EIO)]]
+        let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+        let marks = FrameMarks()
+
+        player.start(at: timer.now(), loops: 1) { event in
+            if event == .deviceRecovered { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
+            events.handler(event)
+        }
+        try #require(events.waitForFinished())
+        let report = player.stop()
+
+        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let firstFrameAt = try #require(report.firstFrameAt)
+        #expect(
+            events.all == [
+                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost), .deviceRecovered,
+                .finished(passes: 1),
+            ])
+        #expect(marks.all == [512], "recovered after the second write of 256 frames, not the first")
+        #expect(timer.sleeps == [.milliseconds(100), .milliseconds(200)])
+        #expect(device.sessions.last == copies(1))
+    }
+
+    /// The backoff starts again from 100 ms only after a device has played 2 s (the longest delay)
+    /// beyond its buffer; one that fails sooner, recovered or not, is retried more slowly each time.
+    @Test func backoffResetsOnlyAfterADeviceHasPlayedTwoSecondsBeyondItsBuffer() throws {
+        let timer = FakeTimer(sleepsBeforeParking: 5)
+        var script = FakeDevice.State()
+        script.opens = [ENOENT, ENOENT]
+        script.sessionWrites = [
+            Array(repeating: .accept(frames: 256), count: 9) + [.fail(EIO)],  // 2304 frames ≥ 256 + 2000
+            [.accept(frames: 256), .accept(frames: 256), .fail(EIO)],  // recovered, but not for long
+            [.fail(EIO)],
+            [.fail(EIO)],
+        ]
+        let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
+        let player = player(device, timer: timer)
+        let events = EventLog()
+
+        player.start(at: timer.now(), loops: 100, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        #expect(timer.sleeps == [100, 200, 100, 200, 400].map { .milliseconds($0) })
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let firstFrameAt = try #require(report.firstFrameAt)
+        #expect(
+            events.all == [
+                .deviceUnavailable(unavailable), .deviceUnavailable(unavailable), .firstFrame(at: firstFrameAt),
+                .deviceRecovered, .deviceUnavailable(lost), .deviceRecovered, .deviceUnavailable(lost),
+                .deviceUnavailable(lost), .deviceUnavailable(lost),
+            ])
+    }
+
+    /// The real thing, with real alsa-lib and a fake clock.
+    ///
+    /// alsa-lib's `file` plugin opens a file it cannot create, accepts the first buffer and fails
+    /// (-EIO) on the next write, on every open.
+    @Test func realFileDeviceThatCannotWriteItsFileBacksOffWithoutEverRecovering() throws {
+        silenceAudioLibraryMessages()
+        let name = "file:'/nonexistent/eggtimer-test.raw',raw"
+        let sound = AlarmSound.builtInTone()
+        let timer = FakeTimer(sleepsBeforeParking: 6)
+        let player = AlarmPlayer(sound: sound, device: name, timer: timer) { () throws(ALSAError) in
+            try PCMPlayback(
+                device: name, sampleRate: sound.sampleRate, channels: sound.channels, latency: .milliseconds(100))
+        }
+        let events = EventLog()
+        let startAt = timer.now()
+
+        player.start(at: startAt, loops: nil, onEvent: events.handler)
+        try #require(timer.parked.wait())
+        let report = player.stop()
+
+        let lost = AlarmError.deviceLost(device: name, reason: errnoText(EIO))
+        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000].map { .milliseconds($0) })
+        #expect(events.all == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 7))
+        #expect(!events.all.contains(.deviceRecovered))
+        #expect(report.lastError == lost)
+        #expect(!TestFiles.exists("/nonexistent/eggtimer-test.raw"))
+    }
+
     /// The device never has room; `stop()` must not wait for the poll to time out (500 ms).
     @Test func stopWhileBlockedOnAFullDeviceReturnsPromptlyAndDrops() throws {
         let device = FakeDevice(
@@ -233,4 +377,11 @@ import Testing
         }
         #expect(device.sessions == [copies(1), copies(1)])
     }
+}
+
+/// Numbers noted from the playback thread, read by the test after `stop()`.
+private final class FrameMarks: Sendable {
+    private let marks = Mutex<[Int]>([])
+    var all: [Int] { marks.withLock { $0 } }
+    func record(_ frames: Int) { marks.withLock { $0.append(frames) } }
 }

@@ -34,6 +34,9 @@ final class FakeDevice: Sendable {
         var opens: [Int32?] = []
         /// Results of the next writes; once empty, every write does `afterScript`.
         var writes: [WriteStep] = []
+        /// Write scripts for the next successful opens, one each: an open takes the first and puts it
+        /// in `writes` (so a device can, say, accept one buffer and then fail, on every open).
+        var sessionWrites: [[WriteStep]] = []
         var afterScript: WriteStep = .accept(frames: .max)
         /// How many `recover(from: ESTRPIPE)` calls report "still suspended" before succeeding;
         /// until one succeeds, every write fails with `ESTRPIPE` again, as a suspended device does.
@@ -90,7 +93,10 @@ final class FakeDevice: Sendable {
     func open() throws(ALSAError) -> FakeSink {
         let failure: Int32? = state.withLock { state in
             let next = state.opens.isEmpty ? nil : state.opens.removeFirst()
-            if next == nil { state.sessions.append([]) }
+            if next == nil {
+                state.sessions.append([])
+                if !state.sessionWrites.isEmpty { state.writes = state.sessionWrites.removeFirst() }
+            }
             return next
         }
         if let failure {

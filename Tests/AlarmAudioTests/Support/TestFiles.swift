@@ -11,26 +11,44 @@ enum TestFiles {
         return parts.joined(separator: "/") + "/Sounds/alarm_sound.mp3"
     }
 
-    /// A fresh, empty directory under /tmp, unique to this call.
+    /// A fresh, empty directory under /tmp, unique to this call; pair it with `defer { remove(…) }`.
     static func makeTemporaryDirectory() -> String {
         var template = Array("/tmp/alarmaudio-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        return String(cString: template)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        guard let made else { preconditionFailure("mkdtemp failed: \(errnoText(errno))") }
+        return made
     }
 
-    /// Removes `directory` and the plain files in it.
-    static func remove(_ directory: String) {
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
+    /// Removes `path` and, if it is a directory, everything in it (files, pipes, links, directories).
+    ///
+    /// Symbolic links are removed, never followed.
+    static func remove(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            unlink(path)
+            return
+        }
+        if let directory = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) {
                     String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
                 }
-                if name != "." && name != ".." { unlink(directory + "/" + name) }
+                if name != "." && name != ".." { names.append(name) }
             }
-            closedir(dir)
+            closedir(directory)
+            for name in names { remove(path + "/" + name) }
         }
-        rmdir(directory)
+        rmdir(path)
+    }
+
+    /// Whether anything, even a dangling link, exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 
     static func read(_ path: String) -> [UInt8]? {
@@ -77,9 +95,10 @@ enum TestFiles {
         return bytes
     }
 
-    /// A valid 16-bit PCM WAV file: 0.5 s of a 440 Hz tone, stereo, 44.1 kHz.
-    static func wavBytes() -> [UInt8] {
-        let frames = 22_050
+    /// A valid 16-bit PCM WAV file: a 440 Hz tone, stereo, 44.1 kHz.
+    /// - Parameter frames: The length in frames; 0.5 s by default.
+    /// - Returns: The whole file: RIFF header, format chunk and data chunk.
+    static func wavBytes(frames: Int = 22_050) -> [UInt8] {
         var samples: [Int16] = []
         for frame in 0..<frames {
             let value = Int16(10_000 * sin(2 * Double.pi * 440 * Double(frame) / 44_100))
@@ -91,10 +110,5 @@ enum TestFiles {
         return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVE".utf8) + Array("fmt ".utf8) + le32(16)
             + le16(1) + le16(2) + le32(44_100) + le32(44_100 * 4) + le16(4) + le16(16) + Array("data".utf8)
             + le32(data.count) + data
-    }
-
-    /// The loudest absolute sample value.
-    static func peak(of samples: [Int16]) -> Int {
-        samples.map { abs(Int($0)) }.max() ?? 0
     }
 }
