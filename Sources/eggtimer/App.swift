@@ -249,6 +249,10 @@ struct App {
             do {
                 let sound = try AlarmSound.decode(path: path)
                 for warning in sound.warnings { warn("\(path): \(warning)") }
+                guard Self.isAudible(sound) else {
+                    warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
+                    return AlarmSound.builtInTone()
+                }
                 return sound
             } catch {
                 printError("eggtimer: \(error)")
@@ -263,12 +267,22 @@ struct App {
         do {
             let sound = try AlarmSound.decode(path: path)
             for warning in sound.warnings { warn("\(path): \(warning)") }
+            guard Self.isAudible(sound) else {
+                warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
+                return AlarmSound.builtInTone()
+            }
             return sound
         } catch {
             warn("\(error); using the built-in alarm tone")
             return AlarmSound.builtInTone()
         }
     }
+
+    /// The quietest peak that counts as an alarm: -60 dBFS, 32768 × 10^(-60/20) ≈ 33 (sample value).
+    static let audiblePeak = 33
+
+    /// Whether `sound` can be heard at all: a silent file is a broken alarm, not a choice.
+    static func isAudible(_ sound: AlarmSound) -> Bool { sound.peakAmplitude >= audiblePeak }
 
     private static func report(_ event: AlarmPlayer.Event) -> Controller.AudioReport {
         switch event {

@@ -99,8 +99,14 @@ struct Controller {
     private(set) var notice: String?
     /// Whether any alarm this session was heard on no audio device (exit 69).
     private(set) var alarmFailed = false
-    /// Whether the current ringing has reached an audio device.
+    /// Whether the current ringing has been heard: a device played it for `heardAfter` without
+    /// failing, played every requested pass, or was still playing when it was acknowledged.
     private var sounded = false
+    /// Since when a device has been accepting this ringing's audio; nil while none does.
+    private var playingSince: Instant?
+    /// How long a device must keep accepting audio before a later failure no longer makes the
+    /// alarm count as unheard: five 100 ms buffers, so frames have certainly left the buffer.
+    static let heardAfter: Duration = .milliseconds(500)
     /// The menu entry that flashes after a pick, and when the pick was.
     private(set) var pickFlash: (index: Int, since: Instant)?
 
@@ -204,7 +210,7 @@ struct Controller {
         var effects = advance(to: now)
         switch report {
         case .firstFrame(let instant):
-            sounded = true
+            playingSince = instant
             deviceDown = false
             notice = nil
             if case .ringing(let run, let since) = mode {
@@ -212,6 +218,8 @@ struct Controller {
                     .emit(event(.sounding, run, at: instant, extra: [("deadline_t_mono_ns", .instant(since))])))
             }
         case .unavailable(let reason):
+            if let playingSince, now >= playingSince.advanced(by: Self.heardAfter) { sounded = true }
+            playingSince = nil
             if !deviceDown {
                 effects.append(
                     .emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text(reason))])))
@@ -219,10 +227,12 @@ struct Controller {
             deviceDown = true
             notice = reason
         case .recovered:
+            playingSince = now
             if deviceDown { effects.append(.emit(event(.deviceRecovered, currentRun, at: now))) }
             deviceDown = false
             notice = nil
         case .finished:
+            if playingSince != nil { sounded = true }  // every requested pass was played and drained
             if case .ringing(let run, _) = mode, configuration.loops != nil || isOneShotRing {
                 acknowledge(run, by: "loops", at: now, into: &effects)
             }
@@ -319,6 +329,7 @@ struct Controller {
             if now >= deadline {
                 effects.append(.emit(event(.finished, run, at: now)))
                 sounded = false
+                playingSince = nil
                 lastBellSlot = -1
                 if isOneShot(run), pomodoro?.isLastInterval != true {
                     // A pomodoro interval without --wait: the alarm plays once while the next starts.
@@ -362,6 +373,7 @@ struct Controller {
 
     private mutating func acknowledge(_ run: Run, by source: String, at now: Instant, into effects: inout [Effect]) {
         effects.append(.stopAlarm)
+        if playingSince != nil, !deviceDown { sounded = true }
         if !sounded { alarmFailed = true }
         effects.append(.emit(event(.acknowledged, run, at: now, extra: [("by", .text(source))])))
         if pomodoro != nil {

@@ -183,6 +183,35 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         #expect(names(controller.tick(at: t0 + .seconds(8))) == ["bell", "stopAlarm", "acknowledged", "exit 69"])
     }
 
+    @Test func aDeviceThatTakesOneBufferThenFailsEveryTimeWasNotHeard() {
+        // file:'/nonexistent/x.raw': each reopen accepts one buffer, then the next write fails.
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        for attempt in 0..<4 {
+            let at = t0 + .seconds(2) + .milliseconds(100 * attempt)
+            _ = controller.handle(audio: .firstFrame(at: at), at: at)
+            _ = controller.handle(audio: .unavailable(reason: "lost audio device"), at: at + .milliseconds(1))
+        }
+        let acknowledged = names(controller.handle(key: .enter, at: t0 + .seconds(5)))
+        #expect(acknowledged.suffix(3) == ["stopAlarm", "acknowledged", "exit 69"])
+    }
+
+    @Test func anAlarmHeardForAWhileCountsEvenIfTheSpeakerIsUnpluggedLater() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(2))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        _ = controller.handle(audio: .unavailable(reason: "lost audio device"), at: t0 + .seconds(10))
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(12))).last == "exit 0")
+    }
+
+    @Test func aQuickKeyOnAWorkingDeviceCountsAsHeard() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(2))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        #expect(names(controller.handle(key: .enter, at: t0 + .milliseconds(2050))).last == "exit 0")
+    }
+
     @Test func aDeviceThatComesBackStopsTheBell() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
         _ = controller.tick(at: t0 + .seconds(4))

@@ -1,3 +1,4 @@
+import AlarmAudio
 import Testing
 import TimerCore
 
@@ -141,5 +142,14 @@ private func visible(_ line: String) -> String {
     ])
     func secondsAreExactDecimals(duration: Duration, text: String) {
         #expect(EventLog(clock: MonotonicClock()).seconds(duration) == text)
+    }
+}
+
+@Suite struct SoundChecksTests {
+    @Test func aSilentOrNearlySilentSoundIsNotAnAlarm() {
+        #expect(!App.isAudible(AlarmSound(samples: [Int16](repeating: 0, count: 4410), sampleRate: 44100, channels: 1)))
+        #expect(!App.isAudible(AlarmSound(samples: [0, 32, -32, 0], sampleRate: 44100, channels: 1)))
+        #expect(App.isAudible(AlarmSound(samples: [0, 33, 0, 0], sampleRate: 44100, channels: 1)))
+        #expect(App.isAudible(AlarmSound.builtInTone()))
     }
 }
