@@ -245,15 +245,19 @@ struct App {
             printError("eggtimer: warning: " + text)
             warnings.append(text)
         }
+        /// Decodes `path`, passing its warnings on; a silent file gets the built-in tone instead.
+        func decodeAudible(_ path: String) throws(AlarmError) -> AlarmSound {
+            let sound = try AlarmSound.decode(path: path)
+            for warning in sound.warnings { warn("\(path): \(warning)") }
+            guard Self.isAudible(sound) else {
+                warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
+                return AlarmSound.builtInTone()
+            }
+            return sound
+        }
         if let path = options.soundPath {
             do {
-                let sound = try AlarmSound.decode(path: path)
-                for warning in sound.warnings { warn("\(path): \(warning)") }
-                guard Self.isAudible(sound) else {
-                    warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
-                    return AlarmSound.builtInTone()
-                }
-                return sound
+                return try decodeAudible(path)
             } catch {
                 printError("eggtimer: \(error)")
                 if case .soundNotFound = error { throw ExitStatus(status: 66) }
@@ -265,13 +269,7 @@ struct App {
             return AlarmSound.builtInTone()
         }
         do {
-            let sound = try AlarmSound.decode(path: path)
-            for warning in sound.warnings { warn("\(path): \(warning)") }
-            guard Self.isAudible(sound) else {
-                warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
-                return AlarmSound.builtInTone()
-            }
-            return sound
+            return try decodeAudible(path)
         } catch {
             warn("\(error); using the built-in alarm tone")
             return AlarmSound.builtInTone()

@@ -154,18 +154,8 @@ import Testing
 
     @Test func aBrokenPipeOnStandardOutputExitsQuietly() {
         // `eggtimer 2 --json | head -0`: the reader is gone before the first event.
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
-        close(ends[0])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        let pid = spawn(["2", "--json", "-D", "null", "--loops", "1"], actions: &actions)
-        close(ends[1])
+        let (pid, reader) = spawnIntoPipe(["2", "--json", "-D", "null", "--loops", "1"])
+        close(reader)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(Termination(waitStatus: status) == .exited(141))
@@ -173,22 +163,11 @@ import Testing
 
     @Test func aReaderThatQuitsMidCountdownEndsItAtOnce() {
         // `eggtimer 61 | head -1`: the next line (a minute left, 1 s in) finds the pipe broken.
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
         let started = ContinuousClock.now
-        let pid = spawn(["61", "-D", "null"], actions: &actions)
-        close(ends[1])
+        let (pid, reader) = spawnIntoPipe(["61", "-D", "null"])
         var byte: UInt8 = 0
-        while read(ends[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
-        close(ends[0])
+        while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
+        close(reader)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         #expect(Termination(waitStatus: status) == .exited(141))

@@ -195,3 +195,21 @@ func spawn(
     precondition(rc == 0, "posix_spawn failed: \(rc)")
     return pid
 }
+
+/// Starts eggtimer with standard input and error on /dev/null and standard output into a pipe.
+/// - Returns: The child's pid and the pipe's read end, which the caller closes.
+func spawnIntoPipe(_ arguments: [String]) -> (pid: pid_t, reader: Int32) {
+    var ends: [Int32] = [-1, -1]
+    precondition(pipe(&ends) == 0)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&actions, ends[0])
+    posix_spawn_file_actions_addclose(&actions, ends[1])
+    let pid = spawn(arguments, actions: &actions)
+    close(ends[1])
+    return (pid, ends[0])
+}
