@@ -222,6 +222,27 @@ import Testing
         #expect(pty.settingsNow == pty.settingsBefore)
     }
 
+    /// Every state, every terminating signal: the right status and the terminal as it was.
+    @Test(
+        arguments: ["menu", "counting", "paused", "typing"],
+        [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+    func signalsInEveryStateRestoreTheTerminal(state: String, signal: (number: Int32, status: Int32)) {
+        let pty = PseudoTerminal(state == "menu" || state == "typing" ? ["-D", "null"] : ["10m", "-D", "null"])
+        #expect(pty.expect(state == "menu" || state == "typing" ? "How do you like your eggs?" : "space pause"))
+        let mark = pty.output.count
+        if state == "paused" {
+            pty.type(" ")
+            #expect(pty.expect("Paused.", after: mark))
+        } else if state == "typing" {
+            pty.type("t7m")
+            #expect(pty.expect("Time: 7m_", after: mark))
+        }
+        pty.send(signal.number)
+        #expect(pty.waitForExit() == .exited(signal.status))
+        #expect(pty.settingsNow == pty.settingsBefore)
+        #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
+    }
+
     @Test func pausedTimerShowsPausedAndResumes() {
         let pty = PseudoTerminal(["10m", "-D", "null"])
         #expect(pty.expect("space pause"))
