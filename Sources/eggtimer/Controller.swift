@@ -34,8 +34,8 @@ struct Controller {
         /// The egg menu; `entry` is the custom duration being typed, if any.
         case menu(selection: Int, entry: String?, error: String?)
         case counting(Run)
-        /// The time is up and the alarm sounds. `untilKey` is false for a pomodoro interval that
-        /// plays the alarm once and moves on.
+        /// The time is up (at `since`, the deadline) and the alarm sounds until a key, the
+        /// `--loops` passes, or (the last pomodoro interval without `--wait`) its one pass.
         case ringing(Run, since: Instant)
         /// The app is done and exits with `code`.
         case exited(code: Int32)
@@ -250,7 +250,7 @@ struct Controller {
     // MARK: - Time
 
     /// The next instant the controller must be ticked, given how finely the display needs
-    /// updating (`step`: half a second for the spinner, a minute for plain lines, nil for none).
+    /// updating (`step`: a second for the spinner and clock, a minute for plain lines, nil for none).
     /// - Returns: nil when nothing is scheduled (waiting for a key).
     func nextWake(at now: Instant, step: Duration?) -> Instant? {
         var wakes: [Instant] = []
