@@ -8,6 +8,10 @@ struct MP3SoundReader: ~Copyable {
 
     private var decoder: MP3Decoder
     private let name: String
+    /// Where this reader cuts (``maximumDuration`` unless a test asks for less).
+    private let cutAfter: Duration
+    /// Whether decoding stopped on purpose (the length cap, a format change): not a truncation.
+    private var stoppedOnPurpose = false
     private var scratch: [Int16]
     private var samples: [Int16] = []
     private var format: MP3Decoder.Format?
@@ -44,9 +48,12 @@ struct MP3SoundReader: ~Copyable {
     }
 
     /// Creates a reader whose errors name `name`.
-    /// - Parameter name: The file path, or `"<memory>"`, used in errors and warnings.
+    /// - Parameters:
+    ///   - name: The file path, or `"<memory>"`, used in errors and warnings.
+    ///   - cutAfter: The longest sound kept, whole seconds; ``maximumDuration`` by default.
     /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` if libmpg123 cannot create a decoder.
-    init(name: String) throws(AlarmError) {
+    init(name: String, cutAfter: Duration = Self.maximumDuration) throws(AlarmError) {
+        self.cutAfter = cutAfter
         do {
             decoder = try MP3Decoder()
         } catch {
@@ -82,7 +89,7 @@ struct MP3SoundReader: ~Copyable {
         if let readError, !ended { end(failure: .read(readError)) }
         guard let format, !samples.isEmpty else { throw .unreadableSound(path: name, reason: unreadableReason) }
         let frames = samples.count / format.channels
-        if failure == nil, let announcedFrames, frames < announcedFrames {
+        if failure == nil, !stoppedOnPurpose, let announcedFrames, frames < announcedFrames {
             warnings.append(
                 "truncated: decoded \(Self.seconds(frames, format)) of \(Self.seconds(announcedFrames, format)), "
                     + "then the data ended")
@@ -130,6 +137,7 @@ struct MP3SoundReader: ~Copyable {
         }
         guard new != format else { return }
         ended = true
+        stoppedOnPurpose = true
         warnings.append(
             "format changed mid-stream after \(Self.seconds(samples.count / format.channels, format)) "
                 + "(\(format.sampleRate) Hz × \(format.channels) → \(new.sampleRate) Hz × \(new.channels)); "
@@ -148,6 +156,7 @@ struct MP3SoundReader: ~Copyable {
         samples.append(contentsOf: scratch[0..<kept])
         if kept < count || samples.count == limit {
             ended = true
+            stoppedOnPurpose = true
             warnings.append("longer than \(Self.seconds(maximumFrames(format), format)): playing the first part only")
         }
     }
@@ -200,7 +209,7 @@ struct MP3SoundReader: ~Copyable {
     }
 
     private func maximumFrames(_ format: MP3Decoder.Format) -> Int {
-        Int(Self.maximumDuration.components.seconds) * format.sampleRate
+        Int(cutAfter.components.seconds) * format.sampleRate
     }
 
     /// `frames` as seconds with one decimal, for example "0.8 s".

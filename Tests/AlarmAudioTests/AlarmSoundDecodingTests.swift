@@ -6,6 +6,17 @@ import Testing
 @testable import AlarmAudio
 
 @Suite struct AlarmSoundDecodingTests {
+    /// A sound cut at the length cap (or at a format change) is cut on purpose: one "longer than"
+    /// warning, never a false "truncated" one.
+    @Test func aSoundCutAtTheLengthCapIsNotReportedTruncated() throws {
+        let bytes = try #require(TestFiles.read(TestFiles.shippedSoundPath()))
+        var reader = try MP3SoundReader(name: "capped.mp3", cutAfter: .seconds(1))
+        bytes.withUnsafeBytes { reader.feed($0) }
+        let sound = try reader.finish(readError: nil)
+        #expect(sound.frames == 44_100)
+        #expect(sound.warnings == ["longer than 1.0 s: playing the first part only"])
+    }
+
     /// 1.5 s at 44.1 kHz, as scripts/make-alarm-sound.sh generates it.
     static let expectedFrames = 66_150
     /// The shipped sound's largest |sample|, about −4.4 dBFS.

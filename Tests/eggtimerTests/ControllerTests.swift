@@ -212,6 +212,15 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         #expect(names(controller.handle(key: .enter, at: t0 + .milliseconds(2050))).last == "exit 0")
     }
 
+    @Test func theSameDeviceProblemIsReportedOnceNotOnEveryRetry() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
+        var reported = names(controller.handle(audio: .unavailable(reason: "no such device"), at: t0))
+        reported += names(controller.tick(at: t0 + .milliseconds(3500)))  // arms: the device is tried again
+        reported += names(
+            controller.handle(audio: .unavailable(reason: "no such device"), at: t0 + .milliseconds(3501)))
+        #expect(reported.filter { $0 == "device_unavailable" }.count == 1)
+    }
+
     @Test func aDeviceThatComesBackStopsTheBell() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
         _ = controller.tick(at: t0 + .seconds(4))

@@ -91,6 +91,18 @@ private func visible(_ line: String) -> String {
         #expect(text.contains("bad \\x1B[2J name"))
     }
 
+    @Test func longProblemsWrapInsteadOfLosingTheirEnd() {
+        var view = View()
+        view.messages = ["alarm_sound.mp3 not found beside the program; using the built-in alarm tone"]
+        let controller = Controller(configuration: .init(), start: .menu, at: t0)
+        let lines = view.lines(controller, at: t0, columns: 40, rows: 40).map(visible)
+        #expect(lines.allSatisfy { $0.count <= 40 })
+        #expect(lines.contains { $0.hasPrefix("  warning: alarm_sound.mp3") })
+        #expect(lines.contains { $0.hasSuffix("built-in alarm tone") })
+        #expect(wrap("a bb ccc", columns: 8, continuation: "  ") == ["a bb ccc"])
+        #expect(wrap("aaaa bbbb cccc", columns: 9, continuation: "  ") == ["aaaa bbbb", "  cccc"])
+    }
+
     @Test func aNarrowLegendDropsWholeEntriesNeverCutsOne() {
         let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
         #expect(view.legend(controller, at: t0, columns: 30) == "space pause · r restart")

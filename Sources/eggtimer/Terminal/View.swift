@@ -126,13 +126,17 @@ struct View {
             rows.append(("", .plain))
         }
         rows.append(("  " + legend(controller, at: now, columns: columns - 2), .dim))
+        // Problems wrap rather than lose their end (the device name, the hint).
+        var problems: [String] = []
         if let notice = controller.notice {
-            rows.append(("  no sound: " + notice, .notice))
-            rows.append(("  the terminal bell rings instead; -D NAME picks a device (see aplay -L)", .notice))
-        } else {
-            rows.append(("", .plain))
+            problems.append("no sound: " + notice)
+            problems.append("the terminal bell rings instead; -D NAME picks a device (see aplay -L)")
         }
-        for message in messages { rows.append(("  warning: " + message, .notice)) }
+        problems += messages.map { "warning: " + $0 }
+        if problems.isEmpty { rows.append(("", .plain)) }
+        for problem in problems {
+            for line in wrap(problem, columns: columns - 2, continuation: "  ") { rows.append(("  " + line, .notice)) }
+        }
         return rows
     }
 
@@ -243,4 +247,23 @@ private func fit(_ text: String, _ columns: Int) -> String {
     var cut = String.UnicodeScalarView()
     cut.append(contentsOf: scalars.prefix(max(0, columns)))
     return String(cut)
+}
+
+/// `text` in lines of at most `columns` scalars, broken at spaces where it can be (a word longer
+/// than a line is cut); lines after the first start with `continuation`.
+func wrap(_ text: String, columns: Int, continuation: String) -> [String] {
+    let width = max(8, columns)
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        let candidate = line.isEmpty ? String(word) : line + " " + word
+        if candidate.unicodeScalars.count <= width || line.isEmpty || line == continuation {
+            line = candidate
+        } else {
+            lines.append(line)
+            line = continuation + word
+        }
+    }
+    lines.append(line)
+    return lines
 }
