@@ -92,6 +92,9 @@ public enum DurationParser {
         while let first = rest.first {
             let number = rest.prefix { $0.isASCIIDigit || $0 == "." }
             guard !number.isEmpty else {
+                if sawField, Character(first.lowercased()) == "s", units[nextUnit - 1].letter == "m" {
+                    throw fail("'ms' is not a unit (h, m, s)")  // "5ms": milliseconds are not offered
+                }
                 if units.contains(where: { $0.letter == Character(first.lowercased()) }) {
                     throw fail("'\(first)' needs a number before it")
                 }

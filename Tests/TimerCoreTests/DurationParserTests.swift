@@ -52,7 +52,7 @@ import TimerCore
         ("0.0000000001", "finer than a millisecond"),
         ("-", "no number in it"),
         ("-x", "no number in it"),
-        ("5ms", "'s' needs a number before it"),
+        ("5ms", "'ms' is not a unit (h, m, s)"),
         ("1.5:30", "only the seconds may have a fraction"),
         ("5X", "'X' is not a unit (h, m, s)"),
         ("1000h", "longer than the maximum 999:59:59"),
