@@ -95,10 +95,8 @@ struct Controller {
     private(set) var pomodoro: Pomodoro?
     /// Whether the audio device is failing right now (the fallback bell rings while ringing).
     private(set) var deviceDown = false
-    /// The last audio problem, shown on screen.
+    /// The last audio problem, shown on screen, until a device plays again.
     private(set) var notice: String?
-    /// The last audio problem reported as an event, until a device plays again.
-    private var reportedProblem: String?
     /// Whether any alarm this session was heard on no audio device (exit 69).
     private(set) var alarmFailed = false
     /// Whether the current ringing has been heard: a device played it for `heardAfter` without
@@ -212,7 +210,6 @@ struct Controller {
         var effects = advance(to: now)
         switch report {
         case .firstFrame(let instant):
-            reportedProblem = nil
             playingSince = instant
             deviceDown = false
             notice = nil
@@ -225,15 +222,13 @@ struct Controller {
             playingSince = nil
             // Once per problem: a retry that fails the same way (the device is tried again 1.5 s
             // before the deadline) is not news.
-            if !deviceDown, reason != reportedProblem {
+            if !deviceDown, reason != notice {
                 effects.append(
                     .emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text(reason))])))
             }
-            reportedProblem = reason
             deviceDown = true
             notice = reason
         case .recovered:
-            reportedProblem = nil
             playingSince = now
             if deviceDown { effects.append(.emit(event(.deviceRecovered, currentRun, at: now))) }
             deviceDown = false
