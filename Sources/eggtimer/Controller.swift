@@ -256,11 +256,9 @@ struct Controller {
     /// - Returns: nil when nothing is scheduled (waiting for a key).
     func nextWake(at now: Instant, step: Duration?) -> Instant? {
         var wakes: [Instant] = []
-        if let pickFlash, now < pickFlash.since.advanced(by: configuration.pickFlash) {
+        if let (since, toggle) = pickFlashToggle(at: now) {
             // Each on/off toggle of the flash, then its end.
-            let toggle = configuration.pickFlash / Self.pickFlashToggles
-            let toggles = Int((pickFlash.since.duration(to: now) / toggle).rounded(.down)) + 1
-            wakes.append(pickFlash.since.advanced(by: toggle * toggles))
+            wakes.append(since.advanced(by: configuration.pickFlash / Self.pickFlashToggles * (toggle + 1)))
         }
         switch mode {
         case .counting(let run):
@@ -293,14 +291,24 @@ struct Controller {
         case .ringing(_, let since):
             return Int((since.duration(to: now) / configuration.flashPeriod).rounded(.down)) % 2 == 0
         default:
-            guard let pickFlash, now < pickFlash.since.advanced(by: configuration.pickFlash) else { return false }
-            let toggle = configuration.pickFlash / Self.pickFlashToggles
-            return Int((pickFlash.since.duration(to: now) / toggle).rounded(.down)) % 2 == 0
+            return pickFlashToggle(at: now).map { $0.toggle % 2 == 0 } ?? false
         }
     }
 
     /// How many times a picked entry toggles on and off while it flashes (three flashes).
     static let pickFlashToggles = 6
+
+    /// The menu entry flashing after a pick at `now`, or nil once the flash is over.
+    func flashingEntry(at now: Instant) -> Int? {
+        pickFlashToggle(at: now) == nil ? nil : pickFlash?.index
+    }
+
+    /// While a picked entry flashes: when the pick was, and which toggle (0 on, 1 off, …) is showing.
+    private func pickFlashToggle(at now: Instant) -> (since: Instant, toggle: Int)? {
+        guard let pickFlash, now < pickFlash.since.advanced(by: configuration.pickFlash) else { return nil }
+        let length = configuration.pickFlash / Self.pickFlashToggles
+        return (pickFlash.since, Int((pickFlash.since.duration(to: now) / length).rounded(.down)))
+    }
 
     /// Whether `+`/`-` (`delta` of ±1 min) may change the current countdown at `now`: the time left
     /// must stay above zero, and at most `DurationParser.maximum`.

@@ -57,8 +57,7 @@ struct View {
         var rows: [(text: String, tone: Tone)] = [("", .plain)]
         let run = controller.currentRun
         let flash = controller.flashOn(at: now)
-        let pickActive =
-            controller.pickFlash.map { now < $0.since.advanced(by: controller.configuration.pickFlash) } ?? false
+        let flashingEntry = controller.flashingEntry(at: now)
         let titleText = run.map { title(controller, $0, at: now) } ?? EggTitles.menu
         var titleTone: Tone = .title
         if case .ringing = controller.mode, flash { titleTone = .flash }
@@ -100,7 +99,7 @@ struct View {
                         text,
                         tone(
                             forEntry: index, controller, run: run, selection: selection, flash: flash,
-                            pickActive: pickActive)
+                            flashingEntry: flashingEntry)
                     ))
             }
             let otherText = entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
@@ -109,7 +108,7 @@ struct View {
                     otherText,
                     tone(
                         forEntry: presets.count, controller, run: run, selection: selection, flash: flash,
-                        pickActive: pickActive)
+                        flashingEntry: flashingEntry)
                 ))
             rows.append((error.map { "  " + $0 } ?? "", error == nil ? .plain : .error))
         }
@@ -142,9 +141,9 @@ struct View {
 
     private func tone(
         forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool,
-        pickActive: Bool
+        flashingEntry: Int?
     ) -> Tone {
-        if let pick = controller.pickFlash, pick.index == index, case .counting = controller.mode, pickActive {
+        if flashingEntry == index, case .counting = controller.mode {
             return flash ? .selected : .plain
         }
         if let selection { return selection == index ? .selected : .plain }
