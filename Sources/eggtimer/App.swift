@@ -120,7 +120,7 @@ struct App {
                 switch effect {
                 case .emit(var event):
                     if event.name == .acknowledged, let stoppedAt = lastStop?.stoppedAt {
-                        event.extra.append((key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt)))
+                        event.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt)))
                     }
                     if options.json {
                         stdout.write(log.json(event) + "\n")

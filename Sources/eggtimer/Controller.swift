@@ -510,6 +510,6 @@ struct Controller {
         TimerEvent(
             name: name, label: run?.label ?? "", total: run?.countdown.total ?? .zero,
             remaining: run?.countdown.remaining(at: now) ?? .zero, at: now,
-            extra: extra.map { (key: $0.0, value: $0.1) })
+            extra: extra.map { .init(key: $0.0, value: $0.1) })
     }
 }

@@ -15,11 +15,11 @@ struct EventLog {
             "\"remaining_s\":\(seconds(event.remaining))",
             "\"t_mono_ns\":\(clock.nanoseconds(event.at))",
         ]
-        for (key, value) in event.extra {
-            switch value {
-            case .text(let text): fields.append("\(quote(key)):\(quote(text))")
-            case .integer(let number): fields.append("\(quote(key)):\(number)")
-            case .instant(let instant): fields.append("\(quote(key)):\(clock.nanoseconds(instant))")
+        for field in event.extra {
+            switch field.value {
+            case .text(let text): fields.append("\(quote(field.key)):\(quote(text))")
+            case .integer(let number): fields.append("\(quote(field.key)):\(number)")
+            case .instant(let instant): fields.append("\(quote(field.key)):\(clock.nanoseconds(instant))")
             }
         }
         return "{" + fields.joined(separator: ",") + "}"

@@ -29,11 +29,11 @@ struct TimerEvent: Equatable, Sendable {
     /// When it happened.
     var at: ContinuousClock.Instant
     /// More fields, in order (for example `by` on `acknowledged`).
-    var extra: [(key: String, value: Value)] = []
+    var extra: [Field] = []
 
-    static func == (lhs: TimerEvent, rhs: TimerEvent) -> Bool {
-        lhs.name == rhs.name && lhs.label == rhs.label && lhs.total == rhs.total && lhs.remaining == rhs.remaining
-            && lhs.at == rhs.at && lhs.extra.map(\.key) == rhs.extra.map(\.key)
-            && lhs.extra.map(\.value) == rhs.extra.map(\.value)
+    /// An extra field: its JSON key and value.
+    struct Field: Equatable, Sendable {
+        var key: String
+        var value: Value
     }
 }
