@@ -29,7 +29,7 @@ struct App {
     /// - Returns: The exit status.
     mutating func run() -> Int32 {
         silenceAudioLibraryMessages()
-        let keyboard = RawMode(descriptor: STDIN_FILENO)
+        var keyboard = RawMode(descriptor: STDIN_FILENO)  // nil when standard input is no terminal
         if options.command == .menu, keyboard == nil {
             printError(
                 "eggtimer: the egg menu needs a keyboard on standard input; give a duration or soft, medium, hard")
@@ -64,7 +64,6 @@ struct App {
         var generation = 0
 
         // Where things go: the UI on a terminal, JSON or plain lines on standard output.
-        var raw = keyboard
         // `--json` on a terminal gets the JSON alone; `eggtimer 10m --json | jq .` or `> log`
         // typed at a terminal draws the UI on standard error, and the keys work either way.
         let uiDescriptor: Int32? =
@@ -92,8 +91,8 @@ struct App {
         default: start = .menu
         }
 
-        raw?.enter()
-        raw?.discardTypedAhead()  // keys typed while it was building are not meant for it
+        keyboard?.enter()
+        keyboard?.discardTypedAhead()  // keys typed while it was building are not meant for it
         screen?.enter()
         var stdinOpen = keyboard != nil || isStdinReadable()
         let decoder = KeyDecoder()
@@ -105,7 +104,7 @@ struct App {
         func finish(_ status: Int32) -> Int32 {
             _ = player.stop()
             screen?.leave()
-            raw?.restore()
+            keyboard?.restore()
             return status
         }
 
@@ -199,14 +198,14 @@ struct App {
                         screen?.invalidate()
                     case SIGTSTP:
                         screen?.leave()
-                        raw?.restore()
+                        keyboard?.restore()
                         signals.suspendProcess()
-                        raw?.enter()
+                        keyboard?.enter()
                         screen?.enter()
                         size = Self.terminalSize(uiDescriptor)
                     case SIGCONT:
                         // Continued after a stop we did not ask for: take the terminal back.
-                        raw?.enter()
+                        keyboard?.enter()
                         screen?.invalidate()
                     case SIGUSR1:
                         effects += controller.acknowledgeExternally(at: clock.now())
