@@ -125,7 +125,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     ) -> SessionEnd {
         let channels = sound.channels
         let frames = sound.frames
-        let chunkFrames = max(1, sink.bufferFrames)
+        let chunkFrames = max(1, sink.bufferFrames)  // one buffer per write
         // Never more than two buffers ahead of real time on a device that does not pace itself.
         let aheadLimit = duration(ofFrames: 2 * chunkFrames)
         var descriptors: [pollfd]
@@ -145,8 +145,8 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         var framesSincePaceStart = 0
         // Frames this sink has accepted, and the totals that prove it plays (see the type's notes).
         var framesSinceOpen = 0
-        let provenFrames = max(1, sink.bufferFrames) + 1
-        let steadyFrames = max(1, sink.bufferFrames) + framesLasting(backoff.limit)
+        let provenFrames = chunkFrames + 1
+        let steadyFrames = chunkFrames + framesLasting(backoff.limit)
         while true {
             if control.isStopRequested { return .stopped }
             if position == frames {
