@@ -15,6 +15,19 @@ import Testing
         AlarmPlayer(sound: Self.sound, device: "fake", timer: timer) { () throws(ALSAError) in try device.open() }
     }
 
+    /// Plays `loops` passes on `device` from now, waits for `.finished`, and stops the player.
+    /// - Returns: The player's report and the events it sent.
+    /// - Throws: When `.finished` never came.
+    private func playToEnd(
+        _ device: FakeDevice, timer: FakeTimer, loops: Int
+    ) throws -> (report: AlarmPlayer.Report, events: EventLog) {
+        let player = player(device, timer: timer)
+        let events = EventLog()
+        player.start(at: timer.now(), loops: loops, onEvent: events.handler)
+        try #require(events.waitForFinished())
+        return (player.stop(), events)
+    }
+
     private func copies(_ count: Int) -> [Int16] {
         Array([[Int16]](repeating: Self.sound.samples, count: count).joined())
     }
@@ -22,12 +35,7 @@ import Testing
     @Test func twoLoopsWriteExactlyTwoPassesThenDrainAndClose() throws {
         let timer = FakeTimer()
         let device = FakeDevice(channels: 2, timer: timer)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 2, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        let (report, events) = try playToEnd(device, timer: timer, loops: 2)
 
         #expect(device.sessions == [copies(2)])
         #expect(report.passes == 2)
@@ -50,12 +58,7 @@ import Testing
         script.writes = [.accept(frames: 200), .fail(code), .accept(frames: 100), .fail(code)]
         script.suspendedRecoveries = 2  // ESTRPIPE only: "still suspended" twice before it resumes
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 2, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        let (report, events) = try playToEnd(device, timer: timer, loops: 2)
 
         #expect(device.sessions == [copies(2)])
         #expect(report.passes == 2)
@@ -74,12 +77,7 @@ import Testing
         script.writes = [.accept(frames: 200), .fail(EPIPE), .accept(frames: 100), .fail(ENODEV)]
         script.opens = [nil, ENOENT, ENOENT]
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 1, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        let (report, events) = try playToEnd(device, timer: timer, loops: 1)
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(ENODEV))
         let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
