@@ -18,9 +18,13 @@ public struct DurationParseError: Error, Hashable, Sendable, CustomStringConvert
 /// - plain seconds: `90`, `2.5`;
 /// - clock style: `m:ss` (`1:30` is 90 s) and `h:mm:ss` (`1:02:03`); fields after the first are
 ///   two digits below 60;
-/// - units `h`, `m`, `s`, largest first, each at most once: `90s`, `7m30s`, `1h2m3s`, `1.5m`;
-///   a trailing bare number is read as the next smaller unit (`1h30` is 1 h 30 m, `1m30` is 1 m 30 s).
-///   Only the last field may have a fraction.
+/// - units, largest first, each at most once: `90s`, `7m30s`, `1h2m3s`, `1.5m`; a unit is written
+///   `h`/`hr`/`hrs`/`hour`/`hours`, `m`/`min`/`mins`/`minute`/`minutes` or
+///   `s`/`sec`/`secs`/`second`/`seconds`, and spaces or tabs may stand between a number and its
+///   unit and between fields, all in one argument: `5min`, `90 sec`, `2 hours`, `1.5 hours`,
+///   `1h 30m`, `1 hour 30 minutes`. A trailing bare number is read as the next smaller unit
+///   (`1h30` and `1 hour 30` are 1 h 30 m, `1m30` is 1 m 30 s); a bare number anywhere else is an
+///   error (`1 30`). Only the last field may have a fraction. There is no millisecond unit (`5ms`).
 ///
 /// The result is exact to the millisecond (a finer fraction is an error, never rounded) and lies in
 /// `(0, maximum]`. It is a length, never a time of day.
@@ -79,54 +83,54 @@ public enum DurationParser {
         return total
     }
 
-    /// `90`, `90s`, `7m30s`, `1h30`, `1.5m`.
+    /// `90`, `90s`, `7m30s`, `1h30`, `1.5m`, `1h 30m`, `2 hours`, `5min`, `1 hour 30 minutes`.
     private static func unitMilliseconds(
         _ token: String, _ fail: (String) -> DurationParseError
     ) throws(DurationParseError) -> Int64 {
-        let units: [(letter: Character, millis: Int64)] = [("h", 3_600_000), ("m", 60_000), ("s", 1000)]
         var rest = Substring(token)
-        var nextUnit = 0  // index into `units` of the largest unit still allowed
+        var nextUnit = TimeUnit.hours.rawValue  // the largest unit still allowed: units only shrink
         var total: Int64 = 0
         var sawField = false
         var sawFraction = false
-        while let first = rest.first {
+        while true {
+            rest = rest.drop(while: \.isSpaceOrTab)
+            guard let first = rest.first else { break }
             let number = rest.prefix { $0.isASCIIDigit || $0 == "." }
             guard !number.isEmpty else {
-                if sawField, Character(first.lowercased()) == "s", units[nextUnit - 1].letter == "m" {
-                    throw fail("'ms' is not a unit (h, m, s)")  // "5ms": milliseconds are not offered
-                }
-                if units.contains(where: { $0.letter == Character(first.lowercased()) }) {
-                    throw fail("'\(first)' needs a number before it")
-                }
-                throw fail("'\(first)' is not a number or a unit (h, m, s)")
+                let word = rest.prefix(while: \.isLetter)
+                if word.isEmpty { throw fail("'\(first)' is not a number or a unit (h, m, s)") }
+                if TimeUnit(named: word) != nil { throw fail("'\(word)' needs a number before it") }
+                throw fail("'\(word)' is not a number or a unit (h, m, s)")
             }
             if sawFraction { throw fail("only the last field may have a fraction") }
-            rest = rest.dropFirst(number.count)
             let value = try decimal(String(number), fail)
-            let unitIndex: Int
-            if let letter = rest.first {
-                guard let found = units.firstIndex(where: { $0.letter == Character(letter.lowercased()) }) else {
-                    throw fail("'\(letter)' is not a unit (h, m, s)")
-                }
-                guard found >= nextUnit else {
+            rest = rest.dropFirst(number.count).drop(while: \.isSpaceOrTab)
+            let unit: TimeUnit
+            if let next = rest.first, !next.isASCIIDigit, next != "." {
+                let word = rest.prefix(while: \.isLetter)
+                guard !word.isEmpty else { throw fail("'\(next)' is not a unit (h, m, s)") }
+                guard let named = TimeUnit(named: word) else { throw fail("'\(word)' is not a unit (h, m, s)") }
+                guard named.rawValue >= nextUnit else {
                     throw fail(
-                        found == nextUnit - 1 ? "'\(letter)' given twice" : "units must go from h to m to s")
+                        named.rawValue == nextUnit - 1 ? "'\(word)' given twice" : "units must go from h to m to s")
                 }
-                unitIndex = found
-                rest = rest.dropFirst()
+                unit = named
+                rest = rest.dropFirst(word.count)
+            } else if !rest.isEmpty {
+                throw fail("'\(number)' needs a unit after it")  // "1 30": which unit is the 1?
             } else if !sawField {
-                unitIndex = 2  // a lone number is seconds
+                unit = .seconds  // a lone number is seconds
             } else {
-                guard nextUnit < units.count else { throw fail("nothing is smaller than seconds") }
-                unitIndex = nextUnit  // trailing bare number: the next smaller unit
+                // A trailing bare number is the next smaller unit: "1h30", "1 hour 30".
+                guard let smaller = TimeUnit(rawValue: nextUnit) else { throw fail("nothing is smaller than seconds") }
+                unit = smaller
             }
-            let (sum, overflow) = total.addingReportingOverflow(
-                try value.milliseconds(per: units[unitIndex].millis, fail))
+            let (sum, overflow) = total.addingReportingOverflow(try value.milliseconds(per: unit.milliseconds, fail))
             if overflow { throw fail("too large") }
             total = sum
             sawField = true
             sawFraction = value.fractionDigits > 0
-            nextUnit = unitIndex + 1
+            nextUnit = unit.rawValue + 1
         }
         return total
     }
@@ -177,16 +181,45 @@ private struct Decimal {
     }
 }
 
+/// A unit a field may carry, largest first (the order fields must follow).
+private enum TimeUnit: Int {
+    case hours, minutes, seconds
+
+    /// Reads a unit word in any letter case: `h`, `hr`, `hrs`, `hour`, `hours`, and `m`, `min`,
+    /// `mins`, `minute`, `minutes`, and `s`, `sec`, `secs`, `second`, `seconds`; nil for anything else.
+    init?(named word: Substring) {
+        guard word.utf8.count <= 7, word.allSatisfy(\.isASCII) else { return nil }
+        switch word.lowercased() {
+        case "h", "hr", "hrs", "hour", "hours": self = .hours
+        case "m", "min", "mins", "minute", "minutes": self = .minutes
+        case "s", "sec", "secs", "second", "seconds": self = .seconds
+        default: return nil
+        }
+    }
+
+    /// One of this unit, in milliseconds.
+    var milliseconds: Int64 {
+        switch self {
+        case .hours: 3_600_000
+        case .minutes: 60_000
+        case .seconds: 1000
+        }
+    }
+}
+
 extension Character {
     /// `0` through `9` only (not other scripts' digits).
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+
+    /// A space or a tab: what may separate the parts of a duration.
+    fileprivate var isSpaceOrTab: Bool { self == " " || self == "\t" }
 }
 
 extension String {
     /// The string without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+        guard let first = firstIndex(where: { !$0.isSpaceOrTab }), let last = lastIndex(where: { !$0.isSpaceOrTab })
+        else {
             return ""
         }
         return String(self[first...last])

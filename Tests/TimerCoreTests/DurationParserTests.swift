@@ -29,6 +29,78 @@ import TimerCore
     }
 
     @Test(arguments: [
+        // Every spelling of every unit.
+        ("2h", Duration.seconds(7200)), ("2hr", .seconds(7200)), ("2hrs", .seconds(7200)),
+        ("2hour", .seconds(7200)), ("2hours", .seconds(7200)),
+        ("5m", .seconds(300)), ("5min", .seconds(300)), ("5mins", .seconds(300)),
+        ("5minute", .seconds(300)), ("5minutes", .seconds(300)),
+        ("90s", .seconds(90)), ("90sec", .seconds(90)), ("90secs", .seconds(90)),
+        ("90second", .seconds(90)), ("90seconds", .seconds(90)),
+        // Singular or plural, whatever the number.
+        ("1 hours", .seconds(3600)), ("2 hour", .seconds(7200)), ("1 minute", .seconds(60)),
+        // Any letter case.
+        ("5MIN", .seconds(300)), ("2 Hours", .seconds(7200)), ("90Sec", .seconds(90)), ("1H 30M", .seconds(5400)),
+        // Spaces and tabs between a number and its unit and between fields.
+        ("2 hours", .seconds(7200)), ("90 sec", .seconds(90)), ("1.5 hours", .seconds(5400)),
+        ("1h 30m", .seconds(5400)), ("1 h 30 m", .seconds(5400)), ("1h\t30m", .seconds(5400)),
+        ("1h   30m", .seconds(5400)), ("1 hour 30 minutes", .seconds(5400)),
+        ("1 hr 2 min 3 sec", .seconds(3723)), ("1hour2minutes3seconds", .seconds(3723)),
+        ("7 min 30 s", .seconds(450)), (" 2 hours ", .seconds(7200)),
+        // A trailing bare number is the next smaller unit, with or without a space.
+        ("1 hour 30", .seconds(5400)), ("1h 30", .seconds(5400)), ("2 min 30", .seconds(150)),
+        ("1hr30", .seconds(5400)),
+        // Fractions in the last field, exact to the millisecond.
+        ("0.5 hours", .seconds(1800)), ("1h 0.5m", .seconds(3630)), ("2.5 sec", .milliseconds(2500)),
+        ("0.001 seconds", .milliseconds(1)),
+        // The maximum, in words.
+        ("999 hours 59 minutes 59 seconds", DurationParser.maximum),
+    ])
+    func acceptsUnitWordsAndSpaces(text: String, expected: Duration) throws {
+        #expect(try DurationParser.parse(text) == expected)
+    }
+
+    @Test(arguments: [
+        ("1h 1h", "'h' given twice"),
+        ("1 hour 2 hours", "'hours' given twice"),
+        ("1m 2min", "'min' given twice"),
+        ("30m 1h", "units must go from h to m to s"),
+        ("30 minutes 1 hour", "units must go from h to m to s"),
+        ("5 sec 1 min", "units must go from h to m to s"),
+        ("1 30", "'1' needs a unit after it"),
+        ("1h 30 15", "'30' needs a unit after it"),
+        ("1.5 .5", "'1.5' needs a unit after it"),
+        ("1s 30", "nothing is smaller than seconds"),
+        ("1.5 hours 30 minutes", "only the last field may have a fraction"),
+        ("5 ms", "'ms' is not a unit (h, m, s)"),
+        ("5msec", "'msec' is not a unit (h, m, s)"),
+        ("5 milliseconds", "'milliseconds' is not a unit (h, m, s)"),
+        ("2 days", "'days' is not a unit (h, m, s)"),
+        ("5 minutesx", "'minutesx' is not a unit (h, m, s)"),
+        ("5 mi", "'mi' is not a unit (h, m, s)"),
+        ("5 hourss", "'hourss' is not a unit (h, m, s)"),
+        ("5 mín", "'mín' is not a unit (h, m, s)"),
+        ("5分", "'分' is not a unit (h, m, s)"),
+        ("5 !", "'!' is not a unit (h, m, s)"),
+        ("1h, 30m", "',' is not a number or a unit (h, m, s)"),
+        ("1 hour and 30 minutes", "'and' is not a number or a unit (h, m, s)"),
+        ("5 min extra", "'extra' is not a number or a unit (h, m, s)"),
+        ("5 min -3", "'-' is not a number or a unit (h, m, s)"),
+        ("hours 5", "'hours' needs a number before it"),
+        ("5 m s", "'s' needs a number before it"),
+        ("min", "no number in it"),
+        ("-5 min", "must be more than zero"),
+        ("0 hours", "must be more than zero"),
+        ("0h 0m 0s", "must be more than zero"),
+        ("1000 hours", "longer than the maximum 999:59:59"),
+        ("999 hours 60 minutes", "longer than the maximum 999:59:59"),
+        ("0.0001 seconds", "finer than a millisecond"),
+        ("1:30 min", "'30 min' is not a number"),
+    ])
+    func rejectsBadUnitWordsNamingThePart(text: String, reason: String) {
+        #expect(throws: DurationParseError(token: text, reason: reason)) { try DurationParser.parse(text) }
+    }
+
+    @Test(arguments: [
         ("0", "must be more than zero"),
         ("0s", "must be more than zero"),
         ("0:00", "must be more than zero"),
