@@ -12,11 +12,14 @@ set -u
 runs="${1:-5}"
 [ $# -gt 0 ] && shift
 logs=.build/test-under-load
+
+# Build first, unloaded and outside the count, so every run measures the tests alone. (A first
+# build in a fresh clone recreates .build, so the log folder is made after it.)
+build_log=$(mktemp)
+swift build --build-tests >"$build_log" 2>&1 || { echo "build failed: see $build_log"; exit 1; }
+rm -f "$build_log"
 mkdir -p "$logs"
 rm -f "$logs"/run-*.log "$logs"/run-*.jsonl
-
-# Build first, unloaded and outside the count, so every run measures the tests alone.
-swift build --build-tests >"$logs/build.log" 2>&1 || { echo "build failed: see $logs/build.log"; exit 1; }
 
 busy=""
 stop_busy() {
