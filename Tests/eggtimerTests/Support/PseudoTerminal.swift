@@ -107,8 +107,10 @@ final class PseudoTerminal {
         }
     }
 
-    /// Waits for output or the program's exit (whichever comes first, at most until `deadline`),
-    /// then reads all the output there is. With neither left to wait for, waits until `deadline`.
+    /// Waits for output or the program's exit, at most until `deadline`, then reads what is there.
+    ///
+    /// With neither left to wait for (the program has exited, the master is closed), it waits
+    /// until `deadline`.
     private func pump(until deadline: ContinuousClock.Instant) {
         var fds: [pollfd] = []
         if !exited { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }

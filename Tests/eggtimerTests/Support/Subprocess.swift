@@ -141,7 +141,9 @@ func reap(_ pid: pid_t, deadline: ContinuousClock.Instant) -> Reaped {
 }
 
 /// Waits for child `pid` to exit and reaps it; see `reap(_:deadline:)`.
-/// - Parameter timeout: Killed with SIGKILL after this long.
+/// - Parameters:
+///   - pid: A child of this process that nobody else reaps.
+///   - timeout: Killed with SIGKILL after this long.
 /// - Returns: How it ended (`signal 9` after a timeout).
 func waitForExit(_ pid: pid_t, timeout: Duration = .seconds(30)) -> Termination {
     reap(pid, deadline: .now + timeout).termination
@@ -217,7 +219,11 @@ func runEggtimer(
 }
 
 /// Reads two pipes until both are at EOF or `deadline` passes.
-/// - Parameter onStdout: Called with all of stdout so far after each stdout read, until it returns true.
+/// - Parameters:
+///   - stdout: The read end of the child's standard output.
+///   - stderr: The read end of the child's standard error.
+///   - deadline: When to stop reading (`ContinuousClock`).
+///   - onStdout: Called with all of stdout so far after each stdout read, until it returns true.
 /// - Returns: The bytes read from each.
 private func collect(
     stdout: Int32, stderr: Int32, until deadline: ContinuousClock.Instant, onStdout: (String) -> Bool

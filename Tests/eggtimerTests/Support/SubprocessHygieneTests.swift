@@ -48,7 +48,9 @@ import Testing
         defer { closedir(directory) }
         var targets: Set<String> = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { targets.insert(target(folder + "/" + name)) }
         }
         return targets
