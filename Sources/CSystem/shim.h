@@ -1,7 +1,9 @@
 #ifndef EGGTIMER_CSYSTEM_SHIM_H
 #define EGGTIMER_CSYSTEM_SHIM_H
 /* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), ppoll (a nanosecond
-   poll timeout), prctl (variadic), and the terminal's window size ioctls (macros).
+   poll timeout), prctl (variadic), the terminal's window size ioctls (macros), and what makes
+   descriptors close-on-exec from birth (pipe2, posix_openpt, posix_spawn's close-from) and
+   pidfd_open (a child's exit in a poll set).
 
    _GNU_SOURCE must NOT be defined here: these system headers are shared with Swift's Glibc
    module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
@@ -18,6 +20,26 @@
 
 /* From <poll.h> under _GNU_SOURCE (glibc 2.36 declares exactly this). */
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
+
+/* From <unistd.h> under _GNU_SOURCE (glibc 2.9+): pipe with flags, so O_CLOEXEC is set atomically
+   and a child another thread spawns meanwhile cannot inherit the ends. O_CLOEXEC itself imports. */
+extern int pipe2(int __pipedes[2], int __flags);
+
+/* From <spawn.h> under _GNU_SOURCE (glibc 2.34+): the child closes every descriptor >= __from
+   after the earlier file actions, so it gets only what the actions set up. */
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *__actions, int __from);
+
+/* From <stdlib.h> under _XOPEN_SOURCE >= 600 (ptsname_r under _GNU_SOURCE): a pseudo-terminal
+   opened step by step, because openpty cannot make its descriptors close-on-exec atomically.
+   posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC) gives the master; the slave is opened by name. */
+extern int posix_openpt(int __oflag);
+extern int grantpt(int __fd);
+extern int unlockpt(int __fd);
+extern int ptsname_r(int __fd, char *__buf, size_t __buflen);
+
+/* From <sys/pidfd.h> (glibc 2.36, Linux 5.3+; the header is not in Swift's Glibc module): a
+   descriptor that polls readable when the process exits. It is always close-on-exec. */
+extern int pidfd_open(pid_t __pid, unsigned int __flags);
 
 /* POSIX_SPAWN_SETSID from <spawn.h> under _GNU_SOURCE (glibc 2.26+): the child calls setsid().
    Tests use it to give a program its own session on a pseudo-terminal. */

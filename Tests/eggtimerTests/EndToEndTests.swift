@@ -118,9 +118,7 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, dir + "/stderr", O_WRONLY | O_CREAT, 0o644)
         let pid = spawn(["1", "-D", "file:'\(capture)',raw", "--loops", "1"], actions: &actions, executable: copy)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        #expect(Termination(waitStatus: status) == .exited(0))
+        #expect(waitForExit(pid) == .exited(0))
         let stderr = String(decoding: readFile(dir + "/stderr") ?? [], as: UTF8.self)
         #expect(stderr.contains("built-in alarm tone"))
         let expected = AlarmSound.builtInTone().samples.withUnsafeBytes { Array($0) }
@@ -156,9 +154,7 @@ import Testing
         // `eggtimer 2 --json | head -0`: the reader is gone before the first event.
         let (pid, reader) = spawnIntoPipe(["2", "--json", "-D", "null", "--loops", "1"])
         close(reader)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        #expect(Termination(waitStatus: status) == .exited(141))
+        #expect(waitForExit(pid) == .exited(141))
     }
 
     @Test func aReaderThatQuitsMidCountdownEndsItAtOnce() {
@@ -168,19 +164,15 @@ import Testing
         var byte: UInt8 = 0
         while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
         close(reader)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        #expect(Termination(waitStatus: status) == .exited(141))
+        #expect(waitForExit(pid) == .exited(141))
         // Well before the device is opened for the alarm (59.5 s in).
         #expect(started.duration(to: .now) < .seconds(30))
     }
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {
-        let result = runEggtimer(["1", "--json", "-D", "null"], timeout: .seconds(15)) { pid in
-            // Give the countdown time to finish and ring, then acknowledge.
-            usleep(1_800_000)
-            kill(pid, SIGUSR1)
-        }
+        // Once the countdown has finished and the alarm is sounding, acknowledge it.
+        let ringing = Trigger(stdoutContains: #""event":"sounding""#) { pid in kill(pid, SIGUSR1) }
+        let result = runEggtimer(["1", "--json", "-D", "null"], timeout: .seconds(15), trigger: ringing)
         #expect(result.termination == .exited(0))
         #expect(result.stdout.contains(#""event":"acknowledged""#) && result.stdout.contains(#""by":"signal""#))
     }
@@ -268,10 +260,15 @@ import Testing
     @Test func ctrlZRestoresTheTerminalAndFgRedrawsWithTheTimeStillCounting() {
         let pty = PseudoTerminal(["3s", "-D", "null", "--loops", "1"])
         #expect(pty.expect("Counting down 0:03."))
+        // The program started counting before it printed that, so its deadline is before this + 3 s
+        // (both read the boot clock).
+        let deadlinePassed = ContinuousClock.now + .seconds(3) + .milliseconds(200)
         pty.type("\u{1A}")
         #expect(pty.waitForStop())
         #expect(pty.settingsNow == pty.settingsBefore)
-        usleep(3_500_000)  // stopped past the deadline: time keeps counting
+        // This test is about time passing while the program is stopped, so there is no event to wait
+        // for: stay stopped until its deadline is certainly past (200 ms beyond it), then continue.
+        pty.readOutput(until: deadlinePassed)
         let mark = pty.output.count
         pty.send(SIGCONT)
         #expect(pty.expect("Time's up!", after: mark, timeout: .seconds(5)))

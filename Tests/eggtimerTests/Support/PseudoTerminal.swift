@@ -4,37 +4,50 @@ import Glibc
 /// `eggtimer` running in a new session on a pseudo-terminal, as a user's shell would run it: the
 /// pty is its controlling terminal, so Ctrl-C typed into it raises SIGINT.
 ///
-/// The test reads the screen's bytes from the master side and types into it.
+/// The test reads the screen's bytes from the master side and types into it. Every descriptor it
+/// holds (master, slave, the child's pidfd) is close-on-exec from birth, so children other tests
+/// spawn in parallel never hold this terminal open. Not thread-safe: use it from one test thread.
 final class PseudoTerminal {
+    /// The master side, non-blocking: reads return what is there and never wait.
     let master: Int32
+    /// The test's own descriptor on the slave side, kept open to read the terminal's settings.
     let slave: Int32
     let pid: pid_t
+    /// Polls readable once the program has exited.
+    private let pidfd: Int32
     /// Everything the program wrote so far.
     private(set) var output: [UInt8] = []
     /// The terminal settings before the program started, byte for byte.
     let settingsBefore: [UInt8]
     private var termination: Termination?
+    /// The master reported end of file or an error: nothing more can arrive on it.
+    private var masterClosed = false
+    /// The pidfd polled readable: the program has exited (reaped or not), so it writes no more.
+    private var exited = false
 
     init(_ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:]) {
-        var master: Int32 = -1
-        var slave: Int32 = -1
-        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
-        precondition(openpty(&master, &slave, nil, nil, &size) == 0)
-        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+        // Not openpty: it cannot make its descriptors close-on-exec atomically.
+        let master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        precondition(master >= 0, "posix_openpt failed: errno \(errno)")
+        precondition(grantpt(master) == 0 && unlockpt(master) == 0, "grantpt/unlockpt failed: errno \(errno)")
         var name = [CChar](repeating: 0, count: 256)
-        precondition(ttyname_r(slave, &name, name.count) == 0)
+        precondition(ptsname_r(master, &name, name.count) == 0)
+        let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        precondition(slave >= 0, "cannot open the pty slave: errno \(errno)")
+        precondition(CSystem_setWindowSize(master, rows, columns) == 0)
         (self.master, self.slave) = (master, slave)
         settingsBefore = Self.settings(of: slave)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // After setsid, opening the pty makes it the controlling terminal.
+        // After setsid, opening the pty (without O_NOCTTY) makes it the controlling terminal.
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         pid = spawn(arguments, actions: &actions, environment: environment, newSession: true)
+        pidfd = pidfd_open(pid, 0)
+        precondition(pidfd >= 0, "pidfd_open failed: errno \(errno)")
     }
 
     deinit {
@@ -42,6 +55,7 @@ final class PseudoTerminal {
             kill(pid, SIGKILL)
             _ = waitForExit(timeout: .seconds(5))
         }
+        close(pidfd)
         close(master)
         close(slave)
     }
@@ -56,9 +70,20 @@ final class PseudoTerminal {
     /// The output as text.
     var text: String { String(decoding: output, as: UTF8.self) }
 
-    /// Types `text` (bytes as given; "\u{3}" is Ctrl-C).
+    /// Types `text` (bytes as given; "\u{3}" is Ctrl-C), waiting for room if the terminal's input is full.
     func type(_ text: String) {
-        _ = text.utf8CString.dropLast().withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        var bytes = Array(text.utf8)
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.removeFirst(n)
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                var pfd = pollfd(fd: master, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&pfd, 1, 1000)
+            } else {
+                preconditionFailure("cannot type into the terminal: errno \(errno)")
+            }
+        }
     }
 
     /// Reads output until `needle` appears after `from` bytes, or `timeout` passes.
@@ -67,22 +92,51 @@ final class PseudoTerminal {
     func expect(_ needle: String, after from: Int? = nil, timeout: Duration = .seconds(10)) -> Bool {
         let start = from ?? 0
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if String(decoding: output[min(start, output.count)...], as: UTF8.self).contains(needle) { return true }
+        func seen() -> Bool { String(decoding: output[min(start, output.count)...], as: UTF8.self).contains(needle) }
+        drain()
+        while !seen() && !masterClosed && !exited && ContinuousClock.now < deadline {
             pump(until: deadline)
         }
-        return String(decoding: output[min(start, output.count)...], as: UTF8.self).contains(needle)
+        return seen()
     }
 
-    /// Reads whatever arrives before `deadline` (one poll).
+    /// Keeps reading output until `deadline`, for a test about time passing (nothing to wait for).
+    func readOutput(until deadline: ContinuousClock.Instant) {
+        while ContinuousClock.now < deadline {
+            pump(until: deadline)
+        }
+    }
+
+    /// Waits for output or the program's exit, at most until `deadline`, then reads what is there.
+    ///
+    /// With neither left to wait for (the program has exited, the master is closed), it waits
+    /// until `deadline`.
     private func pump(until deadline: ContinuousClock.Instant) {
-        var pfd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        let left = ContinuousClock.now.duration(to: deadline)
-        let ms = max(1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-        if poll(&pfd, 1, min(ms, 100)) > 0 {
-            var chunk = [UInt8](repeating: 0, count: 65536)
+        var fds: [pollfd] = []
+        if !exited { fds.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+        if !masterClosed { fds.append(pollfd(fd: master, events: Int16(POLLIN), revents: 0)) }
+        _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), pollTimeout(until: deadline)) }
+        if fds.contains(where: { $0.fd == pidfd && $0.revents != 0 }) { exited = true }
+        drain()
+    }
+
+    /// Reads the master until it has nothing more right now.
+    ///
+    /// A read of a pty master first pushes the slave's pending writes through (the kernel's
+    /// `tty_buffer_flush_work`), so after the program has exited this gets everything it wrote;
+    /// `poll` alone does not guarantee that.
+    private func drain() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !masterClosed {
             let n = read(master, &chunk, chunk.count)
-            if n > 0 { output += chunk[0..<n] } else { usleep(1000) }
+            if n > 0 {
+                output += chunk[0..<n]
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                if n == 0 || errno != EAGAIN { masterClosed = true }
+                return
+            }
         }
     }
 
@@ -90,27 +144,34 @@ final class PseudoTerminal {
     func waitForExit(timeout: Duration = .seconds(10)) -> Termination? {
         if let termination { return termination }
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 termination = Termination(waitStatus: status)
-                pump(until: ContinuousClock.now + .milliseconds(20))
+                drain()
                 return termination
             }
-            pump(until: min(deadline, ContinuousClock.now + .milliseconds(20)))
+            guard ContinuousClock.now < deadline else { return nil }
+            pump(until: deadline)
         }
-        return nil
     }
 
     /// Waits until the program is stopped (Ctrl-Z); false if it did not stop within `timeout`.
+    ///
+    /// A stop sends no event this class can poll (a pidfd reports exits only), so this checks
+    /// `waitpid` every 5 ms while reading output.
     func waitForStop(timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG | WUNTRACED) == pid { return status & 0xFF == 0x7F }
-            pump(until: min(deadline, ContinuousClock.now + .milliseconds(20)))
+            if waitpid(pid, &status, WNOHANG | WUNTRACED) == pid {
+                if status & 0xFF == 0x7F { return true }
+                termination = Termination(waitStatus: status)
+                return false
+            }
+            guard ContinuousClock.now < deadline else { return false }
+            pump(until: min(deadline, ContinuousClock.now + .milliseconds(5)))
         }
-        return false
     }
 
     /// Resizes the terminal, as a terminal emulator does; the kernel sends SIGWINCH.

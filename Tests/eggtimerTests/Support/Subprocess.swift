@@ -61,13 +61,14 @@ func removeDirectory(_ path: String) {
 
 /// Reads a whole file, or nil.
 func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
         let n = read(fd, &chunk, chunk.count)
+        if n < 0 && errno == EINTR { continue }
         if n <= 0 { break }
         bytes += chunk[0..<n]
     }
@@ -76,10 +77,76 @@ func readFile(_ path: String) -> [UInt8]? {
 
 /// Writes a whole file.
 func writeFile(_ path: String, _ bytes: [UInt8]) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     precondition(fd >= 0, "cannot create \(path)")
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    precondition(written == bytes.count, "short write to \(path)")
     close(fd)
+}
+
+/// A pipe whose ends are close-on-exec from birth, so a child that another test's thread spawns
+/// meanwhile cannot inherit them (and keep a reader or writer alive that the test thinks is gone).
+/// - Returns: The read and write ends; the caller closes both.
+func makePipe() -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe2 failed: errno \(errno)")
+    return (ends[0], ends[1])
+}
+
+/// The `poll` timeout, in milliseconds, that wakes no earlier than `deadline` (rounded up), at most
+/// `cap`; 0 once the deadline has passed.
+func pollTimeout(until deadline: ContinuousClock.Instant, cap: Duration = .seconds(3600)) -> Int32 {
+    let left = min(cap, ContinuousClock.now.duration(to: deadline))
+    guard left > .zero else { return 0 }
+    let (seconds, attoseconds) = left.components
+    return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+}
+
+/// How a reaped child ended and the user + system CPU time it used.
+struct Reaped {
+    var termination: Termination
+    var cpu: Duration
+}
+
+/// Waits for child `pid` to exit, on a pidfd (an event, not a polling loop), and reaps it.
+///
+/// A child still running at `deadline` is killed with SIGKILL, so a hang shows as `signal 9` and
+/// fails the test instead of blocking it. Blocks the calling thread.
+/// - Parameters:
+///   - pid: A child of this process that nobody else reaps.
+///   - deadline: When to give up waiting (`ContinuousClock`).
+/// - Returns: How it ended and the CPU time it used.
+func reap(_ pid: pid_t, deadline: ContinuousClock.Instant) -> Reaped {
+    let pidfd = pidfd_open(pid, 0)
+    precondition(pidfd >= 0, "pidfd_open failed: errno \(errno)")
+    defer { close(pidfd) }
+    var exited = false
+    while !exited {
+        var pfd = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pfd, 1, pollTimeout(until: deadline))
+        if ready > 0 {
+            exited = true
+        } else if ready == 0 && ContinuousClock.now >= deadline {
+            kill(pid, SIGKILL)
+            exited = true
+        }
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let cpu =
+        Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    return Reaped(termination: Termination(waitStatus: status), cpu: cpu)
+}
+
+/// Waits for child `pid` to exit and reaps it; see `reap(_:deadline:)`.
+/// - Parameters:
+///   - pid: A child of this process that nobody else reaps.
+///   - timeout: Killed with SIGKILL after this long.
+/// - Returns: How it ended (`signal 9` after a timeout).
+func waitForExit(_ pid: pid_t, timeout: Duration = .seconds(30)) -> Termination {
+    reap(pid, deadline: .now + timeout).termination
 }
 
 /// What the child's standard input is.
@@ -92,6 +159,14 @@ enum Input {
     case bytes([UInt8])
 }
 
+/// Something to do to the child once its standard output contains a text.
+struct Trigger {
+    /// The text to wait for on standard output.
+    var stdoutContains: String
+    /// Called once with the child's pid when the text has appeared (to send it a signal).
+    var action: (pid_t) -> Void
+}
+
 /// Runs `eggtimer` with `arguments`, stdout and stderr captured through pipes, and waits for it.
 /// - Parameters:
 ///   - arguments: The arguments after the program name.
@@ -99,75 +174,85 @@ enum Input {
 ///   - environment: Added to a small fixed environment.
 ///   - timeout: Killed with SIGKILL after this long (a hang fails the test, never blocks it).
 ///   - stdoutClosed: Start with standard output closed (`>&-`) instead of a pipe.
-///   - afterStart: Called with the child's pid once it runs (to send it signals).
+///   - trigger: Run once when standard output first contains its text (the state it names was reached).
 /// - Returns: How it ended and what it printed.
 func runEggtimer(
     _ arguments: [String], stdin: Input = .null, environment: [String: String] = [:],
-    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, afterStart: ((pid_t) -> Void)? = nil
+    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, trigger: Trigger? = nil
 ) -> Finished {
-    var outPipe: [Int32] = [-1, -1]
-    var errPipe: [Int32] = [-1, -1]
-    var inPipe: [Int32] = [-1, -1]
-    precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && pipe(&inPipe) == 0)
+    let deadline = ContinuousClock.now + timeout
+    let outPipe = makePipe()
+    let errPipe = makePipe()
+    let inPipe = makePipe()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     switch stdin {
     case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     case .closed: posix_spawn_file_actions_addclose(&actions, 0)
-    case .bytes: posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    case .bytes: posix_spawn_file_actions_adddup2(&actions, inPipe.read, 0)
     }
     if stdoutClosed {
         posix_spawn_file_actions_addclose(&actions, 1)
     } else {
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
     }
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for fd in outPipe + errPipe + inPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+    posix_spawn_file_actions_adddup2(&actions, errPipe.write, 2)
     let pid = spawn(arguments, actions: &actions, environment: environment)
-    close(outPipe[1])
-    close(errPipe[1])
-    close(inPipe[0])
-    if case .bytes(let bytes) = stdin { _ = bytes.withUnsafeBytes { write(inPipe[1], $0.baseAddress, $0.count) } }
-    close(inPipe[1])
-    afterStart?(pid)
+    close(outPipe.write)
+    close(errPipe.write)
+    close(inPipe.read)
+    if case .bytes(let bytes) = stdin { _ = bytes.withUnsafeBytes { write(inPipe.write, $0.baseAddress, $0.count) } }
+    close(inPipe.write)
 
+    let (out, err) = collect(stdout: outPipe.read, stderr: errPipe.read, until: deadline) { stdout in
+        guard let trigger, stdout.contains(trigger.stdoutContains) else { return false }
+        trigger.action(pid)
+        return true
+    }
+    close(outPipe.read)
+    close(errPipe.read)
+    let reaped = reap(pid, deadline: deadline)
+    return Finished(
+        termination: reaped.termination, stdout: String(decoding: out, as: UTF8.self),
+        stderr: String(decoding: err, as: UTF8.self), cpu: reaped.cpu)
+}
+
+/// Reads two pipes until both are at EOF or `deadline` passes.
+/// - Parameters:
+///   - stdout: The read end of the child's standard output.
+///   - stderr: The read end of the child's standard error.
+///   - deadline: When to stop reading (`ContinuousClock`).
+///   - onStdout: Called with all of stdout so far after each stdout read, until it returns true.
+/// - Returns: The bytes read from each.
+private func collect(
+    stdout: Int32, stderr: Int32, until deadline: ContinuousClock.Instant, onStdout: (String) -> Bool
+) -> (stdout: [UInt8], stderr: [UInt8]) {
     var out: [UInt8] = []
     var err: [UInt8] = []
-    let started = ContinuousClock.now
-    var open = [outPipe[0], errPipe[0]]
-    while !open.isEmpty {
+    var triggered = false
+    var open = [stdout, stderr]
+    while !open.isEmpty && ContinuousClock.now < deadline {
         var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let left = timeout - started.duration(to: .now)
-        if left <= .zero {
-            kill(pid, SIGKILL)
-            break
-        }
-        _ = poll(&fds, nfds_t(fds.count), Int32(left.components.seconds * 1000 + 10))
+        guard poll(&fds, nfds_t(fds.count), pollTimeout(until: deadline)) > 0 else { continue }
         for pfd in fds where pfd.revents != 0 {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = read(pfd.fd, &chunk, chunk.count)
             if n > 0 {
-                if pfd.fd == outPipe[0] { out += chunk[0..<n] } else { err += chunk[0..<n] }
-            } else {
+                if pfd.fd == stdout { out += chunk[0..<n] } else { err += chunk[0..<n] }
+                if pfd.fd == stdout && !triggered { triggered = onStdout(String(decoding: out, as: UTF8.self)) }
+            } else if n == 0 || errno != EINTR {
                 open.removeAll { $0 == pfd.fd }
             }
         }
     }
-    close(outPipe[0])
-    close(errPipe[0])
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let cpu =
-        Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
-    return Finished(
-        termination: Termination(waitStatus: status), stdout: String(decoding: out, as: UTF8.self),
-        stderr: String(decoding: err, as: UTF8.self), cpu: cpu)
+    return (out, err)
 }
 
 /// posix_spawn of the eggtimer binary with `arguments`.
+///
+/// Appends a close-from-3 action to `actions`: the child gets only descriptors 0, 1 and 2, whatever
+/// other threads have open (or are opening) meanwhile.
 func spawn(
     _ arguments: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String] = [:],
     newSession: Bool = false, executable: String = eggtimerPath
@@ -184,6 +269,7 @@ func spawn(
     var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     if newSession { flags |= Int32(CSystem_POSIX_SPAWN_SETSID) }
     posix_spawnattr_setflags(&attributes, Int16(flags))
+    precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
 
     var env: [String: String] = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
     env.merge(environment) { $1 }
@@ -191,7 +277,15 @@ func spawn(
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    // ETXTBSY: a test that has just written an executable (a copy of eggtimer) may find its write
+    // descriptor still held by a child another thread is spawning, between clone and exec, however
+    // close-on-exec it is. That lasts microseconds and sends no event; retry for a bounded time.
+    let giveUp = ContinuousClock.now + .seconds(10)
+    var rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    while rc == ETXTBSY && ContinuousClock.now < giveUp {
+        _ = poll(nil, 0, 1)
+        rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    }
     precondition(rc == 0, "posix_spawn failed: \(rc)")
     return pid
 }
@@ -199,17 +293,14 @@ func spawn(
 /// Starts eggtimer with standard input and error on /dev/null and standard output into a pipe.
 /// - Returns: The child's pid and the pipe's read end, which the caller closes.
 func spawnIntoPipe(_ arguments: [String]) -> (pid: pid_t, reader: Int32) {
-    var ends: [Int32] = [-1, -1]
-    precondition(pipe(&ends) == 0)
+    let ends = makePipe()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, ends[0])
-    posix_spawn_file_actions_addclose(&actions, ends[1])
     let pid = spawn(arguments, actions: &actions)
-    close(ends[1])
-    return (pid, ends[0])
+    close(ends.write)
+    return (pid, ends.read)
 }
