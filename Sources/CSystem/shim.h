@@ -1,7 +1,7 @@
 #ifndef EGGTIMER_CSYSTEM_SHIM_H
 #define EGGTIMER_CSYSTEM_SHIM_H
 /* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), ppoll (a nanosecond
-   poll timeout), prctl (variadic), and the terminal's window size ioctls (macros).
+   poll timeout), pipe2 (close-on-exec pipes), prctl (variadic), and the terminal's window size ioctls (macros).
 
    _GNU_SOURCE must NOT be defined here: these system headers are shared with Swift's Glibc
    module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
@@ -18,6 +18,10 @@
 
 /* From <poll.h> under _GNU_SOURCE (glibc 2.36 declares exactly this). */
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
+
+/* From <unistd.h> under _GNU_SOURCE (glibc 2.9+): a pipe whose ends are close-on-exec (O_CLOEXEC)
+   and non-blocking (O_NONBLOCK) from birth, so no thread's posix_spawn can inherit them. */
+extern int pipe2(int pipefd[2], int flags);
 
 /* POSIX_SPAWN_SETSID from <spawn.h> under _GNU_SOURCE (glibc 2.26+): the child calls setsid().
    Tests use it to give a program its own session on a pseudo-terminal. */

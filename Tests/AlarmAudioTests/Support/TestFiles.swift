@@ -52,7 +52,7 @@ enum TestFiles {
     }
 
     static func read(_ path: String) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -67,7 +67,7 @@ enum TestFiles {
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         precondition(fd >= 0, "cannot create \(path)")
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
