@@ -89,6 +89,26 @@ import Testing
         }
     }
 
+    /// A device that fails again right after every successful recovery must not be retried in a
+    /// tight loop (the thread may run at SCHED_FIFO): each retry waits longer, 1 ms doubling to
+    /// 100 ms, and a write that goes through resets that.
+    @Test(arguments: [EPIPE, ESTRPIPE, EINTR])
+    func writeFailingAgainRightAfterRecoveryBacksOffInsteadOfSpinning(code: Int32) throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.writes =
+            [.accept(frames: 200)] + Array(repeating: .fail(code), count: 10) + [.accept(frames: 100), .fail(code)]
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let (report, _) = try playToEnd(device, timer: timer, loops: 1)
+
+        // The first failure is repaired and retried at once; each that follows a repair waits.
+        #expect(timer.sleeps == [1, 2, 4, 8, 16, 32, 64, 100, 100].map { .milliseconds($0) })
+        #expect(device.calls.filter { $0 == .recover(code) }.count == 11)
+        #expect(device.sessions == [copies(1)])
+        #expect(report.underruns == (code == EINTR ? 0 : 11))
+        #expect(report.lastError == nil)
+    }
+
     /// -EPIPE, then -ENODEV, then two failed opens, then a working device.
     @Test func lostDeviceIsReopenedWithBackoffAndEventsComeInOrder() throws {
         let timer = FakeTimer()

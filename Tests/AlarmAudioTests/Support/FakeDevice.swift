@@ -17,6 +17,8 @@ final class FakeDevice: Sendable {
         case wouldBlock
         /// Throw `ALSAError` with this positive errno.
         case fail(Int32)
+        /// Block (opening `blocked`) until ``FakeDevice/release()``, then accept every frame.
+        case stall
     }
 
     /// What happened, in order.
@@ -67,7 +69,7 @@ final class FakeDevice: Sendable {
     let stuckPipe = Doorbell()
     /// Opened when a call blocks at `blockAt`.
     let blocked = DispatchGate()
-    private let released = DispatchGate()
+    fileprivate let releasedGate = DispatchGate()
     /// Signalled once per call matching `signalOn`.
     let signal = DispatchSemaphore(value: 0)
     let signalOn: @Sendable (Call) -> Bool
@@ -84,7 +86,7 @@ final class FakeDevice: Sendable {
     }
 
     /// Lets the blocked call go on.
-    func release() { released.open() }
+    func release() { releasedGate.open() }
 
     /// Blocks the calling (playback) thread until ``release()`` if `point` is where the script
     /// says to block; at most once per script entry.
@@ -96,7 +98,7 @@ final class FakeDevice: Sendable {
         }
         guard block else { return }
         blocked.open()
-        _ = released.wait()
+        _ = releasedGate.wait()
     }
 
     var calls: [Call] { state.withLock { $0.calls } }
@@ -147,6 +149,10 @@ struct FakeSink: ~Copyable, PCMSink {
             return step
         }
         switch step {
+        case .stall:
+            device.blocked.open()
+            _ = device.releasedGate.wait()
+            return accept(samples, limit: .max)
         case .wouldBlock:
             device.record(.wouldBlock)
             return 0
@@ -154,16 +160,21 @@ struct FakeSink: ~Copyable, PCMSink {
             device.record(.failed(code))
             throw ALSAError(code: code, function: "snd_pcm_writei")
         case .accept(let limit):
-            let accepted = min(limit, frames)
-            let now = device.timer?.now()
-            device.state.withLock { state in
-                state.sessions[session].append(contentsOf: samples[0..<(accepted * device.channels)])
-                state.totalFrames += accepted
-                if let now { state.writeTimes.append((now, state.totalFrames)) }
-            }
-            device.record(.write(frames: accepted))
-            return accepted
+            return accept(samples, limit: limit)
         }
+    }
+
+    /// Records an accepted write of at most `limit` frames.
+    private func accept(_ samples: UnsafeBufferPointer<Int16>, limit: Int) -> Int {
+        let accepted = min(limit, samples.count / device.channels)
+        let now = device.timer?.now()
+        device.state.withLock { state in
+            state.sessions[session].append(contentsOf: samples[0..<(accepted * device.channels)])
+            state.totalFrames += accepted
+            if let now { state.writeTimes.append((now, state.totalFrames)) }
+        }
+        device.record(.write(frames: accepted))
+        return accepted
     }
 
     mutating func recover(from error: ALSAError) throws(ALSAError) -> Bool {
