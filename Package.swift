@@ -26,13 +26,13 @@ let package = Package(
         .systemLibrary(
             name: "CMpg123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
-        // signalfd and friends, which Swift's Glibc module lacks; seen only by the CLI.
+        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by the CLI and AlarmAudio.
         .systemLibrary(name: "CSystem"),
 
         // Timing: pure Swift, no C, no I/O.
         .target(name: "TimerCore", swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
-        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123"], swiftSettings: shippedSettings),
+        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
         // The CLI composes the two.
         .executableTarget(
             name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "CSystem"],

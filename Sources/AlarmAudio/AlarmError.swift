@@ -16,6 +16,14 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
     case deviceUnavailable(device: String, reason: String)
     /// The ALSA device failed while playing (for example, a USB speaker was unplugged).
     case deviceLost(device: String, reason: String)
+    /// The ALSA device did not return from a call within ``AlarmPlayer/answerLimit``: it looks
+    /// stalled (a hung sound server, a Bluetooth sink, a `file:` PCM writing into a pipe nobody
+    /// reads). The thread making the call was abandoned.
+    ///
+    /// - `call` names the alsa-lib function the thread was in, for example `"snd_pcm_writei"`
+    ///   (`"snd_pcm_open"` covers opening and configuring), or `"stop request"` when the thread
+    ///   was in no device call yet did not answer a stop in time.
+    case deviceHung(device: String, call: String)
 
     /// One line without a trailing newline, suitable for a terminal or a log.
     public var description: String {
@@ -24,6 +32,8 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
         case .unreadableSound(let path, let reason): "cannot play sound file '\(path)': \(reason)"
         case .deviceUnavailable(let device, let reason): "cannot open audio device '\(device)': \(reason)"
         case .deviceLost(let device, let reason): "lost audio device '\(device)': \(reason)"
+        case .deviceHung(let device, let call):
+            "audio device '\(device)' did not answer within \(AlarmPlayer.answerLimitText) (\(call)); it looks stalled"
         }
     }
 }

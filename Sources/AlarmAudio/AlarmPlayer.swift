@@ -1,43 +1,75 @@
-import Synchronization
-
-/// Plays an ``AlarmSound`` in a loop on an ALSA device, from a dedicated playback thread.
+/// Plays an ``AlarmSound`` in a loop on an ALSA device, from a dedicated playback thread, without
+/// ever blocking the thread that drives it.
 ///
-/// The thread opens the device non-blocking, waits for the start instant, then loops the sound
-/// sample-exactly (no gap or padding between passes). A stop wakes it through a pipe, so the
-/// device is dropped within microseconds whatever the buffer length. Underruns and suspends are
-/// recovered in place; a lost or unavailable device is reopened with backoff (100 ms doubling to
-/// 2 s) until it works or the player is stopped. The backoff starts again from 100 ms only after a
-/// device has played 2 s of audio beyond its buffer without failing, so a device that opens but
-/// fails soon after (a `file:` PCM whose file cannot be written, a flaky USB link) is retried ever
-/// more slowly rather than at 10 Hz.
+/// Each ringing runs on a POSIX thread of its own. The thread opens the device non-blocking,
+/// waits for the start instant, then loops the sound sample-exactly (no gap or padding between
+/// passes). A stop wakes it through a pipe, so the device is dropped within microseconds whatever
+/// the buffer length. Underruns and suspends are recovered in place; a lost or unavailable device
+/// is reopened with backoff (100 ms doubling to 2 s) until it works or the ringing is stopped. The
+/// backoff starts again from 100 ms only after a device has played 2 s of audio beyond its buffer
+/// without failing, so a device that opens but fails soon after (a `file:` PCM whose file cannot
+/// be written, a flaky USB link) is retried ever more slowly rather than at 10 Hz.
 ///
-/// Thread-safe: ``start(at:loops:onEvent:)``, ``stop()`` and ``isRunning`` may be called from any
-/// thread except the playback thread (that is, not from `onEvent`). Shared state lives in atomics
-/// and mutexes; the device handle never leaves the playback thread.
-public final class AlarmPlayer: Sendable {
-    /// Something that happened on the playback thread.
+/// ## Driving it from an event loop
+/// Nothing here blocks or joins a thread that might still be working. The owner puts
+/// ``descriptor`` in its poll set, wakes no later than ``nextCheck``, and then calls
+/// ``events(at:)``, which hands over what the playback thread reported, in order. Every ringing
+/// that ``start(at:loops:now:)`` begins ends with exactly one of ``Event/finished(_:)``,
+/// ``Event/stopped(_:)`` or ``Event/hung(_:)``, unless a later `start` replaces it (then it ends
+/// silently).
+///
+/// ## Hung devices
+/// A device call that never returns (a stalled sound server, a Bluetooth sink, ALSA's `file`
+/// plugin writing into a pipe nobody reads) must not freeze the program. When the playback thread
+/// has been inside one device call for ``answerLimit``, or has not answered a stop within
+/// ``answerLimit``, ``events(at:)`` ends the ringing with ``Event/hung(_:)`` and abandons the
+/// thread: it is never joined, its stop request stays set (so if the call ever returns it drops,
+/// closes and exits without playing again), and its later events are dropped.
+///
+/// Confined to one thread, the owner's (typically the main thread's event loop): every method and
+/// property must be called there. Playback threads share only thread-safe objects with it.
+public final class AlarmPlayer {
+    /// Something that happened to a ringing, as returned by ``AlarmPlayer/events(at:)``.
     public enum Event: Sendable, Equatable {
-        /// The first samples of this ringing were accepted by ALSA (`snd_pcm_writei` returned > 0) at this instant.
+        /// The first samples of this ringing were accepted by ALSA (`snd_pcm_writei` returned > 0)
+        /// at this instant (by the playback thread's clock, `ContinuousClock`).
         ///
         /// Sent once per ringing. Accepted is not yet heard: a device may take its first buffer and
         /// then fail (``deviceUnavailable(_:)`` follows at once). Until a ``deviceRecovered`` comes
         /// after that, no device has been shown to play.
         case firstFrame(at: ContinuousClock.Instant)
-        /// The device could not be opened (`.deviceUnavailable`) or failed mid-play (`.deviceLost`);
-        /// the player retries with backoff. Sent once per failed attempt: 100 ms, 200 ms, … up to
-        /// every 2 s while the device keeps failing.
+        /// The device could not be opened (``AlarmError/deviceUnavailable(device:reason:)``) or
+        /// failed mid-play (``AlarmError/deviceLost(device:reason:)``); the player retries with
+        /// backoff. Sent once per failed attempt: 100 ms, 200 ms, … up to every 2 s while the
+        /// device keeps failing. Not an ending: the ringing goes on.
         case deviceUnavailable(AlarmError)
         /// After a ``deviceUnavailable(_:)``, a reopened device has shown that it plays: it has
         /// accepted more frames than its buffer holds, so some of them must have left the buffer.
         ///
         /// Sent at most once per run of failures, and never for a device that fails again before
-        /// that point (nor if the requested passes end first; then ``finished(passes:)`` follows).
+        /// that point (nor if the requested passes end first).
         case deviceRecovered
-        /// The requested passes were written and drained; the thread is about to exit.
-        case finished(passes: Int)
+        /// The requested passes were written and drained and the device closed; the ringing is
+        /// over. An ending (see ``endsRinging``). `report.stoppedAt` is `nil`.
+        case finished(Report)
+        /// After ``AlarmPlayer/stop(at:)``, the queued audio was dropped and the device closed; the
+        /// ringing is over. An ending. `report.stoppedAt` is set.
+        case stopped(Report)
+        /// The device did not answer within ``AlarmPlayer/answerLimit``: always
+        /// ``AlarmError/deviceHung(device:call:)``. The ringing is over and its thread abandoned.
+        /// An ending.
+        case hung(AlarmError)
+
+        /// Whether this event ends its ringing (``finished(_:)``, ``stopped(_:)``, ``hung(_:)``).
+        public var endsRinging: Bool {
+            switch self {
+            case .finished, .stopped, .hung: true
+            case .firstFrame, .deviceUnavailable, .deviceRecovered: false
+            }
+        }
     }
 
-    /// What one ringing did, returned by ``stop()``.
+    /// What one ringing did, carried by ``Event/finished(_:)`` and ``Event/stopped(_:)``.
     public struct Report: Sendable, Equatable {
         /// Whole passes of the sound written.
         public var passes: Int
@@ -46,7 +78,7 @@ public final class AlarmPlayer: Sendable {
         /// When the first frame was accepted; `nil` if none was.
         public var firstFrameAt: ContinuousClock.Instant?
         /// When the device was dropped (or, with no device open, when the thread noticed the stop)
-        /// after ``stop()``; `nil` if the run finished its passes on its own.
+        /// after ``AlarmPlayer/stop(at:)``; `nil` if the ringing finished its passes on its own.
         public var stoppedAt: ContinuousClock.Instant?
         /// Underruns (`EPIPE`) and suspends (`ESTRPIPE`) recovered in place.
         public var underruns: Int
@@ -72,29 +104,47 @@ public final class AlarmPlayer: Sendable {
         }
     }
 
-    private typealias Runner =
+    /// How long one device call (open, write, drain, drop, close, …) may take, and how long a
+    /// stop may go unanswered, before the device is declared hung: 500 ms.
+    ///
+    /// A working device answers in microseconds (open and set-up in under a millisecond, a drop
+    /// in 10–50 µs), a sound server in a few milliseconds; half a second is far beyond that and
+    /// still short enough that a stop key seems to work at once.
+    public static let answerLimit: Duration = .milliseconds(500)
+
+    /// ``answerLimit`` as text for messages, for example "500 ms".
+    static var answerLimitText: String { "\(Int(answerLimit / .milliseconds(1))) ms" }
+
+    /// The body of a playback thread: plays one ringing and returns its report.
+    typealias Runner =
         @Sendable (
             _ control: PlaybackControl, _ startAt: ContinuousClock.Instant, _ loops: Int?,
             _ onEvent: @escaping @Sendable (Event) -> Void
         ) -> Report
 
-    /// The thread handle and the last report.
-    ///
-    /// Held across `pthread_join` in ``stop()`` so that concurrent stops wait for each other; the
-    /// playback thread never takes it.
-    private struct Lifecycle {
-        var thread: PlaybackThread?
-        var lastReport = Report()
+    /// The ringing in progress, as the owning thread sees it.
+    private struct Ringing {
+        let control: PlaybackControl
+        /// `nil` when no thread could be started (its events were queued by ``start(at:loops:now:)``).
+        let thread: PlaybackThread?
+        /// When an unanswered stop makes the device hung; `nil` until ``stop(at:)``.
+        var stopDeadline: ContinuousClock.Instant?
     }
 
     private let device: String
     private let runner: Runner
-    private let control = PlaybackControl()
-    private let lifecycle = Mutex(Lifecycle())
+    private let inbox = PlaybackInbox()
+    private var ringing: Ringing?
+    private var lastRun: UInt64 = 0
+    /// The `now` of the last call that took one; a hang can start no earlier than this.
+    private var lastCheck: ContinuousClock.Instant?
 
-    /// Creates a player; nothing is opened until ``start(at:loops:onEvent:)``.
+    /// Creates a player; nothing is opened until ``start(at:loops:now:)``.
+    ///
+    /// Opens the event pipe (close-on-exec, non-blocking); if none can be made (out of
+    /// descriptors) ``descriptor`` is -1 and ``nextCheck`` asks to be polled every 10 ms instead.
     /// - Parameters:
-    ///   - sound: What to play; at least one frame. Shared read-only with the playback thread.
+    ///   - sound: What to play; at least one frame. Shared read-only with playback threads.
     ///   - device: ALSA PCM name, for example `"default"`, `"null"`, `"file:'/tmp/x.raw',raw"` or
     ///     `"plughw:CARD=Headphones"`.
     ///   - latency: The device buffer to ask for; bounds how far writes run ahead of what is heard.
@@ -110,127 +160,180 @@ public final class AlarmPlayer: Sendable {
     /// - Parameters:
     ///   - sound: What to play; at least one frame.
     ///   - device: The name used in errors.
-    ///   - timer: The clock and sleeper the playback thread uses.
+    ///   - timer: The clock and sleeper the playback threads use; it also stamps device calls and
+    ///     every instant they report, so ``events(at:)`` must be given `now` by the same clock.
+    ///   - onEvent: Also called on the playback thread with each event as it is posted (not the
+    ///     ending); for tests that must look at a fake device at that moment.
     ///   - open: Opens a sink; called on the playback thread, again after each failure.
     /// - Precondition: `sound.frames > 0`.
     init<Sink: PCMSink & ~Copyable>(
         sound: AlarmSound, device: String, timer: some PlaybackTimer,
+        onEvent observer: @escaping @Sendable (Event) -> Void = { _ in },
         open: @escaping @Sendable () throws(ALSAError) -> Sink
     ) {
         precondition(sound.frames > 0, "cannot loop an empty sound")
         self.device = device
-        runner = { control, startAt, loops, onEvent in
+        runner = { control, startAt, loops, post in
             var loop = PlaybackLoop(
                 sound: sound, device: device, loops: loops, startAt: startAt, timer: timer, control: control,
-                onEvent: onEvent)
+                onEvent: { event in
+                    observer(event)
+                    post(event)
+                })
             return loop.run(open: open)
         }
     }
 
-    deinit {
-        let thread = lifecycle.withLock { $0.thread.take() }
-        guard let thread else { return }
-        if control.isPlaybackThread {
-            // The last reference went away inside `onEvent`: the thread cannot join itself.
-            control.requestStop()
-            thread.detach()
-        } else {
-            control.requestStop()
-            thread.join()
-        }
-    }
-
-    /// Checks that `device` works by opening it as the player would for `sound`, then closing it.
+    /// Asks a ringing still in progress to stop and lets its thread go; never waits.
     ///
-    /// Meant for the "does the device work at all" check before a timer starts. Runs on the calling
-    /// thread and blocks for about a millisecond.
-    /// - Parameters:
-    ///   - device: ALSA PCM name.
-    ///   - sound: Whose sample rate and channel count to configure.
-    /// - Throws: ``AlarmError/deviceUnavailable(device:reason:)`` with alsa-lib's reason text.
-    /// C: `snd_pcm_open`, `snd_pcm_set_params`, `snd_pcm_close`.
-    public static func probe(device: String, sound: AlarmSound) throws(AlarmError) {
-        do {
-            let playback = try PCMPlayback(
-                device: device, sampleRate: sound.sampleRate, channels: sound.channels, latency: .milliseconds(100))
-            playback.close()
-        } catch {
-            throw .deviceUnavailable(device: device, reason: error.message)
-        }
+    /// The thread drops, closes and exits on its own afterwards (microseconds later on a working
+    /// device). To know the device is closed before going on, call ``stop(at:)`` and wait for the
+    /// ending first.
+    deinit {
+        guard let ringing else { return }
+        ringing.control.requestStop()
+        ringing.thread?.detach()
     }
 
-    /// Starts ringing on a new playback thread (a POSIX thread, not a Task); returns at once.
+    /// Readable (`POLLIN`) whenever events are waiting for ``events(at:)``: put it in the owning
+    /// loop's poll set.
+    ///
+    /// Close-on-exec and non-blocking; owned by the player (do not close it); the same for the
+    /// player's whole life. -1 if no pipe could be made (see ``init(sound:device:latency:)``).
+    public var descriptor: Int32 { inbox.descriptor }
+
+    /// Whether a ringing is active: started and not yet ended by an event that ``events(at:)``
+    /// has returned (``Event/finished(_:)``, ``Event/stopped(_:)``, ``Event/hung(_:)``).
+    public var isRunning: Bool { ringing != nil }
+
+    /// Starts a ringing on a new playback thread (a POSIX thread, not a Task); returns at once.
     ///
     /// The thread opens the device immediately, waits until `startAt` (sleeping coarsely, then
     /// precisely), and writes the first frame within a fraction of a millisecond of it. It then
-    /// loops the sound until ``stop()`` or until `loops` passes are written and drained. If no
+    /// loops the sound until ``stop(at:)`` or until `loops` passes are written and drained. If no
     /// device works it keeps retrying, sending ``Event/deviceUnavailable(_:)``; passes do not advance
     /// meanwhile. With `loops == nil`, a device that does not pace itself (`null`, `file:`) is paced
     /// to at most two buffers ahead of real time; with `loops` set, writes run as fast as the device
     /// takes them.
     ///
-    /// If the thread cannot be created, `onEvent` receives `.deviceUnavailable` on the calling
-    /// thread and the player stays stopped.
+    /// A ringing still active is asked to stop first and then forgotten: its thread is never
+    /// joined here, and its later events (including its ending) are dropped. If no thread can be
+    /// created, the new ringing's events are ``Event/deviceUnavailable(_:)`` and then
+    /// ``Event/finished(_:)`` with that error as `lastError`, both waiting in ``descriptor`` at once.
     /// - Parameters:
     ///   - startAt: When the first frame should reach ALSA; now or in the past means at once.
-    ///   - loops: Whole passes to play, at least 1; `nil` plays until ``stop()``.
-    ///   - onEvent: Called on the playback thread; must be cheap, thread-safe, and must not call
-    ///     ``start(at:loops:onEvent:)`` or ``stop()``.
-    /// - Precondition: Not running (a finished or stopped player may be started again); `loops` is
-    ///   `nil` or positive.
-    public func start(
-        at startAt: ContinuousClock.Instant, loops: Int?, onEvent: @escaping @Sendable (Event) -> Void
-    ) {
+    ///   - loops: Whole passes to play, at least 1; `nil` plays until ``stop(at:)``.
+    ///   - now: The current instant (`ContinuousClock`, or the test timer's clock).
+    /// - Precondition: `loops` is `nil` or positive. Called on the owning thread.
+    /// C: `pthread_create`.
+    public func start(at startAt: ContinuousClock.Instant, loops: Int?, now: ContinuousClock.Instant) {
         precondition(loops.map { $0 > 0 } ?? true, "loops must be positive")
-        let failure: AlarmError? = lifecycle.withLock { state in
-            if let finished = state.thread.take() {
-                precondition(!control.isRunning, "AlarmPlayer.start called while already playing")
-                finished.join()
-                state.lastReport = control.report
-            }
-            control.prepareForStart()
-            let control = self.control
-            let runner = self.runner
-            switch PlaybackThread.start({
-                control.enterPlaybackThread()
-                control.finish(with: runner(control, startAt, loops, onEvent))
-            }) {
-            case .success(let thread):
-                state.thread = thread
-                return nil
-            case .failure(let error):
-                let failure = AlarmError.deviceUnavailable(
-                    device: device, reason: "cannot start the playback thread: \(errnoText(error.code))")
-                control.finish(with: Report(lastError: failure))
-                state.lastReport = control.report
-                return failure
-            }
+        if let previous = ringing.take() {
+            previous.control.requestStop()
+            previous.thread?.detach()
         }
-        if let failure { onEvent(.deviceUnavailable(failure)) }
-    }
-
-    /// Stops ringing: wakes the playback thread, waits until it has dropped the queued audio
-    /// (`snd_pcm_drop`), closed the device and exited, and returns what it did.
-    ///
-    /// Blocks for as long as that takes (microseconds on an open device). Idempotent: later calls
-    /// return the same report; a player never started returns an empty report; a player whose
-    /// passes finished on their own returns that run's report (with `stoppedAt == nil`).
-    /// - Returns: The run's report.
-    /// - Precondition: Not called on the playback thread (from `onEvent`).
-    public func stop() -> Report {
-        precondition(!control.isPlaybackThread, "AlarmPlayer.stop called from its own playback thread")
-        return lifecycle.withLock { state in
-            guard let thread = state.thread.take() else { return state.lastReport }
-            control.requestStop()
-            thread.join()
-            state.lastReport = control.report
-            return state.lastReport
+        lastRun += 1
+        lastCheck = now
+        let control = PlaybackControl(run: lastRun)
+        let (inbox, runner, run) = (self.inbox, self.runner, lastRun)
+        let post: @Sendable (Event) -> Void = { inbox.post($0, run: run) }
+        switch PlaybackThread.start({
+            let report = runner(control, startAt, loops, post)
+            post(report.stoppedAt == nil ? .finished(report) : .stopped(report))  // the thread's last act
+        }) {
+        case .success(let thread):
+            ringing = Ringing(control: control, thread: thread)
+        case .failure(let error):
+            let failure = AlarmError.deviceUnavailable(
+                device: device, reason: "cannot start the playback thread: \(errnoText(error.code))")
+            post(.deviceUnavailable(failure))
+            post(.finished(Report(lastError: failure)))
+            ringing = Ringing(control: control, thread: nil)
         }
     }
 
-    /// Whether the playback thread is running.
+    /// Asks the current ringing to stop; returns at once and never waits for the thread.
     ///
-    /// `true` from ``start(at:loops:onEvent:)`` until the thread has finished its passes or been
-    /// stopped. Callable from any thread.
-    public var isRunning: Bool { control.isRunning }
+    /// ``Event/stopped(_:)`` follows through ``descriptor`` (microseconds later on a working
+    /// device), or ``Event/hung(_:)`` from ``events(at:)`` if there is no answer within
+    /// ``answerLimit`` of `now`. If the ringing had already ended on its own, its
+    /// ``Event/finished(_:)`` comes instead. Does nothing when no ringing is active or a stop
+    /// was already asked for.
+    /// - Parameter now: The current instant, by the same clock as ``events(at:)``.
+    /// - Precondition: Called on the owning thread.
+    public func stop(at now: ContinuousClock.Instant) {
+        lastCheck = now
+        guard var current = ringing, current.stopDeadline == nil else { return }
+        current.control.requestStop()
+        current.stopDeadline = now + Self.answerLimit
+        ringing = current
+    }
+
+    /// Takes the events of the current ringing that are waiting, oldest first, and declares the
+    /// device hung when a deadline has passed; never blocks.
+    ///
+    /// Call it when ``descriptor`` is readable and at ``nextCheck``. Events of replaced or
+    /// abandoned ringings are dropped. When an ending is returned the ringing is over
+    /// (``isRunning`` becomes `false`); after ``Event/finished(_:)`` or ``Event/stopped(_:)``
+    /// the thread, which has returned, is joined.
+    ///
+    /// The ringing ends with ``Event/hung(_:)`` (carrying ``AlarmError/deviceHung(device:call:)``)
+    /// when, at `now`, its thread has been inside one device call (open, write, recover, poll
+    /// descriptors, drop, drain, close) for ``answerLimit`` or more, or a stop has gone unanswered
+    /// that long. Sleeping for the start instant or between reopening attempts, and waiting in
+    /// `poll` for room in the buffer, are not device calls. The thread is then abandoned: never
+    /// joined, its stop request left set, its later events dropped.
+    /// - Parameter now: The current instant, by the clock of the playback timer (`ContinuousClock`).
+    /// - Returns: The events, possibly none; an ending, if any, is last.
+    /// - Precondition: Called on the owning thread.
+    public func events(at now: ContinuousClock.Instant) -> [Event] {
+        lastCheck = now
+        // Judged before taking the events: a thread that ended in time has posted its ending by now.
+        let hang = ringing.flatMap { hangError(of: $0, at: now) }
+        let taken = inbox.take()
+        guard let current = ringing else { return [] }
+        var events: [Event] = []
+        for (run, event) in taken where run == current.control.run {
+            events.append(event)
+            if event.endsRinging {
+                current.thread?.join()  // it has posted its last event and is returning
+                ringing = nil
+                return events
+            }
+        }
+        if let hang {
+            current.control.requestStop()
+            current.thread?.detach()
+            ringing = nil
+            events.append(.hung(hang))
+        }
+        return events
+    }
+
+    /// When ``events(at:)`` must be called even if ``descriptor`` stays quiet: the earliest instant
+    /// at which the current ringing could be declared hung; `nil` when no ringing is active.
+    ///
+    /// While a ringing is active this is never more than ``answerLimit`` after the last `now`
+    /// given to the player, since the thread may enter a device call at any moment (so a ringing
+    /// costs the owning loop at most two wake-ups a second).
+    /// - Precondition: Called on the owning thread.
+    public var nextCheck: ContinuousClock.Instant? {
+        guard let current = ringing, let lastCheck else { return nil }
+        var check = current.control.currentCall.map { $0.since + Self.answerLimit } ?? lastCheck + Self.answerLimit
+        if let stopDeadline = current.stopDeadline { check = min(check, stopDeadline) }
+        if inbox.descriptor < 0 { check = min(check, lastCheck + .milliseconds(10)) }
+        return check
+    }
+
+    /// The hang `ringing` shows at `now`, if any (see ``events(at:)``).
+    private func hangError(of ringing: Ringing, at now: ContinuousClock.Instant) -> AlarmError? {
+        let call = ringing.control.currentCall
+        if let call, now >= call.since + Self.answerLimit {
+            return .deviceHung(device: device, call: call.function)
+        }
+        if let stopDeadline = ringing.stopDeadline, now >= stopDeadline {
+            return .deviceHung(device: device, call: call?.function ?? "stop request")
+        }
+        return nil
+    }
 }

@@ -16,6 +16,11 @@ import Glibc
 ///   retried ever more slowly (100 ms doubling to 2 s), so failure events never come faster than
 ///   about one per 2 s in the long run, and loss/recovery pairs no faster than that either.
 ///
+/// Every call into the sink (open, write, recover, poll descriptors, drop, drain, close) is
+/// bracketed with ``PlaybackControl/enter(_:at:)`` and ``PlaybackControl/leave()``, stamped by the
+/// timer, so the player can tell a device that stopped answering from one that is slow. Sleeps
+/// (the start instant, backoff, pacing) and the wait for room in the buffer are not device calls.
+///
 /// Runs on one thread from start to end; shares only `control` (thread-safe) and the sound's
 /// read-only samples with other threads, and calls `onEvent` on its own thread.
 struct PlaybackLoop<Timer: PlaybackTimer> {
@@ -24,6 +29,29 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         case stopped
         case finished
         case lost(ALSAError)
+    }
+
+    /// What the loop tracks about one open sink.
+    private struct Session {
+        /// One write's worth: a device buffer, in frames.
+        let chunkFrames: Int
+        /// Frames accepted since the open that prove the device plays (more than its buffer).
+        let provenFrames: Int
+        /// Frames accepted since the open after which the backoff starts again from its first delay.
+        let steadyFrames: Int
+        /// The device has answered a write with "buffer full", so it paces itself.
+        var devicePaces = false
+        /// A suspended device (`ESTRPIPE`) has not resumed yet.
+        var suspended = false
+        /// The last device call was a successful recovery and no write has succeeded since.
+        var justRecovered = false
+        /// Pauses before retrying a write that keeps failing right after each recovery.
+        var retry = Backoff(first: .milliseconds(1), limit: .milliseconds(100))
+        /// When this sink accepted its first frames, for pacing; frames accepted since then.
+        var paceStart: ContinuousClock.Instant?
+        var framesSincePaceStart = 0
+        /// Frames this sink has accepted.
+        var framesSinceOpen = 0
     }
 
     let sound: AlarmSound
@@ -49,9 +77,10 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     ///   - device: The device name, for errors.
     ///   - loops: Whole passes to play, at least 1; `nil` until stopped.
     ///   - startAt: When to write the first frame; now or past means at once.
-    ///   - timer: The clock and sleeper.
-    ///   - control: The stop request and wake pipe.
-    ///   - onEvent: Called on the playback thread; must be cheap and must not call ``AlarmPlayer/stop()``.
+    ///   - timer: The clock and sleeper; also stamps the device calls recorded in `control`.
+    ///   - control: The stop request, wake pipe and device-call record.
+    ///   - onEvent: Called on the playback thread for every event but the last (``run(open:)``'s
+    ///     report is that); must be cheap and must not block.
     /// - Precondition: `sound.frames > 0`; `loops` is `nil` or positive.
     init(
         sound: AlarmSound, device: String, loops: Int?, startAt: ContinuousClock.Instant, timer: Timer,
@@ -68,11 +97,14 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         self.onEvent = onEvent
     }
 
-    /// Plays until stopped or until `loops` passes are written and drained.
+    /// Plays until stopped or until `loops` passes are written and drained, then closes the device.
     ///
-    /// Blocks the calling thread.
+    /// Blocks the calling thread. Sends ``AlarmPlayer/Event/firstFrame(at:)``,
+    /// ``AlarmPlayer/Event/deviceUnavailable(_:)`` and ``AlarmPlayer/Event/deviceRecovered``
+    /// through `onEvent`, but not the ending: the caller makes that from the report.
     /// - Parameter open: Opens the device; called again after each failure, with backoff between calls.
-    /// - Returns: What was played; see ``AlarmPlayer/Report``.
+    /// - Returns: What was played; see ``AlarmPlayer/Report``. `stoppedAt` is set exactly when the
+    ///   ringing ended because a stop was requested.
     mutating func run<Sink: PCMSink & ~Copyable>(open: () throws(ALSAError) -> Sink) -> AlarmPlayer.Report {
         sound.samples.withUnsafeBufferPointer { samples in
             runSessions(samples, open: open)
@@ -86,7 +118,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         while !control.isStopRequested {
             var sink: Sink
             do {
-                sink = try open()
+                sink = try calling("snd_pcm_open") { () throws(ALSAError) in try open() }
             } catch {
                 fail(.deviceUnavailable(device: device, reason: error.message))
                 continue
@@ -94,20 +126,36 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             switch play(samples, on: &sink) {
             case .stopped:
                 halt(&sink)
-                sink.close()
+                close(sink)
                 return
             case .finished:
-                let stopped = finish(&sink)
-                sink.close()
-                if !stopped { onEvent(.finished(passes: report.passes)) }
+                _ = finish(&sink)
+                close(sink)
                 return
             case .lost(let error):
-                sink.close()
+                close(sink)
                 position = 0  // replay the interrupted pass from its start
                 fail(.deviceLost(device: device, reason: error.message))
             }
         }
         report.stoppedAt = timer.now()  // stopped while no device was open
+    }
+
+    /// Runs one call into the sink, recorded in `control` as the device call `function` from now
+    /// (by the timer) until it returns.
+    private func calling<Result: ~Copyable>(
+        _ function: String, _ body: () throws(ALSAError) -> Result
+    ) throws(ALSAError) -> Result {
+        control.enter(function, at: timer.now())
+        defer { control.leave() }
+        return try body()
+    }
+
+    /// Closes `sink`, recorded as the device call `snd_pcm_close`.
+    private func close<Sink: PCMSink & ~Copyable>(_ sink: consuming Sink) {
+        control.enter("snd_pcm_close", at: timer.now())
+        sink.close()
+        control.leave()
     }
 
     /// Reports a device failure and waits out the backoff (ended early by a stop).
@@ -126,11 +174,9 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         let channels = sound.channels
         let frames = sound.frames
         let chunkFrames = max(1, sink.bufferFrames)  // one buffer per write
-        // Never more than two buffers ahead of real time on a device that does not pace itself.
-        let aheadLimit = duration(ofFrames: 2 * chunkFrames)
         var descriptors: [pollfd]
         do {
-            descriptors = try sink.pollDescriptors()
+            descriptors = try calling("snd_pcm_poll_descriptors") { () throws(ALSAError) in try sink.pollDescriptors() }
         } catch {
             return .lost(error)
         }
@@ -139,14 +185,9 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
 
         if timer.now() < startAt { timer.sleep(until: startAt, control: control) }
 
-        var devicePaces = false
-        var recovering = false
-        var paceStart: ContinuousClock.Instant?
-        var framesSincePaceStart = 0
-        // Frames this sink has accepted, and the totals that prove it plays (see the type's notes).
-        var framesSinceOpen = 0
-        let provenFrames = chunkFrames + 1
-        let steadyFrames = chunkFrames + framesLasting(backoff.limit)
+        var session = Session(
+            chunkFrames: chunkFrames, provenFrames: chunkFrames + 1,
+            steadyFrames: chunkFrames + framesLasting(backoff.limit))
         while true {
             if control.isStopRequested { return .stopped }
             if position == frames {
@@ -155,34 +196,21 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 if let loops, report.passes >= loops { return .finished }
             }
             let count = min(chunkFrames, frames - position)
-            if loops == nil, !devicePaces, let paceStart {
-                let ahead = duration(ofFrames: framesSincePaceStart + count) - paceStart.duration(to: timer.now())
-                if ahead > aheadLimit {
-                    timer.sleep(until: timer.now() + (ahead - aheadLimit), control: control)
-                    continue
-                }
-            }
+            if pace(&session, nextFrames: count) { continue }
 
             let written: Int
             do {
                 let chunk = UnsafeBufferPointer(
                     rebasing: samples[(position * channels)..<((position + count) * channels)])
-                written = try sink.write(chunk)
+                written = try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
             } catch {
-                guard error.code == EPIPE || error.code == ESTRPIPE || error.code == EINTR else { return .lost(error) }
-                // One suspend counts once, however many retries it takes to resume.
-                if error.code != EINTR && !recovering { report.underruns += 1 }
-                do {
-                    recovering = !(try sink.recover(from: error))
-                    if recovering { timer.sleep(until: timer.now() + .milliseconds(50), control: control) }
-                } catch {
-                    return .lost(error)
-                }
+                if let end = recover(from: error, on: &sink, session: &session) { return end }
                 continue
             }
 
             if written == 0 {
-                devicePaces = true
+                session.devicePaces = true
+                session.justRecovered = false  // the wait below keeps this from spinning
                 do {
                     try waitUntilWritable(&descriptors, sinkDescriptors: sinkDescriptors, sink: sink)
                 } catch {
@@ -190,32 +218,83 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 }
                 continue
             }
-
-            if report.firstFrameAt == nil || paceStart == nil {
-                let now = timer.now()
-                if report.firstFrameAt == nil {
-                    report.firstFrameAt = now
-                    onEvent(.firstFrame(at: now))
-                }
-                if paceStart == nil { paceStart = now }
-            }
-            recovering = false
-            report.everPlayed = true
-            report.framesWritten += written
-            framesSincePaceStart += written
-            position += written
-            let before = framesSinceOpen
-            framesSinceOpen += written
-            if awaitingRecovery, framesSinceOpen >= provenFrames {
-                awaitingRecovery = false
-                onEvent(.deviceRecovered)
-            }
-            if before < steadyFrames, framesSinceOpen >= steadyFrames { backoff.reset() }
+            accept(written, session: &session)
         }
+    }
+
+    /// On a device that does not pace itself while ringing until stopped, sleeps if writing
+    /// `nextFrames` more would put the loop more than two buffers ahead of real time.
+    /// - Returns: Whether it slept (the caller then checks for a stop and tries again).
+    private func pace(_ session: inout Session, nextFrames: Int) -> Bool {
+        guard loops == nil, !session.devicePaces, let paceStart = session.paceStart else { return false }
+        let aheadLimit = duration(ofFrames: 2 * session.chunkFrames)
+        let ahead =
+            duration(ofFrames: session.framesSincePaceStart + nextFrames) - paceStart.duration(to: timer.now())
+        guard ahead > aheadLimit else { return false }
+        timer.sleep(until: timer.now() + (ahead - aheadLimit), control: control)
+        return true
+    }
+
+    /// Handles a failed write: repairs an underrun, suspend or interruption in place, or gives
+    /// the sink up.
+    ///
+    /// A write that fails again right after a successful repair is not retried at once: the loop
+    /// may run at SCHED_FIFO, and a device that underruns on every write would otherwise spin
+    /// it. It pauses 1 ms, doubling up to 100 ms, until a write succeeds. A device still
+    /// suspended is asked again every 50 ms.
+    /// - Returns: How the session ends, or `nil` to go on writing.
+    private mutating func recover<Sink: PCMSink & ~Copyable>(
+        from error: ALSAError, on sink: inout Sink, session: inout Session
+    ) -> SessionEnd? {
+        guard error.code == EPIPE || error.code == ESTRPIPE || error.code == EINTR else { return .lost(error) }
+        // One suspend counts once, however many retries it takes to resume.
+        if error.code != EINTR && !session.suspended { report.underruns += 1 }
+        let pause = session.justRecovered ? session.retry.next() : nil
+        do {
+            let ready = try calling("snd_pcm_recover") { () throws(ALSAError) in try sink.recover(from: error) }
+            session.suspended = !ready
+            session.justRecovered = ready
+        } catch {
+            return .lost(error)
+        }
+        if session.suspended {
+            timer.sleep(until: timer.now() + .milliseconds(50), control: control)
+        } else if let pause {
+            timer.sleep(until: timer.now() + pause, control: control)
+        }
+        return nil
+    }
+
+    /// Counts `written` frames accepted by the sink and sends the events they earn.
+    private mutating func accept(_ written: Int, session: inout Session) {
+        if report.firstFrameAt == nil || session.paceStart == nil {
+            let now = timer.now()
+            if report.firstFrameAt == nil {
+                report.firstFrameAt = now
+                onEvent(.firstFrame(at: now))
+            }
+            if session.paceStart == nil { session.paceStart = now }
+        }
+        session.suspended = false
+        session.justRecovered = false
+        session.retry.reset()
+        report.everPlayed = true
+        report.framesWritten += written
+        session.framesSincePaceStart += written
+        position += written
+        let before = session.framesSinceOpen
+        session.framesSinceOpen += written
+        if awaitingRecovery, session.framesSinceOpen >= session.provenFrames {
+            awaitingRecovery = false
+            onEvent(.deviceRecovered)
+        }
+        if before < session.steadyFrames, session.framesSinceOpen >= session.steadyFrames { backoff.reset() }
     }
 
     /// Polls the sink's descriptors and the wake pipe until the sink has room, a stop is requested,
     /// or half a second passes (then the caller simply tries again).
+    ///
+    /// The `poll` itself is not a device call (it times out); reading the result is.
     private func waitUntilWritable<Sink: PCMSink & ~Copyable>(
         _ descriptors: inout [pollfd], sinkDescriptors: Int, sink: borrowing Sink
     ) throws(ALSAError) {
@@ -228,7 +307,11 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 throw ALSAError(code: errno, function: "poll")
             }
             if ready == 0 || descriptors[sinkDescriptors].revents != 0 { return }
-            if try sink.readyToWrite(after: Array(descriptors[0..<sinkDescriptors])) { return }
+            let polled = Array(descriptors[0..<sinkDescriptors])
+            let writable = try calling("snd_pcm_poll_descriptors_revents") { () throws(ALSAError) in
+                try sink.readyToWrite(after: polled)
+            }
+            if writable { return }
         }
     }
 
@@ -240,7 +323,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 return true
             }
             do {
-                switch try sink.drain() {
+                switch try calling("snd_pcm_drain", { () throws(ALSAError) in try sink.drain() }) {
                 case .done: return false
                 case .pending(let left):
                     timer.sleep(until: timer.now() + min(left, .milliseconds(50)), control: control)
@@ -255,7 +338,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     /// Drops the queued frames and records when that returned.
     private mutating func halt<Sink: PCMSink & ~Copyable>(_ sink: inout Sink) {
         do {
-            try sink.drop()
+            try calling("snd_pcm_drop") { () throws(ALSAError) in try sink.drop() }
         } catch {
             // The device is being closed either way.
         }

@@ -1,7 +1,14 @@
 import Glibc
 
-/// A joinable POSIX thread running one closure; the handle is a plain value, joined exactly once
-/// by its owner (``AlarmPlayer``, under its lifecycle lock).
+/// A joinable POSIX thread running one closure; the handle is a plain value, joined or detached
+/// exactly once by its owner (``AlarmPlayer`` joins a thread only after it has posted its last
+/// event; one that may still be inside a device call is detached, never joined).
+///
+/// The thread starts with every signal blocked. Signals belong to the process's event loop (a
+/// signalfd, or their default action before it exists): if a worker left them unblocked, the
+/// kernel could pick it for SIGINT or SIGTERM, and the default action would end the process
+/// without restoring the terminal. That matters most for a thread abandoned in a device call,
+/// which may live on for the rest of the process.
 struct PlaybackThread: Sendable {
     /// Owns the closure while the thread starts.
     private final class Body: Sendable {
@@ -11,11 +18,19 @@ struct PlaybackThread: Sendable {
 
     private let id: pthread_t
 
-    /// Starts `body` on a new thread with the default attributes (signal mask inherited).
+    /// Starts `body` on a new thread with the default attributes and every signal blocked.
+    ///
+    /// Blocks all signals on the calling thread for the moment of creation (the new thread
+    /// inherits that mask), then restores the caller's mask.
     /// - Parameter body: The thread's work; the thread ends when it returns.
     /// - Returns: The thread, or the `errno` value if it could not be created (for example `EAGAIN`).
-    /// C: `pthread_create`.
+    /// C: `pthread_sigmask`, `pthread_create`.
     static func start(_ body: @escaping @Sendable () -> Void) -> Result<PlaybackThread, ThreadStartError> {
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var callerMask = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &everySignal, &callerMask)
+        defer { pthread_sigmask(SIG_SETMASK, &callerMask, nil) }
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var id = pthread_t()
         let result = pthread_create(

@@ -38,7 +38,8 @@ struct SystemPlaybackTimer: PlaybackTimer {
             if left > Self.fine {
                 // poll's timeout is in whole milliseconds, rounded down here: wake early, never late.
                 let wait = left - .milliseconds(1)
-                let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+                var milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+                if control.wakeFD < 0 { milliseconds = min(milliseconds, 10) }  // no pipe: look at the flag often
                 var wake = pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0)
                 _ = poll(&wake, 1, Int32(clamping: milliseconds))
             } else {

@@ -54,14 +54,13 @@ struct App {
 
         _ = CSystem_setTimerSlack(1)  // wake at the deadline, not up to 50 us after it
         Self.requestRealtimeScheduling()
-        guard let signals = SignalSet(), let inbox = AudioInbox() else {
+        guard let signals = SignalSet() else {
             printError("eggtimer: cannot set up signal handling")
             return 71
         }
         defer { signals.close() }
 
         let player = AlarmPlayer(sound: sound, device: options.device)
-        var generation = 0
 
         // Where things go: the UI on a terminal, JSON or plain lines on standard output.
         // `--json` on a terminal gets the JSON alone; `eggtimer 10m --json | jq .` or `> log`
@@ -102,7 +101,7 @@ struct App {
 
         /// Restores everything; the one way out.
         func finish(_ status: Int32) -> Int32 {
-            _ = player.stop()
+            player.stop(at: clock.now())
             screen?.leave()
             keyboard?.restore()
             return status
@@ -127,12 +126,9 @@ struct App {
                         stdout.write(line + "\n")
                     }
                 case .startAlarm(let at, let loops):
-                    if player.isRunning { lastStop = player.stop() }
-                    generation += 1
-                    let tag = generation
-                    player.start(at: at, loops: loops) { inbox.post($0, generation: tag) }
+                    player.start(at: at, loops: loops, now: clock.now())
                 case .stopAlarm:
-                    lastStop = player.stop()
+                    player.stop(at: clock.now())
                 case .bell:
                     if var screen {
                         screen.bell()
@@ -170,10 +166,10 @@ struct App {
             let step: Duration? = screen != nil ? View.spinnerStep : (plainLines ? .seconds(60) : nil)
             var fds = [
                 pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             if stdinOpen { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
-            let wake = controller.nextWake(at: clock.now(), step: step)
+            let wake = [controller.nextWake(at: clock.now(), step: step), player.nextCheck].compactMap { $0 }.min()
             let ready: Int32
             if let wake {
                 let wait = max(.zero, clock.now().duration(to: wake))
@@ -213,10 +209,9 @@ struct App {
                     }
                 }
             }
-            if fds[1].revents != 0 {
-                for event in inbox.take(generation: generation) {
-                    effects += controller.handle(audio: Self.report(event), at: clock.now())
-                }
+            for event in player.events(at: clock.now()) {
+                if case .stopped(let report) = event { lastStop = report }
+                if let report = Self.report(event) { effects += controller.handle(audio: report, at: clock.now()) }
             }
             if stdinOpen, fds.count > 2, fds[2].revents != 0 {
                 var bytes = [UInt8](repeating: 0, count: 256)
@@ -281,12 +276,13 @@ struct App {
     /// Whether `sound` can be heard at all: a silent file is a broken alarm, not a choice.
     static func isAudible(_ sound: AlarmSound) -> Bool { sound.peakAmplitude >= audiblePeak }
 
-    private static func report(_ event: AlarmPlayer.Event) -> Controller.AudioReport {
+    private static func report(_ event: AlarmPlayer.Event) -> Controller.AudioReport? {
         switch event {
         case .firstFrame(let at): .firstFrame(at: at)
-        case .deviceUnavailable(let error): .unavailable(reason: "\(error)")
+        case .deviceUnavailable(let error), .hung(let error): .unavailable(reason: "\(error)")
         case .deviceRecovered: .recovered
         case .finished: .finished
+        case .stopped: nil
         }
     }
 

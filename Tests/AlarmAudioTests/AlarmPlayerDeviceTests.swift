@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import Testing
 
 /// The public player against real alsa-lib devices that need no sound card (`file:`, `null`).
@@ -12,11 +13,11 @@ import Testing
         defer { TestFiles.remove(directory) }
         let capture = directory + "/capture.raw"
         let player = AlarmPlayer(sound: sound, device: "file:'\(capture)',raw")
-        let events = EventLog()
+        let driver = PlayerDriver(player, now: { .now })
 
-        player.start(at: .now, loops: loops, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        driver.start(at: .now, loops: loops)
+        let end = try #require(driver.waitForEnd())
+        guard case .finished(let report) = end else { throw Failure("expected .finished, got \(end)") }
 
         #expect(report.passes == loops)
         #expect(report.framesWritten == loops * sound.frames)
@@ -26,7 +27,7 @@ import Testing
         #expect(report.lastError == nil)
         #expect(!player.isRunning)
         let firstFrameAt = try #require(report.firstFrameAt)
-        #expect(events.all == [.firstFrame(at: firstFrameAt), .finished(passes: loops)])
+        #expect(driver.events == [.firstFrame(at: firstFrameAt), .finished(report)])
 
         let captured = try #require(TestFiles.read(capture))
         let expected = TestFiles.rawBytes(of: Array([[Int16]](repeating: sound.samples, count: loops).joined()))
@@ -54,12 +55,14 @@ import Testing
 
     @Test func ringingOnNullUntilStoppedIsPacedAndStops() throws {
         let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: "null")
-        let events = EventLog()
+        let driver = PlayerDriver(player, now: { .now })
 
-        player.start(at: .now, loops: nil, onEvent: events.handler)
-        try #require(events.waitForFirstFrame())
+        driver.start(at: .now, loops: nil)
+        try #require(driver.wait { if case .firstFrame = $0 { true } else { false } })
         #expect(player.isRunning)
-        let report = player.stop()
+        driver.stop()
+        let end = try #require(driver.waitForEnd())
+        guard case .stopped(let report) = end else { throw Failure("expected .stopped, got \(end)") }
 
         #expect(!player.isRunning)
         #expect(report.everPlayed)
@@ -68,36 +71,37 @@ import Testing
         // Paced: never more than two 100 ms buffers (plus the chunk being written) ahead of real time.
         let elapsedFrames = Int(firstFrameAt.duration(to: stoppedAt) / .seconds(1) * 44_100)
         #expect(report.framesWritten <= elapsedFrames + 3 * 4_410 + 100)
-        #expect(!events.all.contains { if case .finished = $0 { true } else { false } })
+        #expect(driver.events.last.map { if case .stopped = $0 { true } else { false } } == true)
+        #expect(driver.longestCall < .milliseconds(100))
     }
 
-    @Test func stopWithoutStartReturnsAnEmptyReportAndIsIdempotent() {
+    @Test func stopWithoutStartDoesNothingAndIsIdempotent() {
         let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: "null")
-        #expect(player.stop() == AlarmPlayer.Report())
-        #expect(player.stop() == AlarmPlayer.Report())
+        let now = ContinuousClock.now
+        player.stop(at: now)
+        player.stop(at: now)
         #expect(!player.isRunning)
+        #expect(player.nextCheck == nil)
+        #expect(player.events(at: now + .seconds(10)).isEmpty)
     }
 
     @Test func unavailableDeviceIsReportedAndRetriedUntilStopped() throws {
         let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: "nosuchpcm")
-        let events = EventLog()
-        let unavailable = DispatchGate()
+        let driver = PlayerDriver(player, now: { .now })
 
-        player.start(at: .now, loops: 1) { event in
-            events.handler(event)
-            if case .deviceUnavailable = event { unavailable.open() }
-        }
-        try #require(unavailable.wait())
-        let report = player.stop()
+        driver.start(at: .now, loops: 1)
+        try #require(driver.wait { if case .deviceUnavailable = $0 { true } else { false } })
+        let report = try #require(driver.stopAndWait())
 
         #expect(!report.everPlayed)
         #expect(report.passes == 0)
         #expect(report.stoppedAt != nil)
-        guard case .deviceUnavailable(.deviceUnavailable(device: "nosuchpcm", _)) = events.all.first else {
-            Issue.record("expected .deviceUnavailable first, got \(events.all)")
+        guard case .deviceUnavailable(.deviceUnavailable(device: "nosuchpcm", _)) = driver.events.first else {
+            Issue.record("expected .deviceUnavailable first, got \(driver.events)")
             return
         }
         #expect(
-            report.lastError == events.all.first.flatMap { if case .deviceUnavailable(let e) = $0 { e } else { nil } })
+            report.lastError
+                == driver.events.first.flatMap { if case .deviceUnavailable(let e) = $0 { e } else { nil } })
     }
 }

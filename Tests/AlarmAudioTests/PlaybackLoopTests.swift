@@ -15,17 +15,36 @@ import Testing
         AlarmPlayer(sound: Self.sound, device: "fake", timer: timer) { () throws(ALSAError) in try device.open() }
     }
 
-    /// Plays `loops` passes on `device` from now, waits for `.finished`, and stops the player.
-    /// - Returns: The player's report and the events it sent.
+    /// A player on `device` driven with the fake timer's clock.
+    private func driver(_ device: FakeDevice, timer: FakeTimer) -> PlayerDriver {
+        PlayerDriver(player(device, timer: timer), now: timer.now)
+    }
+
+    /// Plays `loops` passes on `device` from now and waits for `.finished`.
+    /// - Returns: The ringing's report and every event, `.finished` included.
     /// - Throws: When `.finished` never came.
     private func playToEnd(
         _ device: FakeDevice, timer: FakeTimer, loops: Int
-    ) throws -> (report: AlarmPlayer.Report, events: EventLog) {
-        let player = player(device, timer: timer)
-        let events = EventLog()
-        player.start(at: timer.now(), loops: loops, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        return (player.stop(), events)
+    ) throws -> (report: AlarmPlayer.Report, events: [AlarmPlayer.Event]) {
+        let driver = driver(device, timer: timer)
+        driver.start(at: timer.now(), loops: loops)
+        let end = try #require(driver.waitForEnd())
+        guard case .finished(let report) = end else { throw Failure("expected .finished, got \(end)") }
+        return (report, driver.events)
+    }
+
+    /// Starts ringing until stopped, waits until the fake timer parks the thread, then stops it.
+    /// - Returns: The `.stopped` report and the events before it.
+    /// - Throws: When the thread never parked or never answered the stop.
+    private func playUntilParkedThenStop(
+        _ driver: PlayerDriver, timer: FakeTimer, loops: Int?, startAt: ContinuousClock.Instant? = nil
+    ) throws -> (report: AlarmPlayer.Report, events: [AlarmPlayer.Event]) {
+        driver.start(at: startAt ?? timer.now(), loops: loops)
+        try #require(timer.parked.wait())
+        driver.stop()
+        let end = try #require(driver.waitForEnd())
+        guard case .stopped(let report) = end else { throw Failure("expected .stopped, got \(end)") }
+        return (report, driver.eventsBeforeEnd)
     }
 
     private func copies(_ count: Int) -> [Int16] {
@@ -42,7 +61,7 @@ import Testing
         #expect(report.framesWritten == 2000)
         #expect(report.stoppedAt == nil)
         #expect(report.everPlayed)
-        #expect(events.all == [.firstFrame(at: timer.now()), .finished(passes: 2)])
+        #expect(events == [.firstFrame(at: timer.now()), .finished(report)])
         #expect(device.calls.filter { $0 == .drain } == [.drain])
         #expect(device.calls.last == .close)
         #expect(!device.calls.contains(.drop))
@@ -58,7 +77,7 @@ import Testing
         script.writes = [.accept(frames: 200), .fail(code), .accept(frames: 100), .fail(code)]
         script.suspendedRecoveries = 2  // ESTRPIPE only: "still suspended" twice before it resumes
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let (report, events) = try playToEnd(device, timer: timer, loops: 2)
+        let (report, _) = try playToEnd(device, timer: timer, loops: 2)
 
         #expect(device.sessions == [copies(2)])
         #expect(report.passes == 2)
@@ -68,6 +87,26 @@ import Testing
         if code == ESTRPIPE {
             #expect(timer.sleeps == [.milliseconds(50), .milliseconds(50)])
         }
+    }
+
+    /// A device that fails again right after every successful recovery must not be retried in a
+    /// tight loop (the thread may run at SCHED_FIFO): each retry waits longer, 1 ms doubling to
+    /// 100 ms, and a write that goes through resets that.
+    @Test(arguments: [EPIPE, ESTRPIPE, EINTR])
+    func writeFailingAgainRightAfterRecoveryBacksOffInsteadOfSpinning(code: Int32) throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.writes =
+            [.accept(frames: 200)] + Array(repeating: .fail(code), count: 10) + [.accept(frames: 100), .fail(code)]
+        let device = FakeDevice(channels: 2, timer: timer, state: script)
+        let (report, _) = try playToEnd(device, timer: timer, loops: 1)
+
+        // The first failure is repaired and retried at once; each that follows a repair waits.
+        #expect(timer.sleeps == [1, 2, 4, 8, 16, 32, 64, 100, 100].map { .milliseconds($0) })
+        #expect(device.calls.filter { $0 == .recover(code) }.count == 11)
+        #expect(device.sessions == [copies(1)])
+        #expect(report.underruns == (code == EINTR ? 0 : 11))
+        #expect(report.lastError == nil)
     }
 
     /// -EPIPE, then -ENODEV, then two failed opens, then a working device.
@@ -83,9 +122,9 @@ import Testing
         let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
-            events.all == [
+            events == [
                 .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(unavailable),
-                .deviceUnavailable(unavailable), .deviceRecovered, .finished(passes: 1),
+                .deviceUnavailable(unavailable), .deviceRecovered, .finished(report),
             ])
         #expect(timer.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         #expect(
@@ -107,16 +146,11 @@ import Testing
         var script = FakeDevice.State()
         script.opens = Array(repeating: ENOENT, count: 9)
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 3, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 3)
 
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000, 2000].map { .milliseconds($0) })
         let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
-        #expect(events.all == Array(repeating: .deviceUnavailable(unavailable), count: 9))
+        #expect(events == Array(repeating: .deviceUnavailable(unavailable), count: 9))
         #expect(device.calls == Array(repeating: .openFailed, count: 9))
         #expect(report == AlarmPlayer.Report(stoppedAt: report.stoppedAt, lastError: unavailable))
         #expect(report.stoppedAt != nil)
@@ -129,16 +163,11 @@ import Testing
         var script = FakeDevice.State()
         script.afterScript = .fail(EIO)
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: nil, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
-        #expect(events.all == Array(repeating: .deviceUnavailable(lost), count: 8))
+        #expect(events == Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(
             device.calls == Array([[FakeDevice.Call]](repeating: [.open, .failed(EIO), .close], count: 8).joined()))
         #expect(report == AlarmPlayer.Report(stoppedAt: report.stoppedAt, lastError: lost))
@@ -159,17 +188,12 @@ import Testing
         var script = FakeDevice.State()
         script.sessionWrites = Array(repeating: session, count: 8)
         let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
         let startAt = timer.now()
-
-        player.start(at: startAt, loops: nil, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
-        #expect(events.all == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 8))
+        #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(report.framesWritten == 8 * 256)
         #expect(device.sessions.count == 8)
         #expect(device.sessions.allSatisfy { $0 == Array(Self.sound.samples.prefix(2 * 256)) })
@@ -182,23 +206,24 @@ import Testing
         var script = FakeDevice.State()
         script.sessionWrites = [[.accept(frames: 256), .fail(EIO)], [.accept(frames: 256), .fail(EIO)]]
         let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
         let marks = FrameMarks()
+        let player = AlarmPlayer(
+            sound: Self.sound, device: "fake", timer: timer,
+            onEvent: { event in
+                if event == .deviceRecovered { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
+            }
+        ) { () throws(ALSAError) in try device.open() }
+        let driver = PlayerDriver(player, now: timer.now)
 
-        player.start(at: timer.now(), loops: 1) { event in
-            if event == .deviceRecovered { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
-            events.handler(event)
-        }
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        driver.start(at: timer.now(), loops: 1)
+        let report = try #require(driver.waitForReport())
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
-            events.all == [
+            driver.events == [
                 .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost), .deviceRecovered,
-                .finished(passes: 1),
+                .finished(report),
             ])
         #expect(marks.all == [512], "recovered after the second write of 256 frames, not the first")
         #expect(timer.sleeps == [.milliseconds(100), .milliseconds(200)])
@@ -218,19 +243,14 @@ import Testing
             [.fail(EIO)],
         ]
         let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 100, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 100)
 
         #expect(timer.sleeps == [100, 200, 100, 200, 400].map { .milliseconds($0) })
         let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
         let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
-            events.all == [
+            events == [
                 .deviceUnavailable(unavailable), .deviceUnavailable(unavailable), .firstFrame(at: firstFrameAt),
                 .deviceRecovered, .deviceUnavailable(lost), .deviceRecovered, .deviceUnavailable(lost),
                 .deviceUnavailable(lost), .deviceUnavailable(lost),
@@ -250,22 +270,20 @@ import Testing
             try PCMPlayback(
                 device: name, sampleRate: sound.sampleRate, channels: sound.channels, latency: .milliseconds(100))
         }
-        let events = EventLog()
         let startAt = timer.now()
 
-        player.start(at: startAt, loops: nil, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(
+            PlayerDriver(player, now: timer.now), timer: timer, loops: nil, startAt: startAt)
 
         let lost = AlarmError.deviceLost(device: name, reason: errnoText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000].map { .milliseconds($0) })
-        #expect(events.all == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 7))
-        #expect(!events.all.contains(.deviceRecovered))
+        #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 7))
+        #expect(!events.contains(.deviceRecovered))
         #expect(report.lastError == lost)
         #expect(!TestFiles.exists("/nonexistent/eggtimer-test.raw"))
     }
 
-    /// The device never has room; `stop()` must not wait for the poll to time out (500 ms).
+    /// The device never has room; a stop must not wait for the poll to time out (500 ms).
     @Test func stopWhileBlockedOnAFullDeviceReturnsPromptlyAndDrops() throws {
         let device = FakeDevice(
             channels: 2,
@@ -277,12 +295,12 @@ import Testing
         ) {
             $0 == .wouldBlock
         }
-        let player = player(device, timer: SystemPlaybackTimer())
+        let driver = PlayerDriver(player(device, timer: SystemPlaybackTimer()), now: { .now })
 
-        player.start(at: .now, loops: nil, onEvent: { _ in })
+        driver.start(at: .now, loops: nil)
         try #require(device.waitForSignals())
         let stopCalled = ContinuousClock.now
-        let report = player.stop()
+        let report = try #require(driver.stopAndWait())
 
         let stoppedAt = try #require(report.stoppedAt)
         #expect(stopCalled.duration(to: stoppedAt) < .milliseconds(250))
@@ -295,30 +313,23 @@ import Testing
         var script = FakeDevice.State()
         script.pendingDrains = .max
         let device = FakeDevice(channels: 2, timer: timer, state: script)
-        let player = player(device, timer: timer)
-        let events = EventLog()
-
-        player.start(at: timer.now(), loops: 1, onEvent: events.handler)
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 1)
 
         #expect(report.passes == 1)
         #expect(report.stoppedAt != nil)
         #expect(timer.sleeps == [.milliseconds(20), .milliseconds(20), .milliseconds(20)])
         #expect(Array(device.calls.suffix(6)) == [.drain, .drain, .drain, .drain, .drop, .close])
-        #expect(events.all == [.firstFrame(at: try #require(report.firstFrameAt))])
+        #expect(events == [.firstFrame(at: try #require(report.firstFrameAt))])
     }
 
     @Test func opensAtOnceButWritesTheFirstFrameExactlyAtTheStartInstant() throws {
         let timer = FakeTimer()
         let device = FakeDevice(channels: 2, timer: timer)
-        let player = player(device, timer: timer)
-        let events = EventLog()
+        let driver = driver(device, timer: timer)
         let startAt = timer.now() + .seconds(5)
 
-        player.start(at: startAt, loops: 1, onEvent: events.handler)
-        try #require(events.waitForFinished())
-        let report = player.stop()
+        driver.start(at: startAt, loops: 1)
+        let report = try #require(driver.waitForReport())
 
         #expect(device.calls.first == .open)
         #expect(timer.sleeps == [.seconds(5)])
@@ -330,11 +341,7 @@ import Testing
     @Test func ringingUntilStoppedOnANonPacingDeviceStaysWithinTwoBuffersOfRealTime() throws {
         let timer = FakeTimer(sleepsBeforeParking: 40)
         let device = FakeDevice(channels: 2, bufferFrames: 100, timer: timer)
-        let player = player(device, timer: timer)
-
-        player.start(at: timer.now(), loops: nil, onEvent: { _ in })
-        try #require(timer.parked.wait())
-        let report = player.stop()
+        let (report, _) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
         let times = device.state.withLock { $0.writeTimes }
         let first = try #require(times.first)
@@ -350,34 +357,36 @@ import Testing
         #expect(report.passes == 4)
     }
 
+    /// Releasing the player asks its thread to stop without waiting for it; the thread then drops
+    /// and closes the device on its own.
     @Test func releasingARunningPlayerStopsItsThreadAndClosesTheDevice() throws {
         let timer = FakeTimer(sleepsBeforeParking: 2)
-        let device = FakeDevice(channels: 2, timer: timer)
+        let device = FakeDevice(channels: 2, timer: timer) { $0 == .close }
         do {
             let player = player(device, timer: timer)
-            player.start(at: timer.now(), loops: nil, onEvent: { _ in })
+            player.start(at: timer.now(), loops: nil, now: timer.now())
             try #require(timer.parked.wait())
             #expect(player.isRunning)
         }
+        try #require(device.waitForSignals())
         #expect(Array(device.calls.suffix(2)) == [.drop, .close])
     }
 
     @Test func aStoppedPlayerCanBeStartedAgain() throws {
         let timer = FakeTimer()
         let device = FakeDevice(channels: 2, timer: timer)
-        let player = player(device, timer: timer)
+        let driver = driver(device, timer: timer)
 
         for _ in 0..<2 {
-            let events = EventLog()
-            player.start(at: timer.now(), loops: 1, onEvent: events.handler)
-            try #require(events.waitForFinished())
-            #expect(player.stop().passes == 1)
+            driver.start(at: timer.now(), loops: 1)
+            #expect(driver.waitForReport()?.passes == 1)
+            #expect(!driver.player.isRunning)
         }
         #expect(device.sessions == [copies(1), copies(1)])
     }
 }
 
-/// Numbers noted from the playback thread, read by the test after `stop()`.
+/// Numbers noted from the playback thread, read by the test after the ringing ended.
 private final class FrameMarks: Sendable {
     private let marks = Mutex<[Int]>([])
     var all: [Int] { marks.withLock { $0 } }

@@ -17,6 +17,8 @@ final class FakeDevice: Sendable {
         case wouldBlock
         /// Throw `ALSAError` with this positive errno.
         case fail(Int32)
+        /// Block (opening `blocked`) until ``FakeDevice/release()``, then accept every frame.
+        case stall
     }
 
     /// What happened, in order.
@@ -27,6 +29,11 @@ final class FakeDevice: Sendable {
         case failed(Int32)
         case recover(Int32)
         case drop, drain, close
+    }
+
+    /// A call that blocks until the test calls ``release()``, like a stalled device.
+    enum BlockPoint: Sendable, Equatable {
+        case open, write, drain
     }
 
     struct State {
@@ -44,6 +51,8 @@ final class FakeDevice: Sendable {
         var suspended = false
         /// `drain()` answers `.pending` this many times (`Int.max`: forever) before `.done`.
         var pendingDrains = 0
+        /// The next call of this kind blocks (once) until ``release()``; it then goes on as scripted.
+        var blockAt: BlockPoint?
         var calls: [Call] = []
         /// Samples of every accepted write, per session (one array per successful open).
         var sessions: [[Int16]] = []
@@ -56,8 +65,11 @@ final class FakeDevice: Sendable {
     let bufferFrames: Int
     let channels: Int
     let timer: (any PlaybackTimer)?
-    /// A pipe whose read end never becomes readable: a "device" that never has room.
-    let stuckPipe: (read: Int32, write: Int32)
+    /// A pipe that is never rung, so its read end never becomes readable: a "device" that never has room.
+    let stuckPipe = Doorbell()
+    /// Opened when a call blocks at `blockAt`.
+    let blocked = DispatchGate()
+    fileprivate let releasedGate = DispatchGate()
     /// Signalled once per call matching `signalOn`.
     let signal = DispatchSemaphore(value: 0)
     let signalOn: @Sendable (Call) -> Bool
@@ -71,14 +83,22 @@ final class FakeDevice: Sendable {
         self.timer = timer
         self.state = Mutex(state)
         self.signalOn = signalOn
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0)
-        stuckPipe = (ends[0], ends[1])
     }
 
-    deinit {
-        close(stuckPipe.read)
-        close(stuckPipe.write)
+    /// Lets the blocked call go on.
+    func release() { releasedGate.open() }
+
+    /// Blocks the calling (playback) thread until ``release()`` if `point` is where the script
+    /// says to block; at most once per script entry.
+    func blockIfScripted(at point: BlockPoint) {
+        let block = state.withLock { state in
+            guard state.blockAt == point else { return false }
+            state.blockAt = nil
+            return true
+        }
+        guard block else { return }
+        blocked.open()
+        _ = releasedGate.wait()
     }
 
     var calls: [Call] { state.withLock { $0.calls } }
@@ -91,6 +111,7 @@ final class FakeDevice: Sendable {
 
     /// The opener to hand to `AlarmPlayer`.
     func open() throws(ALSAError) -> FakeSink {
+        blockIfScripted(at: .open)
         let failure: Int32? = state.withLock { state in
             let next = state.opens.isEmpty ? nil : state.opens.removeFirst()
             if next == nil {
@@ -104,13 +125,15 @@ final class FakeDevice: Sendable {
             throw ALSAError(code: failure, function: "snd_pcm_open")
         }
         record(.open)
-        return FakeSink(device: self)
+        return FakeSink(device: self, session: state.withLock { $0.sessions.count - 1 })
     }
 }
 
 /// One open session of a ``FakeDevice``.
 struct FakeSink: ~Copyable, PCMSink {
     let device: FakeDevice
+    /// Which of `device.sessions` this open fills.
+    let session: Int
     var bufferFrames: Int { device.bufferFrames }
 
     deinit { device.record(.close) }
@@ -118,6 +141,7 @@ struct FakeSink: ~Copyable, PCMSink {
     mutating func write(_ samples: UnsafeBufferPointer<Int16>) throws(ALSAError) -> Int {
         let frames = samples.count / device.channels
         precondition(frames > 0 && samples.count % device.channels == 0, "the loop wrote a partial frame")
+        device.blockIfScripted(at: .write)
         let step = device.state.withLock { state -> FakeDevice.WriteStep in
             if state.suspended { return .fail(ESTRPIPE) }
             let step = state.writes.isEmpty ? state.afterScript : state.writes.removeFirst()
@@ -125,6 +149,10 @@ struct FakeSink: ~Copyable, PCMSink {
             return step
         }
         switch step {
+        case .stall:
+            device.blocked.open()
+            _ = device.releasedGate.wait()
+            return accept(samples, limit: .max)
         case .wouldBlock:
             device.record(.wouldBlock)
             return 0
@@ -132,16 +160,21 @@ struct FakeSink: ~Copyable, PCMSink {
             device.record(.failed(code))
             throw ALSAError(code: code, function: "snd_pcm_writei")
         case .accept(let limit):
-            let accepted = min(limit, frames)
-            let now = device.timer?.now()
-            device.state.withLock { state in
-                state.sessions[state.sessions.count - 1].append(contentsOf: samples[0..<(accepted * device.channels)])
-                state.totalFrames += accepted
-                if let now { state.writeTimes.append((now, state.totalFrames)) }
-            }
-            device.record(.write(frames: accepted))
-            return accepted
+            return accept(samples, limit: limit)
         }
+    }
+
+    /// Records an accepted write of at most `limit` frames.
+    private func accept(_ samples: UnsafeBufferPointer<Int16>, limit: Int) -> Int {
+        let accepted = min(limit, samples.count / device.channels)
+        let now = device.timer?.now()
+        device.state.withLock { state in
+            state.sessions[session].append(contentsOf: samples[0..<(accepted * device.channels)])
+            state.totalFrames += accepted
+            if let now { state.writeTimes.append((now, state.totalFrames)) }
+        }
+        device.record(.write(frames: accepted))
+        return accepted
     }
 
     mutating func recover(from error: ALSAError) throws(ALSAError) -> Bool {
@@ -162,7 +195,7 @@ struct FakeSink: ~Copyable, PCMSink {
     }
 
     func pollDescriptors() throws(ALSAError) -> [pollfd] {
-        [pollfd(fd: device.stuckPipe.read, events: Int16(POLLIN), revents: 0)]
+        [pollfd(fd: device.stuckPipe.descriptor, events: Int16(POLLIN), revents: 0)]
     }
 
     func readyToWrite(after polled: [pollfd]) throws(ALSAError) -> Bool {
@@ -172,6 +205,7 @@ struct FakeSink: ~Copyable, PCMSink {
     mutating func drop() throws(ALSAError) { device.record(.drop) }
 
     mutating func drain() throws(ALSAError) -> DrainProgress {
+        device.blockIfScripted(at: .drain)
         device.record(.drain)
         let pending = device.state.withLock { state in
             guard state.pendingDrains > 0 else { return false }
@@ -224,30 +258,6 @@ final class FakeTimer: PlaybackTimer {
             if wait > .zero { now = deadline }
         }
     }
-}
-
-/// Collects events from the playback thread and lets the test wait for one.
-final class EventLog: Sendable {
-    private let events = Mutex<[AlarmPlayer.Event]>([])
-    private let finished = DispatchSemaphore(value: 0)
-    private let firstFrame = DispatchSemaphore(value: 0)
-
-    var all: [AlarmPlayer.Event] { events.withLock { $0 } }
-
-    /// The callback to pass to `AlarmPlayer.start`.
-    var handler: @Sendable (AlarmPlayer.Event) -> Void {
-        { event in
-            self.events.withLock { $0.append(event) }
-            if case .finished = event { self.finished.signal() }
-            if case .firstFrame = event { self.firstFrame.signal() }
-        }
-    }
-
-    /// Waits for `.finished`; `false` after 30 s (a hang, not a timing assumption).
-    func waitForFinished() -> Bool { finished.wait(timeout: .now() + 30) == .success }
-
-    /// Waits for `.firstFrame`; `false` after 30 s.
-    func waitForFirstFrame() -> Bool { firstFrame.wait(timeout: .now() + 30) == .success }
 }
 
 extension FakeDevice {

@@ -1,0 +1,52 @@
+import CSystem
+import Glibc
+
+/// A pipe used as a doorbell between threads: ``ring()`` makes the read end readable, so a thread
+/// waiting in `poll` on ``descriptor`` wakes up; ``drain()`` makes it quiet again.
+///
+/// Both ends are close-on-exec and non-blocking from birth (`pipe2`), so neither ringing nor
+/// draining ever blocks and no child spawned by another thread inherits them. Sole owner of the
+/// two descriptors; closes them when dropped.
+///
+/// Thread-safe: the descriptors never change, and `read`/`write` on a pipe may be called from any
+/// thread at once.
+struct Doorbell: ~Copyable, Sendable {
+    /// The read end, for a poll set (`POLLIN`); -1 if no pipe could be made (out of descriptors),
+    /// in which case ``ring()`` does nothing and waiters must poll on a timeout instead.
+    let descriptor: Int32
+    private let writeDescriptor: Int32
+
+    /// Makes the pipe.
+    ///
+    /// C: `pipe2` with `O_CLOEXEC | O_NONBLOCK`.
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe2(&ends, O_CLOEXEC | O_NONBLOCK) != 0 { ends = [-1, -1] }
+        descriptor = ends[0]
+        writeDescriptor = ends[1]
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if writeDescriptor >= 0 { close(writeDescriptor) }
+    }
+
+    /// Makes ``descriptor`` readable; does not block.
+    ///
+    /// A full pipe (`EAGAIN`) is already readable, so that failure is harmless. C: `write`.
+    func ring() {
+        guard writeDescriptor >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeDescriptor, &byte, 1)
+    }
+
+    /// Reads everything waiting in the pipe, so ``descriptor`` polls quiet until the next ring;
+    /// does not block.
+    ///
+    /// C: `read`.
+    func drain() {
+        guard descriptor >= 0 else { return }
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+}

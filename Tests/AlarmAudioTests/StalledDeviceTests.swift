@@ -1,0 +1,78 @@
+import Glibc
+import Testing
+
+@testable import AlarmAudio
+
+/// Real alsa-lib devices that stop answering: ALSA's `file` plugin writing into a FIFO. Its
+/// `write(2)` blocks whatever the PCM's non-blocking flag says, so a FIFO with no reader blocks
+/// the open (in `snd_pcm_set_params`), and one whose reader stops reading blocks the writes, the
+/// drop or the close, just as a stalled sound server would.
+@Suite struct StalledDeviceTests {
+    init() { silenceAudioLibraryMessages() }
+
+    @Test func probeOfADeviceWhoseOpenBlocksGivesUpAfterTheLimit() throws {
+        let fifo = Fifo()
+        let limit = Duration.milliseconds(200)
+        let before = ContinuousClock.now
+
+        let error = #expect(throws: AlarmError.self) {
+            try AlarmPlayer.probe(device: fifo.deviceName, sound: AlarmSound.builtInTone(), limit: limit)
+        }
+        let waited = before.duration(to: .now)
+
+        #expect(error == .deviceHung(device: fifo.deviceName, call: "snd_pcm_open"))
+        #expect(waited >= limit)
+        #expect(waited < limit + .seconds(2), "probe waited \(waited)")
+        // A reader lets the abandoned open go on; the helper then closes the PCM, which ends the FIFO.
+        fifo.openReader()
+        #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "the abandoned probe thread never closed the device")
+    }
+
+    /// The reader takes what arrives, then stops reading; once the pipe is full the playback
+    /// thread blocks for good (in a write, or in the drop or close that flush the plugin's held-back
+    /// buffer). A stop then returns at once, and the ringing ends `.hung` after the limit, while
+    /// no call on the player ever blocks.
+    @Test func ringingIntoAFifoNobodyReadsEndsHungWithoutBlockingTheOwner() throws {
+        let fifo = Fifo()
+        fifo.openReader()
+        let capacity = fifo.shrink()
+        let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: fifo.deviceName)
+        let driver = PlayerDriver(player, now: { .now })
+
+        driver.start(at: .now, loops: nil)
+        try #require(fifo.waitReadable(timeout: .seconds(30)), "nothing reached the FIFO")
+        let firstRead = try #require(fifo.readWaiting(), "the writer closed the FIFO")
+        #expect(firstRead > 0)
+        // From here nobody reads: wait (in poll, taking the player's events) until the pipe is full.
+        let giveUp = ContinuousClock.now + .seconds(30)
+        while fifo.bytesWaiting() < capacity, !driver.events.contains(where: { $0.endsRinging }) {
+            try #require(ContinuousClock.now < giveUp, "the pipe never filled: \(fifo.bytesWaiting()) bytes")
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 5)
+            driver.poll()
+        }
+        // (On a machine too busy to look within the limit, the ringing may already be over: hung
+        // in the write, with no stop asked. Then there is nothing to stop.)
+        let stopCalled = ContinuousClock.now
+        if !driver.events.contains(where: { $0.endsRinging }) {
+            driver.stop()
+            _ = driver.waitForEnd()
+        }
+        let ended = ContinuousClock.now
+        let end = try #require(driver.events.last)
+
+        guard case .hung(.deviceHung(let device, let call)) = end else {
+            Issue.record("expected .hung, got \(end)")
+            _ = fifo.drainToEndOfFile(timeout: .seconds(30))
+            return
+        }
+        #expect(device == fifo.deviceName)
+        #expect(["snd_pcm_writei", "snd_pcm_drop", "snd_pcm_close"].contains(call))
+        #expect(stopCalled.duration(to: ended) <= AlarmPlayer.answerLimit + .seconds(2))
+        #expect(driver.longestCall < .milliseconds(100), "a player call blocked for \(driver.longestCall)")
+        #expect(!player.isRunning)
+        // Reading again lets the abandoned thread finish its call; it must then close, not play on.
+        #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "the abandoned thread never closed the device")
+        #expect(driver.poll().isEmpty)
+    }
+}
