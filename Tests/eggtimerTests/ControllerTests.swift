@@ -1,3 +1,5 @@
+import AlarmAudio
+import Glibc
 import Testing
 import TimerCore
 
@@ -5,56 +7,68 @@ import TimerCore
 
 /// Any instant will do: the controller never reads a clock, and nothing here sleeps.
 private let t0 = ContinuousClock.now
+private let noDevice = AlarmError.deviceUnavailable(device: "default", reason: "no such device")
+private let lost = AlarmError.deviceLost(device: "default", reason: "lost audio device")
 
-private func names(_ effects: [Controller.Effect]) -> [String] {
+private func phase(_ event: TimerEvent) -> String {
+    if case .text(let text)? = event.extra.first(where: { $0.key == "phase" })?.value { return text }
+    return "?"
+}
+
+func names(_ effects: [Effect]) -> [String] {
     effects.map {
         switch $0 {
         case .emit(let event): event.name.rawValue
         case .startAlarm: "startAlarm"
         case .stopAlarm: "stopAlarm"
         case .bell: "bell"
-        case .exit(let code): "exit \(code)"
+        case .resize: "resize"
+        case .suspend: "suspend"
+        case .retakeTerminal: "retakeTerminal"
+        case .exit(let status): "exit \(status.code)"
         }
     }
 }
 
-private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
+/// The player's report that it dropped the device at `at`.
+func stopped(at instant: ContinuousClock.Instant) -> AlarmPlayer.Event { .stopped(.init(stoppedAt: instant)) }
+
+private func events(_ effects: [Effect]) -> [TimerEvent] {
     effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
 }
 
 @Suite struct ControllerTests {
     @Test func eggMenuPickCountsDownRingsAndReturnsToTheMenu() {
         var controller = Controller(configuration: .init(), start: .menu, at: t0)
-        #expect(controller.mode == .menu(selection: 0, entry: nil, error: nil))
+        #expect(controller.mode == .menu(.init()))
+        #expect(controller.state == nil)
         let picked = controller.handle(key: .character("1"), at: t0)
         #expect(names(picked) == ["started"])
         #expect(controller.currentRun?.label == "Soft")
+        #expect(controller.state == .counting)
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(300))
 
-        // The picked entry flashes, then the device opens 1.5 s before the deadline, and the
-        // alarm is scheduled for the deadline.
-        #expect(controller.nextWake(at: t0, step: nil) == t0 + .milliseconds(100))
-        #expect(controller.flashOn(at: t0) && !controller.flashOn(at: t0 + .milliseconds(100)))
-        #expect(controller.nextWake(at: t0 + .milliseconds(550), step: nil) == t0 + .milliseconds(600))
-        #expect(controller.nextWake(at: t0 + .milliseconds(600), step: nil) == t0 + .milliseconds(298_500))
+        // The device opens 1.5 s before the deadline, and the alarm is scheduled for the deadline.
+        #expect(controller.nextWake(at: t0) == t0 + .milliseconds(298_500))
         let armed = controller.tick(at: t0 + .milliseconds(298_500))
         #expect(armed == [.startAlarm(at: t0 + .seconds(300), loops: nil)])
 
         // At the deadline, not a tick later: finished, then ringing.
-        #expect(controller.nextWake(at: t0 + .milliseconds(298_500), step: nil) == t0 + .seconds(300))
+        #expect(controller.nextWake(at: t0 + .milliseconds(298_500)) == t0 + .seconds(300))
         #expect(controller.tick(at: t0 + .seconds(300) - .nanoseconds(1)).isEmpty)
         let finished = controller.tick(at: t0 + .seconds(300))
         #expect(names(finished) == ["finished"])
-        guard case .ringing = controller.mode else {
-            Issue.record("not ringing")
-            return
-        }
+        #expect(controller.state == .ringing)
 
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(300)), at: t0 + .seconds(300))
+        // A key changes the state at once; the event waits for the player's report.
         let acknowledged = controller.handle(key: .character("x"), at: t0 + .seconds(310))
-        #expect(names(acknowledged) == ["stopAlarm", "acknowledged"])
-        #expect(controller.mode == .menu(selection: 0, entry: nil, error: nil))
-        #expect(!controller.alarmFailed)
+        #expect(names(acknowledged) == ["stopAlarm"])
+        #expect(controller.mode == .menu(.init()))
+        let reported = controller.handle(audio: stopped(at: t0 + .seconds(310)), at: t0 + .seconds(310))
+        #expect(names(reported) == ["acknowledged"])
+        #expect(events(reported).first?.extra.contains { $0.key == "audio_stopped_t_mono_ns" } == true)
+        #expect(!controller.audio.alarmFailed)
         #expect(names(controller.handle(key: .character("q"), at: t0 + .seconds(311))) == ["exit 0"])
     }
 
@@ -84,10 +98,10 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
     }
 
     @Test func pauseTwiceInATenSecondTimerFinishesAfterTenSecondsOfRunning() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(10)), at: t0)
-        #expect(names(controller.takeInitialEffects()) == ["started"])
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(10)), at: t0)
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(2))  // ran 2 s
-        #expect(controller.nextWake(at: t0 + .seconds(2), step: .milliseconds(500)) == nil)
+        #expect(controller.nextWake(at: t0 + .seconds(2)) == nil)
+        #expect(controller.state == .paused)
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(7))
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(10))  // ran 3 s more: 5 s left
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(20))
@@ -98,7 +112,7 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
     }
 
     @Test func pausingNearTheDeadlineClosesThePreopenedDevice() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(10)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(10)), at: t0)
         #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
         #expect(
             names(controller.handle(key: .character(" "), at: t0 + .milliseconds(9500))) == ["stopAlarm", "paused"])
@@ -106,7 +120,7 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
     }
 
     @Test func restartAndAdjustMoveTheDeadline() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(120)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(120)), at: t0)
         _ = controller.handle(key: .character("r"), at: t0 + .seconds(30))
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(150))
         _ = controller.handle(key: .character("+"), at: t0 + .seconds(40))
@@ -120,7 +134,7 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
 
     @Test func plusNeverGoesPastTheLongestDuration() {
         var controller = Controller(
-            configuration: .init(), start: .timer(.plain, DurationParser.maximum - .seconds(30)), at: t0)
+            configuration: .init(), start: .plain(DurationParser.maximum - .seconds(30)), at: t0)
         #expect(!controller.canAdjust(by: .seconds(60), at: t0))
         #expect(controller.handle(key: .character("+"), at: t0).isEmpty)
         #expect(!View().legend(controller, at: t0).contains("+ minute"))
@@ -132,16 +146,17 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         _ = controller.handle(key: .character("t"), at: t0)
         for c in "7m30" { _ = controller.handle(key: .character(c), at: t0) }
         _ = controller.handle(key: .eraseLine, at: t0)
-        #expect(controller.mode == .menu(selection: 3, entry: "", error: nil))
+        #expect(controller.mode == .menu(.init(selection: 3, entry: "")))
     }
 
     @Test func cancelFromTheCommandLineExitsAndFromTheMenuReturns() {
-        var fromArgs = Controller(configuration: .init(), start: .timer(.plain, .seconds(60)), at: t0)
-        #expect(names(fromArgs.handle(key: .escape, at: t0 + .seconds(1))) == ["cancelled", "exit 0"])
+        var fromArgs = Controller(configuration: .init(), start: .plain(.seconds(60)), at: t0)
+        #expect(names(fromArgs.handle(key: .escape, at: t0 + .seconds(1))) == ["cancelled", "exit 1"])
+        #expect(fromArgs.state == .cancelled)
         var fromMenu = Controller(configuration: .init(), start: .menu, at: t0)
         _ = fromMenu.handle(key: .character("2"), at: t0)
         #expect(names(fromMenu.handle(key: .character("c"), at: t0 + .seconds(1))) == ["cancelled"])
-        #expect(fromMenu.mode == .menu(selection: 0, entry: nil, error: nil))
+        #expect(fromMenu.mode == .menu(.init()))
     }
 
     @Test func typedDurationStartsAPlainTimerAndBadInputShowsTheError() {
@@ -151,7 +166,7 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         _ = controller.handle(key: .enter, at: t0)
         #expect(
             controller.mode
-                == .menu(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60"))
+                == .menu(.init(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60")))
         for _ in 0..<2 { _ = controller.handle(key: .backspace, at: t0) }
         for c in "30" { _ = controller.handle(key: .character(c), at: t0) }
         _ = controller.handle(key: .enter, at: t0)
@@ -160,82 +175,90 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
     }
 
     @Test func loopsEndTheAlarmByItselfAndExitZero() {
-        var controller = Controller(configuration: .init(loops: 3), start: .timer(.plain, .seconds(1)), at: t0)
+        var controller = Controller(configuration: .init(loops: 3), start: .plain(.seconds(1)), at: t0)
         #expect(controller.tick(at: t0) == [.startAlarm(at: t0 + .seconds(1), loops: 3)])
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(1)), at: t0 + .seconds(1))
-        #expect(
-            names(controller.handle(audio: .finished, at: t0 + .seconds(5))) == ["stopAlarm", "acknowledged", "exit 0"])
+        let finished = controller.handle(audio: .finished(.init(passes: 3)), at: t0 + .seconds(5))
+        #expect(names(finished) == ["acknowledged", "exit 0"])
     }
 
     @Test func anAlarmThatReachedNoDeviceRingsTheBellAndExits69() {
         var configuration = Controller.Configuration(loops: 2)
         configuration.soundLength = .milliseconds(1500)
-        var controller = Controller(configuration: configuration, start: .timer(.plain, .seconds(5)), at: t0)
+        var controller = Controller(configuration: configuration, start: .plain(.seconds(5)), at: t0)
         _ = controller.tick(at: t0 + .seconds(4))
-        _ = controller.handle(audio: .unavailable(reason: "no such device"), at: t0 + .seconds(4))
-        #expect(controller.notice == "no such device")
+        _ = controller.handle(audio: .deviceUnavailable(noDevice), at: t0 + .seconds(4))
+        #expect(controller.audio.notice == noDevice)
+        #expect(controller.state == .ringing || controller.state == .counting)
         #expect(names(controller.tick(at: t0 + .seconds(5))) == ["finished", "bell"])
         #expect(controller.tick(at: t0 + .milliseconds(5500)).isEmpty)
         #expect(names(controller.tick(at: t0 + .seconds(6))) == ["bell"])
         // Two passes of a 1.5 s sound: the fallback ends 3 s after the deadline, status 69.
-        #expect(controller.nextWake(at: t0 + .seconds(6), step: nil) == t0 + .milliseconds(6500))
-        #expect(names(controller.tick(at: t0 + .seconds(8))) == ["bell", "stopAlarm", "acknowledged", "exit 69"])
+        #expect(controller.state == .silent)
+        #expect(controller.nextWake(at: t0 + .seconds(6)) == t0 + .seconds(7))
+        #expect(names(controller.tick(at: t0 + .seconds(8))) == ["bell", "stopAlarm"])
+        #expect(names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == ["acknowledged", "exit 69"])
     }
 
     @Test func aDeviceThatTakesOneBufferThenFailsEveryTimeWasNotHeard() {
         // file:'/nonexistent/x.raw': each reopen accepts one buffer, then the next write fails.
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.tick(at: t0 + .seconds(2))
         for attempt in 0..<4 {
             let at = t0 + .seconds(2) + .milliseconds(100 * attempt)
             _ = controller.handle(audio: .firstFrame(at: at), at: at)
-            _ = controller.handle(audio: .unavailable(reason: "lost audio device"), at: at + .milliseconds(1))
+            _ = controller.handle(audio: .deviceUnavailable(lost), at: at + .milliseconds(1))
         }
-        let acknowledged = names(controller.handle(key: .enter, at: t0 + .seconds(5)))
-        #expect(acknowledged.suffix(3) == ["stopAlarm", "acknowledged", "exit 69"])
+        _ = controller.handle(key: .enter, at: t0 + .seconds(5))
+        let acknowledged = names(controller.handle(audio: stopped(at: t0 + .seconds(5)), at: t0 + .seconds(5)))
+        #expect(acknowledged.suffix(2) == ["acknowledged", "exit 69"])
     }
 
     @Test func anAlarmHeardForAWhileCountsEvenIfTheSpeakerIsUnpluggedLater() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
         _ = controller.tick(at: t0 + .seconds(2))
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
-        _ = controller.handle(audio: .unavailable(reason: "lost audio device"), at: t0 + .seconds(10))
-        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(12))).last == "exit 0")
+        _ = controller.handle(audio: .deviceUnavailable(lost), at: t0 + .seconds(10))
+        _ = controller.handle(key: .enter, at: t0 + .seconds(12))
+        #expect(names(controller.handle(audio: stopped(at: t0 + .seconds(12)), at: t0 + .seconds(12))).last == "exit 0")
     }
 
     @Test func aQuickKeyOnAWorkingDeviceCountsAsHeard() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
         _ = controller.tick(at: t0 + .seconds(2))
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
-        #expect(names(controller.handle(key: .enter, at: t0 + .milliseconds(2050))).last == "exit 0")
+        _ = controller.handle(key: .enter, at: t0 + .milliseconds(2050))
+        let reported = controller.handle(audio: stopped(at: t0 + .milliseconds(2050)), at: t0 + .milliseconds(2050))
+        #expect(names(reported).last == "exit 0")
     }
 
     @Test func theSameDeviceProblemIsReportedOnceNotOnEveryRetry() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
-        var reported = names(controller.handle(audio: .unavailable(reason: "no such device"), at: t0))
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(5)), at: t0)
+        var reported = names(controller.handle(audio: .deviceUnavailable(noDevice), at: t0))
         reported += names(controller.tick(at: t0 + .milliseconds(3500)))  // arms: the device is tried again
         reported += names(
-            controller.handle(audio: .unavailable(reason: "no such device"), at: t0 + .milliseconds(3501)))
+            controller.handle(audio: .deviceUnavailable(noDevice), at: t0 + .milliseconds(3501)))
         #expect(reported.filter { $0 == "device_unavailable" }.count == 1)
     }
 
     @Test func aDeviceThatComesBackStopsTheBell() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(5)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(5)), at: t0)
         _ = controller.tick(at: t0 + .seconds(4))
-        _ = controller.handle(audio: .unavailable(reason: "gone"), at: t0 + .seconds(4))
+        _ = controller.handle(audio: .deviceUnavailable(lost), at: t0 + .seconds(4))
         _ = controller.tick(at: t0 + .seconds(5))
-        _ = controller.handle(audio: .recovered, at: t0 + .milliseconds(5200))
+        _ = controller.handle(audio: .deviceRecovered, at: t0 + .milliseconds(5200))
         _ = controller.handle(audio: .firstFrame(at: t0 + .milliseconds(5200)), at: t0 + .milliseconds(5200))
         #expect(controller.tick(at: t0 + .seconds(7)).isEmpty)
-        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(8))) == ["stopAlarm", "acknowledged", "exit 0"])
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(8))) == ["stopAlarm"])
+        #expect(names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == ["acknowledged", "exit 0"])
     }
 
     @Test func pomodoroRunsWorkShortWorkLongThenExits() {
         let plan = Pomodoro.Plan(work: .seconds(1), shortBreak: .seconds(1), longBreak: .seconds(1), longBreakAfter: 2)
-        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
-        var labels = events(controller.takeInitialEffects()).filter { $0.name == .interval }.map(\.label)
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan))
+        var phases = events(controller.start(at: t0)).filter { $0.name == .interval }.map(phase)
         var now = t0
         var exitCode: Int32?
         for _ in 0..<10 where exitCode == nil {
@@ -245,14 +268,14 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
             if case .ringing = controller.mode {
                 #expect(View().title(controller, controller.currentRun!, at: now) == "Session complete!")
                 effects += controller.handle(audio: .firstFrame(at: now), at: now)
-                effects += controller.handle(audio: .finished, at: now + .milliseconds(1500))
+                effects += controller.handle(audio: .finished(.init(passes: 1)), at: now + .milliseconds(1500))
             }
             for effect in effects {
-                if case .emit(let event) = effect, event.name == .interval { labels.append(event.label) }
-                if case .exit(let code) = effect { exitCode = code }
+                if case .emit(let event) = effect, event.name == .interval { phases.append(phase(event)) }
+                if case .exit(let status) = effect { exitCode = status.code }
             }
         }
-        #expect(labels == ["work", "short break", "work", "long break"])
+        #expect(phases == ["work", "short break", "work", "long break"])
         #expect(exitCode == 0)
         #expect(now == t0 + .seconds(4))
     }
@@ -268,9 +291,11 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
             Issue.record("not ringing")
             return
         }
-        let next = controller.handle(key: .enter, at: t0 + .seconds(30))
-        #expect(names(next) == ["stopAlarm", "acknowledged", "interval"])
-        #expect(controller.currentRun?.label == "short break")
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(30))) == ["stopAlarm"])
+        #expect(controller.pomodoro?.phase == .shortBreak)
+        let next = controller.handle(audio: stopped(at: t0 + .seconds(30)), at: t0 + .seconds(30))
+        #expect(names(next) == ["acknowledged", "interval"])
+        #expect(controller.currentRun?.label == "pomodoro")
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(35))
     }
 
@@ -278,22 +303,15 @@ private func events(_ effects: [Controller.Effect]) -> [TimerEvent] {
         let plan = Pomodoro.Plan(longBreakAfter: 1)
         var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
         _ = controller.handle(key: .character("n"), at: t0 + .seconds(60))
-        #expect(controller.currentRun?.label == "short break")
+        #expect(controller.pomodoro?.phase == .shortBreak)
         #expect(controller.pomodoro?.completedInSet == 0)
     }
 
-    @Test func theSpinnerStepWakesTwiceASecondOnHalfSecondsBeforeTheDeadline() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .milliseconds(2300)), at: t0)
-        _ = controller.takeInitialEffects()
-        #expect(controller.nextWake(at: t0, step: .milliseconds(500)) == t0 + .milliseconds(300))
-        #expect(controller.nextWake(at: t0 + .milliseconds(300), step: .milliseconds(500)) == t0 + .milliseconds(800))
-        _ = controller.tick(at: t0 + .milliseconds(800))  // arms
-        #expect(controller.nextWake(at: t0 + .milliseconds(1900), step: .milliseconds(500)) == t0 + .milliseconds(2300))
-    }
-
     @Test func externalAcknowledgementStopsTheAlarm() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(1)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
-        #expect(names(controller.acknowledgeExternally(at: t0 + .seconds(2))).contains("acknowledged"))
+        #expect(names(controller.handle(.signal(SIGUSR1), at: t0 + .seconds(2))) == ["stopAlarm"])
+        let reported = controller.handle(audio: stopped(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        #expect(events(reported).first?.extra.contains(.init(key: "by", value: .text("signal"))) == true)
     }
 }

@@ -1,0 +1,120 @@
+import TimerCore
+
+extension Controller {
+    /// A countdown running or paused.
+    struct Counting: Equatable {
+        var run: Run
+        /// Whether the alarm player has been started (the device opened) for this deadline.
+        var armed = false
+        /// When the countdown started, for the view's flash of the picked menu entry.
+        let startedAt: ContinuousClock.Instant
+        /// The menu entry picked to start it, if it was started from the menu.
+        let pickedEntry: Int?
+        /// Whether the previous pomodoro interval's alarm is still playing its one pass.
+        var previousAlarmPlaying = false
+    }
+
+    mutating func handleCounting(key: Key, _ counting: Counting, at now: Instant) {
+        var counting = counting
+        if counting.previousAlarmPlaying {
+            // The last interval's alarm still playing its pass: a key stops it, like any alarm.
+            counting.previousAlarmPlaying = false
+            mode = .counting(counting)
+            stopAlarm()
+            return
+        }
+        switch key {
+        case .character(" "):
+            let paused = counting.run.countdown.isPaused
+            if paused { counting.run.countdown.resume(at: now) } else { counting.run.countdown.pause(at: now) }
+            if !paused { disarm(&counting) }
+            mode = .counting(counting)
+            emit(event(paused ? .resumed : .paused, counting.run, at: now))
+        case .character("r"):
+            counting.run.countdown.restart(at: now)
+            disarm(&counting)
+            mode = .counting(counting)
+            emit(event(.reset, counting.run, at: now))
+        case .character("+"), .character("-"):
+            let delta: Duration = key == .character("+") ? .seconds(60) : .seconds(-60)
+            guard canAdjust(by: delta, at: now), counting.run.countdown.adjust(by: delta, at: now) else { return }
+            disarm(&counting)
+            mode = .counting(counting)
+            emit(event(.adjusted, counting.run, at: now, extra: [("by_s", .integer(delta.components.seconds))]))
+        case .character("n") where pomodoro != nil:
+            disarm(&counting)
+            emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("skip"))]))
+            nextInterval(skipped: true, at: now)
+        case .character("c"), .escape:
+            disarm(&counting)
+            emit(event(.cancelled, counting.run, at: now))
+            leave(.cancelled)
+        case .character("q"):
+            disarm(&counting)
+            emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("quit"))]))
+            outcome = .cancelled
+            exit(status(for: .cancelled))
+        default:
+            break
+        }
+    }
+
+    /// Whether `+`/`-` (`delta` of ±1 min) may change the current countdown at `now`: the time left
+    /// must stay above zero, and at most `DurationParser.maximum`.
+    func canAdjust(by delta: Duration, at now: Instant) -> Bool {
+        guard case .counting(let counting) = mode, counting.run.countdown.canAdjust(by: delta, at: now) else {
+            return false
+        }
+        return delta <= .zero || counting.run.countdown.remaining(at: now) + delta <= DurationParser.maximum
+    }
+
+    /// Opens the device shortly before the deadline; at the deadline, rings (or, for a pomodoro
+    /// interval without `--wait`, plays the alarm once while the next interval starts).
+    mutating func advanceCounting(_ counting: Counting, to now: Instant) {
+        var counting = counting
+        guard let deadline = counting.run.countdown.deadline else { return }
+        if !counting.armed, now >= deadline.advanced(by: .zero - configuration.armLead) {
+            counting.armed = true
+            mode = .counting(counting)
+            startAlarm(at: deadline, loops: ringLoops(counting.run))
+        }
+        guard now >= deadline else { return }
+        emit(event(.finished, counting.run, at: now))
+        if isOneShot(counting.run), pomodoro?.isLastInterval != true {
+            // The alarm plays its pass out while the next interval starts.
+            if audio.deviceDown { perform(.bell) }
+            nextInterval(skipped: false, at: now)
+            if case .counting(var next) = mode, audio.playerActive {
+                next.previousAlarmPlaying = true
+                mode = .counting(next)
+            }
+        } else {
+            mode = .ringing(Ringing(run: counting.run, since: deadline, loops: ringLoops(counting.run)))
+        }
+    }
+
+    /// How many passes a ringing of `run` plays before ending by itself; nil: until acknowledged.
+    func ringLoops(_ run: Run) -> Int? { isOneShot(run) ? 1 : configuration.loops }
+
+    /// Whether `run` is a pomodoro interval whose alarm plays once (no `--wait`).
+    func isOneShot(_ run: Run) -> Bool { run.kind == .pomodoro && !configuration.waitForKey }
+
+    /// Closes a device opened early for this deadline, which has just moved.
+    private mutating func disarm(_ counting: inout Counting) {
+        guard counting.armed else { return }
+        counting.armed = false
+        stopAlarm()
+    }
+
+    /// Starts the pomodoro's next interval, or exits when the plan is done.
+    mutating func nextInterval(skipped: Bool, at now: Instant) {
+        guard var pomodoro else { return }
+        let next = pomodoro.advance(skipped: skipped)
+        self.pomodoro = pomodoro
+        guard next != nil else {
+            leave(.done)
+            return
+        }
+        begin(.pomodoro, duration: pomodoro.duration, label: "pomodoro", at: now)
+    }
+}

@@ -1,0 +1,112 @@
+import AlarmAudio
+
+extension Controller {
+    /// The time is up and the alarm sounds until acknowledged, until its `--loops` passes end, or
+    /// (the last pomodoro interval without `--wait`) until its one pass ends.
+    struct Ringing: Equatable {
+        var run: Run
+        /// The deadline, when ringing began.
+        let since: ContinuousClock.Instant
+        /// Passes after which the ringing ends by itself; nil: until acknowledged.
+        let loops: Int?
+        /// Since when a device has been accepting this ringing's audio; nil while none does.
+        var playingSince: ContinuousClock.Instant?
+        /// Whether this ringing has been heard: a device played it for ``Controller/heardAfter``
+        /// without failing, played every requested pass, or was still playing when acknowledged.
+        var sounded = false
+        /// The last fallback-bell slot (whole bell periods since the deadline) that rang.
+        var lastBellSlot = -1
+
+        /// Whole bell periods from the deadline to `now`.
+        func bellSlot(at now: ContinuousClock.Instant, period: Duration) -> Int {
+            Int((since.duration(to: now) / period).rounded(.down))
+        }
+    }
+
+    /// How long a device must keep accepting audio before a later failure no longer makes the
+    /// alarm count as unheard: five 100 ms buffers, so frames have certainly left the buffer.
+    static let heardAfter: Duration = .milliseconds(500)
+
+    mutating func handleAudio(_ report: AlarmPlayer.Event, at now: Instant) {
+        switch report {
+        case .firstFrame(let instant):
+            audio.deviceDown = false
+            audio.notice = nil
+            guard case .ringing(var ringing) = mode else { return }
+            ringing.playingSince = instant
+            mode = .ringing(ringing)
+            emit(
+                event(.sounding, ringing.run, at: instant, extra: [("deadline_t_mono_ns", .instant(ringing.since))]))
+        case .deviceUnavailable(let error):
+            deviceFailed(error, at: now)
+        case .deviceRecovered:
+            if case .ringing(var ringing) = mode {
+                ringing.playingSince = now
+                mode = .ringing(ringing)
+            }
+            if audio.deviceDown { emit(event(.deviceRecovered, currentRun, at: now)) }
+            audio.deviceDown = false
+            audio.notice = nil
+        case .finished:
+            handleAudioEnd(stoppedAt: nil)
+            if case .counting(var counting) = mode {
+                counting.previousAlarmPlaying = false
+                mode = .counting(counting)
+            }
+            guard case .ringing(var ringing) = mode else { return }
+            if ringing.playingSince != nil { ringing.sounded = true }  // every pass was played and drained
+            mode = .ringing(ringing)
+            if ringing.loops != nil { acknowledge(ringing, by: "loops", at: now) }
+        case .stopped(let report):
+            handleAudioEnd(stoppedAt: report.stoppedAt)
+        case .hung(let error):
+            deviceFailed(error, at: now)
+            handleAudioEnd(stoppedAt: nil)
+        }
+    }
+
+    /// A device failed (or hung): the bell takes over while ringing; reported once per problem.
+    private mutating func deviceFailed(_ error: AlarmError, at now: Instant) {
+        if case .ringing(var ringing) = mode {
+            if let since = ringing.playingSince, now >= since.advanced(by: Self.heardAfter) { ringing.sounded = true }
+            ringing.playingSince = nil
+            mode = .ringing(ringing)
+        }
+        // Once per problem: a retry that fails the same way (the device is tried again 1.5 s
+        // before the deadline) is not news.
+        // Logged at once, even ahead of an acknowledgement waiting for its stop: it happened first.
+        if !audio.deviceDown, error != audio.notice {
+            perform(.emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text("\(error)"))])))
+        }
+        audio.deviceDown = true
+        audio.notice = error
+    }
+
+    /// The fallback bell once a period while no device works, and the end of a silent `--loops`.
+    mutating func advanceRinging(_ ringing: Ringing, to now: Instant) {
+        guard audio.deviceDown else { return }
+        var ringing = ringing
+        let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
+        if slot != ringing.lastBellSlot {
+            ringing.lastBellSlot = slot
+            mode = .ringing(ringing)
+            perform(.bell)
+        }
+        if let loops = ringing.loops, now >= ringing.since.advanced(by: configuration.soundLength * loops) {
+            acknowledge(ringing, by: "loops", at: now)
+        }
+    }
+
+    /// Ends `ringing` as acknowledged by `source` (`key`, `signal`, `loops`): the state changes at
+    /// once, the player is asked to stop, and the event is logged once it has.
+    mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
+        let heard = ringing.sounded || (ringing.playingSince != nil && !audio.deviceDown)
+        if !heard { audio.alarmFailed = true }
+        logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]))
+        if pomodoro != nil {
+            nextInterval(skipped: false, at: now)
+        } else {
+            leave(.done)
+        }
+    }
+}

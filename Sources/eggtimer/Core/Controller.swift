@@ -1,0 +1,297 @@
+import AlarmAudio
+import Glibc
+import TimerCore
+
+/// The app's logic as a state machine over an injected clock.
+///
+/// ``Input``s go in with the instant they were seen; ``Effect``s come out. It does no I/O and never
+/// reads a clock, so every behaviour is tested by passing instants. The mode says where the app
+/// is (the menu, counting, ringing), and each mode holds only its own state; the files
+/// `Controller+Menu`, `Controller+Counting` and `Controller+Ringing` handle each mode's inputs.
+///
+/// Not thread-safe: owned by the event loop.
+struct Controller {
+    typealias Instant = ContinuousClock.Instant
+
+    /// Where the app is.
+    enum Mode: Equatable {
+        case menu(Menu)
+        case counting(Counting)
+        case ringing(Ringing)
+        /// The app is done and exits with this status.
+        case exited(ExitStatus)
+    }
+
+    /// Fixed settings from the command line.
+    struct Configuration: Equatable {
+        var presets = Preset.eggs
+        /// Stop the alarm by itself after this many passes (nil: until acknowledged).
+        var loops: Int?
+        /// Pomodoro: loop the alarm until a key between intervals instead of playing it once.
+        var waitForKey = false
+        /// The alarm sound's length, for the silent fallback's `--loops` timing.
+        var soundLength: Duration = .seconds(1)
+        /// How long before the deadline the device is opened.
+        var armLead: Duration = .milliseconds(1500)
+        /// How often the fallback bell rings while no device works.
+        var bellPeriod: Duration = .seconds(1)
+    }
+
+    /// How the app was started.
+    enum Start: Equatable {
+        case menu
+        /// One timer: its kind, length and label (the preset's name or the duration as typed).
+        case timer(Run.Kind, Duration, label: String)
+        case pomodoro(Pomodoro.Plan)
+    }
+
+    /// The audio device's health, kept across modes: a problem found at start or when the device
+    /// is opened before the deadline is still the problem while ringing.
+    struct AudioHealth: Equatable {
+        /// Whether the device is failing right now (the fallback bell rings while ringing).
+        var deviceDown = false
+        /// The last device problem, shown on screen, until a device plays again.
+        var notice: AlarmError?
+        /// Whether any alarm this session was heard on no device (exit 69).
+        var alarmFailed = false
+        /// Whether the player has a ringing (or a pre-opened device) that has not ended yet.
+        var playerActive = false
+    }
+
+    let configuration: Configuration
+    /// Whether the app returns to the menu after a timer (started without arguments).
+    let fromMenu: Bool
+    /// Where the app is; set only by the controller's own files.
+    var mode: Mode = .menu(Menu())
+    /// The pomodoro plan's progress, when running one.
+    var pomodoro: Pomodoro?
+    var audio = AudioHealth()
+    /// How the last timer ended (done, cancelled, missed), for the exit status.
+    var outcome: TimerState?
+
+    /// Effects produced by the input being handled.
+    private var out: [Effect] = []
+    /// While a stop is awaited after an acknowledgement: the `acknowledged` event, which gets the
+    /// instant the audio stopped, and the events and exit that came after it, held back to keep
+    /// the log in order. See ``handleAudioEnd(stoppedAt:)``.
+    private var held: (acknowledged: TimerEvent, after: [Effect])?
+
+    /// Creates the controller in the menu; ``start(at:)`` then starts what `start` asks for.
+    init(configuration: Configuration, start: Start) {
+        self.configuration = configuration
+        self.fromMenu = start == .menu
+        self.startRequest = start
+    }
+
+    private let startRequest: Start
+
+    /// Starts the timer or pomodoro asked for at `now` (nothing for the menu).
+    /// - Returns: The effects of starting: the `started` or `interval` event.
+    mutating func start(at now: Instant) -> [Effect] {
+        switch startRequest {
+        case .menu: break
+        case .timer(let kind, let duration, let label): begin(kind, duration: duration, label: label, at: now)
+        case .pomodoro(let plan):
+            pomodoro = Pomodoro(plan: plan)
+            begin(.pomodoro, duration: plan.duration(of: .work), label: "pomodoro", at: now)
+        }
+        return takeEffects()
+    }
+
+    // MARK: - Inputs
+
+    /// Handles one input seen at `now`.
+    /// - Returns: What the event loop must do, in order.
+    mutating func handle(_ input: Input, at now: Instant) -> [Effect] {
+        advance(to: now)
+        switch input {
+        case .key(let key): handle(key: key, at: now)
+        case .signal(let number): handle(signal: number, at: now)
+        case .audio(let event): handleAudio(event, at: now)
+        case .tick: break
+        }
+        advance(to: now)
+        return takeEffects()
+    }
+
+    private mutating func handle(key: Key, at now: Instant) {
+        switch mode {
+        case .menu(let menu): handleMenu(key: key, menu, at: now)
+        case .counting(let counting): handleCounting(key: key, counting, at: now)
+        case .ringing(let ringing): acknowledge(ringing, by: "key", at: now)
+        case .exited: break
+        }
+    }
+
+    private mutating func handle(signal number: Int32, at now: Instant) {
+        switch number {
+        case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+            if case .exited = mode { return }
+            if currentRun != nil { outcome = .cancelled }
+            mode = .exited(.signal(number))
+            out.append(.exit(.signal(number)))
+        case SIGWINCH: out.append(.resize)
+        case SIGTSTP: out.append(.suspend)
+        case SIGCONT: out.append(.retakeTerminal)
+        case SIGUSR1:
+            if case .ringing(let ringing) = mode { acknowledge(ringing, by: "signal", at: now) }
+        default: break
+        }
+    }
+
+    // MARK: - Reading the state
+
+    /// The run on screen, if any.
+    var currentRun: Run? {
+        switch mode {
+        case .counting(let counting): counting.run
+        case .ringing(let ringing): ringing.run
+        case .menu, .exited: nil
+        }
+    }
+
+    /// The current timer's state in the shared vocabulary; nil in the menu.
+    var state: TimerState? {
+        switch mode {
+        case .counting(let counting): counting.run.countdown.isPaused ? .paused : .counting
+        case .ringing: audio.deviceDown ? .silent : .ringing
+        case .menu: nil
+        case .exited: outcome
+        }
+    }
+
+    /// The next instant the controller must be ticked: opening the device before the deadline,
+    /// the deadline, and while ringing on no device the fallback bell and the end of `--loops`.
+    /// Display steps are the view's and the log's business.
+    /// - Returns: nil when nothing is scheduled (waiting for a key).
+    func nextWake(at now: Instant) -> Instant? {
+        var wakes: [Instant] = []
+        switch mode {
+        case .counting(let counting):
+            guard let deadline = counting.run.countdown.deadline else { break }
+            wakes.append(deadline)
+            if !counting.armed { wakes.append(deadline.advanced(by: .zero - configuration.armLead)) }
+        case .ringing(let ringing):
+            if audio.deviceDown {
+                let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
+                wakes.append(ringing.since.advanced(by: configuration.bellPeriod * (slot + 1)))
+                if let loops = ringing.loops { wakes.append(ringing.since.advanced(by: configuration.soundLength * loops)) }
+            }
+        case .menu, .exited:
+            break
+        }
+        return wakes.filter { $0 > now }.min() ?? wakes.min()
+    }
+
+    // MARK: - Shared transitions
+
+    /// Returns and clears the effects gathered so far.
+    private mutating func takeEffects() -> [Effect] {
+        defer { out = [] }
+        return out
+    }
+
+    /// Logs `event`, after any acknowledgement still waiting for its stop.
+    mutating func emit(_ event: TimerEvent) { send(.emit(event)) }
+
+    /// Adds an effect that happens at once, whatever is held back (the bell, the audio commands).
+    mutating func perform(_ effect: Effect) { out.append(effect) }
+
+    /// Adds `effect` in log order: held back behind a waiting acknowledgement.
+    private mutating func send(_ effect: Effect) {
+        if held != nil { held!.after.append(effect) } else { out.append(effect) }
+    }
+
+    /// Asks the player to start the alarm: the first frame at `at`, `loops` passes.
+    mutating func startAlarm(at: Instant, loops: Int?) {
+        releaseHeld(stoppedAt: nil)  // a new ringing replaces the old: its stop will not be reported
+        audio.playerActive = true
+        audio.deviceDown = false  // the player reports again if the device still fails
+        out.append(.startAlarm(at: at, loops: loops))
+    }
+
+    /// Asks the player to stop, if it is doing anything.
+    mutating func stopAlarm() {
+        if audio.playerActive { out.append(.stopAlarm) }
+    }
+
+    /// Logs `acknowledged` now if nothing is playing, else once the player reports it stopped
+    /// (so the event carries `audio_stopped_t_mono_ns`, the instant the device was dropped).
+    mutating func logAcknowledgement(_ event: TimerEvent) {
+        if audio.playerActive, held == nil {
+            out.append(.stopAlarm)
+            held = (event, [])
+        } else {
+            stopAlarm()
+            emit(event)
+        }
+    }
+
+    /// The player's ringing ended (finished, stopped or hung): release what waited for it.
+    /// - Parameter stoppedAt: When the device was dropped, if it was.
+    mutating func handleAudioEnd(stoppedAt: Instant?) {
+        audio.playerActive = false
+        releaseHeld(stoppedAt: stoppedAt)
+    }
+
+    private mutating func releaseHeld(stoppedAt: Instant?) {
+        guard var acknowledged = held?.acknowledged, let after = held?.after else { return }
+        held = nil
+        if let stoppedAt { acknowledged.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt))) }
+        out.append(.emit(acknowledged))
+        out += after
+    }
+
+    /// Back to the menu when started from it, else exit.
+    mutating func leave(_ outcome: TimerState) {
+        self.outcome = outcome
+        if fromMenu {
+            mode = .menu(Menu())
+        } else {
+            exit(status(for: outcome))
+        }
+    }
+
+    /// Ends the app with `status`.
+    mutating func exit(_ status: ExitStatus) {
+        mode = .exited(status)
+        send(.exit(status))
+    }
+
+    /// The exit status for a session whose last timer ended as `outcome` (nil: none ran or the
+    /// menu was quit): an alarm heard on no device wins, since it is what went wrong.
+    func status(for outcome: TimerState?) -> ExitStatus {
+        if audio.alarmFailed { return .unavailable }
+        switch outcome {
+        case .cancelled?: return .cancelled
+        case .missed?: return .missed
+        default: return .done
+        }
+    }
+
+    /// Starts a countdown of `duration` at `now`.
+    mutating func begin(_ kind: Run.Kind, duration: Duration, label: String, at now: Instant, picked: Int? = nil) {
+        var countdown = Countdown<Instant>(total: duration)
+        countdown.start(at: now)
+        let run = Run(kind: kind, label: label, countdown: countdown)
+        mode = .counting(Counting(run: run, startedAt: now, pickedEntry: picked))
+        emit(event(kind == .pomodoro ? .interval : .started, run, at: now))
+    }
+
+    /// Whatever time has made due: opening the device, the deadline, the fallback bell.
+    private mutating func advance(to now: Instant) {
+        if case .counting(let counting) = mode { advanceCounting(counting, to: now) }
+        if case .ringing(let ringing) = mode { advanceRinging(ringing, to: now) }
+    }
+
+    /// A timer event for `run` at `now`, with the pomodoro phase where there is one.
+    func event(
+        _ name: TimerEvent.Name, _ run: Run?, at now: Instant, extra: [(String, TimerEvent.Value)] = []
+    ) -> TimerEvent {
+        var fields = extra.map { TimerEvent.Field(key: $0.0, value: $0.1) }
+        if run?.kind == .pomodoro, let pomodoro { fields.insert(.init(key: "phase", value: .text(pomodoro.phase.rawValue)), at: 0) }
+        return TimerEvent(
+            name: name, label: run?.label ?? "", total: run?.countdown.total ?? .zero,
+            remaining: run?.countdown.remaining(at: now) ?? .zero, at: now, extra: fields)
+    }
+}

@@ -1,0 +1,20 @@
+/// An instruction from the controller to the event loop, carried out in order.
+enum Effect: Equatable {
+    /// Log the event (JSON and plain lines).
+    case emit(TimerEvent)
+    /// Open the device now and start the alarm's first frame at `at` (boot clock); `loops` nil
+    /// rings until stopped.
+    case startAlarm(at: ContinuousClock.Instant, loops: Int?)
+    /// Ask the alarm (and any pre-opened device) to stop; never waits for it.
+    case stopAlarm
+    /// Ring the terminal bell (the alarm's fallback while no audio device works).
+    case bell
+    /// The terminal was resized: measure it again and redraw.
+    case resize
+    /// Ctrl-Z: give the terminal back, stop the process, take the terminal again once continued.
+    case suspend
+    /// Continued after a stop that eggtimer did not ask for: take the terminal again and redraw.
+    case retakeTerminal
+    /// Exit with this status (after restoring the terminal).
+    case exit(ExitStatus)
+}

@@ -1,0 +1,56 @@
+/// How eggtimer ends: one status for each outcome, with the sysexits(3) names where one fits.
+///
+/// Used everywhere a status is decided; `--help` prints ``table`` from it, so the documented list
+/// and the real codes cannot drift apart. Shells see `code` (0–255).
+struct ExitStatus: Error, Hashable, Sendable {
+    /// The process's exit code.
+    let code: Int32
+
+    /// The timer was done: its alarm was acknowledged or its `--loops` played (also quitting the
+    /// menu without an alarm failure). EX_OK.
+    static let done = ExitStatus(code: 0)
+    /// Cancelled, or quit before the timer completed.
+    static let cancelled = ExitStatus(code: 1)
+    /// The alarm stopped ringing unacknowledged (`--ring-for` ran out).
+    static let missed = ExitStatus(code: 2)
+    /// A bad command line. EX_USAGE.
+    static let usage = ExitStatus(code: 64)
+    /// The sound file holds no MPEG audio. EX_DATAERR.
+    static let dataError = ExitStatus(code: 65)
+    /// The sound file is missing or not a regular file. EX_NOINPUT.
+    static let noInput = ExitStatus(code: 66)
+    /// The alarm reached no audio device. EX_UNAVAILABLE.
+    static let unavailable = ExitStatus(code: 69)
+    /// An internal error. EX_SOFTWARE.
+    static let software = ExitStatus(code: 70)
+    /// Standard output was closed or could not be written. EX_IOERR.
+    static let ioError = ExitStatus(code: 74)
+    /// The system refused something eggtimer needs (signal handling, a descriptor). EX_OSERR.
+    static let osError = ExitStatus(code: 71)
+    /// A bad configuration file. EX_CONFIG.
+    static let configuration = ExitStatus(code: 78)
+
+    /// Ended by signal `number`, as shells report it: 128 + the signal number.
+    /// - Parameter number: The signal, 1–64.
+    static func signal(_ number: Int32) -> ExitStatus { ExitStatus(code: 128 + number) }
+
+    /// Every status with its meaning, in order, for `--help`, README and tests.
+    static let table: [(status: ExitStatus, meaning: String)] = [
+        (.done, "done: the alarm was acknowledged or its --loops played"),
+        (.cancelled, "cancelled, or quit before the timer was done"),
+        (.missed, "missed: the alarm stopped ringing unacknowledged"),
+        (.usage, "bad command line"),
+        (.dataError, "sound file is not MP3 audio"),
+        (.noInput, "sound file missing or not a regular file"),
+        (.unavailable, "the alarm reached no audio device"),
+        (.software, "internal error"),
+        (.osError, "the system refused signal handling or a descriptor"),
+        (.ioError, "standard output closed or not writable"),
+        (.configuration, "bad configuration file"),
+        (.signal(1), "hangup (SIGHUP)"),
+        (.signal(2), "interrupted (Ctrl-C, SIGINT)"),
+        (.signal(3), "quit (Ctrl-\\, SIGQUIT)"),
+        (.signal(13), "standard output a broken pipe (SIGPIPE)"),
+        (.signal(15), "terminated (SIGTERM)"),
+    ]
+}

@@ -1,0 +1,18 @@
+import AlarmAudio
+
+/// Something that happened, as the event loop hands it to the controller.
+///
+/// Every source the loop polls turns into one of these: the keyboard, the signalfd, the alarm
+/// player's event queue, and the boot-clock timer for the controller's next deadline. Later
+/// sources (a control connection, a broker socket) add cases here.
+enum Input: Equatable {
+    /// A key typed on the terminal (or piped in).
+    case key(Key)
+    /// A signal read from the signalfd (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP,
+    /// SIGCONT, SIGUSR1).
+    case signal(Int32)
+    /// A report from the alarm player.
+    case audio(AlarmPlayer.Event)
+    /// Time passed: the timer the loop armed for ``Controller/nextWake(at:)`` fired, or any wake.
+    case tick
+}

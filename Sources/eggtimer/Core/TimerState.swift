@@ -1,0 +1,25 @@
+/// The states a timer can be in, named as `status`, the JSON log and (later) MQTT say them.
+///
+/// One vocabulary for every front: the controller derives the current one, the exit status
+/// follows the final one.
+enum TimerState: String, Sendable, CaseIterable {
+    /// Counting down towards its deadline.
+    case counting
+    /// Paused: the time left is frozen.
+    case paused
+    /// The deadline passed and the alarm is sounding on a device.
+    case ringing
+    /// The deadline passed and the alarm reaches no device: the terminal bell rings instead.
+    case silent
+    /// The alarm was snoozed and rings again later.
+    case snoozed
+    /// Acknowledged, or its `--loops` played.
+    case done
+    /// Cancelled, or quit before it was done.
+    case cancelled
+    /// Stopped ringing without being acknowledged.
+    case missed
+
+    /// Whether the timer is over.
+    var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
+}

@@ -1,0 +1,181 @@
+import AlarmAudio
+import Glibc
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+private let t0 = ContinuousClock.now
+/// eggtimer's status type (Swift Testing has one of the same name).
+typealias ExitStatus = eggtimer.ExitStatus
+
+@Suite struct ExitStatusTests {
+    @Test(arguments: [
+        (ExitStatus.done, Int32(0)), (.cancelled, 1), (.missed, 2), (.usage, 64), (.dataError, 65), (.noInput, 66),
+        (.unavailable, 69), (.software, 70), (.osError, 71), (.ioError, 74), (.configuration, 78),
+        (.signal(SIGHUP), 129), (.signal(SIGINT), 130), (.signal(SIGQUIT), 131), (.signal(SIGPIPE), 141),
+        (.signal(SIGTERM), 143),
+    ])
+    func codesAreTheSysexitsAndShellValues(status: ExitStatus, code: Int32) {
+        #expect(status.code == code)
+    }
+
+    @Test func theTableListsEachStatusOnceAndHelpPrintsIt() {
+        let codes = ExitStatus.table.map(\.status.code)
+        #expect(Set(codes).count == codes.count)
+        for entry in ExitStatus.table {
+            #expect(Options.help.contains("\(entry.status.code)  \(entry.meaning)"), "help lacks \(entry.status.code)")
+        }
+        #expect(Options.help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+}
+
+@Suite struct OutputRoutingTests {
+    typealias Facts = OutputRouting.Facts
+
+    /// stdin, stdout, stderr terminals; foreground; TERM; --json → UI descriptor, log, keyboard.
+    @Test(arguments: [
+        // At a terminal: the UI on standard output, keys from it.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm", json: false),
+         OutputRouting(ui: 1, log: .none, keyboard: true)),
+        // --json at a terminal: JSON alone, keys still work.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm", json: true),
+         OutputRouting(ui: nil, log: .json, keyboard: true)),
+        // `eggtimer 10m --json | jq .`: nothing drawn over the JSON.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: false, stderrIsTerminal: true, foreground: true, term: "xterm", json: true),
+         OutputRouting(ui: nil, log: .json, keyboard: true)),
+        // `eggtimer 10m > log`: the UI on standard error, plain lines in the log.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: false, stderrIsTerminal: true, foreground: true, term: "xterm", json: false),
+         OutputRouting(ui: 2, log: .plain, keyboard: true)),
+        // TERM=dumb or unset: plain lines, no escape codes.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "dumb", json: false),
+         OutputRouting(ui: nil, log: .plain, keyboard: true)),
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: nil, json: false),
+         OutputRouting(ui: nil, log: .plain, keyboard: true)),
+        // A background job: no keyboard, no UI, plain lines.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: false, term: "xterm", json: false),
+         OutputRouting(ui: nil, log: .plain, keyboard: false)),
+        // A service: no terminal at all.
+        (Facts(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, foreground: false, term: nil, json: false),
+         OutputRouting(ui: nil, log: .plain, keyboard: false)),
+        // Keys piped in, output to a terminal.
+        (Facts(stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm", json: false),
+         OutputRouting(ui: 1, log: .none, keyboard: false)),
+    ])
+    func routingFollowsTheDescriptors(facts: Facts, routing: OutputRouting) {
+        #expect(OutputRouting.decide(facts) == routing)
+    }
+}
+
+@Suite struct ControllerModeTests {
+    @Test func theLabelIsFixedAtStartAndNotChangedByPlusOrMinus() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90), label: "90"), at: t0)
+        let adjusted = controller.handle(key: .character("+"), at: t0 + .seconds(1))
+        guard case .emit(let event)? = adjusted.first else {
+            Issue.record("no adjusted event: \(adjusted)")
+            return
+        }
+        #expect(event.name == .adjusted)
+        #expect(event.label == "90")
+        #expect(event.total == .seconds(150))
+        #expect(controller.currentRun?.label == "90")
+        #expect(View().title(controller, controller.currentRun!, at: t0) == "Counting down 2:30.")
+    }
+
+    @Test func statesFollowTheSharedVocabulary() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(10)), at: t0)
+        #expect(controller.state == .counting)
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(1))
+        #expect(controller.state == .paused)
+        _ = controller.handle(key: .character(" "), at: t0 + .seconds(2))
+        _ = controller.tick(at: t0 + .seconds(11))
+        #expect(controller.state == .ringing)
+        _ = controller.handle(
+            audio: .deviceUnavailable(.deviceLost(device: "d", reason: "gone")), at: t0 + .seconds(12))
+        #expect(controller.state == .silent)
+        _ = controller.handle(key: .enter, at: t0 + .seconds(13))
+        #expect(controller.state == .done)
+    }
+
+    @Test(arguments: ["q", "c"])  // quit or cancel before completion
+    func quittingOrCancellingATimerIsNotSuccess(key: String) {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(60)), at: t0)
+        #expect(names(controller.handle(key: .character(Character(key)), at: t0 + .seconds(1))) == ["cancelled", "exit 1"])
+    }
+
+    @Test func quittingTheMenuIsSuccessUnlessAnAlarmReachedNoDevice() {
+        var fine = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = fine.handle(key: .character("1"), at: t0)
+        _ = fine.handle(key: .character("c"), at: t0 + .seconds(1))
+        #expect(names(fine.handle(key: .character("q"), at: t0 + .seconds(2))) == ["exit 0"])
+
+        var failed = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = failed.handle(key: .character("1"), at: t0)
+        _ = failed.handle(
+            audio: .deviceUnavailable(.deviceUnavailable(device: "d", reason: "none")), at: t0 + .seconds(1))
+        _ = failed.tick(at: t0 + .seconds(300))
+        _ = failed.handle(key: .enter, at: t0 + .seconds(301))
+        #expect(failed.mode == .menu(.init()))
+        _ = failed.handle(audio: stopped(at: t0 + .seconds(301)), at: t0 + .seconds(301))
+        #expect(names(failed.handle(key: .character("q"), at: t0 + .seconds(302))) == ["exit 69"])
+    }
+
+    @Test func aHungPlayerReleasesTheAcknowledgementWithoutAStopInstant() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(3))) == ["stopAlarm"])
+        #expect(controller.state == .done)  // on screen at once
+        let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
+        let released = controller.handle(audio: .hung(hung), at: t0 + .milliseconds(3500))
+        #expect(names(released) == ["device_unavailable", "acknowledged", "exit 0"])
+        if case .emit(let event)? = released.dropFirst().first {
+            #expect(!event.extra.contains { $0.key == "audio_stopped_t_mono_ns" })
+        }
+    }
+
+    @Test func anAlarmHungWhileRingingFallsBackToTheBell() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
+        let effects = controller.handle(audio: .hung(hung), at: t0 + .milliseconds(2600))
+        #expect(names(effects) == ["device_unavailable", "bell"])
+        #expect(controller.state == .silent)
+        // Nothing to stop any more: the acknowledgement is logged at once.
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(4))) == ["bell", "acknowledged", "exit 69"])
+    }
+
+    @Test func aKeyStopsAPomodoroIntervalAlarmPlayingOnIntoTheBreak() {
+        let plan = Pomodoro.Plan(work: .seconds(2), shortBreak: .seconds(60))
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
+        #expect(controller.tick(at: t0 + .seconds(1)) == [.startAlarm(at: t0 + .seconds(2), loops: 1)])
+        _ = controller.tick(at: t0 + .seconds(2))
+        #expect(controller.pomodoro?.phase == .shortBreak)
+        #expect(names(controller.handle(key: .character(" "), at: t0 + .seconds(3))) == ["stopAlarm"])
+        #expect(controller.state == .counting)  // the key stopped the alarm, it did not pause
+    }
+}
+
+@Suite struct ViewTimingTests {
+    @Test func theClockStepsOnWholeSecondsBeforeTheDeadline() {
+        let controller = Controller(configuration: .init(), start: .plain(.milliseconds(2300)), at: t0)
+        let view = View()
+        #expect(view.nextChange(controller, at: t0) == t0 + .milliseconds(300))
+        #expect(view.nextChange(controller, at: t0 + .milliseconds(300)) == t0 + .milliseconds(1300))
+        #expect(view.nextChange(controller, at: t0 + .milliseconds(1900)) == t0 + .milliseconds(2300))
+    }
+
+    @Test func aPickedEntryFlashesThreeTimesThenStops() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("2"), at: t0)
+        let view = View()
+        #expect(view.flashingEntry(controller, at: t0)?.entry == 1)
+        #expect(view.flashingEntry(controller, at: t0)?.on == true)
+        #expect(view.flashingEntry(controller, at: t0 + .milliseconds(100))?.on == false)
+        #expect(view.flashingEntry(controller, at: t0 + .milliseconds(600)) == nil)
+        #expect(view.nextChange(controller, at: t0) == t0 + .milliseconds(100))
+        #expect(view.nextChange(controller, at: t0 + .milliseconds(550)) == t0 + .milliseconds(600))
+    }
+}
