@@ -1,9 +1,9 @@
 #ifndef EGGTIMER_CSYSTEM_SHIM_H
 #define EGGTIMER_CSYSTEM_SHIM_H
-/* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), ppoll (a nanosecond
-   poll timeout), prctl (variadic), the terminal's window size ioctls (macros), and what makes
-   descriptors close-on-exec from birth (pipe2, posix_openpt, posix_spawn's close-from) and
-   pidfd_open (a child's exit in a poll set).
+/* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), timerfd (a wake-up
+   on the boot clock), ppoll (a nanosecond poll timeout), prctl (variadic), the terminal's window
+   size ioctls (macros), and what makes descriptors close-on-exec from birth (pipe2, posix_openpt,
+   posix_spawn's close-from) and pidfd_open (a child's exit in a poll set).
 
    _GNU_SOURCE must NOT be defined here: these system headers are shared with Swift's Glibc
    module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>

@@ -11,7 +11,8 @@ struct Options: Equatable {
     enum Command: Equatable {
         case menu
         case preset(Int)
-        case countdown(Duration)
+        /// A countdown of the duration, as typed (the timer's label).
+        case countdown(Duration, text: String)
         case pomodoro
         case help
         case version
@@ -30,6 +31,16 @@ struct Options: Equatable {
     var plan = Pomodoro.Plan()
     /// Pomodoro: loop the alarm until a key between intervals.
     var wait = false
+
+    /// What the controller starts with; `.menu` also for help and version, which never run it.
+    var start: Controller.Start {
+        switch command {
+        case .preset(let index): .timer(.egg(index), presets[index].duration, label: presets[index].name)
+        case .countdown(let duration, let text): .timer(.plain, duration, label: text)
+        case .pomodoro: .pomodoro(plan)
+        case .menu, .help, .version: .menu
+        }
+    }
 
     /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
     static let countLimit = 1_000_000
@@ -107,7 +118,7 @@ struct Options: Equatable {
         if lower == "pomodoro" { return .pomodoro }
         if let index = options.presets.firstIndex(where: { $0.name.lowercased() == lower }) { return .preset(index) }
         do {
-            return .countdown(try DurationParser.parse(word))
+            return .countdown(try DurationParser.parse(word), text: word)
         } catch {
             if word.first?.isLetter == true && !word.contains(where: \.isNumber) {
                 throw UsageError(
@@ -177,6 +188,12 @@ struct Options: Equatable {
         Spec(names: ["--wait"], takesValue: false, pomodoroOnly: true) { options, _, _ in options.wait = true },
     ]
 
+    /// The exit statuses for `--help`, from ``ExitStatus/table``, one per line.
+    private static let exitStatusHelp = ExitStatus.table.map { entry in
+        let code = "\(entry.status.code)"
+        return "  " + String(repeating: " ", count: 4 - code.count) + code + "  " + entry.meaning
+    }.joined(separator: "\n")
+
     /// The `--help` text; every line fits 80 columns.
     static let help = """
         eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
@@ -188,7 +205,8 @@ struct Options: Equatable {
           eggtimer pomodoro           25 min work, 5 min breaks, long break after four
 
         DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
-          1m30 (1 m 30 s); more than zero, at most \(DurationParser.maximumText) (999 h 59 min 59 s).
+          1m30 (1 m 30 s), 5min, 90sec, "2 hours", "1h 30m"; more than zero, at
+          most \(DurationParser.maximumText) (999 h 59 min 59 s).
 
         Options:
           -D, --device NAME    ALSA PCM to play on (default "default"; see aplay -L)
@@ -214,9 +232,7 @@ struct Options: Equatable {
           pomodoro interval, c or Esc cancels, q quits; any key stops the alarm.
         Without a keyboard: kill -USR1 PID stops the alarm.
 
-        Exit status: 0 done; 64 bad usage; 65 sound file not audio; 66 sound file
-          missing or not a regular file; 69 the alarm reached no audio device;
-          71 no signal handling; 74 standard output closed; 141 standard output
-          a broken pipe; 129, 130, 131, 143 hangup, Ctrl-C, Ctrl-\\, terminate.
+        Exit status:
+        \(exitStatusHelp)
         """
 }

@@ -2,20 +2,19 @@ import Glibc
 
 /// eggtimer: parse the command line, then run the event loop.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let status: Int32
+let status: ExitStatus
 do {
     let options = try Options.parse(arguments)
     switch options.command {
     case .help, .version:
         var out = Output(descriptor: STDOUT_FILENO)
         out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
-        status = out.failed == nil ? 0 : 74
+        status = out.failed == nil ? .done : .ioError
     default:
-        var app = App(options: options)
-        status = app.run()
+        status = App(options: options).run()
     }
 } catch {
     printError("eggtimer: \(error.description)")
-    status = 64
+    status = .usage
 }
-exit(status)
+exit(status.code)

@@ -14,14 +14,14 @@ import TimerCore
         (["soft"], Options.Command.preset(0)),
         (["Medium"], .preset(1)),
         (["hard"], .preset(2)),
-        (["90"], .countdown(.seconds(90))),
-        (["1:30"], .countdown(.seconds(90))),
-        (["7m30s"], .countdown(.seconds(450))),
+        (["90"], .countdown(.seconds(90), text: "90")),
+        (["1:30"], .countdown(.seconds(90), text: "1:30")),
+        (["7m30s"], .countdown(.seconds(450), text: "7m30s")),
         (["pomodoro"], .pomodoro),
         (["--help"], .help),
         (["-h"], .help),
         (["--version"], .version),
-        (["--", "5m"], .countdown(.seconds(300))),
+        (["--", "5m"], .countdown(.seconds(300), text: "5m")),
     ])
     func commands(arguments: [String], command: Options.Command) throws {
         #expect(try Options.parse(arguments).command == command)

@@ -58,7 +58,7 @@ private func visible(_ line: String) -> String {
     }
 
     @Test func legendOffersOnlyWorkingKeysWordedForTheState() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(90)), at: t0)
         #expect(view.legend(controller, at: t0).hasPrefix("space pause"))
         #expect(view.legend(controller, at: t0).contains("- minute"))
         #expect(!view.legend(controller, at: t0 + .seconds(31)).contains("- minute"))
@@ -71,14 +71,14 @@ private func visible(_ line: String) -> String {
         var view = View()
         view.hasKeyboard = false
         view.processID = 4242
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(1)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
         #expect(view.legend(controller, at: t0) == "no keyboard: Ctrl-C quits")
         _ = controller.tick(at: t0 + .seconds(1))
         #expect(view.legend(controller, at: t0 + .seconds(1)) == "no keyboard: kill -USR1 4242 stops the alarm")
     }
 
     @Test func theOneLineViewLeadsWithTheTimeLeft() {
-        let controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(300)), at: t0)
+        let controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(300), label: "Soft"), at: t0)
         let line = view.lines(controller, at: t0 + .seconds(1), columns: 12, rows: 2)
         #expect(line.count == 1 && line[0].hasPrefix("4:59 "))
     }
@@ -104,13 +104,13 @@ private func visible(_ line: String) -> String {
     }
 
     @Test func aNarrowLegendDropsWholeEntriesNeverCutsOne() {
-        let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        let controller = Controller(configuration: .init(), start: .plain(.seconds(90)), at: t0)
         #expect(view.legend(controller, at: t0, columns: 30) == "space pause · r restart")
         #expect(view.legend(controller, at: t0, columns: 5) == "")
     }
 
     @Test func theSpinnerTurnsWhileRunningAndStopsWhilePaused() {
-        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(90)), at: t0)
         let run = { controller.currentRun! }
         #expect(view.spinner(run(), at: t0) != view.spinner(run(), at: t0 + View.spinnerStep))
         _ = controller.handle(key: .character(" "), at: t0 + .seconds(1))
@@ -118,7 +118,7 @@ private func visible(_ line: String) -> String {
     }
 
     @Test func ringingTitleFlashes() {
-        var controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(1)), at: t0)
+        var controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(1), label: "Soft"), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
         let on = view.lines(controller, at: t0 + .milliseconds(1100), columns: 80, rows: 24)
         let off = view.lines(controller, at: t0 + .milliseconds(1600), columns: 80, rows: 24)
@@ -129,7 +129,7 @@ private func visible(_ line: String) -> String {
 
     @Test func noColorKeepsOnlyBoldAndReverse() {
         let plain = View(style: .init(unicode: false, color: false))
-        let controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90)), at: t0)
+        let controller = Controller(configuration: .init(), start: .plain(.seconds(90)), at: t0)
         let text = plain.lines(controller, at: t0, columns: 80, rows: 24).joined()
         #expect(!text.contains("[32m") && !text.contains("[33m") && !text.contains("[2m"))
         #expect(text.allSatisfy { $0.isASCII })
@@ -159,9 +159,9 @@ private func visible(_ line: String) -> String {
 
 @Suite struct SoundChecksTests {
     @Test func aSilentOrNearlySilentSoundIsNotAnAlarm() {
-        #expect(!App.isAudible(AlarmSound(samples: [Int16](repeating: 0, count: 4410), sampleRate: 44100, channels: 1)))
-        #expect(!App.isAudible(AlarmSound(samples: [0, 32, -32, 0], sampleRate: 44100, channels: 1)))
-        #expect(App.isAudible(AlarmSound(samples: [0, 33, 0, 0], sampleRate: 44100, channels: 1)))
-        #expect(App.isAudible(AlarmSound.builtInTone()))
+        #expect(!Startup.isAudible(AlarmSound(samples: [Int16](repeating: 0, count: 4410), sampleRate: 44100, channels: 1)))
+        #expect(!Startup.isAudible(AlarmSound(samples: [0, 32, -32, 0], sampleRate: 44100, channels: 1)))
+        #expect(Startup.isAudible(AlarmSound(samples: [0, 33, 0, 0], sampleRate: 44100, channels: 1)))
+        #expect(Startup.isAudible(AlarmSound.builtInTone()))
     }
 }

@@ -15,11 +15,16 @@ struct SignalSet {
 
     /// Blocks the handled signals, ignores SIGPIPE (a broken pipe becomes EPIPE), and opens the
     /// signalfd.
+    ///
+    /// A signal that was ignored when eggtimer started (SIGHUP under `nohup`, SIGINT under
+    /// `trap '' INT`) stays ignored: a blocked signal would be delivered to the signalfd even so
+    /// (PLATFORM-NOTES), and a timer started with nohup must survive its terminal closing.
     /// - Returns: nil if the kernel refuses the signalfd (then signals keep their defaults).
+    /// C: `sigaction`, `pthread_sigmask`, `signalfd`.
     init?() {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for signal in Self.handled { sigaddset(&mask, signal) }
+        for signal in Self.handled where !Self.isIgnored(signal) { sigaddset(&mask, signal) }
         signal(SIGPIPE, SIG_IGN)
         guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
         let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
@@ -28,6 +33,13 @@ struct SignalSet {
             return nil
         }
         descriptor = fd
+    }
+
+    /// Whether `signal`'s disposition is SIG_IGN, as inherited from the parent.
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var action = sigaction()
+        guard sigaction(signal, nil, &action) == 0 else { return false }
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Reads every pending signal number; never blocks.

@@ -4,7 +4,7 @@ import TimerCore
 ///
 /// Pure: the same state, instant and size always give the same lines, which the `Screen` compares
 /// to decide whether to redraw. Lines hold ANSI SGR codes; their visible text never exceeds the
-/// width (every glyph used is one column wide).
+/// width, measured by display width.
 struct View {
     /// Glyphs and colours for the terminal at hand.
     struct Style: Equatable {
@@ -44,76 +44,20 @@ struct View {
     /// The one plain line for tiny panes: time left first (what must survive the cut), spinner, title.
     func compact(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
         guard let run = controller.currentRun else {
-            if case .menu(_, let entry?, _) = controller.mode { return "Time: \(entry)_" }
+            if case .menu(let menu) = controller.mode, let entry = menu.entry { return "Time: \(entry)_" }
             return "Eggs? 1 soft 2 medium 3 hard"
         }
         return
             "\(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now)) \(title(controller, run, at: now))"
     }
 
-    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [(
-        text: String, tone: Tone
-    )] {
-        var rows: [(text: String, tone: Tone)] = [("", .plain)]
-        let run = controller.currentRun
-        let flash = controller.flashOn(at: now)
-        let flashingEntry = controller.flashingEntry(at: now)
-        let titleText = run.map { title(controller, $0, at: now) } ?? EggTitles.menu
-        var titleTone: Tone = .title
-        if case .ringing = controller.mode, flash { titleTone = .flash }
-        var titleLine = "  " + titleText
-        if let pomodoro = controller.pomodoro {
-            var done = pomodoro.completedInSet
-            // Ringing at the end of a work interval (--wait): that pomodoro is done already.
-            if case .ringing(let run, _) = controller.mode, run.kind == .pomodoro(.work) { done += 1 }
-            let total = pomodoro.plan.longBreakAfter
-            let meter =
-                String(repeating: style.unicode ? "●" : "*", count: min(done, total))
-                + String(repeating: style.unicode ? "○" : ".", count: max(0, total - done))
-            titleLine += "   " + meter
-        }
-        rows.append((titleLine, titleTone))
-        rows.append(("", .plain))
+    /// A row of the layout: its text and look.
+    private typealias Row = (text: String, tone: Tone)
 
-        // The egg menu, shown in the menu and while an egg boils.
-        let showsMenu: Bool = {
-            if case .menu = controller.mode { return true }
-            if case .egg = run?.kind { return true }
-            return controller.fromMenu && run?.kind == .plain
-        }()
-        if showsMenu {
-            let presets = controller.configuration.presets
-            var selection: Int?
-            var entry: String?
-            var error: String?
-            if case .menu(let s, let e, let err) = controller.mode { (selection, entry, error) = (s, e, err) }
-            let nameWidth = presets.map(\.name.count).max() ?? 0
-            let timeWidth = presets.map(\.duration.clockText.count).max() ?? 0
-            for (index, preset) in presets.enumerated() {
-                let time = preset.duration.clockText
-                let text =
-                    "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
-                    + String(repeating: " ", count: timeWidth - time.count) + time
-                rows.append(
-                    (
-                        text,
-                        tone(
-                            forEntry: index, controller, run: run, selection: selection, flash: flash,
-                            flashingEntry: flashingEntry)
-                    ))
-            }
-            let otherText = entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
-            rows.append(
-                (
-                    otherText,
-                    tone(
-                        forEntry: presets.count, controller, run: run, selection: selection, flash: flash,
-                        flashingEntry: flashingEntry)
-                ))
-            rows.append((error.map { "  " + $0 } ?? "", error == nil ? .plain : .error))
-        }
-
-        if let run {
+    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [Row] {
+        var rows: [Row] = [("", .plain), titleRow(controller, at: now), ("", .plain)]
+        if showsMenu(controller) { rows += menuRows(controller, at: now) }
+        if let run = controller.currentRun {
             let time = run.countdown.remaining(at: now).clockText
             let spin = spinner(run, at: now)
             let barWidth = max(4, columns - 4 - spin.unicodeScalars.count - 2 - time.utf8.count - 2)
@@ -127,8 +71,8 @@ struct View {
         rows.append(("  " + legend(controller, at: now, columns: columns - 2), .dim))
         // Problems wrap rather than lose their end (the device name, the hint).
         var problems: [String] = []
-        if let notice = controller.notice {
-            problems.append("no sound: " + notice)
+        if let notice = controller.audio.notice {
+            problems.append("no sound: \(notice)")
             problems.append("the terminal bell rings instead; -D NAME picks a device (see aplay -L)")
         }
         problems += messages.map { "warning: " + $0 }
@@ -139,20 +83,67 @@ struct View {
         return rows
     }
 
-    private func tone(
-        forEntry index: Int, _ controller: Controller, run: Controller.Run?, selection: Int?, flash: Bool,
-        flashingEntry: Int?
-    ) -> Tone {
-        if flashingEntry == index, case .counting = controller.mode {
-            return flash ? .selected : .plain
+    /// The title, flashing while ringing, with the tomato meter during a pomodoro.
+    private func titleRow(_ controller: Controller, at now: ContinuousClock.Instant) -> Row {
+        let titleText = controller.currentRun.map { title(controller, $0, at: now) } ?? EggTitles.menu
+        var titleTone: Tone = .title
+        if case .ringing = controller.mode, flashOn(controller, at: now) { titleTone = .flash }
+        var titleLine = "  " + titleText
+        if let pomodoro = controller.pomodoro {
+            var done = pomodoro.completedInSet
+            // Ringing at the end of a work interval (--wait): that pomodoro is done already.
+            if case .ringing = controller.mode, pomodoro.phase == .work { done += 1 }
+            let total = pomodoro.plan.longBreakAfter
+            let meter =
+                String(repeating: style.unicode ? "●" : "*", count: min(done, total))
+                + String(repeating: style.unicode ? "○" : ".", count: max(0, total - done))
+            titleLine += "   " + meter
         }
-        if let selection { return selection == index ? .selected : .plain }
-        if case .egg(let picked) = run?.kind, picked == index { return .title }
+        return (titleLine, titleTone)
+    }
+
+    /// Whether the egg menu shows: in the menu, while an egg boils, and for a time typed in it.
+    private func showsMenu(_ controller: Controller) -> Bool {
+        if case .menu = controller.mode { return true }
+        if case .egg = controller.currentRun?.kind { return true }
+        return controller.fromMenu && controller.currentRun?.kind == .plain
+    }
+
+    /// The presets, "Other time" (or the time being typed), and the typing error line.
+    private func menuRows(_ controller: Controller, at now: ContinuousClock.Instant) -> [Row] {
+        let presets = controller.configuration.presets
+        var menu: Controller.Menu?
+        if case .menu(let shown) = controller.mode { menu = shown }
+        let nameWidth = presets.map(\.name.count).max() ?? 0
+        let timeWidth = presets.map(\.duration.clockText.count).max() ?? 0
+        var rows: [Row] = []
+        for (index, preset) in presets.enumerated() {
+            let time = preset.duration.clockText
+            let text =
+                "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
+                + String(repeating: " ", count: timeWidth - time.count) + time
+            rows.append((text, tone(forEntry: index, controller, menu: menu, at: now)))
+        }
+        let otherText = menu?.entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
+        rows.append((otherText, tone(forEntry: presets.count, controller, menu: menu, at: now)))
+        let error = menu?.error
+        rows.append((error.map { "  " + $0 } ?? "", error == nil ? .plain : .error))
+        return rows
+    }
+
+    private func tone(
+        forEntry index: Int, _ controller: Controller, menu: Controller.Menu?, at now: ContinuousClock.Instant
+    ) -> Tone {
+        if let flashing = flashingEntry(controller, at: now), flashing.entry == index {
+            return flashing.on ? .selected : .plain
+        }
+        if let menu { return menu.selection == index ? .selected : .plain }
+        if case .egg(let picked) = controller.currentRun?.kind, picked == index { return .title }
         return .plain
     }
 
     /// The title for `run`: the egg, pomodoro and plain timer texts.
-    func title(_ controller: Controller, _ run: Controller.Run, at now: ContinuousClock.Instant) -> String {
+    func title(_ controller: Controller, _ run: Run, at now: ContinuousClock.Instant) -> String {
         let ringing: Bool
         if case .ringing = controller.mode { ringing = true } else { ringing = false }
         if run.countdown.isPaused { return EggTitles.paused }
@@ -161,7 +152,8 @@ struct View {
             return ringing ? EggTitles.done : EggTitles.counting(controller.configuration.presets[index].name)
         case .plain:
             return ringing ? "Time's up!" : "Counting down \(run.countdown.total.clockText)."
-        case .pomodoro(let phase):
+        case .pomodoro:
+            let phase = controller.pomodoro?.phase ?? .work
             if ringing, controller.pomodoro?.isLastInterval == true { return "Session complete!" }
             if ringing { return phase == .work ? "Pomodoro done! Take a break." : "Ready to work!" }
             return phase == .work ? "Pomodoro!" : "Rest break."
@@ -169,7 +161,7 @@ struct View {
     }
 
     /// The spinner glyph: turns with the time left, so it stands still while paused.
-    func spinner(_ run: Controller.Run, at now: ContinuousClock.Instant) -> String {
+    func spinner(_ run: Run, at now: ContinuousClock.Instant) -> String {
         let frames: [String] =
             style.unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
         let step = Int((run.countdown.remaining(at: now) / Self.spinnerStep).rounded(.up))
@@ -182,7 +174,7 @@ struct View {
         var fitted = ""
         for entry in legendEntries(controller, at: now) {
             let next = fitted.isEmpty ? entry : fitted + dot + entry
-            if next.unicodeScalars.count > columns { break }
+            if next.displayWidth > columns { break }
             fitted = next
         }
         return fitted
@@ -195,12 +187,12 @@ struct View {
             return ["no keyboard: Ctrl-C quits"]
         }
         switch controller.mode {
-        case .menu(_, let entry, _):
-            if entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
+        case .menu(let menu):
+            if menu.entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
             let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
             return ["1-3 egg", "q quit", updown, "t type a time"]
-        case .counting(let run):
-            var keys = [run.countdown.isPaused ? "space resume" : "space pause", "r restart"]
+        case .counting(let counting):
+            var keys = [counting.run.countdown.isPaused ? "space resume" : "space pause", "r restart"]
             if controller.canAdjust(by: .seconds(60), at: now) { keys.append("+ minute") }
             if controller.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
             if controller.pomodoro != nil { keys.append("n skip") }
@@ -236,19 +228,14 @@ extension String {
     }
 }
 
-/// `text` cut to `columns` columns.
-///
-/// Every glyph the view uses is one Unicode scalar one column wide, so scalars are counted:
-/// cheaper than `String.count`'s grapheme breaking, which dominated a redraw's cost.
+/// `text` cut to `columns` terminal columns, measured by display width (a CJK character or an
+/// emoji takes two), never splitting a character.
 private func fit(_ text: String, _ columns: Int) -> String {
-    let scalars = text.escapingControlCharacters.unicodeScalars
-    if scalars.count <= columns { return String(scalars) }
-    var cut = String.UnicodeScalarView()
-    cut.append(contentsOf: scalars.prefix(max(0, columns)))
-    return String(cut)
+    let escaped = text.escapingControlCharacters
+    return escaped.displayWidth <= columns ? escaped : String(escaped.prefix(displayWidth: max(0, columns)))
 }
 
-/// `text` in lines of at most `columns` scalars, broken at spaces where it can be (a word longer
+/// `text` in lines of at most `columns` display columns, broken at spaces where it can be (a word longer
 /// than a line is cut); lines after the first start with `continuation`.
 func wrap(_ text: String, columns: Int, continuation: String) -> [String] {
     let width = max(8, columns)
@@ -256,7 +243,7 @@ func wrap(_ text: String, columns: Int, continuation: String) -> [String] {
     var line = ""
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
         let candidate = line.isEmpty ? String(word) : line + " " + word
-        if candidate.unicodeScalars.count <= width || line.isEmpty || line == continuation {
+        if candidate.displayWidth <= width || line.isEmpty || line == continuation {
             line = candidate
         } else {
             lines.append(line)

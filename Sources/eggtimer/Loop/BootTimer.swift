@@ -1,0 +1,51 @@
+import CSystem
+import Glibc
+
+/// A timer descriptor on the boot clock (CLOCK_BOOTTIME) that becomes readable at an absolute
+/// instant, for the event loop's poll set.
+///
+/// A relative `poll`/`ppoll` timeout runs on CLOCK_MONOTONIC, which stops during suspend, while
+/// the deadline is on the boot clock: a laptop or Pi that sleeps across the deadline would ring
+/// late by the time it slept. An absolute timerfd on CLOCK_BOOTTIME fires on time
+/// (PLATFORM-NOTES, "Processes, signals and clocks"). `/proc/PID/fdinfo/N` shows it as
+/// `clockid: 7` with `settime flags: 01`.
+///
+/// Owned by the event loop; not thread-safe. Close with ``close()``.
+struct BootTimer {
+    /// The readable descriptor (nonblocking, close-on-exec).
+    let descriptor: Int32
+    private let clock: MonotonicClock
+
+    /// Creates the timer, disarmed.
+    /// - Parameter clock: Maps instants to CLOCK_BOOTTIME nanoseconds.
+    /// - Returns: nil if the kernel refuses (then the loop falls back to a relative timeout).
+    /// C: `timerfd_create`.
+    init?(clock: MonotonicClock) {
+        let fd = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+        self.clock = clock
+    }
+
+    /// Arms the timer to fire at `instant`, or disarms it for nil. An instant in the past fires at
+    /// once. C: `timerfd_settime` with `TFD_TIMER_ABSTIME`.
+    /// - Parameter instant: When to become readable, on the boot clock.
+    func arm(at instant: ContinuousClock.Instant?) {
+        var setting = itimerspec()
+        if let instant {
+            // 0 would disarm: fire at 1 ns instead when the instant is at the clock's origin.
+            let nanoseconds = max(1, clock.nanoseconds(instant))
+            setting.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        }
+        _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+    }
+
+    /// Clears a fired timer so the descriptor stops being readable; never blocks. C: `read`.
+    func acknowledge() {
+        var expirations: UInt64 = 0
+        _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
+    }
+
+    /// Closes the descriptor.
+    func close() { _ = Glibc.close(descriptor) }
+}

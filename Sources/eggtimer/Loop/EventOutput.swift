@@ -1,0 +1,58 @@
+import TimerCore
+
+/// Writes what happens to standard output: one JSON object per event (`--json`), or plain lines
+/// (events, and one line whenever a whole minute is left) when no UI is there.
+///
+/// Not thread-safe: owned by the event loop.
+struct EventOutput {
+    let log: OutputRouting.Log
+    private let format: EventLog
+    private var stdout: Output
+    /// Whole minutes left at the last check, rounded up; -1 when not counting.
+    private var lastMinute: Int64 = -1
+
+    /// Creates the writer.
+    /// - Parameters:
+    ///   - log: What standard output carries.
+    ///   - clock: Maps instants to CLOCK_BOOTTIME nanoseconds for `t_mono_ns`.
+    ///   - descriptor: Standard output (a test may pass another).
+    init(log: OutputRouting.Log, clock: MonotonicClock, descriptor: Int32) {
+        self.log = log
+        self.format = EventLog(clock: clock)
+        self.stdout = Output(descriptor: descriptor)
+    }
+
+    /// The errno of the first failed write to standard output, if one failed.
+    var failed: Int32? { stdout.failed }
+
+    /// Writes `event` as the log format says.
+    mutating func write(_ event: TimerEvent) {
+        switch log {
+        case .json: stdout.write(format.json(event) + "\n")
+        case .plain: if let line = format.plain(event) { stdout.write(line + "\n") }
+        case .none: break
+        }
+    }
+
+    /// Writes the plain "N:00 left" line when the whole minutes left changed since the last call.
+    mutating func writeMinuteLine(_ controller: Controller, at now: ContinuousClock.Instant) {
+        guard log == .plain, case .counting(let counting) = controller.mode, counting.run.countdown.isRunning else {
+            lastMinute = -1
+            return
+        }
+        // Whole minutes left, rounded up: changes exactly when a whole minute is left.
+        let left = counting.run.countdown.remaining(at: now)
+        let minute = (left.roundedUpToWholeSeconds.components.seconds + 59) / 60
+        if lastMinute >= 0, minute != lastMinute, left > .zero {
+            stdout.write("\(counting.run.label.escapingControlCharacters): \(left.clockText) left\n")
+        }
+        lastMinute = minute
+    }
+
+    /// When the next minute line is due (a whole minute before the deadline); nil if none.
+    func nextMinuteLine(_ controller: Controller, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard log == .plain, case .counting(let counting) = controller.mode, let deadline = counting.run.countdown.deadline
+        else { return nil }
+        return nextStep(before: deadline, every: .seconds(60), after: now)
+    }
+}

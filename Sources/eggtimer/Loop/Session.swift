@@ -1,0 +1,120 @@
+import AlarmAudio
+import Glibc
+import TimerCore
+
+/// One run of the event loop: the controller, what carries out its effects (the alarm player,
+/// the terminal, the log), and the loop that feeds it.
+///
+/// Owned by the main thread.
+struct Session {
+    var controller: Controller
+    var terminal: TerminalSession
+    var output: EventOutput
+    var view: View
+    var loop: EventLoop
+    let player: AlarmPlayer
+    let signals: SignalSet
+    let clock: MonotonicClock
+
+    /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
+    init(
+        routing: OutputRouting, startup: Startup, options: Options, clock: MonotonicClock, player: AlarmPlayer,
+        loop: EventLoop, signals: SignalSet
+    ) {
+        var configuration = Controller.Configuration()
+        configuration.presets = options.presets
+        configuration.loops = options.loops
+        configuration.waitForKey = options.wait
+        configuration.soundLength = startup.sound.duration
+        controller = Controller(configuration: configuration, start: options.start)
+        terminal = TerminalSession(routing: routing)
+        output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
+        view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
+        view.messages = startup.warnings
+        view.hasKeyboard = terminal.hasKeyboard
+        view.processID = getpid()
+        (self.loop, self.player, self.signals, self.clock) = (loop, player, signals, clock)
+    }
+
+    /// Runs until the controller exits (or a signal ends it).
+    /// - Parameter deviceProblem: Why the device did not open at start, reported like any other.
+    /// - Returns: The exit status.
+    mutating func run(deviceProblem: AlarmError?) -> ExitStatus {
+        terminal.enter()
+        var effects = controller.start(at: clock.now())
+        if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
+        while true {
+            if let status = perform(effects) { return finish(status) }
+            let now = clock.now()
+            terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
+            output.writeMinuteLine(controller, at: now)
+            // Standard output gone (a closed descriptor, a reader that quit): exit quietly now.
+            if let error = terminal.failed ?? output.failed {
+                return finish(error == EPIPE ? .signal(SIGPIPE) : .ioError)
+            }
+            let inputs: [Input]
+            do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
+            effects = inputs.flatMap { controller.handle($0, at: clock.now()) }
+        }
+    }
+
+    /// The next instant anything is due: the controller's deadlines, the screen's next change,
+    /// the next plain minute line.
+    private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now)]
+            .compactMap { $0 }.min()
+    }
+
+    /// Carries out `effects` in order.
+    /// - Returns: The exit status when one of them ends the app.
+    private mutating func perform(_ effects: [Effect]) -> ExitStatus? {
+        for effect in effects {
+            switch effect {
+            case .emit(let event): output.write(event)
+            case .startAlarm(let at, let loops): player.start(at: at, loops: loops, now: clock.now())
+            case .stopAlarm: player.stop(at: clock.now())
+            case .bell: terminal.bell()
+            case .resize: terminal.resize()
+            case .suspend: terminal.suspend(signals)
+            case .retakeTerminal: terminal.retake()
+            case .exit(let status): return status
+            }
+        }
+        return nil
+    }
+
+    /// The one way out: restores the terminal, then stops the alarm, waiting for the device at
+    /// most ``AlarmPlayer/answerLimit`` (a stuck device is left behind; the process ends anyway).
+    private mutating func finish(_ status: ExitStatus) -> ExitStatus {
+        terminal.leave()
+        guard player.isRunning else { return status }
+        player.stop(at: clock.now())
+        let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))
+        while player.isRunning, clock.now() < limit {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            let left = clock.now().duration(to: player.nextCheck ?? limit)
+            _ = poll(&ready, 1, Int32(clamping: max(1, left.nanoseconds / 1_000_000 + 1)))
+            _ = player.events(at: clock.now())
+        }
+        return status
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty {
+                // language_TERRITORY.codeset@modifier: is the codeset UTF-8 (spelled any way)?
+                guard let dot = value.firstIndex(of: ".") else { return false }
+                let codeset = value[value.index(after: dot)...].prefix { $0 != "@" }
+                return codeset.lowercased().filter { $0 != "-" } == "utf8"
+            }
+        }
+        return false
+    }
+
+    /// Colours unless NO_COLOR is set to anything non-empty (no-color.org).
+    private static func colorWanted() -> Bool {
+        guard let value = getenv("NO_COLOR") else { return true }
+        return String(cString: value).isEmpty
+    }
+}

@@ -1,0 +1,78 @@
+import AlarmAudio
+import Glibc
+
+/// What eggtimer prepares before counting: the decoded sound and what is known about the device,
+/// so that a problem shows while it can still be fixed.
+struct Startup {
+    /// The sound to ring.
+    var sound: AlarmSound
+    /// Warnings already printed to standard error; the UI shows them again, since its full screen
+    /// hides what was printed before it.
+    var warnings: [String] = []
+    /// Why the device did not open when tried at start, if it did not.
+    var deviceProblem: AlarmError?
+
+    /// The quietest peak that counts as an alarm: -60 dBFS, 32768 × 10^(-60/20) ≈ 33 (sample value).
+    static let audiblePeak = 33
+
+    /// Decodes the sound and tries the device (for at most ``AlarmPlayer/answerLimit``).
+    ///
+    /// Runs before signals are blocked, so Ctrl-C still ends a start-up that stalls on a slow disk.
+    /// - Parameter options: The command line.
+    /// - Throws: `ExitStatus.noInput` or `.dataError` when `--sound` names a missing or a non-audio
+    ///   file (one line on standard error says which).
+    init(options: Options) throws(ExitStatus) {
+        var warnings: [String] = []
+        sound = try Self.loadSound(options.soundPath, warnings: &warnings)
+        self.warnings = warnings
+        do {
+            try AlarmPlayer.probe(device: options.device, sound: sound)
+        } catch {
+            printError(
+                "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell."
+                    + " Pick a device with -D NAME (see aplay -L).")
+            deviceProblem = error
+        }
+    }
+
+    /// The sound to ring: `--sound PATH` (errors are fatal), else the shipped sound, else (a
+    /// damaged install) the built-in tone.
+    private static func loadSound(_ soundPath: String?, warnings: inout [String]) throws(ExitStatus) -> AlarmSound {
+        func warn(_ text: String) {
+            printError("eggtimer: warning: " + text)
+            warnings.append(text)
+        }
+        /// Decodes `path`, passing its warnings on; a silent file gets the built-in tone instead.
+        func decodeAudible(_ path: String) throws(AlarmError) -> AlarmSound {
+            let sound = try AlarmSound.decode(path: path)
+            for warning in sound.warnings { warn("\(path): \(warning)") }
+            guard isAudible(sound) else {
+                warn("\(path) is silent (peak below -60 dBFS); using the built-in alarm tone")
+                return AlarmSound.builtInTone()
+            }
+            return sound
+        }
+        if let soundPath {
+            do {
+                return try decodeAudible(soundPath)
+            } catch {
+                printError("eggtimer: \(error)")
+                if case .soundNotFound = error { throw .noInput }
+                throw .dataError
+            }
+        }
+        guard let path = SoundLocator.locate() else {
+            warn("\(SoundLocator.fileName) not found beside the program; using the built-in alarm tone")
+            return AlarmSound.builtInTone()
+        }
+        do {
+            return try decodeAudible(path)
+        } catch {
+            warn("\(error); using the built-in alarm tone")
+            return AlarmSound.builtInTone()
+        }
+    }
+
+    /// Whether `sound` can be heard at all: a silent file is a broken alarm, not a choice.
+    static func isAudible(_ sound: AlarmSound) -> Bool { sound.peakAmplitude >= audiblePeak }
+}
