@@ -40,7 +40,9 @@ let package = Package(
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"], swiftSettings: strictSettings),
+            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"],
+            // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
+            exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(
             name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "CSystem"],
             swiftSettings: strictSettings),

@@ -9,8 +9,10 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
     case soundNotFound(path: String, reason: String)
     /// The sound file was opened but holds no playable MPEG audio: empty, not MP3, or corrupt.
     ///
-    /// The reason says plainly what is wrong first, for example "empty file" or "not an MP3 file (no
-    /// MPEG audio frames found)", with libmpg123's text in parentheses only where it adds something.
+    /// The reason says plainly what is wrong first, for example "empty file", or what the file looks
+    /// like and how to convert it ("a WAV file, not MP3; convert it with: lame in.wav out.mp3"), with
+    /// libmpg123's text in parentheses only where it adds something. The path is in the display form
+    /// of ``SoundFilePath``: bytes that are not UTF-8 shown as `\xHH`.
     case unreadableSound(path: String, reason: String)
     /// The ALSA device could not be opened or configured.
     case deviceUnavailable(device: String, reason: String)

@@ -4,7 +4,25 @@ extension AlarmSound {
     /// The bytes read from a file per `read(2)` call.
     private static let readChunkBytes = 64 * 1024
 
+    /// Decodes a whole MP3 file with libmpg123; the path given as text.
+    ///
+    /// The same as ``decode(path:)-(SoundFilePath)`` with the path's UTF-8 bytes; use that one
+    /// for a path that came from outside (`argv`), which need not be valid UTF-8.
+    /// - Parameter path: A file system path, absolute or relative to the working directory.
+    /// - Returns: The decoded sound.
+    /// - Throws: ``AlarmError``, as ``decode(path:)-(SoundFilePath)`` does.
+    /// - Complexity: O(*n*) in the file's length.
+    public static func decode(path: String) throws(AlarmError) -> AlarmSound {
+        try decode(path: SoundFilePath(path))
+    }
+
     /// Decodes a whole MP3 file with libmpg123.
+    ///
+    /// Only an MPEG audio stream is decoded: the file's first bytes go to ``MPEGStreamSniffer``,
+    /// which skips ID3v2/APE tags and a little junk and requires a run of consistent frame
+    /// headers; anything else (WAV, AAC, Ogg, FLAC, a program, text, …) is refused with a reason
+    /// that says what it looks like and how to convert it. Decoding starts at the first frame the
+    /// sniffer found, so junk before it never reaches the decoder.
     ///
     /// Gapless decoding is on, so a LAME-encoded file gives back exactly the frames that were encoded.
     /// The output is signed 16-bit at the file's own sample rate and channel count; if a later part of
@@ -16,68 +34,61 @@ extension AlarmSound {
     /// refused at once instead of blocking forever or reading without end.
     ///
     /// Blocks while reading the file (a regular file never blocks for long); callable from any thread.
-    /// - Parameter path: A file system path, absolute or relative to the working directory.
+    /// - Parameter path: A file system path as bytes (opened exactly as given), absolute or relative
+    ///   to the working directory. Errors name it in its display form, ``SoundFilePath/description``.
     /// - Returns: The decoded sound.
     /// - Throws: ``AlarmError/soundNotFound(path:reason:)`` if the file cannot be opened or is not a
     ///   regular file (a directory, named pipe, device or socket; the reason says which);
-    ///   ``AlarmError/unreadableSound(path:reason:)`` if it is empty, holds no MPEG audio frames, or
-    ///   cannot be read.
+    ///   ``AlarmError/unreadableSound(path:reason:)`` if it is empty, is not an MPEG audio stream (the
+    ///   reason names what it looks like, see ``FileKind``), holds no decodable frame, or cannot be read.
     /// - Complexity: O(*n*) in the file's length.
     /// C: `open`, `fstat`, `read`, `mpg123_feed`, `mpg123_read`.
-    public static func decode(path: String) throws(AlarmError) -> AlarmSound {
-        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and a terminal
-        // or a modem line for carrier. It changes nothing for the regular files we go on to read.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .soundNotFound(path: path, reason: errnoText(errno)) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .soundNotFound(path: path, reason: errnoText(errno)) }
-        if let kind = notRegularFileKind(mode: status.st_mode) {
-            throw .soundNotFound(path: path, reason: "not a regular file (\(kind))")
+    public static func decode(path: SoundFilePath) throws(AlarmError) -> AlarmSound {
+        let name = path.description
+        var file = try SoundFile(opening: path)
+        // Read until the sniffer can decide; that takes the tags plus about 19 KiB at most.
+        var head: [UInt8] = []
+        var verdict = MPEGStreamSniffer.Verdict.needMoreBytes
+        while verdict == .needMoreBytes {
+            do {
+                head += try file.read(upTo: readChunkBytes)
+            } catch {
+                throw .unreadableSound(path: name, reason: "cannot read the file (\(error.reason))")
+            }
+            verdict = MPEGStreamSniffer.sniff(head, isWholeFile: file.isAtEnd)
         }
+        let stream = try acceptedStream(verdict, name: name)
 
-        var reader = try MP3SoundReader(name: path)
-        var chunk = [UInt8](repeating: 0, count: readChunkBytes)
+        var reader = try MP3SoundReader(name: name)
+        head[stream.firstFrameOffset...].withUnsafeBytes { reader.feed($0) }
+        head = []
         var readError: String?
-        while reader.wantsMoreInput {
-            let bytesRead = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if bytesRead < 0 {
-                if errno == EINTR { continue }
-                readError = errnoText(errno)
+        while reader.wantsMoreInput, !file.isAtEnd {
+            do {
+                let chunk = try file.read(upTo: readChunkBytes)
+                chunk.withUnsafeBytes { reader.feed($0) }
+            } catch {
+                readError = error.reason
                 break
             }
-            if bytesRead == 0 { break }
-            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<bytesRead])) }
         }
         return try reader.finish(readError: readError)
     }
 
-    /// What a file that is not a regular file is, in words, for an error message.
-    /// - Parameter mode: `st_mode` from `stat`.
-    /// - Returns: For example "a named pipe"; `nil` for a regular file.
-    private static func notRegularFileKind(mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a named pipe"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFSOCK: "a socket"
-        default: "an unknown kind of file"
-        }
-    }
-
-    /// Decodes MP3 bytes held in memory, exactly as ``decode(path:)`` decodes a file.
+    /// Decodes MP3 bytes held in memory, exactly as ``decode(path:)-(SoundFilePath)`` decodes a file.
     ///
     /// Callable from any thread.
-    /// - Parameter bytes: A whole MP3 stream.
+    /// - Parameter bytes: A whole MP3 file.
     /// - Returns: The decoded sound.
     /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` with path `"<memory>"` if the bytes are
-    ///   empty or hold no MPEG audio frames.
+    ///   empty, are not an MPEG audio stream, or hold no decodable frame.
     /// - Complexity: O(*n*) in `bytes.count`.
     /// C: `mpg123_feed`, `mpg123_read`.
     public static func decode(bytes: [UInt8]) throws(AlarmError) -> AlarmSound {
-        var reader = try MP3SoundReader(name: "<memory>")
-        var offset = 0
+        let name = "<memory>"
+        let stream = try acceptedStream(MPEGStreamSniffer.sniff(bytes, isWholeFile: true), name: name)
+        var reader = try MP3SoundReader(name: name)
+        var offset = stream.firstFrameOffset
         bytes.withUnsafeBytes { all in
             while reader.wantsMoreInput, offset < all.count {
                 let end = min(offset + readChunkBytes, all.count)
@@ -86,6 +97,24 @@ extension AlarmSound {
             }
         }
         return try reader.finish(readError: nil)
+    }
+
+    /// The stream to decode, or the error that says what the file is instead.
+    /// - Parameters:
+    ///   - verdict: The sniffer's verdict on the whole file or a deciding prefix of it.
+    ///   - name: The path or `"<memory>"`, for the error.
+    /// - Returns: Where the MPEG audio starts.
+    /// - Throws: ``AlarmError/unreadableSound(path:reason:)`` with ``FileKind/reason`` when the
+    ///   file is not an MPEG audio stream.
+    /// - Precondition: `verdict` is decided (not ``MPEGStreamSniffer/Verdict/needMoreBytes``).
+    private static func acceptedStream(
+        _ verdict: MPEGStreamSniffer.Verdict, name: String
+    ) throws(AlarmError) -> MPEGStreamSniffer.Stream {
+        switch verdict {
+        case .mpegAudio(let stream): return stream
+        case .notMPEGAudio(let kind): throw .unreadableSound(path: name, reason: kind.reason)
+        case .needMoreBytes: preconditionFailure("the sniffer decides every whole file")
+        }
     }
 }
 

@@ -18,8 +18,6 @@ struct MP3SoundReader: ~Copyable {
     private var announcedFrames: Int?
     private var bytesFed = 0
     private var warnings: [String] = []
-    /// The stream's first bytes, to say what a file that is not MP3 looks like instead.
-    private var head: [UInt8] = []
     /// Why decoding stopped early, for the unreadable error when nothing decoded.
     private var failure: Failure?
     private var ended = false
@@ -71,7 +69,6 @@ struct MP3SoundReader: ~Copyable {
     mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         guard !ended else { return }
         bytesFed += bytes.count
-        if head.count < Self.headBytes { head += bytes.prefix(Self.headBytes - head.count) }
         do {
             try decoder.feed(bytes)
         } catch {
@@ -173,6 +170,9 @@ struct MP3SoundReader: ~Copyable {
 
     /// Why nothing decoded, in words: what is wrong first, libmpg123's text in parentheses only
     /// where it says more than "no MPEG data here".
+    ///
+    /// The bytes reach the reader only after ``MPEGStreamSniffer`` has found a run of MPEG frames
+    /// in them, so "no frame decoded" means corrupt MP3 data, never another kind of file.
     private var unreadableReason: String {
         switch failure {
         case .read(let reason): return "cannot read the file (\(reason))"
@@ -185,27 +185,8 @@ struct MP3SoundReader: ~Copyable {
         case .stream, nil:
             if bytesFed == 0 { return "empty file" }
             if format != nil { return "corrupt MP3 data (no complete audio frame)" }
-            let detail = Self.lookalike(head).map { "it looks like \($0)" } ?? "no MPEG audio frames found"
-            return "not an MP3 file (\(detail))"
+            return "corrupt MP3 data (the decoder found no audio frame)"
         }
-    }
-
-    /// How many leading bytes ``lookalike(_:)`` needs.
-    private static let headBytes = 12
-
-    /// What a stream that holds no MPEG audio seems to be instead, judged by its first bytes.
-    /// - Parameter head: The stream's first ``headBytes`` bytes, or all of it if shorter.
-    /// - Returns: For example "a WAV file"; `nil` if the bytes match no common audio format.
-    private static func lookalike(_ head: [UInt8]) -> String? {
-        func has(_ tag: String, at offset: Int) -> Bool {
-            head.count >= offset + tag.utf8.count && head[offset...].starts(with: tag.utf8)
-        }
-        if has("RIFF", at: 0) && has("WAVE", at: 8) { return "a WAV file" }
-        if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) { return "an AIFF file" }
-        if has("fLaC", at: 0) { return "a FLAC file" }
-        if has("OggS", at: 0) { return "an Ogg file (Vorbis or Opus)" }
-        if has("ftyp", at: 4) { return "an MP4 or M4A file" }
-        return nil
     }
 
     private func maximumFrames(_ format: MP3Decoder.Format) -> Int {

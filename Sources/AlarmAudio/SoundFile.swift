@@ -1,0 +1,75 @@
+import Glibc
+
+/// A regular file opened for reading; sole owner of its descriptor.
+///
+/// Not thread-safe: create, use and drop it on one thread.
+struct SoundFile: ~Copyable {
+    /// A failed `read(2)`: the `strerror` text.
+    struct ReadError: Error {
+        let reason: String
+    }
+
+    private let descriptor: Int32
+    /// Whether a read has returned end-of-file.
+    private(set) var isAtEnd = false
+
+    /// Opens `path` non-blocking and close-on-exec, and checks that it is a regular file.
+    ///
+    /// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and a terminal
+    /// or a modem line for carrier. It changes nothing for the regular files read afterwards.
+    /// - Parameter path: The path's exact bytes.
+    /// - Throws: ``AlarmError/soundNotFound(path:reason:)`` with the `strerror` text, or "not a
+    ///   regular file (…)", naming the path in its display form. C: `open`, `fstat`.
+    init(opening path: SoundFilePath) throws(AlarmError) {
+        guard !path.bytes.contains(0) else {
+            throw .soundNotFound(path: path.description, reason: "the path contains a NUL byte")
+        }
+        let descriptor = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                characters.baseAddress.map { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } ?? -1
+            }
+        }
+        guard descriptor >= 0 else { throw .soundNotFound(path: path.description, reason: errnoText(errno)) }
+        var status = stat()
+        let failure =
+            fstat(descriptor, &status) != 0
+            ? errnoText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
+        if let failure {
+            close(descriptor)  // self is not initialised yet, so deinit will not run
+            throw .soundNotFound(path: path.description, reason: failure)
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads the next bytes, retrying when a signal interrupts.
+    /// - Parameter limit: The most bytes to read, greater than 0.
+    /// - Returns: 1 to `limit` bytes; empty at end-of-file, which also sets ``isAtEnd``.
+    /// - Throws: `ReadError` if `read(2)` fails. C: `read`.
+    mutating func read(upTo limit: Int) throws(ReadError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: limit)
+        while true {
+            let bytesRead = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if bytesRead < 0, errno == EINTR { continue }
+            guard bytesRead >= 0 else { throw ReadError(reason: errnoText(errno)) }
+            if bytesRead == 0 { isAtEnd = true }
+            chunk.removeLast(limit - bytesRead)
+            return chunk
+        }
+    }
+
+    /// What a file that is not a regular file is, in words, for an error message.
+    /// - Parameter mode: `st_mode` from `stat`.
+    /// - Returns: For example "a named pipe"; `nil` for a regular file.
+    private static func notRegularFileKind(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "an unknown kind of file"
+        }
+    }
+}
