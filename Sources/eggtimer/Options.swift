@@ -1,3 +1,4 @@
+import AlarmAudio
 import TimerCore
 
 /// A command-line mistake: one line naming the bad token; the app exits 64 (EX_USAGE).
@@ -23,7 +24,7 @@ struct Options: Equatable {
     /// The ALSA PCM name, as aplay's `-D`.
     var device = "default"
     /// `--sound PATH`, or nil for the shipped sound.
-    var soundPath: String?
+    var soundPath: SoundFilePath?
     /// Stop the alarm by itself after this many passes.
     var loops: Int?
     /// Print JSON events on standard output.
@@ -46,8 +47,12 @@ struct Options: Equatable {
     static let countLimit = 1_000_000
 
     /// Parses `arguments` (without the program name).
+    /// - Parameters:
+    ///   - arguments: The arguments as text.
+    ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
+    ///     bytes, and one that is not UTF-8 (`R\xe9veil.mp3`) must be opened as given.
     /// - Throws: `UsageError` naming the first bad token.
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
         var options = Options()
         var seen: [String] = []
         var positional: [String] = []
@@ -99,6 +104,11 @@ struct Options: Equatable {
             }
             if spec.pomodoroOnly, pomodoroOnly == nil { pomodoroOnly = name }
             try spec.apply(&options, name, value)
+            if canonical == "--sound", let raw, raw.count == arguments.count {
+                // The value's own bytes: after `=` in the same token, or the next token.
+                let bytes = inlineValue != nil ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
+                options.soundPath = SoundFilePath(bytes: bytes)
+            }
         }
 
         switch positional.count {
@@ -154,7 +164,7 @@ struct Options: Equatable {
         Spec(names: ["-h", "--help"], takesValue: false) { options, _, _ in options.command = .help },
         Spec(names: ["--version"], takesValue: false) { options, _, _ in options.command = .version },
         Spec(names: ["-D", "--device"], takesValue: true) { options, _, value in options.device = value },
-        Spec(names: ["--sound"], takesValue: true) { options, _, value in options.soundPath = value },
+        Spec(names: ["--sound"], takesValue: true) { options, _, value in options.soundPath = SoundFilePath(value) },
         Spec(names: ["--loops"], takesValue: true) { options, name, value throws(UsageError) in
             options.loops = try count(name, value)
         },

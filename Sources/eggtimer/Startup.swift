@@ -37,13 +37,13 @@ struct Startup {
 
     /// The sound to ring: `--sound PATH` (errors are fatal), else the shipped sound, else (a
     /// damaged install) the built-in tone.
-    private static func loadSound(_ soundPath: String?, warnings: inout [String]) throws(ExitStatus) -> AlarmSound {
+    private static func loadSound(_ soundPath: SoundFilePath?, warnings: inout [String]) throws(ExitStatus) -> AlarmSound {
         func warn(_ text: String) {
             printError("eggtimer: warning: " + text)
             warnings.append(text)
         }
         /// Decodes `path`, passing its warnings on; a silent file gets the built-in tone instead.
-        func decodeAudible(_ path: String) throws(AlarmError) -> AlarmSound {
+        func decodeAudible(_ path: SoundFilePath) throws(AlarmError) -> AlarmSound {
             let sound = try AlarmSound.decode(path: path)
             for warning in sound.warnings { warn("\(path): \(warning)") }
             guard isAudible(sound) else {
@@ -66,7 +66,7 @@ struct Startup {
             return AlarmSound.builtInTone()
         }
         do {
-            return try decodeAudible(path)
+            return try decodeAudible(SoundFilePath(path))
         } catch {
             warn("\(error); using the built-in alarm tone")
             return AlarmSound.builtInTone()

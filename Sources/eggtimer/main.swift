@@ -2,9 +2,15 @@ import Glibc
 
 /// eggtimer: parse the command line, then run the event loop.
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The same arguments as bytes: file names need not be UTF-8.
+let rawArguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { pointer in
+        Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+    } ?? []
+}
 let status: ExitStatus
 do {
-    let options = try Options.parse(arguments)
+    let options = try Options.parse(arguments, raw: rawArguments)
     switch options.command {
     case .help, .version:
         var out = Output(descriptor: STDOUT_FILENO)

@@ -1,3 +1,4 @@
+import AlarmAudio
 import Testing
 import TimerCore
 
@@ -32,7 +33,7 @@ import TimerCore
             "-Dnull", "--sound=x.mp3", "--loops", "3", "--json", "--soft", "3s", "--medium=4s", "--hard", "7s",
         ])
         #expect(options.device == "null")
-        #expect(options.soundPath == "x.mp3")
+        #expect(options.soundPath == SoundFilePath("x.mp3"))
         #expect(options.loops == 3)
         #expect(options.json)
         #expect(options.presets.map(\.duration) == [.seconds(3), .seconds(4), .seconds(7)])
@@ -75,5 +76,17 @@ import TimerCore
     ])
     func badInputNamesTheToken(arguments: [String], message: String) {
         #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+}
+
+@Suite struct SoundPathBytesTests {
+    /// `--sound "$(printf 'R\xe9veil.mp3')"`: the name is Latin-1, not UTF-8; it is opened as given.
+    @Test(arguments: [["--sound", "R\u{FFFD}veil.mp3"], ["--sound=R\u{FFFD}veil.mp3"]])
+    func aSoundPathIsKeptAsTheBytesGiven(arguments: [String]) throws {
+        let name: [UInt8] = Array("R".utf8) + [0xE9] + Array("veil.mp3".utf8)
+        let raw: [[UInt8]] = arguments.count == 2 ? [Array("--sound".utf8), name] : [Array("--sound=".utf8) + name]
+        let options = try Options.parse(arguments + ["1"], raw: raw + [Array("1".utf8)])
+        #expect(options.soundPath?.bytes == name)
+        #expect(options.soundPath?.description.contains("R\\xE9veil.mp3") == true)
     }
 }
