@@ -39,6 +39,7 @@ import Testing
         let fifo = Fifo()
         fifo.openReader()
         let capacity = fifo.shrink()
+        try #require(capacity > 0, "cannot size the pipe")
         let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: fifo.deviceName)
         let driver = PlayerDriver(player, now: { .now })
 
