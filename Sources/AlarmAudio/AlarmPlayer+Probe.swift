@@ -93,7 +93,10 @@ private final class DeviceProbe: Sendable {
         doorbell.ring()
     }
 
-    /// Waits in `poll` until the helper has finished or `deadline` passes (by `ContinuousClock`).
+    /// Waits in `poll` until the helper has finished or `deadline` passes.
+    ///
+    /// - Parameter deadline: When to give up, by `ContinuousClock`.
+    /// - Returns: The helper's answer, or the call it was still in.
     /// C: `poll`.
     func wait(until deadline: ContinuousClock.Instant) -> Answer {
         while true {

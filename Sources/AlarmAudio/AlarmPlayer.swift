@@ -168,11 +168,12 @@ public final class AlarmPlayer {
     /// - Precondition: `sound.frames > 0`.
     init<Sink: PCMSink & ~Copyable>(
         sound: AlarmSound, device: String, timer: some PlaybackTimer,
-        onEvent observer: @escaping @Sendable (Event) -> Void = { _ in },
+        onEvent: @escaping @Sendable (Event) -> Void = { _ in },
         open: @escaping @Sendable () throws(ALSAError) -> Sink
     ) {
         precondition(sound.frames > 0, "cannot loop an empty sound")
         self.device = device
+        let observer = onEvent
         runner = { control, startAt, loops, post in
             var loop = PlaybackLoop(
                 sound: sound, device: device, loops: loops, startAt: startAt, timer: timer, control: control,

@@ -38,9 +38,9 @@ final class PlaybackControl: Sendable {
     /// Whether ``requestStop()`` was called; callable from any thread.
     var isStopRequested: Bool { stopFlag.load(ordering: .acquiring) }
 
-    /// Sets the stop flag and makes the wake pipe readable, ending any wait on the playback
-    /// thread. The flag is never cleared.
+    /// Sets the stop flag and makes the wake pipe readable, ending any wait on the playback thread.
     ///
+    /// The flag is never cleared.
     /// Callable from any thread; does not block.
     func requestStop() {
         stopFlag.store(true, ordering: .releasing)

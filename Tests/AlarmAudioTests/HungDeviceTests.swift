@@ -3,8 +3,9 @@ import Testing
 
 @testable import AlarmAudio
 
-/// A device call that never returns must not freeze the player's owner: stop returns at once, the
-/// ringing is declared hung after `AlarmPlayer.answerLimit`, and the abandoned thread never plays
+/// A device call that never returns must not freeze the player's owner.
+///
+/// Stop returns at once, the ringing is declared hung after `AlarmPlayer.answerLimit`, and the abandoned thread never plays
 /// again. Driven with fake devices that block until the test releases them, and a fake clock, so
 /// every instant is exact.
 @Suite struct HungDeviceTests {
@@ -54,7 +55,8 @@ import Testing
         #expect(player.nextCheck == t0 + Self.limit)
         #expect(!player.events(at: t0 + Self.limit - .milliseconds(1)).contains { $0.endsRinging })
         #expect(player.isRunning)
-        #expect(player.events(at: t0 + Self.limit + .milliseconds(1)) == [.hung(.deviceHung(device: "fake", call: scenario.call))])
+        let hung = AlarmError.deviceHung(device: "fake", call: scenario.call)
+        #expect(player.events(at: t0 + Self.limit + .milliseconds(1)) == [.hung(hung)])
         #expect(!player.isRunning)
         #expect(player.nextCheck == nil)
 
@@ -131,8 +133,9 @@ import Testing
         #expect(driver.longestCall < .milliseconds(100))
     }
 
-    /// Waiting for the start instant (or in a backoff) is not a device call: however long it
-    /// lasts, it is not a hang. Meanwhile the owner is asked to look every `answerLimit`.
+    /// Waiting for the start instant (or in a backoff) is not a hang, however long it lasts.
+    ///
+    /// It is not a device call. Meanwhile the owner is asked to look every `answerLimit`.
     @Test func aLongWaitForTheStartInstantIsNotAHang() throws {
         let timer = FakeTimer(sleepsBeforeParking: 0)
         let device = FakeDevice(channels: 2, timer: timer)
@@ -159,6 +162,8 @@ import Testing
 
     @Test func hungErrorReadsAsOneLineNamingTheCall() {
         let error = AlarmError.deviceHung(device: "bluealsa", call: "snd_pcm_writei")
-        #expect(error.description == "audio device 'bluealsa' did not answer within 500 ms (snd_pcm_writei); it looks stalled")
+        #expect(
+            error.description
+                == "audio device 'bluealsa' did not answer within 500 ms (snd_pcm_writei); it looks stalled")
     }
 }

@@ -211,8 +211,8 @@ import Testing
             sound: Self.sound, device: "fake", timer: timer,
             onEvent: { event in
                 if event == .deviceRecovered { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
-            }
-        ) { () throws(ALSAError) in try device.open() }
+            },
+            open: { () throws(ALSAError) in try device.open() })
         let driver = PlayerDriver(player, now: timer.now)
 
         driver.start(at: timer.now(), loops: 1)

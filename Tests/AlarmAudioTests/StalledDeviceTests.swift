@@ -3,8 +3,9 @@ import Testing
 
 @testable import AlarmAudio
 
-/// Real alsa-lib devices that stop answering: ALSA's `file` plugin writing into a FIFO. Its
-/// `write(2)` blocks whatever the PCM's non-blocking flag says, so a FIFO with no reader blocks
+/// Real alsa-lib devices that stop answering: ALSA's `file` plugin writing into a FIFO.
+///
+/// Its `write(2)` blocks whatever the PCM's non-blocking flag says, so a FIFO with no reader blocks
 /// the open (in `snd_pcm_set_params`), and one whose reader stops reading blocks the writes, the
 /// drop or the close, just as a stalled sound server would.
 @Suite struct StalledDeviceTests {
@@ -28,6 +29,8 @@ import Testing
         #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "the abandoned probe thread never closed the device")
     }
 
+    /// A ringing into a FIFO whose reader stops reading ends hung, and no player call blocks.
+    ///
     /// The reader takes what arrives, then stops reading; once the pipe is full the playback
     /// thread blocks for good (in a write, or in the drop or close that flush the plugin's held-back
     /// buffer). A stop then returns at once, and the ringing ends `.hung` after the limit, while
@@ -36,6 +39,7 @@ import Testing
         let fifo = Fifo()
         fifo.openReader()
         let capacity = fifo.shrink()
+        try #require(capacity > 0, "cannot size the pipe")
         let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: fifo.deviceName)
         let driver = PlayerDriver(player, now: { .now })
 

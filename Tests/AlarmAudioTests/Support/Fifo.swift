@@ -1,8 +1,9 @@
 import Glibc
 
-/// A named pipe in a private temporary directory, for pointing ALSA's `file` plugin at: it writes
-/// with blocking `write(2)` whatever the PCM's non-blocking flag says, so a pipe nobody reads
-/// stalls it like a hung sound server. Owns the directory and the read end once opened.
+/// A named pipe in a private temporary directory, for pointing ALSA's `file` plugin at.
+///
+/// The plugin writes with blocking `write(2)` whatever the PCM's non-blocking flag says, so a pipe
+/// nobody reads stalls it like a hung sound server. Owns the directory and the read end once opened.
 ///
 /// Not thread-safe: used on the test's thread.
 final class Fifo {
@@ -49,7 +50,9 @@ final class Fifo {
         return Int(fcntl(reader, Self.getPipeSize))
     }
 
-    /// The bytes waiting in the pipe. C: `ioctl(FIONREAD)`.
+    /// The bytes waiting in the pipe.
+    ///
+    /// C: `ioctl(FIONREAD)`.
     func bytesWaiting() -> Int {
         var bytes: Int32 = 0
         guard ioctl(reader, UInt(FIONREAD), &bytes) == 0 else { return -1 }

@@ -2,8 +2,10 @@ import Glibc
 
 @testable import AlarmAudio
 
-/// Drives an ``AlarmPlayer`` the way an event loop does: waits in `poll` on its descriptor, then
-/// takes its events. Used on the test's own thread, like the player.
+/// Drives an ``AlarmPlayer`` the way an event loop does.
+///
+/// Waits in `poll` on the player's descriptor, then takes its events. Used on the test's own
+/// thread, like the player.
 final class PlayerDriver {
     let player: AlarmPlayer
     private let now: () -> ContinuousClock.Instant
