@@ -135,6 +135,17 @@ typealias ExitStatus = eggtimer.ExitStatus
         }
     }
 
+    @Test func aDeviceThatHungSoonAfterItsFirstFrameWasNotHeard() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        // Its write blocked 0.4 s after the first frame; the hang is declared 0.5 s later.
+        let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
+        _ = controller.handle(audio: .hung(hung), at: t0 + .milliseconds(2900))
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(3))).suffix(2) == ["acknowledged", "exit 69"])
+    }
+
     @Test func anAlarmHungWhileRingingFallsBackToTheBell() {
         var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))

@@ -60,15 +60,20 @@ extension Controller {
         case .stopped(let report):
             handleAudioEnd(stoppedAt: report.stoppedAt)
         case .hung(let error):
-            deviceFailed(error, at: now)
-            handleAudioEnd(stoppedAt: nil)
+            // The device stopped taking audio when the call that hung began, not when the hang
+            // was declared: frames queued since then were not heard.
+            deviceFailed(error, at: now, stalledSince: now.advanced(by: .zero - AlarmPlayer.answerLimit))
+            handleAudioEnd(stoppedAt: nil, hung: true)
         }
     }
 
     /// A device failed (or hung): the bell takes over while ringing; reported once per problem.
-    private mutating func deviceFailed(_ error: AlarmError, at now: Instant) {
+    /// - Parameter stalledSince: When the device stopped playing, if earlier than `now`.
+    private mutating func deviceFailed(_ error: AlarmError, at now: Instant, stalledSince: Instant? = nil) {
         if case .ringing(var ringing) = mode {
-            if let since = ringing.playingSince, now >= since.advanced(by: Self.heardAfter) { ringing.sounded = true }
+            if let since = ringing.playingSince, (stalledSince ?? now) >= since.advanced(by: Self.heardAfter) {
+                ringing.sounded = true
+            }
             ringing.playingSince = nil
             mode = .ringing(ringing)
         }
@@ -100,9 +105,16 @@ extension Controller {
     /// Ends `ringing` as acknowledged by `source` (`key`, `signal`, `loops`): the state changes at
     /// once, the player is asked to stop, and the event is logged once it has.
     mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
-        let heard = ringing.sounded || (ringing.playingSince != nil && !audio.deviceDown)
-        if !heard { audio.alarmFailed = true }
-        logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]))
+        // Heard if proven already, or if a device is taking the audio right now (confirmed by
+        // its clean stop; see `logAcknowledgement`).
+        // A stall goes unnoticed for at most `answerLimit`, so audio taken before that is proven.
+        let playing = ringing.playingSince != nil && !audio.deviceDown
+        let proven =
+            ringing.sounded
+            || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
+        if !proven, !playing { audio.alarmFailed = true }
+        logAcknowledgement(
+            event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]), unproven: !proven && playing)
         if pomodoro != nil {
             nextInterval(skipped: false, at: now)
         } else {

@@ -74,7 +74,17 @@ struct Controller {
     /// While a stop is awaited after an acknowledgement: the `acknowledged` event, which gets the
     /// instant the audio stopped, and the events and exit that came after it, held back to keep
     /// the log in order. See ``handleAudioEnd(stoppedAt:)``.
-    private var held: (acknowledged: TimerEvent, after: [Effect])?
+    private var held: Held?
+
+    /// An acknowledgement waiting for the player's stop report.
+    private struct Held {
+        var acknowledged: TimerEvent
+        /// Events and the exit that came after it.
+        var after: [Effect] = []
+        /// Whether the device was taking audio with nothing yet proving it was heard: a clean
+        /// stop confirms it played; a hang means it had stalled, so the alarm was not heard.
+        var unproven: Bool
+    }
 
     /// Creates the controller in the menu; ``start(at:)`` then starts what `start` asks for.
     init(configuration: Configuration, start: Start) {
@@ -204,7 +214,7 @@ struct Controller {
 
     /// Asks the player to start the alarm: the first frame at `at`, `loops` passes.
     mutating func startAlarm(at: Instant, loops: Int?) {
-        releaseHeld(stoppedAt: nil)  // a new ringing replaces the old: its stop will not be reported
+        releaseHeld(stoppedAt: nil, hung: false)  // a new ringing replaces the old: no stop report comes
         audio.playerActive = true
         audio.deviceDown = false  // the player reports again if the device still fails
         out.append(.startAlarm(at: at, loops: loops))
@@ -217,10 +227,13 @@ struct Controller {
 
     /// Logs `acknowledged` now if nothing is playing, else once the player reports it stopped
     /// (so the event carries `audio_stopped_t_mono_ns`, the instant the device was dropped).
-    mutating func logAcknowledgement(_ event: TimerEvent) {
+    /// - Parameters:
+    ///   - event: The `acknowledged` event.
+    ///   - unproven: Whether the alarm counts as heard only if the device stops cleanly.
+    mutating func logAcknowledgement(_ event: TimerEvent, unproven: Bool) {
         if audio.playerActive, held == nil {
             out.append(.stopAlarm)
-            held = (event, [])
+            held = Held(acknowledged: event, unproven: unproven)
         } else {
             stopAlarm()
             emit(event)
@@ -228,15 +241,25 @@ struct Controller {
     }
 
     /// The player's ringing ended (finished, stopped or hung): release what waited for it.
-    /// - Parameter stoppedAt: When the device was dropped, if it was.
-    mutating func handleAudioEnd(stoppedAt: Instant?) {
+    /// - Parameters:
+    ///   - stoppedAt: When the device was dropped, if it was.
+    ///   - hung: Whether it ended by hanging.
+    mutating func handleAudioEnd(stoppedAt: Instant?, hung: Bool = false) {
         audio.playerActive = false
-        releaseHeld(stoppedAt: stoppedAt)
+        releaseHeld(stoppedAt: stoppedAt, hung: hung)
     }
 
-    private mutating func releaseHeld(stoppedAt: Instant?) {
-        guard var acknowledged = held?.acknowledged, let after = held?.after else { return }
+    private mutating func releaseHeld(stoppedAt: Instant?, hung: Bool) {
+        guard let released = held else { return }
         held = nil
+        var (acknowledged, after) = (released.acknowledged, released.after)
+        if hung, released.unproven, !audio.alarmFailed {
+            // The device had stalled before the key: the alarm was never heard after all.
+            audio.alarmFailed = true
+            let status = status(for: outcome)
+            after = after.map { if case .exit = $0 { .exit(status) } else { $0 } }
+            if case .exited = mode { mode = .exited(status) }
+        }
         if let stoppedAt { acknowledged.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt))) }
         out.append(.emit(acknowledged))
         out += after
