@@ -33,12 +33,16 @@ let package = Package(
         .target(name: "TimerCore", swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
         .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
-        // The CLI composes the two.
+        // The control socket: running timers answer status/ack/cancel/snooze from the same user.
+        .target(name: "ControlChannel", dependencies: ["CSystem"], swiftSettings: shippedSettings),
+        // The CLI composes them.
         .executableTarget(
-            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "CSystem"],
+            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "ControlChannel", "CSystem"],
             swiftSettings: shippedSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem"], swiftSettings: strictSettings),
         .testTarget(
             name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.

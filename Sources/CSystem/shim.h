@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <termios.h>
 #include <time.h>
@@ -65,5 +66,18 @@ static inline int CSystem_setWindowSize(int fd, unsigned short rows, unsigned sh
    nothing. prctl is variadic, which Swift cannot call. */
 static inline int CSystem_setTimerSlack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0UL, 0UL, 0UL);
+}
+/* accept4 from <sys/socket.h> under _GNU_SOURCE (glibc 2.10+): the accepted socket is
+   close-on-exec and non-blocking from birth. */
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/* struct ucred is declared only under _GNU_SOURCE; this has its layout (pid, uid, gid). */
+struct CSystem_PeerCredentials { pid_t pid; uid_t uid; gid_t gid; };
+
+/* Who is at the other end of a connected Unix socket, as the kernel recorded it at connect time
+   (SO_PEERCRED). Returns 0, or -1 with errno set. */
+static inline int CSystem_peerCredentials(int fd, struct CSystem_PeerCredentials *credentials) {
+    socklen_t length = sizeof *credentials;
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, credentials, &length);
 }
 #endif

@@ -1,0 +1,61 @@
+import Glibc
+
+/// The other end of ``ControlServer``: finds the running timers in a runtime folder and sends
+/// each one request line, reading its one reply line, within a deadline.
+///
+/// Blocks the calling thread for at most the deadline per timer. Used by the short-lived
+/// `eggtimer status|ack|cancel|snooze` commands, never by a timer's event loop.
+public enum ControlClient {
+    /// The labels of the sockets in `folder` (`*.sock`), sorted; includes stale ones.
+    /// C: `opendir`, `readdir`.
+    public static func labels(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var labels: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".sock"), name.count > 5 { labels.append(String(name.dropLast(5))) }
+        }
+        return labels.sorted()
+    }
+
+    /// Sends `request` to the timer labelled `label` and returns its reply line.
+    /// - Parameters:
+    ///   - request: One line, without a newline.
+    ///   - label: The timer's label (its socket's name).
+    ///   - folder: The runtime folder.
+    ///   - timeout: How long to wait for the whole exchange.
+    /// - Returns: The reply, without its newline.
+    /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
+    ///   one is removed), ``ControlError/noAnswer(path:)`` when it does not answer in time.
+    /// C: `socket`, `connect`, `send`, `poll`, `read`.
+    public static func exchange(
+        _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
+    ) throws(ControlError) -> String {
+        let path = folder + "/" + label + ".sock"
+        let deadline = ContinuousClock.now + timeout
+        let fd: Int32
+        do throws(ControlError) {
+            fd = try UnixSocket.connect(to: path)
+        } catch let ControlError.system(call, code) where code == ECONNREFUSED {
+            unlink(path)  // left by a killed timer: nobody listens
+            throw .system(call: call, code: code)
+        } catch {
+            throw error
+        }
+        defer { close(fd) }
+        guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
+            throw .noAnswer(path: path)
+        }
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !reply.contains(UInt8(ascii: "\n")) {
+            guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else { throw .noAnswer(path: path) }
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EAGAIN || errno == EINTR { continue }
+            guard count > 0, reply.count < 65536 else { throw .badAnswer(path: path) }
+            reply += chunk[0..<count]
+        }
+        return String(decoding: reply.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+}

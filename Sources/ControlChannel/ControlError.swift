@@ -1,0 +1,27 @@
+import Glibc
+
+/// Why a control socket could not be set up or a timer could not be reached.
+public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// The runtime folder is unsafe to use: not a directory, a symlink, someone else's, or open to
+    /// others; the reason says which.
+    case unsafeFolder(path: String, reason: String)
+    /// A timer with this label is already running and answered on its socket.
+    case labelInUse(label: String)
+    /// A system call failed: the call's name and `errno`.
+    case system(call: String, code: Int32)
+    /// The timer did not answer within the deadline.
+    case noAnswer(path: String)
+    /// The timer answered something that is not the control protocol.
+    case badAnswer(path: String)
+
+    /// One line, without a trailing newline.
+    public var description: String {
+        switch self {
+        case .unsafeFolder(let path, let reason): "unsafe runtime folder '\(path)': \(reason)"
+        case .labelInUse(let label): "a timer labelled '\(label)' is already running"
+        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .noAnswer(let path): "no answer from \(path)"
+        case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// The control protocol's messages: one request line from a client, one reply line from the
+/// timer. Lines are tab-separated words; the first word of a request is the protocol's name and
+/// version, so a future change is recognised instead of misread.
+///
+/// Request: `eggtimer/1<TAB>verb[<TAB>argument]`. Reply: `ok<TAB>key=value…` or `error<TAB>text`.
+public enum ControlRequest: Equatable, Sendable {
+    /// Report the timer's status.
+    case status
+    /// Stop the ringing alarm.
+    case acknowledge
+    /// End the timer.
+    case cancel
+    /// Silence the alarm and ring again after this long (nil: the timer's default).
+    case snooze(Duration?)
+
+    /// The protocol's name and version, the first word of every request.
+    public static let protocolName = "eggtimer/1"
+
+    /// The request as one line.
+    public var line: String {
+        switch self {
+        case .status: Self.protocolName + "\tstatus"
+        case .acknowledge: Self.protocolName + "\tack"
+        case .cancel: Self.protocolName + "\tcancel"
+        case .snooze(nil): Self.protocolName + "\tsnooze"
+        case .snooze(let duration?): Self.protocolName + "\tsnooze\t\(duration.components.seconds)"
+        }
+    }
+
+    /// Parses a request line.
+    /// - Returns: nil for anything that is not a well-formed request of this version.
+    public init?(line: String) {
+        let words = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard words.count >= 2, words[0] == Self.protocolName else { return nil }
+        switch (words[1], words.count) {
+        case ("status", 2): self = .status
+        case ("ack", 2): self = .acknowledge
+        case ("cancel", 2): self = .cancel
+        case ("snooze", 2): self = .snooze(nil)
+        case ("snooze", 3):
+            guard let seconds = Int64(words[2]), seconds > 0, seconds <= 999 * 3600 else { return nil }
+            self = .snooze(.seconds(seconds))
+        default: return nil
+        }
+    }
+}
+
+/// What a timer says about itself in a reply: `key=value` fields.
+public struct TimerStatus: Equatable, Sendable {
+    /// The timer's label.
+    public var label: String
+    /// Its process id.
+    public var pid: Int32
+    /// Its state, in the shared vocabulary (`counting`, `paused`, `ringing`, `silent`, `snoozed`, …).
+    public var state: String
+    /// The time left until the deadline (or until a snoozed alarm rings again).
+    public var remaining: Duration
+    /// When it rings (or rang), as milliseconds since the Unix epoch (UTC); nil while paused.
+    public var deadlineUnixMilliseconds: Int64?
+
+    /// Creates a status.
+    public init(label: String, pid: Int32, state: String, remaining: Duration, deadlineUnixMilliseconds: Int64?) {
+        (self.label, self.pid, self.state) = (label, pid, state)
+        (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
+    }
+
+    /// The reply line: `ok` and the fields.
+    public var line: String {
+        var fields = ["ok", "label=\(label)", "pid=\(pid)", "state=\(state)", "remaining_ns=\(remaining.nanosecondsValue)"]
+        if let deadlineUnixMilliseconds { fields.append("deadline_ms=\(deadlineUnixMilliseconds)") }
+        return fields.joined(separator: "\t")
+    }
+
+    /// Parses a reply line.
+    /// - Returns: nil unless it is an `ok` line with every required field.
+    public init?(line: String) {
+        let words = line.split(separator: "\t")
+        guard words.first == "ok" else { return nil }
+        var fields: [Substring: Substring] = [:]
+        for word in words.dropFirst() {
+            guard let equals = word.firstIndex(of: "=") else { return nil }
+            fields[word[..<equals]] = word[word.index(after: equals)...]
+        }
+        guard let label = fields["label"], let pid = fields["pid"].flatMap({ Int32($0) }), let state = fields["state"],
+            let remaining = fields["remaining_ns"].flatMap({ Int64($0) })
+        else { return nil }
+        self.init(
+            label: String(label), pid: pid, state: String(state), remaining: .nanoseconds(remaining),
+            deadlineUnixMilliseconds: fields["deadline_ms"].flatMap { Int64($0) })
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, rounded down.
+    fileprivate var nanosecondsValue: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

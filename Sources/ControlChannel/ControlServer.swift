@@ -1,0 +1,140 @@
+import CSystem
+import Glibc
+
+/// A running timer's control socket: `<folder>/<label>.sock`, mode 0600, accepting requests only
+/// from processes of the same user (SO_PEERCRED).
+///
+/// The socket's name is the label, so two running timers can never share one: a second timer
+/// with the same label finds the socket answering and is refused. A socket left by a killed
+/// process refuses connections; it is detected as stale and replaced.
+///
+/// Owned by the event loop's thread; never blocks. Closing it (deinit) removes the socket file if
+/// it is still this server's.
+public final class ControlServer {
+    /// The listening descriptor, for the poll set (close-on-exec, non-blocking).
+    public let descriptor: Int32
+    /// The socket's path.
+    public let path: String
+    private let device: dev_t
+    private let inode: ino_t
+
+    /// Binds and listens on `<folder>/<label>.sock`.
+    /// - Parameters:
+    ///   - folder: A safe runtime folder (``RuntimeFolder/prepare(_:)``).
+    ///   - label: The timer's label: one word of letters, digits, `-`, `_`, `.`.
+    /// - Throws: ``ControlError/labelInUse(label:)`` when a timer answers on that socket;
+    ///   `.system` when the socket cannot be made.
+    /// C: `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing socket), `unlink`.
+    public init(folder: String, label: String) throws(ControlError) {
+        let path = folder + "/" + label + ".sock"
+        guard path.utf8.count <= UnixSocket.maximumPathBytes else {
+            throw .system(call: "bind \(path)", code: ENAMETOOLONG)
+        }
+        let fd = try UnixSocket.make()
+        do throws(ControlError) {
+            try Self.bind(fd, path: path, label: label)
+            guard chmod(path, 0o600) == 0, listen(fd, 8) == 0 else { throw .system(call: "listen", code: errno) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        var info = stat()
+        _ = stat(path, &info)
+        (descriptor, self.path, device, inode) = (fd, path, info.st_dev, info.st_ino)
+    }
+
+    deinit {
+        close(descriptor)
+        var info = stat()
+        // Remove the file only if it is still ours (not a successor's after a stale-socket replace).
+        if stat(path, &info) == 0, info.st_dev == device, info.st_ino == inode { unlink(path) }
+    }
+
+    /// Binds `fd` to `path`, replacing a stale socket (one nobody listens on); a few tries, since
+    /// two timers starting at once may race for the same stale name.
+    private static func bind(_ fd: Int32, path: String, label: String) throws(ControlError) {
+        for _ in 0..<3 {
+            if UnixSocket.withAddress(path, { Glibc.bind(fd, $0, $1) }) == 0 { return }
+            guard errno == EADDRINUSE else { throw .system(call: "bind \(path)", code: errno) }
+            do throws(ControlError) {
+                close(try UnixSocket.connect(to: path))
+            } catch let ControlError.system(_, code) where code == ECONNREFUSED || code == ENOENT {
+                unlink(path)  // stale: left by a process that was killed
+                continue
+            } catch {
+                throw .labelInUse(label: label)  // alive, just busy (EAGAIN)
+            }
+            throw .labelInUse(label: label)  // it answered: a live timer
+        }
+        throw .system(call: "bind \(path)", code: EADDRINUSE)
+    }
+
+    /// Accepts one waiting connection, if any, from a process of this user.
+    /// - Returns: The connection, or nil when none is waiting or the peer was refused (another
+    ///   user: closed at once).
+    /// C: `accept4`, `getsockopt(SO_PEERCRED)`.
+    public func accept() -> ControlConnection? {
+        let fd = accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        guard fd >= 0 else { return nil }
+        var peer = CSystem_PeerCredentials()
+        guard CSystem_peerCredentials(fd, &peer) == 0, Self.accepts(peerUID: peer.uid, ownUID: getuid()) else {
+            close(fd)
+            return nil
+        }
+        return ControlConnection(descriptor: fd, peerProcess: peer.pid)
+    }
+
+    /// Whether a peer with user id `peerUID` may control a timer run by `ownUID`: only the same user.
+    public static func accepts(peerUID: UInt32, ownUID: UInt32) -> Bool { peerUID == ownUID }
+}
+
+/// One accepted control connection: reads one request line, sends one reply line, closes.
+///
+/// Never blocks: reads what is there; a line longer than ``maximumLineBytes`` closes it.
+/// Owned by the event loop's thread.
+public final class ControlConnection {
+    /// The connected descriptor, for the poll set.
+    public let descriptor: Int32
+    /// The peer's process id, as the kernel recorded it.
+    public let peerProcess: Int32
+    private var buffer: [UInt8] = []
+
+    /// The longest request accepted, in bytes.
+    public static let maximumLineBytes = 512
+
+    init(descriptor: Int32, peerProcess: Int32) {
+        self.descriptor = descriptor
+        self.peerProcess = peerProcess
+    }
+
+    deinit { close(descriptor) }
+
+    /// What a read found.
+    public enum ReadResult: Equatable {
+        /// A whole request line (without its newline).
+        case line(String)
+        /// Not a whole line yet.
+        case pending
+        /// The peer closed, failed, or sent too much; drop the connection.
+        case closed
+    }
+
+    /// Reads what has arrived. C: `read`.
+    public func read() -> ReadResult {
+        var chunk = [UInt8](repeating: 0, count: Self.maximumLineBytes)
+        let count = Glibc.read(descriptor, &chunk, chunk.count)
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? .pending : .closed }
+        if count == 0 { return .closed }
+        buffer += chunk[0..<count]
+        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            return .line(String(decoding: buffer[..<newline], as: UTF8.self))
+        }
+        return buffer.count >= Self.maximumLineBytes ? .closed : .pending
+    }
+
+    /// Sends `line` and a newline, waiting at most 100 ms for room (a reply is a few hundred
+    /// bytes; a peer that does not read loses it). C: `send`.
+    public func reply(_ line: String) {
+        _ = UnixSocket.write(Array((line + "\n").utf8), to: descriptor, until: .now + .milliseconds(100))
+    }
+}

@@ -1,0 +1,171 @@
+import CSystem
+import ControlChannel
+import Dispatch
+import Glibc
+import Testing
+
+/// A fresh private folder for one test.
+private func privateFolder() -> String {
+    var template = Array("/tmp/eggtimer-control-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}
+
+/// Removes a test folder and what is in it.
+private func removeFolder(_ path: String) {
+    for label in ControlClient.labels(in: path) { unlink(path + "/" + label + ".sock") }
+    unlink(path + "/link")
+    rmdir(path + "/eggtimer")
+    rmdir(path)
+}
+
+@Suite struct RuntimeFolderTests {
+    @Test(arguments: [
+        ("/run/user/1000", UInt32(1000), true, "/run/user/1000/eggtimer"),
+        (nil, 1000, true, "/run/user/1000/eggtimer"),
+        (nil, 1000, false, "/tmp/eggtimer-1000"),
+        ("relative/dir", 0, false, "/tmp/eggtimer-0"),  // the spec wants an absolute path
+    ] as [(String?, UInt32, Bool, String)])
+    func theFolderFollowsXDGThenRunUserThenTmp(variable: String?, uid: UInt32, runUser: Bool, expected: String) {
+        #expect(RuntimeFolder.path(runtimeDirectory: variable, uid: uid, runUserExists: runUser) == expected)
+    }
+
+    @Test func prepareMakesAPrivateFolderAndRefusesUnsafeOnes() throws {
+        let base = privateFolder()
+        defer { removeFolder(base) }
+        let folder = base + "/eggtimer"
+        try RuntimeFolder.prepare(folder)
+        var info = stat()
+        #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        try RuntimeFolder.prepare(folder)  // again: fine
+
+        #expect(symlink(folder, base + "/link") == 0)
+        #expect(throws: ControlError.unsafeFolder(path: base + "/link", reason: "it is a symbolic link")) {
+            try RuntimeFolder.prepare(base + "/link")
+        }
+        chmod(folder, 0o755)
+        #expect(throws: ControlError.unsafeFolder(path: folder, reason: "others may use it (mode 755)")) {
+            try RuntimeFolder.prepare(folder)
+        }
+    }
+}
+
+@Suite struct ControlSocketTests {
+    /// Serves one request on `server` from another thread with `reply`.
+    private func serveOnce(_ server: ControlServer, reply: @escaping @Sendable (String) -> String) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let descriptor = server.descriptor
+        nonisolated(unsafe) let server = server
+        DispatchQueue.global().async {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 5000)
+            if let connection = server.accept() {
+                for _ in 0..<100 {
+                    var readable = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&readable, 1, 100)
+                    if case .line(let line) = connection.read() {
+                        connection.reply(reply(line))
+                        break
+                    }
+                }
+            }
+            done.signal()
+        }
+        return done
+    }
+
+    @Test func aClientGetsTheTimersReply() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        let server = try ControlServer(folder: folder, label: "soft")
+        var info = stat()
+        #expect(stat(server.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let status = TimerStatus(label: "soft", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
+        let done = serveOnce(server) { line in ControlRequest(line: line) == .status ? status.line : "error\tbad" }
+        let answer = try ControlClient.exchange(ControlRequest.status.line, label: "soft", folder: folder)
+        done.wait()
+        #expect(TimerStatus(line: answer) == status)
+        #expect(ControlClient.labels(in: folder) == ["soft"])
+    }
+
+    @Test func aSecondTimerWithTheSameLabelIsRefused() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        let first = try ControlServer(folder: folder, label: "tea")
+        #expect(throws: ControlError.labelInUse(label: "tea")) { try ControlServer(folder: folder, label: "tea") }
+        _ = first
+    }
+
+    @Test func aStaleSocketLeftByAKilledTimerIsReplaced() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        // A socket file that nobody listens on, as a kill -9 leaves it.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((folder + "/eggs.sock").utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(stale)
+        let server = try ControlServer(folder: folder, label: "eggs")
+        #expect(server.path == folder + "/eggs.sock")
+    }
+
+    @Test func closingTheServerRemovesItsSocket() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        do { _ = try ControlServer(folder: folder, label: "gone") }
+        #expect(ControlClient.labels(in: folder).isEmpty)
+    }
+
+    @Test func noTimerOrAStaleOneIsAConnectFailureNotAHang() {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        #expect(throws: ControlError.system(call: "connect", code: ENOENT)) {
+            try ControlClient.exchange(ControlRequest.status.line, label: "none", folder: folder, timeout: .seconds(1))
+        }
+    }
+
+    @Test func onlyTheSameUserMayControlATimer() {
+        #expect(ControlServer.accepts(peerUID: 1000, ownUID: 1000))
+        #expect(!ControlServer.accepts(peerUID: 0, ownUID: 1000))
+        #expect(!ControlServer.accepts(peerUID: 1001, ownUID: 1000))
+        // The kernel's record of a real peer: this process, on both ends of a socket pair.
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+        var peer = CSystem_PeerCredentials()
+        #expect(CSystem_peerCredentials(pair[0], &peer) == 0)
+        #expect(peer.uid == getuid() && peer.pid == getpid())
+        close(pair[0])
+        close(pair[1])
+    }
+}
+
+@Suite struct ControlMessageTests {
+    @Test(arguments: [
+        (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"), (.cancel, "eggtimer/1\tcancel"),
+        (.snooze(nil), "eggtimer/1\tsnooze"), (.snooze(.seconds(600)), "eggtimer/1\tsnooze\t600"),
+    ])
+    func requestsRoundTrip(request: ControlRequest, line: String) {
+        #expect(request.line == line)
+        #expect(ControlRequest(line: line) == request)
+    }
+
+    @Test(arguments: [
+        "", "status", "eggtimer/2\tstatus", "eggtimer/1\tstatus\textra", "eggtimer/1\tsnooze\t-5",
+        "eggtimer/1\tsnooze\tten", "eggtimer/1\tlaunch", "eggtimer/1\tsnooze\t99999999999",
+    ])
+    func malformedRequestsAreRejected(line: String) {
+        #expect(ControlRequest(line: line) == nil)
+    }
+
+    @Test func statusRepliesRoundTripAndRejectGarbage() {
+        let status = TimerStatus(
+            label: "1h30", pid: 7, state: "snoozed", remaining: .nanoseconds(1_500_000_001), deadlineUnixMilliseconds: nil)
+        #expect(TimerStatus(line: status.line) == status)
+        #expect(TimerStatus(line: "error\tno") == nil)
+        #expect(TimerStatus(line: "ok\tlabel=x") == nil)
+    }
+}
