@@ -86,6 +86,7 @@ struct ALSAConfiguration: ~Copyable {
     }
 
     /// The direct child of compound `node` whose id is `id` (which must hold no dot), if any.
+    ///
     /// C: `snd_config_search`.
     private static func child(of node: OpaquePointer, named id: String) -> OpaquePointer? {
         var child: OpaquePointer?

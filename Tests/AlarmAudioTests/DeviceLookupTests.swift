@@ -3,9 +3,10 @@ import CAlsa
 import Glibc
 import Testing
 
-/// `AlarmPlayer.checkDefined(device:)` against this machine's real ALSA configuration (alsa.conf
-/// only: no sound card, no ~/.asoundrc). Custom definitions are tested end to end, in a child
-/// process with its own HOME, so this process's configuration is never changed.
+/// Device names looked up in this machine's real ALSA configuration.
+///
+/// That is alsa.conf only: no sound card, no ~/.asoundrc. Custom definitions are tested end to
+/// end, in a child process with its own HOME, so this process's configuration is never changed.
 @Suite struct DeviceLookupTests {
     init() { silenceAudioLibraryMessages() }
 

@@ -1,10 +1,13 @@
 import Glibc
 import Testing
 
-/// `-D NAME` for a name ALSA's configuration does not define: exit 69 at start, before counting.
+/// Device names ALSA's configuration does not define exit 69 at start, before counting.
+///
 /// Custom definitions come from an `.asoundrc` in a private HOME given to the child only.
 @Suite struct DeviceLookupEndToEndTests {
-    @Test(arguments: [["2s", "-D", "nosuchdevice"], ["2s", "--json", "-D", "nosuchdevice"], ["soft", "-D", "nosuchdevice"]])
+    @Test(arguments: [
+        ["2s", "-D", "nosuchdevice"], ["2s", "--json", "-D", "nosuchdevice"], ["soft", "-D", "nosuchdevice"],
+    ])
     func anUndefinedDeviceIsOneLineAndExit69BeforeCounting(arguments: [String]) {
         let result = runEggtimer(arguments, stdin: .null, timeout: .seconds(10))
         #expect(result.termination == .exited(69))
