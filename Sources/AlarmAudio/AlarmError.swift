@@ -14,6 +14,9 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
     /// libmpg123's text in parentheses only where it adds something. The path is in the display form
     /// of ``SoundFilePath``: bytes that are not UTF-8 shown as `\xHH`.
     case unreadableSound(path: String, reason: String)
+    /// ALSA's configuration defines no PCM by this name (nor by the part before its first `:`), so
+    /// no hardware can make it work; `defined` lists the names it does define, in its own order.
+    case deviceUndefined(device: String, defined: [String])
     /// The ALSA device could not be opened or configured.
     case deviceUnavailable(device: String, reason: String)
     /// The ALSA device failed while playing (for example, a USB speaker was unplugged).
@@ -32,6 +35,8 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
         switch self {
         case .soundNotFound(let path, let reason): "cannot open sound file '\(path)': \(reason)"
         case .unreadableSound(let path, let reason): "cannot play sound file '\(path)': \(reason)"
+        case .deviceUndefined(let device, let defined):
+            "no ALSA device called '\(device)' (defined: \(defined.isEmpty ? "none" : defined.joined(separator: ", ")); see aplay -L)"
         case .deviceUnavailable(let device, let reason): "cannot open audio device '\(device)': \(reason)"
         case .deviceLost(let device, let reason): "lost audio device '\(device)': \(reason)"
         case .deviceHung(let device, let call):

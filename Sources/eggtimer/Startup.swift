@@ -15,13 +15,22 @@ struct Startup {
     /// The quietest peak that counts as an alarm: -60 dBFS, 32768 × 10^(-60/20) ≈ 33 (sample value).
     static let audiblePeak = 33
 
-    /// Decodes the sound and tries the device (for at most ``AlarmPlayer/answerLimit``).
+    /// Checks that ALSA defines the device, decodes the sound and tries the device (for at most
+    /// ``AlarmPlayer/answerLimit``).
     ///
     /// Runs before signals are blocked, so Ctrl-C still ends a start-up that stalls on a slow disk.
     /// - Parameter options: The command line.
-    /// - Throws: `ExitStatus.noInput` or `.dataError` when `--sound` names a missing or a non-audio
-    ///   file (one line on standard error says which).
+    /// - Throws: `ExitStatus.unavailable` when ALSA's configuration defines no device by that name
+    ///   (`-D nosuchdevice`: no hardware can fix it, so there is no point counting); a device that is
+    ///   defined but absent now only warns. `ExitStatus.noInput` or `.dataError` when `--sound` names
+    ///   a missing or a non-audio file. One line on standard error says which.
     init(options: Options) throws(ExitStatus) {
+        do {
+            try AlarmPlayer.checkDefined(device: options.device)
+        } catch {
+            printError("eggtimer: \(error)")
+            throw .unavailable
+        }
         var warnings: [String] = []
         sound = try Self.loadSound(options.soundPath, warnings: &warnings)
         self.warnings = warnings
