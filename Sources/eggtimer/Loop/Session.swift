@@ -15,6 +15,8 @@ struct Session {
     let player: AlarmPlayer
     let signals: SignalSet
     let clock: MonotonicClock
+    /// `--json` was given (an input of ``OutputRouting/decide(_:)``).
+    private let json: Bool
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     init(
@@ -33,6 +35,7 @@ struct Session {
         view.messages = startup.warnings
         view.hasKeyboard = terminal.hasKeyboard
         view.processID = getpid()
+        json = options.json
         (self.loop, self.player, self.signals, self.clock) = (loop, player, signals, clock)
     }
 
@@ -45,6 +48,7 @@ struct Session {
         if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
         while true {
             if let status = perform(effects) { return finish(status) }
+            followForeground()
             let now = clock.now()
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
@@ -76,12 +80,36 @@ struct Session {
             case .stopAlarm: player.stop(at: clock.now())
             case .bell: terminal.bell()
             case .resize: terminal.resize()
-            case .suspend: terminal.suspend(signals)
-            case .retakeTerminal: terminal.retake()
+            case .suspend:
+                terminal.suspend(signals)
+                retakeTerminal()
+            case .retakeTerminal: retakeTerminal()
             case .exit(let status): return status
             }
         }
         return nil
+    }
+
+    /// Re-decides the routing if the terminal's foreground changed since the last look (a job
+    /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen
+    /// and the log follow. One `tcgetpgrp` per round.
+    private mutating func followForeground() {
+        let routing = OutputRouting.decide(.current(json: json))
+        guard terminal.follow(routing) else { return }
+        rerouted()
+    }
+
+    /// Continued after a stop (Ctrl-Z then `fg` or `bg`, SIGSTOP then SIGCONT): takes the
+    /// terminal again if this job is in the foreground now, else stays off it.
+    private mutating func retakeTerminal() {
+        if terminal.retake(OutputRouting.decide(.current(json: json))) { rerouted() }
+    }
+
+    /// Points the log, the keyboard input and the view at the terminal session's new routing.
+    private mutating func rerouted() {
+        output.log = terminal.routing.log
+        loop.follow(keyboard: terminal.routing.keyboard)
+        view.hasKeyboard = terminal.hasKeyboard
     }
 
     /// The one way out: restores the terminal, then stops the alarm, waiting for the device at
