@@ -17,6 +17,15 @@ struct Session {
     let clock: MonotonicClock
     /// `--json` was given (an input of ``OutputRouting/decide(_:)``).
     private let json: Bool
+    /// Whether this job is in the background of a terminal it would use in the foreground, so
+    /// the loop looks every ``foregroundCheck`` for `fg`.
+    private var awaitsForeground = false
+
+    /// How often a background job looks whether it was brought to the foreground. `fg` sends
+    /// no signal to a job that is running in the background (bash and dash send SIGCONT only to
+    /// a stopped one), and nothing else reports it: so it is looked for, at a cost of four
+    /// `tcgetpgrp` calls a second, and the UI appears at most this long after `fg`.
+    static let foregroundCheck: Duration = .milliseconds(250)
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     init(
@@ -66,7 +75,8 @@ struct Session {
     /// the next plain minute line.
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now)]
+        let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground]
             .compactMap { $0 }.min()
     }
 
@@ -94,15 +104,23 @@ struct Session {
     /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen
     /// and the log follow. One `tcgetpgrp` per round.
     private mutating func followForeground() {
-        let routing = OutputRouting.decide(.current(json: json))
-        guard terminal.follow(routing) else { return }
-        rerouted()
+        if terminal.follow(decideRouting()) { rerouted() }
     }
 
     /// Continued after a stop (Ctrl-Z then `fg` or `bg`, SIGSTOP then SIGCONT): takes the
     /// terminal again if this job is in the foreground now, else stays off it.
     private mutating func retakeTerminal() {
-        if terminal.retake(OutputRouting.decide(.current(json: json))) { rerouted() }
+        if terminal.retake(decideRouting()) { rerouted() }
+    }
+
+    /// The routing for the terminal's foreground as it is now; notes whether being brought to
+    /// the foreground would change it (then the loop looks for that).
+    private mutating func decideRouting() -> OutputRouting {
+        var facts = OutputRouting.Facts.current(json: json)
+        let routing = OutputRouting.decide(facts)
+        facts.foreground = true
+        awaitsForeground = OutputRouting.decide(facts) != routing
+        return routing
     }
 
     /// Points the log, the keyboard input and the view at the terminal session's new routing.
