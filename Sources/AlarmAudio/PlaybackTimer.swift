@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// The playback loop's view of time: where it reads the clock and how it sleeps.
@@ -15,13 +16,15 @@ protocol PlaybackTimer: Sendable {
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl)
 }
 
-/// The real clock (`ContinuousClock`, CLOCK_BOOTTIME) and real sleeps.
+/// The real clock (`ContinuousClock`, CLOCK_BOOTTIME) and real sleeps on that same clock.
 ///
-/// Sleeps in one `poll` on the wake pipe until about 1 ms before the deadline (a stop request
-/// writes the pipe and ends it at once), then sleeps the last millisecond or two precisely with
-/// `nanosleep`. So waiting 1.5 s for the alarm's start instant costs two or three wake-ups, not
-/// one every few milliseconds, and the first frame still goes out within a fraction of a
-/// millisecond of the deadline.
+/// Polls the wake pipe together with a timerfd on CLOCK_BOOTTIME armed for about 1 ms before the
+/// deadline (a stop request writes the pipe and ends it at once), then sleeps the last
+/// millisecond or two precisely with `clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME)`. So waiting
+/// 1.5 s for the alarm's start instant costs two or three wake-ups, the first frame still goes
+/// out within a fraction of a millisecond of the deadline, and a machine suspended across the
+/// deadline starts the alarm when it resumes: `poll` timeouts and `nanosleep` run on
+/// CLOCK_MONOTONIC, which stops during suspend, and would wake late by the time slept.
 struct SystemPlaybackTimer: PlaybackTimer {
     /// Below this much time left, sleep precisely instead of polling.
     private static let fine: Duration = .milliseconds(2)
@@ -30,23 +33,40 @@ struct SystemPlaybackTimer: PlaybackTimer {
 
     /// Blocks until `deadline` or a stop request.
     ///
-    /// C: `poll`, `nanosleep`.
+    /// C: `timerfd_create`, `timerfd_settime`, `poll`, `clock_nanosleep`.
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {
+        guard !control.isStopRequested, ContinuousClock.now < deadline else { return }
+        let timer = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        defer { if timer >= 0 { close(timer) } }
         while !control.isStopRequested {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let now = ContinuousClock.now
+            let left = now.duration(to: deadline)
             if left <= .zero { return }
             if left > Self.fine {
-                // poll's timeout is in whole milliseconds, rounded down here: wake early, never late.
-                let wait = left - .milliseconds(1)
-                var milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
-                if control.wakeFD < 0 { milliseconds = min(milliseconds, 10) }  // no pipe: look at the flag often
-                var wake = pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wake, 1, Int32(clamping: milliseconds))
+                // Wake 1 ms early on the boot clock; the fine sleep below does the rest.
+                let wake = Self.bootTime(of: now.advanced(by: left - .milliseconds(1)), now: now)
+                var fds = [
+                    pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+                ]
+                var setting = itimerspec(it_interval: timespec(), it_value: wake)
+                // No timerfd (or no pipe): look at the clock and the flag every 10 ms.
+                let armed = timer >= 0 && timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil) == 0
+                let timeout: Int32 = armed && control.wakeFD >= 0 ? -1 : 10
+                _ = poll(&fds, 2, timeout)
             } else {
-                var request = timespec(
-                    tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
-                _ = nanosleep(&request, nil)
+                var request = Self.bootTime(of: deadline, now: now)
+                _ = clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &request, nil)
             }
         }
+    }
+
+    /// `instant` as a CLOCK_BOOTTIME time, for absolute sleeps; `now` is a recent reading.
+    private static func bootTime(of instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> timespec {
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let target = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec) + now.duration(to: instant)
+        let (seconds, attoseconds) = target.components
+        return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     }
 }

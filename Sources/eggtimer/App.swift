@@ -35,10 +35,9 @@ struct App {
         }
         defer { signals.close() }
         let player = AlarmPlayer(sound: startup.sound, device: options.device)
-        let readsKeys = routing.keyboard || (!isatty(STDIN_FILENO).asBool && fcntl(STDIN_FILENO, F_GETFD) != -1)
         var session = Session(
             routing: routing, startup: startup, options: options, clock: clock, player: player,
-            loop: EventLoop(signals: signals, player: player, readsKeys: readsKeys, clock: clock), signals: signals)
+            loop: EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock), signals: signals)
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }
@@ -55,9 +54,4 @@ struct App {
         var parameters = sched_param(sched_priority: 1)
         _ = sched_setscheduler(0, SCHED_FIFO, &parameters)
     }
-}
-
-extension Int32 {
-    /// `isatty`-style results as a Bool: 1 is true.
-    fileprivate var asBool: Bool { self == 1 }
 }

@@ -14,22 +14,44 @@ struct EventLoop {
     private let timer: BootTimer?
     private let clock: MonotonicClock
     private let decoder = KeyDecoder()
-    /// Whether standard input is read: a keyboard, or a pipe of keys. Dropped at EOF or error,
-    /// since a descriptor at EOF polls readable forever (a loop that kept it would spin).
+    /// Whether standard input is read: the terminal while it is this job's keyboard, or a pipe
+    /// (or file) of keys. A pipe is dropped for good at EOF or error, since a descriptor at EOF
+    /// polls readable forever (a loop that kept it would spin).
     private(set) var readsKeys: Bool
+    /// Whether standard input is a terminal: then it is read only while it is the keyboard
+    /// (in the foreground), since reading it from the background raises SIGTTIN.
+    private let stdinIsTerminal: Bool
 
     /// Creates the loop over descriptors that the caller opened and will close.
     /// - Parameters:
     ///   - signals: The signalfd of the handled signals.
     ///   - player: The alarm player, whose descriptor and hang deadlines are watched.
-    ///   - readsKeys: Whether to read keys from standard input.
+    ///   - keyboard: Whether standard input is a terminal that is this job's keyboard now
+    ///     (``OutputRouting/keyboard``). Standard input that is not a terminal is read whenever
+    ///     it can be read at all (not under `nohup`, which opens it write-only).
     ///   - clock: The boot clock.
-    init(signals: SignalSet, player: AlarmPlayer, readsKeys: Bool, clock: MonotonicClock) {
+    init(signals: SignalSet, player: AlarmPlayer, keyboard: Bool, clock: MonotonicClock) {
         self.signals = signals
         self.player = player
-        self.readsKeys = readsKeys
+        stdinIsTerminal = isatty(STDIN_FILENO) == 1
+        readsKeys = stdinIsTerminal ? keyboard : Self.standardInputIsReadable()
         self.clock = clock
         timer = BootTimer(clock: clock)
+    }
+
+    /// Starts or stops reading the terminal on standard input as the keyboard, as the job moves
+    /// to the foreground or the background; no effect when standard input is not a terminal.
+    /// - Parameter keyboard: Whether the terminal is this job's keyboard now.
+    mutating func follow(keyboard: Bool) {
+        if stdinIsTerminal { readsKeys = keyboard }
+    }
+
+    /// Whether standard input is open for reading: not closed, not opened write-only (`nohup`
+    /// replaces a terminal on standard input with `/dev/null` opened write-only).
+    /// C: `fcntl(F_GETFL)`.
+    static func standardInputIsReadable() -> Bool {
+        let flags = fcntl(STDIN_FILENO, F_GETFL)
+        return flags >= 0 && flags & O_ACCMODE != O_WRONLY
     }
 
     /// Releases the timer descriptor.

@@ -5,7 +5,8 @@ import TimerCore
 ///
 /// Not thread-safe: owned by the event loop.
 struct EventOutput {
-    let log: OutputRouting.Log
+    /// Changes when the job moves between the foreground and the background (the UI comes and goes).
+    var log: OutputRouting.Log
     private let format: EventLog
     private var stdout: Output
     /// Whole minutes left at the last check, rounded up; -1 when not counting.

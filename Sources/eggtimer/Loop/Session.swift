@@ -15,6 +15,17 @@ struct Session {
     let player: AlarmPlayer
     let signals: SignalSet
     let clock: MonotonicClock
+    /// `--json` was given (an input of ``OutputRouting/decide(_:)``).
+    private let json: Bool
+    /// Whether this job is in the background of a terminal it would use in the foreground, so
+    /// the loop looks every ``foregroundCheck`` for `fg`.
+    private var awaitsForeground = false
+
+    /// How often a background job looks whether it was brought to the foreground. `fg` sends
+    /// no signal to a job that is running in the background (bash and dash send SIGCONT only to
+    /// a stopped one), and nothing else reports it: so it is looked for, at a cost of four
+    /// `tcgetpgrp` calls a second, and the UI appears at most this long after `fg`.
+    static let foregroundCheck: Duration = .milliseconds(250)
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     init(
@@ -33,6 +44,7 @@ struct Session {
         view.messages = startup.warnings
         view.hasKeyboard = terminal.hasKeyboard
         view.processID = getpid()
+        json = options.json
         (self.loop, self.player, self.signals, self.clock) = (loop, player, signals, clock)
     }
 
@@ -45,6 +57,7 @@ struct Session {
         if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
         while true {
             if let status = perform(effects) { return finish(status) }
+            followForeground()
             let now = clock.now()
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
@@ -62,7 +75,8 @@ struct Session {
     /// the next plain minute line.
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now)]
+        let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground]
             .compactMap { $0 }.min()
     }
 
@@ -76,12 +90,44 @@ struct Session {
             case .stopAlarm: player.stop(at: clock.now())
             case .bell: terminal.bell()
             case .resize: terminal.resize()
-            case .suspend: terminal.suspend(signals)
-            case .retakeTerminal: terminal.retake()
+            case .suspend:
+                terminal.suspend(signals)
+                retakeTerminal()
+            case .retakeTerminal: retakeTerminal()
             case .exit(let status): return status
             }
         }
         return nil
+    }
+
+    /// Re-decides the routing if the terminal's foreground changed since the last look (a job
+    /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen
+    /// and the log follow. One `tcgetpgrp` per round.
+    private mutating func followForeground() {
+        if terminal.follow(decideRouting()) { rerouted() }
+    }
+
+    /// Continued after a stop (Ctrl-Z then `fg` or `bg`, SIGSTOP then SIGCONT): takes the
+    /// terminal again if this job is in the foreground now, else stays off it.
+    private mutating func retakeTerminal() {
+        if terminal.retake(decideRouting()) { rerouted() }
+    }
+
+    /// The routing for the terminal's foreground as it is now; notes whether being brought to
+    /// the foreground would change it (then the loop looks for that).
+    private mutating func decideRouting() -> OutputRouting {
+        var facts = OutputRouting.Facts.current(json: json)
+        let routing = OutputRouting.decide(facts)
+        facts.foreground = true
+        awaitsForeground = OutputRouting.decide(facts) != routing
+        return routing
+    }
+
+    /// Points the log, the keyboard input and the view at the terminal session's new routing.
+    private mutating func rerouted() {
+        output.log = terminal.routing.log
+        loop.follow(keyboard: terminal.routing.keyboard)
+        view.hasKeyboard = terminal.hasKeyboard
     }
 
     /// The one way out: restores the terminal, then stops the alarm, waiting for the device at

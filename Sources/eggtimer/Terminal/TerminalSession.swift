@@ -2,62 +2,91 @@ import CSystem
 import Glibc
 
 /// The terminal while eggtimer runs: the keyboard in cbreak mode and the full-screen UI, both
-/// optional, taken and given back together.
+/// optional, taken and given back together, and only while this process group is the
+/// terminal's foreground.
 ///
-/// Every way out goes through ``leave()``, which restores the exact original settings, shows the
+/// A job in the background (`eggtimer 3 &`, or Ctrl-Z then `bg`) never sets terminal modes nor
+/// writes escape codes (either would stop it with SIGTTOU); it keeps counting and ringing, and
+/// ``follow(_:)`` hands it the keyboard and the screen when it is brought to the foreground.
+///
+/// Every way out goes through ``leave()``, which restores the exact settings found, shows the
 /// cursor and leaves the alternate screen. Not thread-safe: owned by the event loop.
 struct TerminalSession {
     private var keyboard: RawMode?
     private var screen: Screen?
-    private let uiDescriptor: Int32?
+    /// What the terminal is used for now; changes when the foreground changes.
+    private(set) var routing: OutputRouting
     /// The UI's size in columns and rows (80 × 24 when unknown).
     private(set) var size: (columns: Int, rows: Int) = (80, 24)
 
     /// Prepares the session; nothing changes on the terminal until ``enter()``.
     /// - Parameter routing: Whether there is a keyboard and where the UI goes.
     init(routing: OutputRouting) {
-        keyboard = routing.keyboard ? RawMode(descriptor: STDIN_FILENO) : nil
-        uiDescriptor = routing.ui
-        screen = routing.ui.map { Screen(output: Output(descriptor: $0)) }
-        size = measure()
+        self.routing = routing
+        keyboard = RawMode(descriptor: STDIN_FILENO)
     }
 
-    /// Whether keys come from a terminal.
-    var hasKeyboard: Bool { keyboard != nil }
-    /// Whether the full-screen UI is drawn.
+    /// Whether keys come from a terminal now.
+    var hasKeyboard: Bool { routing.keyboard && keyboard != nil }
+    /// Whether the full-screen UI is drawn now.
     var hasScreen: Bool { screen != nil }
     /// The errno of a failed write to the UI's descriptor, if one failed.
     var failed: Int32? { screen?.output.failed }
 
-    /// Takes the terminal: cbreak mode (dropping keys typed while eggtimer started) and the
-    /// alternate screen.
+    /// Takes the terminal as the routing says, if this process group is its foreground:
+    /// cbreak mode (dropping keys typed before) and the alternate screen.
     mutating func enter() {
-        keyboard?.enter()
-        keyboard?.discardTypedAhead()
-        screen?.enter()
-    }
-
-    /// Gives the terminal back exactly as it was found.
-    mutating func leave() {
-        screen?.leave()
-        keyboard?.restore()
-    }
-
-    /// Ctrl-Z: gives the terminal back, stops the process, and takes the terminal again once
-    /// continued (`fg`), measuring it anew since it may have been resized meanwhile.
-    mutating func suspend(_ signals: SignalSet) {
-        leave()
-        signals.suspendProcess()
-        keyboard?.enter()
-        screen?.enter()
+        if routing.keyboard, keyboard?.enter() == true { keyboard?.discardTypedAhead() }
+        takeScreen()
         size = measure()
     }
 
-    /// Continued after a stop eggtimer did not ask for (SIGSTOP, then SIGCONT): takes the
-    /// keyboard again and repaints.
-    mutating func retake() {
-        keyboard?.enter()
-        screen?.invalidate()
+    /// Switches the UI's terminal to the alternate screen, if there is a UI, it is not up yet
+    /// and this process group is that terminal's foreground.
+    private mutating func takeScreen() {
+        guard let ui = routing.ui, screen == nil, Self.isForeground(ui) else { return }
+        screen = Screen(output: Output(descriptor: ui))
+        screen?.enter()
+    }
+
+    /// Gives the terminal back exactly as it was found. From the background it writes nothing
+    /// and sets no modes (SIGTTOU): it just stops drawing.
+    mutating func leave() {
+        if let ui = routing.ui, Self.isForeground(ui) { screen?.leave() }
+        screen = nil
+        keyboard?.restore()
+    }
+
+    /// Switches to `routing` (decided anew after the foreground changed): gives back what is no
+    /// longer wanted and takes what is. Does nothing if the routing is unchanged.
+    /// - Returns: whether it changed.
+    @discardableResult
+    mutating func follow(_ routing: OutputRouting) -> Bool {
+        guard routing != self.routing else { return false }
+        leave()
+        self.routing = routing
+        enter()
+        return true
+    }
+
+    /// Ctrl-Z: gives the terminal back and stops the process; returns once continued (`fg` or
+    /// `bg`). The caller then decides the routing anew and calls ``retake(_:)``.
+    mutating func suspend(_ signals: SignalSet) {
+        leave()
+        signals.suspendProcess()
+    }
+
+    /// Continued after a stop (Ctrl-Z, SIGSTOP): follows `routing`, decided for the foreground
+    /// as it is now, and takes the terminal again and repaints if this job is in the foreground.
+    /// - Returns: whether the routing changed.
+    @discardableResult
+    mutating func retake(_ routing: OutputRouting) -> Bool {
+        if follow(routing) { return true }
+        // The same routing: the shell may have reset the modes while this job was stopped.
+        if routing.keyboard { keyboard?.enter() }
+        if screen == nil { takeScreen() } else { screen?.invalidate() }
+        size = measure()
+        return false
     }
 
     /// Measures the terminal again and repaints everything (SIGWINCH).
@@ -81,10 +110,14 @@ struct TerminalSession {
         }
     }
 
+    /// Whether this process group is the foreground of the terminal on `descriptor`.
+    /// C: `tcgetpgrp`, `getpgrp`.
+    private static func isForeground(_ descriptor: Int32) -> Bool { tcgetpgrp(descriptor) == getpgrp() }
+
     private func measure() -> (columns: Int, rows: Int) {
         var rows: UInt16 = 0
         var columns: UInt16 = 0
-        guard let uiDescriptor, CSystem_windowSize(uiDescriptor, &rows, &columns) == 0, columns > 0, rows > 0 else {
+        guard let ui = routing.ui, CSystem_windowSize(ui, &rows, &columns) == 0, columns > 0, rows > 0 else {
             return (80, 24)
         }
         return (Int(columns), Int(rows))

@@ -25,7 +25,12 @@ final class PseudoTerminal {
     /// The pidfd polled readable: the program has exited (reaped or not), so it writes no more.
     private var exited = false
 
-    init(_ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:]) {
+    /// Starts `executable` (eggtimer unless given, e.g. `/bin/sh` to run it as a shell job) with
+    /// `arguments` in a new session whose controlling terminal is a fresh pty of that size.
+    init(
+        _ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:],
+        executable: String = eggtimerPath
+    ) {
         // Not openpty: it cannot make its descriptors close-on-exec atomically.
         let master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         precondition(master >= 0, "posix_openpt failed: errno \(errno)")
@@ -45,7 +50,7 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        pid = spawn(arguments, actions: &actions, environment: environment, newSession: true)
+        pid = spawn(arguments, actions: &actions, environment: environment, newSession: true, executable: executable)
         pidfd = pidfd_open(pid, 0)
         precondition(pidfd >= 0, "pidfd_open failed: errno \(errno)")
     }

@@ -157,6 +157,9 @@ enum Input {
     case closed
     /// A pipe fed with these bytes, then closed.
     case bytes([UInt8])
+    /// `/dev/null` opened write-only, as `nohup` leaves it in place of a terminal: reads fail
+    /// with EBADF.
+    case writeOnly
 }
 
 /// Something to do to the child once its standard output contains a text.
@@ -175,10 +178,13 @@ struct Trigger {
 ///   - timeout: Killed with SIGKILL after this long (a hang fails the test, never blocks it).
 ///   - stdoutClosed: Start with standard output closed (`>&-`) instead of a pipe.
 ///   - trigger: Run once when standard output first contains its text (the state it names was reached).
+///   - launcher: A program (and its arguments) that runs eggtimer, given its path and `arguments`
+///     after these: `["/usr/bin/nohup"]`, or `["/bin/sh", "-c", "trap '' INT; exec \"$0\" \"$@\""]`.
+///     The launcher's pid is eggtimer's when it `exec`s it.
 /// - Returns: How it ended and what it printed.
 func runEggtimer(
     _ arguments: [String], stdin: Input = .null, environment: [String: String] = [:],
-    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, trigger: Trigger? = nil
+    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, trigger: Trigger? = nil, launcher: [String] = []
 ) -> Finished {
     let deadline = ContinuousClock.now + timeout
     let outPipe = makePipe()
@@ -189,6 +195,7 @@ func runEggtimer(
     defer { posix_spawn_file_actions_destroy(&actions) }
     switch stdin {
     case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    case .writeOnly: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_WRONLY, 0)
     case .closed: posix_spawn_file_actions_addclose(&actions, 0)
     case .bytes: posix_spawn_file_actions_adddup2(&actions, inPipe.read, 0)
     }
@@ -198,7 +205,12 @@ func runEggtimer(
         posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
     }
     posix_spawn_file_actions_adddup2(&actions, errPipe.write, 2)
-    let pid = spawn(arguments, actions: &actions, environment: environment)
+    let pid =
+        launcher.isEmpty
+        ? spawn(arguments, actions: &actions, environment: environment)
+        : spawn(
+            Array(launcher.dropFirst()) + [eggtimerPath] + arguments, actions: &actions, environment: environment,
+            executable: launcher[0])
     close(outPipe.write)
     close(errPipe.write)
     close(inPipe.read)
