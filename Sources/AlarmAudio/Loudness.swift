@@ -1,0 +1,76 @@
+/// How loud the alarm plays: a fixed volume, reached through one fade-in ramp that runs across
+/// the passes of a ringing.
+///
+/// The gain is applied to the samples before they reach ALSA, in Q15 fixed point (32768 = 1.0),
+/// per frame, so it changes smoothly with no step (no click). The ramp follows the square of the
+/// elapsed fraction, gain = volume × (frame / rampFrames)², starting from silence: loudness grows
+/// roughly as amplitude^0.6 (Stevens' power law for loudness, exponent ≈ 0.6 for a 1 kHz tone),
+/// so a squared ramp sounds close to an even rise where a linear one would jump up at once and
+/// then barely change. At 100 % with no ramp the samples pass through unchanged, sample-exact.
+///
+/// A value type; safe to share between threads.
+public struct Loudness: Sendable, Equatable {
+    /// The volume reached after the ramp, in percent of full scale (amplitude), 0...100.
+    public let volumePercent: Int
+    /// The ramp's length in frames at the sound's rate; 0 for none.
+    public let rampFrames: Int
+
+    /// Full volume, no ramp: the samples unchanged.
+    public static let unchanged = Loudness(volumePercent: 100, rampFrames: 0)
+
+    /// Creates a loudness.
+    /// - Parameters:
+    ///   - volumePercent: 0...100, of amplitude (50 halves every sample).
+    ///   - rampFrames: Frames from silence to `volumePercent`; 0 for none.
+    /// - Precondition: both in range.
+    public init(volumePercent: Int, rampFrames: Int) {
+        precondition((0...100).contains(volumePercent) && rampFrames >= 0, "volume 0...100, ramp not negative")
+        (self.volumePercent, self.rampFrames) = (volumePercent, rampFrames)
+    }
+
+    /// One in Q15.
+    static let unity: Int64 = 32768
+
+    /// The gain at `frame` frames after the ringing began, in Q15 (0...32768).
+    func gain(atFrame frame: Int) -> Int64 {
+        let volume = Int64(volumePercent) * Self.unity / 100
+        guard frame < rampFrames else { return volume }
+        let done = Int64(max(0, frame))
+        let length = Int64(rampFrames)
+        // volume × (done / length)², kept in integers: every factor fits 64 bits for ramps up to
+        // hours at 48 kHz (length² < 2^63 / 32768 needs length < 1.6e7 frames, ~6 min at 44.1 kHz;
+        // longer ramps are divided down first).
+        let scale = length > 16_000_000 ? length / 16_000_000 + 1 : 1
+        let (d, l) = (done / scale, max(1, length / scale))
+        return volume * d * d / (l * l)
+    }
+
+    /// Whether every frame from `frame` on passes through unchanged.
+    func isUnity(from frame: Int) -> Bool { volumePercent == 100 && frame >= rampFrames }
+
+    /// Writes `samples` scaled for frames `firstFrame...` into `output`.
+    /// - Parameters:
+    ///   - samples: Interleaved samples, a whole number of frames.
+    ///   - channels: Samples per frame.
+    ///   - firstFrame: Frames of the ringing before `samples[0]`.
+    ///   - output: At least `samples.count` samples.
+    /// - Complexity: O(samples.count).
+    func apply(
+        _ samples: UnsafeBufferPointer<Int16>, channels: Int, firstFrame: Int, into output: UnsafeMutableBufferPointer<Int16>
+    ) {
+        precondition(output.count >= samples.count && channels > 0 && samples.count % channels == 0)
+        var index = 0
+        var frame = firstFrame
+        var gain = gain(atFrame: frame)
+        while index < samples.count {
+            for channel in 0..<channels {
+                // Round to nearest; a gain ≤ 1 cannot overflow Int16.
+                let scaled = (Int64(samples[index + channel]) * gain + Self.unity / 2) >> 15
+                output[index + channel] = Int16(truncatingIfNeeded: scaled)
+            }
+            index += channels
+            frame += 1
+            if frame <= rampFrames { gain = self.gain(atFrame: frame) }
+        }
+    }
+}
