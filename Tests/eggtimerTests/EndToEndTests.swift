@@ -145,29 +145,66 @@ import Testing
         #expect(result.cpu < .milliseconds(250), "cpu \(result.cpu)")
     }
 
-    @Test func closedStandardOutputExitsQuietly() {
-        let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdoutClosed: true)
-        #expect(result.termination == .exited(74))
+    /// The arguments of a one-second timer whose three alarm passes go to `capture`.
+    private func threePasses(into capture: String, json: Bool = true) -> [String] {
+        ["1", "-D", "file:'\(capture)',raw", "--loops", "3"] + (json ? ["--json"] : [])
+    }
+
+    /// Whether `capture` holds exactly three passes of the sound.
+    private func holdsThreePasses(_ capture: String) -> Bool {
+        let expected = sound.samples.withUnsafeBytes { Array($0) }
+        return readFile(capture) == expected + expected + expected
+    }
+
+    /// `>&-`: descriptor 1 is reopened on /dev/null, so the log goes nowhere and the alarm plays.
+    @Test func closedStandardOutputStillRingsEveryPassAndExits0() {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let result = runEggtimer(threePasses(into: dir + "/capture.raw"), stdoutClosed: true)
+        #expect(result.termination == .exited(0), "\(result.stderr)")
         #expect(result.stderr.isEmpty)
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
-    @Test func aBrokenPipeOnStandardOutputExitsQuietly() {
-        // `eggtimer 2 --json | head -0`: the reader is gone before the first event.
-        let (pid, reader) = spawnIntoPipe(["2", "--json", "-D", "null", "--loops", "1"])
+    /// `>/dev/full`: one line on standard error, then the timer runs to its alarm as if nothing happened.
+    @Test(arguments: [true, false])
+    func aFullStandardOutputStopsTheLogNotTheAlarm(json: Bool) {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let result = runEggtimer(threePasses(into: dir + "/capture.raw", json: json), stdoutFile: "/dev/full")
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(result.stderr == "eggtimer: standard output: No space left on device; no more log lines\n")
+        #expect(holdsThreePasses(dir + "/capture.raw"))
+    }
+
+    @Test func helpToAFullStandardOutputSaysSoAndExits0() {
+        let result = runEggtimer(["--help"], stdoutFile: "/dev/full")
+        #expect(result.termination == .exited(0))
+        #expect(result.stderr == "eggtimer: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func aBrokenPipeOnStandardOutputStillRingsEveryPass() {
+        // `eggtimer 1 --json … | head -0`: the reader is gone before the first event.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
         close(reader)
-        #expect(waitForExit(pid) == .exited(141))
+        #expect(waitForExit(pid) == .exited(0))
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
-    @Test func aReaderThatQuitsMidCountdownEndsItAtOnce() {
-        // `eggtimer 61 | head -1`: the next line (a minute left, 1 s in) finds the pipe broken.
-        let started = ContinuousClock.now
-        let (pid, reader) = spawnIntoPipe(["61", "-D", "null"])
+    @Test func aReaderThatQuitsMidCountdownLeavesTheAlarmAlone() {
+        // `eggtimer 1 -D … --loops 3 | head -n 1`: the next line (`finished`) finds the pipe broken.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
+        var line: [UInt8] = []
         var byte: UInt8 = 0
-        while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
+        while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { line.append(byte) }  // the first line
         close(reader)
-        #expect(waitForExit(pid) == .exited(141))
-        // Well before the device is opened for the alarm (59.5 s in).
-        #expect(started.duration(to: .now) < .seconds(30))
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix(#"{"event":"started""#))
+        #expect(waitForExit(pid) == .exited(0))
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {
