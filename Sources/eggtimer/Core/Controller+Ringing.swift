@@ -14,6 +14,8 @@ extension Controller {
         /// Whether this ringing has been heard: a device played it for ``Controller/heardAfter``
         /// without failing, played every requested pass, or was still playing when acknowledged.
         var sounded = false
+        /// Whether a device failed (or hung) during this ringing.
+        var deviceFailed = false
         /// The last fallback-bell slot (whole bell periods since the deadline) that rang.
         var lastBellSlot = -1
 
@@ -70,6 +72,7 @@ extension Controller {
         if case .ringing(var ringing) = mode {
             if let since = ringing.playingSince, now >= since.advanced(by: Self.heardAfter) { ringing.sounded = true }
             ringing.playingSince = nil
+            ringing.deviceFailed = true
             mode = .ringing(ringing)
         }
         // Once per problem: a retry that fails the same way (the device is tried again 1.5 s
@@ -99,8 +102,14 @@ extension Controller {
 
     /// Ends `ringing` as acknowledged by `source` (`key`, `signal`, `loops`): the state changes at
     /// once, the player is asked to stop, and the event is logged once it has.
+    ///
+    /// The alarm counts as unheard (exit 69) only when a device failed before the acknowledgement
+    /// and did not play it for ``heardAfter``: down now, or failed during this ringing and not
+    /// playing since. An acknowledgement before the first frame on a working device (a quick key,
+    /// a process stalled across the deadline) is not a device failure.
     mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
-        let heard = ringing.sounded || (ringing.playingSince != nil && !audio.deviceDown)
+        let working = !audio.deviceDown && (ringing.playingSince != nil || !ringing.deviceFailed)
+        let heard = ringing.sounded || working
         if !heard { audio.alarmFailed = true }
         logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]))
         if pomodoro != nil {

@@ -53,7 +53,7 @@ struct Session {
             reportOutputFailures()
             let inputs: [Input]
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
-            effects = inputs.flatMap { controller.handle($0, at: clock.now()) }
+            effects = controller.handle(round: inputs, at: clock.now())
         }
     }
 
