@@ -54,6 +54,15 @@ import Testing
         #expect(runEggtimer(["--version"]).stdout.hasPrefix("eggtimer "))
     }
 
+    /// `eggtimer soft --help` prints the help at once instead of boiling an egg.
+    @Test(arguments: [["soft", "--help"], ["5x", "--loops", "0", "-h"]])
+    func helpWinsWhereverItStands(arguments: [String]) {
+        let result = runEggtimer(arguments + ["-D", "null"], timeout: .seconds(10))
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout.hasPrefix("eggtimer - a kitchen timer"))
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func missingSoundFileIsExit66AndNotAudioIsExit65() {
         let dir = temporaryDirectory()
         defer { removeDirectory(dir) }

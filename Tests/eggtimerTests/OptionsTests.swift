@@ -28,6 +28,34 @@ import TimerCore
         #expect(try Options.parse(arguments).command == command)
     }
 
+    /// `-h`, `--help` and `--version` win wherever they stand as an option, over every usage
+    /// error before or after them; the first of them wins. As an option's value or after `--`
+    /// they are not options.
+    @Test(arguments: [
+        (["soft", "--help"], Options.Command?.some(.help)),
+        (["--help", "soft"], .help),
+        (["5m", "-D", "null", "-h"], .help),
+        (["5x", "--help"], .help),
+        (["--help", "5x"], .help),
+        (["soft", "hard", "--help"], .help),
+        (["--loops", "0", "--help"], .help),
+        (["--help", "--loops", "0"], .help),
+        (["--frobnicate", "-h"], .help),
+        (["--json", "--json", "--version"], .version),
+        (["--work", "5m", "--help"], .help),
+        (["--help", "--help"], .help),
+        (["--version", "--help"], .version),
+        (["-h", "--version"], .help),
+        (["--loops", "--help"], nil),  // `--help` is the value of --loops: not a number
+        (["--", "--help"], nil),  // a positional after `--`
+        (["--help=1"], nil),
+        (["-hv"], nil),
+    ])
+    func helpAndVersionWinWhereverTheyStand(arguments: [String], command: Options.Command?) {
+        let parsed = try? Options.parse(arguments)
+        #expect(parsed?.command == command)
+    }
+
     @Test func optionsTakeValuesInEverySpelling() throws {
         let options = try Options.parse([
             "-Dnull", "--sound=x.mp3", "--loops", "3", "--json", "--soft", "3s", "--medium=4s", "--hard", "7s",
