@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import TimerCore
 
 /// A command-line mistake: one line naming the bad token; the app exits 64 (EX_USAGE).
@@ -196,7 +197,13 @@ struct Options: Equatable {
         Spec(names: ["-h", "--help"], takesValue: false) { options, _, _ in options.command = .help },
         Spec(names: ["--version"], takesValue: false) { options, _, _ in options.command = .version },
         Spec(names: ["-D", "--device"], takesValue: true) { options, _, value in options.device = value },
-        Spec(names: ["--sound"], takesValue: true) { options, _, value in options.soundPath = SoundFilePath(value) },
+        Spec(names: ["--sound"], takesValue: true) { options, name, value throws(UsageError) in
+            // `--sound 1s`: a duration where the file belongs (and no file of that name).
+            if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
+                throw UsageError(description: "option '\(name)' takes a file; '\(value)' looks like a duration")
+            }
+            options.soundPath = SoundFilePath(value)
+        },
         Spec(names: ["--loops"], takesValue: true) { options, name, value throws(UsageError) in
             options.loops = try count(name, value)
         },

@@ -21,6 +21,7 @@ import Testing
         (["--work", "5m"], "'--work'"), (["soft", "--wait"], "'--wait'"), (["pomodoro", "--sets", "0"], "'0'"),
         (["pomodoro", "--long-break-after", "x"], "'x'"), (["pomodoro", "--short-break", "-1"], "'-1'"),
         (["pomodoro", "--work"], "'--work'"), (["--help=1"], "'--help=1'"), (["-hv"], "'-hv'"),
+        (["5m", "--sound", "1s"], "'1s' looks like a duration"),
     ])
     func badInputIsOneLineNamingTheTokenAndExit64(arguments: [String], token: String) {
         let result = runEggtimer(arguments, timeout: .seconds(10))

@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import Testing
 import TimerCore
 
@@ -54,6 +55,21 @@ import TimerCore
     func helpAndVersionWinWhereverTheyStand(arguments: [String], command: Options.Command?) {
         let parsed = try? Options.parse(arguments)
         #expect(parsed?.command == command)
+    }
+
+    @Test(arguments: ["1s", "90", "1:30", "5min"])
+    func aDurationWhereTheSoundFileBelongsIsAUsageError(value: String) {
+        #expect(throws: UsageError(description: "option '--sound' takes a file; '\(value)' looks like a duration")) {
+            try Options.parse(["5m", "--sound", value])
+        }
+        #expect(throws: UsageError.self) { try Options.parse(["--sound=\(value)", "5m"]) }
+    }
+
+    @Test func aFileNamedLikeADurationIsStillASoundFile() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        writeFile(dir + "/90", [])
+        #expect(try Options.parse(["--sound", dir + "/90"]).soundPath == SoundFilePath(dir + "/90"))
     }
 
     @Test func optionsTakeValuesInEverySpelling() throws {
