@@ -14,8 +14,6 @@ extension Controller {
         /// Whether this ringing has been heard: a device played it for ``Controller/heardAfter``
         /// without failing, played every requested pass, or was still playing when acknowledged.
         var sounded = false
-        /// Whether a device failed (or hung) during this ringing.
-        var deviceFailed = false
         /// The last fallback-bell slot (whole bell periods since the deadline) that rang.
         var lastBellSlot = -1
 
@@ -72,7 +70,6 @@ extension Controller {
         if case .ringing(var ringing) = mode {
             if let since = ringing.playingSince, now >= since.advanced(by: Self.heardAfter) { ringing.sounded = true }
             ringing.playingSince = nil
-            ringing.deviceFailed = true
             mode = .ringing(ringing)
         }
         // Once per problem: a retry that fails the same way (the device is tried again 1.5 s
@@ -104,12 +101,11 @@ extension Controller {
     /// once, the player is asked to stop, and the event is logged once it has.
     ///
     /// The alarm counts as unheard (exit 69) only when a device failed before the acknowledgement
-    /// and did not play it for ``heardAfter``: down now, or failed during this ringing and not
-    /// playing since. An acknowledgement before the first frame on a working device (a quick key,
-    /// a process stalled across the deadline) is not a device failure.
+    /// (at start, when opened before the deadline, or while ringing), has not played since, and
+    /// did not play this ringing for ``heardAfter``. An acknowledgement before the first frame on
+    /// a working device (a quick key, a process stalled across the deadline) is not a failure.
     mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
-        let working = !audio.deviceDown && (ringing.playingSince != nil || !ringing.deviceFailed)
-        let heard = ringing.sounded || working
+        let heard = ringing.sounded || (audio.notice == nil && !audio.deviceDown)
         if !heard { audio.alarmFailed = true }
         logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]))
         if pomodoro != nil {
