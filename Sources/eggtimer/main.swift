@@ -16,6 +16,7 @@ do {
     case .help, .version:
         // Asked-for text that cannot be written is said on standard error; the status stays 0,
         // as for every run: a failing standard output never decides the exit status.
+        signal(SIGPIPE, SIG_IGN)  // `eggtimer --help | head -1`: EPIPE, not death by SIGPIPE
         var out = Output(descriptor: STDOUT_FILENO)
         out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }

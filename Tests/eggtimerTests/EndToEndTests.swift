@@ -195,6 +195,20 @@ import Testing
         #expect(result.stderr == "eggtimer: cannot write to standard output: No space left on device\n")
     }
 
+    @Test func helpIntoAPipeWhoseReaderQuitExits0() {
+        // The reader is gone before eggtimer starts: its first write finds the pipe broken.
+        let ends = makePipe()
+        close(ends.read)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let pid = spawn(["--help"], actions: &actions)
+        close(ends.write)
+        #expect(waitForExit(pid) == .exited(0))
+    }
+
     @Test func aBrokenPipeOnStandardOutputStillRingsEveryPass() {
         // `eggtimer 1 --json … | head -0`: the reader is gone before the first event.
         let dir = temporaryDirectory()
