@@ -1,19 +1,24 @@
+import Glibc
 import TimerCore
 
 /// Formats timer events: one JSON object per line for `--json`, or a short plain line for logs.
 struct EventLog {
     /// Maps instants to CLOCK_BOOTTIME nanoseconds.
     let clock: MonotonicClock
+    /// Maps CLOCK_BOOTTIME nanoseconds to wall-clock time.
+    var wallClock = WallClock.system
 
     /// The event as one line of JSON (no newline), fields in a fixed order: `event`, `label`,
-    /// `duration_s`, `remaining_s`, `t_mono_ns`, then the extras.
+    /// `duration_s`, `remaining_s`, `t_mono_ns`, `time`, then the extras.
     func json(_ event: TimerEvent) -> String {
+        let boot = clock.nanoseconds(event.at)
         var fields = [
             "\"event\":\(quote(event.name.rawValue))",
             "\"label\":\(quote(event.label))",
             "\"duration_s\":\(seconds(event.total))",
             "\"remaining_s\":\(seconds(event.remaining))",
-            "\"t_mono_ns\":\(clock.nanoseconds(event.at))",
+            "\"t_mono_ns\":\(boot)",
+            "\"time\":\(quote(wallClock.utcText(bootNanoseconds: boot)))",
         ]
         for field in event.extra {
             switch field.value {
@@ -44,7 +49,17 @@ struct EventLog {
             let reason = event.extra.first { $0.key == "reason" }.map { ": \($0.value)" } ?? ""
             what = event.name == .deviceRecovered ? "audio device back" : "no audio device\(reason)"
         }
-        return (event.label.isEmpty ? what : "\(event.label): \(what)").escapingControlCharacters
+        return line(what, label: event.label, at: event.at)
+    }
+
+    /// A plain log line: the local wall-clock time `at` happened, the label, then `text`:
+    /// `09:12:03 Soft: time is up`. A label that is a duration as typed (`eggtimer 1:30`) reads
+    /// `1:30 timer`, so no line leads with a duration that looks like a clock time.
+    func line(_ text: String, label: String, at: ContinuousClock.Instant) -> String {
+        let time = wallClock.localClockText(bootNanoseconds: clock.nanoseconds(at))
+        guard !label.isEmpty else { return "\(time) \(text)".escapingControlCharacters }
+        let name = (try? DurationParser.parse(label)) != nil ? "\(label) timer" : label
+        return "\(time) \(name): \(text)".escapingControlCharacters
     }
 
     /// Decimal seconds, exact to the nanosecond, without trailing zeros: `300`, `2.5`, `0.000123`.
@@ -89,5 +104,64 @@ extension TimerEvent.Value: CustomStringConvertible {
         case .integer(let number): "\(number)"
         case .instant: "instant"
         }
+    }
+}
+
+/// Wall-clock time for the log: CLOCK_BOOTTIME nanoseconds (the events' instants) as UTC ISO 8601
+/// for JSON and as local `HH:MM:SS` for plain lines.
+///
+/// The mapping reads CLOCK_REALTIME and CLOCK_BOOTTIME as a pair each time an event is logged,
+/// and places the event's own instant on it: an event logged late (an acknowledgement held for
+/// the audio stop) keeps the time it happened, and a wall clock set after eggtimer started (NTP
+/// at boot, before a service's clock is synced) is honoured. Immutable; safe from any thread.
+struct WallClock: Sendable {
+    /// CLOCK_REALTIME minus CLOCK_BOOTTIME now, in nanoseconds.
+    var offset: @Sendable () -> Int64
+    /// Local broken-down time of a Unix time in seconds (`localtime_r`, TZ honoured).
+    var local: @Sendable (time_t) -> tm
+
+    /// The system's clocks and time zone.
+    static let system = WallClock(
+        offset: {
+            var boot = timespec()
+            var real = timespec()
+            clock_gettime(CLOCK_BOOTTIME, &boot)
+            clock_gettime(CLOCK_REALTIME, &real)
+            return (Int64(real.tv_sec) - Int64(boot.tv_sec)) * 1_000_000_000 + Int64(real.tv_nsec) - Int64(boot.tv_nsec)
+        },
+        local: { seconds in
+            var seconds = seconds
+            var parts = tm()
+            tzset()
+            localtime_r(&seconds, &parts)
+            return parts
+        })
+
+    /// Unix time in nanoseconds of an instant given as CLOCK_BOOTTIME nanoseconds.
+    func unixNanoseconds(bootNanoseconds: Int64) -> Int64 { bootNanoseconds + offset() }
+
+    /// `2026-11-30T09:12:03.456Z`: UTC, milliseconds rounded down.
+    func utcText(bootNanoseconds: Int64) -> String {
+        let unix = unixNanoseconds(bootNanoseconds: bootNanoseconds)
+        let (secondsPart, nanos) = unix.quotientAndRemainder(dividingBy: 1_000_000_000)
+        var seconds = time_t(nanos < 0 ? secondsPart - 1 : secondsPart)
+        let millis = (nanos < 0 ? nanos + 1_000_000_000 : nanos) / 1_000_000
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
+            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int(millis), 3))Z"
+    }
+
+    /// `09:12:03`: the local time of day, 24-hour.
+    func localClockText(bootNanoseconds: Int64) -> String {
+        let unix = unixNanoseconds(bootNanoseconds: bootNanoseconds)
+        let (secondsPart, nanos) = unix.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let parts = local(time_t(nanos < 0 ? secondsPart - 1 : secondsPart))
+        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+    }
+
+    private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

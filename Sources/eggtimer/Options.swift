@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import TimerCore
 
 /// A command-line mistake: one line naming the bad token; the app exits 64 (EX_USAGE).
@@ -47,29 +48,64 @@ struct Options: Equatable {
     static let countLimit = 1_000_000
 
     /// Parses `arguments` (without the program name).
+    ///
+    /// `-h`, `--help` and `--version` win wherever they appear as an option (not as an option's
+    /// value, not after `--`): over any usage error before or after them, so that
+    /// `eggtimer soft --help` and `eggtimer --loops 0 --help` print the help. The first of them wins.
     /// - Parameters:
     ///   - arguments: The arguments as text.
     ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
     ///     bytes, and one that is not UTF-8 (`R\xe9veil.mp3`) must be opened as given.
     /// - Throws: `UsageError` naming the first bad token.
     static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
+        var parser = Parser(arguments: arguments, raw: raw?.count == arguments.count ? raw : nil)
+        var firstError: UsageError?
+        while parser.index < arguments.count {
+            do { try parser.step() } catch { firstError = firstError ?? error }
+        }
+        var options = parser.options
+        if let request = parser.request {
+            options.command = request
+            return options
+        }
+        if let firstError { throw firstError }
+        switch parser.positional.count {
+        case 0: break
+        case 1: options.command = try command(for: parser.positional[0], options)
+        default: throw UsageError(description: "unexpected argument '\(parser.positional[1])': give one duration or mode")
+        }
+        if let pomodoroOnly = parser.pomodoroOnly, options.command != .pomodoro {
+            throw UsageError(description: "option '\(pomodoroOnly)' only works with 'pomodoro'")
+        }
+        return options
+    }
+
+    /// The command line, token by token.
+    private struct Parser {
+        let arguments: [String]
+        let raw: [[UInt8]]?
         var options = Options()
+        var index = 0
         var seen: [String] = []
         var positional: [String] = []
+        /// The first pomodoro-only option, as typed.
         var pomodoroOnly: String?
-        var index = 0
         var optionsEnded = false
+        /// `--help` or `--version`, the first one given.
+        var request: Command?
 
-        while index < arguments.count {
+        /// Takes the next token (and its value, if it has one).
+        /// - Throws: `UsageError` naming the token; the next step goes on after it.
+        mutating func step() throws(UsageError) {
             let token = arguments[index]
             index += 1
             if optionsEnded || !token.hasPrefix("-") || token == "-" || token.dropFirst().first?.isNumber == true {
                 positional.append(token)
-                continue
+                return
             }
             if token == "--" {
                 optionsEnded = true
-                continue
+                return
             }
             // Split `--name=value` and `-Dvalue`.
             var name = token
@@ -88,39 +124,36 @@ struct Options: Equatable {
                 throw UsageError(description: "option '\(name)' takes no value: '\(token)'")
             }
             let canonical = spec.names.last!
+            if canonical == "--help" || canonical == "--version" {
+                request = request ?? (canonical == "--help" ? .help : .version)
+                return
+            }
+            let value = try spec.takesValue ? takeValue(name, inline: inlineValue) : ""
             if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
             seen.append(canonical)
-            var value = ""
-            if spec.takesValue {
-                if let inlineValue {
-                    value = inlineValue
-                } else if index < arguments.count {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw UsageError(description: "option '\(name)' needs a value")
-                }
-                if value.isEmpty { throw UsageError(description: "option '\(name)' needs a value, got ''") }
-            }
             if spec.pomodoroOnly, pomodoroOnly == nil { pomodoroOnly = name }
             try spec.apply(&options, name, value)
-            if canonical == "--sound", let raw, raw.count == arguments.count {
+            if canonical == "--sound", let raw {
                 // The value's own bytes: after `=` in the same token, or the next token.
                 let bytes = inlineValue != nil ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
                 options.soundPath = SoundFilePath(bytes: bytes)
             }
         }
 
-        switch positional.count {
-        case 0: break
-        case 1: options.command = try command(for: positional[0], options)
-        default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+        /// The option's value: `inline` (after `=` or the letter), else the next token.
+        private mutating func takeValue(_ name: String, inline: String?) throws(UsageError) -> String {
+            var value = ""
+            if let inline {
+                value = inline
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(description: "option '\(name)' needs a value")
+            }
+            if value.isEmpty { throw UsageError(description: "option '\(name)' needs a value, got ''") }
+            return value
         }
-        if options.command == .help || options.command == .version { return options }
-        if let pomodoroOnly, options.command != .pomodoro {
-            throw UsageError(description: "option '\(pomodoroOnly)' only works with 'pomodoro'")
-        }
-        return options
     }
 
     private static func command(for word: String, _ options: Options) throws(UsageError) -> Command {
@@ -164,7 +197,13 @@ struct Options: Equatable {
         Spec(names: ["-h", "--help"], takesValue: false) { options, _, _ in options.command = .help },
         Spec(names: ["--version"], takesValue: false) { options, _, _ in options.command = .version },
         Spec(names: ["-D", "--device"], takesValue: true) { options, _, value in options.device = value },
-        Spec(names: ["--sound"], takesValue: true) { options, _, value in options.soundPath = SoundFilePath(value) },
+        Spec(names: ["--sound"], takesValue: true) { options, name, value throws(UsageError) in
+            // `--sound 1s`: a duration where the file belongs (and no file of that name).
+            if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
+                throw UsageError(description: "option '\(name)' takes a file; '\(value)' looks like a duration")
+            }
+            options.soundPath = SoundFilePath(value)
+        },
         Spec(names: ["--loops"], takesValue: true) { options, name, value throws(UsageError) in
             options.loops = try count(name, value)
         },

@@ -42,3 +42,25 @@ func printError(_ line: String) {
     var output = Output(descriptor: STDERR_FILENO)
     output.write(line.escapingControlCharacters + "\n")
 }
+
+/// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that nothing the app
+/// opens later (a signalfd, the timerfd, an ALSA socket) can land there and be written to as
+/// standard output or read as standard input. Call first, before anything opens a descriptor.
+///
+/// The replacements are close-on-exec like every descriptor eggtimer opens; when /dev/null cannot
+/// be opened the descriptor stays closed (writes to it then fail with EBADF, which only stops the log).
+func reopenClosedStandardDescriptors() {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+        // The lowest free descriptor: `descriptor` itself, since the ones below it are open by now.
+        let opened = open("/dev/null", (descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY) | O_CLOEXEC)
+        if opened >= 0, opened != descriptor {
+            close(opened)
+            return
+        }
+    }
+}
+
+/// The C library's text for `error` (`strerror`), e.g. "No space left on device".
+func errorText(_ error: Int32) -> String {
+    String(cString: strerror(error))
+}

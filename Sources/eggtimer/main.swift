@@ -1,6 +1,7 @@
 import Glibc
 
 /// eggtimer: parse the command line, then run the event loop.
+reopenClosedStandardDescriptors()
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// The same arguments as bytes: file names need not be UTF-8.
 let rawArguments = (1..<Int(CommandLine.argc)).map { index in
@@ -13,9 +14,13 @@ do {
     let options = try Options.parse(arguments, raw: rawArguments)
     switch options.command {
     case .help, .version:
+        // Asked-for text that cannot be written is said on standard error; the status stays 0,
+        // as for every run: a failing standard output never decides the exit status.
+        signal(SIGPIPE, SIG_IGN)  // `eggtimer --help | head -1`: EPIPE, not death by SIGPIPE
         var out = Output(descriptor: STDOUT_FILENO)
         out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
-        status = out.failed == nil ? .done : .ioError
+        if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
+        status = .done
     default:
         status = App(options: options).run()
     }

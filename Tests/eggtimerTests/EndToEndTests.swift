@@ -21,6 +21,7 @@ import Testing
         (["--work", "5m"], "'--work'"), (["soft", "--wait"], "'--wait'"), (["pomodoro", "--sets", "0"], "'0'"),
         (["pomodoro", "--long-break-after", "x"], "'x'"), (["pomodoro", "--short-break", "-1"], "'-1'"),
         (["pomodoro", "--work"], "'--work'"), (["--help=1"], "'--help=1'"), (["-hv"], "'-hv'"),
+        (["5m", "--sound", "1s"], "'1s' looks like a duration"),
     ])
     func badInputIsOneLineNamingTheTokenAndExit64(arguments: [String], token: String) {
         let result = runEggtimer(arguments, timeout: .seconds(10))
@@ -52,6 +53,15 @@ import Testing
         #expect(help.termination == .exited(0))
         #expect(help.stdout.contains("999:59:59"))
         #expect(runEggtimer(["--version"]).stdout.hasPrefix("eggtimer "))
+    }
+
+    /// `eggtimer soft --help` prints the help at once instead of boiling an egg.
+    @Test(arguments: [["soft", "--help"], ["5x", "--loops", "0", "-h"]])
+    func helpWinsWhereverItStands(arguments: [String]) {
+        let result = runEggtimer(arguments + ["-D", "null"], timeout: .seconds(10))
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout.hasPrefix("eggtimer - a kitchen timer"))
+        #expect(result.stderr.isEmpty)
     }
 
     @Test func missingSoundFileIsExit66AndNotAudioIsExit65() {
@@ -146,29 +156,82 @@ import Testing
         #expect(result.cpu < .milliseconds(250), "cpu \(result.cpu)")
     }
 
-    @Test func closedStandardOutputExitsQuietly() {
-        let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdoutClosed: true)
-        #expect(result.termination == .exited(74))
+    /// The arguments of a one-second timer whose three alarm passes go to `capture`.
+    private func threePasses(into capture: String, json: Bool = true) -> [String] {
+        ["1", "-D", "file:'\(capture)',raw", "--loops", "3"] + (json ? ["--json"] : [])
+    }
+
+    /// Whether `capture` holds exactly three passes of the sound.
+    private func holdsThreePasses(_ capture: String) -> Bool {
+        let expected = sound.samples.withUnsafeBytes { Array($0) }
+        return readFile(capture) == expected + expected + expected
+    }
+
+    /// `>&-`: descriptor 1 is reopened on /dev/null, so the log goes nowhere and the alarm plays.
+    /// Were it left closed, the next descriptor opened (the signalfd) would land on 1 and the JSON
+    /// writes would fail there with EINVAL, which says so on standard error.
+    @Test func closedStandardOutputStillRingsEveryPassAndExits0() {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let result = runEggtimer(threePasses(into: dir + "/capture.raw"), stdoutClosed: true)
+        #expect(result.termination == .exited(0), "\(result.stderr)")
         #expect(result.stderr.isEmpty)
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
-    @Test func aBrokenPipeOnStandardOutputExitsQuietly() {
-        // `eggtimer 2 --json | head -0`: the reader is gone before the first event.
-        let (pid, reader) = spawnIntoPipe(["2", "--json", "-D", "null", "--loops", "1"])
+    /// `>/dev/full`: one line on standard error, then the timer runs to its alarm as if nothing happened.
+    @Test(arguments: [true, false])
+    func aFullStandardOutputStopsTheLogNotTheAlarm(json: Bool) {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let result = runEggtimer(threePasses(into: dir + "/capture.raw", json: json), stdoutFile: "/dev/full")
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(result.stderr == "eggtimer: standard output: No space left on device; no more log lines\n")
+        #expect(holdsThreePasses(dir + "/capture.raw"))
+    }
+
+    @Test func helpToAFullStandardOutputSaysSoAndExits0() {
+        let result = runEggtimer(["--help"], stdoutFile: "/dev/full")
+        #expect(result.termination == .exited(0))
+        #expect(result.stderr == "eggtimer: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func helpIntoAPipeWhoseReaderQuitExits0() {
+        // The reader is gone before eggtimer starts: its first write finds the pipe broken.
+        let ends = makePipe()
+        close(ends.read)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let pid = spawn(["--help"], actions: &actions)
+        close(ends.write)
+        #expect(waitForExit(pid) == .exited(0))
+    }
+
+    @Test func aBrokenPipeOnStandardOutputStillRingsEveryPass() {
+        // `eggtimer 1 --json … | head -0`: the reader is gone before the first event.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
         close(reader)
-        #expect(waitForExit(pid) == .exited(141))
+        #expect(waitForExit(pid) == .exited(0))
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
-    @Test func aReaderThatQuitsMidCountdownEndsItAtOnce() {
-        // `eggtimer 61 | head -1`: the next line (a minute left, 1 s in) finds the pipe broken.
-        let started = ContinuousClock.now
-        let (pid, reader) = spawnIntoPipe(["61", "-D", "null"])
+    @Test func aReaderThatQuitsMidCountdownLeavesTheAlarmAlone() {
+        // `eggtimer 1 -D … --loops 3 | head -n 1`: the next line (`finished`) finds the pipe broken.
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
+        var line: [UInt8] = []
         var byte: UInt8 = 0
-        while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // the first line
+        while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { line.append(byte) }  // the first line
         close(reader)
-        #expect(waitForExit(pid) == .exited(141))
-        // Well before the device is opened for the alarm (59.5 s in).
-        #expect(started.duration(to: .now) < .seconds(30))
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix(#"{"event":"started""#))
+        #expect(waitForExit(pid) == .exited(0))
+        #expect(holdsThreePasses(dir + "/capture.raw"))
     }
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {

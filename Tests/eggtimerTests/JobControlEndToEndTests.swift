@@ -50,7 +50,7 @@ import Testing
         // Started in the background on the terminal: plain lines, no UI; `fg` (after the test
         // types a line for `read`) hands it the terminal, without a signal since it is running.
         let pty = Self.shell(shell, #""$0" "$@" & read line; fg"#, ["10m", "-D", "null"])
-        #expect(pty.expect("10m: started, 10:00"))
+        #expect(pty.expect("10m timer: started, 10:00"))
         #expect(pty.settingsNow == pty.settingsBefore)
         #expect(!pty.text.contains("\u{1B}[?1049h"))
         var mark = pty.output.count
@@ -83,7 +83,7 @@ import Testing
         // Left the screen once on Ctrl-Z, never took it again in the background; plain lines instead.
         let after = String(decoding: pty.output[mark...], as: UTF8.self)
         #expect(!after.contains("\u{1B}[?1049h"))
-        #expect(after.contains("3: time is up"))
+        #expect(after.contains("3 timer: time is up"))
     }
 
     @Test(arguments: shells)

@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import Testing
 import TimerCore
 
@@ -26,6 +27,49 @@ import TimerCore
     ])
     func commands(arguments: [String], command: Options.Command) throws {
         #expect(try Options.parse(arguments).command == command)
+    }
+
+    /// `-h`, `--help` and `--version` win wherever they stand as an option, over every usage
+    /// error before or after them; the first of them wins. As an option's value or after `--`
+    /// they are not options.
+    @Test(arguments: [
+        (["soft", "--help"], Options.Command?.some(.help)),
+        (["--help", "soft"], .help),
+        (["5m", "-D", "null", "-h"], .help),
+        (["5x", "--help"], .help),
+        (["--help", "5x"], .help),
+        (["soft", "hard", "--help"], .help),
+        (["--loops", "0", "--help"], .help),
+        (["--help", "--loops", "0"], .help),
+        (["--frobnicate", "-h"], .help),
+        (["--json", "--json", "--version"], .version),
+        (["--work", "5m", "--help"], .help),
+        (["--help", "--help"], .help),
+        (["--version", "--help"], .version),
+        (["-h", "--version"], .help),
+        (["--loops", "--help"], nil),  // `--help` is the value of --loops: not a number
+        (["--", "--help"], nil),  // a positional after `--`
+        (["--help=1"], nil),
+        (["-hv"], nil),
+    ])
+    func helpAndVersionWinWhereverTheyStand(arguments: [String], command: Options.Command?) {
+        let parsed = try? Options.parse(arguments)
+        #expect(parsed?.command == command)
+    }
+
+    @Test(arguments: ["1s", "90", "1:30", "5min"])
+    func aDurationWhereTheSoundFileBelongsIsAUsageError(value: String) {
+        #expect(throws: UsageError(description: "option '--sound' takes a file; '\(value)' looks like a duration")) {
+            try Options.parse(["5m", "--sound", value])
+        }
+        #expect(throws: UsageError.self) { try Options.parse(["--sound=\(value)", "5m"]) }
+    }
+
+    @Test func aFileNamedLikeADurationIsStillASoundFile() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        writeFile(dir + "/90", [])
+        #expect(try Options.parse(["--sound", dir + "/90"]).soundPath == SoundFilePath(dir + "/90"))
     }
 
     @Test func optionsTakeValuesInEverySpelling() throws {

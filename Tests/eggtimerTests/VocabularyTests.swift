@@ -12,8 +12,8 @@ typealias ExitStatus = eggtimer.ExitStatus
 @Suite struct ExitStatusTests {
     @Test(arguments: [
         (ExitStatus.done, Int32(0)), (.cancelled, 1), (.missed, 2), (.usage, 64), (.dataError, 65), (.noInput, 66),
-        (.unavailable, 69), (.software, 70), (.osError, 71), (.ioError, 74), (.configuration, 78),
-        (.signal(SIGHUP), 129), (.signal(SIGINT), 130), (.signal(SIGQUIT), 131), (.signal(SIGPIPE), 141),
+        (.unavailable, 69), (.software, 70), (.osError, 71), (.configuration, 78),
+        (.signal(SIGHUP), 129), (.signal(SIGINT), 130), (.signal(SIGQUIT), 131),
         (.signal(SIGTERM), 143),
     ])
     func codesAreTheSysexitsAndShellValues(status: ExitStatus, code: Int32) {
@@ -27,6 +27,14 @@ typealias ExitStatus = eggtimer.ExitStatus
             #expect(Options.help.contains("\(entry.status.code)  \(entry.meaning)"), "help lacks \(entry.status.code)")
         }
         #expect(Options.help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    /// A lost log never decides the status: no EX_IOERR (74), no SIGPIPE (141).
+    @Test func standardOutputFailingHasNoStatus() {
+        let codes = ExitStatus.table.map(\.status.code)
+        #expect(!codes.contains(74))
+        #expect(!codes.contains(128 + SIGPIPE))
+        #expect(!Options.help.contains("  74  ") && !Options.help.contains("SIGPIPE"))
     }
 }
 

@@ -79,6 +79,7 @@ extension Controller {
             startAlarm(at: deadline, loops: ringLoops(counting.run))
         }
         guard now >= deadline else { return }
+        deadlinesSeen += 1
         emit(event(.finished, counting.run, at: now))
         if isOneShot(counting.run), pomodoro?.isLastInterval != true {
             // The alarm plays its pass out while the next interval starts.

@@ -104,15 +104,21 @@ extension Controller {
 
     /// Ends `ringing` as acknowledged by `source` (`key`, `signal`, `loops`): the state changes at
     /// once, the player is asked to stop, and the event is logged once it has.
+    ///
+    /// The alarm counts as unheard (exit 69) only when a device failed before the acknowledgement
+    /// (at start, when opened before the deadline, or while ringing), has not played since, and
+    /// did not play this ringing for ``heardAfter``. An acknowledgement before the first frame on
+    /// a working device (a quick key, a process stalled across the deadline) is not a failure.
     mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
-        // Heard if proven already, or if a device is taking the audio right now (confirmed by
-        // its clean stop; see `logAcknowledgement`).
-        // A stall goes unnoticed for at most `answerLimit`, so audio taken before that is proven.
+        // Proven heard already, or a device is taking the audio now: confirmed by its clean stop
+        // (see `logAcknowledgement`). A stall goes unnoticed for at most `answerLimit`, so audio
+        // taken before that is proven.
         let playing = ringing.playingSince != nil && !audio.deviceDown
         let proven =
             ringing.sounded
             || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
-        if !proven, !playing { audio.alarmFailed = true }
+        let failedBefore = audio.deviceDown || audio.notice != nil
+        if !proven, !playing, failedBefore { audio.alarmFailed = true }
         logAcknowledgement(
             event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]), unproven: !proven && playing)
         if pomodoro != nil {

@@ -69,6 +69,9 @@ struct Controller {
     /// How the last timer ended (done, cancelled, missed), for the exit status.
     var outcome: TimerState?
 
+    /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
+    var deadlinesSeen = 0
+
     /// Effects produced by the input being handled.
     private var out: [Effect] = []
     /// While a stop is awaited after an acknowledgement: the `acknowledged` event, which gets the
@@ -122,6 +125,24 @@ struct Controller {
         }
         advance(to: now)
         return takeEffects()
+    }
+
+    /// Handles everything the event loop read in one wait, all seen at `now`.
+    ///
+    /// Keys and SIGUSR1 read in the round in which a deadline is first seen passed were sent
+    /// before the alarm could be heard (the process was stopped or starved across the deadline):
+    /// they are dropped, never taken as acknowledging the alarm (or as acting on the next
+    /// pomodoro interval). Everything else is handled in order, as ``handle(_:at:)`` would.
+    /// - Returns: What the event loop must do, in order.
+    mutating func handle(round inputs: [Input], at now: Instant) -> [Effect] {
+        let seenBefore = deadlinesSeen
+        advance(to: now)
+        let deadlinePassedNow = deadlinesSeen != seenBefore
+        var effects = takeEffects()
+        for input in inputs where !(deadlinePassedNow && input.isUserAction) {
+            effects += handle(input, at: now)
+        }
+        return effects
     }
 
     private mutating func handle(key: Key, at now: Instant) {

@@ -1,5 +1,7 @@
 /// How eggtimer ends: one status for each outcome, with the sysexits(3) names where one fits.
 ///
+/// The status is about the timer and its alarm: standard output failing (a closed descriptor, a
+/// reader that quit) only stops the log, so there is no EX_IOERR and no SIGPIPE status.
 /// Used everywhere a status is decided; `--help` prints ``table`` from it, so the documented list
 /// and the real codes cannot drift apart. Shells see `code` (0–255).
 struct ExitStatus: Error, Hashable, Sendable {
@@ -23,8 +25,6 @@ struct ExitStatus: Error, Hashable, Sendable {
     static let unavailable = ExitStatus(code: 69)
     /// An internal error. EX_SOFTWARE.
     static let software = ExitStatus(code: 70)
-    /// Standard output was closed or could not be written. EX_IOERR.
-    static let ioError = ExitStatus(code: 74)
     /// The system refused something eggtimer needs (signal handling, a descriptor). EX_OSERR.
     static let osError = ExitStatus(code: 71)
     /// A bad configuration file. EX_CONFIG.
@@ -45,12 +45,10 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.unavailable, "the alarm reached no audio device"),
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),
-        (.ioError, "standard output closed or not writable"),
         (.configuration, "bad configuration file"),
         (.signal(1), "hangup (SIGHUP)"),
         (.signal(2), "interrupted (Ctrl-C, SIGINT)"),
         (.signal(3), "quit (Ctrl-\\, SIGQUIT)"),
-        (.signal(13), "standard output a broken pipe (SIGPIPE)"),
         (.signal(15), "terminated (SIGTERM)"),
     ]
 }

@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 
 /// Something that happened, as the event loop hands it to the controller.
 ///
@@ -15,4 +16,16 @@ enum Input: Equatable {
     case audio(AlarmPlayer.Event)
     /// Time passed: the timer the loop armed for ``Controller/nextWake(at:)`` fired, or any wake.
     case tick
+}
+
+extension Input {
+    /// Whether a person sent this (a key, or SIGUSR1 to stop the alarm without a keyboard), as
+    /// opposed to a report from the system or the clock.
+    var isUserAction: Bool {
+        switch self {
+        case .key: true
+        case .signal(let number): number == SIGUSR1
+        case .audio, .tick: false
+        }
+    }
 }

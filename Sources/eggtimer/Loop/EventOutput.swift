@@ -17,9 +17,10 @@ struct EventOutput {
     ///   - log: What standard output carries.
     ///   - clock: Maps instants to CLOCK_BOOTTIME nanoseconds for `t_mono_ns`.
     ///   - descriptor: Standard output (a test may pass another).
-    init(log: OutputRouting.Log, clock: MonotonicClock, descriptor: Int32) {
+    ///   - wallClock: Maps instants to wall-clock time for `time` and the plain lines' times.
+    init(log: OutputRouting.Log, clock: MonotonicClock, descriptor: Int32, wallClock: WallClock = .system) {
         self.log = log
-        self.format = EventLog(clock: clock)
+        self.format = EventLog(clock: clock, wallClock: wallClock)
         self.stdout = Output(descriptor: descriptor)
     }
 
@@ -45,7 +46,7 @@ struct EventOutput {
         let left = counting.run.countdown.remaining(at: now)
         let minute = (left.roundedUpToWholeSeconds.components.seconds + 59) / 60
         if lastMinute >= 0, minute != lastMinute, left > .zero {
-            stdout.write("\(counting.run.label.escapingControlCharacters): \(left.clockText) left\n")
+            stdout.write(format.line("\(left.clockText) left", label: counting.run.label, at: now) + "\n")
         }
         lastMinute = minute
     }

@@ -26,6 +26,8 @@ struct Session {
     /// a stopped one), and nothing else reports it: so it is looked for, at a cost of four
     /// `tcgetpgrp` calls a second, and the UI appears at most this long after `fg`.
     static let foregroundCheck: Duration = .milliseconds(250)
+    /// Which output failures were said on standard error already.
+    private var reported = (log: false, screen: false)
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     init(
@@ -61,13 +63,24 @@ struct Session {
             let now = clock.now()
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
-            // Standard output gone (a closed descriptor, a reader that quit): exit quietly now.
-            if let error = terminal.failed ?? output.failed {
-                return finish(error == EPIPE ? .signal(SIGPIPE) : .ioError)
-            }
+            reportOutputFailures()
             let inputs: [Input]
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
-            effects = inputs.flatMap { controller.handle($0, at: clock.now()) }
+            effects = controller.handle(round: inputs, at: clock.now())
+        }
+    }
+
+    /// Says once on standard error that the log or the UI could no longer be written (a closed
+    /// pipe, a full disk, a terminal gone with EIO). Nothing else changes: the failed writer
+    /// writes no more, and the countdown, the alarm and the exit status go on as before.
+    private mutating func reportOutputFailures() {
+        if let error = output.failed, !reported.log {
+            reported.log = true
+            printError("eggtimer: standard output: \(errorText(error)); no more log lines")
+        }
+        if let error = terminal.failed, !reported.screen {
+            reported.screen = true
+            printError("eggtimer: the terminal: \(errorText(error)); no more screen updates")
         }
     }
 

@@ -177,6 +177,7 @@ struct Trigger {
 ///   - environment: Added to a small fixed environment.
 ///   - timeout: Killed with SIGKILL after this long (a hang fails the test, never blocks it).
 ///   - stdoutClosed: Start with standard output closed (`>&-`) instead of a pipe.
+///   - stdoutFile: Standard output opened on this file for writing (`>/dev/full`) instead of a pipe.
 ///   - trigger: Run once when standard output first contains its text (the state it names was reached).
 ///   - launcher: A program (and its arguments) that runs eggtimer, given its path and `arguments`
 ///     after these: `["/usr/bin/nohup"]`, or `["/bin/sh", "-c", "trap '' INT; exec \"$0\" \"$@\""]`.
@@ -184,7 +185,8 @@ struct Trigger {
 /// - Returns: How it ended and what it printed.
 func runEggtimer(
     _ arguments: [String], stdin: Input = .null, environment: [String: String] = [:],
-    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, trigger: Trigger? = nil, launcher: [String] = []
+    timeout: Duration = .seconds(30), stdoutClosed: Bool = false, stdoutFile: String? = nil,
+    trigger: Trigger? = nil, launcher: [String] = []
 ) -> Finished {
     let deadline = ContinuousClock.now + timeout
     let outPipe = makePipe()
@@ -201,6 +203,8 @@ func runEggtimer(
     }
     if stdoutClosed {
         posix_spawn_file_actions_addclose(&actions, 1)
+    } else if let stdoutFile {
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutFile, O_WRONLY, 0)
     } else {
         posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
     }
