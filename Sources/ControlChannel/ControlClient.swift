@@ -6,7 +6,8 @@ import Glibc
 /// Blocks the calling thread for at most the deadline per timer. Used by the short-lived
 /// `eggtimer status|ack|cancel|snooze` commands, never by a timer's event loop.
 public enum ControlClient {
-    /// The labels of the sockets in `folder` (`*.sock`), sorted; includes stale ones.
+    /// The socket names in `folder` (`*.sock`, see ``ControlServer/socketName(for:)``), sorted;
+    /// includes stale ones.
     /// C: `opendir`, `readdir`.
     public static func labels(in folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
@@ -22,7 +23,7 @@ public enum ControlClient {
     /// Sends `request` to the timer labelled `label` and returns its reply line.
     /// - Parameters:
     ///   - request: One line, without a newline.
-    ///   - label: The timer's label (its socket's name).
+    ///   - label: The timer's label or socket name.
     ///   - folder: The runtime folder.
     ///   - timeout: How long to wait for the whole exchange.
     /// - Returns: The reply, without its newline.
@@ -32,7 +33,7 @@ public enum ControlClient {
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
     ) throws(ControlError) -> String {
-        let path = folder + "/" + label + ".sock"
+        let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
         let deadline = ContinuousClock.now + timeout
         let fd: Int32
         do throws(ControlError) {

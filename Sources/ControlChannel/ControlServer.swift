@@ -26,7 +26,7 @@ public final class ControlServer {
     ///   `.system` when the socket cannot be made.
     /// C: `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing socket), `unlink`.
     public init(folder: String, label: String) throws(ControlError) {
-        let path = folder + "/" + label + ".sock"
+        let path = folder + "/" + Self.socketName(for: label) + ".sock"
         guard path.utf8.count <= UnixSocket.maximumPathBytes else {
             throw .system(call: "bind \(path)", code: ENAMETOOLONG)
         }
@@ -82,6 +82,27 @@ public final class ControlServer {
             return nil
         }
         return ControlConnection(descriptor: fd, peerProcess: peer.pid)
+    }
+
+    /// The socket's file name (without `.sock`) for `label`: the label itself when it is one word
+    /// of ASCII letters, digits, `-`, `_` and `.` (what `--label` accepts); a label typed as a
+    /// duration (`1:30`, `1h 30m`) has each run of other characters replaced by `-` (`1-30`,
+    /// `1h-30m`), and a leading `.` or `-` by `_`, so every label maps to a plain file name.
+    public static func socketName(for label: String) -> String {
+        var name = ""
+        var replacing = false
+        for scalar in label.unicodeScalars {
+            let plain = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            if plain {
+                name.unicodeScalars.append(scalar)
+                replacing = false
+            } else if !replacing {
+                name += "-"
+                replacing = true
+            }
+        }
+        if name.first == "." || name.first == "-" { name = "_" + name.dropFirst() }
+        return name.isEmpty ? "_" : String(name.prefix(64))
     }
 
     /// Whether a peer with user id `peerUID` may control a timer run by `ownUID`: only the same user.

@@ -1,5 +1,6 @@
 import AlarmAudio
 import CSystem
+import ControlChannel
 import Glibc
 import TimerCore
 
@@ -24,6 +25,9 @@ struct App {
                 "eggtimer: the egg menu needs a keyboard on standard input; give a duration or soft, medium, hard")
             return .usage
         }
+        let label = options.processLabel
+        let control: ControlInbox?
+        do { control = try Self.listen(as: label) } catch { return error }
         let startup: Startup
         do { startup = try Startup(options: options) } catch { return error }
 
@@ -35,11 +39,34 @@ struct App {
         }
         defer { signals.close() }
         let player = AlarmPlayer(sound: startup.sound, device: options.device)
+        var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
+        loop.control = control
         var session = Session(
-            routing: routing, startup: startup, options: options, clock: clock, player: player,
-            loop: EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock), signals: signals)
+            routing: routing, startup: startup, options: options, clock: clock, player: player, loop: loop,
+            signals: signals)
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
+    }
+
+    /// Opens the control socket for `label` in the runtime folder, so other shells can reach
+    /// this timer (`eggtimer status|ack|cancel|snooze`).
+    /// - Returns: The socket's inbox, or nil when the folder or socket cannot be had (said on
+    ///   standard error: the timer still counts and rings, reachable by SIGUSR1).
+    /// - Throws: `ExitStatus.usage` when a running timer already has this label (one line names it).
+    private static func listen(as label: String) throws(ExitStatus) -> ControlInbox? {
+        let folder = RuntimeFolder.current()
+        do {
+            try RuntimeFolder.prepare(folder)
+            return ControlInbox(server: try ControlServer(folder: folder, label: label))
+        } catch .labelInUse {
+            let reply = try? ControlClient.exchange(ControlRequest.status.line, label: label, folder: folder)
+            let pid = reply.flatMap { TimerStatus(line: $0) }.map { " (pid \($0.pid))" } ?? ""
+            printError("eggtimer: a timer labelled '\(label)' is already running\(pid); give this one --label NAME")
+            throw .usage
+        } catch {
+            printError("eggtimer: warning: no control socket (\(error)); stop the alarm with kill -USR1 \(getpid())")
+            return nil
+        }
     }
 
     /// Asks for the lowest real-time priority (SCHED_FIFO 1) where the system allows it (root,

@@ -45,6 +45,13 @@ struct EventLog {
         case .sounding: return nil
         case .acknowledged: what = "alarm stopped"
         case .cancelled: what = "cancelled"
+        case .snoozed: what = "snoozed, rings again in \(left)"
+        case .missed: what = "alarm missed: nobody stopped it"
+        case .doneCommand:
+            let status = event.extra.first { $0.key == "status" }.map { "\($0.value)" }
+            let signal = event.extra.first { $0.key == "signal" }.map { "\($0.value)" }
+            if status == "0" { return nil }
+            what = "--on-done command failed (" + (status.map { "exit \($0)" } ?? "signal \(signal ?? "?")") + ")"
         case .deviceUnavailable, .deviceRecovered:
             let reason = event.extra.first { $0.key == "reason" }.map { ": \($0.value)" } ?? ""
             what = event.name == .deviceRecovered ? "audio device back" : "no audio device\(reason)"

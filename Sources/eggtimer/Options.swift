@@ -33,14 +33,35 @@ struct Options: Equatable {
     var plan = Pomodoro.Plan()
     /// Pomodoro: loop the alarm until a key between intervals.
     var wait = false
+    /// `--label NAME`: the timer's label instead of the preset's name or the duration as typed.
+    var label: String?
+    /// `--ring-for DURATION`: ring at most this long unacknowledged, then end as missed.
+    var ringFor: Duration?
+    /// `--volume PERCENT`, 0–100 of full scale.
+    var volume = 100
+    /// `--ramp DURATION`: one fade-in from silence to the volume across the passes.
+    var ramp: Duration?
+    /// `--on-done CMD`: run through `/bin/sh -c` at the deadline.
+    var onDone: String?
 
     /// What the controller starts with; `.menu` also for help and version, which never run it.
     var start: Controller.Start {
         switch command {
-        case .preset(let index): .timer(.egg(index), presets[index].duration, label: presets[index].name)
-        case .countdown(let duration, let text): .timer(.plain, duration, label: text)
-        case .pomodoro: .pomodoro(plan)
+        case .preset(let index): .timer(.egg(index), presets[index].duration, label: label ?? presets[index].name)
+        case .countdown(let duration, let text): .timer(.plain, duration, label: label ?? text)
+        case .pomodoro: .pomodoro(plan, label: label ?? "pomodoro")
         case .menu, .help, .version: .menu
+        }
+    }
+
+    /// The label this process answers to on its control socket: `--label`, else the timer's
+    /// (the preset's name, the duration as typed, `pomodoro`), else `menu-PID` for the egg menu.
+    var processLabel: String {
+        if let label { return label }
+        switch start {
+        case .timer(_, _, let label): return label
+        case .pomodoro(_, let label): return label
+        case .menu: return "menu-\(getpid())"
         }
     }
 

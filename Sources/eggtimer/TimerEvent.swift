@@ -8,6 +8,9 @@ struct TimerEvent: Equatable, Sendable {
     /// The kinds of event, named as in the JSON stream.
     enum Name: String, Sendable {
         case started, paused, resumed, reset, adjusted, interval, finished, sounding, acknowledged, cancelled
+        case snoozed, missed
+        /// The `--on-done` command ended (`status` or `signal`).
+        case doneCommand = "on_done"
         case deviceUnavailable = "device_unavailable"
         case deviceRecovered = "device_recovered"
     }

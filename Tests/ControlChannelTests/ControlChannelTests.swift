@@ -143,6 +143,16 @@ private func removeFolder(_ path: String) {
     }
 }
 
+@Suite struct SocketNameTests {
+    @Test(arguments: [
+        ("soft", "soft"), ("Soft", "Soft"), ("tea.2", "tea.2"), ("1:30", "1-30"), ("1h 30m", "1h-30m"),
+        ("90", "90"), (".hidden", "_hidden"), ("-x", "_x"), ("日本", "_"), ("", "_"), ("a//b", "a-b"),
+    ])
+    func everyLabelMapsToAPlainFileName(label: String, name: String) {
+        #expect(ControlServer.socketName(for: label) == name)
+    }
+}
+
 @Suite struct ControlMessageTests {
     @Test(arguments: [
         (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"), (.cancel, "eggtimer/1\tcancel"),

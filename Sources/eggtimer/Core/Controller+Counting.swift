@@ -12,6 +12,8 @@ extension Controller {
         let pickedEntry: Int?
         /// Whether the previous pomodoro interval's alarm is still playing its one pass.
         var previousAlarmPlaying = false
+        /// Whether this countdown is a snoozed alarm waiting to ring again (state `snoozed`).
+        var snoozed = false
     }
 
     mutating func handleCounting(key: Key, _ counting: Counting, at now: Instant) {
@@ -81,6 +83,7 @@ extension Controller {
         guard now >= deadline else { return }
         deadlinesSeen += 1
         emit(event(.finished, counting.run, at: now))
+        if configuration.runsDoneCommand, !counting.snoozed { perform(.runDoneCommand) }
         if isOneShot(counting.run), pomodoro?.isLastInterval != true {
             // The alarm plays its pass out while the next interval starts.
             if audio.deviceDown { perform(.bell) }
@@ -90,7 +93,10 @@ extension Controller {
                 mode = .counting(next)
             }
         } else {
-            mode = .ringing(Ringing(run: counting.run, since: deadline, loops: ringLoops(counting.run)))
+            mode = .ringing(
+                Ringing(
+                    run: counting.run, since: deadline, loops: ringLoops(counting.run),
+                    until: configuration.ringFor.map { deadline.advanced(by: $0) }))
         }
     }
 
@@ -116,6 +122,6 @@ extension Controller {
             leave(.done)
             return
         }
-        begin(.pomodoro, duration: pomodoro.duration, label: "pomodoro", at: now)
+        begin(.pomodoro, duration: pomodoro.duration, label: pomodoroLabel, at: now)
     }
 }

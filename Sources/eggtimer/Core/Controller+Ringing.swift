@@ -9,6 +9,8 @@ extension Controller {
         let since: ContinuousClock.Instant
         /// Passes after which the ringing ends by itself; nil: until acknowledged.
         let loops: Int?
+        /// When ringing unacknowledged ends it as missed (`--ring-for`); nil: never.
+        var until: ContinuousClock.Instant? = nil
         /// Since when a device has been accepting this ringing's audio; nil while none does.
         var playingSince: ContinuousClock.Instant?
         /// Whether this ringing has been heard: a device played it for ``Controller/heardAfter``
@@ -87,8 +89,13 @@ extension Controller {
         audio.notice = error
     }
 
-    /// The fallback bell once a period while no device works, and the end of a silent `--loops`.
+    /// The fallback bell once a period while no device works, the end of a silent `--loops`,
+    /// and the end of `--ring-for`.
     mutating func advanceRinging(_ ringing: Ringing, to now: Instant) {
+        if let until = ringing.until, now >= until {
+            miss(ringing, at: now)
+            return
+        }
         guard audio.deviceDown else { return }
         var ringing = ringing
         let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)

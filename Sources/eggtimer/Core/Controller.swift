@@ -35,6 +35,12 @@ struct Controller {
         var armLead: Duration = .milliseconds(1500)
         /// How often the fallback bell rings while no device works.
         var bellPeriod: Duration = .seconds(1)
+        /// `--ring-for`: how long an alarm rings unacknowledged before it counts as missed.
+        var ringFor: Duration?
+        /// How long a snooze lasts when none is given (10 min, as desktop clocks do).
+        var snoozeLength: Duration = .seconds(600)
+        /// Whether `--on-done` gave a command to run at each deadline.
+        var runsDoneCommand = false
     }
 
     /// How the app was started.
@@ -42,7 +48,8 @@ struct Controller {
         case menu
         /// One timer: its kind, length and label (the preset's name or the duration as typed).
         case timer(Run.Kind, Duration, label: String)
-        case pomodoro(Pomodoro.Plan)
+        /// The pomodoro technique with this plan, under `label` (default `pomodoro`).
+        case pomodoro(Pomodoro.Plan, label: String = "pomodoro")
     }
 
     /// The audio device's health, kept across modes: a problem found at start or when the device
@@ -97,6 +104,8 @@ struct Controller {
     }
 
     private let startRequest: Start
+    /// The pomodoro's label, kept for each interval it begins.
+    var pomodoroLabel = "pomodoro"
 
     /// Starts the timer or pomodoro asked for at `now` (nothing for the menu).
     /// - Returns: The effects of starting: the `started` or `interval` event.
@@ -104,9 +113,10 @@ struct Controller {
         switch startRequest {
         case .menu: break
         case .timer(let kind, let duration, let label): begin(kind, duration: duration, label: label, at: now)
-        case .pomodoro(let plan):
+        case .pomodoro(let plan, let label):
             pomodoro = Pomodoro(plan: plan)
-            begin(.pomodoro, duration: plan.duration(of: .work), label: "pomodoro", at: now)
+            pomodoroLabel = label
+            begin(.pomodoro, duration: plan.duration(of: .work), label: label, at: now)
         }
         return takeEffects()
     }
@@ -122,6 +132,8 @@ struct Controller {
         case .signal(let number): handle(signal: number, at: now)
         case .audio(let event): handleAudio(event, at: now)
         case .tick: break
+        case .control(let request, let connection): handleControl(request, connection: connection, at: now)
+        case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
         }
         advance(to: now)
         return takeEffects()
@@ -149,7 +161,12 @@ struct Controller {
         switch mode {
         case .menu(let menu): handleMenu(key: key, menu, at: now)
         case .counting(let counting): handleCounting(key: key, counting, at: now)
-        case .ringing(let ringing): acknowledge(ringing, by: "key", at: now)
+        case .ringing(let ringing):
+            if key == .character("z") {
+                snooze(ringing, for: configuration.snoozeLength, at: now)
+            } else {
+                acknowledge(ringing, by: "key", at: now)
+            }
         case .exited: break
         }
     }
@@ -184,7 +201,8 @@ struct Controller {
     /// The current timer's state in the shared vocabulary; nil in the menu.
     var state: TimerState? {
         switch mode {
-        case .counting(let counting): counting.run.countdown.isPaused ? .paused : .counting
+        case .counting(let counting):
+            counting.snoozed ? .snoozed : counting.run.countdown.isPaused ? .paused : .counting
         case .ringing: audio.deviceDown ? .silent : .ringing
         case .menu: nil
         case .exited: outcome

@@ -17,4 +17,16 @@ enum Effect: Equatable {
     case retakeTerminal
     /// Exit with this status (after restoring the terminal).
     case exit(ExitStatus)
+    /// Answer a control request on `connection`: the timer's status, or why it was refused.
+    case reply(connection: Int, ControlReply)
+    /// Start the `--on-done` command (the deadline was reached).
+    case runDoneCommand
+}
+
+/// The controller's answer to a control request.
+enum ControlReply: Equatable {
+    /// Done: answer with the timer's status as it is now.
+    case status
+    /// Refused, with a one-line reason naming the timer and its state.
+    case refused(String)
 }

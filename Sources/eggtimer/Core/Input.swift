@@ -1,4 +1,5 @@
 import AlarmAudio
+import ControlChannel
 import Glibc
 
 /// Something that happened, as the event loop hands it to the controller.
@@ -16,6 +17,11 @@ enum Input: Equatable {
     case audio(AlarmPlayer.Event)
     /// Time passed: the timer the loop armed for ``Controller/nextWake(at:)`` fired, or any wake.
     case tick
+    /// A request on the control socket (`eggtimer status|ack|cancel|snooze` from another shell);
+    /// `connection` names the connection to answer on.
+    case control(ControlRequest, connection: Int)
+    /// The `--on-done` command ended: its exit status, or the signal that ended it.
+    case doneCommandEnded(status: Int32?, signal: Int32?)
 }
 
 extension Input {
@@ -25,7 +31,7 @@ extension Input {
         switch self {
         case .key: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick: false
+        case .audio, .tick, .control, .doneCommandEnded: false
         }
     }
 }

@@ -21,6 +21,10 @@ struct EventLoop {
     /// Whether standard input is a terminal: then it is read only while it is the keyboard
     /// (in the foreground), since reading it from the background raises SIGTTIN.
     private let stdinIsTerminal: Bool
+    /// The control socket and its connections, when the timer listens on one.
+    var control: ControlInbox?
+    /// The running `--on-done` command, watched through its pidfd.
+    var doneCommand: DoneCommand?
 
     /// Creates the loop over descriptors that the caller opened and will close.
     /// - Parameters:
@@ -63,13 +67,16 @@ struct EventLoop {
     ///   then always a final `.tick`.
     /// - Throws: `ExitStatus.osError` if `ppoll` fails for a reason other than EINTR.
     mutating func wait(until wake: ContinuousClock.Instant?) throws(ExitStatus) -> [Input] {
-        let deadline = [wake, player.nextCheck].compactMap { $0 }.min()
+        let deadline = [wake, player.nextCheck, control?.nextCheck].compactMap { $0 }.min()
         var fds = [
             pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: timer?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: readsKeys ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: doneCommand?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
-        if readsKeys { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        let controlSet = control?.pollSet ?? []
+        fds += controlSet.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         let ready: Int32
         if let timer {
             timer.arm(at: deadline)
@@ -88,6 +95,19 @@ struct EventLoop {
             inputs += player.events(at: now).map(Input.audio)
         }
         if readsKeys, fds[3].revents != 0 { inputs += readKeys().map(Input.key) }
+        if fds[4].revents != 0, let ended = doneCommand?.reap() {
+            doneCommand = nil
+            switch ended {
+            case .exited(let status): inputs.append(.doneCommandEnded(status: status, signal: nil))
+            case .signaled(let signal): inputs.append(.doneCommandEnded(status: nil, signal: signal))
+            }
+        }
+        if let control {
+            for (index, entry) in controlSet.enumerated() where fds[5 + index].revents != 0 {
+                inputs += control.ready(entry.connection, at: now)
+            }
+            control.expire(at: now)
+        }
         inputs.append(.tick)
         return inputs
     }

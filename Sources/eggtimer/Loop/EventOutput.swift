@@ -24,6 +24,11 @@ struct EventOutput {
         self.stdout = Output(descriptor: descriptor)
     }
 
+    /// `instant` (boot clock) as milliseconds since the Unix epoch on the wall clock now.
+    func unixMilliseconds(_ instant: ContinuousClock.Instant) -> Int64 {
+        format.wallClock.unixNanoseconds(bootNanoseconds: format.clock.nanoseconds(instant)) / 1_000_000
+    }
+
     /// The errno of the first failed write to standard output, if one failed.
     var failed: Int32? { stdout.failed }
 

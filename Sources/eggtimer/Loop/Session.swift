@@ -1,4 +1,5 @@
 import AlarmAudio
+import ControlChannel
 import Glibc
 import TimerCore
 
@@ -15,6 +16,10 @@ struct Session {
     let player: AlarmPlayer
     let signals: SignalSet
     let clock: MonotonicClock
+    /// `--on-done`'s command line.
+    private let doneCommand: String?
+    /// The label this process answers to on its control socket.
+    private let label: String
     /// `--json` was given (an input of ``OutputRouting/decide(_:)``).
     private let json: Bool
     /// Whether this job is in the background of a terminal it would use in the foreground, so
@@ -39,6 +44,10 @@ struct Session {
         configuration.loops = options.loops
         configuration.waitForKey = options.wait
         configuration.soundLength = startup.sound.duration
+        configuration.ringFor = options.ringFor
+        configuration.runsDoneCommand = options.onDone != nil
+        doneCommand = options.onDone
+        label = options.processLabel
         controller = Controller(configuration: configuration, start: options.start)
         terminal = TerminalSession(routing: routing)
         output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
@@ -108,6 +117,8 @@ struct Session {
                 retakeTerminal()
             case .retakeTerminal: retakeTerminal()
             case .exit(let status): return status
+            case .reply(let connection, let reply): answer(connection, reply)
+            case .runDoneCommand: startDoneCommand()
             }
         }
         return nil
@@ -141,6 +152,33 @@ struct Session {
         output.log = terminal.routing.log
         loop.follow(keyboard: terminal.routing.keyboard)
         view.hasKeyboard = terminal.hasKeyboard
+    }
+
+    /// Answers a control request with the timer's status as it is now, or the refusal.
+    private func answer(_ connection: Int, _ reply: ControlReply) {
+        switch reply {
+        case .refused(let reason): loop.control?.reply(connection, "error\t" + reason)
+        case .status: loop.control?.reply(connection, status(at: clock.now()).line)
+        }
+    }
+
+    /// What this timer says about itself on the control socket.
+    func status(at now: ContinuousClock.Instant) -> TimerStatus {
+        let run = controller.currentRun
+        let deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
+        return TimerStatus(
+            label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
+            remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline)
+    }
+
+    /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
+    private mutating func startDoneCommand() {
+        guard let doneCommand, loop.doneCommand == nil else { return }
+        do {
+            loop.doneCommand = try DoneCommand(command: doneCommand)
+        } catch {
+            printError("eggtimer: --on-done: cannot start /bin/sh: \(errorText(error.code))")
+        }
     }
 
     /// The one way out: restores the terminal, then stops the alarm, waiting for the device at

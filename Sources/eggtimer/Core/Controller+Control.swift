@@ -1,0 +1,79 @@
+import ControlChannel
+import TimerCore
+
+extension Controller {
+    /// Answers a control request from another shell: status, acknowledge, cancel or snooze.
+    ///
+    /// The state changes at once, as for the matching key, and the reply says the new state; a
+    /// request that does not fit the state (acknowledging a timer that is not ringing) is refused
+    /// with one line naming the timer and its state.
+    mutating func handleControl(_ request: ControlRequest, connection: Int, at now: Instant) {
+        let reply: ControlReply
+        switch (request, mode) {
+        case (.status, _):
+            reply = .status
+        case (.acknowledge, .ringing(let ringing)):
+            acknowledge(ringing, by: "control", at: now)
+            reply = .status
+        case (.snooze(let length), .ringing(let ringing)):
+            snooze(ringing, for: length ?? configuration.snoozeLength, at: now)
+            reply = .status
+        case (.cancel, .counting(var counting)):
+            if counting.armed { stopAlarm() }
+            counting.armed = false
+            emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("control"))]))
+            leave(.cancelled)
+            reply = .status
+        case (.cancel, .ringing(let ringing)):
+            logAcknowledgement(
+                event(.cancelled, ringing.run, at: now, extra: [("by", .text("control"))]), unproven: false)
+            leave(.cancelled)
+            reply = .status
+        default:
+            reply = .refused(refusal(for: request))
+        }
+        perform(.reply(connection: connection, reply))
+    }
+
+    /// Why `request` does not fit the current state, naming the timer and its state.
+    private func refusal(for request: ControlRequest) -> String {
+        let name = currentRun?.label ?? "eggtimer"
+        let state = state?.rawValue ?? "in the menu"
+        switch request {
+        case .acknowledge, .snooze: return "\(name) is \(state), not ringing"
+        case .cancel: return "\(name) is \(state): nothing to cancel"
+        case .status: return "\(name) is \(state)"
+        }
+    }
+
+    /// Silences `ringing` and rings again after `length`: a countdown in state `snoozed`.
+    mutating func snooze(_ ringing: Ringing, for length: Duration, at now: Instant) {
+        stopAlarm()
+        var countdown = Countdown<Instant>(total: length)
+        countdown.start(at: now)
+        let run = Run(kind: ringing.run.kind, label: ringing.run.label, countdown: countdown)
+        var counting = Counting(run: run, startedAt: now, pickedEntry: nil)
+        counting.snoozed = true
+        mode = .counting(counting)
+        emit(event(.snoozed, run, at: now, extra: [("for_s", .integer(length.components.seconds))]))
+    }
+
+    /// `--ring-for` ran out: the alarm stops and the timer ends as missed (exit 2).
+    mutating func miss(_ ringing: Ringing, at now: Instant) {
+        logAcknowledgement(event(.missed, ringing.run, at: now), unproven: false)
+        if pomodoro != nil {
+            outcome = .missed
+            nextInterval(skipped: false, at: now)
+        } else {
+            leave(.missed)
+        }
+    }
+
+    /// The `--on-done` command ended: logged; a failure is reported, never fatal.
+    mutating func handleDoneCommandEnd(status: Int32?, signal: Int32?, at now: Instant) {
+        var extra: [(String, TimerEvent.Value)] = []
+        if let status { extra.append(("status", .integer(Int64(status)))) }
+        if let signal { extra.append(("signal", .integer(Int64(signal)))) }
+        emit(event(.doneCommand, currentRun, at: now, extra: extra))
+    }
+}
