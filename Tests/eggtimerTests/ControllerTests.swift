@@ -26,6 +26,9 @@ func names(_ effects: [Effect]) -> [String] {
         case .suspend: "suspend"
         case .retakeTerminal: "retakeTerminal"
         case .exit(let status): "exit \(status.code)"
+        case .reply(_, .status): "reply"
+        case .reply(_, .refused(let reason)): "refused: \(reason)"
+        case .runDoneCommand: "runDoneCommand"
         }
     }
 }

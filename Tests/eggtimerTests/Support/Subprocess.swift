@@ -1,3 +1,4 @@
+import Dispatch
 import CSystem
 import Glibc
 
@@ -287,7 +288,11 @@ func spawn(
     posix_spawnattr_setflags(&attributes, Int16(flags))
     precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
 
-    var env: [String: String] = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+    // Each child its own runtime folder, so timers that tests run side by side with the same
+    // label (`eggtimer 1 …`) do not meet on one control socket (a second one would be refused).
+    var env: [String: String] = [
+        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "XDG_RUNTIME_DIR": privateRuntimeFolder(),
+    ]
     env.merge(environment) { $1 }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -319,4 +324,25 @@ func spawnIntoPipe(_ arguments: [String]) -> (pid: pid_t, reader: Int32) {
     let pid = spawn(arguments, actions: &actions)
     close(ends.write)
     return (pid, ends.read)
+}
+
+/// The runtime folders made for children, removed when the test process exits.
+nonisolated(unsafe) private var runtimeFolders: [String] = []
+private let runtimeFoldersLock = DispatchSemaphore(value: 1)
+
+/// A fresh private folder for one child's `XDG_RUNTIME_DIR`.
+func privateRuntimeFolder() -> String {
+    let folder = temporaryDirectory()
+    runtimeFoldersLock.wait()
+    if runtimeFolders.isEmpty {
+        atexit {
+            for folder in runtimeFolders {
+                removeDirectory(folder + "/eggtimer")
+                removeDirectory(folder)
+            }
+        }
+    }
+    runtimeFolders.append(folder)
+    runtimeFoldersLock.signal()
+    return folder
 }
