@@ -49,12 +49,16 @@ func temporaryDirectory() -> String {
     return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
 }
 
-/// Removes a folder made by `temporaryDirectory()` and the files in it (no subfolders).
+/// Removes a folder made by `temporaryDirectory()` and everything in it.
 func removeDirectory(_ path: String) {
     guard let directory = opendir(path) else { return }
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink(path + "/" + name) }
+        guard name != "." && name != ".." else { continue }
+        var info = stat()
+        let child = path + "/" + name
+        // Folders that a child made inside (a sound server's `pulse/`) go too; links are not followed.
+        if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { removeDirectory(child) } else { unlink(child) }
     }
     closedir(directory)
     rmdir(path)
@@ -336,10 +340,7 @@ func privateRuntimeFolder() -> String {
     runtimeFoldersLock.wait()
     if runtimeFolders.isEmpty {
         atexit {
-            for folder in runtimeFolders {
-                removeDirectory(folder + "/eggtimer")
-                removeDirectory(folder)
-            }
+            for folder in runtimeFolders { removeDirectory(folder) }
         }
     }
     runtimeFolders.append(folder)
