@@ -229,6 +229,7 @@ struct PCMPlayback: ~Copyable, PCMSink {
     }
 
     /// The frames written but not yet heard; 0 once the stream ran dry (`EPIPE`).
+    ///
     /// C: `snd_pcm_delay`.
     private func queuedFrames() throws(ALSAError) -> Int {
         var delay: snd_pcm_sframes_t = 0

@@ -27,7 +27,8 @@ import Testing
         let heard = Array(recording.bytes[(onset * Monitor.bytesPerFrame)...])
         let sound = shippedSound.bytes
         let wholePasses = (0..<passes).prefix { pass in
-            heard.count >= (pass + 1) * sound.count && heard[(pass * sound.count)..<((pass + 1) * sound.count)].elementsEqual(sound)
+            heard.count >= (pass + 1) * sound.count
+                && heard[(pass * sound.count)..<((pass + 1) * sound.count)].elementsEqual(sound)
         }.count
         let loudFrames = (recording.lastLoudFrame ?? onset) - onset + 1
         #expect(
@@ -56,7 +57,8 @@ import Testing
         // Silence until the sound's own first frame: no click, no early frame.
         let start = onset * Monitor.bytesPerFrame
         #expect(
-            recording.bytes[start..<min(recording.bytes.count, start + shippedSound.bytes.count)].elementsEqual(shippedSound.bytes),
+            recording.bytes[start..<min(recording.bytes.count, start + shippedSound.bytes.count)].elementsEqual(
+                shippedSound.bytes),
             "the first sound heard is not the alarm's first pass")
         #expect(heardOnset >= 0, "the first loud chunk arrived \(Double(-heardOnset) / 1e6) ms before the deadline")
         #expect(heardOnset <= 200 * Self.millisecond, "heard \(Double(heardOnset) / 1e6) ms after the deadline")
@@ -70,7 +72,8 @@ import Testing
 
         let run = EggtimerRun(["1", "-D", "pulse"], server: server)
         _ = try #require(run.waitForEvent("sounding", timeout: .seconds(20)))
-        try #require(monitor.waitForSound(frames: PulseServer.sampleRate, timeout: .seconds(10)), "the alarm was not heard")
+        try #require(
+            monitor.waitForSound(frames: PulseServer.sampleRate, timeout: .seconds(10)), "the alarm was not heard")
         // Stop as a group of beeps begins (after the sound's 250 ms pause): unstopped, it would go
         // on sounding for 250 ms, so a stop that is not heard at once shows.
         try #require(monitor.output.wait(timeout: .seconds(5), until: Self.beepGroupJustBegan), "no beep group began")
@@ -82,7 +85,8 @@ import Testing
         let recording = monitor.recording
         let last = try #require(recording.lastLoudFrame)
         let stopHeard = recording.time(ofFrame: last) - signalled
-        #expect(stopHeard <= 100 * Self.millisecond, "the monitor went silent \(Double(stopHeard) / 1e6) ms after SIGUSR1")
+        #expect(
+            stopHeard <= 100 * Self.millisecond, "the monitor went silent \(Double(stopHeard) / 1e6) ms after SIGUSR1")
         print("stop heard: the last loud frame \(Double(stopHeard) / 1e6) ms after SIGUSR1")
     }
 

@@ -143,7 +143,9 @@ func waitReadable(_ fd: Int32, timeout: Duration) -> Bool {
     while true {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let left = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = max(0, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+        let milliseconds = max(
+            0, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        )
         let ready = poll(&pfd, 1, left > .zero ? milliseconds : 0)
         if ready > 0 { return true }
         if ready < 0 && errno == EINTR { continue }

@@ -84,7 +84,6 @@ struct Recording {
     /// The last frame that is not silent, if any.
     var lastLoudFrame: Int? { (0..<frameCount).reversed().first { !isSilent($0) } }
 
-
     /// When frame `index` arrived: its chunk's CLOCK_BOOTTIME stamp, in nanoseconds.
     func time(ofFrame index: Int) -> Int64 {
         (chunkEnds.first { $0.frameEnd > index } ?? chunkEnds[chunkEnds.count - 1]).stamp

@@ -32,7 +32,8 @@ final class PulseServer {
 
     deinit {
         stop()
-        _ = Child.spawn("/bin/rm", ["-rf", directory], environment: ["PATH": "/usr/bin:/bin"]).wait(timeout: .seconds(30))
+        _ = Child.spawn("/bin/rm", ["-rf", directory], environment: ["PATH": "/usr/bin:/bin"]).wait(
+            timeout: .seconds(30))
     }
 
     /// The environment the server itself runs with.
