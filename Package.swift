@@ -50,6 +50,9 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "CSystem"],
             swiftSettings: strictSettings),
+        // What a listener hears through a real PulseAudio server: `make test-audio` only.
+        .testTarget(
+            name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "CSystem"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

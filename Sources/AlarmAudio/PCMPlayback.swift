@@ -16,7 +16,8 @@ struct PCMPlayback: ~Copyable, PCMSink {
     let bufferFrames: Int
     /// The period (the wake-up granularity) as configured, in frames.
     let periodFrames: Int
-    private var drainRequested = false
+    /// The drain found the stream run dry and has waited for what the device still held.
+    private var drainedDry = false
 
     /// Opens and configures an ALSA playback device in non-blocking mode.
     /// - Parameters:
@@ -173,22 +174,73 @@ struct PCMPlayback: ~Copyable, PCMSink {
         try ALSAError.check(snd_pcm_drop(pcm), "snd_pcm_drop")
     }
 
-    /// Starts or continues a non-blocking drain.
+    /// Lets the queued frames play out in short, non-blocking steps; call again until `.done`.
     ///
-    /// Calls `snd_pcm_drain` again on each call while the stream is draining: for the kernel (`hw`)
-    /// that is a no-op returning `EAGAIN`, but I/O plugins (PulseAudio, PipeWire, BlueALSA) only
-    /// advance their drain inside that call.
-    /// - Returns: `.done` once the stream has stopped, otherwise about how long is left.
-    /// - Throws: `ALSAError` if the device fails. C: `snd_pcm_drain`, `snd_pcm_state`, `snd_pcm_delay`.
+    /// `snd_pcm_drain` is not non-blocking everywhere: the kernel (`hw`) answers `EAGAIN` and
+    /// drains in the background, but ALSA's PulseAudio plugin ignores the non-blocking flag and
+    /// waits inside the call until the server has played everything queued (measured: 150 ms
+    /// for a 100 ms buffer), which no stop can cut short. So while more than a period is queued
+    /// this only reads the delay and says how long is left; `snd_pcm_drain` is called once at
+    /// most a period remains (then even a blocking plugin returns within about a period), and
+    /// again on each call while the stream is draining, since I/O plugins without a drain of
+    /// their own (BlueALSA) only advance inside that call.
+    ///
+    /// Closing a PulseAudio stream right after its queue ran dry can still cut what the server
+    /// had mixed but not yet played (it rewinds the sink when a stream goes away); its own drain
+    /// waits for that too, which is why it is still called at the end. If the stream ran dry
+    /// (`XRUN`) before that (the thread woke late), the drain waits once more for the delay the
+    /// device reported then, and is done. Frames queued below the start threshold (a sound
+    /// shorter than the buffer) are started first.
+    /// - Returns: `.done` once everything queued has played (or been handed on, by a plugin);
+    ///   otherwise about how long is left.
+    /// - Throws: `ALSAError` if the device fails or is unplugged (`ENODEV`).
+    /// C: `snd_pcm_state`, `snd_pcm_delay`, `snd_pcm_avail`, `snd_pcm_start`, `snd_pcm_drain`.
     mutating func drain() throws(ALSAError) -> DrainProgress {
-        if drainRequested, snd_pcm_state(pcm) != SND_PCM_STATE_DRAINING { return .done }
-        drainRequested = true
+        switch snd_pcm_state(pcm) {
+        case SND_PCM_STATE_RUNNING:
+            let queued = try queuedFrames()
+            if queued > periodFrames { return .pending(duration(ofFrames: queued - periodFrames)) }
+            return try requestDrain()
+        case SND_PCM_STATE_PREPARED:
+            let available = snd_pcm_avail(pcm)
+            guard available >= 0, available < bufferFrames else { return .done }  // nothing queued
+            try ALSAError.check(snd_pcm_start(pcm), "snd_pcm_start")
+            return .pending(duration(ofFrames: bufferFrames - available))
+        case SND_PCM_STATE_DRAINING:
+            return try requestDrain()
+        case SND_PCM_STATE_XRUN:
+            let left = drainedDry ? 0 : ((try? queuedFrames()) ?? 0)
+            drainedDry = true
+            return left > 0 ? .pending(duration(ofFrames: left)) : .done
+        case SND_PCM_STATE_DISCONNECTED:
+            throw ALSAError(code: ENODEV, function: "snd_pcm_drain")
+        default:
+            return .done  // SETUP (drained or dropped), SUSPENDED, OPEN
+        }
+    }
+
+    /// Calls `snd_pcm_drain` once; `.done` when it finished, else the time the delay says is left.
+    private mutating func requestDrain() throws(ALSAError) -> DrainProgress {
         let result = snd_pcm_drain(pcm)
         if result == 0 { return .done }
         if result != -EAGAIN { try ALSAError.check(result, "snd_pcm_drain") }
+        let queued = (try? queuedFrames()) ?? 0
+        return .pending(queued > 0 ? duration(ofFrames: queued) : .milliseconds(5))
+    }
+
+    /// The frames written but not yet heard; 0 once the stream ran dry (`EPIPE`).
+    ///
+    /// C: `snd_pcm_delay`.
+    private func queuedFrames() throws(ALSAError) -> Int {
         var delay: snd_pcm_sframes_t = 0
-        guard snd_pcm_delay(pcm, &delay) == 0, delay > 0 else { return .pending(.milliseconds(5)) }
-        return .pending(.seconds(delay / sampleRate) + .seconds(delay % sampleRate) / sampleRate)
+        let result = snd_pcm_delay(pcm, &delay)
+        if result == -EPIPE { return 0 }
+        try ALSAError.check(result, "snd_pcm_delay")
+        return max(0, delay)
+    }
+
+    private func duration(ofFrames frames: Int) -> Duration {
+        .seconds(frames / sampleRate) + .seconds(frames % sampleRate) / sampleRate
     }
 
     /// Closes the device.

@@ -315,8 +315,17 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         }
     }
 
-    /// Drains after the last pass; returns `true` if a stop cut it short (the sink is then dropped).
+    /// How long past the device's buffer time a drain may take before the rest is cut by the close:
+    /// a server that stopped playing must not keep a finished ringing open.
+    static var drainMargin: Duration { .milliseconds(250) }
+
+    /// Lets the last pass play out; returns `true` if a stop cut it short (the sink is then dropped).
+    ///
+    /// The drain is made of short non-blocking calls with sleeps between them that a stop ends at
+    /// once. It is given up (the close then cuts what is left) once the sink's buffer time plus
+    /// ``drainMargin`` has passed: everything queued should have played by then.
     private mutating func finish<Sink: PCMSink & ~Copyable>(_ sink: inout Sink) -> Bool {
+        let deadline = timer.now() + duration(ofFrames: sink.bufferFrames) + Self.drainMargin
         while true {
             if control.isStopRequested {
                 halt(&sink)
@@ -326,7 +335,9 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 switch try calling("snd_pcm_drain", { () throws(ALSAError) in try sink.drain() }) {
                 case .done: return false
                 case .pending(let left):
-                    timer.sleep(until: timer.now() + min(left, .milliseconds(50)), control: control)
+                    let now = timer.now()
+                    if now >= deadline { return false }
+                    timer.sleep(until: min(now + min(left, .milliseconds(50)), deadline), control: control)
                 }
             } catch {
                 report.lastError = .deviceLost(device: device, reason: error.message)

@@ -322,6 +322,26 @@ import Testing
         #expect(events == [.firstFrame(at: try #require(report.firstFrameAt))])
     }
 
+    /// A device whose drain never ends (a server that stopped playing) keeps a finished ringing
+    /// open only for its buffer time plus the margin; then the close cuts what is left.
+    @Test func drainThatNeverEndsIsGivenUpAfterTheBufferTimeAndMargin() throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.pendingDrains = .max
+        let device = FakeDevice(channels: 2, bufferFrames: 256, timer: timer, state: script)
+        let (report, _) = try playToEnd(device, timer: timer, loops: 1)
+
+        let bufferTime = Duration.milliseconds(256)  // 256 frames at 1000 Hz
+        let slept = timer.sleeps.reduce(Duration.zero, +)
+        #expect(slept == bufferTime + PlaybackLoop<FakeTimer>.drainMargin)
+        #expect(timer.sleeps.allSatisfy { $0 <= .milliseconds(50) }, "short sleeps, so a stop is seen at once")
+        #expect(report.passes == 1)
+        #expect(report.stoppedAt == nil)
+        #expect(report.lastError == nil)
+        #expect(Array(device.calls.suffix(2)) == [.drain, .close])
+        #expect(!device.calls.contains(.drop))
+    }
+
     @Test func opensAtOnceButWritesTheFirstFrameExactlyAtTheStartInstant() throws {
         let timer = FakeTimer()
         let device = FakeDevice(channels: 2, timer: timer)

@@ -1,0 +1,173 @@
+import Glibc
+import Testing
+
+/// What a listener hears: eggtimer through ALSA's `pulse` plugin into a real PulseAudio server
+/// with a null sink, whose monitor is recorded with `parec`.
+///
+/// Run by `make test-audio` (not `make test`: while a PulseAudio server runs, the pulseaudio
+/// package redirects the system's ALSA `default` to it). Each test starts its own private server,
+/// so a server left over by an earlier run changes nothing. Serialized: the tests measure real
+/// time, and one of them keeps both cores busy on purpose.
+@Suite(.serialized) struct HeardTests {
+    private static let second: Int64 = 1_000_000_000
+    private static let millisecond: Int64 = 1_000_000
+
+    @Test(arguments: [1, 3])
+    func loopsArePlayedOutSampleExactlyBeforeTheExit(passes: Int) throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+
+        let run = EggtimerRun(["1", "-D", "pulse", "--loops", "\(passes)"], server: server)
+        #expect(run.wait(timeout: .seconds(30)) == .exited(0))
+        monitor.waitPast(bootNanoseconds())
+
+        let recording = monitor.recording
+        let onset = try #require(recording.firstLoudFrame, "nothing was heard")
+        let heard = Array(recording.bytes[(onset * Monitor.bytesPerFrame)...])
+        let sound = shippedSound.bytes
+        let wholePasses = (0..<passes).prefix { pass in
+            heard.count >= (pass + 1) * sound.count
+                && heard[(pass * sound.count)..<((pass + 1) * sound.count)].elementsEqual(sound)
+        }.count
+        let loudFrames = (recording.lastLoudFrame ?? onset) - onset + 1
+        #expect(
+            wholePasses == passes,
+            "heard \(wholePasses) whole passes of \(passes) (\(loudFrames) frames from the first loud one to the last; a pass is \(shippedSound.frames))"
+        )
+        #expect(heard.dropFirst(passes * sound.count).allSatisfy { $0 == 0 }, "something was heard after the last pass")
+    }
+
+    @Test func nothingIsHeardBeforeTheDeadlineAndTheSoundStartsCleanly() throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+
+        // The device is opened 1.5 s before the deadline: that open must not be heard.
+        let run = EggtimerRun(["2", "-D", "pulse", "--loops", "1"], server: server)
+        #expect(run.wait(timeout: .seconds(30)) == .exited(0))
+        let sounding = try #require(run.waitForEvent("sounding", timeout: .seconds(1)))
+        let deadline = try #require(EggtimerRun.integer("deadline_t_mono_ns", in: sounding))
+        monitor.waitPast(bootNanoseconds())
+
+        let recording = monitor.recording
+        #expect(recording.time(ofFrame: 0) < deadline - 1_500 * Self.millisecond, "the recording began after the open")
+        let onset = try #require(recording.firstLoudFrame, "nothing was heard")
+        let heardOnset = recording.time(ofFrame: onset) - deadline
+        // Silence until the sound's own first frame: no click, no early frame.
+        let start = onset * Monitor.bytesPerFrame
+        #expect(
+            recording.bytes[start..<min(recording.bytes.count, start + shippedSound.bytes.count)].elementsEqual(
+                shippedSound.bytes),
+            "the first sound heard is not the alarm's first pass")
+        #expect(heardOnset >= 0, "the first loud chunk arrived \(Double(-heardOnset) / 1e6) ms before the deadline")
+        #expect(heardOnset <= 200 * Self.millisecond, "heard \(Double(heardOnset) / 1e6) ms after the deadline")
+        print("heard onset: \(Double(heardOnset) / 1e6) ms after the deadline (first loud chunk's arrival)")
+    }
+
+    @Test func aStopIsHeardWithinTheBuffer() throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+
+        let run = EggtimerRun(["1", "-D", "pulse"], server: server)
+        _ = try #require(run.waitForEvent("sounding", timeout: .seconds(20)))
+        try #require(
+            monitor.waitForSound(frames: PulseServer.sampleRate, timeout: .seconds(10)), "the alarm was not heard")
+        // Stop as a group of beeps begins (after the sound's 250 ms pause): unstopped, it would go
+        // on sounding for 250 ms, so a stop that is not heard at once shows.
+        try #require(monitor.output.wait(timeout: .seconds(5), until: Self.beepGroupJustBegan), "no beep group began")
+        let signalled = bootNanoseconds()
+        run.output.child.signal(SIGUSR1)
+        #expect(run.wait(timeout: .seconds(10)) == .exited(0))
+        monitor.waitPast(signalled + 500 * Self.millisecond)
+
+        let recording = monitor.recording
+        let last = try #require(recording.lastLoudFrame)
+        let stopHeard = recording.time(ofFrame: last) - signalled
+        #expect(
+            stopHeard <= 100 * Self.millisecond, "the monitor went silent \(Double(stopHeard) / 1e6) ms after SIGUSR1")
+        print("stop heard: the last loud frame \(Double(stopHeard) / 1e6) ms after SIGUSR1")
+    }
+
+    /// Whether the last chunk holds sound and the 200 ms before it were silent.
+    private static func beepGroupJustBegan(_ chunks: [StampedOutput.Chunk]) -> Bool {
+        guard let last = chunks.last, last.bytes.contains(where: { $0 != 0 }) else { return false }
+        var silentBytes = 0
+        for chunk in chunks.dropLast().reversed() {
+            guard chunk.bytes.allSatisfy({ $0 == 0 }) else { return false }
+            silentBytes += chunk.bytes.count
+            if silentBytes >= PulseServer.sampleRate / 5 * Monitor.bytesPerFrame { return true }
+        }
+        return false
+    }
+
+    @Test func ringingIsGaplessForTenSecondsWithBothCoresBusy() throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+        let busy = BusyLoops()
+        defer { busy.stop() }
+
+        let run = EggtimerRun(["1", "-D", "pulse"], server: server)
+        let sounding = try #require(run.waitForEvent("sounding", timeout: .seconds(20)))
+        let deadline = try #require(EggtimerRun.integer("deadline_t_mono_ns", in: sounding))
+        let underrunsBefore = server.underrunsLogged()
+        try #require(monitor.waitPast(deadline + 10_500 * Self.millisecond, timeout: .seconds(20)))
+        let underruns = server.underrunsLogged() - underrunsBefore
+        run.output.child.signal(SIGUSR1)
+        #expect(run.wait(timeout: .seconds(10)) == .exited(0))
+        busy.stop()
+
+        let recording = monitor.recording
+        let onset = try #require(recording.firstLoudFrame, "nothing was heard")
+        let frames = 10 * PulseServer.sampleRate
+        try #require(recording.frameCount - onset >= frames, "less than 10 s recorded after the onset")
+        let sound = shippedSound.bytes
+        let width = Monitor.bytesPerFrame
+        var mismatches = 0
+        recording.bytes.withUnsafeBufferPointer { heard in
+            sound.withUnsafeBufferPointer { expected in
+                for frame in 0..<frames {
+                    let h = (onset + frame) * width
+                    let e = (frame % shippedSound.frames) * width
+                    if heard[h] != expected[e] || heard[h + 1] != expected[e + 1] || heard[h + 2] != expected[e + 2]
+                        || heard[h + 3] != expected[e + 3]
+                    {
+                        mismatches += 1
+                    }
+                }
+            }
+        }
+        #expect(underruns == 0, "the server saw the client underrun \(underruns) times")
+        #expect(mismatches == 0, "\(mismatches) of \(frames) frames heard differ from the looped sound")
+        print("10 s under load: \(underruns) client underruns (server log), \(mismatches) mismatched frames")
+    }
+
+    @Test func ringingIsHeardAgainWithinThreeSecondsOfAServerRestart() throws {
+        let server = try PulseServer()
+        let before = try Monitor(server)
+        let run = EggtimerRun(["1", "-D", "pulse"], server: server)
+        _ = try #require(run.waitForEvent("sounding", timeout: .seconds(20)))
+        let heardBefore = before.waitForSound(frames: PulseServer.sampleRate / 2, timeout: .seconds(10))
+        server.kill()
+        before.stop()
+        try #require(heardBefore, "the alarm was not heard before the kill")
+
+        try server.start()
+        let ready = bootNanoseconds()
+        let after = try Monitor(server)
+        defer { after.stop() }
+        let heardAgain = after.output.wait(timeout: .seconds(4)) { Recording($0).firstLoudFrame != nil }
+        let recording = after.recording
+        let again = recording.firstLoudFrame.map { recording.time(ofFrame: $0) - ready }
+        run.output.child.signal(SIGUSR1)
+        #expect(run.wait(timeout: .seconds(10)) == .exited(0))
+
+        #expect(heardAgain, "the alarm was not heard within 4 s of the restart")
+        if let again {
+            #expect(again <= 3 * Self.second, "heard again \(Double(again) / 1e6) ms after the restart")
+            print("heard again \(Double(again) / 1e6) ms after the restarted server answered")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import CSystem
+import Glibc
+
+/// A private PulseAudio server with one null sink, `kitchen`, started and stopped by a test.
+///
+/// Runs as a child of the test process (`--daemonize=no`; this container's init reaps no orphans),
+/// with `HOME`, `XDG_RUNTIME_DIR` and `PULSE_RUNTIME_PATH` inside a private 0700 folder, so it
+/// never meets the system's or another test's server. Its debug log goes to `log`.
+///
+/// The sink runs at the alarm sound's rate (no resampling) at 100 % volume, with rewinds off:
+/// on a sink that rewinds, the monitor recording loses the first 1–15 ms of every new stream
+/// (aplay, paplay and eggtimer alike, checked by hand), which would hide what a sample-exact
+/// comparison is for.
+final class PulseServer {
+    static let sink = "kitchen"
+    static let sampleRate = 44_100
+
+    /// The private folder holding the server's home, runtime folder, log and the children's homes.
+    let directory: String
+    var runtimePath: String { directory + "/pulse" }
+    var socketPath: String { runtimePath + "/native" }
+    var log: String { directory + "/server.log" }
+    private(set) var server: Child?
+    private var childFolders = 0
+
+    /// Makes the private folder and starts the server.
+    /// - Throws: `HeardFailure` naming what went wrong when the server does not answer.
+    init() throws {
+        directory = makePrivateDirectory("eggtimer-heard")
+        try start()
+    }
+
+    deinit {
+        stop()
+        _ = Child.spawn("/bin/rm", ["-rf", directory], environment: ["PATH": "/usr/bin:/bin"]).wait(
+            timeout: .seconds(30))
+    }
+
+    /// The environment the server itself runs with.
+    private var serverEnvironment: [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": directory, "XDG_RUNTIME_DIR": directory,
+            "PULSE_RUNTIME_PATH": runtimePath,
+        ]
+    }
+
+    /// Starts the server (again, after ``kill()``) and waits until `pactl info` answers.
+    /// - Throws: `HeardFailure` if it exits or does not answer within 20 s.
+    func start() throws {
+        let child = Child.spawn(
+            "/usr/bin/pulseaudio",
+            [
+                "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--log-level=debug",
+                "--log-target=stderr", "-L",
+                "module-null-sink sink_name=\(Self.sink) rate=\(Self.sampleRate) channels=2 norewinds=1",
+                "-L", "module-native-protocol-unix",
+            ], environment: serverEnvironment, stderrPath: log)
+        server = child
+        let deadline = ContinuousClock.now + .seconds(20)
+        let probe = environment(for: "probe")
+        while ContinuousClock.now < deadline {
+            if child.hasExited {
+                let status = child.wait(timeout: .seconds(1))
+                server = nil
+                throw HeardFailure("the PulseAudio test server exited (\(status)) before answering; see \(log)")
+            }
+            let answer = Child.spawn("/usr/bin/pactl", ["info"], environment: probe).wait(timeout: .seconds(5))
+            if answer == .exited(0) { return }
+            // Not listening yet: look again shortly, or at once if the server exits meanwhile.
+            let pidfd = pidfd_open(child.pid, 0)
+            if pidfd >= 0 {
+                _ = waitReadable(pidfd, timeout: .milliseconds(50))
+                close(pidfd)
+            }
+        }
+        throw HeardFailure("the PulseAudio test server did not answer `pactl info` within 20 s; see \(log)")
+    }
+
+    /// Kills the server with SIGKILL, reaps it and removes its stale pid file (else the next start
+    /// says "Daemon already running").
+    func kill() {
+        guard let server else { return }
+        server.signal(SIGKILL)
+        server.wait(timeout: .seconds(10))
+        unlink(runtimePath + "/pid")
+        self.server = nil
+    }
+
+    /// Stops the server with SIGTERM (SIGKILL after 5 s) and reaps it.
+    func stop() {
+        guard let server else { return }
+        server.signal(SIGTERM)
+        server.wait(timeout: .seconds(5))
+        unlink(runtimePath + "/pid")
+        self.server = nil
+    }
+
+    /// A child's own environment: its own HOME and XDG_RUNTIME_DIR (0700 folders inside the
+    /// server's), and PULSE_SERVER pointing at this server.
+    func environment(for name: String) -> [String: String] {
+        childFolders += 1
+        let home = directory + "/\(name)-\(childFolders)"
+        mkdir(home, 0o700)
+        mkdir(home + "/run", 0o700)
+        return [
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "XDG_RUNTIME_DIR": home + "/run",
+            "PULSE_SERVER": "unix:" + socketPath,
+        ]
+    }
+
+    /// The number of times the log says a stream came back from an underrun, so far.
+    func underrunsLogged() -> Int {
+        let fd = open(log, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("end of underrun") }.count
+    }
+}
