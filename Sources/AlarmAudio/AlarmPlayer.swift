@@ -148,10 +148,14 @@ public final class AlarmPlayer {
     ///   - device: ALSA PCM name, for example `"default"`, `"null"`, `"file:'/tmp/x.raw',raw"` or
     ///     `"plughw:CARD=Headphones"`.
     ///   - latency: The device buffer to ask for; bounds how far writes run ahead of what is heard.
+    ///   - loudness: The volume and fade-in of every ringing (default: the samples unchanged).
     /// - Precondition: `sound.frames > 0` and `latency > .zero`.
-    public convenience init(sound: AlarmSound, device: String, latency: Duration = .milliseconds(100)) {
+    public convenience init(
+        sound: AlarmSound, device: String, latency: Duration = .milliseconds(100), loudness: Loudness = .unchanged
+    ) {
         precondition(latency > .zero, "latency must be positive")
-        self.init(sound: sound, device: device, timer: SystemPlaybackTimer()) { () throws(ALSAError) in
+        self.init(sound: sound, device: device, timer: SystemPlaybackTimer(), loudness: loudness) {
+            () throws(ALSAError) in
             try PCMPlayback(device: device, sampleRate: sound.sampleRate, channels: sound.channels, latency: latency)
         }
     }
@@ -162,12 +166,13 @@ public final class AlarmPlayer {
     ///   - device: The name used in errors.
     ///   - timer: The clock and sleeper the playback threads use; it also stamps device calls and
     ///     every instant they report, so ``events(at:)`` must be given `now` by the same clock.
+    ///   - loudness: The volume and fade-in of every ringing.
     ///   - onEvent: Also called on the playback thread with each event as it is posted (not the
     ///     ending); for tests that must look at a fake device at that moment.
     ///   - open: Opens a sink; called on the playback thread, again after each failure.
     /// - Precondition: `sound.frames > 0`.
     init<Sink: PCMSink & ~Copyable>(
-        sound: AlarmSound, device: String, timer: some PlaybackTimer,
+        sound: AlarmSound, device: String, timer: some PlaybackTimer, loudness: Loudness = .unchanged,
         onEvent: @escaping @Sendable (Event) -> Void = { _ in },
         open: @escaping @Sendable () throws(ALSAError) -> Sink
     ) {
@@ -181,6 +186,7 @@ public final class AlarmPlayer {
                     observer(event)
                     post(event)
                 })
+            loop.loudness = loudness
             return loop.run(open: open)
         }
     }

@@ -63,6 +63,10 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     let control: PlaybackControl
     let onEvent: @Sendable (AlarmPlayer.Event) -> Void
     var backoff = Backoff(first: .milliseconds(100), limit: .seconds(2))
+    /// The volume and fade-in applied to the samples (``Loudness/unchanged``: sample-exact).
+    var loudness = Loudness.unchanged
+    /// Scaled samples of one chunk when ``loudness`` changes them; sized on first use.
+    private var scaled: [Int16] = []
 
     private var report = AlarmPlayer.Report()
     /// Frames of the current pass already written.
@@ -202,7 +206,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             do {
                 let chunk = UnsafeBufferPointer(
                     rebasing: samples[(position * channels)..<((position + count) * channels)])
-                written = try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
+                written = try writeAtLoudness(chunk, to: &sink)
             } catch {
                 if let end = recover(from: error, on: &sink, session: &session) { return end }
                 continue
@@ -263,6 +267,26 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             timer.sleep(until: timer.now() + pause, control: control)
         }
         return nil
+    }
+
+    /// Writes `chunk` at the ringing's loudness: as it is, or scaled for the frames it starts at.
+    /// - Returns: The frames the sink accepted.
+    private mutating func writeAtLoudness<Sink: PCMSink & ~Copyable>(
+        _ chunk: UnsafeBufferPointer<Int16>, to sink: inout Sink
+    ) throws(ALSAError) -> Int {
+        if loudness.isUnity(from: report.framesWritten) {
+            return try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
+        }
+        if scaled.count < chunk.count { scaled = [Int16](repeating: 0, count: chunk.count) }
+        let (loudness, first, channels) = (self.loudness, report.framesWritten, sound.channels)
+        var buffer: [Int16] = []
+        swap(&buffer, &scaled)  // owned here while writing: no copy of the array
+        defer { swap(&buffer, &scaled) }
+        return try buffer.withUnsafeMutableBufferPointer { (output) throws(ALSAError) -> Int in
+            loudness.apply(chunk, channels: channels, firstFrame: first, into: output)
+            let ready = UnsafeBufferPointer(rebasing: output[0..<chunk.count])
+            return try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(ready) }
+        }
     }
 
     /// Counts `written` frames accepted by the sink and sends the events they earn.

@@ -38,7 +38,7 @@ struct App {
             return .osError
         }
         defer { signals.close() }
-        let player = AlarmPlayer(sound: startup.sound, device: options.device)
+        let player = AlarmPlayer(sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
         loop.control = control
         var session = Session(

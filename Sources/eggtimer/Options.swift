@@ -54,6 +54,12 @@ struct Options: Equatable {
         }
     }
 
+    /// `--volume` and `--ramp` for `sound`: the ramp counted in frames at the sound's rate.
+    func loudness(for sound: AlarmSound) -> Loudness {
+        let rampFrames = ramp.map { Int(($0 / .seconds(1)) * Double(sound.sampleRate)) } ?? 0
+        return Loudness(volumePercent: volume, rampFrames: rampFrames)
+    }
+
     /// The label this process answers to on its control socket: `--label`, else the timer's
     /// (the preset's name, the duration as typed, `pomodoro`), else `menu-PID` for the egg menu.
     var processLabel: String {
