@@ -105,3 +105,41 @@ import Testing
                 == driver.events.first.flatMap { if case .deviceUnavailable(let e) = $0 { e } else { nil } })
     }
 }
+
+/// Volume and fade-in reach the device: captured through a real `file:` PCM.
+@Suite struct LoudnessDeviceTests {
+    init() { silenceAudioLibraryMessages() }
+
+    private func capture(_ loudness: Loudness, loops: Int) throws -> (sound: AlarmSound, samples: [Int16]) {
+        let sound = try AlarmSound.decode(path: TestFiles.shippedSoundPath())
+        let directory = TestFiles.makeTemporaryDirectory()
+        defer { TestFiles.remove(directory) }
+        let path = directory + "/capture.raw"
+        let player = AlarmPlayer(sound: sound, device: "file:'\(path)',raw", loudness: loudness)
+        let driver = PlayerDriver(player, now: { .now })
+        driver.start(at: .now, loops: loops)
+        _ = try #require(driver.waitForEnd())
+        let bytes = try #require(TestFiles.read(path))
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return (sound, samples)
+    }
+
+    @Test func halfVolumeHalvesEverySample() throws {
+        let (sound, samples) = try capture(Loudness(volumePercent: 50, rampFrames: 0), loops: 1)
+        #expect(samples.count == sound.samples.count)
+        let expected = sound.samples.map { Int16((Int64($0) * 16384 + 16384) >> 15) }
+        #expect(samples == expected)
+    }
+
+    @Test func theRampRaisesThePeakPassByPassThenHolds() throws {
+        // A ramp over the first two passes of three: each pass louder than the last, the third as decoded.
+        let sound = try AlarmSound.decode(path: TestFiles.shippedSoundPath())
+        let (_, samples) = try capture(Loudness(volumePercent: 100, rampFrames: 2 * sound.frames), loops: 3)
+        let pass = sound.samples.count
+        #expect(samples.count == 3 * pass)
+        let peaks = (0..<3).map { index in samples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0 }
+        #expect(peaks[0] < peaks[1] && peaks[1] < peaks[2], "peaks \(peaks)")
+        #expect(Array(samples[(2 * pass)...]) == sound.samples)
+        #expect(samples[0] == 0)  // from silence: no click
+    }
+}
