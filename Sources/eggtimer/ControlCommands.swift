@@ -39,6 +39,7 @@ enum ControlCommands {
     ///   - verb: The subcommand, for messages.
     ///   - label: The label given, or nil.
     ///   - folder: The runtime folder.
+    /// - Returns: The exit status, as for ``run(_:)``.
     private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
         let timers = survey(label.map { [$0] } ?? labels(in: folder), folder: folder)
         let result: Result<String, ControlFailure>
@@ -58,7 +59,9 @@ enum ControlCommands {
 
     /// One exchange with the chosen timer.
     /// - Returns: The line to print, or why it failed.
-    private static func send(_ request: ControlRequest, to label: String, folder: String) -> Result<String, ControlFailure> {
+    private static func send(_ request: ControlRequest, to label: String, folder: String) -> Result<
+        String, ControlFailure
+    > {
         do {
             let reply = try ControlClient.exchange(request.line, label: label, folder: folder, timeout: answerLimit)
             return outcome(of: reply, request: request, label: label, time: .system)
@@ -86,7 +89,8 @@ enum ControlCommands {
             return .failure(ControlFailure(status: .noTimer, message: text.isEmpty ? "\(label) refused" : String(text)))
         }
         guard reply == "ok" || reply.hasPrefix("ok\t") else {
-            return .failure(ControlFailure(status: .software, message: "\(label) answered something that is not eggtimer's"))
+            return .failure(
+                ControlFailure(status: .software, message: "\(label) answered something that is not eggtimer's"))
         }
         switch request {
         case .acknowledge: return .success("\(label): alarm stopped")

@@ -4,8 +4,10 @@ extension Options {
     /// The widest `--help` line, in columns.
     static let helpWidth = 80
 
-    /// The `--help` text; every line fits ``helpWidth`` columns. The subcommands and options
-    /// are listed from the tables the parser reads (``Subcommand/table``, ``optionSpecs``).
+    /// The `--help` text; every line fits ``helpWidth`` columns.
+    ///
+    /// The subcommands and options are listed from the tables the parser reads
+    /// (``Subcommand/table``, ``optionSpecs``).
     static let help = """
         eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
 
@@ -48,12 +50,17 @@ extension Options {
         return "  " + String(repeating: " ", count: 4 - code.count) + code + "  " + entry.meaning
     }.joined(separator: "\n")
 
-    /// The subcommands, one entry each: `  eggtimer ack [LABEL]   stop the alarm`.
-    /// Aliases follow the text; the column is the Usage section's.
+    /// The subcommands, one entry each.
+    ///
+    /// `  eggtimer ack [LABEL]   stop the alarm`; aliases follow the text; the column is the
+    /// Usage section's.
     private static let subcommandHelp = helpRows(
         Subcommand.table.map { subcommand in
             let aliases = subcommand.names.dropFirst().joined(separator: ", ")
-            return ("  eggtimer \(subcommand.name) \(subcommand.usage)", subcommand.help + (aliases.isEmpty ? "" : " (alias: \(aliases))"))
+            return (
+                "  eggtimer \(subcommand.name) \(subcommand.usage)",
+                subcommand.help + (aliases.isEmpty ? "" : " (alias: \(aliases))")
+            )
         }, column: 30)
 
     /// The options of `groups`, in table order: `  -D, --device NAME   ALSA PCM …`.

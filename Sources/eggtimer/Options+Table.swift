@@ -117,7 +117,8 @@ extension Options {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 3,
             let n = Int(digits), n <= 100
         else {
-            throw UsageError(description: "option '\(name)' needs a whole number from 0 to 100 (percent), got '\(value)'")
+            throw UsageError(
+                description: "option '\(name)' needs a whole number from 0 to 100 (percent), got '\(value)'")
         }
         return n
     }
@@ -229,6 +230,6 @@ extension Options {
                 throw UsageError(description: "option '\(name)' takes at most 999h, got '\(value)'")
             }
             options.snoozeFor = snooze
-        },
+        }
     ]
 }

@@ -48,8 +48,10 @@ struct Options: Equatable {
     var plan = Pomodoro.Plan()
     /// Pomodoro: loop the alarm until a key between intervals.
     var wait = false
-    /// `--label NAME`: the timer's name (its control socket's and MQTT topic's); valid by
-    /// ``isValidLabel(_:)``. nil: the preset's name, the duration as typed, or "pomodoro".
+    /// The timer's name from `--label NAME`, or nil for the default.
+    ///
+    /// It names the control socket and the MQTT topic level; valid by ``isValidLabel(_:)``.
+    /// nil: the preset's name, the duration as typed, or "pomodoro".
     var label: String?
     /// `--ring-for D`: stop ringing unacknowledged after this long (the timer is then `missed`).
     var ringFor: Duration?
@@ -83,9 +85,11 @@ struct Options: Equatable {
     /// The longest `snooze --for` (what the control protocol carries).
     static let snoozeLimit = Duration.seconds(999 * 3600)
 
-    /// Whether `text` may be a timer's label: one word of ASCII letters, digits, `-`, `_` and
-    /// `.`, 1–64 characters, not starting with `.` or `-`. A label names a socket file and an
-    /// MQTT topic level, so it has no `/`, no space, no wildcard and cannot be `.` or `..`.
+    /// Whether `text` may be a timer's label.
+    ///
+    /// A label is one word of ASCII letters, digits, `-`, `_` and `.`, 1–64 characters, not
+    /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
+    /// `/`, no space, no wildcard and cannot be `.` or `..`.
     static func isValidLabel(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard (1...labelLimit).contains(bytes.count), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "-")
@@ -111,6 +115,7 @@ struct Options: Equatable {
     ///   - arguments: The arguments as text.
     ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
     ///     bytes, and one that is not UTF-8 (`R\xe9veil.mp3`) must be opened as given.
+    /// - Returns: The options, with the command to run.
     /// - Throws: `UsageError` naming the first bad token.
     static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
         var parser = Parser(arguments: arguments, raw: raw?.count == arguments.count ? raw : nil)
@@ -142,10 +147,13 @@ struct Options: Equatable {
         return options
     }
 
-    /// Checks that each option given works with the subcommand (nil: a timer or the menu).
-    /// - Parameter given: The options as typed, in order, with their specs.
+    /// Checks that each option given works with the subcommand.
+    /// - Parameters:
+    ///   - given: The options as typed, in order, with their specs.
+    ///   - subcommand: The subcommand, or nil for a timer or the menu.
     /// - Throws: `UsageError` naming the first option that does not fit.
-    private static func checkOptions(_ given: [(name: String, spec: Spec)], subcommand: Subcommand?) throws(UsageError) {
+    private static func checkOptions(_ given: [(name: String, spec: Spec)], subcommand: Subcommand?) throws(UsageError)
+    {
         for (name, spec) in given {
             if let subcommand {
                 guard spec.subcommands.contains(subcommand.name) else {
@@ -213,7 +221,9 @@ struct Options: Equatable {
             try spec.apply(&options, name, value)
             if canonical == "--sound", let raw {
                 // The value's own bytes: after `=` in the same token, or the next token.
-                let bytes = inlineValue != nil ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
+                let bytes =
+                    inlineValue != nil
+                    ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
                 options.soundPath = SoundFilePath(bytes: bytes)
             }
         }

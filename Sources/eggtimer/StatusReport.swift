@@ -9,9 +9,10 @@ enum StatusReport {
     /// The line printed when no timer runs (also `status` with no timers).
     static let noneRunning = "no timers running"
 
-    /// A header and one row per timer (LABEL, PID, STATE, REMAINING, RINGS AT), columns aligned
-    /// by display width and two spaces apart; or ``noneRunning``. Text from the timers is escaped
-    /// (it cannot move the cursor).
+    /// The table for people: a header and one row per timer, or ``noneRunning``.
+    ///
+    /// Columns LABEL, PID, STATE, REMAINING, RINGS AT, aligned by display width and two spaces
+    /// apart. Text from the timers is escaped (it cannot move the cursor).
     /// - Parameters:
     ///   - timers: The timers, in the order to print.
     ///   - time: Local wall-clock time for the deadlines.
@@ -40,17 +41,20 @@ enum StatusReport {
         }.joined()
     }
 
-    /// A JSON array of one object per timer, on one line with a trailing newline:
-    /// `[{"label":"soft","pid":42,"state":"counting","remaining_s":299.5,"deadline":"2026-11-30T09:12:03+01:00"}]`.
-    /// `remaining_s` is decimal seconds (exact to the nanosecond), `deadline` local ISO 8601 with
-    /// the UTC offset, or null while paused.
+    /// A JSON array of one object per timer, on one line.
+    ///
+    /// `[{"label":"soft","pid":42,"state":"counting","remaining_s":299.5,`
+    /// `"deadline":"2026-11-30T09:12:03+01:00"}]`: `remaining_s` is decimal seconds (exact to the
+    /// nanosecond), `deadline` local ISO 8601 with the UTC offset, or null while paused.
     /// - Parameters:
     ///   - timers: The timers, in the order to print.
     ///   - time: Local wall-clock time for the deadlines.
+    /// - Returns: The array and a newline.
     static func json(_ timers: [TimerStatus], time: LocalTime) -> String {
         let log = EventLog(clock: MonotonicClock())  // for its JSON quoting and seconds
         let objects = timers.map { timer in
-            let deadline = timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
+            let deadline =
+                timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
             return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(log.quote(timer.state)),"
                 + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)}"
         }

@@ -20,7 +20,8 @@ enum TimerSelection {
     /// - Returns: The chosen timer's status.
     /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none runs or none has the label;
     ///   ``ExitStatus/usage`` listing the candidates when several could be meant.
-    static func target(among timers: [TimerStatus], label: String?, verb: String) throws(ControlFailure) -> TimerStatus {
+    static func target(among timers: [TimerStatus], label: String?, verb: String) throws(ControlFailure) -> TimerStatus
+    {
         if let label {
             guard let timer = timers.first(where: { $0.label == label }) else {
                 throw ControlFailure(status: .noTimer, message: "no timer labelled '\(label)' is running")
@@ -29,7 +30,9 @@ enum TimerSelection {
         }
         if timers.isEmpty { throw ControlFailure(status: .noTimer, message: "no timers running") }
         if timers.count == 1 { return timers[0] }
-        let ringing = timers.filter { $0.state == TimerState.ringing.rawValue || $0.state == TimerState.silent.rawValue }
+        let ringing = timers.filter {
+            $0.state == TimerState.ringing.rawValue || $0.state == TimerState.silent.rawValue
+        }
         if ringing.count == 1 { return ringing[0] }
         let list = timers.map { "\($0.label) (\($0.state))" }.joined(separator: ", ")
         throw ControlFailure(

@@ -69,7 +69,9 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
         let snoozed = TimerStatus(
             label: "soft", pid: 1, state: "snoozed", remaining: .seconds(600),
             deadlineUnixMilliseconds: 1_796_026_923_456)
-        #expect(outcome("ok\tlabel=soft\tpid=1\tstate=done\tremaining_ns=0", .acknowledge) == .success("soft: alarm stopped"))
+        #expect(
+            outcome("ok\tlabel=soft\tpid=1\tstate=done\tremaining_ns=0", .acknowledge)
+                == .success("soft: alarm stopped"))
         #expect(outcome("ok", .cancel) == .success("soft: cancelled"))
         #expect(outcome(snoozed.line, .snooze(nil)) == .success("soft: snoozed until 09:22:03"))
         #expect(outcome("ok", .snooze(.seconds(60))) == .success("soft: snoozed"))
@@ -86,7 +88,8 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
     func anAnswerOutsideTheProtocolIsAnInternalError(reply: String) {
         #expect(
             outcome(reply, .acknowledge)
-                == .failure(ControlFailure(status: .software, message: "soft answered something that is not eggtimer's")))
+                == .failure(
+                    ControlFailure(status: .software, message: "soft answered something that is not eggtimer's")))
     }
 }
 

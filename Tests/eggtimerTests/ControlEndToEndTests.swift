@@ -62,7 +62,8 @@ private func serve(_ server: ControlServer, count: Int, reply: @escaping @Sendab
 private let nineTwelve: Int64 = 1_796_026_323_000
 
 private func status(_ label: String, _ state: String, deadline: Int64? = nineTwelve) -> TimerStatus {
-    TimerStatus(label: label, pid: 4242, state: state, remaining: .milliseconds(299_500), deadlineUnixMilliseconds: deadline)
+    TimerStatus(
+        label: label, pid: 4242, state: state, remaining: .milliseconds(299_500), deadlineUnixMilliseconds: deadline)
 }
 
 /// The short-lived client (`eggtimer status|ack|cancel|snooze`) against fake timers: real
@@ -162,7 +163,8 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let runtime = try RuntimeDirectory()
         let server = try ControlServer(folder: runtime.folder, label: "soft")
         let served = serve(server, count: 2) { line in
-            ControlRequest(line: line) == .status ? status("soft", "counting").line : "error\tsoft is counting, not ringing"
+            ControlRequest(line: line) == .status
+                ? status("soft", "counting").line : "error\tsoft is counting, not ringing"
         }
         let result = runEggtimer(["ack"], environment: runtime.environment)
         served.done.wait()
@@ -188,7 +190,9 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         close(stale)

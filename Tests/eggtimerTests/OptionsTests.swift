@@ -97,7 +97,10 @@ import TimerCore
     }
 
     @Test(arguments: [
-        (["abc"], "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"),
+        (
+            ["abc"],
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+        ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
         (["1:75"], "invalid duration '1:75': seconds must be below 60"),
@@ -141,7 +144,8 @@ import TimerCore
         #expect(options.label == nil && options.ringFor == nil && options.ramp == nil && options.onDone == nil)
         #expect(options.volume == 100)
         #expect(options.start == .timer(.egg(0), .seconds(300), label: "Soft"))
-        #expect(try Options.parse(["--label", "egg-1", "hard"]).start == .timer(.egg(2), .seconds(720), label: "egg-1"))
+        #expect(
+            try Options.parse(["--label", "egg-1", "hard"]).start == .timer(.egg(2), .seconds(720), label: "egg-1"))
         #expect(try Options.parse(["90"]).start == .timer(.plain, .seconds(90), label: "90"))
         #expect(try Options.parse(["pomodoro", "--label", "focus"]).timerLabel == "focus")
     }
@@ -241,7 +245,10 @@ import TimerCore
         (["ack", "a/b"], "invalid label 'a/b': \(Options.labelRule)"),
         (["cancel", "1:30"], "invalid label '1:30': \(Options.labelRule)"),
         (["snooze", "--", "-x"], "invalid label '-x': \(Options.labelRule)"),
-        (["stop"], "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"),
+        (
+            ["stop"],
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+        ),
     ])
     func badSubcommandInputNamesTheToken(arguments: [String], message: String) {
         #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
@@ -257,7 +264,9 @@ import TimerCore
             #expect(!spec.help.isEmpty)
         }
         for subcommand in Options.Subcommand.table {
-            #expect(Options.help.contains("eggtimer \(subcommand.name) \(subcommand.usage)"), "help lacks \(subcommand.name)")
+            #expect(
+                Options.help.contains("eggtimer \(subcommand.name) \(subcommand.usage)"),
+                "help lacks \(subcommand.name)")
             for alias in subcommand.names.dropFirst() { #expect(Options.help.contains("alias: \(alias)")) }
         }
         #expect(Options.help.contains("z snoozes the alarm"))
@@ -265,12 +274,14 @@ import TimerCore
     }
 
     @Test func helpRowsWrapLongTextsUnderTheirColumn() {
-        let rows = Options.helpRows([("  --a D", String(repeating: "word ", count: 30)), ("  --much-too-long-for-it X", "x")], column: 24)
+        let rows = Options.helpRows(
+            [("  --a D", String(repeating: "word ", count: 30)), ("  --much-too-long-for-it X", "x")], column: 24)
         let lines = rows.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines[0].hasPrefix("  --a D") && lines[0].dropFirst(24).hasPrefix("word"))
         #expect(lines[1].hasPrefix(String(repeating: " ", count: 24) + "word"))
-        #expect(lines.suffix(2).map(String.init) == ["  --much-too-long-for-it X", String(repeating: " ", count: 24) + "x"])
+        #expect(
+            lines.suffix(2).map(String.init) == ["  --much-too-long-for-it X", String(repeating: " ", count: 24) + "x"])
     }
 }
 
