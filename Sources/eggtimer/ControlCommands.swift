@@ -41,10 +41,12 @@ enum ControlCommands {
     ///   - folder: The runtime folder.
     /// - Returns: The exit status, as for ``run(_:)``.
     private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
-        let timers = survey(label.map { [$0] } ?? labels(in: folder), folder: folder)
+        let all = labels(in: folder)
+        let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
+        let timers = survey(wanted.map { [$0] } ?? all, folder: folder)
         let result: Result<String, ControlFailure>
         do {
-            let target = try TimerSelection.target(among: timers, label: label, verb: verb)
+            let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
             result = send(request, to: target.label, folder: folder)
         } catch {
             result = .failure(error)

@@ -12,6 +12,19 @@ struct ControlFailure: Error, Equatable {
 /// With a label: that timer. Without: the only timer, else the only ringing one (`ringing`, or
 /// `silent` when its alarm reaches no device), else none: the user must name one.
 enum TimerSelection {
+    /// The running timer's label that `label`, as typed, means: the same label, else the only
+    /// one that differs from it in case alone (`eggtimer ack soft` for the preset's `Soft`),
+    /// else `label` itself (which then names no running timer).
+    /// - Parameters:
+    ///   - label: The label given.
+    ///   - labels: The labels of the sockets in the runtime folder.
+    /// - Returns: The label to ask.
+    static func socketLabel(for label: String, among labels: [String]) -> String {
+        if labels.contains(label) { return label }
+        let folded = labels.filter { $0.lowercased() == label.lowercased() }
+        return folded.count == 1 ? folded[0] : label
+    }
+
     /// The timer to act on.
     /// - Parameters:
     ///   - timers: The running timers that answered, sorted by label.

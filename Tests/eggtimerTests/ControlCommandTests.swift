@@ -33,6 +33,14 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
         #expect(try TimerSelection.target(among: timers, label: nil, verb: "ack").label == chosen)
     }
 
+    @Test(arguments: [
+        ("soft", ["Soft", "tea"], "Soft"), ("Soft", ["Soft", "soft"], "Soft"), ("soft", ["Soft", "soft"], "soft"),
+        ("SOFT", ["Soft", "soft"], "SOFT"), ("tea", ["Soft"], "tea"), ("x", [], "x"),
+    ])
+    func aLabelDifferingInCaseAloneMeansTheOnlySuchTimer(label: String, labels: [String], meant: String) {
+        #expect(TimerSelection.socketLabel(for: label, among: labels) == meant)
+    }
+
     @Test func aLabelPicksThatTimerWhateverTheOthersDo() throws {
         let timers = [timer("soft", "ringing"), timer("tea", "counting"), timer("x", "ringing")]
         #expect(try TimerSelection.target(among: timers, label: "tea", verb: "cancel").label == "tea")

@@ -145,6 +145,18 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         #expect(soft.accept() == nil, "the other timer was not contacted")
     }
 
+    /// `eggtimer soft` is labelled `Soft` (the preset's name); `eggtimer cancel soft` finds it.
+    @Test func aLabelDifferingInCaseAloneFindsTheTimer() throws {
+        let runtime = try RuntimeDirectory()
+        let server = try ControlServer(folder: runtime.folder, label: "Soft")
+        let served = serve(server, count: 2) { _ in status("Soft", "counting").line }
+        let result = runEggtimer(["cancel", "soft"], environment: runtime.environment)
+        served.done.wait()
+        #expect(result.termination == .exited(0))
+        #expect(result.stdout == "Soft: cancelled\n" && result.stderr == "")
+        #expect(served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.cancel.line])
+    }
+
     @Test func snoozeSendsItsDurationAndSaysWhenItRingsAgain() throws {
         let runtime = try RuntimeDirectory()
         let server = try ControlServer(folder: runtime.folder, label: "soft")
