@@ -252,6 +252,11 @@ struct Options: Equatable {
                 value = inline
             } else if index < arguments.count {
                 value = arguments[index]
+                // `-D --json`: an option where the value belongs means the value was left out.
+                let next = value.split(separator: "=", maxSplits: 1).first.map(String.init) ?? value
+                if value.hasPrefix("-"), optionSpecs.contains(where: { $0.names.contains(next) }) {
+                    throw UsageError(description: "option '\(name)' needs a value, got the option '\(value)'")
+                }
                 index += 1
             } else {
                 throw UsageError(description: "option '\(name)' needs a value")

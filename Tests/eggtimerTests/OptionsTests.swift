@@ -47,7 +47,7 @@ import TimerCore
         (["--help", "--help"], .help),
         (["--version", "--help"], .version),
         (["-h", "--version"], .help),
-        (["--loops", "--help"], nil),  // `--help` is the value of --loops: not a number
+        (["--loops", "--help"], .help),  // an option where a value belongs is not taken as the value
         (["--", "--help"], nil),  // a positional after `--`
         (["--help=1"], nil),
         (["-hv"], nil),
@@ -242,6 +242,7 @@ import TimerCore
         (["snooze", "--for"], "option '--for' needs a value"),
         (["status", "tea"], "unexpected argument 'tea': 'status' takes no label"),
         (["ack", "tea", "soft"], "unexpected argument 'soft': give at most one label"),
+        (["2", "-D", "--json"], "option '-D' needs a value, got the option '--json'"),
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (
             ["stop"],

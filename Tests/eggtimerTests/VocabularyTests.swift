@@ -60,6 +60,9 @@ typealias ExitStatus = eggtimer.ExitStatus
          OutputRouting(ui: nil, log: .plain, keyboard: true)),
         (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: nil, json: false),
          OutputRouting(ui: nil, log: .plain, keyboard: true)),
+        // A terminal type with no terminfo entry (TERM=xterm-nosuch): plain lines, no escape codes.
+        (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm-nosuch", json: false, termHasEntry: false),
+         OutputRouting(ui: nil, log: .plain, keyboard: true)),
         // A background job: no keyboard, no UI, plain lines.
         (Facts(stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: false, term: "xterm", json: false),
          OutputRouting(ui: nil, log: .plain, keyboard: false)),
@@ -72,6 +75,21 @@ typealias ExitStatus = eggtimer.ExitStatus
     ])
     func routingFollowsTheDescriptors(facts: Facts, routing: OutputRouting) {
         #expect(OutputRouting.decide(facts) == routing)
+    }
+}
+
+@Suite struct TerminfoTests {
+    @Test(arguments: [("xterm", true), ("xterm-256color", true), ("dumb", true), ("xterm-nosuch", false), ("../x", false), ("", false)])
+    func entriesAreFoundAsNcursesWould(term: String, known: Bool) {
+        #expect(Terminfo.hasEntry(term) == known)
+    }
+
+    @Test func theSearchFollowsNcursesOrder() {
+        let environment = ["TERMINFO": "/t", "HOME": "/h", "TERMINFO_DIRS": "/a::/b"]
+        #expect(
+            Terminfo.folders { environment[$0] }
+                == ["/t", "/h/.terminfo", "/a", "/usr/share/terminfo", "/b", "/etc/terminfo", "/lib/terminfo",
+                    "/usr/share/terminfo", "/usr/lib/terminfo"])
     }
 }
 
@@ -174,6 +192,38 @@ typealias ExitStatus = eggtimer.ExitStatus
         #expect(controller.pomodoro?.phase == .shortBreak)
         #expect(names(controller.handle(key: .character(" "), at: t0 + .seconds(3))) == ["stopAlarm"])
         #expect(controller.state == .counting)  // the key stopped the alarm, it did not pause
+    }
+}
+
+@Suite struct PomodoroSoundingTests {
+    @Test func theOnePassAlarmBetweenIntervalsLogsItsSoundingWithItsOwnPhase() {
+        let plan = Pomodoro.Plan(work: .seconds(2), shortBreak: .seconds(60))
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        let effects = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
+        guard case .emit(let sounding)? = effects.first else {
+            Issue.record("no sounding: \(effects)")
+            return
+        }
+        #expect(sounding.name == .sounding)
+        #expect(sounding.extra.contains(.init(key: "phase", value: .text("work"))))
+        #expect(sounding.extra.contains(.init(key: "deadline_t_mono_ns", value: .instant(t0 + .seconds(2)))))
+        #expect(controller.pomodoro?.phase == .shortBreak)
+    }
+
+    @Test func aDeviceThatHangsAfterTheTimerEndedStillNamesIt() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(2), label: "2s"), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        _ = controller.handle(key: .enter, at: t0 + .milliseconds(2100))
+        let hung = controller.handle(
+            audio: .hung(.deviceHung(device: "d", call: "snd_pcm_writei")), at: t0 + .milliseconds(2600))
+        guard case .emit(let event)? = hung.first else {
+            Issue.record("no event: \(hung)")
+            return
+        }
+        #expect(event.name == .deviceUnavailable && event.label == "2s" && event.total == .seconds(2))
     }
 }
 

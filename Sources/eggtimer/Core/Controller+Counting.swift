@@ -10,17 +10,27 @@ extension Controller {
         let startedAt: ContinuousClock.Instant
         /// The menu entry picked to start it, if it was started from the menu.
         let pickedEntry: Int?
-        /// Whether the previous pomodoro interval's alarm is still playing its one pass.
-        var previousAlarmPlaying = false
+        /// The previous pomodoro interval's alarm, while it still plays its one pass.
+        var previousAlarm: PreviousAlarm?
         /// Whether this countdown is a snoozed alarm waiting to ring again (state `snoozed`).
         var snoozed = false
     }
 
+    /// A pomodoro interval's alarm that plays its one pass while the next interval counts.
+    struct PreviousAlarm: Equatable {
+        /// The interval that ended.
+        let run: Run
+        /// Its deadline, when the alarm's first frame is due.
+        let deadline: ContinuousClock.Instant
+        /// Its phase (the pomodoro has moved on to the next one).
+        let phase: Pomodoro.Phase
+    }
+
     mutating func handleCounting(key: Key, _ counting: Counting, at now: Instant) {
         var counting = counting
-        if counting.previousAlarmPlaying {
+        if counting.previousAlarm != nil {
             // The last interval's alarm still playing its pass: a key stops it, like any alarm.
-            counting.previousAlarmPlaying = false
+            counting.previousAlarm = nil
             mode = .counting(counting)
             stopAlarm()
             return
@@ -84,12 +94,12 @@ extension Controller {
         deadlinesSeen += 1
         emit(event(.finished, counting.run, at: now))
         if configuration.runsDoneCommand, !counting.snoozed { perform(.runDoneCommand) }
-        if isOneShot(counting.run), pomodoro?.isLastInterval != true {
+        if isOneShot(counting.run), pomodoro?.isLastInterval != true, let phase = pomodoro?.phase {
             // The alarm plays its pass out while the next interval starts.
             if audio.deviceDown { perform(.bell) }
             nextInterval(skipped: false, at: now)
             if case .counting(var next) = mode, audio.playerActive {
-                next.previousAlarmPlaying = true
+                next.previousAlarm = PreviousAlarm(run: counting.run, deadline: deadline, phase: phase)
                 mode = .counting(next)
             }
         } else {

@@ -34,6 +34,15 @@ extension Controller {
         case .firstFrame(let instant):
             audio.deviceDown = false
             audio.notice = nil
+            if case .counting(let counting) = mode, let previous = counting.previousAlarm {
+                // The ended interval's one pass, sounding while the next interval counts.
+                var sounding = event(
+                    .sounding, previous.run, at: instant, extra: [("deadline_t_mono_ns", .instant(previous.deadline))])
+                if let index = sounding.extra.firstIndex(where: { $0.key == "phase" }) {
+                    sounding.extra[index].value = .text(previous.phase.rawValue)
+                }
+                emit(sounding)
+            }
             guard case .ringing(var ringing) = mode else { return }
             ringing.playingSince = instant
             mode = .ringing(ringing)
@@ -52,7 +61,7 @@ extension Controller {
         case .finished:
             handleAudioEnd(stoppedAt: nil)
             if case .counting(var counting) = mode {
-                counting.previousAlarmPlaying = false
+                counting.previousAlarm = nil
                 mode = .counting(counting)
             }
             guard case .ringing(var ringing) = mode else { return }
@@ -83,7 +92,8 @@ extension Controller {
         // before the deadline) is not news.
         // Logged at once, even ahead of an acknowledgement waiting for its stop: it happened first.
         if !audio.deviceDown, error != audio.notice {
-            perform(.emit(event(.deviceUnavailable, currentRun, at: now, extra: [("reason", .text("\(error)"))])))
+            perform(
+                .emit(event(.deviceUnavailable, currentRun ?? lastRun, at: now, extra: [("reason", .text("\(error)"))])))
         }
         audio.deviceDown = true
         audio.notice = error

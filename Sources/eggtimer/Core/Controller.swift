@@ -73,6 +73,9 @@ struct Controller {
     /// The pomodoro plan's progress, when running one.
     var pomodoro: Pomodoro?
     var audio = AudioHealth()
+    /// The last run begun (kept after it ends, for events that come after it: a device that
+    /// hung while stopping, the `--on-done` command ending).
+    var lastRun: Run?
     /// How the last timer ended (done, cancelled, missed), for the exit status.
     var outcome: TimerState?
 
@@ -336,6 +339,7 @@ struct Controller {
         var countdown = Countdown<Instant>(total: duration)
         countdown.start(at: now)
         let run = Run(kind: kind, label: label, countdown: countdown)
+        lastRun = run
         mode = .counting(Counting(run: run, startedAt: now, pickedEntry: picked))
         emit(event(kind == .pomodoro ? .interval : .started, run, at: now))
     }

@@ -34,6 +34,9 @@ struct OutputRouting: Equatable {
         var term: String?
         /// `--json` was given.
         var json: Bool
+        /// Whether the terminfo database has an entry for `TERM` (a terminal eggtimer cannot look
+        /// up may not understand the escape codes: plain lines then).
+        var termHasEntry = true
 
         /// Reads the facts for this process. C: `isatty`, `tcgetpgrp`, `getpgrp`, `getenv`.
         static func current(json: Bool) -> Facts {
@@ -42,21 +45,27 @@ struct OutputRouting: Equatable {
                 stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
                 stderrIsTerminal: isatty(STDERR_FILENO) == 1,
                 foreground: terminal.map { tcgetpgrp($0) == getpgrp() } ?? false,
-                term: getenv("TERM").map { String(cString: $0) }, json: json)
+                term: termName, json: json, termHasEntry: termHasEntry)
         }
+
+        /// `TERM`, read once: the environment does not change while eggtimer runs.
+        private static let termName = getenv("TERM").map { String(cString: $0) }
+        /// Whether `TERM` has a terminfo entry, looked up once.
+        private static let termHasEntry = termName.map(Terminfo.hasEntry) ?? false
     }
 
     /// Decides the routing.
     ///
     /// - `--json`: JSON on standard output and no UI anywhere (the JSON may be piped to `jq` while
     ///   typed at a terminal); keys still work.
-    /// - The UI needs a terminal that understands escape codes (`TERM` set and not `dumb`) and the
+    /// - The UI needs a terminal that understands escape codes (`TERM` set, not `dumb`, with a
+    ///   terminfo entry) and the
     ///   foreground: on standard output if it is that terminal, else on standard error when keys
     ///   come from the terminal too (`eggtimer 10m > log`).
     /// - Otherwise plain lines on standard output.
     static func decide(_ facts: Facts) -> OutputRouting {
         let keyboard = facts.stdinIsTerminal && facts.foreground
-        let capable = facts.foreground && !(facts.term ?? "").isEmpty && facts.term != "dumb"
+        let capable = facts.foreground && !(facts.term ?? "").isEmpty && facts.term != "dumb" && facts.termHasEntry
         if facts.json { return OutputRouting(ui: nil, log: .json, keyboard: keyboard) }
         if facts.stdoutIsTerminal {
             return capable

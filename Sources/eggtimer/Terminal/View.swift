@@ -85,7 +85,7 @@ struct View {
 
     /// The title, flashing while ringing, with the tomato meter during a pomodoro.
     private func titleRow(_ controller: Controller, at now: ContinuousClock.Instant) -> Row {
-        let titleText = controller.currentRun.map { title(controller, $0, at: now) } ?? EggTitles.menu
+        let titleText = controller.currentRun.map { title(controller, $0, at: now) } ?? exitedTitle(controller)
         var titleTone: Tone = .title
         if case .ringing = controller.mode, flashOn(controller, at: now) { titleTone = .flash }
         var titleLine = "  " + titleText
@@ -102,9 +102,25 @@ struct View {
         return (titleLine, titleTone)
     }
 
+    /// The title after the timer ended, while eggtimer stops the audio and exits (a moment on a
+    /// working device, up to half a second on a stalled one); the menu's title in the menu.
+    private func exitedTitle(_ controller: Controller) -> String {
+        guard case .exited = controller.mode else { return EggTitles.menu }
+        switch controller.outcome {
+        case .done?: return "Alarm stopped."
+        case .cancelled?: return "Cancelled."
+        case .missed?: return "Missed: nobody stopped the alarm."
+        default: return "Goodbye."
+        }
+    }
+
     /// Whether the egg menu shows: in the menu, while an egg boils, and for a time typed in it.
     private func showsMenu(_ controller: Controller) -> Bool {
-        if case .menu = controller.mode { return true }
+        switch controller.mode {
+        case .menu: return true
+        case .exited: return false
+        case .counting, .ringing: break
+        }
         if case .egg = controller.currentRun?.kind { return true }
         return controller.fromMenu && controller.currentRun?.kind == .plain
     }
