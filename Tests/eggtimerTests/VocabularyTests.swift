@@ -248,3 +248,15 @@ typealias ExitStatus = eggtimer.ExitStatus
         #expect(view.nextChange(controller, at: t0 + .milliseconds(550)) == t0 + .milliseconds(600))
     }
 }
+
+@Suite struct SnoozeViewTests {
+    @Test func ringingOffersSnoozeAndASnoozedTimerSaysSo() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        #expect(View().legend(controller, at: t0 + .seconds(1)) == "any key: stop the alarm · z snooze")
+        _ = controller.handle(key: .character("z"), at: t0 + .seconds(2))
+        #expect(controller.state == .snoozed)
+        #expect(View().title(controller, controller.currentRun!, at: t0 + .seconds(2)) == "Snoozed.")
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(602))
+    }
+}

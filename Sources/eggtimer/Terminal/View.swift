@@ -163,6 +163,7 @@ struct View {
         let ringing: Bool
         if case .ringing = controller.mode { ringing = true } else { ringing = false }
         if run.countdown.isPaused { return EggTitles.paused }
+        if case .counting(let counting) = controller.mode, counting.snoozed { return "Snoozed." }
         switch run.kind {
         case .egg(let index):
             return ringing ? EggTitles.done : EggTitles.counting(controller.configuration.presets[index].name)
@@ -216,7 +217,7 @@ struct View {
             keys.append("q quit")
             return keys
         case .ringing:
-            return ["any key: stop the alarm"]
+            return ["any key: stop the alarm", "z snooze"]
         case .exited:
             return []
         }
