@@ -4,8 +4,11 @@
 /// Both reduce the argument by powers of two and sum a short series; tests compare them with Glibc's
 /// `log` and `exp` to a relative 1e-14 over the ranges the egg formulas use.
 enum RealMath {
-    /// ln 2, correctly rounded.
-    static let ln2 = 0.693_147_180_559_945_3
+    /// ln 2 in two parts (Cody and Waite, as in fdlibm): `ln2High` has its last 32 bits zero, so
+    /// `k · ln2High` is exact for any binary exponent k, and `ln2High + ln2Low` is ln 2 to about 1e-26.
+    static let ln2High = 6.931_471_803_691_238_164_90e-01
+    /// The rest of ln 2 after `ln2High`.
+    static let ln2Low = 1.908_214_929_270_587_700_02e-10
 
     /// The natural logarithm of `x`.
     /// - Precondition: `x` is finite and more than zero.
@@ -32,7 +35,7 @@ enum RealMath {
             power *= s2
             divisor += 2
         }
-        return exponent * ln2 + 2 * sum
+        return exponent * ln2High + (exponent * ln2Low + 2 * sum)
     }
 
     /// e raised to `y`.
@@ -41,8 +44,8 @@ enum RealMath {
     static func exp(_ y: Double) -> Double {
         precondition(y.isFinite && abs(y) <= 700, "exp needs a finite argument within ±700")
         // y = k · ln 2 + r with |r| ≤ ½ ln 2, then e^y = 2^k · e^r.
-        let k = (y / ln2).rounded()
-        let r = y - k * ln2
+        let k = (y / (ln2High + ln2Low)).rounded()
+        let r = (y - k * ln2High) - k * ln2Low
         var term = 1.0
         var sum = 1.0
         var n = 1.0
