@@ -58,7 +58,8 @@ extension BoiledEgg {
         var text: String {
             switch place {
             case .fridge: celsius == Self.fridgeCelsius ? "from the fridge" : "from the fridge (\(celsius.eggText) °C)"
-            case .room: celsius == Self.roomCelsius ? "from room temperature" : "from room temperature (\(celsius.eggText) °C)"
+            case .room:
+                celsius == Self.roomCelsius ? "from room temperature" : "from room temperature (\(celsius.eggText) °C)"
             case .given: "from \(celsius.eggText) °C"
             }
         }

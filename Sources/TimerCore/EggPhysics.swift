@@ -12,8 +12,9 @@
 ///   recomputes it.
 /// - 0.76 is the amplitude of the first term of the series solution at the yolk's edge:
 ///   2 · sin(πx)/(πx) with x = r_yolk / R ≈ 0.69 (a yolk of about a third of the egg's volume gives
-///   x = 0.693 and 0.754). Keeping only that term is what makes the formula a logarithm; it holds once
-///   the egg has been in the water a while, which is why the argument must be above 1.
+///   x = 0.693 and 0.754). Keeping only that term makes the time a logarithm; it is a good approximation
+///   once the egg has been in the water a while, and where the argument is at or below 1 it gives no
+///   positive time, so those inputs are rejected.
 ///
 /// So, with M in grams and temperatures in °C, t[min] = 0.451 · M^(2/3) · ln(0.76 · ΔT_egg / ΔT_yolk).
 ///
@@ -39,7 +40,7 @@ public enum EggPhysics {
     public static let altitudeMetres: ClosedRange<Double> = -500...10_000
 
     /// The temperature at which water boils at `altitudeMetres`, in °C.
-    /// - Parameter altitudeMetres: Metres above sea level, within `altitudeMetres` (−500…10 000).
+    /// - Parameter altitude: Metres above sea level, within `altitudeMetres` (−500…10 000).
     /// - Returns: About 100 °C at 0 m, 96.7 °C at 1000 m, 93.4 °C at 2000 m.
     /// - Throws: `EggPhysicsError.notFinite` or `.outOfRange` naming the altitude.
     public static func boilingPoint(altitudeMetres altitude: Double) throws(EggPhysicsError) -> Double {

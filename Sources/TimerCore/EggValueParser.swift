@@ -18,8 +18,10 @@ public enum EggValueParseError: Error, Hashable, Sendable, CustomStringConvertib
     }
 }
 
-/// Reads the values of the egg options (`--size`, `--weight`, `--from`, `--altitude`, `--water`) as a
-/// kitchen user types them. Pure functions: no I/O, any thread.
+/// Reads the values of the egg options as a kitchen user types them.
+///
+/// The options are `--size`, `--weight`, `--from`, `--altitude` and `--water`. Pure functions: no
+/// I/O, any thread.
 ///
 /// Spaces and tabs around a token and between a number and its unit are ignored; letters are
 /// case-insensitive. Numbers are decimal digits with an optional fraction (`62.5`) and, for
@@ -46,7 +48,9 @@ public enum EggValueParser {
     }
 
     /// `--from fridge|room|12C|12°C|-2C`.
-    /// - Parameter fridgeCelsius: The fridge's temperature in °C (a config file may change it).
+    /// - Parameters:
+    ///   - text: The value as typed.
+    ///   - fridgeCelsius: The fridge's temperature in °C (a config file may change it).
     /// - Returns: `.fridge` at `fridgeCelsius`, `.room`, or `.given(celsius:)` within `EggPhysics.eggCelsius`.
     /// - Throws: `EggValueParseError.invalid` for another word, a number without `C`, or out of range.
     public static func start(
@@ -107,7 +111,9 @@ public enum EggValueParser {
         _ text: String, as quantity: EggPhysicsError.Quantity, units: Set<String>, unitHint: String,
         signed: Bool = false, words: String? = nil
     ) throws(EggValueParseError) -> Double {
-        func fail(_ reason: String) -> EggValueParseError { .invalid(value: quantity.name, token: text, reason: reason) }
+        func fail(_ reason: String) -> EggValueParseError {
+            .invalid(value: quantity.name, token: text, reason: reason)
+        }
         let (number, unit) = split(text)
         if number.isEmpty {
             throw fail(words.map { "expected \($0)" } ?? "no number in it")

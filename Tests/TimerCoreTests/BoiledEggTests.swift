@@ -45,7 +45,8 @@ import TimerCore
         #expect(EggSize.allCases.map(\.letters) == ["S", "M", "L", "XL"])
         // M and L lie in the middle of 53–63 g and 63–73 g; S and XL are 10 g from their neighbours.
         #expect(EggSize.medium.grams == (53 + 63) / 2 && EggSize.large.grams == (63 + 73) / 2)
-        #expect(EggSize.medium.grams - EggSize.small.grams == 10 && EggSize.extraLarge.grams - EggSize.large.grams == 10)
+        #expect(
+            EggSize.medium.grams - EggSize.small.grams == 10 && EggSize.extraLarge.grams - EggSize.large.grams == 10)
     }
 
     @Test func donenessNamesMatchThePresetsAndTargetsTheYolk() {

@@ -6,7 +6,8 @@ import TimerCore
         _ grams: Double = 58, _ egg: Double = 4, _ water: Double = 100, _ doneness: Doneness = .medium
     ) -> String? {
         do {
-            let time = try EggPhysics.boilingTime(grams: grams, eggCelsius: egg, waterCelsius: water, doneness: doneness)
+            let time = try EggPhysics.boilingTime(
+                grams: grams, eggCelsius: egg, waterCelsius: water, doneness: doneness)
             Issue.record("expected an error, got \(time)")
             return nil
         } catch {
@@ -24,8 +25,12 @@ import TimerCore
     }
 
     @Test func aYolkTargetAtOrAboveTheWaterHasNoAnswer() {
-        #expect(message(58, 4, 63, .soft) == "water at 63 °C is not hot enough: a soft yolk needs 63 °C, so it never gets there")
-        #expect(message(58, 4, 60, .hard) == "water at 60 °C is not hot enough: a hard yolk needs 77 °C, so it never gets there")
+        #expect(
+            message(58, 4, 63, .soft)
+                == "water at 63 °C is not hot enough: a soft yolk needs 63 °C, so it never gets there")
+        #expect(
+            message(58, 4, 60, .hard)
+                == "water at 60 °C is not hot enough: a hard yolk needs 77 °C, so it never gets there")
     }
 
     @Test func anAltitudeWhereWaterBoilsBelowTheTargetHasNoAnswer() {
@@ -34,7 +39,9 @@ import TimerCore
         do {
             _ = try egg.timing()
         } catch {
-            #expect(error.description == "at 7000 m water boils at 76.6 °C: a hard yolk needs 77 °C, so it never gets there")
+            #expect(
+                error.description == "at 7000 m water boils at 76.6 °C: a hard yolk needs 77 °C, so it never gets there"
+            )
         }
         #expect((try? BoiledEgg(.soft, water: .altitude(metres: 7000)).timing()) != nil)
     }

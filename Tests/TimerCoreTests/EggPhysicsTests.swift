@@ -28,7 +28,8 @@ import TimerCore
 
     @Test func williamsConstantFollowsFromTheEggsMaterialProperties() {
         // c = 3.7 J/(g·K), ρ = 1.038 g/cm³, K = 5.4e-3 W/(cm·K): c ρ^(1/3) / (K π² (4π/3)^(2/3)) seconds.
-        let secondsPerGram = 3.7 * pow(1.038, 1.0 / 3) / (5.4e-3 * Double.pi * Double.pi * pow(4 * Double.pi / 3, 2.0 / 3))
+        let secondsPerGram =
+            3.7 * pow(1.038, 1.0 / 3) / (5.4e-3 * Double.pi * Double.pi * pow(4 * Double.pi / 3, 2.0 / 3))
         #expect(abs(secondsPerGram / 60 - EggPhysics.minutesPerGramToTheTwoThirds) < 0.0005)
         // 0.76 is the first series term's amplitude 2 sin(πx)/(πx) at the yolk's edge, x ≈ 0.69.
         let x = 0.69
@@ -90,7 +91,8 @@ import TimerCore
         var times: [Int64] = []
         var failed = false
         for metres in stride(from: -500.0, through: 10_000, by: step) {
-            let boiled = BoiledEgg(doneness, weight: .grams(grams), start: .given(celsius: egg), water: .altitude(metres: metres))
+            let boiled = BoiledEgg(
+                doneness, weight: .grams(grams), start: .given(celsius: egg), water: .altitude(metres: metres))
             do {
                 let time = try boiled.timing().duration.components.seconds
                 #expect(!failed, "\(boiled) has a time above an altitude that had none")
@@ -139,7 +141,8 @@ import TimerCore
             for step in -200...200 {
                 let egg = limit + Double(step) / 100
                 do {
-                    let time = try EggPhysics.boilingTime(grams: 1, eggCelsius: egg, waterCelsius: 100, doneness: doneness)
+                    let time = try EggPhysics.boilingTime(
+                        grams: 1, eggCelsius: egg, waterCelsius: 100, doneness: doneness)
                     #expect(time >= .seconds(1))
                     #expect(egg < limit)
                 } catch {

@@ -9,7 +9,9 @@ import Testing
     }
 
     @Test func lnMatchesGlibcLog() {
-        var inputs: [Double] = [1e-300, 1e-10, 0.001, 0.5, 0.7, 0.999_999, 1, 1.000_001, 1.414, 1.415, 2, 2.718_281_828, 10]
+        var inputs: [Double] = [
+            1e-300, 1e-10, 0.001, 0.5, 0.7, 0.999_999, 1, 1.000_001, 1.414, 1.415, 2, 2.718_281_828, 10,
+        ]
         inputs += stride(from: 0.01, through: 3000, by: 0.37).map { $0 }
         inputs += [760, 1e10, 1e300, .greatestFiniteMagnitude]
         for x in inputs {
