@@ -34,11 +34,15 @@ struct ConfigFile: Equatable {
         /// The path for messages: one line, invalid UTF-8 and control characters as `\xHH`.
         var name: String { SoundFilePath(bytes: path).description }
 
-        /// The folder a relative `sound` path is taken from: the path up to its last `/`
-        /// (`/` itself for a file in the root), or `.` for a bare file name.
-        var folder: [UInt8] {
-            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return Array(".".utf8) }
-            return slash == path.startIndex ? [UInt8(ascii: "/")] : Array(path[..<slash])
+        /// `relative` taken from the file's folder: an absolute path as it is, else the file's path
+        /// up to its last `/` (or `./`) with `relative` after it.
+        /// - Parameter relative: A path in the file, as bytes.
+        /// - Returns: The path to open.
+        func resolving(_ relative: [UInt8]) -> [UInt8] {
+            let slash = UInt8(ascii: "/")
+            if relative.first == slash { return relative }
+            guard let last = path.lastIndex(of: slash) else { return Array("./".utf8) + relative }
+            return path[...last] + relative
         }
     }
 

@@ -58,11 +58,7 @@ extension Options {
     private static func apply(
         _ spec: Spec, key: String, value: String, from file: ConfigFile, to options: inout Options
     ) throws(ConfigSyntax.Problem) {
-        var sound: [UInt8]?
-        if spec.names.last == "--sound" {
-            let (bytes, slash) = (Array(value.utf8), UInt8(ascii: "/"))
-            sound = bytes.first == slash ? bytes : file.location.folder + [slash] + bytes
-        }
+        let sound = spec.names.last == "--sound" ? file.location.resolving(Array(value.utf8)) : nil
         do {
             try spec.apply(&options, .key(key), sound.map { SoundFilePath(bytes: $0).description } ?? value)
         } catch {
