@@ -195,6 +195,21 @@ private func message(_ text: String) -> String? {
         }
     }
 
+    /// README's example is a valid file that sets every key.
+    @Test func theReadmesExampleIsAValidFile() throws {
+        let readme = String(decoding: try #require(readFile(repositoryRoot + "/README.md")), as: UTF8.self)
+        let start = try #require(readme.firstRange(of: "```ini\n"))
+        let end = try #require(readme[start.upperBound...].firstRange(of: "```\n"))
+        let example = String(readme[start.upperBound..<end.lowerBound])
+        let options = try Options.settings(from: file(example))
+        #expect(options.device == "sysdefault:CARD=Headphones")
+        #expect(options.soundPath == SoundFilePath("/home/u/.config/eggtimer/bell.mp3"))
+        #expect(options.volume == 60 && options.ramp == .seconds(20) && options.ringFor == .seconds(600))
+        #expect(options.presets.map(\.duration) == [.seconds(270), .seconds(390), .seconds(660)])
+        #expect(Set(example.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix { $0 != " " } })
+            == Set(Options.configSpecs.map { Substring($0.key) }))
+    }
+
     /// The config file's keys are the table's rows marked for it; every one has a value.
     @Test func theKeysAreTheOptionsMarkedForTheFile() {
         #expect(Options.configSpecs.map(\.key) == ["device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard"])
