@@ -34,8 +34,10 @@ extension Options {
         var subcommands: [String] = []
         /// Whether the config file may set it, under ``configKey``.
         var inConfigFile = false
-        /// Sets the option's value in `options`, or throws a message naming `name` (as typed on the
-        /// command line, or the config file's key). Flags get the value "".
+        /// Sets the option's value in `options`.
+        ///
+        /// A bad value throws a message naming `name` (as typed on the command line, or the config
+        /// file's key). Flags get the value "".
         var apply: @Sendable (inout Options, _ name: ValueSource, _ value: String) throws(UsageError) -> Void
 
         /// Whether it takes a value.

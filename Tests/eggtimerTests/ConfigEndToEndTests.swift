@@ -8,7 +8,9 @@ import Testing
     let onePass: [UInt8]
 
     init() throws {
-        onePass = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3").samples.withUnsafeBytes { Array($0) }
+        onePass = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3").samples.withUnsafeBytes {
+            Array($0)
+        }
     }
 
     /// The events' names, in order, from `--json` lines.
@@ -68,7 +70,8 @@ import Testing
         #expect(result.termination == .exited(78))
         #expect(result.stdout.isEmpty)
         #expect(
-            result.stderr == "eggtimer: \(dir)/config:3: volume: needs a whole number from 0 to 100 (percent), got '200'\n")
+            result.stderr
+                == "eggtimer: \(dir)/config:3: volume: needs a whole number from 0 to 100 (percent), got '200'\n")
         // The command line does not mend the file: it is read whole, and the line is still bad.
         let overridden = runEggtimer(
             ["1", "--volume", "50", "--loops", "1"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -100,7 +103,8 @@ import Testing
         let folder = runEggtimer(["1", "-D", "null"], environment: ["EGGTIMER_CONFIG": dir])
         #expect(folder.termination == .exited(78))
         #expect(folder.stderr == "eggtimer: \(dir): is a directory, not a config file\n")
-        let absent = runEggtimer(["1", "-D", "null", "--loops", "1"], environment: ["XDG_CONFIG_HOME": dir, "HOME": dir])
+        let absent = runEggtimer(
+            ["1", "-D", "null", "--loops", "1"], environment: ["XDG_CONFIG_HOME": dir, "HOME": dir])
         #expect(absent.termination == .exited(0))
         #expect(absent.stderr.isEmpty)
     }
@@ -115,10 +119,11 @@ import Testing
     }
 
     /// Help, version and the subcommands do not read the file; a bad command line is said first.
-    @Test(arguments: [
-        (["--help"], 0), (["--version"], 0), (["1", "--help"], 0), (["status"], 0), (["ack"], 3),
-        (["1", "--frobnicate"], 64),
-    ] as [([String], Int32)])
+    @Test(
+        arguments: [
+            (["--help"], 0), (["--version"], 0), (["1", "--help"], 0), (["status"], 0), (["ack"], 3),
+            (["1", "--frobnicate"], 64),
+        ] as [([String], Int32)])
     func onlyATimerReadsTheFile(arguments: [String], status: Int32) {
         let dir = temporaryDirectory()
         defer { removeDirectory(dir) }

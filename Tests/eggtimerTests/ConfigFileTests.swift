@@ -161,7 +161,8 @@ private func message(_ text: String) -> String? {
     @Test func theSoundKeepsTheFoldersBytes() throws {
         let folder = Array("/home/".utf8) + [0xE9] + Array("/eggtimer".utf8)
         let file = ConfigFile(
-            location: .init(path: folder + Array("/config".utf8), required: true), contents: Array("sound = a.mp3".utf8))
+            location: .init(path: folder + Array("/config".utf8), required: true), contents: Array("sound = a.mp3".utf8)
+        )
         #expect(try Options.settings(from: file).soundPath == SoundFilePath(bytes: folder + Array("/a.mp3".utf8)))
     }
 
@@ -206,13 +207,17 @@ private func message(_ text: String) -> String? {
         #expect(options.soundPath == SoundFilePath("/home/u/.config/eggtimer/bell.mp3"))
         #expect(options.volume == 60 && options.ramp == .seconds(20) && options.ringFor == .seconds(600))
         #expect(options.presets.map(\.duration) == [.seconds(270), .seconds(390), .seconds(660)])
-        #expect(Set(example.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix { $0 != " " } })
-            == Set(Options.configSpecs.map { Substring($0.key) }))
+        #expect(
+            Set(example.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix { $0 != " " } })
+                == Set(Options.configSpecs.map { Substring($0.key) }))
     }
 
     /// The config file's keys are the table's rows marked for it; every one has a value.
     @Test func theKeysAreTheOptionsMarkedForTheFile() {
-        #expect(Options.configSpecs.map(\.key) == ["device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard"])
+        #expect(
+            Options.configSpecs.map(\.key) == [
+                "device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard",
+            ])
         #expect(Options.configSpecs.allSatisfy { $0.spec.takesValue && $0.spec.group != .subcommand })
     }
 }
@@ -245,7 +250,9 @@ private func message(_ text: String) -> String? {
         let dir = temporaryDirectory()
         defer { removeDirectory(dir) }
         #expect(read(dir + "/config", required: false) == .success(nil))
-        #expect(read(dir + "/config", required: true) == .failure(ConfigError(file: dir + "/config", "cannot open it: No such file or directory")))
+        #expect(
+            read(dir + "/config", required: true)
+                == .failure(ConfigError(file: dir + "/config", "cannot open it: No such file or directory")))
     }
 
     @Test func aFileIsReadWhole() throws {
@@ -264,7 +271,8 @@ private func message(_ text: String) -> String? {
         #expect(read(dir, required: false) == .failure(ConfigError(file: dir, "is a directory, not a config file")))
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)
         // Opened without blocking (no writer will ever come) and refused.
-        #expect(read(dir + "/fifo", required: true) == .failure(ConfigError(file: dir + "/fifo", "is not a regular file")))
+        #expect(
+            read(dir + "/fifo", required: true) == .failure(ConfigError(file: dir + "/fifo", "is not a regular file")))
         writeFile(dir + "/huge", [UInt8](repeating: UInt8(ascii: "#"), count: ConfigFile.sizeLimit + 1))
         #expect(
             read(dir + "/huge", required: true)

@@ -56,7 +56,9 @@ struct ConfigFile: Equatable {
     /// The process's environment variable `name`, as bytes (`getenv`).
     static func processEnvironment(_ name: String) -> [UInt8]? {
         guard let value = getenv(name) else { return nil }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value)))
+        return Array(
+            UnsafeBufferPointer(
+                start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value)))
     }
 
     /// Where the config file is, from the environment.
@@ -70,7 +72,9 @@ struct ConfigFile: Equatable {
         if let home = variable("XDG_CONFIG_HOME"), home.first == UInt8(ascii: "/") {
             return Location(path: home + suffix, required: false)
         }
-        if let home = variable("HOME") { return Location(path: home + Array("/.config".utf8) + suffix, required: false) }
+        if let home = variable("HOME") {
+            return Location(path: home + Array("/.config".utf8) + suffix, required: false)
+        }
         return nil
     }
 
@@ -84,7 +88,9 @@ struct ConfigFile: Equatable {
     /// C: `open`, `fstat`, `read`.
     static func read(_ location: Location) throws(ConfigError) -> ConfigFile? {
         let descriptor = (location.path + [0]).withUnsafeBufferPointer { path in
-            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+            path.withMemoryRebound(to: CChar.self) {
+                open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            }
         }
         if descriptor < 0 {
             let error = errno

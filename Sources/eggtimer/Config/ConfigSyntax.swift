@@ -1,5 +1,6 @@
-/// The config file's syntax, without its keys: `key = value` lines. Pure: it reads no file.
+/// The config file's syntax, without its keys: `key = value` lines.
 ///
+/// Pure: it reads no file.
 /// The format, as README's "Config file" section documents it:
 /// - One setting per line: `key = value`. Spaces and tabs around the key, the `=` and the value are
 ///   ignored, and so is a carriage return ending the line (a file saved with CR LF).
@@ -45,7 +46,8 @@ enum ConfigSyntax {
         guard let equals = line.firstIndex(of: "="), !trimmed(line[..<equals]).isEmpty else {
             throw Problem(description: "expected 'key = value', got '\(line)'")
         }
-        return .setting(key: String(trimmed(line[..<equals])), rawValue: String(trimmed(line[line.index(after: equals)...])))
+        return .setting(
+            key: String(trimmed(line[..<equals])), rawValue: String(trimmed(line[line.index(after: equals)...])))
     }
 
     /// The value a setting's raw value stands for: unquoted, its escapes resolved.
@@ -69,6 +71,7 @@ enum ConfigSyntax {
     /// - Parameters:
     ///   - text: What follows the opening quote.
     ///   - key: The setting's key, for messages.
+    /// - Returns: The quoted text, escapes resolved.
     /// - Throws: `Problem` for a quote left open, text after the closing quote or an unknown escape.
     private static func unquoted(_ text: Substring, key: String) throws(Problem) -> String {
         var value = ""
