@@ -32,10 +32,19 @@ extension Options {
         var help: String
         /// The subcommands (by ``Subcommand/name``) it works with; timer options work with none.
         var subcommands: [String] = []
-        var apply: @Sendable (inout Options, _ name: String, _ value: String) throws(UsageError) -> Void
+        /// Whether the config file may set it, under ``configKey``.
+        var inConfigFile = false
+        /// Sets the option's value in `options`.
+        ///
+        /// A bad value throws a message naming `name` (as typed on the command line, or the config
+        /// file's key). Flags get the value "".
+        var apply: @Sendable (inout Options, _ name: ValueSource, _ value: String) throws(UsageError) -> Void
 
         /// Whether it takes a value.
         var takesValue: Bool { argument != nil }
+
+        /// Its key in the config file, if it has one: the canonical name without `--` (`ring-for`).
+        var configKey: String? { inConfigFile ? String(names.last!.dropFirst(2)) : nil }
     }
 
     /// A subcommand: a first positional word that talks to running timers instead of starting one.
@@ -101,28 +110,24 @@ extension Options {
     static let labelRule =
         "one word of ASCII letters, digits, '-', '_' and '.', 1 to \(labelLimit) characters, not starting with '.' or '-'"
 
-    static func duration(_ name: String, _ value: String) throws(UsageError) -> Duration {
-        do { return try DurationParser.parse(value) } catch {
-            throw UsageError(description: "option '\(name)': \(error.description)")
-        }
+    static func duration(_ name: ValueSource, _ value: String) throws(UsageError) -> Duration {
+        do { return try DurationParser.parse(value) } catch { throw name.error(because: error.description) }
     }
 
-    static func count(_ name: String, _ value: String) throws(UsageError) -> Int {
+    static func count(_ name: ValueSource, _ value: String) throws(UsageError) -> Int {
         guard value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value), n >= 1, n <= countLimit else {
-            throw UsageError(
-                description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
+            throw name.error("needs a whole number from 1 to \(countLimit), got '\(value)'")
         }
         return n
     }
 
     /// A percentage: a whole number 0–100, with or without a trailing `%`.
-    static func percent(_ name: String, _ value: String) throws(UsageError) -> Int {
+    static func percent(_ name: ValueSource, _ value: String) throws(UsageError) -> Int {
         let digits = value.hasSuffix("%") ? value.dropLast() : Substring(value)
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 3,
             let n = Int(digits), n <= 100
         else {
-            throw UsageError(
-                description: "option '\(name)' needs a whole number from 0 to 100 (percent), got '\(value)'")
+            throw name.error("needs a whole number from 0 to 100 (percent), got '\(value)'")
         }
         return n
     }
@@ -150,15 +155,15 @@ extension Options {
     private static let timerSpecs: [Spec] = [
         Spec(
             names: ["-D", "--device"], argument: "NAME", group: .timer,
-            help: "ALSA PCM to play on (default \"default\"; see aplay -L)"
+            help: "ALSA PCM to play on (default \"default\"; see aplay -L)", inConfigFile: true
         ) { options, _, value in options.device = value },
         Spec(
             names: ["--sound"], argument: "PATH", group: .timer,
-            help: "MP3 file to loop instead of the shipped alarm sound"
+            help: "MP3 file to loop instead of the shipped alarm sound", inConfigFile: true
         ) { options, name, value throws(UsageError) in
             // `--sound 1s`: a duration where the file belongs (and no file of that name).
             if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
-                throw UsageError(description: "option '\(name)' takes a file; '\(value)' looks like a duration")
+                throw name.error("takes a file; '\(value)' looks like a duration")
             }
             options.soundPath = SoundFilePath(value)
         },
@@ -168,23 +173,22 @@ extension Options {
         ) { options, name, value throws(UsageError) in options.loops = try count(name, value) },
         Spec(
             names: ["--ring-for"], argument: "D", group: .timer,
-            help: "stop ringing after D if nobody stops the alarm (the timer is missed)"
+            help: "stop ringing after D if nobody stops the alarm (the timer is missed)", inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ringFor = try duration(name, value) },
         Spec(
-            names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)"
+            names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)",
+            inConfigFile: true
         ) { options, name, value throws(UsageError) in options.volume = try percent(name, value) },
         Spec(
             names: ["--ramp"], argument: "D", group: .timer,
-            help: "rise from quiet to the volume over the first D of the alarm"
+            help: "rise from quiet to the volume over the first D of the alarm", inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ramp = try duration(name, value) },
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,
             help: "name the timer for status, ack, cancel and snooze (default: the egg, "
                 + "the duration as typed, or pomodoro); letters, digits, - _ ."
         ) { options, name, value throws(UsageError) in
-            guard isValidLabel(value) else {
-                throw UsageError(description: "option '\(name)' needs \(labelRule), got '\(value)'")
-            }
+            guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.label = value
         },
         Spec(
@@ -197,7 +201,7 @@ extension Options {
         let preset = Preset.eggs[index]
         return Spec(
             names: ["--" + preset.name.lowercased()], argument: "D", group: .presets,
-            help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))"
+            help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))", inConfigFile: true
         ) { options, name, value throws(UsageError) in options.presets[index].duration = try duration(name, value) }
     }
 
@@ -230,9 +234,7 @@ extension Options {
             subcommands: ["snooze"]
         ) { options, name, value throws(UsageError) in
             let snooze = try duration(name, value)
-            guard snooze <= snoozeLimit else {
-                throw UsageError(description: "option '\(name)' takes at most 999h, got '\(value)'")
-            }
+            guard snooze <= snoozeLimit else { throw name.error("takes at most 999h, got '\(value)'") }
             options.snoozeFor = snooze
         }
     ]

@@ -132,10 +132,14 @@ struct Options: Equatable {
     ///   - arguments: The arguments as text.
     ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
     ///     bytes, and one that is not UTF-8 (`R\xe9veil.mp3`) must be opened as given.
+    ///   - base: The values options not given keep: the built-in defaults, or the config file's
+    ///     settings over them (``settings(from:)``).
     /// - Returns: The options, with the command to run.
     /// - Throws: `UsageError` naming the first bad token.
-    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
-        var parser = Parser(arguments: arguments, raw: raw?.count == arguments.count ? raw : nil)
+    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil, base: Options = Options()) throws(UsageError)
+        -> Options
+    {
+        var parser = Parser(arguments: arguments, raw: raw?.count == arguments.count ? raw : nil, options: base)
         var firstError: UsageError?
         while parser.index < arguments.count {
             do { try parser.step() } catch { firstError = firstError ?? error }
@@ -235,7 +239,7 @@ struct Options: Equatable {
             if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
             seen.append(canonical)
             given.append((name, spec))
-            try spec.apply(&options, name, value)
+            try spec.apply(&options, .option(name), value)
             if canonical == "--sound", let raw {
                 // The value's own bytes: after `=` in the same token, or the next token.
                 let bytes =

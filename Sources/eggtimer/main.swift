@@ -1,7 +1,7 @@
 import Glibc
 
-/// eggtimer: parse the command line, then run the event loop (or, for a subcommand, talk to the
-/// running timers and end).
+/// eggtimer: parse the command line, then read the config file and run the event loop (or, for a
+/// subcommand, talk to the running timers and end).
 reopenClosedStandardDescriptors()
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// The same arguments as bytes: file names need not be UTF-8.
@@ -26,7 +26,15 @@ do {
         signal(SIGPIPE, SIG_IGN)  // `eggtimer status | head -1`: EPIPE, not death by SIGPIPE
         status = ControlCommands.run(command)
     default:
-        status = App(options: options).run()
+        // Only a timer (or the menu) reads the config file, so help, version and the subcommands
+        // never fail because of it; the command line is then parsed again over its settings.
+        switch Result(catching: { () throws(ConfigError) in try Options.configured() }) {
+        case .success(let settings):
+            status = App(options: try Options.parse(arguments, raw: rawArguments, base: settings)).run()
+        case .failure(let error):
+            printError("eggtimer: \(error.description)")
+            status = .configuration
+        }
     }
 } catch {
     printError("eggtimer: \(error.description)")
