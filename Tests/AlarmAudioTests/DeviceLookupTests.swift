@@ -20,7 +20,10 @@ import Testing
         try AlarmPlayer.checkDefined(device: device)
     }
 
-    @Test(arguments: ["nosuchdevice", "nosuch:CARD=x", "nosuchpcm", "pcm.nosuch", "hw.x", "", ":0", "HW", "null "])
+    // Not "hw.x": a dotted name is looked up from the top, where the answer waits for ALSA's hooks
+    // (undecided, never refused) until some open in the process has run them, so it depends on
+    // what other tests did first.
+    @Test(arguments: ["nosuchdevice", "nosuch:CARD=x", "nosuchpcm", "pcm.nosuch", "", ":0", "HW", "null "])
     func aNameNothingDefinesThrowsDeviceUndefinedWithTheDefinedNames(device: String) {
         let error = #expect(throws: AlarmError.self) { try AlarmPlayer.checkDefined(device: device) }
         guard case .deviceUndefined(let named, let defined) = error else {
@@ -47,7 +50,7 @@ import Testing
             if let definition { snd_config_delete(definition) }
             return true
         }
-        for name in ["nosuchdevice", "nosuch:CARD=x", "pcm.nosuch", "hw.x", "HW"] {
+        for name in ["nosuchdevice", "nosuch:CARD=x", "pcm.nosuch", "HW"] {
             #expect(!alsaFinds(name), "\(name)")
             #expect(throws: AlarmError.self) { try AlarmPlayer.checkDefined(device: name) }
         }
