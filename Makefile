@@ -14,10 +14,13 @@ STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 LIBSTDCXX_ARCHIVE := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 ifneq ($(filter /%,$(LIBSTDCXX_ARCHIVE)),)
 RELEASE_FLAGS += -Xlinker -L$(STATIC_CXX_DIR)
+# libgcc (the unwinder the static libstdc++ calls) goes in statically too, so the binary needs only
+# libasound, libmpg123, libm, libc and the loader.
+RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 RELEASE_PREREQUISITES := $(STATIC_CXX_DIR)/libstdc++.so
 endif
 
-.PHONY: lint all deps build release run test test-audio install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+.PHONY: lint all deps build release run test test-audio generate install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
 
 all: build
 
@@ -30,6 +33,9 @@ build: deps
 release: deps $(RELEASE_PREREQUISITES)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The release binary (a shell expression: SwiftPM names the folder).
+RELEASE_BINARY = "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
+
 $(STATIC_CXX_DIR)/libstdc++.so:
 	mkdir -p "$(STATIC_CXX_DIR)"
 	echo "INPUT($(LIBSTDCXX_ARCHIVE))" > "$@"
@@ -38,9 +44,14 @@ $(STATIC_CXX_DIR)/libstdc++.so:
 run: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" $(ARGS)
 
-# HeardTests need a PulseAudio server and run only from test-audio (below).
+# HeardTests need a PulseAudio server and run only from test-audio (below). Then the install
+# checks (scripts/test-install.sh: make install into a temporary DESTDIR, the binary, man page,
+# completion and units there, make uninstall), outside `swift test` as they need a release build.
+TEST_PACKAGES := man-db bash-completion systemd binutils
 test: deps
+	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)
 	$(SWIFT) test --skip HeardTests
+	sh scripts/test-install.sh
 
 # What a listener hears: eggtimer through ALSA's pulse plugin into a private PulseAudio server
 # with a null sink that the tests start themselves, its monitor recorded with parec. Kept out of
@@ -51,13 +62,24 @@ test-audio: deps
 	@sh scripts/ensure-deps.sh $(AUDIO_TEST_PACKAGES)
 	$(SWIFT) test --filter HeardTests
 
-install: release
-	install -D -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" "$(DESTDIR)$(PREFIX)/bin/eggtimer"
-	install -D -m 644 Sounds/alarm_sound.mp3 "$(DESTDIR)$(PREFIX)/share/eggtimer/alarm_sound.mp3"
+# What install writes besides the binary and the sound, made from the release binary's option
+# tables (hidden --print-man, --print-completion) and dist/systemd/*.in, for PREFIX: .build/dist/.
+DIST := $(CURDIR)/.build/dist
+UNITS := eggtimer@.service eggtimer-recover.service
+generate: release
+	mkdir -p "$(DIST)"
+	$(RELEASE_BINARY) --print-man > "$(DIST)/eggtimer.1"
+	$(RELEASE_BINARY) --print-completion bash > "$(DIST)/eggtimer.bash"
+	for unit in $(UNITS); do sed 's|@BINDIR@|$(PREFIX)/bin|g' "dist/systemd/$$unit.in" > "$(DIST)/$$unit"; done
+
+# PREFIX/bin/eggtimer (stripped), PREFIX/share/eggtimer/alarm_sound.mp3, the man page, the bash
+# completion and the systemd user units; `make uninstall` with the same PREFIX/DESTDIR removes them.
+install: generate
+	@sh scripts/ensure-deps.sh binutils
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh install $(RELEASE_BINARY) "$(DIST)"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/eggtimer" "$(DESTDIR)$(PREFIX)/share/eggtimer/alarm_sound.mp3"
-	-rmdir "$(DESTDIR)$(PREFIX)/share/eggtimer"
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh uninstall
 
 # Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
 sound:

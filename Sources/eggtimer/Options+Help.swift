@@ -117,3 +117,22 @@ extension Options {
         return lines
     }
 }
+
+extension Options {
+    /// A text generated from the option tables, as `--help` is, so the installed documents cannot
+    /// drift from what the parser accepts; `make install` writes them with the hidden options.
+    enum Document: Equatable, Sendable {
+        /// `--print-man`: the eggtimer(1) man page, troff (``manPage``).
+        case manPage
+        /// `--print-completion bash`: the bash completion script (``bashCompletion``).
+        case bashCompletion
+
+        /// The whole text, ending in a newline.
+        var text: String {
+            switch self {
+            case .manPage: Options.manPage
+            case .bashCompletion: Options.bashCompletion
+            }
+        }
+    }
+}

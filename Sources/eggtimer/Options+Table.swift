@@ -21,6 +21,8 @@ extension Options {
             case pomodoro
             /// Only with the subcommands listed in ``subcommands``.
             case subcommand
+            /// Not in `--help`, the man page or the completion: for `make install`.
+            case hidden
         }
 
         /// Its spellings: a short one (`-D`) first if any; the last is the canonical name.
@@ -136,7 +138,8 @@ extension Options {
     private static let allSubcommands = Subcommand.table.map(\.name)
 
     /// Every option, in `--help` order within each group.
-    static let optionSpecs: [Spec] = generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs
+    static let optionSpecs: [Spec] =
+        generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
 
     private static let generalSpecs: [Spec] = [
         Spec(
@@ -237,5 +240,20 @@ extension Options {
             guard snooze <= snoozeLimit else { throw name.error("takes at most 999h, got '\(value)'") }
             options.snoozeFor = snooze
         }
+    ]
+
+    /// What `make install` generates from these tables (``Document``).
+    private static let hiddenSpecs: [Spec] = [
+        Spec(names: ["--print-man"], group: .hidden, help: "print the eggtimer(1) man page") { options, _, _ in
+            options.command = .print(.manPage)
+        },
+        Spec(
+            names: ["--print-completion"], argument: "SHELL", group: .hidden, help: "print the completion script"
+        ) { options, name, value throws(UsageError) in
+            guard value == "bash" else {
+                throw UsageError(description: "option '\(name)' knows only 'bash', got '\(value)'")
+            }
+            options.command = .print(.bashCompletion)
+        },
     ]
 }

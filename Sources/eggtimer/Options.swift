@@ -33,6 +33,8 @@ struct Options: Equatable {
         case version
         /// A subcommand talking to running timers; no timer is started.
         case control(ControlCommand)
+        /// Print a document generated from the option tables (hidden `--print-man`, `--print-completion`).
+        case print(Document)
     }
 
     var command: Command = .menu
@@ -74,7 +76,7 @@ struct Options: Equatable {
         case .preset(let index): .timer(.egg(index), presets[index].duration, label: label ?? presets[index].name)
         case .countdown(let duration, let text): .timer(.plain, duration, label: label ?? text)
         case .pomodoro: .pomodoro(plan, label: label ?? "pomodoro")
-        case .menu, .help, .version, .control: .menu
+        case .menu, .help, .version, .control, .print: .menu
         }
     }
 

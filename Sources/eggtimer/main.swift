@@ -14,12 +14,16 @@ let status: ExitStatus
 do {
     let options = try Options.parse(arguments, raw: rawArguments)
     switch options.command {
-    case .help, .version:
+    case .help, .version, .print:
         // Asked-for text that cannot be written is said on standard error; the status stays 0,
         // as for every run: a failing standard output never decides the exit status.
         signal(SIGPIPE, SIG_IGN)  // `eggtimer --help | head -1`: EPIPE, not death by SIGPIPE
         var out = Output(descriptor: STDOUT_FILENO)
-        out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
+        switch options.command {
+        case .help: out.write(Options.help + "\n")
+        case .print(let document): out.write(document.text)
+        default: out.write("eggtimer \(Version.current)\n")
+        }
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         status = .done
     case .control(let command):

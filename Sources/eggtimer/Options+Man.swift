@@ -1,0 +1,231 @@
+import TimerCore
+
+// The eggtimer(1) man page, generated from the tables `--help` and the parser read
+// (Options+Table.swift, ExitStatus.table), so the installed page lists what the binary accepts.
+
+extension Options {
+    /// The eggtimer(1) man page in troff (the `man` macros), ending in a newline.
+    ///
+    /// Every option but the hidden ones, every subcommand, key and exit status; files and
+    /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
+    static let manPage: String =
+        ([manHeader, manOptions, manSubcommands, manKeys, manFilesAndEnvironment, manExitStatus, manExamples]
+            .joined(separator: "\n")) + "\n"
+
+    /// The keys, for the man page: what is pressed, what it does.
+    static let keyTable: [(keys: String, action: String)] = [
+        ("1-3, s m h", "in the menu: pick Soft, Medium or Hard (arrows and Enter too)"),
+        ("t", "in the menu: type a time (Enter starts it, Backspace and Ctrl-U erase)"),
+        ("space", "pause and resume"),
+        ("r", "restart"),
+        ("+  -", "add or take a minute"),
+        ("n", "skip a pomodoro interval"),
+        ("c, Esc", "cancel"),
+        ("q", "quit"),
+        ("z", "while ringing: snooze the alarm (10 min)"),
+        ("any other key", "while ringing: stop the alarm"),
+    ]
+
+    /// `text` as troff text: backslashes as `\e`, hyphens as `\-` (so options copy as typed), and
+    /// a leading `.` or `'` kept from reading as a request.
+    static func roff(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            default: escaped.append(character)
+            }
+        }
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+
+    /// A usage string (`[LABEL] [--for D]`) in troff: options bold, placeholders italic.
+    static func roffUsage(_ usage: String) -> String {
+        usage.split(separator: " ").map { token in
+            let opening = token.prefix { $0 == "[" }
+            let closing = token.reversed().prefix { $0 == "]" }.count
+            let core = String(token.dropFirst(opening.count).dropLast(closing))
+            let font = core.hasPrefix("-") ? "\\fB" : (core.allSatisfy { $0.isUppercase } ? "\\fI" : "")
+            let end = font.isEmpty ? "" : "\\fR"
+            return String(opening) + font + roff(core) + end + String(repeating: "]", count: closing)
+        }.joined(separator: " ")
+    }
+
+    /// A help fragment as a man-page sentence: capitalised, with a full stop.
+    private static func sentence(_ help: String) -> String {
+        let capital = help.prefix(1).uppercased() + help.dropFirst()
+        return roff(capital.hasSuffix(".") ? capital : capital + ".")
+    }
+
+    /// `\fB\-D\fR, \fB\-\-device\fR \fINAME\fR`.
+    private static func roffHead(_ spec: Spec) -> String {
+        spec.names.map { "\\fB" + roff($0) + "\\fR" }.joined(separator: ", ")
+            + (spec.argument.map { " \\fI" + roff($0) + "\\fR" } ?? "")
+    }
+
+    private static let durationText = roff(
+        "90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m), 1m30 (1 m 30 s), 5min, 90sec, "
+            + "\"2 hours\", \"1h 30m\"; more than zero, at most \(DurationParser.maximumText).")
+
+    private static let manHeader = #"""
+        .TH EGGTIMER 1 "" "eggtimer \#(Version.current)" "User Commands"
+        .nh
+        .SH NAME
+        eggtimer \- a kitchen timer whose alarm loops through ALSA until you press a key
+        .SH SYNOPSIS
+        .B eggtimer
+        [\fIOPTION\fR]... [\#(Preset.eggs.map { "\\fB\(roff($0.name.lowercased()))\\fR" }.joined(separator: "|"))\#
+        |\fIDURATION\fR]
+        .br
+        .B eggtimer pomodoro
+        [\fIOPTION\fR]...
+        \#(Subcommand.table.map { ".br\n.B eggtimer \($0.name)\n\(roffUsage($0.usage))" }.joined(separator: "\n"))
+        .SH DESCRIPTION
+        .B eggtimer
+        counts down an egg time, a \fIDURATION\fR or pomodoro intervals, then loops an alarm sound \#
+        through ALSA until somebody acknowledges it: a key in the terminal, \fBeggtimer ack\fR from \#
+        another shell, or SIGUSR1.
+        Without an argument it opens the egg menu: \#
+        \#(roff(Preset.eggs.map { "\($0.name) \($0.duration.clockText)" }.joined(separator: ", "))).
+        .PP
+        In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
+        line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
+        unattended as a systemd user service.
+        Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
+        pomodoro) and a control socket, through which the subcommands reach it.
+        The record of a running timer survives SIGTERM, SIGHUP, \fBkill\ \-9\fR and a power cut; \#
+        \fBeggtimer recover\fR starts it again.
+        .PP
+        \fIDURATION\fR: \#(durationText)
+        The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#
+        wall clock never moves it.
+        """#
+
+    private static let manOptions: String = {
+        let groups: [(title: String, group: Spec.Group)] = [
+            ("Timer options", .timer), ("General options", .general), ("Egg times", .presets),
+            ("Pomodoro options (only with pomodoro)", .pomodoro), ("Subcommand options", .subcommand),
+        ]
+        let sections = groups.map { title, group in
+            ".SS \(title)\n" + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")
+        }
+        return ".SH OPTIONS\n" + sections.joined(separator: "\n")
+    }()
+
+    /// One option's `.TP` entry; an option of subcommands names them.
+    private static func manEntry(_ spec: Spec) -> String {
+        let with = spec.group == .subcommand ? " (\(spec.subcommands.joined(separator: ", ")))" : ""
+        return ".TP\n\(roffHead(spec))\n\(sentence(spec.help + with))"
+    }
+
+    private static let manSubcommands: String =
+        """
+        .SH SUBCOMMANDS
+        They act on this user's running timers. Without \\fILABEL\\fR: the only timer, else the only \
+        ringing one; a label differing in case alone finds the only such timer.
+
+        """.replacingNewlineBlank()
+        + Subcommand.table.map { subcommand in
+            let aliases = subcommand.names.dropFirst().map { "\\fB\(roff($0))\\fR" }.joined(separator: ", ")
+            return ".TP\n\\fBeggtimer \(roff(subcommand.name))\\fR \(roffUsage(subcommand.usage))\n"
+                + sentence(subcommand.help) + (aliases.isEmpty ? "" : "\nAlias: \(aliases).")
+        }.joined(separator: "\n")
+
+    private static let manKeys: String =
+        ".SH KEYS\nWith the countdown on a terminal:\n"
+        + keyTable.map { ".TP\n.B \(roff($0.keys).replacingSpaces())\n\(sentence($0.action))" }.joined(separator: "\n")
+        + "\n.PP\nWithout a keyboard, \\fBeggtimer ack\\fR or \\fBkill \\-USR1\\fR \\fIPID\\fR stops the alarm."
+
+    private static let manExitStatus: String =
+        ".SH EXIT STATUS\n"
+        + ExitStatus.table.map { ".TP\n.B \($0.status.code)\n\(sentence($0.meaning))" }.joined(separator: "\n")
+
+    private static let manFilesAndEnvironment = #"""
+        .SH FILES
+        .TP
+        .I prefix/share/eggtimer/alarm_sound.mp3
+        The alarm sound, where \fIprefix\fR is the folder above the binary's \#
+        (/usr/local/bin/eggtimer finds /usr/local/share/eggtimer/alarm_sound.mp3); a binary in a \#
+        clone finds \fISounds/alarm_sound.mp3\fR. Missing or broken, a built\-in tone rings instead.
+        .TP
+        .I $XDG_CONFIG_HOME/eggtimer/config
+        The configuration file (\fI~/.config/eggtimer/config\fR when XDG_CONFIG_HOME is unset): \#
+        \fIkey\fR = \fIvalue\fR lines for the kitchen's device, sound, volume, ramp, egg times and \#
+        ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key.
+        .TP
+        .I $XDG_STATE_HOME/eggtimer/
+        One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#
+        unset), read by \fBeggtimer recover\fR; a timer that ends removes its record.
+        .TP
+        .I $XDG_RUNTIME_DIR/eggtimer/
+        The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#
+        else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it.
+        .TP
+        .I prefix/lib/systemd/user/eggtimer@.service
+        A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
+        (the instance is the argument). Never restarted, not enabled at boot.
+        .TP
+        .I prefix/lib/systemd/user/eggtimer\-recover.service
+        A user service running \fBeggtimer recover\fR once; enable it to recover timers at login, \#
+        or at boot with \fBloginctl enable\-linger\fR.
+        .SH ENVIRONMENT
+        .TP
+        .B EGGTIMER_CONFIG
+        The configuration file to read instead of \fI$XDG_CONFIG_HOME/eggtimer/config\fR.
+        .TP
+        .BR XDG_CONFIG_HOME ", " XDG_STATE_HOME ", " XDG_RUNTIME_DIR
+        Where the configuration file, the timers' records and the control sockets live (see FILES).
+        .TP
+        .B NO_COLOR
+        Set and not empty: no colours on the screen.
+        .TP
+        .B TERM
+        The screen is drawn only on a terminal whose TERM is set, not \fIdumb\fR, and has a \#
+        terminfo entry; otherwise plain lines.
+        .TP
+        .BR LC_ALL ", " LC_CTYPE ", " LANG
+        A UTF\-8 locale draws with box and block characters, any other with ASCII.
+        """#
+
+    private static let manExamples = #"""
+        .SH EXAMPLES
+        .TP
+        .B eggtimer soft
+        Boil a soft egg; any key stops the alarm.
+        .TP
+        .B eggtimer 7m30s \-\-label pasta \-D sysdefault:CARD=Headphones
+        Count down 7:30 as \fIpasta\fR, ringing on the headphone jack (see \fBaplay \-L\fR).
+        .TP
+        .B eggtimer ack pasta
+        From another shell: stop pasta's alarm.
+        .TP
+        .B systemctl \-\-user start eggtimer@soft
+        Run a soft egg as a user service (it logs to the journal).
+        .TP
+        .B systemctl \-\-user enable eggtimer\-recover.service
+        Start the recorded timers again at every login or boot (with \fBloginctl enable\-linger\fR).
+        .TP
+        .B eggtimer 10m \-\-json | jq .
+        One JSON object per event.
+        .SH SEE ALSO
+        .BR aplay (1),
+        .BR systemctl (1),
+        .BR loginctl (1),
+        .BR systemd.exec (5)
+        """#
+}
+
+extension String {
+    /// Blank lines (which troff prints as space) dropped.
+    fileprivate func replacingNewlineBlank() -> String {
+        split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n") + "\n"
+    }
+
+    /// Spaces as unbreakable `\ `, for a one-argument request (`.B 1-3, s m h`).
+    fileprivate func replacingSpaces() -> String {
+        var result = ""
+        for character in self { result += character == " " ? "\\ " : String(character) }
+        return result
+    }
+}
