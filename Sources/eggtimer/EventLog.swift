@@ -35,7 +35,9 @@ struct EventLog {
         let left = event.remaining.clockText
         let what: String
         switch event.name {
-        case .started: what = "started, \(event.total.clockText)"
+        case .started:
+            let computed = event.extra.first { $0.key == "computed" }.map { " (\($0.value))" } ?? ""
+            what = "started, \(event.total.clockText)\(computed)"
         case .interval: what = "started, \(event.total.clockText)"
         case .paused: what = "paused, \(left) left"
         case .resumed: what = "resumed, \(left) left"

@@ -139,7 +139,7 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
+        generalSpecs + timerSpecs + presetSpecs + eggSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
 
     private static let generalSpecs: [Spec] = [
         Spec(
@@ -205,7 +205,10 @@ extension Options {
         return Spec(
             names: ["--" + preset.name.lowercased()], argument: "D", group: .presets,
             help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))", inConfigFile: true
-        ) { options, name, value throws(UsageError) in options.presets[index].duration = try duration(name, value) }
+        ) { options, name, value throws(UsageError) in
+            options.presets[index].duration = try duration(name, value)
+            options.explicitPresets[index] = true
+        }
     }
 
     private static let pomodoroSpecs: [Spec] = [

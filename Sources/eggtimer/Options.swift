@@ -63,6 +63,14 @@ struct Options: Equatable {
     var ramp: Duration?
     /// `--on-done CMD`: run through `/bin/sh -c` once at the deadline; never empty.
     var onDone: String?
+    /// `--size`, `--weight`, `--from`, `--altitude`, `--water`: eggs by physics (Options+Eggs.swift).
+    var eggs = EggSettings()
+    /// Which presets were given a time explicitly (`--soft 6m`, `soft = 6m`): those win over a
+    /// computed time.
+    var explicitPresets = [false, false, false]
+    /// How each preset's time was computed ("Soft, 58 g from the fridge at sea level"), or nil
+    /// for a fixed time.
+    var presetBasis: [String?] = [nil, nil, nil]
     /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
     var snoozeFor: Duration?
 
@@ -167,6 +175,7 @@ struct Options: Equatable {
         if let pomodoroOnly = parser.given.first(where: { $0.spec.group == .pomodoro }), options.command != .pomodoro {
             throw UsageError(description: "option '\(pomodoroOnly.name)' only works with 'pomodoro'")
         }
+        try options.computeEggTimes()
         return options
     }
 

@@ -41,6 +41,9 @@ struct Controller {
         var snoozeLength: Duration = .seconds(600)
         /// Whether `--on-done` gave a command to run at each deadline.
         var runsDoneCommand = false
+        /// How each preset's time was computed from the egg's size, temperature and the altitude
+        /// ("Soft, 58 g from the fridge at sea level"); nil for a fixed time.
+        var presetBasis: [String?] = []
     }
 
     /// How the app was started.
@@ -341,7 +344,18 @@ struct Controller {
         let run = Run(kind: kind, label: label, countdown: countdown)
         lastRun = run
         mode = .counting(Counting(run: run, startedAt: now, pickedEntry: picked))
-        emit(event(kind == .pomodoro ? .interval : .started, run, at: now))
+        var extra: [(String, TimerEvent.Value)] = []
+        if let explanation = explanation(of: run) { extra.append(("computed", .text(explanation))) }
+        emit(event(kind == .pomodoro ? .interval : .started, run, at: now, extra: extra))
+    }
+
+    /// How `run`'s time was computed, with the time ("Soft, 58 g from the fridge at sea level:
+    /// 4:35"), for an egg whose preset time was computed; nil otherwise.
+    func explanation(of run: Run) -> String? {
+        guard case .egg(let index) = run.kind, index < configuration.presetBasis.count,
+            let basis = configuration.presetBasis[index]
+        else { return nil }
+        return "\(basis): \(configuration.presets[index].duration.clockText)"
     }
 
     /// Whatever time has made due: opening the device, the deadline, the fallback bell.

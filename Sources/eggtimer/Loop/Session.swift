@@ -45,6 +45,7 @@ struct Session {
         configuration.waitForKey = options.wait
         configuration.soundLength = startup.sound.duration
         configuration.ringFor = options.ringFor
+        configuration.presetBasis = options.presetBasis
         configuration.runsDoneCommand = options.onDone != nil
         doneCommand = options.onDone
         label = options.processLabel

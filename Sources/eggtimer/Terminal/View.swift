@@ -55,7 +55,9 @@ struct View {
     private typealias Row = (text: String, tone: Tone)
 
     private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [Row] {
-        var rows: [Row] = [("", .plain), titleRow(controller, at: now), ("", .plain)]
+        var rows: [Row] = [("", .plain), titleRow(controller, at: now)]
+        // How a computed egg time came about, under the title.
+        rows.append((controller.currentRun.flatMap(controller.explanation).map { "  " + $0 } ?? "", .dim))
         if showsMenu(controller) { rows += menuRows(controller, at: now) }
         if let run = controller.currentRun {
             let time = run.countdown.remaining(at: now).clockText

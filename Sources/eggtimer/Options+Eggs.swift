@@ -1,0 +1,103 @@
+import TimerCore
+
+// Egg times by physics (issue 14): `--size`, `--weight`, `--from`, `--altitude`, `--water` switch
+// the three presets from their fixed times to the time Williams' formula computes
+// (TimerCore's BoiledEgg). A preset time given explicitly (`--soft 6m`, or `soft = 6m` in the
+// config file) wins over the computed one.
+
+extension Options {
+    /// How the eggs are, as given; nil where not given (then BoiledEgg's defaults: size M, from
+    /// the fridge, at sea level).
+    struct EggSettings: Equatable, Sendable {
+        var size: EggSize?
+        var grams: Double?
+        /// `--from` as given; resolved with ``fridgeCelsius`` when the times are computed.
+        var from: String?
+        /// `--fridge-temperature`: what "from the fridge" means (default 4 °C).
+        var fridgeCelsius: Double?
+        var altitude: String?
+        var water: String?
+
+        /// Whether any egg option was given.
+        var isEmpty: Bool { size == nil && grams == nil && from == nil && altitude == nil && water == nil }
+    }
+
+    /// The egg options, in `--help` order (group: the egg times).
+    static let eggSpecs: [Spec] = [
+        Spec(
+            names: ["--size"], argument: "S|M|L|XL", group: .presets,
+            help: "compute the egg times for this EU size (S 48 g, M 58 g, L 68 g, XL 78 g)", inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            options.eggs.size = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.size(value) }
+        },
+        Spec(
+            names: ["--weight"], argument: "GRAMS", group: .presets, help: "compute the egg times for this weight (62g)",
+            inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            options.eggs.grams = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.weight(value) }
+        },
+        Spec(
+            names: ["--from"], argument: "WHERE", group: .presets,
+            help: "the eggs start at fridge (4 C), room (20 C) or a temperature (12C)", inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.start(value) }
+            options.eggs.from = value
+        },
+        Spec(
+            names: ["--fridge-temperature"], argument: "TEMP", group: .presets,
+            help: "what 'from the fridge' means (default 4C)", inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            options.eggs.fridgeCelsius = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.water(value) }
+        },
+        Spec(
+            names: ["--altitude"], argument: "METRES", group: .presets,
+            help: "the kitchen's altitude (1500m): water boils cooler up there", inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.altitude(value) }
+            options.eggs.altitude = value
+        },
+        Spec(
+            names: ["--water"], argument: "TEMP", group: .presets,
+            help: "the boiling water's temperature (95C) instead of --altitude", inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.water(value) }
+            options.eggs.water = value
+        },
+    ]
+
+    /// Runs an egg value parser, turning its error into a usage error naming the option or key.
+    private static func parsed<T>(_ name: ValueSource, _ parse: () throws(EggValueParseError) -> T) throws(UsageError) -> T {
+        do { return try parse() } catch { throw name.error(because: error.description) }
+    }
+
+    /// Replaces the preset times not given explicitly with the computed ones, when any egg option
+    /// was given, and records how each was computed (``presetBasis``).
+    /// - Throws: `UsageError` when the eggs and water have no answer (an egg warmer than the yolk
+    ///   target allows, water boiling below it) or `--altitude` and `--water` were both given.
+    mutating func computeEggTimes() throws(UsageError) {
+        guard !eggs.isEmpty else { return }
+        let water: BoiledEgg.Water
+        let start: BoiledEgg.Start
+        do {
+            water = try EggValueParser.water(altitude: eggs.altitude, water: eggs.water) ?? .seaLevel
+            let fridge = eggs.fridgeCelsius ?? BoiledEgg.Start.fridgeCelsius
+            if let from = eggs.from {
+                start = try EggValueParser.start(from, fridgeCelsius: fridge)
+            } else {
+                start = BoiledEgg.Start(place: .fridge, celsius: fridge)
+            }
+        } catch {
+            throw UsageError(description: error.description)
+        }
+        let weight: BoiledEgg.Weight = eggs.grams.map { .grams($0) } ?? .size(eggs.size ?? .medium)
+        for (index, doneness) in Doneness.allCases.enumerated() where index < presets.count && !explicitPresets[index] {
+            do {
+                let timing = try BoiledEgg(doneness, weight: weight, start: start, water: water).timing()
+                presets[index].duration = timing.duration
+                presetBasis[index] = timing.basis
+            } catch {
+                throw UsageError(description: error.description)
+            }
+        }
+    }
+}
