@@ -21,6 +21,8 @@ extension Options {
             case pomodoro
             /// Only with the subcommands listed in ``subcommands``.
             case subcommand
+            /// Internal (what `eggtimer recover` passes to the timers it starts): never listed.
+            case hidden
         }
 
         /// Its spellings: a short one (`-D`) first if any; the last is the canonical name.
@@ -94,6 +96,10 @@ extension Options {
                 names: ["snooze"], usage: "[LABEL] [--for D]",
                 help: "silence the alarm and ring it again after D (default 10m)", takesLabel: true
             ) { label, options in .snooze(label: label, for: options.snoozeFor) },
+            Subcommand(
+                names: ["recover"], usage: "",
+                help: "start again the timers a kill -9, a power cut or a reboot ended", takesLabel: false
+            ) { _, _ in .recover },
         ]
     }
 
@@ -131,7 +137,16 @@ extension Options {
     private static let allSubcommands = Subcommand.table.map(\.name)
 
     /// Every option, in `--help` order within each group.
-    static let optionSpecs: [Spec] = generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs
+    static let optionSpecs: [Spec] =
+        generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
+
+    /// Options for eggtimer's own use, not listed by `--help`.
+    private static let hiddenSpecs: [Spec] = [
+        Spec(
+            names: ["--resume-record"], argument: "PATH", group: .hidden,
+            help: "run the timer recorded in PATH (eggtimer recover starts timers so)"
+        ) { options, _, value in options.resumeRecord = value }
+    ]
 
     private static let generalSpecs: [Spec] = [
         Spec(
