@@ -74,8 +74,8 @@ struct Session {
         var effects = controller.start(at: clock.now())
         if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
         while true {
+            recordTimer()  // first: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
-            recordTimer()
             followForeground()
             let now = clock.now()
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))

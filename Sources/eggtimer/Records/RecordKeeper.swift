@@ -66,8 +66,10 @@ struct RecordKeeper {
             (store, name, alarm, presets, bootID, takeover)
     }
 
-    /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged).
+    /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
+    /// nothing once it has exited, which ``end(keep:)`` settles).
     mutating func update(_ controller: Controller, clock: MonotonicClock) {
+        if case .exited = controller.mode { return }
         guard let snapshot = Self.snapshot(controller, presets: presets) else {
             if written != nil { store.remove(name: name) }
             written = nil
