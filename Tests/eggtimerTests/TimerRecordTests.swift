@@ -82,6 +82,16 @@ import Testing
         #expect(ResumePlan.text(duration) == text)
     }
 
+    @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
+        #expect(try Options.parse(["recover"]).command == .control(.recover))
+        #expect(throws: UsageError.self) { try Options.parse(["recover", "tea"]) }
+        #expect(throws: UsageError.self) { try Options.parse(["recover", "-D", "null"]) }
+        let resume = try Options.parse(["--resume-record", "/s/tea.timer", "--json"])
+        #expect(resume.resumeRecord == "/s/tea.timer" && resume.json && resume.command == .menu)
+        #expect(Options.help.contains("eggtimer recover"))
+        #expect(!Options.help.contains("resume-record"))
+    }
+
     @Test func theStateFolderFollowsXDG() {
         #expect(RecordStore.path(stateHome: "/s", home: "/h") == "/s/eggtimer")
         #expect(RecordStore.path(stateHome: "relative", home: "/h") == "/h/.local/state/eggtimer")
