@@ -26,10 +26,14 @@ import Testing
         func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
 
         /// The record file `<name>.timer` as text, or nil.
-        func record(_ name: String) -> String? { readFile(records + "/" + name + ".timer").map { String(decoding: $0, as: UTF8.self) } }
+        func record(_ name: String) -> String? {
+            readFile(records + "/" + name + ".timer").map { String(decoding: $0, as: UTF8.self) }
+        }
 
         /// A recovered timer's log `<name>.log`.
-        func log(_ name: String) -> String { readFile(records + "/" + name + ".log").map { String(decoding: $0, as: UTF8.self) } ?? "" }
+        func log(_ name: String) -> String {
+            readFile(records + "/" + name + ".log").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
 
         /// Writes a record by hand (the folder is made 0700 as eggtimer makes it).
         func write(_ name: String, _ text: String) {
@@ -43,7 +47,9 @@ import Testing
             defer { closedir(directory) }
             var names: Set<String> = []
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name != ".", name != ".." { names.insert(name) }
             }
             return names
@@ -73,7 +79,8 @@ import Testing
         let late = Duration.nanoseconds(finished - (started + 4_000_000_000))
         #expect(late >= .zero && late < .milliseconds(50), "rang \(late) after the original deadline")
         #expect(log.contains(#""event":"acknowledged""#))
-        #expect(house.files() == [".recover.lock", "tea.log"], "the record goes when the timer ends; no temporary files")
+        #expect(
+            house.files() == [".recover.lock", "tea.log"], "the record goes when the timer ends; no temporary files")
     }
 
     @Test(arguments: [(SIGTERM, true), (SIGHUP, true), (SIGINT, false), (SIGQUIT, false)])
@@ -155,7 +162,9 @@ import Testing
         #expect(recover.termination == .exited(0), "never fatal")
         #expect(recover.stdout.isEmpty)
         #expect(recover.stderr.contains("eggtimer: bad.timer: skipped: not a record this eggtimer knows"))
-        #expect(recover.stderr.contains("future.timer: skipped: not a record this eggtimer knows (it begins 'eggtimer-record 2'"))
+        #expect(
+            recover.stderr.contains(
+                "future.timer: skipped: not a record this eggtimer knows (it begins 'eggtimer-record 2'"))
         #expect(recover.stderr.contains("half.timer: skipped: corrupt record: no 'kind'"))
         #expect(house.files() == [".recover.lock", "bad.timer", "future.timer", "half.timer"], "kept for a look")
     }

@@ -11,7 +11,8 @@ import Testing
         deadlineBootNanoseconds: 12_345_678_901_234, deadlineUnixNanoseconds: 1_796_000_000_123_456_789, remaining: nil,
         bootID: "707ed7c7-4f1c-4f38-9c13-ece405ac5c28", pid: 4242,
         alarm: .init(
-            device: "file:'/tmp/a b',raw", sound: SoundFilePath(bytes: Array("/R".utf8) + [0xE9] + Array("veil.mp3".utf8)),
+            device: "file:'/tmp/a b',raw",
+            sound: SoundFilePath(bytes: Array("/R".utf8) + [0xE9] + Array("veil.mp3".utf8)),
             loops: 3, ringFor: .seconds(120), volume: 40, ramp: .milliseconds(1500), onDone: "echo done\nrm -f x"))
 
     @Test func aRecordReadsBackAsWritten() throws {

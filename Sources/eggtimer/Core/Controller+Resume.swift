@@ -32,7 +32,8 @@ extension Controller {
         var countdown = Countdown<Instant>(total: resumption.total)
         switch resumption.phase {
         case .running(let deadline):
-            countdown.start(at: deadline.advanced(by: .zero - resumption.total))
+            // Overdue (or made so by the start-up since the resumption was planned): due now.
+            countdown.start(at: max(deadline, now).advanced(by: .zero - resumption.total))
         case .paused(let left):
             // Started now and paused when `left` remains: exact, since instants are exact.
             countdown.start(at: now)
@@ -43,7 +44,9 @@ extension Controller {
         var counting = Counting(run: run, startedAt: now, pickedEntry: nil)
         counting.snoozed = resumption.snoozed
         mode = .counting(counting)
-        var extra: [(String, TimerEvent.Value)] = [("recovered", .text(resumption.afterReboot ? "after_reboot" : "same_boot"))]
+        var extra: [(String, TimerEvent.Value)] = [
+            ("recovered", .text(resumption.afterReboot ? "after_reboot" : "same_boot"))
+        ]
         if let overdue = resumption.overdue { extra.append(("overdue_ms", .integer(overdue.nanoseconds / 1_000_000))) }
         emit(event(.started, run, at: now, extra: extra))
         if countdown.isPaused { emit(event(.paused, run, at: now)) }

@@ -20,7 +20,9 @@ enum BootClock {
         return id.isEmpty ? nil : id
     }
 
-    /// CLOCK_BOOTTIME now, in nanoseconds. C: `clock_gettime`.
+    /// CLOCK_BOOTTIME now, in nanoseconds.
+    ///
+    /// C: `clock_gettime`.
     static func nowNanoseconds() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_BOOTTIME, &spec)

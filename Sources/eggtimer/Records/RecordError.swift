@@ -16,7 +16,8 @@ enum RecordError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .system(let call, let path, let code): "\(call) \(path): \(errorText(code))"
-        case .corrupt(let line, let reason): line > 0 ? "corrupt record: line \(line): \(reason)" : "corrupt record: \(reason)"
+        case .corrupt(let line, let reason):
+            line > 0 ? "corrupt record: line \(line): \(reason)" : "corrupt record: \(reason)"
         case .unknownVersion(let first):
             "not a record this eggtimer knows (it begins '\(first.escapingControlCharacters)', expected '\(TimerRecord.header)')"
         case .foreign(let uid): "the record belongs to user \(uid), not to this user"

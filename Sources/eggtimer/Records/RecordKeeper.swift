@@ -41,9 +41,11 @@ struct RecordKeeper {
     ///   - label: The control socket's label.
     ///   - options: The command line (the alarm options are recorded).
     ///   - resumedFrom: The record this process was started from, if any.
+    /// - Returns: The keeper, which writes nothing until ``update(_:clock:)``.
     static func open(label: String, options: Options, resumedFrom: String?) -> RecordKeeper? {
         guard let store = RecordStore.current(), let bootID = BootClock.bootID() else {
-            printError("eggtimer: warning: no state folder (set XDG_STATE_HOME or HOME); the timer will not survive a restart")
+            printError(
+                "eggtimer: warning: no state folder (set XDG_STATE_HOME or HOME); the timer will not survive a restart")
             return nil
         }
         do { try store.prepare() } catch {
@@ -91,7 +93,9 @@ struct RecordKeeper {
             }
         } catch {
             written = nil
-            if !warned { printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart") }
+            if !warned {
+                printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
+            }
             warned = true
         }
     }
@@ -126,6 +130,7 @@ struct RecordKeeper {
         case .egg(let index): kind = presets.indices.contains(index) ? .egg(presets[index].name) : .plain
         }
         let left = deadline == nil ? run.countdown.remaining(at: .now) : nil
-        return Snapshot(label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left)
+        return Snapshot(
+            label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left)
     }
 }

@@ -104,7 +104,9 @@ struct RecordStore {
         if unlink(folder + "/" + name) == 0 { syncFolder() }
     }
 
-    /// Flushes the folder's entries (a rename or unlink) to disk. C: `open`, `fsync`.
+    /// Flushes the folder's entries (a rename or unlink) to disk.
+    ///
+    /// C: `open`, `fsync`.
     private func syncFolder() {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
@@ -135,7 +137,9 @@ struct RecordStore {
         return try TimerRecord(parsing: content)
     }
 
-    /// The record files' names (`*.timer`, not hidden), sorted. C: `opendir`, `readdir`.
+    /// The record files' names (`*.timer`, not hidden), sorted.
+    ///
+    /// C: `opendir`, `readdir`.
     func names() -> [String] {
         entries().filter { $0.hasSuffix(Self.suffix) && !$0.hasPrefix(".") && $0.count > Self.suffix.count }.sorted()
     }
@@ -155,7 +159,8 @@ struct RecordStore {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return names
     }

@@ -31,7 +31,8 @@ extension Recover {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+        posix_spawn_file_actions_addopen(
+            &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         let words = ["eggtimer", "--resume-record", record, "--json"]
@@ -43,8 +44,10 @@ extension Recover {
         return child
     }
 
-    /// Waits until the started timer has written its own record (it then runs: its socket is
-    /// up and its alarm prepared), or has exited, or ``startLimit`` passes; then says which.
+    /// Waits for the started timer to run, then says how it went.
+    ///
+    /// It runs once it has written its own record (its socket is up, its alarm prepared); it
+    /// may also exit first, or not answer within ``startLimit``.
     /// Waits on the child's pidfd, looking at the record every 10 ms.
     static func awaitStart(
         _ child: pid_t, label: String, plan: ResumePlan, overdue: Duration?, store: RecordStore, log: String
@@ -57,7 +60,9 @@ extension Recover {
         while ContinuousClock.now < giveUp {
             if (try? RecordStore.read(path: own))?.pid == child { break }
             var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-            if pidfd < 0 { _ = poll(nil, 0, 10) } else if poll(&ready, 1, 10) > 0 {
+            if pidfd < 0 {
+                _ = poll(nil, 0, 10)
+            } else if poll(&ready, 1, 10) > 0 {
                 exited = reap(child)
                 break
             }
@@ -84,14 +89,18 @@ extension Recover {
         return .said("\(label): resumed\(restart), rings in \(left) (pid \(child))")
     }
 
-    /// Reaps the exited child. - Returns: Its exit status, or 128 + signal.
+    /// Reaps the exited child.
+    ///
+    /// - Returns: Its exit status, or 128 + signal.
     private static func reap(_ child: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
-    /// Reaps the child if it has exited (no pidfd: an old kernel). - Returns: As ``reap(_:)``.
+    /// Reaps the child if it has exited (no pidfd: an old kernel).
+    ///
+    /// - Returns: As ``reap(_:)``; nil while it runs.
     private static func reapIfExited(_ child: pid_t) -> Int32? {
         var status: Int32 = 0
         guard waitpid(child, &status, WNOHANG) == child else { return nil }

@@ -116,7 +116,8 @@ enum Recover {
         let folder = RuntimeFolder.current()
         for label in Set(labels) {
             do {
-                let reply = try ControlClient.exchange(ControlRequest.status.line, label: label, folder: folder, timeout: .seconds(1))
+                let reply = try ControlClient.exchange(
+                    ControlRequest.status.line, label: label, folder: folder, timeout: .seconds(1))
                 return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
             } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
                 continue
@@ -140,8 +141,9 @@ enum Recover {
         return count > 0 ? String(decoding: buffer[0..<count].prefix { $0 != 10 }, as: UTF8.self) : nil
     }
 
-    /// Asks `question` on standard output and reads a line from standard input, when that is a
-    /// terminal. Blocks until the line comes.
+    /// Asks `question` on standard output and reads the answer from standard input.
+    ///
+    /// Only when standard input is a terminal; blocks until the line comes.
     /// - Returns: Whether the answer was yes (`y`, `yes`, any case); false without a terminal.
     private static func ask(_ question: String) -> Bool {
         guard isatty(STDIN_FILENO) == 1 else { return false }

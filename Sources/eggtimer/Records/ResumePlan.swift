@@ -86,7 +86,8 @@ enum Resume {
             options.ramp = record.alarm.ramp
             options.onDone = record.alarm.onDone
             let now = ContinuousClock.now
-            let resumption = try ResumePlan(record: record, bootID: BootClock.bootID()).resumption(at: now, presets: options.presets)
+            let resumption = try ResumePlan(record: record, bootID: BootClock.bootID()).resumption(
+                at: now, presets: options.presets)
             var notes: [String] = []
             if let overdue = resumption.overdue { notes.append("Recovered: overdue by \(ResumePlan.text(overdue)).") }
             return (options, .resumed(resumption), notes)

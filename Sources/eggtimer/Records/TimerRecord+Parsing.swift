@@ -6,13 +6,21 @@ extension TimerRecord {
     /// - Throws: ``RecordError/unknownVersion(_:)`` when the first line is not ``header``;
     ///   ``RecordError/corrupt(line:reason:)`` naming the first bad line or the missing key.
     init(parsing content: [UInt8]) throws(RecordError) {
-        guard content.count <= Self.maximumBytes else { throw .corrupt(line: 0, reason: "larger than \(Self.maximumBytes) bytes") }
-        guard let text = String(validating: content, as: UTF8.self) else { throw .corrupt(line: 0, reason: "not UTF-8 text") }
+        guard content.count <= Self.maximumBytes else {
+            throw .corrupt(line: 0, reason: "larger than \(Self.maximumBytes) bytes")
+        }
+        guard let text = String(validating: content, as: UTF8.self) else {
+            throw .corrupt(line: 0, reason: "not UTF-8 text")
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(Self.header) else { throw .unknownVersion(String(lines.first?.prefix(40) ?? "")) }
+        guard lines.first == Substring(Self.header) else {
+            throw .unknownVersion(String(lines.first?.prefix(40) ?? ""))
+        }
         var fields = Fields()
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty && !line.hasPrefix("#") {
-            guard let equals = line.firstIndex(of: "=") else { throw .corrupt(line: index + 1, reason: "no '=' in '\(line.prefix(40))'") }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw .corrupt(line: index + 1, reason: "no '=' in '\(line.prefix(40))'")
+            }
             let key = String(line[..<equals])
             guard fields.values[key] == nil else { throw .corrupt(line: index + 1, reason: "'\(key)' given twice") }
             fields.values[key] = (line[line.index(after: equals)...], index + 1)
@@ -43,7 +51,11 @@ extension TimerRecord {
             guard let field = values[key] else { return nil }
             guard field.value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }), let number = Int64(field.value),
                 range.contains(number)
-            else { throw .corrupt(line: field.line, reason: "'\(key)' is not a number from \(range.lowerBound) to \(range.upperBound)") }
+            else {
+                throw .corrupt(
+                    line: field.line, reason: "'\(key)' is not a number from \(range.lowerBound) to \(range.upperBound)"
+                )
+            }
             return number
         }
 
@@ -61,7 +73,9 @@ extension TimerRecord {
         case "plain": kind = .plain
         case "pomodoro": kind = .pomodoro
         case "egg":
-            guard let preset = try fields.text("preset") else { throw .corrupt(line: 0, reason: "an egg without 'preset'") }
+            guard let preset = try fields.text("preset") else {
+                throw .corrupt(line: 0, reason: "an egg without 'preset'")
+            }
             kind = .egg(preset)
         case let other: throw .corrupt(line: fields.values["kind"]!.line, reason: "unknown kind '\(other.prefix(20))'")
         }
@@ -88,7 +102,9 @@ extension TimerRecord {
 
     private static func alarm(_ fields: Fields) throws(RecordError) -> Alarm {
         var alarm = Alarm()
-        guard let device = try fields.text("device"), !device.isEmpty else { throw .corrupt(line: 0, reason: "no 'device'") }
+        guard let device = try fields.text("device"), !device.isEmpty else {
+            throw .corrupt(line: 0, reason: "no 'device'")
+        }
         alarm.device = device
         if let field = fields.values["sound_hex"] {
             guard let bytes = bytes(hex: field.value), !bytes.isEmpty else {
