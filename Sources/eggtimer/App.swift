@@ -19,8 +19,18 @@ struct App {
     /// - Returns: The exit status.
     func run() -> ExitStatus {
         silenceAudioLibraryMessages()
+        var options = options
+        var start = options.start
+        var notes: [String] = []
+        if let path = options.resumeRecord {
+            guard options.command == .menu else {
+                printError("eggtimer: --resume-record takes no duration or mode")
+                return .usage
+            }
+            do { (options, start, notes) = try Resume.load(path: path, base: options) } catch { return error }
+        }
         let routing = OutputRouting.decide(.current(json: options.json))
-        if options.command == .menu, !routing.keyboard {
+        if options.command == .menu, options.resumeRecord == nil, !routing.keyboard {
             printError(
                 "eggtimer: the egg menu needs a keyboard on standard input; give a duration or soft, medium, hard")
             return .usage
@@ -41,9 +51,10 @@ struct App {
         let player = AlarmPlayer(sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
         loop.control = control
+        let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)
         var session = Session(
             routing: routing, startup: startup, options: options, clock: clock, player: player, loop: loop,
-            signals: signals)
+            signals: signals, start: start, records: records, notes: notes)
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }

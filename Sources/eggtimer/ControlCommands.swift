@@ -30,6 +30,7 @@ enum ControlCommands {
             // The protocol carries whole seconds, at least one.
             let request = ControlRequest.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
             return act(request, verb: "snooze", label: label, folder: folder)
+        case .recover: return Recover.run()
         }
     }
 

@@ -21,7 +21,8 @@ extension Options {
             case pomodoro
             /// Only with the subcommands listed in ``subcommands``.
             case subcommand
-            /// Not in `--help`, the man page or the completion: for `make install`.
+            /// Not in `--help`, the man page or the completion: for `make install`, and what
+            /// `eggtimer recover` passes to the timers it starts.
             case hidden
         }
 
@@ -105,6 +106,10 @@ extension Options {
                 names: ["snooze"], usage: "[LABEL] [--for D]",
                 help: "silence the alarm and ring it again after D (default 10m)", takesLabel: true
             ) { label, options in .snooze(label: label, for: options.snoozeFor) },
+            Subcommand(
+                names: ["recover"], usage: "",
+                help: "start again the timers a kill -9, a power cut or a reboot ended", takesLabel: false
+            ) { _, _ in .recover },
         ]
     }
 
@@ -258,5 +263,9 @@ extension Options {
             }
             options.command = .print(.bashCompletion)
         },
+        Spec(
+            names: ["--resume-record"], argument: "PATH", group: .hidden,
+            help: "run the timer recorded in PATH (eggtimer recover starts timers so)"
+        ) { options, _, value in options.resumeRecord = value },
     ]
 }

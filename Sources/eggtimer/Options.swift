@@ -18,6 +18,8 @@ enum ControlCommand: Equatable {
     case cancel(label: String?)
     /// Silence the alarm and ring it again after `for` (nil: the timer's default, 10 min).
     case snooze(label: String?, for: Duration?)
+    /// Start again the timers recorded in the state folder that no process runs any more.
+    case recover
 }
 
 /// What the command line asked for, after tokenising, interpreting and validating it.
@@ -73,6 +75,9 @@ struct Options: Equatable {
     var presetBasis: [String?] = [nil, nil, nil]
     /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
     var snoozeFor: Duration?
+    /// `--resume-record PATH` (hidden; `eggtimer recover` passes it): run the timer recorded in
+    /// that file (see ``TimerRecord``) instead of one from the command line.
+    var resumeRecord: String?
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }
@@ -101,6 +106,7 @@ struct Options: Equatable {
         switch start {
         case .timer(_, _, let label): return label
         case .pomodoro(_, let label): return label
+        case .resumed(let resumption): return resumption.label
         case .menu: return "menu-\(getpid())"
         }
     }

@@ -99,7 +99,7 @@ import TimerCore
     @Test(arguments: [
         (
             ["abc"],
-            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover"
         ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
@@ -246,7 +246,7 @@ import TimerCore
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (
             ["stop"],
-            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover"
         ),
     ])
     func badSubcommandInputNamesTheToken(arguments: [String], message: String) {
@@ -258,7 +258,8 @@ import TimerCore
     @Test func helpListsEveryOptionAndSubcommand() {
         for spec in Options.optionSpecs where spec.group != .hidden {
             for name in spec.names {
-                #expect(Options.help.contains(" \(name)"), "help lacks \(name)")
+                // Internal options (what `eggtimer recover` passes) are accepted but not listed.
+                #expect(Options.help.contains(" \(name)") == (spec.group != .hidden), "help and \(name)")
             }
             #expect(!spec.help.isEmpty)
         }

@@ -53,6 +53,8 @@ struct Controller {
         case timer(Run.Kind, Duration, label: String)
         /// The pomodoro technique with this plan, under `label` (default `pomodoro`).
         case pomodoro(Pomodoro.Plan, label: String = "pomodoro")
+        /// A timer started again from its record (`eggtimer recover`).
+        case resumed(Resumption)
     }
 
     /// The audio device's health, kept across modes: a problem found at start or when the device
@@ -123,6 +125,7 @@ struct Controller {
             pomodoro = Pomodoro(plan: plan)
             pomodoroLabel = label
             begin(.pomodoro, duration: plan.duration(of: .work), label: label, at: now)
+        case .resumed(let resumption): resume(resumption, at: now)
         }
         return takeEffects()
     }

@@ -33,11 +33,17 @@ struct Session {
     static let foregroundCheck: Duration = .milliseconds(250)
     /// Which output failures were said on standard error already.
     private var reported = (log: false, screen: false)
+    /// Keeps the timer's record for `eggtimer recover`; nil when there is no state folder.
+    private var records: RecordKeeper?
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
+    /// - Parameters:
+    ///   - start: What the controller starts (`options.start`, or a recorded timer resumed).
+    ///   - records: Keeps the timer's record; nil for none.
+    ///   - notes: Shown on screen with the start-up warnings (a resumed timer's lateness).
     init(
         routing: OutputRouting, startup: Startup, options: Options, clock: MonotonicClock, player: AlarmPlayer,
-        loop: EventLoop, signals: SignalSet
+        loop: EventLoop, signals: SignalSet, start: Controller.Start, records: RecordKeeper?, notes: [String] = []
     ) {
         var configuration = Controller.Configuration()
         configuration.presets = options.presets
@@ -49,11 +55,12 @@ struct Session {
         configuration.runsDoneCommand = options.onDone != nil
         doneCommand = options.onDone
         label = options.processLabel
-        controller = Controller(configuration: configuration, start: options.start)
+        controller = Controller(configuration: configuration, start: start)
+        self.records = records
         terminal = TerminalSession(routing: routing)
         output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
         view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
-        view.messages = startup.warnings
+        view.messages = startup.warnings + notes
         view.hasKeyboard = terminal.hasKeyboard
         view.processID = getpid()
         json = options.json
@@ -68,6 +75,7 @@ struct Session {
         var effects = controller.start(at: clock.now())
         if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
         while true {
+            recordTimer()  // first: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
             let now = clock.now()
@@ -78,6 +86,13 @@ struct Session {
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
             effects = controller.handle(round: inputs, at: clock.now())
         }
+    }
+
+    /// Brings the timer's record up to date (nothing when unchanged).
+    private mutating func recordTimer() {
+        guard var keeper = records else { return }
+        keeper.update(controller, clock: clock)
+        records = keeper
     }
 
     /// Says once on standard error that the log or the UI could no longer be written (a closed
@@ -184,8 +199,15 @@ struct Session {
 
     /// The one way out: restores the terminal, then stops the alarm, waiting for the device at
     /// most ``AlarmPlayer/answerLimit`` (a stuck device is left behind; the process ends anyway).
+    ///
+    /// The timer's record is removed, except when SIGTERM or SIGHUP ended the process (a reboot,
+    /// `systemctl stop`, a closed SSH session): then `eggtimer recover` starts it again.
     private mutating func finish(_ status: ExitStatus) -> ExitStatus {
         terminal.leave()
+        if var keeper = records {
+            keeper.end(keep: status == .signal(SIGTERM) || status == .signal(SIGHUP))
+            records = keeper
+        }
         guard player.isRunning else { return status }
         player.stop(at: clock.now())
         let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))

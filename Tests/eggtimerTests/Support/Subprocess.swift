@@ -294,8 +294,11 @@ func spawn(
 
     // Each child its own runtime folder, so timers that tests run side by side with the same
     // label (`eggtimer 1 …`) do not meet on one control socket (a second one would be refused).
+    // The same for the state folder, so no test leaves timer records in the real home folder.
+    let folder = privateRuntimeFolder()
     var env: [String: String] = [
-        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "XDG_RUNTIME_DIR": privateRuntimeFolder(),
+        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "XDG_RUNTIME_DIR": folder,
+        "XDG_STATE_HOME": folder + "/state",
     ]
     env.merge(environment) { $1 }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -1,0 +1,54 @@
+import TimerCore
+
+extension Controller {
+    /// A timer started again from its record (`eggtimer recover`): where its countdown was.
+    struct Resumption: Equatable {
+        /// Where the recorded countdown stands, on this process's boot clock.
+        enum Phase: Equatable {
+            /// Counting towards `deadline` (never earlier than the resuming instant: an overdue
+            /// deadline is moved to it, and ``Resumption/overdue`` says by how much).
+            case running(deadline: ContinuousClock.Instant)
+            /// Paused with `left` to run.
+            case paused(left: Duration)
+        }
+
+        var kind: Run.Kind
+        var label: String
+        /// The countdown's full length, `+`/`-` included; more than zero.
+        var total: Duration
+        var phase: Phase
+        /// Whether it was a snoozed alarm waiting to ring again.
+        var snoozed = false
+        /// How late the recorded deadline already was when resumed (it rings at once); nil if not.
+        var overdue: Duration?
+        /// Whether the record came from an earlier boot (its deadline was taken from UTC).
+        var afterReboot = false
+    }
+
+    /// Starts counting where a recorded timer was: the `started` event carries `recovered`
+    /// (`same_boot` or `after_reboot`) and, when its deadline had passed, `overdue_ms`; a paused
+    /// one is then `paused`.
+    mutating func resume(_ resumption: Resumption, at now: Instant) {
+        var countdown = Countdown<Instant>(total: resumption.total)
+        switch resumption.phase {
+        case .running(let deadline):
+            // Overdue (or made so by the start-up since the resumption was planned): due now.
+            countdown.start(at: max(deadline, now).advanced(by: .zero - resumption.total))
+        case .paused(let left):
+            // Started now and paused when `left` remains: exact, since instants are exact.
+            countdown.start(at: now)
+            countdown.pause(at: now.advanced(by: resumption.total - left))
+        }
+        let run = Run(kind: resumption.kind, label: resumption.label, countdown: countdown)
+        lastRun = run
+        var counting = Counting(run: run, startedAt: now, pickedEntry: nil)
+        counting.snoozed = resumption.snoozed
+        mode = .counting(counting)
+        var extra: [(String, TimerEvent.Value)] = [
+            ("recovered", .text(resumption.afterReboot ? "after_reboot" : "same_boot"))
+        ]
+        if let overdue = resumption.overdue { extra.append(("overdue_ms", .integer(overdue.nanoseconds / 1_000_000))) }
+        emit(event(.started, run, at: now, extra: extra))
+        if countdown.isPaused { emit(event(.paused, run, at: now)) }
+    }
+}

@@ -1,0 +1,136 @@
+import Glibc
+import TimerCore
+
+/// Keeps this process's timer record (``TimerRecord``) in step with its controller: written when
+/// a timer starts and whenever its deadline or state changes, removed when it ends; kept when
+/// SIGTERM or SIGHUP ends the process, so `eggtimer recover` can start it again.
+///
+/// ``update(_:clock:)`` runs once per loop round and compares a small snapshot, so an unchanged
+/// timer costs two clock reads and no I/O. A write blocks for an `fsync` (see ``RecordStore``).
+/// Owned by the event loop's thread.
+struct RecordKeeper {
+    /// What the record says that can change while the timer runs.
+    struct Snapshot: Equatable {
+        var label: String
+        var kind: TimerRecord.Kind
+        var total: Duration
+        var state: TimerRecord.State
+        var deadline: ContinuousClock.Instant?
+        var left: Duration?
+    }
+
+    private let store: RecordStore
+    /// This process's record file name (from its control socket's label).
+    let name: String
+    private let alarm: TimerRecord.Alarm
+    private let presets: [Preset]
+    private let bootID: String
+    /// What the file holds now; nil when there is none.
+    private var written: Snapshot?
+    /// The wall clock's offset from the boot clock when last written (nanoseconds): a step of
+    /// more than a second rewrites the UTC deadline.
+    private var writtenOffset: Int64 = 0
+    /// The record this process was resumed from, when it has another name: removed once this
+    /// process's own record is written.
+    private var takeover: String?
+    private var warned = false
+
+    /// A keeper for the process labelled `label`, or nil (said once on standard error) when no
+    /// state folder can be had: the timer then runs but will not survive a restart.
+    /// - Parameters:
+    ///   - label: The control socket's label.
+    ///   - options: The command line (the alarm options are recorded).
+    ///   - resumedFrom: The record this process was started from, if any.
+    /// - Returns: The keeper, which writes nothing until ``update(_:clock:)``.
+    static func open(label: String, options: Options, resumedFrom: String?) -> RecordKeeper? {
+        guard let store = RecordStore.current(), let bootID = BootClock.bootID() else {
+            printError(
+                "eggtimer: warning: no state folder (set XDG_STATE_HOME or HOME); the timer will not survive a restart")
+            return nil
+        }
+        do { try store.prepare() } catch {
+            printError("eggtimer: warning: \(error); the timer will not survive a restart")
+            return nil
+        }
+        let alarm = TimerRecord.Alarm(
+            device: options.device, sound: options.soundPath, loops: options.loops, ringFor: options.ringFor,
+            volume: options.volume, ramp: options.ramp, onDone: options.onDone)
+        let name = RecordStore.fileName(label: label)
+        let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
+        return RecordKeeper(
+            store: store, name: name, alarm: alarm, presets: options.presets, bootID: bootID, takeover: takeover)
+    }
+
+    private init(
+        store: RecordStore, name: String, alarm: TimerRecord.Alarm, presets: [Preset], bootID: String, takeover: String?
+    ) {
+        (self.store, self.name, self.alarm, self.presets, self.bootID, self.takeover) =
+            (store, name, alarm, presets, bootID, takeover)
+    }
+
+    /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
+    /// nothing once it has exited, which ``end(keep:)`` settles).
+    mutating func update(_ controller: Controller, clock: MonotonicClock) {
+        if case .exited = controller.mode { return }
+        guard let snapshot = Self.snapshot(controller, presets: presets) else {
+            if written != nil { store.remove(name: name) }
+            written = nil
+            return
+        }
+        let offset = WallClock.system.offset()
+        if snapshot == written, abs(offset - writtenOffset) <= 1_000_000_000 { return }
+        let deadline = snapshot.deadline.map { clock.nanoseconds($0) }
+        let record = TimerRecord(
+            label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
+            deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
+            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm)
+        do {
+            try store.write(record, name: name)
+            (written, writtenOffset) = (snapshot, offset)
+            if let takeover {
+                unlink(takeover)
+                self.takeover = nil
+            }
+        } catch {
+            written = nil
+            if !warned {
+                printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
+            }
+            warned = true
+        }
+    }
+
+    /// The process is ending: removes the record unless `keep` (SIGTERM, SIGHUP).
+    mutating func end(keep: Bool) {
+        guard !keep else { return }
+        if written != nil { store.remove(name: name) }
+        if let takeover { unlink(takeover) }
+        (written, takeover) = (nil, nil)
+    }
+
+    /// What a record of `controller`'s timer would say; nil when no timer runs (the menu, the end).
+    static func snapshot(_ controller: Controller, presets: [Preset]) -> Snapshot? {
+        let run: Run
+        let state: TimerRecord.State
+        var deadline: ContinuousClock.Instant?
+        switch controller.mode {
+        case .counting(let counting):
+            run = counting.run
+            deadline = run.countdown.deadline
+            state = deadline == nil ? .paused : counting.snoozed ? .snoozed : .counting
+        case .ringing(let ringing):
+            (run, state, deadline) = (ringing.run, .ringing, ringing.since)
+        case .menu, .exited:
+            return nil
+        }
+        let kind: TimerRecord.Kind
+        switch run.kind {
+        case .plain: kind = .plain
+        case .pomodoro: kind = .pomodoro
+        case .egg(let index): kind = presets.indices.contains(index) ? .egg(presets[index].name) : .plain
+        }
+        let left = deadline == nil ? run.countdown.remaining(at: .now) : nil
+        return Snapshot(
+            label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left)
+    }
+}

@@ -1,0 +1,168 @@
+import CSystem
+import ControlChannel
+import Glibc
+
+/// `eggtimer recover`: starts again, as one detached process each, the timers recorded in the
+/// state folder (``RecordStore``) that no process runs any more.
+///
+/// For each record, one line: on standard output what was done (resumed, already running, not
+/// rung), on standard error a record skipped (corrupt, foreign, unknown format) or a timer that
+/// would not start. In the same boot the deadline comes from the boot clock (exact); after a
+/// reboot from UTC, and a deadline that passed rings at once, unless it passed more than
+/// ``overdueLimit`` ago: then it is not rung (with a terminal on standard input the user is
+/// asked) and its record is removed. A pomodoro is recorded but not resumed.
+///
+/// Runs start one at a time under an exclusive `flock` on `.recover.lock` in the state folder,
+/// and a timer whose label answers on its control socket is skipped, so two runs never start a
+/// timer twice. Each resumed timer is `eggtimer --resume-record PATH --json` in a session of
+/// its own (setsid), standard input on /dev/null, standard output and error appended to
+/// `<name>.log` beside its record (truncated when it starts), no other descriptor, an empty
+/// signal mask and default signal dispositions. Blocks for at most ``startLimit`` per timer.
+enum Recover {
+    /// A deadline that passed longer ago than this is not rung.
+    static let overdueLimit = Duration.seconds(3600)
+    /// How long a started timer has to write its record (proof it runs) before it is reported
+    /// as not answering.
+    static let startLimit = Duration.seconds(5)
+    /// Why a pomodoro is not recovered.
+    static let pomodoroNote = "a pomodoro is not resumed after a restart; start it again with 'eggtimer pomodoro'"
+
+    /// Recovers every record.
+    /// - Returns: ``ExitStatus/done`` when there were records (whatever became of them),
+    ///   ``ExitStatus/noTimer`` when there were none, ``ExitStatus/osError`` when the state folder
+    ///   is unsafe or cannot be locked.
+    static func run() -> ExitStatus {
+        guard let store = RecordStore.current() else {
+            printError("eggtimer: recover: no state folder (set XDG_STATE_HOME or HOME)")
+            return .osError
+        }
+        do {
+            try store.check()
+        } catch .system(_, _, let code) where code == ENOENT {
+            print("eggtimer: no timers to recover")
+            return .noTimer
+        } catch {
+            printError("eggtimer: recover: \(error)")
+            return .osError
+        }
+        let lock = open(store.folder + "/.recover.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            printError("eggtimer: recover: cannot open the lock in \(store.folder): \(errorText(errno))")
+            return .osError
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                printError("eggtimer: recover: cannot lock \(store.folder): \(errorText(errno))")
+                return .osError
+            }
+        }
+        store.removeAbandonedTemporaries()
+        let names = store.names()
+        guard !names.isEmpty else {
+            print("eggtimer: no timers to recover")
+            return .noTimer
+        }
+        for name in names {
+            switch recover(name, in: store) {
+            case .said(let line): print(line.escapingControlCharacters)
+            case .failed(let line): printError("eggtimer: " + line)
+            }
+        }
+        return .done
+    }
+
+    /// What became of one record: a line for standard output, or one for standard error.
+    enum Outcome: Equatable {
+        case said(String)
+        case failed(String)
+    }
+
+    /// Recovers the record `name`.
+    static func recover(_ name: String, in store: RecordStore) -> Outcome {
+        let path = store.folder + "/" + name
+        let record: TimerRecord
+        do { record = try RecordStore.read(path: path) } catch { return .failed("\(name): skipped: \(error)") }
+        let label = record.label
+        let stem = String(name.dropLast(RecordStore.suffix.count))
+        let plan = ResumePlan(record: record, bootID: BootClock.bootID())
+        if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
+            return .said("\(label): already running (\(running))")
+        }
+        if record.kind == .pomodoro {
+            store.remove(name: name)
+            return .said("\(label): not recovered: \(pomodoroNote) (record removed)")
+        }
+        let overdue = plan.overdue(at: .now)
+        if let overdue, overdue > overdueLimit {
+            let late = "overdue by \(ResumePlan.text(overdue))"
+            if !ask("\(label): \(late), more than an hour late. Ring now? [y/N] ") {
+                store.remove(name: name)
+                return .said("\(label): \(late), not rung (more than an hour late); record removed")
+            }
+        }
+        let log = store.folder + "/" + stem + ".log"
+        let child: pid_t
+        do { child = try start(record: path, log: log) } catch {
+            return .failed("\(label): not resumed: cannot start eggtimer: \(errorText(error.code))")
+        }
+        return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log)
+    }
+
+    /// Whether the timer of `record` still runs: its label (or the record's own name) answers
+    /// on a control socket, or (same boot) its recorded process is an eggtimer still alive.
+    /// - Returns: How it was found (`pid 42`), or nil when it does not run.
+    private static func running(labels: [String], record: TimerRecord, sameBoot: Bool) -> String? {
+        let folder = RuntimeFolder.current()
+        for label in Set(labels) {
+            do {
+                let reply = try ControlClient.exchange(
+                    ControlRequest.status.line, label: label, folder: folder, timeout: .seconds(1))
+                return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
+            } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
+                continue
+            } catch {
+                return "its control socket is busy"
+            }
+        }
+        if sameBoot, record.pid != getpid(), kill(record.pid, 0) == 0, processName(record.pid) == "eggtimer" {
+            return "pid \(record.pid), no control socket"
+        }
+        return nil
+    }
+
+    /// `/proc/PID/comm`, without its newline.
+    private static func processName(_ pid: pid_t) -> String? {
+        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = read(fd, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[0..<count].prefix { $0 != 10 }, as: UTF8.self) : nil
+    }
+
+    /// Asks `question` on standard output and reads the answer from standard input.
+    ///
+    /// Only when standard input is a terminal; blocks until the line comes.
+    /// - Returns: Whether the answer was yes (`y`, `yes`, any case); false without a terminal.
+    private static func ask(_ question: String) -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else { return false }
+        var out = Output(descriptor: STDOUT_FILENO)
+        out.write(question.escapingControlCharacters)
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") || answer.count > 16 { break }
+            answer.append(byte)
+        }
+        let text = String(decoding: answer, as: UTF8.self).lowercased()
+        return text == "y" || text == "yes"
+    }
+
+    private static func print(_ line: String) {
+        var out = Output(descriptor: STDOUT_FILENO)
+        out.write(line + "\n")
+    }
+}

@@ -1,0 +1,100 @@
+import Glibc
+import TimerCore
+
+/// Where a recorded timer stands on this boot's clock: in the same boot its boot-clock deadline
+/// (exact), after a reboot its UTC deadline placed on the wall clock as set now.
+///
+/// `eggtimer recover` uses it to decide (overdue by more than ``Recover/overdueLimit`` is not
+/// rung), and the resumed process to count. A value; pure but for reading the clocks.
+struct ResumePlan: Equatable {
+    let record: TimerRecord
+    /// Whether the record was written in an earlier boot (or its boot is unknown).
+    let afterReboot: Bool
+    /// The recorded deadline on this process's boot clock; nil when paused.
+    let deadline: ContinuousClock.Instant?
+
+    /// - Parameters:
+    ///   - record: The record.
+    ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
+    init(record: TimerRecord, bootID: String?) {
+        self.record = record
+        afterReboot = bootID == nil || bootID != record.bootID
+        if record.state == .paused {
+            deadline = nil
+        } else if !afterReboot, let boot = record.deadlineBootNanoseconds {
+            deadline = BootClock.instant(bootNanoseconds: boot)
+        } else {
+            deadline = record.deadlineUnixNanoseconds.map { BootClock.instant(unixNanoseconds: $0) }
+        }
+    }
+
+    /// How long ago the deadline passed at `now`; nil when it has not (or the timer is paused).
+    func overdue(at now: ContinuousClock.Instant) -> Duration? {
+        guard let deadline, deadline < now else { return nil }
+        return deadline.duration(to: now)
+    }
+
+    /// The controller's start for this record at `now`: an overdue deadline moves to `now` (the
+    /// alarm rings at once); the kind's preset is looked up by name in `presets`.
+    /// - Throws: ``RecordError/notRecoverable(_:)`` for a pomodoro.
+    func resumption(at now: ContinuousClock.Instant, presets: [Preset]) throws(RecordError) -> Controller.Resumption {
+        let kind: Run.Kind
+        switch record.kind {
+        case .plain: kind = .plain
+        case .egg(let name): kind = presets.firstIndex { $0.name == name }.map { .egg($0) } ?? .plain
+        case .pomodoro: throw .notRecoverable(Recover.pomodoroNote)
+        }
+        let phase: Controller.Resumption.Phase =
+            deadline.map { .running(deadline: max($0, now)) } ?? .paused(left: record.remaining ?? record.total)
+        return Controller.Resumption(
+            kind: kind, label: record.label, total: record.total, phase: phase, snoozed: record.state == .snoozed,
+            overdue: overdue(at: now), afterReboot: afterReboot)
+    }
+
+    /// `3 min`, `42 s`, `2 h 5 min`: a lateness for messages, rounded down.
+    static func text(_ duration: Duration) -> String {
+        let seconds = max(0, duration.components.seconds)
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = seconds / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
+
+/// The resumed process's side: `eggtimer --resume-record PATH` reads the record and runs it.
+enum Resume {
+    /// The options and start for the timer recorded in `path`.
+    /// - Parameters:
+    ///   - path: The record file.
+    ///   - base: The command line (only `--json` is kept from it).
+    /// - Returns: The options to run with (the record's device, sound, alarm options and label),
+    ///   the controller's start, and a note for the screen (how late it was).
+    /// - Throws: `ExitStatus.noInput` (no such record), `.dataError` (corrupt, foreign, a
+    ///   pomodoro); one line on standard error says which.
+    static func load(path: String, base: Options) throws(ExitStatus) -> (Options, Controller.Start, [String]) {
+        do {
+            let record = try RecordStore.read(path: path)
+            var options = Options()
+            options.json = base.json
+            options.resumeRecord = path
+            options.label = record.label
+            options.device = record.alarm.device
+            options.soundPath = record.alarm.sound
+            options.loops = record.alarm.loops
+            options.ringFor = record.alarm.ringFor
+            options.volume = record.alarm.volume
+            options.ramp = record.alarm.ramp
+            options.onDone = record.alarm.onDone
+            let now = ContinuousClock.now
+            let resumption = try ResumePlan(record: record, bootID: BootClock.bootID()).resumption(
+                at: now, presets: options.presets)
+            var notes: [String] = []
+            if let overdue = resumption.overdue { notes.append("Recovered: overdue by \(ResumePlan.text(overdue)).") }
+            return (options, .resumed(resumption), notes)
+        } catch {
+            printError("eggtimer: \(path): \(error)")
+            if case .system(_, _, let code) = error, code == ENOENT { throw .noInput }
+            throw .dataError
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import AlarmAudio
+
+extension TimerRecord {
+    /// Reads a record from a file's content (see ``TimerRecord`` for the format).
+    /// - Parameter content: The file's bytes.
+    /// - Throws: ``RecordError/unknownVersion(_:)`` when the first line is not ``header``;
+    ///   ``RecordError/corrupt(line:reason:)`` naming the first bad line or the missing key.
+    init(parsing content: [UInt8]) throws(RecordError) {
+        guard content.count <= Self.maximumBytes else {
+            throw .corrupt(line: 0, reason: "larger than \(Self.maximumBytes) bytes")
+        }
+        guard let text = String(validating: content, as: UTF8.self) else {
+            throw .corrupt(line: 0, reason: "not UTF-8 text")
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == Substring(Self.header) else {
+            throw .unknownVersion(String(lines.first?.prefix(40) ?? ""))
+        }
+        var fields = Fields()
+        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty && !line.hasPrefix("#") {
+            guard let equals = line.firstIndex(of: "=") else {
+                throw .corrupt(line: index + 1, reason: "no '=' in '\(line.prefix(40))'")
+            }
+            let key = String(line[..<equals])
+            guard fields.values[key] == nil else { throw .corrupt(line: index + 1, reason: "'\(key)' given twice") }
+            fields.values[key] = (line[line.index(after: equals)...], index + 1)
+        }
+        try self.init(fields)
+    }
+
+    /// The key=value lines of one record, with their line numbers.
+    private struct Fields {
+        var values: [String: (value: Substring, line: Int)] = [:]
+
+        func required(_ key: String) throws(RecordError) -> Substring {
+            guard let field = values[key] else { throw .corrupt(line: 0, reason: "no '\(key)'") }
+            return field.value
+        }
+
+        /// `key=text`, or `key_hex=` decoded as UTF-8.
+        func text(_ key: String) throws(RecordError) -> String? {
+            if let field = values[key] { return String(field.value) }
+            guard let field = values[key + "_hex"] else { return nil }
+            guard let bytes = TimerRecord.bytes(hex: field.value), let text = String(validating: bytes, as: UTF8.self)
+            else { throw .corrupt(line: field.line, reason: "'\(key)_hex' is not hex of UTF-8 text") }
+            return text
+        }
+
+        /// A decimal integer within `range`, or nil when absent.
+        func integer(_ key: String, in range: ClosedRange<Int64>) throws(RecordError) -> Int64? {
+            guard let field = values[key] else { return nil }
+            guard field.value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }), let number = Int64(field.value),
+                range.contains(number)
+            else {
+                throw .corrupt(
+                    line: field.line, reason: "'\(key)' is not a number from \(range.lowerBound) to \(range.upperBound)"
+                )
+            }
+            return number
+        }
+
+        func duration(_ key: String, positive: Bool = true) throws(RecordError) -> Duration? {
+            try integer(key, in: (positive ? 1 : 0)...Int64.max).map { .nanoseconds($0) }
+        }
+    }
+
+    private init(_ fields: Fields) throws(RecordError) {
+        guard let label = try fields.text("label"), !label.isEmpty, label.utf8.count <= 256 else {
+            throw .corrupt(line: 0, reason: "no 'label'")
+        }
+        self.label = label
+        switch try fields.required("kind") {
+        case "plain": kind = .plain
+        case "pomodoro": kind = .pomodoro
+        case "egg":
+            guard let preset = try fields.text("preset") else {
+                throw .corrupt(line: 0, reason: "an egg without 'preset'")
+            }
+            kind = .egg(preset)
+        case let other: throw .corrupt(line: fields.values["kind"]!.line, reason: "unknown kind '\(other.prefix(20))'")
+        }
+        guard let total = try fields.duration("total_ns") else { throw .corrupt(line: 0, reason: "no 'total_ns'") }
+        self.total = total
+        let stateText = try fields.required("state")
+        guard let state = State(rawValue: String(stateText)) else {
+            throw .corrupt(line: fields.values["state"]!.line, reason: "unknown state '\(stateText.prefix(20))'")
+        }
+        self.state = state
+        deadlineBootNanoseconds = try fields.integer("deadline_boot_ns", in: 0...Int64.max)
+        deadlineUnixNanoseconds = try fields.integer("deadline_unix_ns", in: Int64.min...Int64.max)
+        remaining = try fields.duration("remaining_ns", positive: false)
+        if state == .paused {
+            guard remaining != nil else { throw .corrupt(line: 0, reason: "paused without 'remaining_ns'") }
+        } else if deadlineBootNanoseconds == nil || deadlineUnixNanoseconds == nil {
+            throw .corrupt(line: 0, reason: "\(state.rawValue) without 'deadline_boot_ns' and 'deadline_unix_ns'")
+        }
+        bootID = String(try fields.required("boot_id"))
+        pid = Int32(try fields.integer("pid", in: 1...Int64(Int32.max)) ?? 0)
+        guard pid > 0 else { throw .corrupt(line: 0, reason: "no 'pid'") }
+        alarm = try Self.alarm(fields)
+    }
+
+    private static func alarm(_ fields: Fields) throws(RecordError) -> Alarm {
+        var alarm = Alarm()
+        guard let device = try fields.text("device"), !device.isEmpty else {
+            throw .corrupt(line: 0, reason: "no 'device'")
+        }
+        alarm.device = device
+        if let field = fields.values["sound_hex"] {
+            guard let bytes = bytes(hex: field.value), !bytes.isEmpty else {
+                throw .corrupt(line: field.line, reason: "'sound_hex' is not hex")
+            }
+            alarm.sound = SoundFilePath(bytes: bytes)
+        }
+        alarm.loops = try fields.integer("loops", in: 1...Int64(Options.countLimit)).map { Int($0) }
+        alarm.ringFor = try fields.duration("ring_for_ns")
+        alarm.volume = Int(try fields.integer("volume", in: 0...100) ?? 100)
+        alarm.ramp = try fields.duration("ramp_ns")
+        alarm.onDone = try fields.text("on_done")
+        return alarm
+    }
+}

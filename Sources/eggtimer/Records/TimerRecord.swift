@@ -1,0 +1,148 @@
+import AlarmAudio
+
+/// What a running timer writes about itself so that `eggtimer recover` can start it again after a
+/// `kill -9`, a power cut or a reboot: its deadline on two clocks, its state, and the options that
+/// ring it.
+///
+/// The file format (version 1) is UTF-8 text, one `key=value` per line, the value being all of
+/// the line after the first `=` (nothing is trimmed); the first line is `eggtimer-record 1`.
+/// Blank lines and lines starting with `#` are ignored, as are unknown keys (a later eggtimer may
+/// add some without a new version); a key given twice makes the record corrupt. Free text that
+/// could hold anything (the device name, `--on-done`) is written as `KEY=text` when it has no
+/// control characters, else as `KEY_hex=` followed by its bytes in hex; the sound path, which is
+/// bytes (``SoundFilePath``), is always `sound_hex=`. Times are decimal nanoseconds.
+///
+/// ```
+/// eggtimer-record 1
+/// label=tea                         the timer's label (its title for a plain countdown)
+/// kind=egg                          plain | egg | pomodoro
+/// preset=Soft                       egg only: the preset's name, for the title
+/// total_ns=300000000000             the countdown's length, + and - included
+/// state=counting                    counting | paused | snoozed | ringing
+/// deadline_boot_ns=123…             CLOCK_BOOTTIME of the deadline (not when paused)
+/// deadline_unix_ns=1764…            the same deadline as Unix time, UTC (not when paused)
+/// remaining_ns=42000000000          paused only: the time left
+/// boot_id=6f1c…                     /proc/sys/kernel/random/boot_id when written
+/// pid=4242                          the process that wrote it
+/// device=default                    -D
+/// sound_hex=2f686f6d65…             --sound, absent for the shipped sound
+/// loops=3                           --loops, absent: until acknowledged
+/// ring_for_ns=…  volume=100  ramp_ns=…  on_done=…      --ring-for, --volume, --ramp, --on-done
+/// ```
+///
+/// A value type; encoding and decoding are pure.
+struct TimerRecord: Equatable, Sendable {
+    /// The format this eggtimer writes and reads.
+    static let formatVersion = 1
+    /// The first line of every record of ``formatVersion``.
+    static let header = "eggtimer-record \(formatVersion)"
+    /// The largest record read, in bytes (a real one is under 1 KiB).
+    static let maximumBytes = 16384
+
+    /// What the timer is for, which sets its title.
+    enum Kind: Equatable, Sendable {
+        case plain
+        /// An egg, by the preset's name (`Soft`).
+        case egg(String)
+        /// A pomodoro interval: recorded, but not recovered (see ``Recover``).
+        case pomodoro
+    }
+
+    /// The timer's state, named as ``TimerState`` names it.
+    enum State: String, Equatable, Sendable, CaseIterable {
+        case counting, paused, snoozed, ringing
+    }
+
+    /// The options that ring the timer, as given on its command line.
+    struct Alarm: Equatable, Sendable {
+        var device = "default"
+        var sound: SoundFilePath?
+        var loops: Int?
+        var ringFor: Duration?
+        /// 0–100.
+        var volume = 100
+        var ramp: Duration?
+        var onDone: String?
+    }
+
+    var label: String
+    var kind: Kind
+    /// The full length, including `+`/`-` adjustments; more than zero.
+    var total: Duration
+    var state: State
+    /// The deadline as CLOCK_BOOTTIME nanoseconds; nil when paused.
+    var deadlineBootNanoseconds: Int64?
+    /// The deadline as Unix time in nanoseconds (UTC); nil when paused.
+    var deadlineUnixNanoseconds: Int64?
+    /// The time left; set when paused, nil otherwise.
+    var remaining: Duration?
+    /// The kernel's boot id when written: whether the boot clock still counts from the same boot.
+    var bootID: String
+    var pid: Int32
+    var alarm = Alarm()
+
+    /// The record as file content, ending with a newline.
+    var text: String {
+        var lines = [Self.header]
+        func add(_ key: String, _ value: String?) { if let value { lines.append(key + "=" + value) } }
+        func addText(_ key: String, _ value: String?) {
+            guard let value else { return }
+            let plain = !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            lines.append(plain ? key + "=" + value : key + "_hex=" + Self.hex(Array(value.utf8)))
+        }
+        addText("label", label)
+        switch kind {
+        case .plain: add("kind", "plain")
+        case .pomodoro: add("kind", "pomodoro")
+        case .egg(let preset):
+            add("kind", "egg")
+            addText("preset", preset)
+        }
+        add("total_ns", "\(total.nanoseconds)")
+        add("state", state.rawValue)
+        add("deadline_boot_ns", deadlineBootNanoseconds.map { "\($0)" })
+        add("deadline_unix_ns", deadlineUnixNanoseconds.map { "\($0)" })
+        add("remaining_ns", remaining.map { "\($0.nanoseconds)" })
+        add("boot_id", bootID)
+        add("pid", "\(pid)")
+        addText("device", alarm.device)
+        add("sound_hex", alarm.sound.map { Self.hex($0.bytes) })
+        add("loops", alarm.loops.map { "\($0)" })
+        add("ring_for_ns", alarm.ringFor.map { "\($0.nanoseconds)" })
+        add("volume", "\(alarm.volume)")
+        add("ramp_ns", alarm.ramp.map { "\($0.nanoseconds)" })
+        addText("on_done", alarm.onDone)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Bytes as lower-case hex, two digits each.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Hex digits (either case) as bytes; nil for an odd count or a non-hex character.
+    static func bytes(hex: Substring) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}

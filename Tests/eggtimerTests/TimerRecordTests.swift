@@ -1,0 +1,116 @@
+import AlarmAudio
+import Testing
+
+@testable import eggtimer
+
+/// The record format (issue 12): what a timer writes reads back the same; what is not a record
+/// of this format is refused with the line and the reason.
+@Suite struct TimerRecordTests {
+    private let full = TimerRecord(
+        label: "1h 30m", kind: .egg("Soft"), total: .nanoseconds(300_000_000_001), state: .counting,
+        deadlineBootNanoseconds: 12_345_678_901_234, deadlineUnixNanoseconds: 1_796_000_000_123_456_789, remaining: nil,
+        bootID: "707ed7c7-4f1c-4f38-9c13-ece405ac5c28", pid: 4242,
+        alarm: .init(
+            device: "file:'/tmp/a b',raw",
+            sound: SoundFilePath(bytes: Array("/R".utf8) + [0xE9] + Array("veil.mp3".utf8)),
+            loops: 3, ringFor: .seconds(120), volume: 40, ramp: .milliseconds(1500), onDone: "echo done\nrm -f x"))
+
+    @Test func aRecordReadsBackAsWritten() throws {
+        let text = full.text
+        #expect(text.hasPrefix("eggtimer-record 1\nlabel=1h 30m\nkind=egg\npreset=Soft\n"))
+        #expect(text.contains("sound_hex=2f52e97665696c2e6d7033\n"), "bytes that are not UTF-8 survive")
+        #expect(text.contains("on_done_hex="), "a command with a newline is written in hex")
+        #expect(!text.contains("rm -f"))
+        #expect(try TimerRecord(parsing: Array(text.utf8)) == full)
+
+        var paused = full
+        (paused.state, paused.deadlineBootNanoseconds, paused.deadlineUnixNanoseconds) = (.paused, nil, nil)
+        paused.remaining = .seconds(42)
+        paused.alarm = .init()
+        paused.kind = .plain
+        #expect(try TimerRecord(parsing: Array(paused.text.utf8)) == paused)
+    }
+
+    @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {
+        let text = full.text + "\n# a note\nfuture_key=1\n"
+        #expect(try TimerRecord(parsing: Array(text.utf8)) == full)
+    }
+
+    @Test(arguments: [
+        ("hello\n", "not a record this eggtimer knows (it begins 'hello'"),
+        ("eggtimer-record 2\nlabel=x\n", "it begins 'eggtimer-record 2'"),
+        ("eggtimer-record 1\nlabel=x\n", "corrupt record: no 'kind'"),
+        ("eggtimer-record 1\nlabel=x\nlabel=y\n", "corrupt record: line 3: 'label' given twice"),
+        ("eggtimer-record 1\nlabel x\n", "corrupt record: line 2: no '='"),
+    ])
+    func whatIsNotARecordIsRefusedWithItsReason(text: String, expected: String) {
+        #expect {
+            _ = try TimerRecord(parsing: Array(text.utf8))
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test(arguments: [
+        ("total_ns=300000000001", "total_ns=0", "line 5: 'total_ns' is not a number"),
+        ("state=counting", "state=boiling", "line 6: unknown state 'boiling'"),
+        ("volume=40", "volume=140", "'volume' is not a number from 0 to 100"),
+        ("sound_hex=2f52e97665696c2e6d7033", "sound_hex=2f5", "'sound_hex' is not hex"),
+        ("deadline_boot_ns=12345678901234\n", "", "counting without 'deadline_boot_ns'"),
+        ("pid=4242", "pid=-1", "'pid' is not a number from 1"),
+    ])
+    func aBadValueNamesItsLine(field: String, replacement: String, expected: String) {
+        let text = full.text.replacingOccurrences(of: field, with: replacement)
+        #expect(text != full.text)
+        #expect {
+            _ = try TimerRecord(parsing: Array(text.utf8))
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test func hexRoundTripsEveryByte() {
+        let bytes = (0...255).map { UInt8($0) }
+        #expect(TimerRecord.bytes(hex: Substring(TimerRecord.hex(bytes))) == bytes)
+        #expect(TimerRecord.bytes(hex: "0G") == nil)
+    }
+
+    @Test(arguments: [
+        (Duration.seconds(42), "42 s"), (.seconds(180), "3 min"), (.seconds(199), "3 min"), (.seconds(7200), "2 h"),
+        (.seconds(7500), "2 h 5 min"),
+    ])
+    func latenessReadsAsPeopleSayIt(duration: Duration, text: String) {
+        #expect(ResumePlan.text(duration) == text)
+    }
+
+    @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
+        #expect(try Options.parse(["recover"]).command == .control(.recover))
+        #expect(throws: UsageError.self) { try Options.parse(["recover", "tea"]) }
+        #expect(throws: UsageError.self) { try Options.parse(["recover", "-D", "null"]) }
+        let resume = try Options.parse(["--resume-record", "/s/tea.timer", "--json"])
+        #expect(resume.resumeRecord == "/s/tea.timer" && resume.json && resume.command == .menu)
+        #expect(Options.help.contains("eggtimer recover"))
+        #expect(!Options.help.contains("resume-record"))
+    }
+
+    @Test func theStateFolderFollowsXDG() {
+        #expect(RecordStore.path(stateHome: "/s", home: "/h") == "/s/eggtimer")
+        #expect(RecordStore.path(stateHome: "relative", home: "/h") == "/h/.local/state/eggtimer")
+        #expect(RecordStore.path(stateHome: nil, home: "/") == "/.local/state/eggtimer")
+        #expect(RecordStore.path(stateHome: nil, home: nil) == nil)
+        #expect(RecordStore.fileName(label: "1:30") == "1-30.timer")
+    }
+}
+
+extension String {
+    /// The text with every `target` replaced by `replacement` (no Foundation here).
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
