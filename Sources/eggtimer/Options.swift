@@ -7,6 +7,19 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     let description: String
 }
 
+/// What `eggtimer status|ack|cancel|snooze` asks of the running timers (this user's, found
+/// through their control sockets).
+enum ControlCommand: Equatable {
+    /// List the running timers; `json`: as one JSON array.
+    case status(json: Bool)
+    /// Stop the alarm of the timer labelled `label` (nil: the only one, or the only ringing one).
+    case acknowledge(label: String?)
+    /// End the timer labelled `label` (nil: as for `acknowledge`).
+    case cancel(label: String?)
+    /// Silence the alarm and ring it again after `for` (nil: the timer's default, 10 min).
+    case snooze(label: String?, for: Duration?)
+}
+
 /// What the command line asked for, after tokenising, interpreting and validating it.
 struct Options: Equatable {
     /// What to run.
@@ -18,6 +31,8 @@ struct Options: Equatable {
         case pomodoro
         case help
         case version
+        /// A subcommand talking to running timers; no timer is started.
+        case control(ControlCommand)
     }
 
     var command: Command = .menu
@@ -28,29 +43,38 @@ struct Options: Equatable {
     var soundPath: SoundFilePath?
     /// Stop the alarm by itself after this many passes.
     var loops: Int?
-    /// Print JSON events on standard output.
+    /// Print JSON events on standard output (or, with `status`, a JSON array).
     var json = false
     var plan = Pomodoro.Plan()
     /// Pomodoro: loop the alarm until a key between intervals.
     var wait = false
-    /// `--label NAME`: the timer's label instead of the preset's name or the duration as typed.
+    /// The timer's name from `--label NAME`, or nil for the default.
+    ///
+    /// It names the control socket and the MQTT topic level; valid by ``isValidLabel(_:)``.
+    /// nil: the preset's name, the duration as typed, or "pomodoro".
     var label: String?
-    /// `--ring-for DURATION`: ring at most this long unacknowledged, then end as missed.
+    /// `--ring-for D`: stop ringing unacknowledged after this long (the timer is then `missed`).
     var ringFor: Duration?
-    /// `--volume PERCENT`, 0–100 of full scale.
+    /// `--volume PERCENT`: the alarm's volume, 0–100 (% of full scale of the samples).
     var volume = 100
-    /// `--ramp DURATION`: one fade-in from silence to the volume across the passes.
+    /// `--ramp D`: rise from quiet to ``volume`` across this much of the ringing.
     var ramp: Duration?
-    /// `--on-done CMD`: run through `/bin/sh -c` at the deadline.
+    /// `--on-done CMD`: run through `/bin/sh -c` once at the deadline; never empty.
     var onDone: String?
+    /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
+    var snoozeFor: Duration?
 
-    /// What the controller starts with; `.menu` also for help and version, which never run it.
+    /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
+    var timerLabel: String? { label }
+
+    /// What the controller starts with; `.menu` also for help, version and subcommands, which
+    /// never run it.
     var start: Controller.Start {
         switch command {
         case .preset(let index): .timer(.egg(index), presets[index].duration, label: label ?? presets[index].name)
         case .countdown(let duration, let text): .timer(.plain, duration, label: label ?? text)
         case .pomodoro: .pomodoro(plan, label: label ?? "pomodoro")
-        case .menu, .help, .version: .menu
+        case .menu, .help, .version, .control: .menu
         }
     }
 
@@ -73,16 +97,42 @@ struct Options: Equatable {
 
     /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
     static let countLimit = 1_000_000
+    /// The longest label, in characters (ASCII, so also bytes).
+    static let labelLimit = 64
+    /// The longest `snooze --for` (what the control protocol carries).
+    static let snoozeLimit = Duration.seconds(999 * 3600)
+
+    /// Whether `text` may be a timer's label.
+    ///
+    /// A label is one word of ASCII letters, digits, `-`, `_` and `.`, 1–64 characters, not
+    /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
+    /// `/`, no space, no wildcard and cannot be `.` or `..`.
+    static func isValidLabel(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard (1...labelLimit).contains(bytes.count), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "-")
+        else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                true
+            default: false
+            }
+        }
+    }
 
     /// Parses `arguments` (without the program name).
     ///
     /// `-h`, `--help` and `--version` win wherever they appear as an option (not as an option's
     /// value, not after `--`): over any usage error before or after them, so that
     /// `eggtimer soft --help` and `eggtimer --loops 0 --help` print the help. The first of them wins.
+    /// A first positional word that names a subcommand (``subcommands``) makes the command
+    /// `.control`; timer options are then a usage error, as subcommand options are without theirs.
     /// - Parameters:
     ///   - arguments: The arguments as text.
     ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
     ///     bytes, and one that is not UTF-8 (`R\xe9veil.mp3`) must be opened as given.
+    /// - Returns: The options, with the command to run.
     /// - Throws: `UsageError` naming the first bad token.
     static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) throws(UsageError) -> Options {
         var parser = Parser(arguments: arguments, raw: raw?.count == arguments.count ? raw : nil)
@@ -96,15 +146,41 @@ struct Options: Equatable {
             return options
         }
         if let firstError { throw firstError }
-        switch parser.positional.count {
-        case 0: break
-        case 1: options.command = try command(for: parser.positional[0], options)
-        default: throw UsageError(description: "unexpected argument '\(parser.positional[1])': give one duration or mode")
+        let positional = parser.positional
+        if let word = positional.first, let subcommand = Subcommand.named(word) {
+            try checkOptions(parser.given, subcommand: subcommand)
+            options.command = .control(try subcommand.command(Array(positional.dropFirst()), options))
+            return options
         }
-        if let pomodoroOnly = parser.pomodoroOnly, options.command != .pomodoro {
-            throw UsageError(description: "option '\(pomodoroOnly)' only works with 'pomodoro'")
+        switch positional.count {
+        case 0: break
+        case 1: options.command = try command(for: positional[0], options)
+        default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+        }
+        try checkOptions(parser.given, subcommand: nil)
+        if let pomodoroOnly = parser.given.first(where: { $0.spec.group == .pomodoro }), options.command != .pomodoro {
+            throw UsageError(description: "option '\(pomodoroOnly.name)' only works with 'pomodoro'")
         }
         return options
+    }
+
+    /// Checks that each option given works with the subcommand.
+    /// - Parameters:
+    ///   - given: The options as typed, in order, with their specs.
+    ///   - subcommand: The subcommand, or nil for a timer or the menu.
+    /// - Throws: `UsageError` naming the first option that does not fit.
+    private static func checkOptions(_ given: [(name: String, spec: Spec)], subcommand: Subcommand?) throws(UsageError)
+    {
+        for (name, spec) in given {
+            if let subcommand {
+                guard spec.subcommands.contains(subcommand.name) else {
+                    throw UsageError(description: "option '\(name)' does not work with '\(subcommand.name)'")
+                }
+            } else if spec.group == .subcommand {
+                let names = spec.subcommands.map { "'\($0)'" }.joined(separator: " or ")
+                throw UsageError(description: "option '\(name)' only works with \(names)")
+            }
+        }
     }
 
     /// The command line, token by token.
@@ -115,8 +191,8 @@ struct Options: Equatable {
         var index = 0
         var seen: [String] = []
         var positional: [String] = []
-        /// The first pomodoro-only option, as typed.
-        var pomodoroOnly: String?
+        /// The options given, as typed (`-D`, `--device`), in order, with their specs.
+        var given: [(name: String, spec: Spec)] = []
         var optionsEnded = false
         /// `--help` or `--version`, the first one given.
         var request: Command?
@@ -158,11 +234,13 @@ struct Options: Equatable {
             let value = try spec.takesValue ? takeValue(name, inline: inlineValue) : ""
             if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
             seen.append(canonical)
-            if spec.pomodoroOnly, pomodoroOnly == nil { pomodoroOnly = name }
+            given.append((name, spec))
             try spec.apply(&options, name, value)
             if canonical == "--sound", let raw {
                 // The value's own bytes: after `=` in the same token, or the next token.
-                let bytes = inlineValue != nil ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
+                let bytes =
+                    inlineValue != nil
+                    ? Array(raw[index - 1].drop { $0 != UInt8(ascii: "=") }.dropFirst()) : raw[index - 1]
                 options.soundPath = SoundFilePath(bytes: bytes)
             }
         }
@@ -192,123 +270,10 @@ struct Options: Equatable {
         } catch {
             if word.first?.isLetter == true && !word.contains(where: \.isNumber) {
                 throw UsageError(
-                    description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro or a duration")
+                    description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro, a duration, "
+                        + "or \(Subcommand.table.map(\.name).joined(separator: ", "))")
             }
             throw UsageError(description: error.description)
         }
     }
-
-    /// One option: its spellings, whether it takes a value, and what it sets.
-    private struct Spec: Sendable {
-        var names: [String]
-        var takesValue: Bool
-        var pomodoroOnly = false
-        var apply: @Sendable (inout Options, _ name: String, _ value: String) throws(UsageError) -> Void
-    }
-
-    private static func duration(_ name: String, _ value: String) throws(UsageError) -> Duration {
-        do { return try DurationParser.parse(value) } catch {
-            throw UsageError(description: "option '\(name)': \(error.description)")
-        }
-    }
-
-    private static func count(_ name: String, _ value: String) throws(UsageError) -> Int {
-        guard value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value), n >= 1, n <= countLimit else {
-            throw UsageError(
-                description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
-        }
-        return n
-    }
-
-    private static let optionSpecs: [Spec] = [
-        Spec(names: ["-h", "--help"], takesValue: false) { options, _, _ in options.command = .help },
-        Spec(names: ["--version"], takesValue: false) { options, _, _ in options.command = .version },
-        Spec(names: ["-D", "--device"], takesValue: true) { options, _, value in options.device = value },
-        Spec(names: ["--sound"], takesValue: true) { options, name, value throws(UsageError) in
-            // `--sound 1s`: a duration where the file belongs (and no file of that name).
-            if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
-                throw UsageError(description: "option '\(name)' takes a file; '\(value)' looks like a duration")
-            }
-            options.soundPath = SoundFilePath(value)
-        },
-        Spec(names: ["--loops"], takesValue: true) { options, name, value throws(UsageError) in
-            options.loops = try count(name, value)
-        },
-        Spec(names: ["--json"], takesValue: false) { options, _, _ in options.json = true },
-        Spec(names: ["--soft"], takesValue: true) { options, name, value throws(UsageError) in
-            options.presets[0].duration = try duration(name, value)
-        },
-        Spec(names: ["--medium"], takesValue: true) { options, name, value throws(UsageError) in
-            options.presets[1].duration = try duration(name, value)
-        },
-        Spec(names: ["--hard"], takesValue: true) { options, name, value throws(UsageError) in
-            options.presets[2].duration = try duration(name, value)
-        },
-        Spec(names: ["--work"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
-            options.plan.work = try duration(name, value)
-        },
-        Spec(names: ["--short-break"], takesValue: true, pomodoroOnly: true) {
-            options, name, value throws(UsageError) in
-            options.plan.shortBreak = try duration(name, value)
-        },
-        Spec(names: ["--long-break"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
-            options.plan.longBreak = try duration(name, value)
-        },
-        Spec(names: ["--long-break-after"], takesValue: true, pomodoroOnly: true) {
-            options, name, value throws(UsageError) in
-            options.plan.longBreakAfter = try count(name, value)
-        },
-        Spec(names: ["--sets"], takesValue: true, pomodoroOnly: true) { options, name, value throws(UsageError) in
-            options.plan.sets = try count(name, value)
-        },
-        Spec(names: ["--wait"], takesValue: false, pomodoroOnly: true) { options, _, _ in options.wait = true },
-    ]
-
-    /// The exit statuses for `--help`, from ``ExitStatus/table``, one per line.
-    private static let exitStatusHelp = ExitStatus.table.map { entry in
-        let code = "\(entry.status.code)"
-        return "  " + String(repeating: " ", count: 4 - code.count) + code + "  " + entry.meaning
-    }.joined(separator: "\n")
-
-    /// The `--help` text; every line fits 80 columns.
-    static let help = """
-        eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
-
-        Usage:
-          eggtimer                    the egg menu: Soft 5:00, Medium 7:00, Hard 12:00
-          eggtimer soft|medium|hard   boil one egg
-          eggtimer DURATION           count down DURATION
-          eggtimer pomodoro           25 min work, 5 min breaks, long break after four
-
-        DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
-          1m30 (1 m 30 s), 5min, 90sec, "2 hours", "1h 30m"; more than zero, at
-          most \(DurationParser.maximumText) (999 h 59 min 59 s).
-
-        Options:
-          -D, --device NAME    ALSA PCM to play on (default "default"; see aplay -L)
-              --sound PATH     MP3 file to loop instead of the shipped alarm sound
-              --loops N        stop the alarm by itself after N plays (null and file:
-                               devices take no time to play them)
-              --json           print one JSON object per event on standard output
-              --soft D  --medium D  --hard D
-                               override the egg times
-          -h, --help           show this help
-              --version        show the version
-        Pomodoro options:
-              --work D             work interval (default 25m)
-              --short-break D      short break (default 5m)
-              --long-break D       long break (default 15m)
-              --long-break-after N completed pomodori before a long break (default 4)
-              --sets N             long-break cycles to run (default 1)
-              --wait               loop the alarm until a key between intervals;
-                                   without it each interval's alarm plays once
-
-        Keys: 1-3 or s/m/h pick an egg, arrows + Enter, t types a time; space
-          pauses and resumes, r restarts, + and - add or take a minute, n skips a
-          pomodoro interval, c or Esc cancels, q quits; any key stops the alarm.
-        Without a keyboard: kill -USR1 PID stops the alarm.
-
-        Exit status:
-        \(exitStatusHelp)
-        """
 }

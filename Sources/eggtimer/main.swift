@@ -1,6 +1,7 @@
 import Glibc
 
-/// eggtimer: parse the command line, then run the event loop.
+/// eggtimer: parse the command line, then run the event loop (or, for a subcommand, talk to the
+/// running timers and end).
 reopenClosedStandardDescriptors()
 let arguments = Array(CommandLine.arguments.dropFirst())
 /// The same arguments as bytes: file names need not be UTF-8.
@@ -21,6 +22,9 @@ do {
         out.write(options.command == .help ? Options.help + "\n" : "eggtimer \(Version.current)\n")
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         status = .done
+    case .control(let command):
+        signal(SIGPIPE, SIG_IGN)  // `eggtimer status | head -1`: EPIPE, not death by SIGPIPE
+        status = ControlCommands.run(command)
     default:
         status = App(options: options).run()
     }

@@ -97,7 +97,10 @@ import TimerCore
     }
 
     @Test(arguments: [
-        (["abc"], "unknown mode 'abc': expected soft, medium, hard, pomodoro or a duration"),
+        (
+            ["abc"],
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+        ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
         (["1:75"], "invalid duration '1:75': seconds must be below 60"),
@@ -120,6 +123,163 @@ import TimerCore
     ])
     func badInputNamesTheToken(arguments: [String], message: String) {
         #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+}
+
+@Suite struct TimerOptionTests {
+    @Test func theNewTimerOptionsSetTheirFields() throws {
+        let options = try Options.parse([
+            "5m", "--label", "tea", "--ring-for", "2m", "--volume", "50%", "--ramp=30s", "--on-done", "notify-send tea",
+        ])
+        #expect(options.label == "tea" && options.timerLabel == "tea")
+        #expect(options.ringFor == .seconds(120))
+        #expect(options.volume == 50)
+        #expect(options.ramp == .seconds(30))
+        #expect(options.onDone == "notify-send tea")
+        #expect(options.start == .timer(.plain, .seconds(300), label: "tea"))
+    }
+
+    @Test func defaultsLeaveTheAlarmAsItWas() throws {
+        let options = try Options.parse(["soft"])
+        #expect(options.label == nil && options.ringFor == nil && options.ramp == nil && options.onDone == nil)
+        #expect(options.volume == 100)
+        #expect(options.start == .timer(.egg(0), .seconds(300), label: "Soft"))
+        #expect(
+            try Options.parse(["--label", "egg-1", "hard"]).start == .timer(.egg(2), .seconds(720), label: "egg-1"))
+        #expect(try Options.parse(["90"]).start == .timer(.plain, .seconds(90), label: "90"))
+        #expect(try Options.parse(["pomodoro", "--label", "focus"]).timerLabel == "focus")
+    }
+
+    @Test(arguments: [("0", 0), ("0%", 0), ("100", 100), ("100%", 100), ("7", 7), ("050", 50)])
+    func volumeIsAWholePercentage(value: String, volume: Int) throws {
+        #expect(try Options.parse(["1m", "--volume", value]).volume == volume)
+    }
+
+    @Test(arguments: ["a", "Z", "9", "tea", "egg_2", "a.b", "a-", "x.", String(repeating: "l", count: 64)])
+    func validLabels(label: String) throws {
+        #expect(Options.isValidLabel(label))
+        #expect(try Options.parse(["1m", "--label", label]).label == label)
+    }
+
+    @Test(arguments: [
+        "", ".", "..", ".hidden", "-x", "a b", "a/b", "a+b", "#", "tea\n", "café", "日本", "1:30", "a\u{0}",
+        String(repeating: "l", count: 65),
+    ])
+    func invalidLabels(label: String) {
+        #expect(!Options.isValidLabel(label))
+    }
+
+    @Test(arguments: [
+        (["1m", "--label", "a b"], "option '--label' needs \(Options.labelRule), got 'a b'"),
+        (["1m", "--label=a/b"], "option '--label' needs \(Options.labelRule), got 'a/b'"),
+        (["1m", "--label", ".x"], "option '--label' needs \(Options.labelRule), got '.x'"),
+        (["1m", "--label="], "option '--label' needs a value, got ''"),
+        (["1m", "--ring-for", "soon"], "option '--ring-for': invalid duration 'soon': no number in it"),
+        (["1m", "--ring-for", "0"], "option '--ring-for': invalid duration '0': must be more than zero"),
+        (["1m", "--ramp"], "option '--ramp' needs a value"),
+        (["1m", "--ramp", "x"], "option '--ramp': invalid duration 'x': no number in it"),
+        (["1m", "--volume", "101"], "option '--volume' needs a whole number from 0 to 100 (percent), got '101'"),
+        (["1m", "--volume", "-1"], "option '--volume' needs a whole number from 0 to 100 (percent), got '-1'"),
+        (["1m", "--volume", "50.5"], "option '--volume' needs a whole number from 0 to 100 (percent), got '50.5'"),
+        (["1m", "--volume", "%"], "option '--volume' needs a whole number from 0 to 100 (percent), got '%'"),
+        (["1m", "--volume", "5%%"], "option '--volume' needs a whole number from 0 to 100 (percent), got '5%%'"),
+        (["1m", "--on-done="], "option '--on-done' needs a value, got ''"),
+        (["1m", "--label", "a", "--label", "b"], "option '--label' given twice"),
+        (["1m", "--for", "5m"], "option '--for' only works with 'snooze'"),
+    ])
+    func badTimerOptionsNameTheToken(arguments: [String], message: String) {
+        #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+}
+
+@Suite struct SubcommandTests {
+    @Test(arguments: [
+        (["status"], ControlCommand.status(json: false)),
+        (["list"], .status(json: false)),
+        (["status", "--json"], .status(json: true)),
+        (["--json", "list"], .status(json: true)),
+        (["ack"], .acknowledge(label: nil)),
+        (["ACK"], .acknowledge(label: nil)),
+        (["ack", "tea"], .acknowledge(label: "tea")),
+        (["ack", "--", "tea"], .acknowledge(label: "tea")),
+        (["cancel"], .cancel(label: nil)),
+        (["cancel", "soft"], .cancel(label: "soft")),
+        (["snooze"], .snooze(label: nil, for: nil)),
+        (["snooze", "tea"], .snooze(label: "tea", for: nil)),
+        (["snooze", "tea", "--for", "5m"], .snooze(label: "tea", for: .seconds(300))),
+        (["snooze", "--for=90s"], .snooze(label: nil, for: .seconds(90))),
+        (["--for", "1:30", "snooze", "x.y"], .snooze(label: "x.y", for: .seconds(90))),
+        (["snooze", "--for", "999h"], .snooze(label: nil, for: .seconds(999 * 3600))),
+    ])
+    func subcommands(arguments: [String], command: ControlCommand) throws {
+        #expect(try Options.parse(arguments).command == .control(command))
+    }
+
+    @Test(arguments: [["status", "--help"], ["ack", "a/b", "-h"], ["snooze", "--sound", "x", "--help"]])
+    func helpWinsOverSubcommandsToo(arguments: [String]) throws {
+        #expect(try Options.parse(arguments).command == .help)
+    }
+
+    @Test(arguments: [
+        (["ack", "-D", "null"], "option '-D' does not work with 'ack'"),
+        (["-Dnull", "status"], "option '-D' does not work with 'status'"),
+        (["status", "--sound", "x.mp3"], "option '--sound' does not work with 'status'"),
+        (["cancel", "--loops", "2"], "option '--loops' does not work with 'cancel'"),
+        (["snooze", "--label", "tea"], "option '--label' does not work with 'snooze'"),
+        (["ack", "--volume", "5"], "option '--volume' does not work with 'ack'"),
+        (["ack", "--ring-for", "5s"], "option '--ring-for' does not work with 'ack'"),
+        (["ack", "--ramp", "5s"], "option '--ramp' does not work with 'ack'"),
+        (["ack", "--on-done", "true"], "option '--on-done' does not work with 'ack'"),
+        (["status", "--soft", "3m"], "option '--soft' does not work with 'status'"),
+        (["status", "--work", "3m"], "option '--work' does not work with 'status'"),
+        (["ack", "--wait"], "option '--wait' does not work with 'ack'"),
+        (["ack", "--json"], "option '--json' does not work with 'ack'"),
+        (["ack", "--for", "5m"], "option '--for' does not work with 'ack'"),
+        (["status", "--for", "5m"], "option '--for' does not work with 'status'"),
+        (["pomodoro", "--for", "5m"], "option '--for' only works with 'snooze'"),
+        (["snooze", "--for", "soon"], "option '--for': invalid duration 'soon': no number in it"),
+        (["snooze", "--for", "999h1s"], "option '--for' takes at most 999h, got '999h1s'"),
+        (["snooze", "--for"], "option '--for' needs a value"),
+        (["status", "tea"], "unexpected argument 'tea': 'status' takes no label"),
+        (["ack", "tea", "soft"], "unexpected argument 'soft': give at most one label"),
+        (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
+        (
+            ["stop"],
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze"
+        ),
+    ])
+    func badSubcommandInputNamesTheToken(arguments: [String], message: String) {
+        #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+
+    /// The help is printed from the parser's tables: every option and subcommand is in it, and
+    /// every line fits 80 columns.
+    @Test func helpListsEveryOptionAndSubcommand() {
+        for spec in Options.optionSpecs {
+            for name in spec.names {
+                #expect(Options.help.contains(" \(name)"), "help lacks \(name)")
+            }
+            #expect(!spec.help.isEmpty)
+        }
+        for subcommand in Options.Subcommand.table {
+            #expect(
+                Options.help.contains("eggtimer \(subcommand.name) \(subcommand.usage)"),
+                "help lacks \(subcommand.name)")
+            for alias in subcommand.names.dropFirst() { #expect(Options.help.contains("alias: \(alias)")) }
+        }
+        #expect(Options.help.contains("z snoozes the alarm"))
+        #expect(Options.help.split(separator: "\n").allSatisfy { String($0).displayWidth <= Options.helpWidth })
+    }
+
+    @Test func helpRowsWrapLongTextsUnderTheirColumn() {
+        let rows = Options.helpRows(
+            [("  --a D", String(repeating: "word ", count: 30)), ("  --much-too-long-for-it X", "x")], column: 24)
+        let lines = rows.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(lines[0].hasPrefix("  --a D") && lines[0].dropFirst(24).hasPrefix("word"))
+        #expect(lines[1].hasPrefix(String(repeating: " ", count: 24) + "word"))
+        #expect(
+            lines.suffix(2).map(String.init) == ["  --much-too-long-for-it X", String(repeating: " ", count: 24) + "x"])
     }
 }
 

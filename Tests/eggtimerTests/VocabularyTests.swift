@@ -11,7 +11,7 @@ typealias ExitStatus = eggtimer.ExitStatus
 
 @Suite struct ExitStatusTests {
     @Test(arguments: [
-        (ExitStatus.done, Int32(0)), (.cancelled, 1), (.missed, 2), (.usage, 64), (.dataError, 65), (.noInput, 66),
+        (ExitStatus.done, Int32(0)), (.cancelled, 1), (.missed, 2), (.noTimer, 3), (.usage, 64), (.dataError, 65), (.noInput, 66),
         (.unavailable, 69), (.software, 70), (.osError, 71), (.configuration, 78),
         (.signal(SIGHUP), 129), (.signal(SIGINT), 130), (.signal(SIGQUIT), 131),
         (.signal(SIGTERM), 143),

@@ -8,31 +8,39 @@ extension Controller {
     /// request that does not fit the state (acknowledging a timer that is not ringing) is refused
     /// with one line naming the timer and its state.
     mutating func handleControl(_ request: ControlRequest, connection: Int, at now: Instant) {
-        let reply: ControlReply
+        guard accepts(request) else {
+            perform(.reply(connection: connection, .refused(refusal(for: request))))
+            return
+        }
+        // The answer goes out before anything the request sets off, an exit included; the loop
+        // reads the state for it after this input, when the change is made.
+        perform(.reply(connection: connection, .status))
         switch (request, mode) {
-        case (.status, _):
-            reply = .status
         case (.acknowledge, .ringing(let ringing)):
             acknowledge(ringing, by: "control", at: now)
-            reply = .status
         case (.snooze(let length), .ringing(let ringing)):
             snooze(ringing, for: length ?? configuration.snoozeLength, at: now)
-            reply = .status
         case (.cancel, .counting(var counting)):
             if counting.armed { stopAlarm() }
             counting.armed = false
             emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("control"))]))
             leave(.cancelled)
-            reply = .status
         case (.cancel, .ringing(let ringing)):
             logAcknowledgement(
                 event(.cancelled, ringing.run, at: now, extra: [("by", .text("control"))]), unproven: false)
             leave(.cancelled)
-            reply = .status
         default:
-            reply = .refused(refusal(for: request))
+            break
         }
-        perform(.reply(connection: connection, reply))
+    }
+
+    /// Whether `request` fits the current state: status always; acknowledge and snooze while
+    /// ringing; cancel while counting or ringing.
+    private func accepts(_ request: ControlRequest) -> Bool {
+        switch (request, mode) {
+        case (.status, _), (.acknowledge, .ringing), (.snooze, .ringing), (.cancel, .counting), (.cancel, .ringing): true
+        default: false
+        }
     }
 
     /// Why `request` does not fit the current state, naming the timer and its state.

@@ -15,6 +15,9 @@ struct ExitStatus: Error, Hashable, Sendable {
     static let cancelled = ExitStatus(code: 1)
     /// The alarm stopped ringing unacknowledged (`--ring-for` ran out).
     static let missed = ExitStatus(code: 2)
+    /// `eggtimer ack|cancel|snooze` found no running timer to act on: none runs, none has the
+    /// label given, it did not answer, or it refused (an alarm not ringing).
+    static let noTimer = ExitStatus(code: 3)
     /// A bad command line. EX_USAGE.
     static let usage = ExitStatus(code: 64)
     /// The sound file holds no MPEG audio. EX_DATAERR.
@@ -39,6 +42,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.done, "done: the alarm was acknowledged or its --loops played"),
         (.cancelled, "cancelled, or quit before the timer was done"),
         (.missed, "missed: the alarm stopped ringing unacknowledged"),
+        (.noTimer, "no running timer to act on (ack, cancel, snooze)"),
         (.usage, "bad command line"),
         (.dataError, "sound file is not MP3 audio"),
         (.noInput, "sound file missing or not a regular file"),

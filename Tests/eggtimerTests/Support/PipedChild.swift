@@ -11,8 +11,9 @@ final class PipedChild {
     /// Everything read from standard output so far.
     private(set) var stdout = ""
 
-    /// Starts eggtimer with `arguments`.
-    init(_ arguments: [String]) {
+    /// Starts eggtimer with `arguments`, `environment` added to the fixed one.
+    /// - Parameter executable: The program to run (eggtimer, or a launcher given eggtimer's path).
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = eggtimerPath) {
         let input = makePipe()
         let out = makePipe()
         var actions = posix_spawn_file_actions_t()
@@ -21,7 +22,9 @@ final class PipedChild {
         posix_spawn_file_actions_adddup2(&actions, input.read, 0)
         posix_spawn_file_actions_adddup2(&actions, out.write, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        pid = spawn(arguments, actions: &actions)
+        pid = spawn(
+            executable == eggtimerPath ? arguments : Array(arguments.dropFirst()), actions: &actions,
+            environment: environment, executable: executable)
         close(input.read)
         close(out.write)
         (keys, output) = (input.write, out.read)

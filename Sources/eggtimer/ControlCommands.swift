@@ -1,0 +1,159 @@
+import ControlChannel
+import Glibc
+import TimerCore
+
+/// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,
+/// which it finds by their control sockets in ``RuntimeFolder/current()``.
+///
+/// Blocks the calling (main) thread: each timer has ``answerLimit`` to answer each request. A
+/// stale socket (left by a killed timer: the connection is refused) is removed by the client
+/// and skipped silently; a timer that does not answer in time, or answers something else, is
+/// skipped with one warning line on standard error.
+enum ControlCommands {
+    /// How long a timer has to answer one request.
+    static let answerLimit = Duration.seconds(1)
+
+    /// Runs `command` and says how it ended.
+    /// - Returns: ``ExitStatus/done`` when listed or acted on (`status` also with no timers);
+    ///   ``ExitStatus/noTimer`` when there was nothing to act on, or the timer refused;
+    ///   ``ExitStatus/usage`` when several timers could be meant.
+    static func run(_ command: ControlCommand) -> ExitStatus {
+        let folder = RuntimeFolder.current()
+        switch command {
+        case .status(let json):
+            let timers = survey(labels(in: folder), folder: folder)
+            let time = LocalTime.system
+            return write(json ? StatusReport.json(timers, time: time) : StatusReport.table(timers, time: time))
+        case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
+        case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
+        case .snooze(let label, let duration):
+            // The protocol carries whole seconds, at least one.
+            let request = ControlRequest.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
+            return act(request, verb: "snooze", label: label, folder: folder)
+        }
+    }
+
+    /// Sends `request` to the timer chosen by ``TimerSelection`` and prints the outcome.
+    /// - Parameters:
+    ///   - request: What to ask of it.
+    ///   - verb: The subcommand, for messages.
+    ///   - label: The label given, or nil.
+    ///   - folder: The runtime folder.
+    /// - Returns: The exit status, as for ``run(_:)``.
+    private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
+        let all = labels(in: folder)
+        let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
+        let timers = survey(wanted.map { [$0] } ?? all, folder: folder)
+        let result: Result<String, ControlFailure>
+        do {
+            let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
+            result = send(request, to: target.label, folder: folder)
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let line): return write(line + "\n")
+        case .failure(let failure):
+            printError("eggtimer: " + failure.message)
+            return failure.status
+        }
+    }
+
+    /// One exchange with the chosen timer.
+    /// - Returns: The line to print, or why it failed.
+    private static func send(_ request: ControlRequest, to label: String, folder: String) -> Result<
+        String, ControlFailure
+    > {
+        do {
+            let reply = try ControlClient.exchange(request.line, label: label, folder: folder, timeout: answerLimit)
+            return outcome(of: reply, request: request, label: label, time: .system)
+        } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
+            return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
+        } catch {
+            return .failure(ControlFailure(status: .noTimer, message: failureText(error, label: label)))
+        }
+    }
+
+    /// What a timer's reply to an action means.
+    /// - Parameters:
+    ///   - reply: The reply line: `ok…` (a ``TimerStatus`` line, or `ok` alone) or `error<TAB>text`.
+    ///   - request: The request it answers.
+    ///   - label: The timer's label.
+    ///   - time: Local wall-clock time, for the end of a snooze.
+    /// - Returns: The line to print (`soft: alarm stopped`, `soft: cancelled`,
+    ///   `soft: snoozed until 09:22:03`), or a failure: ``ExitStatus/noTimer`` with the timer's
+    ///   own text for `error`, ``ExitStatus/software`` for a reply that is not the protocol.
+    static func outcome(
+        of reply: String, request: ControlRequest, label: String, time: LocalTime
+    ) -> Result<String, ControlFailure> {
+        if reply.hasPrefix("error\t") {
+            let text = reply.dropFirst("error\t".count)
+            return .failure(ControlFailure(status: .noTimer, message: text.isEmpty ? "\(label) refused" : String(text)))
+        }
+        guard reply == "ok" || reply.hasPrefix("ok\t") else {
+            return .failure(
+                ControlFailure(status: .software, message: "\(label) answered something that is not eggtimer's"))
+        }
+        switch request {
+        case .acknowledge: return .success("\(label): alarm stopped")
+        case .cancel: return .success("\(label): cancelled")
+        case .snooze:
+            guard let deadline = TimerStatus(line: reply)?.deadlineUnixMilliseconds else {
+                return .success("\(label): snoozed")
+            }
+            return .success("\(label): snoozed until \(time.clockText(unixMilliseconds: deadline))")
+        case .status: return .success("\(label): running")
+        }
+    }
+
+    /// The status of each timer in `labels` that answers, in that order, each labelled by its
+    /// socket's name; stale sockets are skipped silently, other failures with a warning.
+    private static func survey(_ labels: [String], folder: String) -> [TimerStatus] {
+        var timers: [TimerStatus] = []
+        for label in labels {
+            do throws(ControlError) {
+                let reply = try ControlClient.exchange(
+                    ControlRequest.status.line, label: label, folder: folder, timeout: answerLimit)
+                guard var status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
+                status.label = label
+                timers.append(status)
+            } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
+                continue  // stale (the client removed it) or gone meanwhile
+            } catch {
+                printError("eggtimer: " + failureText(error, label: label) + "; skipped")
+            }
+        }
+        return timers
+    }
+
+    /// The labels of the sockets in `folder`, when it is safe to use (a missing folder: none).
+    private static func labels(in folder: String) -> [String] {
+        do {
+            try RuntimeFolder.check(folder)
+        } catch .system(_, let code) where code == ENOENT {
+            return []
+        } catch {
+            printError("eggtimer: \(error.description); not used")
+            return []
+        }
+        return ControlClient.labels(in: folder).filter(Options.isValidLabel)
+    }
+
+    /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.
+    private static func failureText(_ error: ControlError, label: String) -> String {
+        switch error {
+        case .noAnswer: "\(label): no answer within \(answerLimit.components.seconds) s"
+        case .badAnswer: "\(label) answered something that is not eggtimer's"
+        default: "\(label): \(error.description)"
+        }
+    }
+
+    /// Writes `text` on standard output; a failure is said on standard error, and the status
+    /// stays ``ExitStatus/done`` (a failing standard output never decides it).
+    private static func write(_ text: String) -> ExitStatus {
+        var out = Output(descriptor: STDOUT_FILENO)
+        out.write(text)
+        if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
+        return .done
+    }
+}

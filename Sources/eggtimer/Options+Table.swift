@@ -1,0 +1,239 @@
+import AlarmAudio
+import Glibc
+import TimerCore
+
+// The one table of options and subcommands: the parser reads it, and `--help` is printed from it
+// (Options+Help.swift), so what is documented is what is accepted.
+
+extension Options {
+    /// One option: its spellings, its value's name, where `--help` lists it and what it says
+    /// there, which subcommands take it, and what it sets.
+    struct Spec: Sendable {
+        /// Where `--help` lists an option, and what it works with.
+        enum Group: Sendable, Equatable {
+            /// Works with a timer and with the subcommands listed in ``subcommands``.
+            case general
+            /// Starting a timer: device, sound, alarm.
+            case timer
+            /// The egg times.
+            case presets
+            /// Only with `pomodoro`.
+            case pomodoro
+            /// Only with the subcommands listed in ``subcommands``.
+            case subcommand
+        }
+
+        /// Its spellings: a short one (`-D`) first if any; the last is the canonical name.
+        var names: [String]
+        /// The value's name in `--help` (`NAME`, `D`), or nil for a flag that takes none.
+        var argument: String?
+        var group: Group
+        /// One line for `--help` (wrapped there to fit 80 columns).
+        var help: String
+        /// The subcommands (by ``Subcommand/name``) it works with; timer options work with none.
+        var subcommands: [String] = []
+        var apply: @Sendable (inout Options, _ name: String, _ value: String) throws(UsageError) -> Void
+
+        /// Whether it takes a value.
+        var takesValue: Bool { argument != nil }
+    }
+
+    /// A subcommand: a first positional word that talks to running timers instead of starting one.
+    struct Subcommand: Sendable {
+        /// Its spellings; the first is its name.
+        var names: [String]
+        /// What follows the name in `--help`'s usage column: `[LABEL]`, `[--json]`.
+        var usage: String
+        /// One line for `--help`.
+        var help: String
+        /// Whether it takes a LABEL argument.
+        var takesLabel: Bool
+        /// The command, from its label (validated) and the options given.
+        var make: @Sendable (_ label: String?, _ options: Options) -> ControlCommand
+
+        /// Its name, as options' ``Spec/subcommands`` and messages say it.
+        var name: String { names[0] }
+
+        /// The subcommand `word` names (case-insensitively, as modes), if any.
+        static func named(_ word: String) -> Subcommand? {
+            let lower = word.lowercased()
+            return table.first { $0.names.contains(lower) }
+        }
+
+        /// The command for the positional arguments after the subcommand's name.
+        /// - Throws: `UsageError` for a label where none is taken, a second label, or a bad one.
+        func command(_ arguments: [String], _ options: Options) throws(UsageError) -> ControlCommand {
+            if let extra = arguments.dropFirst(takesLabel ? 1 : 0).first {
+                let expected = takesLabel ? "give at most one label" : "'\(name)' takes no label"
+                throw UsageError(description: "unexpected argument '\(extra)': \(expected)")
+            }
+            // A timer's default label may be a duration as typed (`1:30`): the socket's name is
+            // made from it (ControlServer.socketName), so any one-line name without `/` will do.
+            let label = arguments.first
+            if let label, label.isEmpty || label.utf8.count > Options.labelLimit || label.contains("/")
+                || label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            {
+                throw UsageError(description: "invalid label '\(label)': give the label as 'eggtimer status' shows it")
+            }
+            return make(label, options)
+        }
+
+        /// Every subcommand, in `--help` order.
+        static let table: [Subcommand] = [
+            Subcommand(
+                names: ["status", "list"], usage: "[--json]",
+                help: "list them: label, pid, state, time left and when it rings", takesLabel: false
+            ) { _, options in .status(json: options.json) },
+            Subcommand(names: ["ack"], usage: "[LABEL]", help: "stop the alarm", takesLabel: true) { label, _ in
+                .acknowledge(label: label)
+            },
+            Subcommand(names: ["cancel"], usage: "[LABEL]", help: "end the timer", takesLabel: true) { label, _ in
+                .cancel(label: label)
+            },
+            Subcommand(
+                names: ["snooze"], usage: "[LABEL] [--for D]",
+                help: "silence the alarm and ring it again after D (default 10m)", takesLabel: true
+            ) { label, options in .snooze(label: label, for: options.snoozeFor) },
+        ]
+    }
+
+    /// What a label must be, for messages (see ``isValidLabel(_:)``).
+    static let labelRule =
+        "one word of ASCII letters, digits, '-', '_' and '.', 1 to \(labelLimit) characters, not starting with '.' or '-'"
+
+    static func duration(_ name: String, _ value: String) throws(UsageError) -> Duration {
+        do { return try DurationParser.parse(value) } catch {
+            throw UsageError(description: "option '\(name)': \(error.description)")
+        }
+    }
+
+    static func count(_ name: String, _ value: String) throws(UsageError) -> Int {
+        guard value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value), n >= 1, n <= countLimit else {
+            throw UsageError(
+                description: "option '\(name)' needs a whole number from 1 to \(countLimit), got '\(value)'")
+        }
+        return n
+    }
+
+    /// A percentage: a whole number 0–100, with or without a trailing `%`.
+    static func percent(_ name: String, _ value: String) throws(UsageError) -> Int {
+        let digits = value.hasSuffix("%") ? value.dropLast() : Substring(value)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 3,
+            let n = Int(digits), n <= 100
+        else {
+            throw UsageError(
+                description: "option '\(name)' needs a whole number from 0 to 100 (percent), got '\(value)'")
+        }
+        return n
+    }
+
+    /// The names of every subcommand, for options that work with all of them.
+    private static let allSubcommands = Subcommand.table.map(\.name)
+
+    /// Every option, in `--help` order within each group.
+    static let optionSpecs: [Spec] = generalSpecs + timerSpecs + presetSpecs + pomodoroSpecs + subcommandSpecs
+
+    private static let generalSpecs: [Spec] = [
+        Spec(
+            names: ["--json"], group: .general,
+            help: "print one JSON object per event on standard output (status: an array)",
+            subcommands: ["status"]
+        ) { options, _, _ in options.json = true },
+        Spec(names: ["-h", "--help"], group: .general, help: "show this help", subcommands: allSubcommands) {
+            options, _, _ in options.command = .help
+        },
+        Spec(names: ["--version"], group: .general, help: "show the version", subcommands: allSubcommands) {
+            options, _, _ in options.command = .version
+        },
+    ]
+
+    private static let timerSpecs: [Spec] = [
+        Spec(
+            names: ["-D", "--device"], argument: "NAME", group: .timer,
+            help: "ALSA PCM to play on (default \"default\"; see aplay -L)"
+        ) { options, _, value in options.device = value },
+        Spec(
+            names: ["--sound"], argument: "PATH", group: .timer,
+            help: "MP3 file to loop instead of the shipped alarm sound"
+        ) { options, name, value throws(UsageError) in
+            // `--sound 1s`: a duration where the file belongs (and no file of that name).
+            if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
+                throw UsageError(description: "option '\(name)' takes a file; '\(value)' looks like a duration")
+            }
+            options.soundPath = SoundFilePath(value)
+        },
+        Spec(
+            names: ["--loops"], argument: "N", group: .timer,
+            help: "stop the alarm by itself after N plays (null and file: devices take no time to play them)"
+        ) { options, name, value throws(UsageError) in options.loops = try count(name, value) },
+        Spec(
+            names: ["--ring-for"], argument: "D", group: .timer,
+            help: "stop ringing after D if nobody stops the alarm (the timer is missed)"
+        ) { options, name, value throws(UsageError) in options.ringFor = try duration(name, value) },
+        Spec(
+            names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)"
+        ) { options, name, value throws(UsageError) in options.volume = try percent(name, value) },
+        Spec(
+            names: ["--ramp"], argument: "D", group: .timer,
+            help: "rise from quiet to the volume over the first D of the alarm"
+        ) { options, name, value throws(UsageError) in options.ramp = try duration(name, value) },
+        Spec(
+            names: ["--label"], argument: "NAME", group: .timer,
+            help: "name the timer for status, ack, cancel and snooze (default: the egg, "
+                + "the duration as typed, or pomodoro); letters, digits, - _ ."
+        ) { options, name, value throws(UsageError) in
+            guard isValidLabel(value) else {
+                throw UsageError(description: "option '\(name)' needs \(labelRule), got '\(value)'")
+            }
+            options.label = value
+        },
+        Spec(
+            names: ["--on-done"], argument: "CMD", group: .timer,
+            help: "run CMD with /bin/sh -c once the time is up (never when cancelled)"
+        ) { options, _, value in options.onDone = value },
+    ]
+
+    private static let presetSpecs: [Spec] = Preset.eggs.indices.map { index in
+        let preset = Preset.eggs[index]
+        return Spec(
+            names: ["--" + preset.name.lowercased()], argument: "D", group: .presets,
+            help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))"
+        ) { options, name, value throws(UsageError) in options.presets[index].duration = try duration(name, value) }
+    }
+
+    private static let pomodoroSpecs: [Spec] = [
+        Spec(names: ["--work"], argument: "D", group: .pomodoro, help: "work interval (default 25m)") {
+            options, name, value throws(UsageError) in options.plan.work = try duration(name, value)
+        },
+        Spec(names: ["--short-break"], argument: "D", group: .pomodoro, help: "short break (default 5m)") {
+            options, name, value throws(UsageError) in options.plan.shortBreak = try duration(name, value)
+        },
+        Spec(names: ["--long-break"], argument: "D", group: .pomodoro, help: "long break (default 15m)") {
+            options, name, value throws(UsageError) in options.plan.longBreak = try duration(name, value)
+        },
+        Spec(
+            names: ["--long-break-after"], argument: "N", group: .pomodoro,
+            help: "completed pomodori before a long break (default 4)"
+        ) { options, name, value throws(UsageError) in options.plan.longBreakAfter = try count(name, value) },
+        Spec(names: ["--sets"], argument: "N", group: .pomodoro, help: "long-break cycles to run (default 1)") {
+            options, name, value throws(UsageError) in options.plan.sets = try count(name, value)
+        },
+        Spec(
+            names: ["--wait"], group: .pomodoro,
+            help: "loop the alarm until a key between intervals; without it each interval's alarm plays once"
+        ) { options, _, _ in options.wait = true },
+    ]
+
+    private static let subcommandSpecs: [Spec] = [
+        Spec(
+            names: ["--for"], argument: "D", group: .subcommand, help: "snooze for D instead of 10m",
+            subcommands: ["snooze"]
+        ) { options, name, value throws(UsageError) in
+            let snooze = try duration(name, value)
+            guard snooze <= snoozeLimit else {
+                throw UsageError(description: "option '\(name)' takes at most 999h, got '\(value)'")
+            }
+            options.snoozeFor = snooze
+        }
+    ]
+}

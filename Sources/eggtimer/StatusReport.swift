@@ -1,0 +1,101 @@
+import ControlChannel
+import Glibc
+import TimerCore
+
+/// What `eggtimer status` prints: a table for people, or a JSON array with `--json`.
+///
+/// Pure functions of the timers' statuses and a local-time conversion; any thread may call them.
+enum StatusReport {
+    /// The line printed when no timer runs (also `status` with no timers).
+    static let noneRunning = "no timers running"
+
+    /// The table for people: a header and one row per timer, or ``noneRunning``.
+    ///
+    /// Columns LABEL, PID, STATE, REMAINING, RINGS AT, aligned by display width and two spaces
+    /// apart. Text from the timers is escaped (it cannot move the cursor).
+    /// - Parameters:
+    ///   - timers: The timers, in the order to print.
+    ///   - time: Local wall-clock time for the deadlines.
+    /// - Returns: The lines, each ending in a newline.
+    static func table(_ timers: [TimerStatus], time: LocalTime) -> String {
+        guard !timers.isEmpty else { return noneRunning + "\n" }
+        let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
+        let rightAligned = [false, true, false, true, false]
+        let rows =
+            [header]
+            + timers.map { timer in
+                [
+                    timer.label.escapingControlCharacters, "\(timer.pid)", timer.state.escapingControlCharacters,
+                    timer.remaining.clockText,
+                    timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-",
+                ]
+            }
+        let widths = header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.displayWidth)
+                if rightAligned[column] { return pad + cell }
+                return column == row.count - 1 ? cell : cell + pad
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// A JSON array of one object per timer, on one line.
+    ///
+    /// `[{"label":"soft","pid":42,"state":"counting","remaining_s":299.5,`
+    /// `"deadline":"2026-11-30T09:12:03+01:00"}]`: `remaining_s` is decimal seconds (exact to the
+    /// nanosecond), `deadline` local ISO 8601 with the UTC offset, or null while paused.
+    /// - Parameters:
+    ///   - timers: The timers, in the order to print.
+    ///   - time: Local wall-clock time for the deadlines.
+    /// - Returns: The array and a newline.
+    static func json(_ timers: [TimerStatus], time: LocalTime) -> String {
+        let log = EventLog(clock: MonotonicClock())  // for its JSON quoting and seconds
+        let objects = timers.map { timer in
+            let deadline =
+                timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
+            return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(log.quote(timer.state)),"
+                + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)}"
+        }
+        return "[" + objects.joined(separator: ",") + "]\n"
+    }
+}
+
+/// Local wall-clock texts of Unix times given in milliseconds (a timer's deadline).
+///
+/// Immutable; safe from any thread.
+struct LocalTime: Sendable {
+    /// Local broken-down time of a Unix time in seconds, with `tm_gmtoff` set.
+    var local: @Sendable (time_t) -> tm
+
+    /// The system's time zone (`localtime_r`, TZ honoured).
+    static let system = LocalTime(local: WallClock.system.local)
+
+    /// `09:12:03`: the local time of day, 24-hour, seconds rounded down.
+    func clockText(unixMilliseconds: Int64) -> String {
+        let parts = local(Self.seconds(unixMilliseconds))
+        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+    }
+
+    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, seconds rounded down.
+    func isoText(unixMilliseconds: Int64) -> String {
+        let parts = local(Self.seconds(unixMilliseconds))
+        let offsetMinutes = Int(parts.tm_gmtoff) / 60
+        let sign = offsetMinutes < 0 ? "-" : "+"
+        let offset = "\(sign)\(pad(abs(offsetMinutes) / 60)):\(pad(abs(offsetMinutes) % 60))"
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
+            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))\(offset)"
+    }
+
+    /// Whole seconds, rounded down (also before 1970).
+    private static func seconds(_ milliseconds: Int64) -> time_t {
+        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return time_t(remainder < 0 ? quotient - 1 : quotient)
+    }
+
+    private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

@@ -1,0 +1,54 @@
+import ControlChannel
+
+/// Why a subcommand ends without acting: the line to print on standard error (without the
+/// `eggtimer: ` prefix) and the exit status.
+struct ControlFailure: Error, Equatable {
+    let status: ExitStatus
+    let message: String
+}
+
+/// Which running timer `eggtimer ack|cancel|snooze [LABEL]` acts on.
+///
+/// With a label: that timer. Without: the only timer, else the only ringing one (`ringing`, or
+/// `silent` when its alarm reaches no device), else none: the user must name one.
+enum TimerSelection {
+    /// The running timer's label that `label`, as typed, means: the same label, else the only
+    /// one that differs from it in case alone (`eggtimer ack soft` for the preset's `Soft`),
+    /// else `label` itself (which then names no running timer).
+    /// - Parameters:
+    ///   - label: The label given.
+    ///   - labels: The labels of the sockets in the runtime folder.
+    /// - Returns: The label to ask.
+    static func socketLabel(for label: String, among labels: [String]) -> String {
+        if labels.contains(label) { return label }
+        let folded = labels.filter { $0.lowercased() == label.lowercased() }
+        return folded.count == 1 ? folded[0] : label
+    }
+
+    /// The timer to act on.
+    /// - Parameters:
+    ///   - timers: The running timers that answered, sorted by label.
+    ///   - label: The label given, or nil.
+    ///   - verb: The subcommand as typed in the hint (`ack`, `cancel`, `snooze`).
+    /// - Returns: The chosen timer's status.
+    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none runs or none has the label;
+    ///   ``ExitStatus/usage`` listing the candidates when several could be meant.
+    static func target(among timers: [TimerStatus], label: String?, verb: String) throws(ControlFailure) -> TimerStatus
+    {
+        if let label {
+            guard let timer = timers.first(where: { $0.label == label }) else {
+                throw ControlFailure(status: .noTimer, message: "no timer labelled '\(label)' is running")
+            }
+            return timer
+        }
+        if timers.isEmpty { throw ControlFailure(status: .noTimer, message: "no timers running") }
+        if timers.count == 1 { return timers[0] }
+        let ringing = timers.filter {
+            $0.state == TimerState.ringing.rawValue || $0.state == TimerState.silent.rawValue
+        }
+        if ringing.count == 1 { return ringing[0] }
+        let list = timers.map { "\($0.label) (\($0.state))" }.joined(separator: ", ")
+        throw ControlFailure(
+            status: .usage, message: "\(timers.count) timers are running: \(list); name one: eggtimer \(verb) LABEL")
+    }
+}

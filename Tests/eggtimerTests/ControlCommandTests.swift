@@ -1,0 +1,161 @@
+import ControlChannel
+import Glibc
+import Testing
+
+@testable import eggtimer
+
+/// A time zone one hour east of UTC, whatever TZ the test runs in.
+let utcPlusOne = LocalTime { seconds in
+    var shifted = seconds + 3600
+    var parts = tm()
+    gmtime_r(&shifted, &parts)
+    parts.tm_gmtoff = 3600
+    return parts
+}
+
+/// 2026-11-30T08:12:03Z, in milliseconds since the epoch (09:12:03 at UTC+1).
+private let nineTwelve: Int64 = 1_796_026_323_000
+
+/// A timer's status with the fields the tests vary.
+func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Duration = .seconds(60)) -> TimerStatus {
+    TimerStatus(label: label, pid: pid, state: state, remaining: remaining, deadlineUnixMilliseconds: nil)
+}
+
+@Suite struct TimerSelectionTests {
+    @Test(arguments: [
+        ([timer("soft", "counting")], "soft"),
+        ([timer("soft", "paused")], "soft"),  // the only one, whatever its state
+        ([timer("soft", "counting"), timer("tea", "ringing")], "tea"),
+        ([timer("soft", "silent"), timer("tea", "counting")], "soft"),
+        ([timer("a", "snoozed"), timer("b", "ringing"), timer("c", "paused")], "b"),
+    ])
+    func withoutALabelTheOnlyTimerElseTheOnlyRingingOne(timers: [TimerStatus], chosen: String) throws {
+        #expect(try TimerSelection.target(among: timers, label: nil, verb: "ack").label == chosen)
+    }
+
+    @Test(arguments: [
+        ("soft", ["Soft", "tea"], "Soft"), ("Soft", ["Soft", "soft"], "Soft"), ("soft", ["Soft", "soft"], "soft"),
+        ("SOFT", ["Soft", "soft"], "SOFT"), ("tea", ["Soft"], "tea"), ("x", [], "x"),
+    ])
+    func aLabelDifferingInCaseAloneMeansTheOnlySuchTimer(label: String, labels: [String], meant: String) {
+        #expect(TimerSelection.socketLabel(for: label, among: labels) == meant)
+    }
+
+    @Test func aLabelPicksThatTimerWhateverTheOthersDo() throws {
+        let timers = [timer("soft", "ringing"), timer("tea", "counting"), timer("x", "ringing")]
+        #expect(try TimerSelection.target(among: timers, label: "tea", verb: "cancel").label == "tea")
+    }
+
+    @Test(arguments: [
+        ([TimerStatus](), String?.none, "ack", ExitStatus.noTimer, "no timers running"),
+        ([], "tea", "ack", .noTimer, "no timer labelled 'tea' is running"),
+        ([timer("soft", "ringing")], "tea", "snooze", .noTimer, "no timer labelled 'tea' is running"),
+        (
+            [timer("soft", "ringing"), timer("tea", "ringing")], nil, "ack", .usage,
+            "2 timers are running: soft (ringing), tea (ringing); name one: eggtimer ack LABEL"
+        ),
+        (
+            [timer("a", "counting"), timer("b", "paused"), timer("c", "snoozed")], nil, "cancel", .usage,
+            "3 timers are running: a (counting), b (paused), c (snoozed); name one: eggtimer cancel LABEL"
+        ),
+    ])
+    func nothingOrTooMuchToActOn(
+        timers: [TimerStatus], label: String?, verb: String, status: ExitStatus, message: String
+    ) {
+        #expect(throws: ControlFailure(status: status, message: message)) {
+            try TimerSelection.target(among: timers, label: label, verb: verb)
+        }
+    }
+}
+
+@Suite struct ControlOutcomeTests {
+    private func outcome(_ reply: String, _ request: ControlRequest) -> Result<String, ControlFailure> {
+        ControlCommands.outcome(of: reply, request: request, label: "soft", time: utcPlusOne)
+    }
+
+    @Test func successSaysWhatHappenedInOneLine() {
+        let snoozed = TimerStatus(
+            label: "soft", pid: 1, state: "snoozed", remaining: .seconds(600),
+            deadlineUnixMilliseconds: 1_796_026_923_456)
+        #expect(
+            outcome("ok\tlabel=soft\tpid=1\tstate=done\tremaining_ns=0", .acknowledge)
+                == .success("soft: alarm stopped"))
+        #expect(outcome("ok", .cancel) == .success("soft: cancelled"))
+        #expect(outcome(snoozed.line, .snooze(nil)) == .success("soft: snoozed until 09:22:03"))
+        #expect(outcome("ok", .snooze(.seconds(60))) == .success("soft: snoozed"))
+    }
+
+    @Test func aRefusalIsTheTimersTextWithTheNothingToActOnStatus() {
+        #expect(
+            outcome("error\tsoft is counting, not ringing", .acknowledge)
+                == .failure(ControlFailure(status: .noTimer, message: "soft is counting, not ringing")))
+        #expect(outcome("error\t", .cancel) == .failure(ControlFailure(status: .noTimer, message: "soft refused")))
+    }
+
+    @Test(arguments: ["", "okay", "OK", "HTTP/1.1 400 Bad Request", "error"])
+    func anAnswerOutsideTheProtocolIsAnInternalError(reply: String) {
+        #expect(
+            outcome(reply, .acknowledge)
+                == .failure(
+                    ControlFailure(status: .software, message: "soft answered something that is not eggtimer's")))
+    }
+}
+
+@Suite struct StatusReportTests {
+    @Test func noTimersIsOneLine() {
+        #expect(StatusReport.table([], time: utcPlusOne) == "no timers running\n")
+        #expect(StatusReport.json([], time: utcPlusOne) == "[]\n")
+    }
+
+    @Test func theTableHasAHeaderAndAlignedRows() {
+        var soft = timer("soft", "counting", pid: 4242, remaining: .milliseconds(298_500))
+        soft.deadlineUnixMilliseconds = nineTwelve + 999  // seconds rounded down
+        let tea = timer("tea", "paused", pid: 17, remaining: .seconds(3723))
+        #expect(
+            StatusReport.table([soft, tea], time: utcPlusOne) == """
+                LABEL   PID  STATE     REMAINING  RINGS AT
+                soft   4242  counting       4:59  09:12:03
+                tea      17  paused      1:02:03  -
+
+                """)
+    }
+
+    /// Columns are aligned by terminal columns, not characters: a wide label takes two each.
+    @Test func columnsAreAlignedByDisplayWidth() {
+        let lines = StatusReport.table([timer("日本", "ringing"), timer("abcde", "ringing")], time: utcPlusOne)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let pidEnds = lines.map { line in line.prefix { $0 != "r" && $0 != "S" }.description.displayWidth }
+        #expect(Set(pidEnds).count == 1, "\(lines)")
+    }
+
+    @Test func controlCharactersFromATimerAreEscaped() {
+        let table = StatusReport.table([timer("x", "ring\u{1B}[2J")], time: utcPlusOne)
+        #expect(!table.contains("\u{1B}") && table.contains("ring\\x1B[2J"))
+    }
+
+    @Test func jsonIsAnArrayOfObjectsWithLocalDeadlines() {
+        var soft = timer("soft", "ringing", pid: 42, remaining: .zero)
+        soft.deadlineUnixMilliseconds = nineTwelve
+        let tea = timer("tea", "paused", pid: 7, remaining: .milliseconds(299_500))
+        #expect(
+            StatusReport.json([soft, tea], time: utcPlusOne)
+                == "[{\"label\":\"soft\",\"pid\":42,\"state\":\"ringing\",\"remaining_s\":0,"
+                + "\"deadline\":\"2026-11-30T09:12:03+01:00\"},"
+                + "{\"label\":\"tea\",\"pid\":7,\"state\":\"paused\",\"remaining_s\":299.5,\"deadline\":null}]\n")
+    }
+
+    @Test(arguments: [(Int(0), "+00:00"), (3600, "+01:00"), (-(9 * 3600 + 30 * 60), "-09:30"), (20700, "+05:45")])
+    func isoTimesCarryTheUTCOffset(offset: Int, text: String) {
+        let zone = LocalTime { seconds in
+            var shifted = seconds + offset
+            var parts = tm()
+            gmtime_r(&shifted, &parts)
+            parts.tm_gmtoff = offset
+            return parts
+        }
+        #expect(zone.isoText(unixMilliseconds: 0).hasSuffix(text))
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T00:59:59+01:00")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve) == "09:12:03")
+    }
+}

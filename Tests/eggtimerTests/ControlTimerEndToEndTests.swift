@@ -1,0 +1,196 @@
+import AlarmAudio
+import Glibc
+import Testing
+
+/// Issue 11 end to end: real timers with no terminal, file PCMs as devices, and the real
+/// `eggtimer status|ack|cancel|snooze` commands in the same private runtime folder.
+@Suite struct ControlTimerEndToEndTests {
+    /// A private runtime folder and scratch folder shared by the timers and the commands of one test.
+    final class House {
+        let runtime = temporaryDirectory()
+        let scratch = temporaryDirectory()
+        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime] }
+
+        deinit {
+            removeDirectory(runtime)
+            removeDirectory(scratch)
+        }
+
+        /// A timer with `arguments` and `--json`, writing its alarm into `<scratch>/<capture>.raw`.
+        func timer(_ arguments: [String], capture: String) -> PipedChild {
+            PipedChild(arguments + ["--json", "-D", "file:'\(scratch)/\(capture).raw',raw"], environment: environment)
+        }
+
+        /// Runs `eggtimer` `arguments` as a client.
+        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
+
+        /// The size of a capture so far, in bytes.
+        func captured(_ capture: String) -> Int { readFile(scratch + "/" + capture + ".raw")?.count ?? 0 }
+    }
+
+    private let soon = { ContinuousClock.now + .seconds(15) }
+
+    @Test func ackStopsTheAlarmAtOnceAndTheTimerExitsZero() {
+        let house = House()
+        let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
+        #expect(timer.expect(#""event":"sounding""#, until: soon()))
+        let sent = ContinuousClock.now
+        let ack = house.command(["ack"])
+        #expect(ack.termination == .exited(0), "\(ack.stderr)")
+        #expect(ack.stdout == "tea: alarm stopped\n")
+        #expect(timer.expect(#""event":"acknowledged""#, until: soon()))
+        #expect(ContinuousClock.now - sent < .milliseconds(200) + .seconds(1), "includes the client's start-up")
+        #expect(timer.stdout.contains(#""by":"control""#))
+        #expect(timer.finish() == .exited(0))
+    }
+
+    @Test func twoRingingTimersAreAcknowledgedOneAtATime() {
+        let house = House()
+        let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
+        let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
+        #expect(tea.expect(#""event":"sounding""#, until: soon()) && eggs.expect(#""event":"sounding""#, until: soon()))
+
+        let ambiguous = house.command(["ack"])
+        #expect(ambiguous.termination == .exited(64))
+        #expect(ambiguous.stderr.contains("eggs (ringing)") && ambiguous.stderr.contains("tea (ringing)"))
+
+        #expect(house.command(["ack", "tea"]).termination == .exited(0))
+        #expect(tea.finish() == .exited(0))
+        // The other keeps ringing: its capture grows.
+        let before = house.captured("eggs")
+        eggs.readOutput(until: .now + .milliseconds(300))
+        #expect(house.captured("eggs") > before)
+        #expect(house.command(["ack"]).termination == .exited(0))  // the only one left
+        #expect(eggs.finish() == .exited(0))
+    }
+
+    @Test func aSecondTimerWithARunningLabelIsRefused() {
+        let house = House()
+        let first = house.timer(["30s", "--label", "tea"], capture: "tea")
+        #expect(first.expect(#""event":"started""#, until: soon()))
+        let second = house.command(["5s", "--label", "tea", "-D", "null"])
+        #expect(second.termination == .exited(64))
+        #expect(second.stderr.contains("a timer labelled 'tea' is already running (pid \(first.pid))"))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        #expect(first.finish() == .exited(1))
+    }
+
+    @Test func aStaleSocketLeftByAKilledTimerIsReplaced() {
+        let house = House()
+        let killed = house.timer(["30s", "--label", "tea"], capture: "tea")
+        #expect(killed.expect(#""event":"started""#, until: soon()))
+        kill(killed.pid, SIGKILL)
+        #expect(killed.finish() == .signaled(SIGKILL))
+        #expect(access(house.runtime + "/eggtimer/tea.sock", F_OK) == 0)  // left behind
+        let next = house.timer(["30s", "--label", "tea"], capture: "tea2")
+        #expect(next.expect(#""event":"started""#, until: soon()))
+        let status = house.command(["status"])
+        #expect(status.stdout.contains("tea") && status.stdout.contains("\(next.pid)"))
+        #expect(house.command(["cancel"]).termination == .exited(0))
+        #expect(next.finish() == .exited(1))
+    }
+
+    @Test func snoozeSilencesTheAlarmAndItRingsAgain() {
+        let house = House()
+        let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
+        #expect(timer.expect(#""event":"sounding""#, until: soon()))
+        let snooze = house.command(["snooze", "--for", "1s"])
+        #expect(snooze.termination == .exited(0))
+        #expect(snooze.stdout.hasPrefix("tea: snoozed until "))
+        #expect(timer.expect(#""event":"snoozed""#, until: soon()))
+        let mark = timer.stdout.count
+        #expect(timer.expect(#""event":"sounding""#, after: mark, until: soon()))  // rings again
+        #expect(house.command(["ack", "tea"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(0))
+    }
+
+    @Test func ringForEndsAnUnacknowledgedAlarmAsMissed() {
+        let house = House()
+        let timer = house.timer(["1s", "--ring-for", "2s"], capture: "missed")
+        #expect(timer.finish(timeout: .seconds(20)) == .exited(2))
+        #expect(timer.stdout.contains(#""event":"missed""#))
+        #expect(house.captured("missed") > 0)
+    }
+
+    @Test func onDoneRunsAtTheDeadlineWithAnEmptySignalMaskAndNeverForACancelledTimer() throws {
+        let house = House()
+        let mark = house.scratch + "/done"
+        let command = "grep -E '^(SigBlk|SigIgn)' /proc/self/status > \(mark); ps -o pgid= -p $$ >> \(mark)"
+        let done = house.timer(["1s", "--loops", "1", "--on-done", command], capture: "done")
+        #expect(done.finish() == .exited(0))
+        // The command runs beside the alarm: wait for its file (it is tiny).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (readFile(mark)?.count ?? 0) < 40, ContinuousClock.now < deadline {
+            done.readOutput(until: .now + .milliseconds(20))
+        }
+        let lines = String(decoding: try #require(readFile(mark)), as: UTF8.self).split(separator: "\n")
+        #expect(lines.contains("SigBlk:\t0000000000000000"))
+        // No standard signal (1–31) ignored; 32 and 33 are glibc's own, which no program can reset.
+        let ignored = lines.first { $0.hasPrefix("SigIgn:") }.flatMap { UInt64($0.dropFirst(8), radix: 16) }
+        #expect(ignored.map { $0 & 0x7FFF_FFFF } == 0, "SigIgn \(String(describing: ignored))")
+        let group = lines.last.map { $0.trimmingPrefix(" ") }.map(String.init) ?? ""
+        #expect(group != "\(getpgrp())", "the command runs in its own process group")
+
+        let cancelledMark = house.scratch + "/cancelled"
+        let cancelled = house.timer(["30s", "--label", "c", "--on-done", "touch \(cancelledMark)"], capture: "c")
+        #expect(cancelled.expect(#""event":"started""#, until: soon()))
+        #expect(house.command(["cancel", "c"]).termination == .exited(0))
+        #expect(cancelled.finish() == .exited(1))
+        #expect(access(cancelledMark, F_OK) != 0)
+    }
+
+    @Test func volumeFiftyHalvesTheCaptureAndTheRampRaisesIt() throws {
+        let house = House()
+        let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+        let half = house.timer(["1s", "--loops", "1", "--volume", "50"], capture: "half")
+        #expect(half.finish() == .exited(0))
+        let halfSamples = try #require(readFile(house.scratch + "/half.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(halfSamples == sound.samples.map { Int16((Int64($0) * 16384 + 16384) >> 15) })
+
+        let ramp = house.timer(["1s", "--loops", "3", "--ramp", "3s"], capture: "ramp")
+        #expect(ramp.finish() == .exited(0))
+        let rampSamples = try #require(readFile(house.scratch + "/ramp.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let pass = sound.samples.count
+        #expect(rampSamples.count == 3 * pass)
+        let peaks = (0..<3).map { index in rampSamples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0 }
+        #expect(peaks[0] < peaks[1] && peaks[1] < peaks[2], "peaks \(peaks)")
+    }
+
+    @Test func aPeerOfAnotherUserIsRefused() throws {
+        // The timer runs as nobody (setpriv); root connects to its socket and gets no answer.
+        let house = House()
+        #expect(chown(house.runtime, 65534, 65534) == 0)
+        let timer = PipedChild(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s", "--label", "tea", "--json", "-D", "null"],
+            environment: house.environment, executable: "/usr/bin/setpriv")
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        let socket = house.runtime + "/eggtimer/tea.sock"
+        let answer = rawExchange(socket, "eggtimer/1\tstatus\n")
+        #expect(answer == "", "a root peer got: \(answer)")
+        kill(timer.pid, SIGTERM)
+        #expect(timer.finish() == .exited(143))
+    }
+}
+
+/// Connects to a Unix socket, sends `request`, and returns all it answers before closing.
+private func rawExchange(_ path: String, _ request: String) -> String {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { return "connect failed: \(errno)" }
+    _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var reply: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 512)
+    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while poll(&ready, 1, 5000) > 0 {
+        let count = read(fd, &chunk, chunk.count)
+        if count <= 0 { break }
+        reply += chunk[0..<count]
+    }
+    return String(decoding: reply, as: UTF8.self)
+}
