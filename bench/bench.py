@@ -1687,7 +1687,9 @@ class Bench:
             "chunk's stamp − the deadline: eggtimer's own (`sounding.deadline_t_mono_ns` of `eggtimer 2 -D pulse "
             "--loops 1`; it opens the device 1.5 s before), and for the peers the instant they are launched, "
             "which is their deadline (`aplay -D pulse` the decoded sound as a WAV, `mpg123 -o pulse` the MP3). "
-            f"{self.s.heard_onset_runs} runs each, interleaved, on the same server. Loud chunks that arrived "
+            f"{self.s.heard_onset_runs} runs each, interleaved, on the same server. The monitor delivers a chunk "
+            "about every 10 ms (the null sink renders in blocks of that order), so onsets are quantized to "
+            "~10 ms: a difference smaller than one chunk is not resolved. Loud chunks that arrived "
             f"before eggtimer's deadline (the early open must not click): {sum(early) if early else 'n/a'}.\n\n"
             "| player | onset ms (each run) | median | max |\n|---|---|---|---|\n"
             + "\n".join(f"| {name} | {', '.join(fmt(v) for v in onsets.get(name, []))} | "
@@ -1874,7 +1876,7 @@ class Bench:
         lines = ["### Memory: where a ringing eggtimer's pages go\n",
                  "/proc/PID/smaps at the end of the ringing window above, Rss and Private_Dirty per kind of "
                  "mapping (kB). Program = the executable's own mappings (eggtimer links the Swift runtime, "
-                 "Foundation-free stdlib and libstdc++ statically, so their code and data are counted here). "
+                 "the standard library and libstdc++ statically, so their code and data are counted here). "
                  "Thread stacks = anonymous mappings just above a PROT_NONE guard; thread arenas = anonymous "
                  "mappings just below their reserve. The decoded sound is "
                  f"{len(self.unit_raw) // FRAME_BYTES} frames × 2 channels × 2 bytes = {sound_bytes} bytes "
@@ -2081,9 +2083,10 @@ class Bench:
                  "CPU time (`se.sum_exec_runtime` from /proc/PID/task/*/sched) and wakeups (voluntary context "
                  "switches from /proc/PID/task/*/status), summed over threads, from 0.3 s after the start to 30 ms "
                  f"before the deadline of a {self.s.wait_s} s countdown (so eggtimer's pre-opening of the device "
-                 "1.5 s before the deadline is inside the window). UI = eggtimer with stdin/stderr a pty "
-                 "(80x24, the UI on stderr) and JSON on a pipe; headless = `</dev/null`, stdout a pipe; "
-                 "termdown on the same kind of pty.\n",
+                 "1.5 s before the deadline is inside the window); for the UI run and termdown, whose start is "
+                 "their first drawing, to 0.5 s before. UI = eggtimer with stdin/stderr a pty (80x24, its "
+                 "controlling terminal; the UI on stderr) and plain log lines on a pipe (eggtimer draws no UI "
+                 "with --json); headless = `--json </dev/null`, stdout a pipe; termdown on the same kind of pty.\n",
                  "| run | window s | CPU ms | CPU ms per minute | wakeups | wakeups/s | µs CPU per wakeup | bytes to the pty per s | thread breakdown (wakeups, CPU ms) |",
                  "|---|---|---|---|---|---|---|---|---|"]
         rates = {}
@@ -2160,7 +2163,24 @@ class Bench:
             "pages before exec.)\n\n"
             f"eggtimer counting: {', '.join(str(c) for c in counting)} kB; ringing: {', '.join(str(r) for r in ringing)} kB; "
             f"mpg123: {mpg123_hwm} kB; termdown: {td} kB.\n"
+            + self.pulse_hook_note(waiting)
             + self.mapping_table(waiting))
+
+    def pulse_hook_note(self, waiting):
+        """Whether ALSA's configuration made a `-D null` eggtimer load libpulse (the pulseaudio package's hook)."""
+        files = [f for run in waiting.values() if run.get("mappings") for f, _ in run["mappings"]["files"]]
+        if not any(f.startswith("libpulse") for f in files):
+            return ""
+        hooks = [p for p in ("/etc/alsa/conf.d/99-pulse.conf", "/usr/share/alsa/alsa.conf.d/pulse.conf")
+                 if os.path.exists(p)]
+        return ("\n**libpulse is loaded even on `-D null`**: the pulseaudio package's ALSA configuration ("
+                + (", ".join(f"`{h}`" for h in hooks) or "a conf.d hook")
+                + ") runs the hook `conf_pulse_hook_load_if_running` from `libasound_module_conf_pulse.so` "
+                "whenever a program loads ALSA's configuration, whatever PCM it then opens; that library links "
+                "libpulse and its dependencies (X11/xcb, D-Bus, systemd, libsndfile, …). On this machine that "
+                "adds about 4 MB to every ALSA program's RSS, eggtimer's and mpg123's alike (runs before "
+                "pulseaudio was installed for the heard figures measured 8.5 MB and 3.8 MB). The same holds on "
+                "a desktop Pi with the pulse plugin installed.\n")
 
     def mapping_table(self, waiting):
         rows = []
