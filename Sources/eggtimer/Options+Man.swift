@@ -80,7 +80,7 @@ extension Options {
         .br
         .B eggtimer pomodoro
         [\fIOPTION\fR]...
-        \#(Subcommand.table.map { ".br\n.B eggtimer \($0.name)\n\(roffUsage($0.usage))" }.joined(separator: "\n"))
+        \#(Subcommand.table.map { ".br\n.B eggtimer \($0.name)" + ($0.usage.isEmpty ? "" : "\n" + roffUsage($0.usage)) }.joined(separator: "\n"))
         .SH DESCRIPTION
         .B eggtimer
         counts down an egg time, a \fIDURATION\fR or pomodoro intervals, then loops an alarm sound \#

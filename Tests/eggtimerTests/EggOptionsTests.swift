@@ -1,0 +1,80 @@
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+/// Issue 14 through the command line: egg options compute the preset times.
+@Suite struct EggOptionsTests {
+    @Test func sizeFromAndAltitudeComputeEveryPresetAndSayHow() throws {
+        let options = try Options.parse(["soft", "--size", "L", "--from", "fridge", "--altitude", "1500m"])
+        #expect(options.presets[0].duration == .seconds(347))
+        #expect(options.presetBasis[0] == "Soft, 68 g (size L) from the fridge at 1500 m (boiling at 95 °C)")
+        #expect(options.presets[1].duration > options.presets[0].duration)
+        #expect(options.presets[2].duration > options.presets[1].duration)
+        #expect(options.start == .timer(.egg(0), .seconds(347), label: "Soft"))
+    }
+
+    @Test func theIssuesCheckValuesComeOutOfTheCommandLine() throws {
+        let medium = try Options.parse(["medium", "--weight", "58g", "--from", "4C", "--water", "100C"])
+        #expect(medium.presets[1].duration == .seconds(360))
+        let hard = try Options.parse(["hard", "--weight", "65g", "--from", "room", "--water", "93.4C"])
+        #expect(hard.presets[2].duration == .seconds(536))
+    }
+
+    @Test func anExplicitTimeWinsOverTheComputedOne() throws {
+        let options = try Options.parse(["soft", "--size", "XL", "--soft", "6m"])
+        #expect(options.presets[0].duration == .seconds(360))
+        #expect(options.presetBasis[0] == nil)
+        #expect(options.presetBasis[1] != nil)  // the others are computed
+    }
+
+    @Test func withoutEggOptionsTheFixedTimesStay() throws {
+        let options = try Options.parse(["soft"])
+        #expect(options.presets == Preset.eggs)
+        #expect(options.presetBasis == [nil, nil, nil])
+    }
+
+    @Test(arguments: [
+        (["soft", "--from", "55C"], "an egg from 55 °C is too warm for a soft yolk (63 °C) in water at 100 °C"),
+        (["soft", "--altitude", "1000m", "--water", "95C"], "given together"),
+        (["soft", "--water", "60C"], "60"),
+        (["soft", "--size", "XXL"], "invalid size 'XXL'"),
+        (["soft", "--weight", "0g"], "0"),
+        (["soft", "--altitude", "12km"], "12km"),
+    ])
+    func impossibleEggsAreUsageErrors(arguments: [String], fragment: String) {
+        #expect {
+            try Options.parse(arguments)
+        } throws: { error in
+            "\(error)".contains(fragment)
+        }
+    }
+
+    @Test func theConfigFilesEggKeysComputeAndTheCommandLineWins() throws {
+        var base = Options()
+        base.eggs.size = .small
+        base.eggs.altitude = "2000m"
+        let fromFile = try Options.parse(["soft"], base: base)
+        let computed = try Options.parse(["soft", "--size", "S", "--altitude", "2000m"])
+        #expect(fromFile.presets == computed.presets)
+        let overridden = try Options.parse(["soft", "--altitude", "0m"], base: base)
+        #expect(overridden.presets[0].duration < fromFile.presets[0].duration)
+    }
+
+    @Test func theControllerLogsAndShowsHowTheTimeWasComputed() throws {
+        let options = try Options.parse(["soft", "--size", "M", "--from", "fridge"])
+        var configuration = Controller.Configuration()
+        configuration.presets = options.presets
+        configuration.presetBasis = options.presetBasis
+        var controller = Controller(configuration: configuration, start: options.start)
+        let effects = controller.start(at: .now)
+        guard case .emit(let started)? = effects.first else {
+            Issue.record("no started event")
+            return
+        }
+        let explanation = "Soft, 58 g (size M) from the fridge at sea level: 4:35"
+        #expect(started.extra.contains(.init(key: "computed", value: .text(explanation))))
+        let lines = View().lines(controller, at: .now, columns: 80, rows: 24)
+        #expect(lines.contains { $0.contains(explanation) })
+    }
+}
