@@ -56,7 +56,8 @@ public struct Loudness: Sendable, Equatable {
     ///   - output: At least `samples.count` samples.
     /// - Complexity: O(samples.count).
     func apply(
-        _ samples: UnsafeBufferPointer<Int16>, channels: Int, firstFrame: Int, into output: UnsafeMutableBufferPointer<Int16>
+        _ samples: UnsafeBufferPointer<Int16>, channels: Int, firstFrame: Int,
+        into output: UnsafeMutableBufferPointer<Int16>
     ) {
         precondition(output.count >= samples.count && channels > 0 && samples.count % channels == 0)
         var index = 0

@@ -14,7 +14,9 @@ public enum ControlClient {
         defer { closedir(directory) }
         var labels: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasSuffix(".sock"), name.count > 5 { labels.append(String(name.dropLast(5))) }
         }
         return labels.sorted()

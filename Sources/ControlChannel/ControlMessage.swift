@@ -66,7 +66,9 @@ public struct TimerStatus: Equatable, Sendable {
 
     /// The reply line: `ok` and the fields.
     public var line: String {
-        var fields = ["ok", "label=\(label)", "pid=\(pid)", "state=\(state)", "remaining_ns=\(remaining.nanosecondsValue)"]
+        var fields = [
+            "ok", "label=\(label)", "pid=\(pid)", "state=\(state)", "remaining_ns=\(remaining.nanosecondsValue)",
+        ]
         if let deadlineUnixMilliseconds { fields.append("deadline_ms=\(deadlineUnixMilliseconds)") }
         return fields.joined(separator: "\t")
     }

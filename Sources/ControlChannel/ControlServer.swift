@@ -92,7 +92,10 @@ public final class ControlServer {
         var name = ""
         var replacing = false
         for scalar in label.unicodeScalars {
-            let plain = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            let plain =
+                scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-_.".unicodeScalars.contains(scalar))
             if plain {
                 name.unicodeScalars.append(scalar)
                 replacing = false

@@ -49,7 +49,8 @@ public enum RuntimeFolder {
         if type != S_IFDIR { throw .unsafeFolder(path: path, reason: "it is not a directory") }
         if info.st_uid != getuid() { throw .unsafeFolder(path: path, reason: "it belongs to user \(info.st_uid)") }
         if info.st_mode & 0o077 != 0 {
-            throw .unsafeFolder(path: path, reason: "others may use it (mode \(String(info.st_mode & 0o777, radix: 8)))")
+            throw .unsafeFolder(
+                path: path, reason: "others may use it (mode \(String(info.st_mode & 0o777, radix: 8)))")
         }
     }
 }

@@ -10,7 +10,8 @@ enum UnixSocket {
     /// A new unbound socket (`SOCK_CLOEXEC | SOCK_NONBLOCK`). C: `socket`.
     /// - Throws: `.system` when the kernel refuses.
     static func make() throws(ControlError) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", code: errno) }
         return fd
     }
@@ -27,7 +28,9 @@ enum UnixSocket {
             raw[bytes.count] = 0
         }
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
     }
 
@@ -51,7 +54,9 @@ enum UnixSocket {
     static func write(_ bytes: [UInt8], to fd: Int32, until deadline: ContinuousClock.Instant) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written > 0 {
                 offset += written
                 continue
@@ -69,7 +74,8 @@ enum UnixSocket {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
             var ready = pollfd(fd: fd, events: events, revents: 0)
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(
+                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             let result = poll(&ready, 1, milliseconds)
             if result > 0 { return true }
             if result < 0, errno != EINTR { return false }

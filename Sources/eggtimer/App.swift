@@ -48,7 +48,8 @@ struct App {
             return .osError
         }
         defer { signals.close() }
-        let player = AlarmPlayer(sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
+        let player = AlarmPlayer(
+            sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
         loop.control = control
         let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)

@@ -31,7 +31,8 @@ extension Options {
             options.eggs.size = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.size(value) }
         },
         Spec(
-            names: ["--weight"], argument: "GRAMS", group: .presets, help: "compute the egg times for this weight (62g)",
+            names: ["--weight"], argument: "GRAMS", group: .presets,
+            help: "compute the egg times for this weight (62g)",
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.grams = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.weight(value) }
@@ -47,7 +48,9 @@ extension Options {
             names: ["--fridge-temperature"], argument: "TEMP", group: .presets,
             help: "what 'from the fridge' means (default 4C)", inConfigFile: true
         ) { options, name, value throws(UsageError) in
-            options.eggs.fridgeCelsius = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.water(value) }
+            options.eggs.fridgeCelsius = try parsed(name) { () throws(EggValueParseError) in
+                try EggValueParser.water(value)
+            }
         },
         Spec(
             names: ["--altitude"], argument: "METRES", group: .presets,
@@ -66,7 +69,9 @@ extension Options {
     ]
 
     /// Runs an egg value parser, turning its error into a usage error naming the option or key.
-    private static func parsed<T>(_ name: ValueSource, _ parse: () throws(EggValueParseError) -> T) throws(UsageError) -> T {
+    private static func parsed<T>(_ name: ValueSource, _ parse: () throws(EggValueParseError) -> T) throws(UsageError)
+        -> T
+    {
         do { return try parse() } catch { throw name.error(because: error.description) }
     }
 

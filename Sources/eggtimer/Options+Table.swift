@@ -82,8 +82,9 @@ extension Options {
             // A timer's default label may be a duration as typed (`1:30`): the socket's name is
             // made from it (ControlServer.socketName), so any one-line name without `/` will do.
             let label = arguments.first
-            if let label, label.isEmpty || label.utf8.count > Options.labelLimit || label.contains("/")
-                || label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            if let label,
+                label.isEmpty || label.utf8.count > Options.labelLimit || label.contains("/")
+                    || label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
             {
                 throw UsageError(description: "invalid label '\(label)': give the label as 'eggtimer status' shows it")
             }

@@ -7,7 +7,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 /// The same arguments as bytes: file names need not be UTF-8.
 let rawArguments = (1..<Int(CommandLine.argc)).map { index in
     CommandLine.unsafeArgv[index].map { pointer in
-        Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+        Array(
+            UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
     } ?? []
 }
 let status: ExitStatus

@@ -137,7 +137,9 @@ import Testing
         let (_, samples) = try capture(Loudness(volumePercent: 100, rampFrames: 2 * sound.frames), loops: 3)
         let pass = sound.samples.count
         #expect(samples.count == 3 * pass)
-        let peaks = (0..<3).map { index in samples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0 }
+        let peaks = (0..<3).map { index in
+            samples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0
+        }
         #expect(peaks[0] < peaks[1] && peaks[1] < peaks[2], "peaks \(peaks)")
         #expect(Array(samples[(2 * pass)...]) == sound.samples)
         #expect(samples[0] == 0)  // from silence: no click

@@ -6,7 +6,9 @@ import Testing
     private func scaled(_ loudness: Loudness, _ samples: [Int16], channels: Int = 1, from frame: Int = 0) -> [Int16] {
         var output = [Int16](repeating: 0, count: samples.count)
         samples.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { loudness.apply(input, channels: channels, firstFrame: frame, into: $0) }
+            output.withUnsafeMutableBufferPointer {
+                loudness.apply(input, channels: channels, firstFrame: frame, into: $0)
+            }
         }
         return output
     }
@@ -26,8 +28,9 @@ import Testing
     @Test func theRampRisesFromSilenceAsTheSquareAndStaysThere() {
         let ramp = Loudness(volumePercent: 100, rampFrames: 4)
         // Gains 0, 1/16, 4/16, 9/16, then 1 from frame 4 on; stereo frames share a gain.
-        #expect(scaled(ramp, [16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000], channels: 2)
-            == [0, 0, 1000, 1000, 4000, 4000, 9000, 9000, 16000, 16000])
+        #expect(
+            scaled(ramp, [16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000, 16000], channels: 2)
+                == [0, 0, 1000, 1000, 4000, 4000, 9000, 9000, 16000, 16000])
         #expect(ramp.isUnity(from: 4) && !ramp.isUnity(from: 3))
         // It continues across passes: frame 2 of the ringing, whatever pass that is.
         #expect(scaled(ramp, [16000], from: 2) == [4000])

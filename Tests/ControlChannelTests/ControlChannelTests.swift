@@ -19,12 +19,13 @@ private func removeFolder(_ path: String) {
 }
 
 @Suite struct RuntimeFolderTests {
-    @Test(arguments: [
-        ("/run/user/1000", UInt32(1000), true, "/run/user/1000/eggtimer"),
-        (nil, 1000, true, "/run/user/1000/eggtimer"),
-        (nil, 1000, false, "/tmp/eggtimer-1000"),
-        ("relative/dir", 0, false, "/tmp/eggtimer-0"),  // the spec wants an absolute path
-    ] as [(String?, UInt32, Bool, String)])
+    @Test(
+        arguments: [
+            ("/run/user/1000", UInt32(1000), true, "/run/user/1000/eggtimer"),
+            (nil, 1000, true, "/run/user/1000/eggtimer"),
+            (nil, 1000, false, "/tmp/eggtimer-1000"),
+            ("relative/dir", 0, false, "/tmp/eggtimer-0"),  // the spec wants an absolute path
+        ] as [(String?, UInt32, Bool, String)])
     func theFolderFollowsXDGThenRunUserThenTmp(variable: String?, uid: UInt32, runUser: Bool, expected: String) {
         #expect(RuntimeFolder.path(runtimeDirectory: variable, uid: uid, runUserExists: runUser) == expected)
     }
@@ -51,7 +52,8 @@ private func removeFolder(_ path: String) {
 
 @Suite struct ControlSocketTests {
     /// Serves one request on `server` from another thread with `reply`.
-    private func serveOnce(_ server: ControlServer, reply: @escaping @Sendable (String) -> String) -> DispatchSemaphore {
+    private func serveOnce(_ server: ControlServer, reply: @escaping @Sendable (String) -> String) -> DispatchSemaphore
+    {
         let done = DispatchSemaphore(value: 0)
         let descriptor = server.descriptor
         nonisolated(unsafe) let server = server
@@ -79,7 +81,8 @@ private func removeFolder(_ path: String) {
         let server = try ControlServer(folder: folder, label: "soft")
         var info = stat()
         #expect(stat(server.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
-        let status = TimerStatus(label: "soft", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
+        let status = TimerStatus(
+            label: "soft", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
         let done = serveOnce(server) { line in ControlRequest(line: line) == .status ? status.line : "error\tbad" }
         let answer = try ControlClient.exchange(ControlRequest.status.line, label: "soft", folder: folder)
         done.wait()
@@ -105,7 +108,9 @@ private func removeFolder(_ path: String) {
         let path = Array((folder + "/eggs.sock").utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path + [0]) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         close(stale)
@@ -155,7 +160,8 @@ private func removeFolder(_ path: String) {
 
 @Suite struct ControlMessageTests {
     @Test(arguments: [
-        (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"), (.cancel, "eggtimer/1\tcancel"),
+        (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
+        (.cancel, "eggtimer/1\tcancel"),
         (.snooze(nil), "eggtimer/1\tsnooze"), (.snooze(.seconds(600)), "eggtimer/1\tsnooze\t600"),
     ])
     func requestsRoundTrip(request: ControlRequest, line: String) {
@@ -173,7 +179,8 @@ private func removeFolder(_ path: String) {
 
     @Test func statusRepliesRoundTripAndRejectGarbage() {
         let status = TimerStatus(
-            label: "1h30", pid: 7, state: "snoozed", remaining: .nanoseconds(1_500_000_001), deadlineUnixMilliseconds: nil)
+            label: "1h30", pid: 7, state: "snoozed", remaining: .nanoseconds(1_500_000_001),
+            deadlineUnixMilliseconds: nil)
         #expect(TimerStatus(line: status.line) == status)
         #expect(TimerStatus(line: "error\tno") == nil)
         #expect(TimerStatus(line: "ok\tlabel=x") == nil)

@@ -59,7 +59,8 @@ private func message(_ text: String) -> String? {
 }
 
 @Suite struct ConfigFileErrorTests {
-    static let keys = "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water"
+    static let keys =
+        "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water"
 
     /// Each bad file, and the whole message: file, the first bad line's number, key and problem.
     @Test(arguments: [
@@ -211,7 +212,9 @@ private func message(_ text: String) -> String? {
         // Every key it sets is one; the egg keys it leaves out are said in its comments.
         let keys = Set(example.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix { $0 != " " } })
         #expect(keys.isSubset(of: Set(Options.configSpecs.map { Substring($0.key) })))
-        for key in Options.configSpecs.map(\.key) { #expect(example.contains(key), "README's example does not mention \(key)") }
+        for key in Options.configSpecs.map(\.key) {
+            #expect(example.contains(key), "README's example does not mention \(key)")
+        }
     }
 
     /// The config file's keys are the table's rows marked for it; every one has a value.

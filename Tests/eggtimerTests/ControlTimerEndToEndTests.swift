@@ -144,15 +144,21 @@ import Testing
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let half = house.timer(["1s", "--loops", "1", "--volume", "50"], capture: "half")
         #expect(half.finish() == .exited(0))
-        let halfSamples = try #require(readFile(house.scratch + "/half.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let halfSamples = try #require(readFile(house.scratch + "/half.raw")).withUnsafeBytes {
+            Array($0.bindMemory(to: Int16.self))
+        }
         #expect(halfSamples == sound.samples.map { Int16((Int64($0) * 16384 + 16384) >> 15) })
 
         let ramp = house.timer(["1s", "--loops", "3", "--ramp", "3s"], capture: "ramp")
         #expect(ramp.finish() == .exited(0))
-        let rampSamples = try #require(readFile(house.scratch + "/ramp.raw")).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let rampSamples = try #require(readFile(house.scratch + "/ramp.raw")).withUnsafeBytes {
+            Array($0.bindMemory(to: Int16.self))
+        }
         let pass = sound.samples.count
         #expect(rampSamples.count == 3 * pass)
-        let peaks = (0..<3).map { index in rampSamples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0 }
+        let peaks = (0..<3).map { index in
+            rampSamples[(index * pass)..<((index + 1) * pass)].map { abs(Int($0)) }.max() ?? 0
+        }
         #expect(peaks[0] < peaks[1] && peaks[1] < peaks[2], "peaks \(peaks)")
     }
 
@@ -161,7 +167,10 @@ import Testing
         let house = House()
         #expect(chown(house.runtime, 65534, 65534) == 0)
         let timer = PipedChild(
-            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s", "--label", "tea", "--json", "-D", "null"],
+            [
+                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s", "--label",
+                "tea", "--json", "-D", "null",
+            ],
             environment: house.environment, executable: "/usr/bin/setpriv")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let socket = house.runtime + "/eggtimer/tea.sock"
@@ -180,7 +189,9 @@ private func rawExchange(_ path: String, _ request: String) -> String {
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     guard connected == 0 else { return "connect failed: \(errno)" }
     _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

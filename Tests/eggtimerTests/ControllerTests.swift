@@ -169,7 +169,8 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         _ = controller.handle(key: .enter, at: t0)
         #expect(
             controller.mode
-                == .menu(.init(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60")))
+                == .menu(.init(selection: 3, entry: "1:75", error: "invalid duration '1:75': seconds must be below 60"))
+        )
         for _ in 0..<2 { _ = controller.handle(key: .backspace, at: t0) }
         for c in "30" { _ = controller.handle(key: .character(c), at: t0) }
         _ = controller.handle(key: .enter, at: t0)
@@ -201,7 +202,10 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         #expect(controller.state == .silent)
         #expect(controller.nextWake(at: t0 + .seconds(6)) == t0 + .seconds(7))
         #expect(names(controller.tick(at: t0 + .seconds(8))) == ["bell", "stopAlarm"])
-        #expect(names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == ["acknowledged", "exit 69"])
+        #expect(
+            names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == [
+                "acknowledged", "exit 69",
+            ])
     }
 
     @Test func aDeviceThatTakesOneBufferThenFailsEveryTimeWasNotHeard() {
@@ -255,7 +259,10 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         _ = controller.handle(audio: .firstFrame(at: t0 + .milliseconds(5200)), at: t0 + .milliseconds(5200))
         #expect(controller.tick(at: t0 + .seconds(7)).isEmpty)
         #expect(names(controller.handle(key: .enter, at: t0 + .seconds(8))) == ["stopAlarm"])
-        #expect(names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == ["acknowledged", "exit 0"])
+        #expect(
+            names(controller.handle(audio: stopped(at: t0 + .seconds(8)), at: t0 + .seconds(8))) == [
+                "acknowledged", "exit 0",
+            ])
     }
 
     @Test func pomodoroRunsWorkShortWorkLongThenExits() {

@@ -7,15 +7,18 @@ import Testing
 @Suite struct DetachedEndToEndTests {
     /// The events of a `--json` run, in order.
     static func events(_ stdout: String) -> [String] {
-        stdout.split(separator: "\n").compactMap { line in line.split(separator: "\"").dropFirst(3).first.map(String.init) }
+        stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: "\"").dropFirst(3).first.map(String.init)
+        }
     }
 
     /// A signal ignored by the launcher reaches eggtimer, which still counts, rings once into
     /// the capture file and exits 0. Unhandled, SIGHUP would end it with 129 and SIGINT with 130.
-    @Test(arguments: [
-        (SIGHUP, ["/usr/bin/nohup"]),
-        (SIGINT, ["/bin/sh", "-c", #"trap '' INT; exec "$0" "$@""#]),
-    ] as [(Int32, [String])])
+    @Test(
+        arguments: [
+            (SIGHUP, ["/usr/bin/nohup"]),
+            (SIGINT, ["/bin/sh", "-c", #"trap '' INT; exec "$0" "$@""#]),
+        ] as [(Int32, [String])])
     func aSignalIgnoredAtStartStaysIgnored(signal: Int32, launcher: [String]) throws {
         let dir = temporaryDirectory()
         defer { removeDirectory(dir) }
@@ -60,11 +63,14 @@ import Testing
         defer { closedir(folder) }
         var found: [TimerInfo] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             var target = [CChar](repeating: 0, count: 256)
             let length = readlink("/proc/\(pid)/fd/\(name)", &target, target.count - 1)
             guard length > 0,
-                String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:[timerfd]",
+                String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    == "anon_inode:[timerfd]",
                 let info = readFile("/proc/\(pid)/fdinfo/\(name)")
             else { continue }
             found.append(parse(String(decoding: info, as: UTF8.self)))
@@ -103,7 +109,8 @@ import Testing
         let started = String(decoding: line, as: UTF8.self)
         #expect(started.contains(#""event":"started""#))
         let startedAt = try #require(
-            started.split(separator: #""t_mono_ns":"#).last?.prefix { $0.isNumber }.description).flatMap { Int64($0) }
+            started.split(separator: #""t_mono_ns":"#).last?.prefix { $0.isNumber }.description
+        ).flatMap { Int64($0) }
         let deadline = Duration.nanoseconds(try #require(startedAt)) + .seconds(30)
         // Arming follows the first event by microseconds, and the kernel makes no event of it:
         // look again every 5 ms until the loop's timer is armed.

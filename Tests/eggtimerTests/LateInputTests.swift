@@ -28,7 +28,8 @@ private let lost = AlarmError.deviceLost(device: "default", reason: "lost audio 
         // The next round's key is an acknowledgement.
         let at = t0 + .milliseconds(2400)
         #expect(names(controller.handle(round: [.key(.enter), .tick], at: at)) == ["stopAlarm"])
-        #expect(names(controller.handle(round: [.audio(stopped(at: at)), .tick], at: at)) == ["acknowledged", "exit 0"])
+        #expect(
+            names(controller.handle(round: [.audio(stopped(at: at)), .tick], at: at)) == ["acknowledged", "exit 0"])
     }
 
     @Test func aKeyInALaterRoundAcknowledgesAsBefore() {

@@ -19,14 +19,15 @@ import Testing
     /// Each second from `first` to `last`, formatted with `gmtime_r` and `format` after adding
     /// `shift`, and the second it stands for.
     private func window(_ first: Int, _ last: Int, shift: Int = 0, format: String) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: (first...last).map { second in
-            var value = time_t(second + shift)
-            var parts = tm()
-            gmtime_r(&value, &parts)
-            var buffer = [CChar](repeating: 0, count: 64)
-            let count = strftime(&buffer, buffer.count, format, &parts)
-            return (String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self), second)
-        })
+        Dictionary(
+            uniqueKeysWithValues: (first...last).map { second in
+                var value = time_t(second + shift)
+                var parts = tm()
+                gmtime_r(&value, &parts)
+                var buffer = [CChar](repeating: 0, count: 64)
+                let count = strftime(&buffer, buffer.count, format, &parts)
+                return (String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self), second)
+            })
     }
 
     @Test func jsonEventsCarryUTCTimeMatchingTheirMonotonicInstants() throws {
@@ -40,7 +41,9 @@ import Testing
         var offsets: [Int64] = []
         for line in lines {
             let time = try #require(field("time", in: line))
-            #expect(line.contains(#","time":""#) && line.contains(#""t_mono_ns":"# + (field("t_mono_ns", in: line) ?? "") + #","time":"#))
+            #expect(
+                line.contains(#","time":""#)
+                    && line.contains(#""t_mono_ns":"# + (field("t_mono_ns", in: line) ?? "") + #","time":"#))
             #expect(time.count == 24 && time.hasSuffix("Z"), "\(time)")
             let whole = try #require(seconds[String(time.prefix(19))], "\(time) not within \(before)...\(after)")
             // Milliseconds since the epoch minus the boot-clock milliseconds: the same for every event.
@@ -69,4 +72,3 @@ import Testing
         #expect(lines.dropFirst().first?.hasSuffix("1:00 left") == true)
     }
 }
-

@@ -47,8 +47,12 @@ import Testing
         defer { closedir(tasks) }
         var channels: [String] = []
         while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.first?.isNumber == true, let bytes = readFile("/proc/\(pid)/task/\(name)/wchan") else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.first?.isNumber == true, let bytes = readFile("/proc/\(pid)/task/\(name)/wchan") else {
+                continue
+            }
             channels.append(String(decoding: bytes, as: UTF8.self))
         }
         return channels

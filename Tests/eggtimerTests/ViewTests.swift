@@ -79,7 +79,8 @@ private func visible(_ line: String) -> String {
     }
 
     @Test func theOneLineViewLeadsWithTheTimeLeft() {
-        let controller = Controller(configuration: .init(), start: .timer(.egg(0), .seconds(300), label: "Soft"), at: t0)
+        let controller = Controller(
+            configuration: .init(), start: .timer(.egg(0), .seconds(300), label: "Soft"), at: t0)
         let line = view.lines(controller, at: t0 + .seconds(1), columns: 12, rows: 2)
         #expect(line.count == 1 && line[0].hasPrefix("4:59 "))
     }
@@ -203,7 +204,8 @@ private func visible(_ line: String) -> String {
 
 @Suite struct SoundChecksTests {
     @Test func aSilentOrNearlySilentSoundIsNotAnAlarm() {
-        #expect(!Startup.isAudible(AlarmSound(samples: [Int16](repeating: 0, count: 4410), sampleRate: 44100, channels: 1)))
+        #expect(
+            !Startup.isAudible(AlarmSound(samples: [Int16](repeating: 0, count: 4410), sampleRate: 44100, channels: 1)))
         #expect(!Startup.isAudible(AlarmSound(samples: [0, 32, -32, 0], sampleRate: 44100, channels: 1)))
         #expect(Startup.isAudible(AlarmSound(samples: [0, 33, 0, 0], sampleRate: 44100, channels: 1)))
         #expect(Startup.isAudible(AlarmSound.builtInTone()))

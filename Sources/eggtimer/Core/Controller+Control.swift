@@ -38,7 +38,8 @@ extension Controller {
     /// ringing; cancel while counting or ringing.
     private func accepts(_ request: ControlRequest) -> Bool {
         switch (request, mode) {
-        case (.status, _), (.acknowledge, .ringing), (.snooze, .ringing), (.cancel, .counting), (.cancel, .ringing): true
+        case (.status, _), (.acknowledge, .ringing), (.snooze, .ringing), (.cancel, .counting), (.cancel, .ringing):
+            true
         default: false
         }
     }

@@ -233,7 +233,9 @@ struct Controller {
             if audio.deviceDown {
                 let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
                 wakes.append(ringing.since.advanced(by: configuration.bellPeriod * (slot + 1)))
-                if let loops = ringing.loops { wakes.append(ringing.since.advanced(by: configuration.soundLength * loops)) }
+                if let loops = ringing.loops {
+                    wakes.append(ringing.since.advanced(by: configuration.soundLength * loops))
+                }
             }
         case .menu, .exited:
             break
@@ -308,7 +310,9 @@ struct Controller {
             after = after.map { if case .exit = $0 { .exit(status) } else { $0 } }
             if case .exited = mode { mode = .exited(status) }
         }
-        if let stoppedAt { acknowledged.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt))) }
+        if let stoppedAt {
+            acknowledged.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt)))
+        }
         out.append(.emit(acknowledged))
         out += after
     }
@@ -372,7 +376,9 @@ struct Controller {
         _ name: TimerEvent.Name, _ run: Run?, at now: Instant, extra: [(String, TimerEvent.Value)] = []
     ) -> TimerEvent {
         var fields = extra.map { TimerEvent.Field(key: $0.0, value: $0.1) }
-        if run?.kind == .pomodoro, let pomodoro { fields.insert(.init(key: "phase", value: .text(pomodoro.phase.rawValue)), at: 0) }
+        if run?.kind == .pomodoro, let pomodoro {
+            fields.insert(.init(key: "phase", value: .text(pomodoro.phase.rawValue)), at: 0)
+        }
         return TimerEvent(
             name: name, label: run?.label ?? "", total: run?.countdown.total ?? .zero,
             remaining: run?.countdown.remaining(at: now) ?? .zero, at: now, extra: fields)

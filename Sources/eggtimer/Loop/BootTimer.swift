@@ -35,7 +35,8 @@ struct BootTimer {
         if let instant {
             // 0 would disarm: fire at 1 ns instead when the instant is at the clock's origin.
             let nanoseconds = max(1, clock.nanoseconds(instant))
-            setting.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+            setting.it_value = timespec(
+                tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         }
         _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
     }

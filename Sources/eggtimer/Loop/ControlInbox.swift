@@ -26,7 +26,8 @@ final class ControlInbox {
     /// The descriptors to poll, with what each is: nil for the listening socket, else a
     /// connection's id.
     var pollSet: [(fd: Int32, connection: Int?)] {
-        var set: [(fd: Int32, connection: Int?)] = connections.count < Self.connectionLimit ? [(server.descriptor, nil)] : []
+        var set: [(fd: Int32, connection: Int?)] =
+            connections.count < Self.connectionLimit ? [(server.descriptor, nil)] : []
         for (id, entry) in connections.sorted(by: { $0.key < $1.key }) { set.append((entry.connection.descriptor, id)) }
         return set
     }
@@ -64,7 +65,9 @@ final class ControlInbox {
 
     /// Closes connections that sent no request within ``idleLimit``.
     func expire(at now: ContinuousClock.Instant) {
-        for (id, entry) in connections where now >= entry.openedAt.advanced(by: Self.idleLimit) { connections[id] = nil }
+        for (id, entry) in connections where now >= entry.openedAt.advanced(by: Self.idleLimit) {
+            connections[id] = nil
+        }
     }
 
     /// Answers `connection` with `line` and closes it.

@@ -58,7 +58,8 @@ struct EventOutput {
 
     /// When the next minute line is due (a whole minute before the deadline); nil if none.
     func nextMinuteLine(_ controller: Controller, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        guard log == .plain, case .counting(let counting) = controller.mode, let deadline = counting.run.countdown.deadline
+        guard log == .plain, case .counting(let counting) = controller.mode,
+            let deadline = counting.run.countdown.deadline
         else { return nil }
         return nextStep(before: deadline, every: .seconds(60), after: now)
     }

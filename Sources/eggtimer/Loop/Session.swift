@@ -73,7 +73,9 @@ struct Session {
     mutating func run(deviceProblem: AlarmError?) -> ExitStatus {
         terminal.enter()
         var effects = controller.start(at: clock.now())
-        if let deviceProblem { effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now()) }
+        if let deviceProblem {
+            effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
+        }
         while true {
             recordTimer()  // first: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }

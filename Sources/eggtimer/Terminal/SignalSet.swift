@@ -39,7 +39,8 @@ struct SignalSet {
     static func isIgnored(_ signal: Int32) -> Bool {
         var action = sigaction()
         guard sigaction(signal, nil, &action) == 0 else { return false }
-        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Reads every pending signal number; never blocks.

@@ -11,7 +11,9 @@ enum Terminfo {
         if let terminfo = environment("TERMINFO"), !terminfo.isEmpty { folders.append(terminfo) }
         if let home = environment("HOME"), !home.isEmpty { folders.append(home + "/.terminfo") }
         if let list = environment("TERMINFO_DIRS") {
-            folders += list.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "/usr/share/terminfo" : String($0) }
+            folders += list.split(separator: ":", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "/usr/share/terminfo" : String($0)
+            }
         }
         return folders + ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo", "/usr/lib/terminfo"]
     }

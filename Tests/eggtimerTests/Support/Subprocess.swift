@@ -1,5 +1,5 @@
-import Dispatch
 import CSystem
+import Dispatch
 import Glibc
 
 /// The built `eggtimer` binary beside this test bundle (`.build/<triple>/debug/`).
