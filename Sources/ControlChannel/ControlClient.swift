@@ -8,6 +8,7 @@ import Glibc
 public enum ControlClient {
     /// The socket names in `folder` (`*.sock`, see ``ControlServer/socketName(for:)``), sorted;
     /// includes stale ones.
+    ///
     /// C: `opendir`, `readdir`.
     public static func labels(in folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }

@@ -1,6 +1,7 @@
-/// The control protocol's messages: one request line from a client, one reply line from the
-/// timer. Lines are tab-separated words; the first word of a request is the protocol's name and
-/// version, so a future change is recognised instead of misread.
+/// The control protocol's messages: one request line from a client, one reply line from the timer.
+///
+/// Lines are tab-separated words; the first word of a request is the protocol's name and version,
+/// so a future change is recognised instead of misread.
 ///
 /// Request: `eggtimer/1<TAB>verb[<TAB>argument]`. Reply: `ok<TAB>key=value…` or `error<TAB>text`.
 public enum ControlRequest: Equatable, Sendable {

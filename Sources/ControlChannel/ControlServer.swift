@@ -143,7 +143,9 @@ public final class ControlConnection {
         case closed
     }
 
-    /// Reads what has arrived. C: `read`.
+    /// Reads what has arrived.
+    ///
+    /// C: `read`.
     public func read() -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: Self.maximumLineBytes)
         let count = Glibc.read(descriptor, &chunk, chunk.count)
@@ -156,8 +158,10 @@ public final class ControlConnection {
         return buffer.count >= Self.maximumLineBytes ? .closed : .pending
     }
 
-    /// Sends `line` and a newline, waiting at most 100 ms for room (a reply is a few hundred
-    /// bytes; a peer that does not read loses it). C: `send`.
+    /// Sends `line` and a newline, waiting at most 100 ms for room (a reply is a few hundred bytes;
+    /// a peer that does not read loses it).
+    ///
+    /// C: `send`.
     public func reply(_ line: String) {
         _ = UnixSocket.write(Array((line + "\n").utf8), to: descriptor, until: .now + .milliseconds(100))
     }

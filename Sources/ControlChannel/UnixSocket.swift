@@ -7,7 +7,9 @@ enum UnixSocket {
     /// The longest socket path: `sun_path` holds 108 bytes with the terminating NUL.
     static let maximumPathBytes = 107
 
-    /// A new unbound socket (`SOCK_CLOEXEC | SOCK_NONBLOCK`). C: `socket`.
+    /// A new unbound socket (`SOCK_CLOEXEC | SOCK_NONBLOCK`).
+    ///
+    /// C: `socket`.
     /// - Throws: `.system` when the kernel refuses.
     static func make() throws(ControlError) -> Int32 {
         let fd = socket(

@@ -62,8 +62,10 @@ struct EventLog {
     }
 
     /// A plain log line: the local wall-clock time `at` happened, the label, then `text`:
-    /// `09:12:03 Soft: time is up`. A label that is a duration as typed (`eggtimer 1:30`) reads
-    /// `1:30 timer`, so no line leads with a duration that looks like a clock time.
+    /// `09:12:03 Soft: time is up`.
+    ///
+    /// A label that is a duration as typed (`eggtimer 1:30`) reads `1:30 timer`, so no line leads
+    /// with a duration that looks like a clock time.
     func line(_ text: String, label: String, at: ContinuousClock.Instant) -> String {
         let time = wallClock.localClockText(bootNanoseconds: clock.nanoseconds(at))
         guard !label.isEmpty else { return "\(time) \(text)".escapingControlCharacters }

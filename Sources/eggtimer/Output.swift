@@ -43,9 +43,11 @@ func printError(_ line: String) {
     output.write(line.escapingControlCharacters + "\n")
 }
 
-/// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that nothing the app
-/// opens later (a signalfd, the timerfd, an ALSA socket) can land there and be written to as
-/// standard output or read as standard input. Call first, before anything opens a descriptor.
+/// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that nothing the app opens
+/// later (a signalfd, the timerfd, an ALSA socket) can land there and be written to as standard
+/// output or read as standard input.
+///
+/// Call first, before anything opens a descriptor.
 ///
 /// The replacements are close-on-exec like every descriptor eggtimer opens; when /dev/null cannot
 /// be opened the descriptor stays closed (writes to it then fail with EBADF, which only stops the log).
@@ -60,7 +62,7 @@ func reopenClosedStandardDescriptors() {
     }
 }
 
-/// The C library's text for `error` (`strerror`), e.g. "No space left on device".
+/// The C library's text for `error` (`strerror`), such as "No space left on device".
 func errorText(_ error: Int32) -> String {
     String(cString: strerror(error))
 }

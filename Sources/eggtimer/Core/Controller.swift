@@ -90,8 +90,10 @@ struct Controller {
     /// Effects produced by the input being handled.
     private var out: [Effect] = []
     /// While a stop is awaited after an acknowledgement: the `acknowledged` event, which gets the
-    /// instant the audio stopped, and the events and exit that came after it, held back to keep
-    /// the log in order. See ``handleAudioEnd(stoppedAt:)``.
+    /// instant the audio stopped, and the events and exit that came after it, held back to keep the
+    /// log in order.
+    ///
+    /// See ``handleAudioEnd(stoppedAt:)``.
     private var held: Held?
 
     /// An acknowledgement waiting for the player's stop report.
@@ -218,8 +220,9 @@ struct Controller {
         }
     }
 
-    /// The next instant the controller must be ticked: opening the device before the deadline,
-    /// the deadline, and while ringing on no device the fallback bell and the end of `--loops`.
+    /// The next instant the controller must be ticked: opening the device before the deadline, the
+    /// deadline, and while ringing on no device the fallback bell and the end of `--loops`.
+    ///
     /// Display steps are the view's and the log's business.
     /// - Returns: nil when nothing is scheduled (waiting for a key).
     func nextWake(at now: Instant) -> Instant? {

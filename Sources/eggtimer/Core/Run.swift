@@ -14,7 +14,9 @@ struct Run: Equatable {
 
     let kind: Kind
     /// The timer's identifier, fixed at start: the preset's name, the duration as typed, or
-    /// `pomodoro`. `+`/`-` never change it; the title on screen is derived elsewhere.
+    /// `pomodoro`.
+    ///
+    /// `+`/`-` never change it; the title on screen is derived elsewhere.
     let label: String
     /// The deadline, on the boot clock (CLOCK_BOOTTIME, `ContinuousClock`).
     var countdown: Countdown<ContinuousClock.Instant>

@@ -14,9 +14,11 @@ struct EventLoop {
     private let timer: BootTimer?
     private let clock: MonotonicClock
     private let decoder = KeyDecoder()
-    /// Whether standard input is read: the terminal while it is this job's keyboard, or a pipe
-    /// (or file) of keys. A pipe is dropped for good at EOF or error, since a descriptor at EOF
-    /// polls readable forever (a loop that kept it would spin).
+    /// Whether standard input is read: the terminal while it is this job's keyboard, or a pipe (or
+    /// file) of keys.
+    ///
+    /// A pipe is dropped for good at EOF or error, since a descriptor at EOF polls readable forever
+    /// (a loop that kept it would spin).
     private(set) var readsKeys: Bool
     /// Whether standard input is a terminal: then it is read only while it is the keyboard
     /// (in the foreground), since reading it from the background raises SIGTTIN.
@@ -52,6 +54,7 @@ struct EventLoop {
 
     /// Whether standard input is open for reading: not closed, not opened write-only (`nohup`
     /// replaces a terminal on standard input with `/dev/null` opened write-only).
+    ///
     /// C: `fcntl(F_GETFL)`.
     static func standardInputIsReadable() -> Bool {
         let flags = fcntl(STDIN_FILENO, F_GETFL)

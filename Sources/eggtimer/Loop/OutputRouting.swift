@@ -38,7 +38,9 @@ struct OutputRouting: Equatable {
         /// up may not understand the escape codes: plain lines then).
         var termHasEntry = true
 
-        /// Reads the facts for this process. C: `isatty`, `tcgetpgrp`, `getpgrp`, `getenv`.
+        /// Reads the facts for this process.
+        ///
+        /// C: `isatty`, `tcgetpgrp`, `getpgrp`, `getenv`.
         static func current(json: Bool) -> Facts {
             let terminal = [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].first { isatty($0) == 1 }
             return Facts(

@@ -30,6 +30,7 @@ struct RawMode {
     }
 
     /// Whether this process group is the terminal's foreground, so it may set modes.
+    ///
     /// C: `tcgetpgrp`, `getpgrp`.
     var isForeground: Bool { tcgetpgrp(descriptor) == getpgrp() }
 
@@ -54,14 +55,16 @@ struct RawMode {
         return isActive
     }
 
-    /// Drops bytes typed before the program was ready (TCIFLUSH); from the background does
-    /// nothing. C: `tcflush`.
+    /// Drops bytes typed before the program was ready (TCIFLUSH); from the background does nothing.
+    ///
+    /// C: `tcflush`.
     func discardTypedAhead() {
         if isForeground { _ = tcflush(descriptor, TCIFLUSH) }
     }
 
-    /// Restores the saved settings (TCSANOW, so pending typed-ahead input is kept). From the
-    /// background it leaves the terminal alone and stays active, to restore once in the
+    /// Restores the saved settings (TCSANOW, so pending typed-ahead input is kept).
+    ///
+    /// From the background it leaves the terminal alone and stays active, to restore once in the
     /// foreground again. C: `tcsetattr`.
     mutating func restore() {
         guard isActive, var settings = original, isForeground else { return }

@@ -49,8 +49,9 @@ struct TerminalSession {
         screen?.enter()
     }
 
-    /// Gives the terminal back exactly as it was found. From the background it writes nothing
-    /// and sets no modes (SIGTTOU): it just stops drawing.
+    /// Gives the terminal back exactly as it was found.
+    ///
+    /// From the background it writes nothing and sets no modes (SIGTTOU): it just stops drawing.
     mutating func leave() {
         if let ui = routing.ui, Self.isForeground(ui) { screen?.leave() }
         screen = nil
@@ -58,7 +59,9 @@ struct TerminalSession {
     }
 
     /// Switches to `routing` (decided anew after the foreground changed): gives back what is no
-    /// longer wanted and takes what is. Does nothing if the routing is unchanged.
+    /// longer wanted and takes what is.
+    ///
+    /// Does nothing if the routing is unchanged.
     /// - Returns: whether it changed.
     @discardableResult
     mutating func follow(_ routing: OutputRouting) -> Bool {
@@ -70,7 +73,9 @@ struct TerminalSession {
     }
 
     /// Ctrl-Z: gives the terminal back and stops the process; returns once continued (`fg` or
-    /// `bg`). The caller then decides the routing anew and calls ``retake(_:)``.
+    /// `bg`).
+    ///
+    /// The caller then decides the routing anew and calls ``retake(_:)``.
     mutating func suspend(_ signals: SignalSet) {
         leave()
         signals.suspendProcess()
@@ -111,6 +116,7 @@ struct TerminalSession {
     }
 
     /// Whether this process group is the foreground of the terminal on `descriptor`.
+    ///
     /// C: `tcgetpgrp`, `getpgrp`.
     private static func isForeground(_ descriptor: Int32) -> Bool { tcgetpgrp(descriptor) == getpgrp() }
 

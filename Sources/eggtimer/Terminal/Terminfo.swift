@@ -18,8 +18,9 @@ enum Terminfo {
         return folders + ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo", "/usr/lib/terminfo"]
     }
 
-    /// Whether `term` has an entry: a file `<folder>/<first letter>/<term>` (or the first
-    /// letter's hex code, as on macOS-built databases) in one of the folders.
+    /// Whether `term` has an entry: a file `<folder>/<first letter>/<term>` (or the first letter's
+    /// hex code, as on macOS-built databases) in one of the folders.
+    ///
     /// C: `access`, `getenv`.
     static func hasEntry(_ term: String) -> Bool {
         guard let first = term.utf8.first, !term.contains("/"), term != "." && term != ".." else { return false }
