@@ -12,8 +12,10 @@ import Testing
         }
     }
 
-    /// A signal ignored by the launcher reaches eggtimer, which still counts, rings once into
-    /// the capture file and exits 0. Unhandled, SIGHUP would end it with 129 and SIGINT with 130.
+    /// A signal ignored by the launcher reaches eggtimer, which still counts, rings once into the
+    /// capture file and exits 0.
+    ///
+    /// Unhandled, SIGHUP would end it with 129 and SIGINT with 130.
     @Test(
         arguments: [
             (SIGHUP, ["/usr/bin/nohup"]),

@@ -168,6 +168,7 @@ import Testing
     }
 
     /// `>&-`: descriptor 1 is reopened on /dev/null, so the log goes nowhere and the alarm plays.
+    ///
     /// Were it left closed, the next descriptor opened (the signalfd) would land on 1 and the JSON
     /// writes would fail there with EINVAL, which says so on standard error.
     @Test func closedStandardOutputStillRingsEveryPassAndExits0() {

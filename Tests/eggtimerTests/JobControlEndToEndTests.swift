@@ -2,11 +2,13 @@ import AlarmAudio
 import Glibc
 import Testing
 
-/// eggtimer as a shell job on a pseudo-terminal: started with `&`, stopped with Ctrl-Z and put
-/// in the background with `bg`, brought back with `fg`. The shell is dash (`/bin/sh`) or bash with
-/// job control on (`set -m`), so the job gets its own process group and the shell hands the
-/// terminal over exactly as an interactive shell does; the test types to it. The two differ
-/// where it matters: dash's `fg` sends SIGCONT to a running job, bash's sends nothing.
+/// eggtimer as a shell job on a pseudo-terminal: started with `&`, stopped with Ctrl-Z and put in
+/// the background with `bg`, brought back with `fg`.
+///
+/// The shell is dash (`/bin/sh`) or bash with job control on (`set -m`), so the job gets its own
+/// process group and the shell hands the terminal over exactly as an interactive shell does; the
+/// test types to it. The two differ where it matters: dash's `fg` sends SIGCONT to a running job,
+/// bash's sends nothing.
 ///
 /// A background job that set terminal modes or wrote escape codes would be stopped by SIGTTOU
 /// and never ring: the shell's `wait` would then hang, and the test fails on its timeout.

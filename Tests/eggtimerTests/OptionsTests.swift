@@ -29,9 +29,10 @@ import TimerCore
         #expect(try Options.parse(arguments).command == command)
     }
 
-    /// `-h`, `--help` and `--version` win wherever they stand as an option, over every usage
-    /// error before or after them; the first of them wins. As an option's value or after `--`
-    /// they are not options.
+    /// `-h`, `--help` and `--version` win wherever they stand as an option, over every usage error
+    /// before or after them; the first of them wins.
+    ///
+    /// As an option's value or after `--` they are not options.
     @Test(arguments: [
         (["soft", "--help"], Options.Command?.some(.help)),
         (["--help", "soft"], .help),

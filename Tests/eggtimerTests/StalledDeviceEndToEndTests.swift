@@ -3,8 +3,10 @@ import Glibc
 import Testing
 
 /// A device whose writes never return: ALSA's `file` plugin writing into a FIFO whose reader has
-/// stopped reading (its `write(2)` blocks whatever the PCM's non-blocking flag says), the same
-/// kind of hang as a stalled sound server or Bluetooth sink. Keys and signals must still work.
+/// stopped reading (its `write(2)` blocks whatever the PCM's non-blocking flag says), the same kind
+/// of hang as a stalled sound server or Bluetooth sink.
+///
+/// Keys and signals must still work.
 @Suite struct StalledDeviceEndToEndTests {
     /// A FIFO with a reader that never reads, so the writer fills it and then blocks.
     final class StalledFIFO {

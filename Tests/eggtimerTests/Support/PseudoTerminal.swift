@@ -25,7 +25,7 @@ final class PseudoTerminal {
     /// The pidfd polled readable: the program has exited (reaped or not), so it writes no more.
     private var exited = false
 
-    /// Starts `executable` (eggtimer unless given, e.g. `/bin/sh` to run it as a shell job) with
+    /// Starts `executable` (eggtimer unless given; `/bin/sh`, for one, to run it as a shell job) with
     /// `arguments` in a new session whose controlling terminal is a fresh pty of that size.
     init(
         _ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:],
