@@ -79,7 +79,10 @@ extension Controller {
     }
 
     /// A device failed (or hung): the bell takes over while ringing; reported once per problem.
-    /// - Parameter stalledSince: When the device stopped playing, if earlier than `now`.
+    /// - Parameters:
+    ///   - error: What failed, logged as the `device_unavailable` event's reason.
+    ///   - now: The current instant, on the boot clock.
+    ///   - stalledSince: When the device stopped playing, if earlier than `now`.
     private mutating func deviceFailed(_ error: AlarmError, at now: Instant, stalledSince: Instant? = nil) {
         if case .ringing(var ringing) = mode {
             if let since = ringing.playingSince, (stalledSince ?? now) >= since.advanced(by: Self.heardAfter) {

@@ -9,7 +9,9 @@ struct ExitStatus: Error, Hashable, Sendable {
     let code: Int32
 
     /// The timer was done: its alarm was acknowledged or its `--loops` played (also quitting the
-    /// menu without an alarm failure). EX_OK.
+    /// menu without an alarm failure).
+    ///
+    /// EX_OK.
     static let done = ExitStatus(code: 0)
     /// Cancelled, or quit before the timer completed.
     static let cancelled = ExitStatus(code: 1)
@@ -18,23 +20,38 @@ struct ExitStatus: Error, Hashable, Sendable {
     /// `eggtimer ack|cancel|snooze` found no running timer to act on: none runs, none has the
     /// label given, it did not answer, or it refused (an alarm not ringing).
     static let noTimer = ExitStatus(code: 3)
-    /// A bad command line. EX_USAGE.
+    /// A bad command line.
+    ///
+    /// EX_USAGE.
     static let usage = ExitStatus(code: 64)
-    /// The sound file holds no MPEG audio. EX_DATAERR.
+    /// The sound file holds no MPEG audio.
+    ///
+    /// EX_DATAERR.
     static let dataError = ExitStatus(code: 65)
-    /// The sound file is missing or not a regular file. EX_NOINPUT.
+    /// The sound file is missing or not a regular file.
+    ///
+    /// EX_NOINPUT.
     static let noInput = ExitStatus(code: 66)
-    /// The alarm reached no audio device. EX_UNAVAILABLE.
+    /// The alarm reached no audio device.
+    ///
+    /// EX_UNAVAILABLE.
     static let unavailable = ExitStatus(code: 69)
-    /// An internal error. EX_SOFTWARE.
+    /// An internal error.
+    ///
+    /// EX_SOFTWARE.
     static let software = ExitStatus(code: 70)
-    /// The system refused something eggtimer needs (signal handling, a descriptor). EX_OSERR.
+    /// The system refused something eggtimer needs (signal handling, a descriptor).
+    ///
+    /// EX_OSERR.
     static let osError = ExitStatus(code: 71)
-    /// A bad configuration file. EX_CONFIG.
+    /// A bad configuration file.
+    ///
+    /// EX_CONFIG.
     static let configuration = ExitStatus(code: 78)
 
     /// Ended by signal `number`, as shells report it: 128 + the signal number.
     /// - Parameter number: The signal, 1–64.
+    /// - Returns: The status with code 128 + `number`.
     static func signal(_ number: Int32) -> ExitStatus { ExitStatus(code: 128 + number) }
 
     /// Every status with its meaning, in order, for `--help`, README and tests.

@@ -17,9 +17,10 @@ struct BootTimer {
     private let clock: MonotonicClock
 
     /// Creates the timer, disarmed.
-    /// - Parameter clock: Maps instants to CLOCK_BOOTTIME nanoseconds.
-    /// - Returns: nil if the kernel refuses (then the loop falls back to a relative timeout).
+    ///
+    /// Nil if the kernel refuses (then the loop falls back to a relative timeout).
     /// C: `timerfd_create`.
+    /// - Parameter clock: Maps instants to CLOCK_BOOTTIME nanoseconds.
     init?(clock: MonotonicClock) {
         let fd = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard fd >= 0 else { return nil }
@@ -27,8 +28,9 @@ struct BootTimer {
         self.clock = clock
     }
 
-    /// Arms the timer to fire at `instant`, or disarms it for nil. An instant in the past fires at
-    /// once. C: `timerfd_settime` with `TFD_TIMER_ABSTIME`.
+    /// Arms the timer to fire at `instant`, or disarms it for nil.
+    ///
+    /// An instant in the past fires at once. C: `timerfd_settime` with `TFD_TIMER_ABSTIME`.
     /// - Parameter instant: When to become readable, on the boot clock.
     func arm(at instant: ContinuousClock.Instant?) {
         var setting = itimerspec()
@@ -41,7 +43,9 @@ struct BootTimer {
         _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
     }
 
-    /// Clears a fired timer so the descriptor stops being readable; never blocks. C: `read`.
+    /// Clears a fired timer so the descriptor stops being readable; never blocks.
+    ///
+    /// C: `read`.
     func acknowledge() {
         var expirations: UInt64 = 0
         _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)

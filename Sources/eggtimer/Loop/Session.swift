@@ -26,9 +26,10 @@ struct Session {
     /// the loop looks every ``foregroundCheck`` for `fg`.
     private var awaitsForeground = false
 
-    /// How often a background job looks whether it was brought to the foreground. `fg` sends
-    /// no signal to a job that is running in the background (bash and dash send SIGCONT only to
-    /// a stopped one), and nothing else reports it: so it is looked for, at a cost of four
+    /// How often a background job looks whether it was brought to the foreground.
+    ///
+    /// `fg` sends no signal to a job that is running in the background (bash and dash send SIGCONT
+    /// only to a stopped one), and nothing else reports it: so it is looked for, at a cost of four
     /// `tcgetpgrp` calls a second, and the UI appears at most this long after `fg`.
     static let foregroundCheck: Duration = .milliseconds(250)
     /// Which output failures were said on standard error already.
@@ -38,6 +39,13 @@ struct Session {
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     /// - Parameters:
+    ///   - routing: Where output goes and whether keys are read, as decided at start.
+    ///   - startup: The decoded sound and the start-up warnings, shown on screen.
+    ///   - options: The parsed command line and configuration file.
+    ///   - clock: The boot clock the controller and the log read.
+    ///   - player: Plays the alarm.
+    ///   - loop: Feeds the controller its inputs.
+    ///   - signals: The handled signals; used to stop the process on Ctrl-Z.
     ///   - start: What the controller starts (`options.start`, or a recorded timer resumed).
     ///   - records: Keeps the timer's record; nil for none.
     ///   - notes: Shown on screen with the start-up warnings (a resumed timer's lateness).
@@ -98,8 +106,10 @@ struct Session {
     }
 
     /// Says once on standard error that the log or the UI could no longer be written (a closed
-    /// pipe, a full disk, a terminal gone with EIO). Nothing else changes: the failed writer
-    /// writes no more, and the countdown, the alarm and the exit status go on as before.
+    /// pipe, a full disk, a terminal gone with EIO).
+    ///
+    /// Nothing else changes: the failed writer writes no more, and the countdown, the alarm and the
+    /// exit status go on as before.
     private mutating func reportOutputFailures() {
         if let error = output.failed, !reported.log {
             reported.log = true
@@ -143,8 +153,10 @@ struct Session {
     }
 
     /// Re-decides the routing if the terminal's foreground changed since the last look (a job
-    /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen
-    /// and the log follow. One `tcgetpgrp` per round.
+    /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen and
+    /// the log follow.
+    ///
+    /// One `tcgetpgrp` per round.
     private mutating func followForeground() {
         if terminal.follow(decideRouting()) { rerouted() }
     }

@@ -12,7 +12,10 @@ final class PipedChild {
     private(set) var stdout = ""
 
     /// Starts eggtimer with `arguments`, `environment` added to the fixed one.
-    /// - Parameter executable: The program to run (eggtimer, or a launcher given eggtimer's path).
+    /// - Parameters:
+    ///   - arguments: The arguments after the program's name (with a launcher, the first one is dropped).
+    ///   - environment: Variables added to the fixed environment.
+    ///   - executable: The program to run (eggtimer, or a launcher given eggtimer's path).
     init(_ arguments: [String], environment: [String: String] = [:], executable: String = eggtimerPath) {
         let input = makePipe()
         let out = makePipe()
