@@ -17,6 +17,28 @@ extension Options {
         var fridgeCelsius: Double?
         var altitude: String?
         var water: String?
+        /// The settings that came from the config file: one given on the command line replaces
+        /// the file's counterpart (`--size` its `weight`, `--water` its `altitude`, and back).
+        var fromFile: Set<String> = []
+
+        /// Notes that `field` was set from `source`, and drops `counterpart` when this is the
+        /// command line overriding the file's value.
+        mutating func set(_ field: String, from source: ValueSource, replacing counterpart: String?) {
+            if case .key = source {
+                fromFile.insert(field)
+                return
+            }
+            fromFile.remove(field)
+            guard let counterpart, fromFile.contains(counterpart) else { return }
+            fromFile.remove(counterpart)
+            switch counterpart {
+            case "size": size = nil
+            case "weight": grams = nil
+            case "altitude": altitude = nil
+            case "water": water = nil
+            default: break
+            }
+        }
 
         /// Whether any egg option was given.
         var isEmpty: Bool { size == nil && grams == nil && from == nil && altitude == nil && water == nil }
@@ -29,6 +51,7 @@ extension Options {
             help: "compute the egg times for this EU size (S 48 g, M 58 g, L 68 g, XL 78 g)", inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.size = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.size(value) }
+            options.eggs.set("size", from: name, replacing: "weight")
         },
         Spec(
             names: ["--weight"], argument: "GRAMS", group: .presets,
@@ -36,6 +59,7 @@ extension Options {
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.grams = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.weight(value) }
+            options.eggs.set("weight", from: name, replacing: "size")
         },
         Spec(
             names: ["--from"], argument: "WHERE", group: .presets,
@@ -43,6 +67,7 @@ extension Options {
         ) { options, name, value throws(UsageError) in
             _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.start(value) }
             options.eggs.from = value
+            options.eggs.set("from", from: name, replacing: nil)
         },
         Spec(
             names: ["--fridge-temperature"], argument: "TEMP", group: .presets,
@@ -58,6 +83,7 @@ extension Options {
         ) { options, name, value throws(UsageError) in
             _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.altitude(value) }
             options.eggs.altitude = value
+            options.eggs.set("altitude", from: name, replacing: "water")
         },
         Spec(
             names: ["--water"], argument: "TEMP", group: .presets,
@@ -65,6 +91,7 @@ extension Options {
         ) { options, name, value throws(UsageError) in
             _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.water(value) }
             options.eggs.water = value
+            options.eggs.set("water", from: name, replacing: "altitude")
         },
     ]
 
@@ -79,7 +106,16 @@ extension Options {
     /// was given, and records how each was computed (``presetBasis``).
     /// - Throws: `UsageError` when the eggs and water have no answer (an egg warmer than the yolk
     ///   target allows, water boiling below it) or `--altitude` and `--water` were both given.
+    ///
+    /// Only the eggs this run can boil are computed: the one named (`eggtimer soft`), or all three
+    /// for the menu; a plain countdown or a pomodoro ignores the egg settings (of the config file).
     mutating func computeEggTimes() throws(UsageError) {
+        let wanted: [Int]
+        switch command {
+        case .preset(let index): wanted = [index]
+        case .menu: wanted = Array(presets.indices)
+        default: return
+        }
         guard !eggs.isEmpty else { return }
         let water: BoiledEgg.Water
         let start: BoiledEgg.Start
@@ -92,16 +128,23 @@ extension Options {
                 start = BoiledEgg.Start(place: .fridge, celsius: fridge)
             }
         } catch {
-            throw UsageError(description: error.description)
+            let fromFile =
+                eggs.fromFile.isEmpty
+                ? "" : " (egg settings of the config file: \(eggs.fromFile.sorted().joined(separator: ", ")))"
+            throw UsageError(description: error.description + fromFile)
         }
         let weight: BoiledEgg.Weight = eggs.grams.map { .grams($0) } ?? .size(eggs.size ?? .medium)
-        for (index, doneness) in Doneness.allCases.enumerated() where index < presets.count && !explicitPresets[index] {
+        for (index, doneness) in Doneness.allCases.enumerated()
+        where wanted.contains(index) && index < presets.count && !explicitPresets[index] {
             do {
                 let timing = try BoiledEgg(doneness, weight: weight, start: start, water: water).timing()
                 presets[index].duration = timing.duration
                 presetBasis[index] = timing.basis
             } catch {
-                throw UsageError(description: error.description)
+                let fromFile =
+                    eggs.fromFile.isEmpty
+                    ? "" : " (egg settings of the config file: \(eggs.fromFile.sorted().joined(separator: ", ")))"
+                throw UsageError(description: error.description + fromFile)
             }
         }
     }

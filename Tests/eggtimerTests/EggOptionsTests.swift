@@ -9,9 +9,11 @@ import TimerCore
         let options = try Options.parse(["soft", "--size", "L", "--from", "fridge", "--altitude", "1500m"])
         #expect(options.presets[0].duration == .seconds(347))
         #expect(options.presetBasis[0] == "Soft, 68 g (size L) from the fridge at 1500 m (boiling at 95 °C)")
-        #expect(options.presets[1].duration > options.presets[0].duration)
-        #expect(options.presets[2].duration > options.presets[1].duration)
         #expect(options.start == .timer(.egg(0), .seconds(347), label: "Soft"))
+        let menu = try Options.parse(["--size", "L", "--from", "fridge", "--altitude", "1500m"])
+        #expect(menu.presets[0].duration == .seconds(347))
+        #expect(menu.presets[1].duration > menu.presets[0].duration)
+        #expect(menu.presets[2].duration > menu.presets[1].duration)
     }
 
     @Test func theIssuesCheckValuesComeOutOfTheCommandLine() throws {
@@ -25,7 +27,9 @@ import TimerCore
         let options = try Options.parse(["soft", "--size", "XL", "--soft", "6m"])
         #expect(options.presets[0].duration == .seconds(360))
         #expect(options.presetBasis[0] == nil)
-        #expect(options.presetBasis[1] != nil)  // the others are computed
+        #expect(options.presetBasis[1] == nil)  // only the egg asked for is computed
+        let menu = try Options.parse(["--size", "XL", "--soft", "6m"])
+        #expect(menu.presetBasis[0] == nil && menu.presetBasis[1] != nil && menu.presetBasis[2] != nil)
     }
 
     @Test func withoutEggOptionsTheFixedTimesStay() throws {
@@ -76,5 +80,45 @@ import TimerCore
         #expect(started.extra.contains(.init(key: "computed", value: .text(explanation))))
         let lines = View().lines(controller, at: .now, columns: 80, rows: 24)
         #expect(lines.contains { $0.contains(explanation) })
+    }
+}
+
+/// Fresh-user findings: the command line replaces the file's egg values; only the eggs a run
+/// boils are computed; a plain countdown ignores the file's egg settings.
+@Suite struct EggPrecedenceTests {
+    private func fileSettings(_ lines: [(String, String)]) throws -> Options {
+        var options = Options()
+        for (key, value) in lines {
+            let spec = try #require(Options.optionSpecs.first { $0.configKey == key })
+            try spec.apply(&options, .key(key), value)
+        }
+        return options
+    }
+
+    @Test func aSizeOnTheCommandLineReplacesTheFilesWeight() throws {
+        let base = try fileSettings([("weight", "62g")])
+        let options = try Options.parse(["soft", "--size", "L"], base: base)
+        #expect(options.presetBasis[0]?.contains("68 g (size L)") == true)
+    }
+
+    @Test func waterOnTheCommandLineReplacesTheFilesAltitudeButBothOnTheCommandLineIsAnError() throws {
+        let base = try fileSettings([("altitude", "1500m")])
+        let options = try Options.parse(["medium", "--water", "100C"], base: base)
+        #expect(options.presetBasis[1]?.contains("100 °C") == true)
+        #expect(throws: UsageError.self) { try Options.parse(["medium", "--altitude", "500m", "--water", "100C"]) }
+    }
+
+    @Test func aPlainCountdownIgnoresTheFilesEggSettings() throws {
+        let base = try fileSettings([("from", "55C")])
+        let options = try Options.parse(["1s"], base: base)
+        #expect(options.command == .countdown(.seconds(1), text: "1s"))
+        #expect(throws: UsageError.self) { try Options.parse(["soft"], base: base) }
+    }
+
+    @Test func onlyTheEggAskedForIsComputed() throws {
+        // At 9000 m water boils at ~69.7 °C: no medium or hard yolk, but a soft one.
+        let soft = try Options.parse(["soft", "--altitude", "9000m", "--from", "room"])
+        #expect(soft.presetBasis[0] != nil)
+        #expect(throws: UsageError.self) { try Options.parse(["medium", "--altitude", "9000m", "--from", "room"]) }
     }
 }

@@ -58,6 +58,8 @@ import Testing
         ("sound_hex=2f52e97665696c2e6d7033", "sound_hex=2f5", "'sound_hex' is not hex"),
         ("deadline_boot_ns=12345678901234\n", "", "counting without 'deadline_boot_ns'"),
         ("pid=4242", "pid=-1", "'pid' is not a number from 1"),
+        ("label=1h 30m", "label=../../etc", "'label' is not a timer's label"),
+        ("label=1h 30m", "label=..", "'label' is not a timer's label"),
     ])
     func aBadValueNamesItsLine(field: String, replacement: String, expected: String) {
         let text = full.text.replacingOccurrences(of: field, with: replacement)

@@ -307,3 +307,21 @@ typealias ExitStatus = eggtimer.ExitStatus
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(602))
     }
 }
+
+@Suite struct SnoozedAcknowledgementTests {
+    @Test func aSnoozedAlarmCanBeAcknowledgedFromAnotherShell() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.handle(key: .character("z"), at: t0 + .seconds(2))
+        let effects = controller.handle(.control(.acknowledge, connection: 7), at: t0 + .seconds(3))
+        #expect(names(effects).first == "reply")
+        #expect(names(effects).contains("acknowledged") || names(effects).contains("stopAlarm"))
+        #expect(controller.state == .done)
+        let refused = Controller(configuration: .init(), start: .plain(.seconds(60)), at: t0)
+        var counting = refused
+        #expect(
+            names(counting.handle(.control(.acknowledge, connection: 1), at: t0)) == [
+                "refused: 1:00 is counting, not ringing"
+            ])
+    }
+}

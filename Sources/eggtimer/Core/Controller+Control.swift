@@ -18,6 +18,11 @@ extension Controller {
         switch (request, mode) {
         case (.acknowledge, .ringing(let ringing)):
             acknowledge(ringing, by: "control", at: now)
+        case (.acknowledge, .counting(let counting)) where counting.snoozed:
+            // Dismissing a snoozed alarm: it was heard when it rang; it need not ring again.
+            logAcknowledgement(
+                event(.acknowledged, counting.run, at: now, extra: [("by", .text("control"))]), unproven: false)
+            leave(.done)
         case (.snooze(let length), .ringing(let ringing)):
             snooze(ringing, for: length ?? configuration.snoozeLength, at: now)
         case (.cancel, .counting(var counting)):
@@ -34,12 +39,13 @@ extension Controller {
         }
     }
 
-    /// Whether `request` fits the current state: status always; acknowledge and snooze while
-    /// ringing; cancel while counting or ringing.
+    /// Whether `request` fits the current state: status always; acknowledge while ringing or
+    /// snoozed; snooze while ringing; cancel while counting or ringing.
     private func accepts(_ request: ControlRequest) -> Bool {
         switch (request, mode) {
         case (.status, _), (.acknowledge, .ringing), (.snooze, .ringing), (.cancel, .counting), (.cancel, .ringing):
             true
+        case (.acknowledge, .counting(let counting)): counting.snoozed
         default: false
         }
     }

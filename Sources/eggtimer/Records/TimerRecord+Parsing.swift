@@ -68,6 +68,12 @@ extension TimerRecord {
         guard let label = try fields.text("label"), !label.isEmpty, label.utf8.count <= 256 else {
             throw .corrupt(line: 0, reason: "no 'label'")
         }
+        // A label is one line naming a timer, never a path: `../../etc` is not one eggtimer wrote.
+        guard !label.contains("/"), label != ".", label != "..",
+            !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            throw .corrupt(line: 0, reason: "'label' is not a timer's label")
+        }
         self.label = label
         switch try fields.required("kind") {
         case "plain": kind = .plain
