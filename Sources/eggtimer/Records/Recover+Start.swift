@@ -2,11 +2,6 @@ import CSystem
 import Glibc
 import TimerCore
 
-/// Why a resumed timer's process could not be started: the `errno` `posix_spawn` returned.
-struct SpawnError: Error, Equatable {
-    let code: Int32
-}
-
 extension Recover {
     /// Starts `eggtimer --resume-record record --json`, detached (see ``Recover``).
     /// - Parameters:
@@ -16,32 +11,14 @@ extension Recover {
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
     static func start(record: String, log: String) throws(SpawnError) -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | CSystem_POSIX_SPAWN_SETSID)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(
-            &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        let words = ["eggtimer", "--resume-record", record, "--json"]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, "/proc/self/exe", &actions, &attributes, argv, environ)
-        guard result == 0 else { throw SpawnError(code: result) }
-        return child
+        try ChildProcess.start(
+            "/proc/self/exe", ["eggtimer", "--resume-record", record, "--json"], detachment: .session
+        ) { actions in
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        }
     }
 
     /// Waits for the started timer to run, then says how it went.
