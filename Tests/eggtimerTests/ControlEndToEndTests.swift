@@ -198,14 +198,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let runtime = try RuntimeDirectory()
         let path = runtime.folder + "/old.sock"
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = withUnixAddress(path) { bind(stale, $0, $1) }
         try #require(bound == 0)
         close(stale)
         let server = try ControlServer(folder: runtime.folder, label: "soft")
