@@ -1,0 +1,146 @@
+/// Reads the `TIME` of `eggtimer at TIME` into a ``LocalAlarmTime``; pure, no clock, no time zone.
+///
+/// Accepted (case-insensitive, words separated by spaces):
+/// - a time of day: `14:30`, `7:05`, `07:05:30`, `7pm`, `7:30am`, `12am` (midnight), `noon`, `midnight`;
+/// - `tomorrow` and a time of day: `tomorrow 07:00`, `tomorrow 7am`;
+/// - a date and a 24-hour time: `2026-12-24 18:00`, ISO 8601 `2026-12-24T18:00`, `2026-12-24T18:00:30`;
+/// - either with a UTC offset, which makes it an absolute instant: `2026-12-24T18:00Z`, `…+01:00`, `…-0530`.
+///
+/// Anything else throws a one-line ``UsageError`` naming the token. Stateless; safe from any thread.
+enum AlarmTimeParser {
+    /// Parses `text` as an alarm time.
+    /// - Parameter text: The argument(s) after `at`, joined by spaces.
+    /// - Returns: The time as written, not yet resolved against a zone or a date.
+    /// - Throws: `UsageError` ("invalid alarm time '25:00': hour must be 0–23").
+    static func parse(_ text: String) throws(UsageError) -> LocalAlarmTime {
+        let words = text.lowercased().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch words.count {
+        case 0:
+            throw UsageError(description: "invalid alarm time '': give a time such as 14:30, 7pm or 2026-12-24 18:00")
+        case 1:
+            if let tee = words[0].firstIndex(of: "t"), words[0].first?.isNumber == true {
+                let date = String(words[0][..<tee])
+                let time = String(words[0][words[0].index(after: tee)...])
+                return try dated(date, time, token: text)
+            }
+            return .timeOfDay(try timeOfDay(words[0], token: text))
+        case 2 where words[0] == "tomorrow":
+            return .tomorrow(try timeOfDay(words[1], token: text))
+        case 2:
+            return try dated(words[0], words[1], token: text)
+        default:
+            throw failure(text, "give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00")
+        }
+    }
+
+    /// A date word and a 24-hour time word with an optional UTC offset.
+    /// - Parameters:
+    ///   - dateText: `YYYY-MM-DD`.
+    ///   - timeText: `HH:MM[:SS][Z|±HH:MM|±HHMM]`.
+    ///   - token: The whole argument, named in errors.
+    /// - Throws: `UsageError` naming `token`.
+    private static func dated(_ dateText: String, _ timeText: String, token: String) throws(UsageError) -> LocalAlarmTime {
+        let date = try self.date(dateText, token: token)
+        let (clock, offsetText) = splitOffset(timeText)
+        let time = try twentyFourHour(clock, token: token)
+        guard let offsetText else { return .date(date, time) }
+        let offsetSeconds = try offset(offsetText, token: token)
+        let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(time.secondsSinceMidnight) - Int64(offsetSeconds)
+        return .instant(WallInstant(unixSeconds: seconds))
+    }
+
+    /// `YYYY-MM-DD`, an existing day.
+    private static func date(_ text: String, token: String) throws(UsageError) -> CivilDate {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = number(parts[0]), let month = number(parts[1]), let day = number(parts[2])
+        else { throw failure(token, "the date '\(text)' is not YYYY-MM-DD") }
+        guard let date = CivilDate(year: year, month: month, day: day) else {
+            throw failure(token, "there is no day \(text)")
+        }
+        return date
+    }
+
+    /// Splits `18:00+01:00` into `18:00` and `+01:00`, `18:00z` into `18:00` and `z`.
+    private static func splitOffset(_ text: String) -> (clock: String, offset: String?) {
+        if text.hasSuffix("z") { return (String(text.dropLast()), "z") }
+        guard let sign = text.firstIndex(where: { $0 == "+" || $0 == "-" }) else { return (text, nil) }
+        return (String(text[..<sign]), String(text[sign...]))
+    }
+
+    /// A UTC offset: `z`, `±HH:MM`, `±HHMM` or `±HH`.
+    /// - Returns: Seconds east of UTC.
+    private static func offset(_ text: String, token: String) throws(UsageError) -> Int {
+        if text == "z" { return 0 }
+        let sign = text.first == "-" ? -1 : 1
+        let digits = text.dropFirst().filter { $0 != ":" }
+        let colons = text.count - 1 - digits.count
+        guard digits.count == 2 || digits.count == 4, colons == 0 || (colons == 1 && text.count == 6),
+            let hours = number(digits.prefix(2)), let minutes = digits.count == 4 ? number(digits.suffix(2)) : 0,
+            hours <= 23, minutes <= 59
+        else { throw failure(token, "the UTC offset '\(text)' is not Z, ±HH:MM or ±HHMM") }
+        return sign * (hours * 3600 + minutes * 60)
+    }
+
+    /// A time of day: 24-hour `H:MM[:SS]`, 12-hour `7pm`/`7:30am`, `noon` or `midnight`.
+    private static func timeOfDay(_ text: String, token: String) throws(UsageError) -> TimeOfDay {
+        switch text {
+        case "noon": return TimeOfDay(hour: 12, minute: 0)!
+        case "midnight": return TimeOfDay(hour: 0, minute: 0)!
+        default: break
+        }
+        for suffix in ["am", "pm"] where text.hasSuffix(suffix) {
+            return try twelveHour(String(text.dropLast(2)), pm: suffix == "pm", token: token)
+        }
+        return try twentyFourHour(text, token: token)
+    }
+
+    /// `7`, `7:30` or `07:30:15` before `am`/`pm`; hour 1...12, `12am` being midnight.
+    private static func twelveHour(_ text: String, pm: Bool, token: String) throws(UsageError) -> TimeOfDay {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), (1...2).contains(parts[0].count), let hour = number(parts[0]) else {
+            throw failure(token, "'\(text)' is not an hour such as 7pm or 7:30am")
+        }
+        guard (1...12).contains(hour) else { throw failure(token, "hour \(hour) must be 1–12 with am/pm") }
+        let (minute, second) = try minutesAndSeconds(parts.dropFirst(), token: token)
+        return TimeOfDay(hour: hour % 12 + (pm ? 12 : 0), minute: minute, second: second)!
+    }
+
+    /// `H:MM` or `HH:MM:SS`, hour 0...23.
+    private static func twentyFourHour(_ text: String, token: String) throws(UsageError) -> TimeOfDay {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), (1...2).contains(parts[0].count), let hour = number(parts[0]) else {
+            throw failure(token, "give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00")
+        }
+        guard hour <= 23 else { throw failure(token, "hour \(hour) must be 0–23") }
+        let (minute, second) = try minutesAndSeconds(parts.dropFirst(), token: token)
+        return TimeOfDay(hour: hour, minute: minute, second: second)!
+    }
+
+    /// Two-digit minutes and optional two-digit seconds, each 0...59.
+    /// - Returns: (minute, second); (0, 0) when `parts` is empty.
+    private static func minutesAndSeconds(_ parts: ArraySlice<Substring>, token: String) throws(UsageError) -> (Int, Int) {
+        var values: [Int] = []
+        for (part, name) in zip(parts, ["minute", "second"]) {
+            guard part.count == 2, let value = number(part) else {
+                throw failure(token, "the \(name) '\(part)' is not two digits")
+            }
+            guard value <= 59 else { throw failure(token, "\(name) \(value) must be 00–59") }
+            values.append(value)
+        }
+        return (values.first ?? 0, values.count > 1 ? values[1] : 0)
+    }
+
+    /// The decimal value of an all-ASCII-digit, non-empty string, else nil.
+    private static func number(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
+    /// The one-line error for `token`.
+    private static func failure(_ token: String, _ reason: String) -> UsageError {
+        UsageError(description: "invalid alarm time '\(token)': \(reason)")
+    }
+}
