@@ -223,6 +223,11 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 continue
             }
             accept(written, session: &session)
+            // A device that takes everything at once (`null`, `file:`, a counted `--loops`) would
+            // keep this thread writing flat out; at SCHED_FIFO that holds the core from every
+            // other real-time thread of its priority (another timer waking for its deadline). Go
+            // to the back of the queue after each chunk: free when nothing else waits.
+            if !session.devicePaces { sched_yield() }
         }
     }
 
