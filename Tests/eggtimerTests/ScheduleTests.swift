@@ -18,7 +18,9 @@ private func clock(_ hour: Int, _ minute: Int, _ second: Int = 0) -> TimeOfDay {
 private func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDate { CivilDate(year: year, month: month, day: day)! }
 
 /// Runs `body` with the process's `TZ` set to `zone`, then restores the previous `TZ` (or its
-/// absence) and re-reads it. `TZ` is process-global: only suites marked `.serialized` call this.
+/// absence) and re-reads it.
+///
+/// `TZ` is process-global: only suites marked `.serialized` call this.
 private func inZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
     let previous = getenv("TZ").map { String(cString: $0) }
     setenv("TZ", zone, 1)
@@ -87,17 +89,35 @@ extension ScheduleTests {
             ("2027-02-29 10:00", "invalid alarm time '2027-02-29 10:00': there is no day 2027-02-29"),
             ("2026-13-01T10:00", "invalid alarm time '2026-13-01T10:00': there is no day 2026-13-01"),
             ("26-12-24 10:00", "invalid alarm time '26-12-24 10:00': the date '26-12-24' is not YYYY-MM-DD"),
-            ("2026-12-24T18:00+25:00", "invalid alarm time '2026-12-24T18:00+25:00': the UTC offset '+25:00' is not Z, ±HH:MM or ±HHMM"),
-            ("2026-12-24T18:00+1", "invalid alarm time '2026-12-24T18:00+1': the UTC offset '+1' is not Z, ±HH:MM or ±HHMM"),
-            ("2026-12-24 7pm", "invalid alarm time '2026-12-24 7pm': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            (
+                "2026-12-24T18:00+25:00",
+                "invalid alarm time '2026-12-24T18:00+25:00': the UTC offset '+25:00' is not Z, ±HH:MM or ±HHMM"
+            ),
+            (
+                "2026-12-24T18:00+1",
+                "invalid alarm time '2026-12-24T18:00+1': the UTC offset '+1' is not Z, ±HH:MM or ±HHMM"
+            ),
+            (
+                "2026-12-24 7pm",
+                "invalid alarm time '2026-12-24 7pm': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"
+            ),
             ("", "invalid alarm time '': give a time such as 14:30, 7pm or 2026-12-24 18:00"),
             ("   ", "invalid alarm time '': give a time such as 14:30, 7pm or 2026-12-24 18:00"),
             ("soon", "invalid alarm time 'soon': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
-            ("14:30:00:00", "invalid alarm time '14:30:00:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            (
+                "14:30:00:00",
+                "invalid alarm time '14:30:00:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"
+            ),
             ("+7:00", "invalid alarm time '+7:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
-            ("tomorrow", "invalid alarm time 'tomorrow': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            (
+                "tomorrow",
+                "invalid alarm time 'tomorrow': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"
+            ),
             ("today 07:00", "invalid alarm time 'today 07:00': the date 'today' is not YYYY-MM-DD"),
-            ("tomorrow 07:00 please", "invalid alarm time 'tomorrow 07:00 please': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            (
+                "tomorrow 07:00 please",
+                "invalid alarm time 'tomorrow 07:00 please': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"
+            ),
             ("１４:30", "invalid alarm time '１４:30': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
         ])
         func otherTextIsRefusedNamingTheToken(text: String, message: String) {
@@ -121,7 +141,9 @@ extension ScheduleTests {
     /// Local times to wall-clock instants in a named zone, under the one DST rule; `TZ` is set per test.
     @Suite struct LocalTimeResolving {
         @Test func theBerlinZoneIsInstalled() {
-            #expect(access("/usr/share/zoneinfo/Europe/Berlin", R_OK) == 0, "install tzdata: the DST tests need Europe/Berlin")
+            #expect(
+                access("/usr/share/zoneinfo/Europe/Berlin", R_OK) == 0,
+                "install tzdata: the DST tests need Europe/Berlin")
         }
 
         @Test(arguments: berlinZones) func anOrdinaryDayRingsAtThatLocalTime(zone: String) throws {
@@ -175,7 +197,9 @@ extension ScheduleTests {
             }
             #expect(resolution.instant == utc(2026, 10, 25, 0, 30))  // 02:30 CEST, not 02:30 CET an hour later
             #expect(resolution.utcOffsetSeconds == 7200 && resolution.isoText == "2026-10-25T02:30:00+02:00")
-            #expect(resolution.note == "02:30 occurs twice on 2026-10-25 (clocks go back); rings at the first, 02:30 CEST (+02:00)")
+            #expect(
+                resolution.note
+                    == "02:30 occurs twice on 2026-10-25 (clocks go back); rings at the first, 02:30 CEST (+02:00)")
         }
 
         @Test func timesJustOutsideTheDSTChangesAreOrdinary() throws {
@@ -245,9 +269,15 @@ extension ScheduleTests {
             ("mon,mon", "invalid --every 'mon,mon': 'mon' is given twice"),
             ("mon fri", "invalid --every 'mon fri': 'mon fri' is not a day (mon, tue, wed, thu, fri, sat, sun)"),
             ("30s", "invalid --every '30s': an interval must be 1 minute or more"),
-            ("0", "invalid --every '0': give day, weekday, weekend, days such as mon,wed,fri, or an interval such as 2h"),
+            (
+                "0",
+                "invalid --every '0': give day, weekday, weekend, days such as mon,wed,fri, or an interval such as 2h"
+            ),
             ("", "invalid --every '': give day, weekday, weekend, days such as mon,wed,fri, or an interval such as 2h"),
-            ("-2h", "invalid --every '-2h': give day, weekday, weekend, days such as mon,wed,fri, or an interval such as 2h"),
+            (
+                "-2h",
+                "invalid --every '-2h': give day, weekday, weekend, days such as mon,wed,fri, or an interval such as 2h"
+            ),
         ])
         func otherValuesAreRefusedNamingThem(text: String, message: String) {
             #expect(throws: UsageError(description: message)) { try Recurrence.parse(text) }
@@ -290,7 +320,8 @@ extension ScheduleTests {
 
         @Test func anIntervalAddsRealTime() {
             // Across the autumn change: 01:30 CEST + 2 h of real time is 02:30 CET.
-            let next = occurrences(.interval(.seconds(7200)), at: clock(0, 0), after: utc(2026, 10, 24, 23, 30), count: 2)
+            let next = occurrences(
+                .interval(.seconds(7200)), at: clock(0, 0), after: utc(2026, 10, 24, 23, 30), count: 2)
             #expect(next.map(\.instant) == [utc(2026, 10, 25, 1, 30), utc(2026, 10, 25, 3, 30)])
             #expect(next.map(\.time) == [clock(2, 30), clock(4, 30)])
         }
@@ -345,7 +376,8 @@ extension ScheduleTests {
 
         @Test func aLongPowerOffCountsAllButListsTheOldest() {
             let minutely = { (instant: WallInstant) in instant.advanced(by: .seconds(60)) }
-            let result = MissedOccurrences(scheduled: start, now: start.advanced(by: .seconds(60 * 1000)), next: minutely)
+            let result = MissedOccurrences(
+                scheduled: start, now: start.advanced(by: .seconds(60 * 1000)), next: minutely)
             #expect(result.ringNow == start.advanced(by: .seconds(60 * 1000)))
             #expect(result.missedCount == 1000 && result.missed.count == MissedOccurrences.listLimit)
             #expect(result.missed.first == start && result.next == start.advanced(by: .seconds(60 * 1001)))

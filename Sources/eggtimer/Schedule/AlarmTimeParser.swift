@@ -38,8 +38,11 @@ enum AlarmTimeParser {
     ///   - dateText: `YYYY-MM-DD`.
     ///   - timeText: `HH:MM[:SS][Z|±HH:MM|±HHMM]`.
     ///   - token: The whole argument, named in errors.
+    /// - Returns: `.instant` when `timeText` has an offset, else `.date` (local time).
     /// - Throws: `UsageError` naming `token`.
-    private static func dated(_ dateText: String, _ timeText: String, token: String) throws(UsageError) -> LocalAlarmTime {
+    private static func dated(_ dateText: String, _ timeText: String, token: String) throws(UsageError)
+        -> LocalAlarmTime
+    {
         let date = try self.date(dateText, token: token)
         let (clock, offsetText) = splitOffset(timeText)
         let time = try twentyFourHour(clock, token: token)
@@ -119,7 +122,9 @@ enum AlarmTimeParser {
 
     /// Two-digit minutes and optional two-digit seconds, each 0...59.
     /// - Returns: (minute, second); (0, 0) when `parts` is empty.
-    private static func minutesAndSeconds(_ parts: ArraySlice<Substring>, token: String) throws(UsageError) -> (Int, Int) {
+    private static func minutesAndSeconds(_ parts: ArraySlice<Substring>, token: String) throws(UsageError) -> (
+        Int, Int
+    ) {
         var values: [Int] = []
         for (part, name) in zip(parts, ["minute", "second"]) {
             guard part.count == 2, let value = number(part) else {

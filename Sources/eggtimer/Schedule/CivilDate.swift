@@ -57,6 +57,7 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The date `days` days later (earlier if negative).
     /// - Parameter days: Whole days.
+    /// - Returns: The date `days` days from `self`.
     func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// `YYYY-MM-DD`.
@@ -83,6 +84,7 @@ enum Weekday: Int, CaseIterable, Sendable {
 /// - Parameters:
 ///   - value: Not negative.
 ///   - width: Minimum digits.
+/// - Returns: At least `width` digits.
 func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits

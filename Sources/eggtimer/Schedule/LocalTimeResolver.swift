@@ -41,6 +41,7 @@ struct LocalTimeResolver {
     }
 
     /// Reads the process's time zone now.
+    ///
     /// C: `tzset`.
     init() { tzset() }
 
@@ -80,7 +81,8 @@ struct LocalTimeResolver {
     /// - Returns: The resolution; never nil, whatever the zone does.
     func resolve(_ date: CivilDate, _ time: TimeOfDay, today: CivilDate) -> Resolution {
         let naive = Int64(date.daysSinceEpoch) * 86_400 + Int64(time.secondsSinceMidnight)  // as if UTC
-        let before = offset(at: naive - 86_400), after = offset(at: naive + 86_400)
+        let before = offset(at: naive - 86_400)
+        let after = offset(at: naive + 86_400)
         let candidates = Set([naive - Int64(before), naive - Int64(after)]).filter {
             $0 + Int64(offset(at: $0)) == naive
         }.sorted()
@@ -118,6 +120,7 @@ struct LocalTimeResolver {
 
     /// The local calendar date at `instant`.
     /// - Parameter instant: A wall-clock instant.
+    /// - Returns: The date in the process's time zone.
     func localDate(of instant: WallInstant) -> CivilDate { localFields(of: instant.unixSeconds).date }
 
     /// The smallest second in `low...high` whose UTC offset is `offset`, by bisection.
@@ -135,13 +138,17 @@ struct LocalTimeResolver {
     private func offset(at unixSeconds: Int64) -> Int { localFields(of: unixSeconds).offset }
 
     /// The local date, time and offset at `unixSeconds`.
+    ///
     /// C: `localtime_r`.
-    private func localFields(of unixSeconds: Int64) -> (date: CivilDate, time: TimeOfDay, offset: Int, offsetText: String) {
+    private func localFields(of unixSeconds: Int64) -> (
+        date: CivilDate, time: TimeOfDay, offset: Int, offsetText: String
+    ) {
         var seconds = time_t(unixSeconds)
         var fields = tm()
         _ = localtime_r(&seconds, &fields)
         let date = CivilDate(year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday))!
-        let time = TimeOfDay(hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: min(59, Int(fields.tm_sec)))!
+        let time = TimeOfDay(
+            hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: min(59, Int(fields.tm_sec)))!
         let zone = fields.tm_zone.map { String(cString: $0) } ?? ""
         let offset = Int(fields.tm_gmtoff)
         let magnitude = abs(offset) / 60
@@ -152,7 +159,9 @@ struct LocalTimeResolver {
     /// `2026-12-24 17:00 UTC` for an instant named by the user.
     private func describe(_ instant: WallInstant) -> String {
         let seconds = instant.unixSeconds
-        let (days, rest) = (Int(seconds.floorDivided(by: 86_400)), Int(seconds - seconds.floorDivided(by: 86_400) * 86_400))
+        let (days, rest) = (
+            Int(seconds.floorDivided(by: 86_400)), Int(seconds - seconds.floorDivided(by: 86_400) * 86_400)
+        )
         let time = TimeOfDay(hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60)!
         return "\(CivilDate(daysSinceEpoch: days)) \(time) UTC"
     }
@@ -161,6 +170,7 @@ struct LocalTimeResolver {
 extension Int64 {
     /// `self / divisor` rounded towards negative infinity.
     /// - Parameter divisor: Positive.
+    /// - Returns: The floored quotient.
     fileprivate func floorDivided(by divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? quotient - 1 : quotient

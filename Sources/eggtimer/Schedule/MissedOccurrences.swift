@@ -1,8 +1,11 @@
 /// What to do with a repeating alarm's occurrences that passed while nothing ran (the machine was
 /// off, the process was killed): they are reported, not rung in a burst; only the latest rings at
-/// once, and only if it is recent enough. Pure: every instant is passed in (wall clock, UTC).
+/// once, and only if it is recent enough.
+///
+/// Pure: every instant is passed in (wall clock, UTC).
 struct MissedOccurrences: Hashable, Sendable {
     /// Occurrences that passed and will not ring, oldest first (the one in ``ringNow`` is not here).
+    ///
     /// At most the oldest ``listLimit`` are listed; ``missedCount`` counts them all.
     let missed: [WallInstant]
     /// How many occurrences passed without ringing, ``ringNow`` not included.

@@ -21,6 +21,7 @@ struct WallInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The instant `duration` later (earlier if negative), in real (elapsed) time.
     /// - Parameter duration: Any length; sub-nanosecond parts are dropped.
+    /// - Returns: `self` moved by `duration`.
     func advanced(by duration: Duration) -> WallInstant {
         let (seconds, attoseconds) = duration.components
         return WallInstant(unixNanoseconds: unixNanoseconds + seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -28,6 +29,7 @@ struct WallInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The time from `self` to `other` (negative when `other` is earlier).
     /// - Parameter other: Another wall-clock instant.
+    /// - Returns: The elapsed time, to the nanosecond.
     func duration(to other: WallInstant) -> Duration {
         .nanoseconds(other.unixNanoseconds - unixNanoseconds)
     }
