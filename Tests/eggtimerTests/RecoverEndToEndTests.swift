@@ -60,7 +60,9 @@ import Testing
 
     @Test func aTimerKilledWithSIGKILLIsRecoveredAndRingsAtItsOriginalDeadline() throws {
         let house = House()
-        let original = house.timer(["4s", "--label", "tea", "--loops", "1"])
+        // Long enough that kill, recover and the new process's start-up end before the deadline
+        // even with both cores busy (measured: up to ~4 s there); what is checked is its aim.
+        let original = house.timer(["10s", "--label", "tea", "--loops", "1"])
         #expect(original.expect(#""event":"started""#, until: soon()))
         let started = try #require(number("t_mono_ns", in: event("started", in: original.stdout)))
         #expect(house.record("tea")?.contains("pid=\(original.pid)\n") == true)
@@ -70,13 +72,13 @@ import Testing
 
         let recover = house.command(["recover"])
         #expect(recover.termination == .exited(0), "\(recover.stderr)")
-        #expect(recover.stdout.hasPrefix("tea: resumed, rings in 0:0"), "\(recover.stdout)")
+        #expect(recover.stdout.hasPrefix("tea: resumed, rings in 0:"), "\(recover.stdout)")
         waitForEnd(try #require(pid(in: recover.stdout)))
 
         let log = house.log("tea")
         #expect(event("started", in: log).contains(#""recovered":"same_boot""#))
         let finished = try #require(number("t_mono_ns", in: event("finished", in: log)), "\(log)")
-        let late = Duration.nanoseconds(finished - (started + 4_000_000_000))
+        let late = Duration.nanoseconds(finished - (started + 10_000_000_000))
         #expect(late >= .zero && late < .milliseconds(50), "rang \(late) after the original deadline")
         #expect(log.contains(#""event":"acknowledged""#))
         #expect(
