@@ -61,12 +61,34 @@ struct SystemPlaybackTimer: PlaybackTimer {
         }
     }
 
-    /// `instant` as a CLOCK_BOOTTIME time, for absolute sleeps; `now` is a recent reading.
+    /// `instant` as a CLOCK_BOOTTIME time, for absolute sleeps.
+    /// - Parameters:
+    ///   - instant: When to wake.
+    ///   - now: Unused: the mapping is ``anchor``'s, never a reading that a preemption may have aged.
+    /// - Returns: The CLOCK_BOOTTIME time of `instant`.
     private static func bootTime(of instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> timespec {
-        var boot = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        let target = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec) + now.duration(to: instant)
+        let target = anchor.boot + anchor.instant.duration(to: instant)
         let (seconds, attoseconds) = target.components
         return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     }
+
+    /// One `ContinuousClock` instant and its CLOCK_BOOTTIME time, read once: `ContinuousClock.now`
+    /// between two `clock_gettime` calls, the tightest of up to 16 tries, so a thread preempted
+    /// between two reads (a loaded machine) cannot shift every wake-up by the preemption.
+    private static let anchor: (instant: ContinuousClock.Instant, boot: Duration) = {
+        func boot() -> Duration {
+            var spec = timespec()
+            clock_gettime(CLOCK_BOOTTIME, &spec)
+            return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+        }
+        var best: (instant: ContinuousClock.Instant, boot: Duration, width: Duration)?
+        for _ in 0..<16 {
+            let before = boot()
+            let instant = ContinuousClock.now
+            let width = boot() - before
+            if best == nil || width < best!.width { best = (instant, before + width / 2, width) }
+            if width < .microseconds(2) { break }
+        }
+        return (best!.instant, best!.boot)
+    }()
 }

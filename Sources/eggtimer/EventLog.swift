@@ -134,11 +134,22 @@ struct WallClock: Sendable {
     /// The system's clocks and time zone.
     static let system = WallClock(
         offset: {
-            var boot = timespec()
-            var real = timespec()
-            clock_gettime(CLOCK_BOOTTIME, &boot)
-            clock_gettime(CLOCK_REALTIME, &real)
-            return (Int64(real.tv_sec) - Int64(boot.tv_sec)) * 1_000_000_000 + Int64(real.tv_nsec) - Int64(boot.tv_nsec)
+            // CLOCK_REALTIME read between two CLOCK_BOOTTIME reads, the tightest of a few tries:
+            // a preemption between two plain reads would shift `time` by its length.
+            func read(_ clock: clockid_t) -> Int64 {
+                var spec = timespec()
+                clock_gettime(clock, &spec)
+                return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+            }
+            var best: (offset: Int64, width: Int64)?
+            for _ in 0..<8 {
+                let before = read(CLOCK_BOOTTIME)
+                let real = read(CLOCK_REALTIME)
+                let width = read(CLOCK_BOOTTIME) - before
+                if best == nil || width < best!.width { best = (real - (before + width / 2), width) }
+                if width < 2_000 { break }
+            }
+            return best!.offset
         },
         local: { seconds in
             var seconds = seconds

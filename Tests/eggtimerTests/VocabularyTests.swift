@@ -325,3 +325,17 @@ typealias ExitStatus = eggtimer.ExitStatus
             ])
     }
 }
+
+@Suite struct BootClockMappingTests {
+    @Test func instantsMapToTheBootClockAndBack() {
+        let clock = MonotonicClock()
+        let now = ContinuousClock.now
+        let nanoseconds = clock.nanoseconds(now)
+        #expect(MonotonicClock.instant(bootNanoseconds: nanoseconds) == now)
+        // Bracketed by two real readings of CLOCK_BOOTTIME.
+        let before = MonotonicClock.bootNanoseconds()
+        let mapped = clock.nanoseconds(.now)
+        let after = MonotonicClock.bootNanoseconds()
+        #expect(mapped >= before - 10_000 && mapped <= after + 10_000, "\(before) \(mapped) \(after)")
+    }
+}

@@ -30,10 +30,9 @@ enum BootClock {
     }
 
     /// The instant of this boot whose CLOCK_BOOTTIME reading is `nanoseconds` (exact to the
-    /// few tens of nanoseconds between the two clock reads).
+    /// nanoseconds of ``MonotonicClock/anchor``).
     static func instant(bootNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
-        let now = ContinuousClock.now
-        return now.advanced(by: .nanoseconds(nanoseconds - nowNanoseconds()))
+        MonotonicClock.instant(bootNanoseconds: nanoseconds)
     }
 
     /// The instant of this boot at which the wall clock (as set now) reads `unixNanoseconds`.
