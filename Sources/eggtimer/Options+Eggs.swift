@@ -128,10 +128,7 @@ extension Options {
                 start = BoiledEgg.Start(place: .fridge, celsius: fridge)
             }
         } catch {
-            let fromFile =
-                eggs.fromFile.isEmpty
-                ? "" : " (egg settings of the config file: \(eggs.fromFile.sorted().joined(separator: ", ")))"
-            throw UsageError(description: error.description + fromFile)
+            throw eggError(error.description)
         }
         let weight: BoiledEgg.Weight = eggs.grams.map { .grams($0) } ?? .size(eggs.size ?? .medium)
         for (index, doneness) in Doneness.allCases.enumerated()
@@ -141,11 +138,17 @@ extension Options {
                 presets[index].duration = timing.duration
                 presetBasis[index] = timing.basis
             } catch {
-                let fromFile =
-                    eggs.fromFile.isEmpty
-                    ? "" : " (egg settings of the config file: \(eggs.fromFile.sorted().joined(separator: ", ")))"
-                throw UsageError(description: error.description + fromFile)
+                throw eggError(error.description)
             }
         }
+    }
+
+    /// An egg setting with no answer as a usage error, naming the config file's egg keys when
+    /// some came from there (the command line alone does not explain it then).
+    private func eggError(_ description: String) -> UsageError {
+        guard !eggs.fromFile.isEmpty else { return UsageError(description: description) }
+        return UsageError(
+            description: description
+                + " (egg settings of the config file: \(eggs.fromFile.sorted().joined(separator: ", ")))")
     }
 }

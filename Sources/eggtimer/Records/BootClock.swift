@@ -20,15 +20,6 @@ enum BootClock {
         return id.isEmpty ? nil : id
     }
 
-    /// CLOCK_BOOTTIME now, in nanoseconds.
-    ///
-    /// C: `clock_gettime`.
-    static func nowNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
-    }
-
     /// The instant of this boot whose CLOCK_BOOTTIME reading is `nanoseconds` (exact to the
     /// nanoseconds of ``MonotonicClock/anchor``).
     static func instant(bootNanoseconds nanoseconds: Int64) -> ContinuousClock.Instant {
