@@ -61,14 +61,11 @@ extension Options {
             options.eggs.grams = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.weight(value) }
             options.eggs.set("weight", from: name, replacing: "size")
         },
-        Spec(
-            names: ["--from"], argument: "WHERE", group: .presets,
-            help: "the eggs start at fridge (4 C), room (20 C) or a temperature (12C)", inConfigFile: true
-        ) { options, name, value throws(UsageError) in
-            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.start(value) }
-            options.eggs.from = value
-            options.eggs.set("from", from: name, replacing: nil)
-        },
+        keptEggSpec(
+            "from", "WHERE", help: "the eggs start at fridge (4 C), room (20 C) or a temperature (12C)",
+            replacing: nil, check: { value throws(EggValueParseError) in _ = try EggValueParser.start(value) },
+            keep: { eggs, value in eggs.from = value }
+        ),
         Spec(
             names: ["--fridge-temperature"], argument: "TEMP", group: .presets,
             help: "what 'from the fridge' means (default 4C)", inConfigFile: true
@@ -77,23 +74,33 @@ extension Options {
                 try EggValueParser.water(value)
             }
         },
-        Spec(
-            names: ["--altitude"], argument: "METRES", group: .presets,
-            help: "the kitchen's altitude (1500m): water boils cooler up there", inConfigFile: true
-        ) { options, name, value throws(UsageError) in
-            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.altitude(value) }
-            options.eggs.altitude = value
-            options.eggs.set("altitude", from: name, replacing: "water")
-        },
-        Spec(
-            names: ["--water"], argument: "TEMP", group: .presets,
-            help: "the boiling water's temperature (95C) instead of --altitude", inConfigFile: true
-        ) { options, name, value throws(UsageError) in
-            _ = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.water(value) }
-            options.eggs.water = value
-            options.eggs.set("water", from: name, replacing: "altitude")
-        },
+        keptEggSpec(
+            "altitude", "METRES", help: "the kitchen's altitude (1500m): water boils cooler up there",
+            replacing: "water", check: { value throws(EggValueParseError) in _ = try EggValueParser.altitude(value) },
+            keep: { eggs, value in eggs.altitude = value }
+        ),
+        keptEggSpec(
+            "water", "TEMP", help: "the boiling water's temperature (95C) instead of --altitude",
+            replacing: "altitude", check: { value throws(EggValueParseError) in _ = try EggValueParser.water(value) },
+            keep: { eggs, value in eggs.water = value }
+        ),
     ]
+
+    /// An egg option whose text is checked at once but kept as given, since what it means is
+    /// worked out with the other settings when the times are computed (`--from` with the fridge
+    /// temperature; `--altitude` or `--water`, one replacing the config file's other).
+    private static func keptEggSpec(
+        _ name: String, _ argument: String, help: String, replacing counterpart: String?,
+        check: @escaping @Sendable (String) throws(EggValueParseError) -> Void,
+        keep: @escaping @Sendable (inout EggSettings, String) -> Void
+    ) -> Spec {
+        Spec(names: ["--" + name], argument: argument, group: .presets, help: help, inConfigFile: true) {
+            options, source, value throws(UsageError) in
+            try parsed(source) { () throws(EggValueParseError) in try check(value) }
+            keep(&options.eggs, value)
+            options.eggs.set(name, from: source, replacing: counterpart)
+        }
+    }
 
     /// Runs an egg value parser, turning its error into a usage error naming the option or key.
     private static func parsed<T>(_ name: ValueSource, _ parse: () throws(EggValueParseError) -> T) throws(UsageError)
