@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,4 +81,20 @@ static inline int CSystem_peerCredentials(int fd, struct CSystem_PeerCredentials
     socklen_t length = sizeof *credentials;
     return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, credentials, &length);
 }
+
+/* TFD_TIMER_CANCEL_ON_SET (Linux 2.6.36+): an absolute CLOCK_REALTIME timerfd whose read fails
+   with ECANCELED when the wall clock is set. A named constant, since older headers lack it. */
+static const int CSystem_TFD_TIMER_CANCEL_ON_SET = 1 << 1;
+
+/* Reads the kernel's clock discipline without changing it (adjtimex with modes 0): stores the
+   status bits in *status and returns the clock state (TIME_OK ... TIME_ERROR), or -1 with errno.
+   The clock is not synchronised when the state is TIME_ERROR or STA_UNSYNC is set. */
+static inline int CSystem_clockState(int *status) {
+    struct timex tx = { .modes = 0 };
+    int state = adjtimex(&tx);
+    *status = tx.status;
+    return state;
+}
+static const int CSystem_STA_UNSYNC = STA_UNSYNC;
+static const int CSystem_TIME_ERROR = TIME_ERROR;
 #endif

@@ -29,6 +29,9 @@ struct App {
             }
             do { (options, start, notes) = try Resume.load(path: path, base: options) } catch { return error }
         }
+        if case .alarm(let time, _) = options.command {
+            do { start = try Self.alarm(time, options: options, clock: clock) } catch { return error }
+        }
         let routing = OutputRouting.decide(.current(json: options.json))
         if options.command == .menu, options.resumeRecord == nil, !routing.keyboard {
             printError(
@@ -58,6 +61,23 @@ struct App {
             signals: signals, start: start, records: records, notes: notes)
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
+    }
+
+    /// The start of `eggtimer at TIME`: its first occurrence after the wall clock now, in the
+    /// local time zone (`TZ`).
+    /// - Throws: `ExitStatus.usage` for a date or instant in the past (one line names it).
+    private static func alarm(_ time: LocalAlarmTime, options: Options, clock: MonotonicClock) throws(ExitStatus)
+        -> Controller.Start
+    {
+        let wall = WallInstant(unixNanoseconds: clock.nanoseconds(clock.now()) + WallClock.system.offset())
+        let every = options.every.map { ($0, text: options.everyText ?? "") }
+        do {
+            let schedule = try AlarmSchedule(time, every: every, now: wall, resolver: LocalTimeResolver())
+            return .alarm(schedule, label: options.processLabel)
+        } catch {
+            printError("eggtimer: \(error.description)")
+            throw .usage
+        }
     }
 
     /// Opens the control socket for `label` in the runtime folder, so other shells can reach

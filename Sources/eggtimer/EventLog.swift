@@ -35,6 +35,17 @@ struct EventLog {
         let left = event.remaining.clockText
         let what: String
         switch event.name {
+        case .started where event.extra.contains { $0.key == "rings" }:
+            let text = { (key: String) in event.extra.first { $0.key == key }.map { "\($0.value)" } }
+            what =
+                "started, rings \(text("rings") ?? ""), in \(left)" + (text("every").map { ", every \($0)" } ?? "")
+                + (text("rule").map { " (\($0))" } ?? "")
+        case .rescheduled:
+            let step = event.extra.first { $0.key == "step_ms" }.map { "\($0.value)" } ?? "0"
+            what = "the clock was set (\(step) ms); rings in \(left)"
+        case .clock:
+            let synchronised = event.extra.contains { $0.key == "clock" && $0.value == .text("synchronised") }
+            what = synchronised ? "the system clock is synchronised" : "warning: \(ClockSync.warning)"
         case .started:
             let computed = event.extra.first { $0.key == "computed" }.map { " (\($0.value))" } ?? ""
             what = "started, \(event.total.clockText)\(computed)"

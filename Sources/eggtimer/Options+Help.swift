@@ -16,6 +16,7 @@ extension Options {
           eggtimer soft|medium|hard   boil one egg
           eggtimer DURATION           count down DURATION
           eggtimer pomodoro           25 min work, 5 min breaks, long break after four
+          eggtimer at TIME            ring at TIME on the wall clock (--every repeats it)
 
         Subcommands, for this user's running timers (without LABEL: the only timer,
         else the only ringing one):
@@ -23,7 +24,13 @@ extension Options {
 
         DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
           1m30 (1 m 30 s), 5min, 90sec, "2 hours", "1h 30m"; more than zero, at
-          most \(DurationParser.maximumText) (999 h 59 min 59 s).
+          most \(DurationParser.maximumText) (999 h 59 min 59 s). A countdown runs on the boot clock:
+          setting the wall clock never moves it.
+        TIME: 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, tomorrow 07:00,
+          2026-12-24 18:00, ISO 8601 (2026-12-24T18:00+01:00); local time (TZ). A
+          time of day already past means tomorrow. An alarm follows the wall clock:
+          if the clock is set, it moves. A time in a daylight-saving gap rings when
+          the gap ends; one that occurs twice rings at the first.
 
         Options:
         \(optionHelp(groups: [.timer, .general]))
@@ -31,6 +38,8 @@ extension Options {
         \(optionHelp(groups: [.presets]))
         Pomodoro options:
         \(optionHelp(groups: [.pomodoro]))
+        Alarm options (only with at):
+        \(optionHelp(groups: [.alarm]))
         Subcommand options:
         \(optionHelp(groups: [.subcommand]))
 

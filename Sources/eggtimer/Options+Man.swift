@@ -80,6 +80,9 @@ extension Options {
         .br
         .B eggtimer pomodoro
         [\fIOPTION\fR]...
+        .br
+        .B eggtimer at
+        \fITIME\fR [\fB\-\-every\fR \fIWHEN\fR] [\fIOPTION\fR]...
         \#(Subcommand.table.map { ".br\n.B eggtimer \($0.name)" + ($0.usage.isEmpty ? "" : "\n" + roffUsage($0.usage)) }.joined(separator: "\n"))
         .SH DESCRIPTION
         .B eggtimer
@@ -100,12 +103,20 @@ extension Options {
         \fIDURATION\fR: \#(durationText)
         The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#
         wall clock never moves it.
+        .PP
+        \fITIME\fR (\fBeggtimer at\fR): 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, midnight, \#
+        tomorrow 07:00, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
+        time zone (\fBTZ\fR). A time of day already past today means tomorrow. \#
+        An alarm at a time follows the wall clock: when the clock is set it is resolved again, and \#
+        a clock set past it rings at once. A local time inside a daylight\-saving gap rings at the \#
+        first instant after the gap; one that occurs twice rings at its first occurrence.
         """#
 
     private static let manOptions: String = {
         let groups: [(title: String, group: Spec.Group)] = [
             ("Timer options", .timer), ("General options", .general), ("Egg times", .presets),
-            ("Pomodoro options (only with pomodoro)", .pomodoro), ("Subcommand options", .subcommand),
+            ("Pomodoro options (only with pomodoro)", .pomodoro),
+            ("Alarm options (only with at)", .alarm), ("Subcommand options", .subcommand),
         ]
         let sections = groups.map { title, group in
             ".SS \(title)\n" + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")

@@ -19,6 +19,8 @@ extension Options {
             case presets
             /// Only with `pomodoro`.
             case pomodoro
+            /// Only with `at`.
+            case alarm
             /// Only with the subcommands listed in ``subcommands``.
             case subcommand
             /// Not in `--help`, the man page or the completion: for `make install`, and what
@@ -145,7 +147,19 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + presetSpecs + eggSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
+        generalSpecs + timerSpecs + presetSpecs + eggSpecs + pomodoroSpecs + alarmSpecs + subcommandSpecs
+        + hiddenSpecs
+
+    private static let alarmSpecs: [Spec] = [
+        Spec(
+            names: ["--every"], argument: "WHEN", group: .alarm,
+            help: "ring again after each ringing: day, weekday, weekend, days such as mon,wed,fri, or an interval "
+                + "such as 2h"
+        ) { options, _, value throws(UsageError) in
+            options.every = try Recurrence.parse(value)
+            options.everyText = value
+        }
+    ]
 
     private static let generalSpecs: [Spec] = [
         Spec(

@@ -31,6 +31,8 @@ struct Options: Equatable {
         /// A countdown of the duration, as typed (the timer's label).
         case countdown(Duration, text: String)
         case pomodoro
+        /// `eggtimer at TIME`: an alarm at a time on the wall clock, with `TIME` as typed.
+        case alarm(LocalAlarmTime, text: String)
         case help
         case version
         /// A subcommand talking to running timers; no timer is started.
@@ -75,6 +77,9 @@ struct Options: Equatable {
     var presetBasis: [String?] = [nil, nil, nil]
     /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
     var snoozeFor: Duration?
+    /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.
+    var every: Recurrence?
+    var everyText: String?
     /// `--resume-record PATH` (hidden; `eggtimer recover` passes it): run the timer recorded in
     /// that file (see ``TimerRecord``) instead of one from the command line.
     var resumeRecord: String?
@@ -89,7 +94,7 @@ struct Options: Equatable {
         case .preset(let index): .timer(.egg(index), presets[index].duration, label: label ?? presets[index].name)
         case .countdown(let duration, let text): .timer(.plain, duration, label: label ?? text)
         case .pomodoro: .pomodoro(plan, label: label ?? "pomodoro")
-        case .menu, .help, .version, .control, .print: .menu
+        case .menu, .help, .version, .control, .print, .alarm: .menu
         }
     }
 
@@ -103,10 +108,14 @@ struct Options: Equatable {
     /// (the preset's name, the duration as typed, `pomodoro`), else `menu-PID` for the egg menu.
     var processLabel: String {
         if let label { return label }
+        if case .alarm(_, let text) = command {
+            return "at-" + text.lowercased().split(separator: " ").joined(separator: "-")
+        }
         switch start {
         case .timer(_, _, let label): return label
         case .pomodoro(_, let label): return label
         case .resumed(let resumption): return resumption.label
+        case .alarm(_, let label): return label
         case .menu: return "menu-\(getpid())"
         }
     }
@@ -172,14 +181,24 @@ struct Options: Equatable {
             options.command = .control(try subcommand.command(Array(positional.dropFirst()), options))
             return options
         }
-        switch positional.count {
-        case 0: break
-        case 1: options.command = try command(for: positional[0], options)
-        default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+        if positional.first?.lowercased() == "at" {
+            let text = positional.dropFirst().joined(separator: " ")
+            options.command = .alarm(try AlarmTimeParser.parse(text), text: text)
+        } else {
+            switch positional.count {
+            case 0: break
+            case 1: options.command = try command(for: positional[0], options)
+            default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+            }
         }
         try checkOptions(parser.given, subcommand: nil)
         if let pomodoroOnly = parser.given.first(where: { $0.spec.group == .pomodoro }), options.command != .pomodoro {
             throw UsageError(description: "option '\(pomodoroOnly.name)' only works with 'pomodoro'")
+        }
+        if let alarmOnly = parser.given.first(where: { $0.spec.group == .alarm }) {
+            guard case .alarm = options.command else {
+                throw UsageError(description: "option '\(alarmOnly.name)' only works with 'at'")
+            }
         }
         try options.computeEggTimes()
         return options

@@ -13,6 +13,10 @@ struct TimerEvent: Equatable, Sendable {
         case doneCommand = "on_done"
         case deviceUnavailable = "device_unavailable"
         case deviceRecovered = "device_recovered"
+        /// An alarm at a time moved because the wall clock was set (`step_ms`).
+        case rescheduled
+        /// The wall clock became synchronised or unsynchronised (`clock`), while an alarm at a time runs.
+        case clock
     }
 
     /// A value of an extra field.

@@ -22,7 +22,7 @@ extension Controller {
             // Dismissing a snoozed alarm: it was heard when it rang; it need not ring again.
             logAcknowledgement(
                 event(.acknowledged, counting.run, at: now, extra: [("by", .text("control"))]), unproven: false)
-            leave(.done)
+            leaveOrRepeat(.done, at: now)
         case (.snooze(let length), .ringing(let ringing)):
             snooze(ringing, for: length ?? configuration.snoozeLength, at: now)
         case (.cancel, .counting(var counting)):
@@ -80,7 +80,7 @@ extension Controller {
             outcome = .missed
             nextInterval(skipped: false, at: now)
         } else {
-            leave(.missed)
+            leaveOrRepeat(.missed, at: now)
         }
     }
 

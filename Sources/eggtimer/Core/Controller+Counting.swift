@@ -35,6 +35,7 @@ extension Controller {
             stopAlarm()
             return
         }
+        if isAlarmKeyIgnored(key, counting) { return }
         switch key {
         case .character(" "):
             let paused = counting.run.countdown.isPaused

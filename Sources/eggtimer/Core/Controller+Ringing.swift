@@ -145,7 +145,7 @@ extension Controller {
         if pomodoro != nil {
             nextInterval(skipped: false, at: now)
         } else {
-            leave(.done)
+            leaveOrRepeat(.done, at: now)
         }
     }
 }

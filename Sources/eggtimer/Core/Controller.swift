@@ -55,6 +55,8 @@ struct Controller {
         case pomodoro(Pomodoro.Plan, label: String = "pomodoro")
         /// A timer started again from its record (`eggtimer recover`).
         case resumed(Resumption)
+        /// An alarm at a time on the wall clock (`eggtimer at TIME`), under `label`.
+        case alarm(AlarmSchedule, label: String)
     }
 
     /// The audio device's health, kept across modes: a problem found at start or when the device
@@ -83,6 +85,14 @@ struct Controller {
     var lastRun: Run?
     /// How the last timer ended (done, cancelled, missed), for the exit status.
     var outcome: TimerState?
+
+    /// The alarm at a time, while one runs (its deadline follows the wall clock; see
+    /// Controller+Alarm.swift); nil for a countdown.
+    var schedule: AlarmSchedule?
+    /// The wall clock as last read beside the boot clock, to map wall deadlines to boot instants.
+    var wallReading: WallReading?
+    /// Whether the wall clock was last reported as synchronised (``observe(clockSynchronised:at:)``).
+    var clockSynchronised = true
 
     /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
     var deadlinesSeen = 0
@@ -128,6 +138,9 @@ struct Controller {
             pomodoroLabel = label
             begin(.pomodoro, duration: plan.duration(of: .work), label: label, at: now)
         case .resumed(let resumption): resume(resumption, at: now)
+        case .alarm(let schedule, let label):
+            self.schedule = schedule
+            beginAlarm(label: label, at: now)
         }
         return takeEffects()
     }
@@ -379,6 +392,7 @@ struct Controller {
         _ name: TimerEvent.Name, _ run: Run?, at now: Instant, extra: [(String, TimerEvent.Value)] = []
     ) -> TimerEvent {
         var fields = extra.map { TimerEvent.Field(key: $0.0, value: $0.1) }
+        if let schedule { fields.insert(.init(key: "at", value: .text(schedule.occurrence.isoText)), at: 0) }
         if run?.kind == .pomodoro, let pomodoro {
             fields.insert(.init(key: "phase", value: .text(pomodoro.phase.rawValue)), at: 0)
         }

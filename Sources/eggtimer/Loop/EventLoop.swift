@@ -27,6 +27,13 @@ struct EventLoop {
     var control: ControlInbox?
     /// The running `--on-done` command, watched through its pidfd.
     var doneCommand: DoneCommand?
+    /// The wall-clock timer of an alarm at a time (CLOCK_REALTIME, cancelled when the clock is set).
+    private var wallTimer = WallTimer()
+    /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``); nil for none.
+    var wallDeadline: WallInstant?
+    /// Set when a wait saw the wall clock set (the wall timer's read failed with ECANCELED); the
+    /// caller clears it.
+    var clockWasSet = false
 
     /// Creates the loop over descriptors that the caller opened and will close.
     /// - Parameters:
@@ -62,7 +69,10 @@ struct EventLoop {
     }
 
     /// Releases the timer descriptor.
-    func close() { timer?.close() }
+    func close() {
+        timer?.close()
+        wallTimer?.close()
+    }
 
     /// Blocks until something happens or `wake` (boot clock) passes, whichever is first.
     /// - Parameter wake: When the caller must run again even if nothing happens; nil for never.
@@ -80,6 +90,9 @@ struct EventLoop {
         ]
         let controlSet = control?.pollSet ?? []
         fds += controlSet.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        let wallSlot = fds.count
+        wallTimer?.arm(at: wallDeadline)
+        fds.append(pollfd(fd: wallDeadline == nil ? -1 : wallTimer?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let ready: Int32
         if let timer {
             timer.arm(at: deadline)
@@ -90,6 +103,7 @@ struct EventLoop {
         }
         if ready < 0 && errno != EINTR { throw .osError }
         if fds[2].revents != 0 { timer?.acknowledge() }
+        if fds[wallSlot].revents != 0, wallTimer?.read() == .clockSet { clockWasSet = true }
 
         var inputs: [Input] = []
         if fds[0].revents != 0 { inputs += signals.drain().map(Input.signal) }

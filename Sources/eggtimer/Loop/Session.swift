@@ -80,7 +80,9 @@ struct Session {
     /// - Returns: The exit status.
     mutating func run(deviceProblem: AlarmError?) -> ExitStatus {
         terminal.enter()
-        var effects = controller.start(at: clock.now())
+        var (now, wall) = readClocks()
+        var effects = controller.start(at: now, wall: wall)
+        effects += controller.observe(clockSynchronised: ClockSync.isSynchronised(), at: now)
         if let deviceProblem {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
@@ -88,14 +90,30 @@ struct Session {
             recordTimer()  // first: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
-            let now = clock.now()
+            now = clock.now()
+            view.clockWarning = controller.schedule != nil && !controller.clockSynchronised
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
             let inputs: [Input]
+            loop.wallDeadline = controller.wallDeadline
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
-            effects = controller.handle(round: inputs, at: clock.now())
+            (now, wall) = readClocks()
+            effects = controller.handle(round: inputs, at: now, wall: wall)
+            if loop.clockWasSet {
+                loop.clockWasSet = false
+                effects += controller.observe(clockSynchronised: ClockSync.isSynchronised(), at: now)
+            }
         }
+    }
+
+    /// The boot clock now and what the wall clock (CLOCK_REALTIME) reads at that instant.
+    ///
+    /// The wall time comes from a bracketed reading of the two clocks' offset, so a preemption
+    /// between the two reads cannot look like a clock step.
+    private func readClocks() -> (ContinuousClock.Instant, WallInstant) {
+        let now = clock.now()
+        return (now, WallInstant(unixNanoseconds: clock.nanoseconds(now) + WallClock.system.offset()))
     }
 
     /// Brings the timer's record up to date (nothing when unchanged).

@@ -22,6 +22,8 @@ struct View {
     var hasKeyboard = true
     /// This process's id, for the "kill -USR1" hint shown without a keyboard.
     var processID: Int32 = 0
+    /// Whether to warn that the wall clock, which an alarm at a time follows, is not synchronised.
+    var clockWarning = false
 
     /// A line's look.
     enum Tone { case plain, title, flash, selected, bar, error, notice, dim }
@@ -57,7 +59,8 @@ struct View {
     private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [Row] {
         var rows: [Row] = [("", .plain), titleRow(controller, at: now)]
         // How a computed egg time came about, under the title.
-        rows.append((controller.currentRun.flatMap(controller.explanation).map { "  " + $0 } ?? "", .dim))
+        let note = controller.currentRun.flatMap(controller.explanation) ?? controller.schedule?.occurrence.note
+        rows.append((note.map { "  " + $0 } ?? "", .dim))
         if showsMenu(controller) { rows += menuRows(controller, at: now) }
         if let run = controller.currentRun {
             let time = run.countdown.remaining(at: now).clockText
@@ -78,6 +81,7 @@ struct View {
             problems.append("the terminal bell rings instead; -D NAME picks a device (see aplay -L)")
         }
         problems += messages.map { "warning: " + $0 }
+        if clockWarning { problems.append("warning: " + ClockSync.warning) }
         if problems.isEmpty { rows.append(("", .plain)) }
         for problem in problems {
             for line in wrap(problem, columns: columns - 2, continuation: "  ") { rows.append(("  " + line, .notice)) }
@@ -170,6 +174,10 @@ struct View {
         case .egg(let index):
             return ringing ? EggTitles.done : EggTitles.counting(controller.configuration.presets[index].name)
         case .plain:
+            if let schedule = controller.schedule {
+                let left = run.countdown.remaining(at: now).clockText
+                return ringing ? "Alarm! \(schedule.occurrence.time)" : "Rings \(schedule.whenText), in \(left)."
+            }
             return ringing ? "Time's up!" : "Counting down \(run.countdown.total.clockText)."
         case .pomodoro:
             let phase = controller.pomodoro?.phase ?? .work

@@ -1,0 +1,26 @@
+import CSystem
+import Glibc
+
+/// Whether the kernel counts the wall clock as synchronised (by NTP or a time daemon), from its
+/// clock discipline (`adjtimex`): a Pi without a real-time clock starts unsynchronised, in 1970 or
+/// at the last saved time, and its clock jumps once NTP answers.
+///
+/// Stateless; safe from any thread.
+enum ClockSync {
+    /// The warning shown on screen, on the plain log and in `status` while the clock is not
+    /// synchronised.
+    static let warning =
+        "the system clock is not synchronised (NTP); the alarm follows it and is checked again when it is set"
+
+    /// Whether the wall clock is synchronised now.
+    ///
+    /// C: `adjtimex` (modes 0: reads only).
+    /// - Returns: false when the state is TIME_ERROR or the status has STA_UNSYNC; true when
+    ///   synchronised or when the kernel cannot say.
+    static func isSynchronised() -> Bool {
+        var status: Int32 = 0
+        let state = CSystem_clockState(&status)
+        guard state >= 0 else { return true }
+        return state != CSystem_TIME_ERROR && status & CSystem_STA_UNSYNC == 0
+    }
+}

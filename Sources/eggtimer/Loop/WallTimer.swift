@@ -1,0 +1,76 @@
+import CSystem
+import Glibc
+
+/// A timer descriptor on the wall clock (CLOCK_REALTIME) that becomes readable at an absolute
+/// wall-clock instant, or as soon as the wall clock is set: the alarm of `eggtimer at`.
+///
+/// Armed with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: it fires when the wall clock reads the
+/// deadline, whatever steps the clock took before, and a step (NTP, `date -s`, an RTC-less Pi
+/// setting its time) makes its `read` fail with ECANCELED, so the loop re-evaluates the alarm at
+/// once. `/proc/PID/fdinfo/N` shows it as `clockid: 0` with `settime flags: 03`. A countdown stays
+/// on ``BootTimer``.
+///
+/// Owned by the event loop; not thread-safe. Close with ``close()``.
+struct WallTimer {
+    /// What reading the descriptor found.
+    enum Reading: Equatable {
+        /// Nothing (not yet due, or already read).
+        case none
+        /// The deadline passed on the wall clock.
+        case fired
+        /// The wall clock was set (stepped) since the timer was armed; it must be armed again.
+        case clockSet
+    }
+
+    /// The readable descriptor (nonblocking, close-on-exec).
+    let descriptor: Int32
+    /// The deadline armed, if any, so an unchanged one is not armed again each round.
+    private var armed: WallInstant?
+
+    /// Creates the timer, disarmed; nil if the kernel refuses.
+    ///
+    /// C: `timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC)`.
+    init?() {
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+    }
+
+    /// Arms the timer at `instant` on the wall clock, or disarms it for nil; does nothing when
+    /// `instant` is already armed.
+    ///
+    /// An instant in the past fires at once.
+    /// C: `timerfd_settime` with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`.
+    /// - Parameter instant: When to become readable (UTC).
+    mutating func arm(at instant: WallInstant?) {
+        guard instant != armed else { return }
+        armed = instant
+        var setting = itimerspec()
+        if let instant {
+            let nanoseconds = max(1, instant.unixNanoseconds)  // 0 would disarm
+            setting.it_value = timespec(
+                tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        }
+        let flags = Int32(TFD_TIMER_ABSTIME) | CSystem_TFD_TIMER_CANCEL_ON_SET
+        _ = timerfd_settime(descriptor, instant == nil ? 0 : flags, &setting, nil)
+    }
+
+    /// Reads the descriptor once it polled readable; never blocks.
+    ///
+    /// After ``Reading/clockSet`` the kernel no longer cancels the timer on a set until it is
+    /// armed again, so the next ``arm(at:)`` re-arms it even at the same instant.
+    /// C: `read`.
+    /// - Returns: Whether the deadline passed or the clock was set.
+    mutating func read() -> Reading {
+        var expirations: UInt64 = 0
+        let count = Glibc.read(descriptor, &expirations, MemoryLayout<UInt64>.size)
+        if count < 0, errno == ECANCELED {
+            armed = nil
+            return .clockSet
+        }
+        return count == MemoryLayout<UInt64>.size ? .fired : .none
+    }
+
+    /// Closes the descriptor.
+    func close() { _ = Glibc.close(descriptor) }
+}

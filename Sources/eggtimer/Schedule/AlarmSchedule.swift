@@ -1,0 +1,103 @@
+/// An alarm at a time (`eggtimer at TIME [--every WHEN]`): which local time it means, the
+/// occurrence armed now, and how the series repeats.
+///
+/// The occurrence is a wall-clock instant (UTC); it is kept as a local date and time as well, so
+/// it can be resolved again when the wall clock is set (the local→UTC mapping may have changed).
+/// Pure: the wall clock and the zone (``LocalTimeResolver``) are passed in. A plain value.
+struct AlarmSchedule: Equatable, Sendable {
+    /// What the occurrence armed now means, for resolving it again.
+    enum Target: Equatable, Sendable {
+        /// A local date and time of day (before the DST rule).
+        case local(CivilDate, TimeOfDay)
+        /// A fixed instant: written with a UTC offset, or an interval series' real-time step.
+        case instant(WallInstant)
+    }
+
+    /// The alarm's local time of day, as asked (02:30 even where a gap moved it to 03:00).
+    let time: TimeOfDay
+    /// How it repeats; nil: rings once.
+    let recurrence: Recurrence?
+    /// `--every` as typed (`weekday`), for the log and `status`; nil without one.
+    let recurrenceText: String?
+    /// What the armed occurrence means.
+    private(set) var target: Target
+    /// The armed occurrence: when it rings, its local date, time and UTC offset, the DST note.
+    private(set) var occurrence: LocalTimeResolver.Resolution
+    /// How the occurrence was said when armed: `at 14:30`, `tomorrow at 07:00`,
+    /// `on 2026-12-24 at 18:00`.
+    private(set) var whenText: String
+
+    /// The first occurrence of `alarm` after `now`.
+    /// - Parameters:
+    ///   - alarm: The parsed `TIME`.
+    ///   - recurrence: `--every`, with its text as typed; nil for none.
+    ///   - now: The wall clock now.
+    ///   - resolver: The local time zone.
+    /// - Throws: `UsageError` when a date, `tomorrow` time or instant is not after `now`.
+    init(
+        _ alarm: LocalAlarmTime, every recurrence: (Recurrence, text: String)?, now: WallInstant,
+        resolver: LocalTimeResolver
+    ) throws(UsageError) {
+        let resolution = try resolver.resolve(alarm, now: now)
+        switch alarm {
+        case .timeOfDay(let asked), .tomorrow(let asked):
+            (time, target) = (asked, .local(resolution.date, asked))
+        case .date(let date, let asked):
+            (time, target) = (asked, .local(date, asked))
+        case .instant(let instant):
+            (time, target) = (resolution.time, .instant(instant))
+        }
+        (self.recurrence, recurrenceText) = (recurrence?.0, recurrence?.text)
+        occurrence = resolution
+        whenText = Self.when(resolution, today: resolver.localDate(of: now))
+    }
+
+    /// Resolves the armed occurrence again (the wall clock was set; the zone's rules may have
+    /// changed): the same local date and time under the mapping in force now.
+    /// - Parameters:
+    ///   - now: The wall clock now.
+    ///   - resolver: The local time zone.
+    mutating func resolveAgain(now: WallInstant, resolver: LocalTimeResolver) {
+        let today = resolver.localDate(of: now)
+        switch target {
+        case .local(let date, let time): occurrence = resolver.resolve(date, time, today: today)
+        case .instant(let instant): occurrence = resolver.resolution(at: instant, today: today)
+        }
+        whenText = Self.when(occurrence, today: today)
+    }
+
+    /// Arms the series' next occurrence: the first after the armed one that is after `now`.
+    /// - Parameters:
+    ///   - now: The wall clock now.
+    ///   - resolver: The local time zone.
+    /// - Returns: false, changing nothing, for an alarm that does not repeat.
+    mutating func advance(now: WallInstant, resolver: LocalTimeResolver) -> Bool {
+        guard let recurrence else { return false }
+        var next = occurrence
+        repeat { next = recurrence.next(after: next.instant, at: time, resolver: resolver) } while next.instant <= now
+        arm(next, now: now, resolver: resolver)
+        return true
+    }
+
+    /// Arms `resolution` as the occurrence (``MissedOccurrences`` picked it).
+    /// - Parameters:
+    ///   - resolution: The occurrence.
+    ///   - now: The wall clock now, for ``whenText``.
+    ///   - resolver: The local time zone.
+    mutating func arm(_ resolution: LocalTimeResolver.Resolution, now: WallInstant, resolver: LocalTimeResolver) {
+        occurrence = resolution
+        if case .interval = recurrence {
+            target = .instant(resolution.instant)
+        } else {
+            target = .local(resolution.date, time)
+        }
+        whenText = Self.when(resolution, today: resolver.localDate(of: now))
+    }
+
+    /// `at 14:30`, `tomorrow at 07:00`, `on 2026-12-24 at 18:00`.
+    private static func when(_ resolution: LocalTimeResolver.Resolution, today: CivilDate) -> String {
+        if resolution.date == today { return "at \(resolution.time)" }
+        if resolution.date == today.adding(days: 1) { return "tomorrow at \(resolution.time)" }
+        return "on \(resolution.date) at \(resolution.time)"
+    }
+}
