@@ -59,10 +59,24 @@ public struct TimerStatus: Equatable, Sendable {
     /// When it rings (or rang), as milliseconds since the Unix epoch (UTC); nil while paused.
     public var deadlineUnixMilliseconds: Int64?
 
+    /// An alarm at a time: the occurrence armed, as local ISO 8601 with its UTC offset
+    /// (`2026-11-30T07:00:00+01:00`; for a series, the next one); nil for a countdown.
+    ///
+    /// Field `at`, added later: a timer without it omits it and old clients ignore it.
+    public var at: String?
+    /// A repeating alarm's `--every` as typed (`weekday`); nil for none. Field `every`.
+    public var every: String?
+    /// Whether the timer's wall clock is not synchronised (NTP); field `clock=unsynchronised`.
+    public var clockUnsynchronised = false
+
     /// Creates a status.
-    public init(label: String, pid: Int32, state: String, remaining: Duration, deadlineUnixMilliseconds: Int64?) {
+    public init(
+        label: String, pid: Int32, state: String, remaining: Duration, deadlineUnixMilliseconds: Int64?,
+        at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false
+    ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
+        (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
     }
 
     /// The reply line: `ok` and the fields.
@@ -71,6 +85,9 @@ public struct TimerStatus: Equatable, Sendable {
             "ok", "label=\(label)", "pid=\(pid)", "state=\(state)", "remaining_ns=\(remaining.nanosecondsValue)",
         ]
         if let deadlineUnixMilliseconds { fields.append("deadline_ms=\(deadlineUnixMilliseconds)") }
+        if let at { fields.append("at=\(at)") }
+        if let every { fields.append("every=\(every)") }
+        if clockUnsynchronised { fields.append("clock=unsynchronised") }
         return fields.joined(separator: "\t")
     }
 
@@ -89,7 +106,8 @@ public struct TimerStatus: Equatable, Sendable {
         else { return nil }
         self.init(
             label: String(label), pid: pid, state: String(state), remaining: .nanoseconds(remaining),
-            deadlineUnixMilliseconds: fields["deadline_ms"].flatMap { Int64($0) })
+            deadlineUnixMilliseconds: fields["deadline_ms"].flatMap { Int64($0) }, at: fields["at"].map(String.init),
+            every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised")
     }
 }
 

@@ -27,9 +27,12 @@ enum StatusReport {
                 [
                     timer.label.escapingControlCharacters, "\(timer.pid)", timer.state.escapingControlCharacters,
                     timer.remaining.clockText,
-                    timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-",
+                    (timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-")
+                        + (timer.every.map { " (every \($0.escapingControlCharacters))" } ?? ""),
                 ]
             }
+        let warning =
+            timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
         let widths = header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
         return rows.map { row in
             row.indices.map { column in
@@ -38,7 +41,7 @@ enum StatusReport {
                 if rightAligned[column] { return pad + cell }
                 return column == row.count - 1 ? cell : cell + pad
             }.joined(separator: "  ") + "\n"
-        }.joined()
+        }.joined() + warning
     }
 
     /// A JSON array of one object per timer, on one line.
@@ -56,7 +59,9 @@ enum StatusReport {
             let deadline =
                 timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
             return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(log.quote(timer.state)),"
-                + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)}"
+                + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
+                + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "") + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
+                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "") + "}"
         }
         return "[" + objects.joined(separator: ",") + "]\n"
     }

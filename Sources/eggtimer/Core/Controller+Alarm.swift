@@ -115,6 +115,10 @@ extension Controller {
         var extra: [(String, TimerEvent.Value)] = [("rings", .text(schedule.whenText))]
         if let note = schedule.occurrence.note { extra.append(("rule", .text(note))) }
         if let every = schedule.recurrenceText { extra.append(("every", .text(every))) }
+        if let recovered = schedule.recoveredNote {
+            extra.append(("recovered", .text(recovered)))
+            self.schedule?.recoveredNote = nil
+        }
         emit(event(.started, run, at: now, extra: extra))
     }
 

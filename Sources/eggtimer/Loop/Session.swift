@@ -213,10 +213,13 @@ struct Session {
     /// What this timer says about itself on the control socket.
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
         let run = controller.currentRun
-        let deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
+        var deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
+        if let wall = controller.wallDeadline { deadline = wall.unixNanoseconds / 1_000_000 }  // exact, on the wall clock
         return TimerStatus(
             label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
-            remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline)
+            remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,
+            at: controller.schedule?.occurrence.isoText, every: controller.schedule?.recurrenceText,
+            clockUnsynchronised: controller.schedule != nil && !controller.clockSynchronised)
     }
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.

@@ -17,6 +17,8 @@ struct RecordKeeper {
         var state: TimerRecord.State
         var deadline: ContinuousClock.Instant?
         var left: Duration?
+        /// An alarm at a time's schedule.
+        var schedule: ScheduleRecord?
     }
 
     private let store: RecordStore
@@ -83,7 +85,7 @@ struct RecordKeeper {
         let record = TimerRecord(
             label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
             deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
-            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm)
+            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule)
         do {
             try store.write(record, name: name)
             (written, writtenOffset) = (snapshot, offset)
@@ -131,6 +133,7 @@ struct RecordKeeper {
         }
         let left = deadline == nil ? run.countdown.remaining(at: .now) : nil
         return Snapshot(
-            label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left)
+            label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left,
+            schedule: controller.schedule?.record)
     }
 }

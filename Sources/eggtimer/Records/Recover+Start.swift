@@ -25,9 +25,11 @@ extension Recover {
     ///
     /// It runs once it has written its own record (its socket is up, its alarm prepared); it
     /// may also exit first, or not answer within ``startLimit``.
-    /// Waits on the child's pidfd, looking at the record every 10 ms.
+    /// Waits on the child's pidfd, looking at the record every 10 ms. `said`, when given, is what
+    /// a timer that runs is reported as (a repeating alarm's next occurrence and missed ones).
     static func awaitStart(
-        _ child: pid_t, label: String, plan: ResumePlan, overdue: Duration?, store: RecordStore, log: String
+        _ child: pid_t, label: String, plan: ResumePlan, overdue: Duration?, store: RecordStore, log: String,
+        said: String? = nil
     ) -> Outcome {
         let own = store.folder + "/" + RecordStore.fileName(label: label)
         let pidfd = pidfd_open(child, 0)
@@ -57,6 +59,7 @@ extension Recover {
                 : .failed("\(label): not resumed: eggtimer exited with status \(exited); see \(log)")
         }
         let restart = plan.afterReboot ? " after a restart" : ""
+        if let said { return .said("\(label): \(said) (pid \(child))") }
         if let late { return .said("\(label): \(late)\(restart) (pid \(child))") }
         if plan.deadline == nil {
             let left = (plan.record.remaining ?? plan.record.total).clockText

@@ -93,8 +93,13 @@ enum Recover {
             store.remove(name: name)
             return .said("\(label): not recovered: \(pomodoroNote) (record removed)")
         }
-        let overdue = plan.overdue(at: .now)
-        if let overdue, overdue > overdueLimit {
+        var overdue = plan.overdue(at: .now)
+        let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in
+            guard scheduled.every != nil else { return nil }
+            return AlarmRecovery(scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
+        }
+        if let series, !series.ringsNow { overdue = nil }  // a series goes on with its next occurrence
+        if series == nil, let overdue, overdue > overdueLimit {
             let late = "overdue by \(ResumePlan.text(overdue))"
             if !ask("\(label): \(late), more than an hour late. Ring now? [y/N] ") {
                 store.remove(name: name)
@@ -106,7 +111,11 @@ enum Recover {
         do { child = try start(record: path, log: log) } catch {
             return .failed("\(label): not resumed: cannot start eggtimer: \(errorText(error.code))")
         }
-        return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log)
+        let said = series.map { series in
+            "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
+                + (series.missedNote.map { "; " + $0 } ?? "")
+        }
+        return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said)
     }
 
     /// Whether the timer of `record` still runs: its label (or the record's own name) answers

@@ -72,7 +72,7 @@ enum Resume {
     /// - Throws: `ExitStatus.noInput` (no such record), `.dataError` (corrupt, foreign, a
     ///   pomodoro); one line on standard error says which.
     static func load(path: String, base: Options) throws(ExitStatus) -> (Options, Controller.Start, [String]) {
-        do {
+        do throws(RecordError) {
             let record = try RecordStore.read(path: path)
             var options = Options()
             options.json = base.json
@@ -85,6 +85,14 @@ enum Resume {
             options.volume = record.alarm.volume
             options.ramp = record.alarm.ramp
             options.onDone = record.alarm.onDone
+            if let scheduled = record.schedule {
+                guard
+                    var recovery = AlarmRecovery(
+                        scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
+                else { throw RecordError.corrupt(line: 0, reason: "the alarm's schedule cannot be read back") }
+                recovery.schedule.recoveredNote = recovery.missedNote
+                return (options, .alarm(recovery.schedule, label: record.label), recovery.missedNote.map { [$0] } ?? [])
+            }
             let now = ContinuousClock.now
             let resumption = try ResumePlan(record: record, bootID: BootClock.bootID()).resumption(
                 at: now, presets: options.presets)

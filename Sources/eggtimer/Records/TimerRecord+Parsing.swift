@@ -104,6 +104,28 @@ extension TimerRecord {
         pid = Int32(try fields.integer("pid", in: 1...Int64(Int32.max)) ?? 0)
         guard pid > 0 else { throw .corrupt(line: 0, reason: "no 'pid'") }
         alarm = try Self.alarm(fields)
+        schedule = try Self.schedule(fields)
+    }
+
+    /// The `alarm_*` and `every` keys of an alarm at a time; nil when there is no `alarm_unix_ns`.
+    private static func schedule(_ fields: Fields) throws(RecordError) -> ScheduleRecord? {
+        guard let occurrence = try fields.integer("alarm_unix_ns", in: Int64.min...Int64.max) else { return nil }
+        let timeParts = fields.values["alarm_time"].map { $0.value.split(separator: ":").compactMap { Int($0) } } ?? []
+        guard timeParts.count == 3, let time = TimeOfDay(hour: timeParts[0], minute: timeParts[1], second: timeParts[2])
+        else { throw .corrupt(line: fields.values["alarm_time"]?.line ?? 0, reason: "'alarm_time' is not HH:MM:SS") }
+        var date: CivilDate?
+        if let field = fields.values["alarm_date"] {
+            let parts = field.value.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, let day = CivilDate(year: parts[0], month: parts[1], day: parts[2]) else {
+                throw .corrupt(line: field.line, reason: "'alarm_date' is not YYYY-MM-DD")
+            }
+            date = day
+        }
+        let every = try fields.text("every")
+        if let every, (try? Recurrence.parse(every)) == nil {
+            throw .corrupt(line: fields.values["every"]?.line ?? 0, reason: "'every' is not a recurrence")
+        }
+        return ScheduleRecord(occurrence: WallInstant(unixNanoseconds: occurrence), date: date, time: time, every: every)
     }
 
     private static func alarm(_ fields: Fields) throws(RecordError) -> Alarm {

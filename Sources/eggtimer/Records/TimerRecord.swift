@@ -80,6 +80,10 @@ struct TimerRecord: Equatable, Sendable {
     var bootID: String
     var pid: Int32
     var alarm = Alarm()
+    /// An alarm at a time (`eggtimer at`): its occurrence, local time and `--every`; nil for a
+    /// countdown. Its keys (`alarm_unix_ns`, `alarm_date`, `alarm_time`, `every`) came later in
+    /// version 1: an older eggtimer ignores them and recovers the alarm as a plain countdown.
+    var schedule: ScheduleRecord?
 
     /// The record as file content, ending with a newline.
     var text: String {
@@ -112,6 +116,13 @@ struct TimerRecord: Equatable, Sendable {
         add("volume", "\(alarm.volume)")
         add("ramp_ns", alarm.ramp.map { "\($0.nanoseconds)" })
         addText("on_done", alarm.onDone)
+        if let schedule {
+            add("alarm_unix_ns", "\(schedule.occurrence.unixNanoseconds)")
+            add("alarm_date", schedule.date.map { "\($0)" })
+            let time = schedule.time
+            add("alarm_time", "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))")
+            addText("every", schedule.every)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

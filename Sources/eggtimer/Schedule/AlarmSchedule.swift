@@ -52,6 +52,34 @@ struct AlarmSchedule: Equatable, Sendable {
         whenText = Self.when(resolution, today: resolver.localDate(of: now))
     }
 
+    /// What `eggtimer recover` found when it brought the alarm back (occurrences missed while
+    /// nothing ran), said once with the first `started` event; nil otherwise.
+    var recoveredNote: String?
+
+    /// An alarm read back from its record (``TimerRecord/schedule``), its occurrence resolved
+    /// again under the zone's rules in force now.
+    /// - Parameters:
+    ///   - record: What the record says.
+    ///   - now: The wall clock now.
+    ///   - resolver: The local time zone.
+    /// - Returns: nil when the record's `--every` no longer parses.
+    init?(restoring record: ScheduleRecord, now: WallInstant, resolver: LocalTimeResolver) {
+        let recurrence = record.every.flatMap { try? Recurrence.parse($0) }
+        guard record.every == nil || recurrence != nil else { return nil }
+        (time, self.recurrence, recurrenceText) = (record.time, recurrence, record.every)
+        target = record.date.map { .local($0, record.time) } ?? .instant(record.occurrence)
+        occurrence = resolver.resolution(at: record.occurrence, today: resolver.localDate(of: now))
+        whenText = ""
+        resolveAgain(now: now, resolver: resolver)
+    }
+
+    /// What a record keeps of this alarm.
+    var record: ScheduleRecord {
+        var date: CivilDate?
+        if case .local(let local, _) = target { date = local }
+        return ScheduleRecord(occurrence: occurrence.instant, date: date, time: time, every: recurrenceText)
+    }
+
     /// Resolves the armed occurrence again (the wall clock was set; the zone's rules may have
     /// changed): the same local date and time under the mapping in force now.
     /// - Parameters:
@@ -100,4 +128,18 @@ struct AlarmSchedule: Equatable, Sendable {
         if resolution.date == today.adding(days: 1) { return "tomorrow at \(resolution.time)" }
         return "on \(resolution.date) at \(resolution.time)"
     }
+}
+
+/// An alarm at a time as a timer record keeps it (``TimerRecord``): enough to resolve it again after
+/// a restart and to go on with its series.
+struct ScheduleRecord: Equatable, Sendable {
+    /// The armed occurrence (UTC): `alarm_unix_ns`.
+    var occurrence: WallInstant
+    /// Its local date, `alarm_date`; nil when it is a fixed instant (a written UTC offset, an
+    /// interval series).
+    var date: CivilDate?
+    /// The alarm's local time of day as asked, `alarm_time`.
+    var time: TimeOfDay
+    /// `--every` as typed, `every`; nil for a single alarm.
+    var every: String?
 }
