@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import Testing
 
@@ -124,5 +125,33 @@ import Testing
         let firesAt = Duration.nanoseconds(readAt) + timer.left
         let error = firesAt - .seconds(target)
         #expect(error < .milliseconds(50) && error > .milliseconds(-50), "fires \(error) off the target")
+    }
+
+    /// A repeating weekday alarm killed with SIGKILL comes back with `eggtimer recover`: `status`
+    /// shows its next occurrence and series, and `cancel` ends the series (its record goes).
+    @Test func aWeekdaySeriesKilledWithSIGKILLIsRecoveredAndCancelEndsIt() throws {
+        let house = RecoverEndToEndTests.House()
+        let environment = house.environment.merging(["TZ": "Europe/Berlin"]) { $1 }
+        let soon = ContinuousClock.now + .seconds(15)
+        let original = PipedChild(
+            ["at", "07:15", "--every", "weekday", "--label", "wake", "--json", "-D", "null"], environment: environment)
+        #expect(original.expect(#""event":"started""#, until: soon))
+        #expect(house.record("wake")?.contains("every=weekday\n") == true)
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+
+        let recover = runEggtimer(["recover"], environment: environment)
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("wake: resumed, rings ") && recover.stdout.contains("(every weekday)"))
+        let status = runEggtimer(["status", "--json"], environment: environment)
+        #expect(status.stdout.contains(#""every":"weekday""#) && status.stdout.contains(#"T07:15:00+0"#), "\(status.stdout)")
+        let resumed = try #require(
+            recover.stdout.split(separator: "(pid ").last.flatMap { pid_t(String($0.prefix { $0.isNumber })) })
+        let pidfd = pidfd_open(resumed, 0)
+        defer { if pidfd >= 0 { close(pidfd) } }
+        #expect(runEggtimer(["cancel", "wake"], environment: environment).termination == .exited(0))
+        var ended = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+        #expect(pidfd >= 0 && poll(&ended, 1, 20_000) == 1, "the series ended")
+        #expect(house.record("wake") == nil, "cancel ends the series and removes its record")
     }
 }

@@ -31,6 +31,22 @@ import Testing
         #expect(try TimerRecord(parsing: Array(paused.text.utf8)) == paused)
     }
 
+    @Test func anAlarmAtATimeKeepsItsScheduleAndStaysAPlainCountdownForOlderReaders() throws {
+        var alarm = full
+        alarm.kind = .plain
+        alarm.schedule = ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: 1_796_105_700_000_000_000),
+            date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: "mon,wed,fri")
+        let text = alarm.text
+        #expect(text.contains("kind=plain\n"))
+        #expect(text.hasSuffix("alarm_unix_ns=1796105700000000000\nalarm_date=2026-12-01\nalarm_time=07:15:00\nevery=mon,wed,fri\n"))
+        #expect(try TimerRecord(parsing: Array(text.utf8)) == alarm)
+        alarm.schedule?.date = nil  // a fixed instant
+        #expect(try TimerRecord(parsing: Array(alarm.text.utf8)) == alarm)
+        let broken = text.split(separator: "\n").map { $0.hasPrefix("every=") ? "every=fortnight" : String($0) }
+        #expect(throws: RecordError.self) { try TimerRecord(parsing: Array(broken.joined(separator: "\n").utf8)) }
+    }
+
     @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {
         let text = full.text + "\n# a note\nfuture_key=1\n"
         #expect(try TimerRecord(parsing: Array(text.utf8)) == full)
