@@ -64,7 +64,9 @@ public struct TimerStatus: Equatable, Sendable {
     ///
     /// Field `at`, added later: a timer without it omits it and old clients ignore it.
     public var at: String?
-    /// A repeating alarm's `--every` as typed (`weekday`); nil for none. Field `every`.
+    /// A repeating alarm's `--every` as typed (`weekday`); nil for none.
+    ///
+    /// Field `every`.
     public var every: String?
     /// Whether the timer's wall clock is not synchronised (NTP); field `clock=unsynchronised`.
     public var clockUnsynchronised = false

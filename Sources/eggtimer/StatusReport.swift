@@ -60,7 +60,8 @@ enum StatusReport {
                 timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
             return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(log.quote(timer.state)),"
                 + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
-                + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "") + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
+                + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
+                + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
                 + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "") + "}"
         }
         return "[" + objects.joined(separator: ",") + "]\n"

@@ -108,7 +108,8 @@ extension ScheduleTests {
         }
 
         @Test func aSpringGapTimeRingsWhenTheGapEndsAndSaysSo() throws {
-            let (_, effects) = try alarm(.date(CivilDate(year: 2026, month: 3, day: 29)!, clock(2, 30)), start: utc(2026, 3, 28, 12))
+            let (_, effects) = try alarm(
+                .date(CivilDate(year: 2026, month: 3, day: 29)!, clock(2, 30)), start: utc(2026, 3, 28, 12))
             let started = events(effects).first
             #expect(field(started, "at") == "2026-03-29T03:00:00+02:00")
             #expect(field(started, "rule") == "02:30 does not exist on 2026-03-29 (clocks go forward); rings at 03:00")
@@ -149,18 +150,21 @@ extension ScheduleTests {
             let due = boot + .seconds(15 * 60)
             _ = inBerlin { alarm.handle(round: [.tick], at: due, wall: friday.advanced(by: .seconds(15 * 60))) }
             _ = inBerlin {
-                alarm.handle(round: [.key(.character("z"))], at: due + .seconds(1), wall: friday.advanced(by: .seconds(901)))
+                alarm.handle(
+                    round: [.key(.character("z"))], at: due + .seconds(1), wall: friday.advanced(by: .seconds(901)))
             }
             #expect(alarm.state == .snoozed && alarm.wallDeadline == nil, "a snooze waits real time")
             // The snooze rings 10 min later and is acknowledged: the series goes on with Monday.
             let again = due + .seconds(601)
             _ = inBerlin { alarm.handle(round: [.tick], at: again, wall: friday.advanced(by: .seconds(1501))) }
             _ = inBerlin {
-                alarm.handle(round: [.signal(SIGUSR1)], at: again + .seconds(1), wall: friday.advanced(by: .seconds(1502)))
+                alarm.handle(
+                    round: [.signal(SIGUSR1)], at: again + .seconds(1), wall: friday.advanced(by: .seconds(1502)))
             }
             #expect(alarm.wallDeadline == utc(2026, 11, 30, 6, 15))
             _ = inBerlin {
-                alarm.handle(round: [.key(.character("c"))], at: again + .seconds(2), wall: friday.advanced(by: .seconds(1503)))
+                alarm.handle(
+                    round: [.key(.character("c"))], at: again + .seconds(2), wall: friday.advanced(by: .seconds(1503)))
             }
             #expect(alarm.mode == .exited(.cancelled), "the exit waits for the player's stop report")
         }
@@ -168,7 +172,8 @@ extension ScheduleTests {
         @Test func aSeriesBackAfterAPowerOffRingsOnceAtMostThenGoesOn() throws {
             // Recorded: weekdays 07:15, armed for Friday 2026-11-27; off until Monday 07:20 Berlin.
             let record = ScheduleRecord(
-                occurrence: utc(2026, 11, 27, 6, 15), date: CivilDate(year: 2026, month: 11, day: 27), time: clock(7, 15),
+                occurrence: utc(2026, 11, 27, 6, 15), date: CivilDate(year: 2026, month: 11, day: 27),
+                time: clock(7, 15),
                 every: "weekday")
             let monday = utc(2026, 11, 30, 6, 20)
             let recovery = try #require(
@@ -178,10 +183,15 @@ extension ScheduleTests {
                 recovery.missedNote
                     == "missed 1 while off (2026-11-27 07:15), not rung; the one at 2026-11-30 07:15 rings now")
             var alarm = Controller(configuration: .init(), start: .alarm(recovery.schedule, label: "wake"))
-            let started = inBerlin { alarm.start(at: boot, wall: monday) + alarm.handle(round: [.tick], at: boot, wall: monday) }
+            let started = inBerlin {
+                alarm.start(at: boot, wall: monday) + alarm.handle(round: [.tick], at: boot, wall: monday)
+            }
             #expect(events(started).map(\.name) == [.started, .finished], "one ringing, at once")
             #expect(field(events(started).first, "recovered") == nil, "the note is the caller's to set")
-            _ = inBerlin { alarm.handle(round: [.key(.character("x"))], at: boot + .seconds(5), wall: monday.advanced(by: .seconds(5))) }
+            _ = inBerlin {
+                alarm.handle(
+                    round: [.key(.character("x"))], at: boot + .seconds(5), wall: monday.advanced(by: .seconds(5)))
+            }
             #expect(alarm.wallDeadline == utc(2026, 12, 1, 6, 15), "then Tuesday 07:15")
 
             // Off for two days past the window: nothing rings; the next one ahead is armed.
@@ -196,7 +206,9 @@ extension ScheduleTests {
             var (alarm, _) = try alarm(.timeOfDay(clock(14, 0)))
             for key in [" ", "r", "+", "-"] {
                 let effects = inBerlin {
-                    alarm.handle(round: [.key(.character(Character(key)))], at: boot + .seconds(1), wall: wall.advanced(by: .seconds(1)))
+                    alarm.handle(
+                        round: [.key(.character(Character(key)))], at: boot + .seconds(1),
+                        wall: wall.advanced(by: .seconds(1)))
                 }
                 #expect(events(effects).isEmpty, "key '\(key)'")
             }

@@ -91,10 +91,12 @@ import Testing
             ["at", text, "--json", "-D", "file:'\(dir)/capture.raw',raw", "--loops", "1"],
             environment: ["TZ": "UTC"], timeout: .seconds(30))
         #expect(result.termination == .exited(0), "\(result.stderr)")
-        let sounding = try #require(Self.field("time", of: "sounding", in: result.stdout).flatMap(Self.unixMilliseconds))
+        let sounding = try #require(
+            Self.field("time", of: "sounding", in: result.stdout).flatMap(Self.unixMilliseconds))
         let lateness = sounding - target * 1000
         #expect(lateness >= -1 && lateness <= 50, "rang \(lateness) ms after \(text) UTC")
-        #expect(Self.field("at", of: "sounding", in: result.stdout) == Substring(Self.utcISO(target).dropLast() + "+00:00"))
+        #expect(
+            Self.field("at", of: "sounding", in: result.stdout) == Substring(Self.utcISO(target).dropLast() + "+00:00"))
         #expect((readFile(dir + "/capture.raw")?.count ?? 0) > 0)
         print("eggtimer at \(text): the first frame \(lateness) ms after the wall-clock second")
     }
@@ -144,7 +146,9 @@ import Testing
         #expect(recover.termination == .exited(0), "\(recover.stderr)")
         #expect(recover.stdout.hasPrefix("wake: resumed, rings ") && recover.stdout.contains("(every weekday)"))
         let status = runEggtimer(["status", "--json"], environment: environment)
-        #expect(status.stdout.contains(#""every":"weekday""#) && status.stdout.contains(#"T07:15:00+0"#), "\(status.stdout)")
+        #expect(
+            status.stdout.contains(#""every":"weekday""#) && status.stdout.contains(#"T07:15:00+0"#), "\(status.stdout)"
+        )
         let resumed = try #require(
             recover.stdout.split(separator: "(pid ").last.flatMap { pid_t(String($0.prefix { $0.isNumber })) })
         let pidfd = pidfd_open(resumed, 0)

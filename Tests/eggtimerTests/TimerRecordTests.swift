@@ -39,7 +39,9 @@ import Testing
             date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: "mon,wed,fri")
         let text = alarm.text
         #expect(text.contains("kind=plain\n"))
-        #expect(text.hasSuffix("alarm_unix_ns=1796105700000000000\nalarm_date=2026-12-01\nalarm_time=07:15:00\nevery=mon,wed,fri\n"))
+        #expect(
+            text.hasSuffix(
+                "alarm_unix_ns=1796105700000000000\nalarm_date=2026-12-01\nalarm_time=07:15:00\nevery=mon,wed,fri\n"))
         #expect(try TimerRecord(parsing: Array(text.utf8)) == alarm)
         alarm.schedule?.date = nil  // a fixed instant
         #expect(try TimerRecord(parsing: Array(alarm.text.utf8)) == alarm)

@@ -92,7 +92,8 @@ struct EventLoop {
         fds += controlSet.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         let wallSlot = fds.count
         wallTimer?.arm(at: wallDeadline)
-        fds.append(pollfd(fd: wallDeadline == nil ? -1 : wallTimer?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+        fds.append(
+            pollfd(fd: wallDeadline == nil ? -1 : wallTimer?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
         let ready: Int32
         if let timer {
             timer.arm(at: deadline)

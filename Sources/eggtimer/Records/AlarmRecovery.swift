@@ -20,7 +20,8 @@ struct AlarmRecovery: Equatable {
     ///   - window: How late the latest missed occurrence may still ring: `--ring-for`, else an hour.
     ///   - now: The wall clock now.
     ///   - resolver: The local time zone.
-    /// - Returns: nil when the record's schedule cannot be read back.
+    ///
+    /// Nil when the record's schedule cannot be read back.
     init?(_ record: ScheduleRecord, window: Duration?, now: WallInstant, resolver: LocalTimeResolver) {
         guard var schedule = AlarmSchedule(restoring: record, now: now, resolver: resolver) else { return nil }
         guard let recurrence = schedule.recurrence, schedule.occurrence.instant <= now else {

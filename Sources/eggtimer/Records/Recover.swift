@@ -96,7 +96,8 @@ enum Recover {
         var overdue = plan.overdue(at: .now)
         let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in
             guard scheduled.every != nil else { return nil }
-            return AlarmRecovery(scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
+            return AlarmRecovery(
+                scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
         }
         if let series, !series.ringsNow { overdue = nil }  // a series goes on with its next occurrence
         if series == nil, let overdue, overdue > overdueLimit {

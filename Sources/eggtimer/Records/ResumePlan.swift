@@ -88,7 +88,8 @@ enum Resume {
             if let scheduled = record.schedule {
                 guard
                     var recovery = AlarmRecovery(
-                        scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
+                        scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(),
+                        resolver: LocalTimeResolver())
                 else { throw RecordError.corrupt(line: 0, reason: "the alarm's schedule cannot be read back") }
                 recovery.schedule.recoveredNote = recovery.missedNote
                 return (options, .alarm(recovery.schedule, label: record.label), recovery.missedNote.map { [$0] } ?? [])

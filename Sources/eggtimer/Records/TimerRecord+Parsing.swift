@@ -125,7 +125,8 @@ extension TimerRecord {
         if let every, (try? Recurrence.parse(every)) == nil {
             throw .corrupt(line: fields.values["every"]?.line ?? 0, reason: "'every' is not a recurrence")
         }
-        return ScheduleRecord(occurrence: WallInstant(unixNanoseconds: occurrence), date: date, time: time, every: every)
+        return ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: occurrence), date: date, time: time, every: every)
     }
 
     private static func alarm(_ fields: Fields) throws(RecordError) -> Alarm {

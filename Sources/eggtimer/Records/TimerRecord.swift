@@ -81,7 +81,9 @@ struct TimerRecord: Equatable, Sendable {
     var pid: Int32
     var alarm = Alarm()
     /// An alarm at a time (`eggtimer at`): its occurrence, local time and `--every`; nil for a
-    /// countdown. Its keys (`alarm_unix_ns`, `alarm_date`, `alarm_time`, `every`) came later in
+    /// countdown.
+    ///
+    /// Its keys (`alarm_unix_ns`, `alarm_date`, `alarm_time`, `every`) came later in
     /// version 1: an older eggtimer ignores them and recovers the alarm as a plain countdown.
     var schedule: ScheduleRecord?
 

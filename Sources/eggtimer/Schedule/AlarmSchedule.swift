@@ -62,7 +62,8 @@ struct AlarmSchedule: Equatable, Sendable {
     ///   - record: What the record says.
     ///   - now: The wall clock now.
     ///   - resolver: The local time zone.
-    /// - Returns: nil when the record's `--every` no longer parses.
+    ///
+    /// Nil when the record's `--every` no longer parses.
     init?(restoring record: ScheduleRecord, now: WallInstant, resolver: LocalTimeResolver) {
         let recurrence = record.every.flatMap { try? Recurrence.parse($0) }
         guard record.every == nil || recurrence != nil else { return nil }
