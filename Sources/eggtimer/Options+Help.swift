@@ -16,7 +16,7 @@ extension Options {
           eggtimer soft|medium|hard   boil one egg
           eggtimer DURATION           count down DURATION
           eggtimer pomodoro           25 min work, 5 min breaks, long break after four
-          eggtimer at TIME            ring at TIME on the wall clock (--every repeats it)
+          eggtimer at TIME            ring at TIME on the wall clock (--every: repeat)
 
         Subcommands, for this user's running timers (without LABEL: the only timer,
         else the only ringing one):

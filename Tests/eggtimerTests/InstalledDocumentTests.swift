@@ -34,7 +34,7 @@ import TimerCore
         }
         let modes = Options.bashCompletion.split(separator: "\n").first { $0.contains("local modes=") }
         let words = modes.map { $0.split(separator: "\"")[1].split(separator: " ").map(String.init) } ?? []
-        #expect(words == Options.Subcommand.table.flatMap(\.names) + ["soft", "medium", "hard", "pomodoro"])
+        #expect(words == Options.Subcommand.table.flatMap(\.names) + ["soft", "medium", "hard", "pomodoro", "at"])
     }
 
     @Test func everyExitStatusIsInTheManPage() {
