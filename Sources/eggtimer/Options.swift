@@ -109,7 +109,8 @@ struct Options: Equatable {
     var processLabel: String {
         if let label { return label }
         if case .alarm(_, let text) = command {
-            return "at-" + text.lowercased().split(separator: " ").joined(separator: "-")
+            // `at 7:15` is `at-7.15`: a label as `status` lists it and `ack` takes it.
+            return "at-" + text.lowercased().split(separator: " ").joined(separator: "-").map { $0 == ":" ? "." : $0 }
         }
         switch start {
         case .timer(_, _, let label): return label

@@ -202,6 +202,15 @@ extension ScheduleTests {
             #expect(quiet.missedNote == "missed 4 while off (2026-11-27 07:15 to 2026-12-02 07:15), not rung")
         }
 
+        @Test func theScreenAndThePlainLogSayWhenItRingsAndTheTimeLeft() throws {
+            let (alarm, started) = try alarm(.timeOfDay(clock(7, 0)))  // 11:00 in Berlin: tomorrow
+            let run = try #require(alarm.currentRun)
+            #expect(View().title(alarm, run, at: boot + .seconds(1)) == "Rings tomorrow at 07:00, in 19:59:59.")
+            let event = try #require(events(started).first)
+            let line = try #require(EventLog(clock: MonotonicClock()).plain(event))
+            #expect(line.hasSuffix(" alarm: started, rings tomorrow at 07:00, in 20:00:00"), "\(line)")
+        }
+
         @Test func anAlarmCannotBePausedOrMovedByKeys() throws {
             var (alarm, _) = try alarm(.timeOfDay(clock(14, 0)))
             for key in [" ", "r", "+", "-"] {

@@ -98,7 +98,13 @@ import Testing
         #expect(
             Self.field("at", of: "sounding", in: result.stdout) == Substring(Self.utcISO(target).dropLast() + "+00:00"))
         #expect((readFile(dir + "/capture.raw")?.count ?? 0) > 0)
-        print("eggtimer at \(text): the first frame \(lateness) ms after the wall-clock second")
+        let line = result.stdout.split(separator: "\n").first { $0.contains(#""event":"sounding""#) } ?? ""
+        let mono = ["t_mono_ns", "deadline_t_mono_ns"].map { key in
+            line.split(separator: "\"\(key)\":").last.flatMap { Int64(String($0.prefix { $0.isNumber })) } ?? 0
+        }
+        print(
+            "eggtimer at \(text): first frame \(lateness) ms after the wall-clock second, \(mono[0] - mono[1]) ns after the deadline"
+        )
     }
 
     @Test func theLoopWaitsOnAWallClockTimerThatTheClockBeingSetCancels() throws {
