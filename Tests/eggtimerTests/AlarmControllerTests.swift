@@ -144,6 +144,13 @@ extension ScheduleTests {
             #expect(alarm.state == .counting)
         }
 
+        @Test func aWeekdaySeriesStartedOnASaturdayFirstRingsOnMonday() throws {
+            let saturday = utc(2026, 11, 28, 6)  // 07:00 in Berlin, before 07:15
+            let (alarm, effects) = try alarm(.timeOfDay(clock(7, 15)), every: .weekdays, start: saturday)
+            #expect(alarm.wallDeadline == utc(2026, 11, 30, 6, 15))
+            #expect(field(events(effects).first, "rings") == "on 2026-11-30 at 07:15")
+        }
+
         @Test func snoozeDelaysOnlyThisRingAndCancelEndsTheSeries() throws {
             let friday = utc(2026, 11, 27, 6)
             var (alarm, _) = try alarm(.timeOfDay(clock(7, 15)), every: .weekdays, start: friday)

@@ -30,10 +30,10 @@ struct EventLoop {
     /// The wall-clock timer of an alarm at a time (CLOCK_REALTIME, cancelled when the clock is set).
     private var wallTimer = WallTimer()
     /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``); nil for none.
+    ///
+    /// The wall clock being set wakes the wait too (the timer's read fails with ECANCELED): the
+    /// caller reads the wall clock after each wait and sees the step.
     var wallDeadline: WallInstant?
-    /// Set when a wait saw the wall clock set (the wall timer's read failed with ECANCELED); the
-    /// caller clears it.
-    var clockWasSet = false
 
     /// Creates the loop over descriptors that the caller opened and will close.
     /// - Parameters:
@@ -104,7 +104,7 @@ struct EventLoop {
         }
         if ready < 0 && errno != EINTR { throw .osError }
         if fds[2].revents != 0 { timer?.acknowledge() }
-        if fds[wallSlot].revents != 0, wallTimer?.read() == .clockSet { clockWasSet = true }
+        if fds[wallSlot].revents != 0 { _ = wallTimer?.read() }
 
         var inputs: [Input] = []
         if fds[0].revents != 0 { inputs += signals.drain().map(Input.signal) }

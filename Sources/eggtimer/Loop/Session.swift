@@ -100,8 +100,9 @@ struct Session {
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
             (now, wall) = readClocks()
             effects = controller.handle(round: inputs, at: now, wall: wall)
-            if loop.clockWasSet {
-                loop.clockWasSet = false
+            // Each round (one adjtimex call): NTP's first answer after boot is a clock step, which
+            // the wall-clock timer turns into a wake-up.
+            if controller.schedule != nil {
                 effects += controller.observe(clockSynchronised: ClockSync.isSynchronised(), at: now)
             }
         }

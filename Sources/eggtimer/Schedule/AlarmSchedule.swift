@@ -50,6 +50,12 @@ struct AlarmSchedule: Equatable, Sendable {
         (self.recurrence, recurrenceText) = (recurrence?.0, recurrence?.text)
         occurrence = resolution
         whenText = Self.when(resolution, today: resolver.localDate(of: now))
+        if case .days(let weekdays) = recurrence?.0, !weekdays.contains(resolution.date.weekday) {
+            // `at 7:15 --every weekday` on a Saturday: the first ring is Monday's.
+            arm(
+                recurrence!.0.next(after: resolution.instant, at: time, resolver: resolver), now: now,
+                resolver: resolver)
+        }
     }
 
     /// What `eggtimer recover` found when it brought the alarm back (occurrences missed while
