@@ -92,7 +92,7 @@ extension Options {
                     local modes="\(modeWords)"
                     [[ $cur == -* ]] || { _eggtimer_reply "${modes// /$'\\n'}"; return; } ;;
                 pomodoro) options="\(names(groups: [.general, .timer, .pomodoro]))" ;;
-                at) options="\(names(groups: [.general, .timer, .alarm]))" ;;
+                \(modes.map(\.name).joined(separator: " | "))) options="\(names(groups: [.general, .timer, .alarm]))" ;;
                 *) options="\(names(groups: [.general, .timer, .presets]))" ;;
             esac
             [[ $cur == -* ]] && _eggtimer_reply "${options// /$'\\n'}"
@@ -115,7 +115,7 @@ extension Options {
     /// What may come first: the subcommands (with aliases), the eggs and `pomodoro`, space-separated.
     private static let modeWords =
         (Subcommand.table.flatMap(\.names) + Preset.eggs.map { $0.name.lowercased() }).joined(separator: " ")
-        + " pomodoro at"
+        + " pomodoro " + modes.map(\.name).joined(separator: " ")
 
     /// One `case` arm per subcommand: its options, and the running timers' labels for its one
     /// LABEL argument.

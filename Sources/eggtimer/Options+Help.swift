@@ -16,7 +16,7 @@ extension Options {
           eggtimer soft|medium|hard   boil one egg
           eggtimer DURATION           count down DURATION
           eggtimer pomodoro           25 min work, 5 min breaks, long break after four
-          eggtimer at TIME            ring at TIME on the wall clock (--every: repeat)
+        \(modeHelp)
 
         Subcommands, for this user's running timers (without LABEL: the only timer,
         else the only ringing one):
@@ -58,6 +58,10 @@ extension Options {
         let code = "\(entry.status.code)"
         return "  " + String(repeating: " ", count: 4 - code.count) + code + "  " + entry.meaning
     }.joined(separator: "\n")
+
+    /// The modes with words after them (``modes``), in the Usage section's column.
+    private static let modeHelp = helpRows(
+        modes.map { ("  eggtimer \($0.name) \($0.usage)", $0.help) }, column: 30)
 
     /// The subcommands, one entry each.
     ///

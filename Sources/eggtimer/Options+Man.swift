@@ -80,9 +80,7 @@ extension Options {
         .br
         .B eggtimer pomodoro
         [\fIOPTION\fR]...
-        .br
-        .B eggtimer at
-        \fITIME\fR [\fB\-\-every\fR \fIWHEN\fR] [\fIOPTION\fR]...
+        \#(modes.map { ".br\n.B eggtimer \($0.name)\n\\fI\($0.usage)\\fR [\\fIOPTION\\fR]..." }.joined(separator: "\n"))
         \#(Subcommand.table.map { ".br\n.B eggtimer \($0.name)" + ($0.usage.isEmpty ? "" : "\n" + roffUsage($0.usage)) }.joined(separator: "\n"))
         .SH DESCRIPTION
         .B eggtimer

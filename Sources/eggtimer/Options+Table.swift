@@ -116,6 +116,20 @@ extension Options {
         ]
     }
 
+    /// A timer mode named by a first word that takes words after it (`at TIME`); `--help`, the man
+    /// page's synopsis and the completion list it from ``modes``, and the parser finds it there.
+    struct Mode: Sendable {
+        /// The first word.
+        var name: String
+        /// What follows it in `--help`'s usage column and the man page (`TIME`).
+        var usage: String
+        /// One line for `--help`.
+        var help: String
+    }
+
+    /// Every mode with words after it (the egg names, `pomodoro` and a duration take none).
+    static let modes = [Mode(name: "at", usage: "TIME", help: "ring at TIME on the wall clock (--every: repeat)")]
+
     /// What a label must be, for messages (see ``isValidLabel(_:)``).
     static let labelRule =
         "one word of ASCII letters, digits, '-', '_' and '.', 1 to \(labelLimit) characters, not starting with '.' or '-'"

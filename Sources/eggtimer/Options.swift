@@ -182,7 +182,7 @@ struct Options: Equatable {
             options.command = .control(try subcommand.command(Array(positional.dropFirst()), options))
             return options
         }
-        if positional.first?.lowercased() == "at" {
+        if positional.first?.lowercased() == modes[0].name {
             let text = positional.dropFirst().joined(separator: " ")
             options.command = .alarm(try AlarmTimeParser.parse(text), text: text)
         } else {
