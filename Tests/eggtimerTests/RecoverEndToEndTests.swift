@@ -85,6 +85,24 @@ import Testing
             house.files() == [".recover.lock", "tea.log"], "the record goes when the timer ends; no temporary files")
     }
 
+    /// A timer killed with SIGKILL stays a zombie until it is reaped (in a container whose init does
+    /// not reap, for a while): its pid still answers kill(pid, 0), but it is not running.
+    @Test func aKilledTimerNotYetReapedIsRecovered() throws {
+        let house = House()
+        let original = house.timer(["1h", "--label", "tea"])
+        #expect(original.expect(#""event":"started""#, until: soon()))
+        kill(original.pid, SIGKILL)
+        var info = siginfo_t()
+        // Waits for the end without reaping: the process stays a zombie until finish().
+        #expect(waitid(P_PID, id_t(original.pid), &info, WEXITED | WNOWAIT) == 0)
+        let recover = house.command(["recover"])
+        #expect(recover.stdout.hasPrefix("tea: resumed, rings in "), "\(recover.stdout) \(recover.stderr)")
+        #expect(original.finish() == .signaled(SIGKILL))
+        let resumed = try #require(pid(in: recover.stdout))
+        kill(resumed, SIGINT)
+        waitForEnd(resumed)
+    }
+
     @Test(arguments: [(SIGTERM, true), (SIGHUP, true), (SIGINT, false), (SIGQUIT, false)])
     func aSignalThatStopsTheMachineKeepsTheRecordOneThatEndsTheTimerRemovesIt(signal: Int32, kept: Bool) {
         let house = House()
