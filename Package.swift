@@ -48,7 +48,8 @@ let package = Package(
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
             exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(
-            name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "CSystem"],
+            name: "eggtimerTests",
+            dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: strictSettings),
         // What a listener hears through a real PulseAudio server: `make test-audio` only.
         .testTarget(

@@ -143,8 +143,7 @@ extension Options {
         },
         Spec(
             names: ["--mqtt-keepalive"], argument: "D", group: .hidden,
-            help: "the MQTT keepalive (default 30s): how soon the broker declares a silent timer offline",
-            subcommands: busSubcommands
+            help: "the MQTT keepalive (default 30s): how soon the broker declares a silent timer offline"
         ) { options, name, value throws(UsageError) in
             let keepalive = try duration(name, value)
             guard keepalive >= .seconds(1), keepalive <= .seconds(65535) else {

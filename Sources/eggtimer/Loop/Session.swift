@@ -36,6 +36,8 @@ struct Session {
     private var reported = (log: false, screen: false)
     /// Keeps the timer's record for `eggtimer recover`; nil when there is no state folder.
     private var records: RecordKeeper?
+    /// The timer's presence on the MQTT broker (`--mqtt`); nil without one.
+    var link: BusLink?
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     /// - Parameters:
@@ -89,12 +91,13 @@ struct Session {
             if let status = perform(effects) { return finish(status) }
             followForeground()
             let now = clock.now()
+            publishState(at: now)
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
             let inputs: [Input]
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
-            effects = controller.handle(round: inputs, at: clock.now())
+            effects = controller.handle(round: routeBus(inputs), at: clock.now())
         }
     }
 
@@ -126,7 +129,8 @@ struct Session {
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground]
+        let bus = link?.nextRefresh
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground, bus]
             .compactMap { $0 }.min()
     }
 
@@ -222,6 +226,7 @@ struct Session {
             keeper.end(keep: status == .signal(SIGTERM) || status == .signal(SIGHUP))
             records = keeper
         }
+        finishBus()
         guard player.isRunning else { return status }
         player.stop(at: clock.now())
         let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))
