@@ -33,7 +33,6 @@ typedef __typeof__(&mosquitto_publish_callback_set) CMosquitto_publish_callback_
 typedef __typeof__(&mosquitto_strerror) CMosquitto_strerror;
 typedef __typeof__(&mosquitto_connack_string) CMosquitto_connack_string;
 typedef __typeof__(&mosquitto_user_data_set) CMosquitto_user_data_set;
-typedef __typeof__(&mosquitto_tls_opts_set) CMosquitto_tls_opts_set;
 
 /* The callbacks' own types (the setters' parameter types), for Swift closures. */
 typedef void (*CMosquitto_on_connect)(struct mosquitto *, void *, int);

@@ -9,8 +9,9 @@ public struct BusSettings: Sendable {
     public var caFile: String?
     /// The MQTT client id, unique per process, for example `eggtimer-<node>-<pid>-<random>`.
     public var clientID: String
-    /// The MQTT keepalive, whole seconds, 5 s–18 h; the broker drops the client (and sends its
-    /// will) after 1.5 × keepalive of silence.
+    /// The MQTT keepalive, in whole seconds from 5 s (libmosquitto 2.0 refuses less, so less is
+    /// raised to 5 s) to 65535 s; the broker drops a silent client (and sends its will) after
+    /// 1.5 × keepalive.
     public var keepalive: Duration
     /// The Last Will, sent by the broker when the connection ends without DISCONNECT.
     public var will: BusMessage?

@@ -19,7 +19,6 @@ struct MosquittoLibrary: Sendable {
     let usernamePasswordSet: CMosquitto_username_pw_set
     let willSet: CMosquitto_will_set
     let tlsSet: CMosquitto_tls_set
-    let tlsOptionsSet: CMosquitto_tls_opts_set
     let connect: CMosquitto_connect
     let disconnect: CMosquitto_disconnect
     let publish: CMosquitto_publish
@@ -71,7 +70,6 @@ struct MosquittoLibrary: Sendable {
             let usernamePasswordSet = get("mosquitto_username_pw_set", CMosquitto_username_pw_set.self),
             let willSet = get("mosquitto_will_set", CMosquitto_will_set.self),
             let tlsSet = get("mosquitto_tls_set", CMosquitto_tls_set.self),
-            let tlsOptionsSet = get("mosquitto_tls_opts_set", CMosquitto_tls_opts_set.self),
             let connect = get("mosquitto_connect", CMosquitto_connect.self),
             let disconnect = get("mosquitto_disconnect", CMosquitto_disconnect.self),
             let publish = get("mosquitto_publish", CMosquitto_publish.self),
@@ -92,8 +90,8 @@ struct MosquittoLibrary: Sendable {
         else { return nil }
         (self.libInit, self.libVersion, self.new, self.destroy, self.intOption) =
             (libInit, libVersion, new, destroy, intOption)
-        (self.usernamePasswordSet, self.willSet, self.tlsSet, self.tlsOptionsSet, self.connect) =
-            (usernamePasswordSet, willSet, tlsSet, tlsOptionsSet, connect)
+        (self.usernamePasswordSet, self.willSet, self.tlsSet, self.connect) =
+            (usernamePasswordSet, willSet, tlsSet, connect)
         (self.disconnect, self.publish, self.subscribe, self.socket, self.wantWrite) =
             (disconnect, publish, subscribe, socket, wantWrite)
         (self.loopRead, self.loopWrite, self.loopMisc, self.userDataSet) = (loopRead, loopWrite, loopMisc, userDataSet)
