@@ -155,7 +155,7 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + busSpecs + timerSpecs + presetSpecs + eggSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
+        generalSpecs + timerSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + subcommandSpecs + hiddenSpecs
 
     private static let generalSpecs: [Spec] = [
         Spec(
