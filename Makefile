@@ -110,7 +110,7 @@ sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	python3 bench/bench.py --binary "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
