@@ -7,8 +7,10 @@ import TimerCore
 /// What the `--mqtt…` and `--node` options ask for: the broker, how to log in, and the topics'
 /// first levels.
 struct BusOptions: Equatable, Sendable {
-    /// `--mqtt URL` as typed (`mqtt://[user@]host[:port]`, `mqtts://…`), checked when given: it holds
-    /// no password. nil: no broker, and nothing of MQTT is loaded or woken for.
+    /// `--mqtt URL` as typed: `mqtt://[user@]host[:port]` or `mqtts://…`.
+    ///
+    /// Checked when given: it holds no password. nil: no broker, and nothing of MQTT is loaded or
+    /// woken for.
     var url: String?
     /// `--mqtt-cafile FILE`: the CA certificates for `mqtts://`.
     var caFile: String?
@@ -24,9 +26,10 @@ struct BusOptions: Equatable, Sendable {
     /// The environment variable that may hold the broker password.
     static let passwordVariable = "EGGTIMER_MQTT_PASSWORD"
 
-    /// The node name: `--node`, else the host name made to fit the label rules
-    /// (``Options/isValidLabel(_:)``): other characters become `_`, at most 64 of them.
-    /// C: `gethostname`.
+    /// The node name: `--node`, else the host name.
+    ///
+    /// The host name is made to fit the label rules (``Options/isValidLabel(_:)``): other
+    /// characters become `_`, at most 64 of them. C: `gethostname`.
     var nodeName: String {
         if let node { return node }
         var buffer = [CChar](repeating: 0, count: 256)
@@ -44,7 +47,8 @@ struct BusOptions: Equatable, Sendable {
     static func topicLevel(_ text: String, fallback: String) -> String {
         var bytes = text.utf8.prefix(Options.labelLimit).map { byte -> UInt8 in
             let plain =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
             return plain ? byte : UInt8(ascii: "_")
@@ -63,7 +67,8 @@ struct BusOptions: Equatable, Sendable {
         guard let passwordFile else { return environment(Self.passwordVariable).flatMap { $0.isEmpty ? nil : $0 } }
         let descriptor = open(passwordFile, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw UsageError(description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(errorText(errno))")
+            throw UsageError(
+                description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(errorText(errno))")
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -84,9 +89,10 @@ struct BusOptions: Equatable, Sendable {
 
     /// Whether `text` may be a topic prefix: one or more levels split by `/`, each by the label rules.
     static func isValidPrefix(_ text: String) -> Bool {
-        !text.isEmpty && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
-            Options.isValidLabel(String($0))
-        }
+        !text.isEmpty
+            && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                Options.isValidLabel(String($0))
+            }
     }
 
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
@@ -169,7 +175,8 @@ extension Options {
         let rest = pieces[1].dropFirst(2)
         if let at = rest.firstIndex(of: "@"), rest[..<at].contains(":") {
             throw name.error(
-                "takes no password in the URL (the ':' after '\(rest[..<at].prefix { $0 != ":" })'): use --mqtt-password-file or $\(BusOptions.passwordVariable)")
+                "takes no password in the URL (the ':' after '\(rest[..<at].prefix { $0 != ":" })'): use --mqtt-password-file or $\(BusOptions.passwordVariable)"
+            )
         }
         guard !rest.isEmpty, rest.first != "@", rest.first != ":" else { throw name.error("names no host: '\(value)'") }
     }

@@ -101,7 +101,9 @@ final class EggtimerProcess {
             let deadline = ContinuousClock.now + timeout
             while !waitReadable(pidfd, timeout: .zero), ContinuousClock.now < deadline {
                 // Output until end-of-file (the child exited), then the pidfd.
-                if !readSome(until: deadline) { _ = waitReadable(pidfd, timeout: ContinuousClock.now.duration(to: deadline)) }
+                if !readSome(until: deadline) {
+                    _ = waitReadable(pidfd, timeout: ContinuousClock.now.duration(to: deadline))
+                }
             }
             if !waitReadable(pidfd, timeout: .zero) { kill(pid, SIGKILL) }
         } else {

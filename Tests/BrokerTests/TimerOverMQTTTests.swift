@@ -2,8 +2,10 @@ import Glibc
 import HouseBus
 import Testing
 
-/// Issue 15 end to end: real eggtimer processes as rooms of a house, a real Mosquitto broker per
-/// test, and mosquitto_sub/mosquitto_pub as a third client. No test sleeps to wait for an event.
+/// Issue 15 end to end: real eggtimer processes as rooms of a house.
+///
+/// A real Mosquitto broker per test, and mosquitto_sub/mosquitto_pub as a third client. No test
+/// sleeps to wait for an event.
 @Suite struct TimerOverMQTTTests {
     /// A timer's broker arguments: the broker's plain listener, the node, the shortest keepalive (5 s).
     private func bus(_ broker: MosquittoBroker, node: String = "kitchen") -> [String] {
@@ -134,7 +136,8 @@ import Testing
         let buttonTopic = "homeassistant/button/kitchen_soup/ack/config"
         #expect(
             watcher.wait(timeout: .seconds(15)) { lines in
-                lines.contains { $0.hasPrefix(sensorTopic + " {") } && lines.contains { $0.hasPrefix(buttonTopic + " {") }
+                lines.contains { $0.hasPrefix(sensorTopic + " {") }
+                    && lines.contains { $0.hasPrefix(buttonTopic + " {") }
             })
         let sensor = try #require(watcher.lines.first { $0.hasPrefix(sensorTopic + " ") })
         let button = try #require(watcher.lines.first { $0.hasPrefix(buttonTopic + " ") })
@@ -282,7 +285,8 @@ import Testing
         #expect(tea.expect(#""event":"sounding""#, timeout: .seconds(15)))
         #expect(eggs.expect(#""event":"sounding""#, timeout: .seconds(15)))
         #expect(soup.expect(#""event":"started""#, timeout: .seconds(15)))
-        let watcher = try MosquittoSubscriber.start(BrokerLogin(broker), topics: ["eggtimer/+/+/state"], log: broker.log)
+        let watcher = try MosquittoSubscriber.start(
+            BrokerLogin(broker), topics: ["eggtimer/+/+/state"], log: broker.log)
         #expect(watcher.wait(timeout: .seconds(10)) { $0.filter { $0.contains(#""state":"ringing""#) }.count >= 2 })
 
         let status = runEggtimer(["status", "--mqtt", url])
@@ -304,7 +308,10 @@ import Testing
         #expect(ack.termination == .exited(0), "\(ack.stderr)")
         #expect(ack.stdout == "kitchen/tea: ack sent\n")
         #expect(tea.finish() == .exited(0))
-        #expect(watcher.wait(timeout: .seconds(10)) { $0.last.map { isClear($0, topic: "eggtimer/kitchen/tea/state") } == true })
+        #expect(
+            watcher.wait(timeout: .seconds(10)) {
+                $0.last.map { isClear($0, topic: "eggtimer/kitchen/tea/state") } == true
+            })
         #expect(runEggtimer(["ack", "--mqtt", url]).termination == .exited(0))  // the only ringing one now
         #expect(eggs.finish() == .exited(0))
         #expect(runEggtimer(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))  // a label on any node

@@ -73,7 +73,8 @@ private let t0 = ContinuousClock.now
         for key in ["mqtt", "mqtt-cafile", "mqtt-password-file", "node", "mqtt-prefix"] { #expect(keys.contains(key)) }
         #expect(!keys.contains("mqtt-keepalive"))
         let file = ConfigFile(
-            location: .init(path: Array("/x/config".utf8), required: false), contents: Array("mqtt = mqtt://broker\nnode = hall\n".utf8))
+            location: .init(path: Array("/x/config".utf8), required: false),
+            contents: Array("mqtt = mqtt://broker\nnode = hall\n".utf8))
         let options = try Options.settings(from: file)
         #expect(options.bus.url == "mqtt://broker")
         #expect(options.bus.nodeName == "hall")
@@ -126,7 +127,8 @@ private let t0 = ContinuousClock.now
     }
 
     @Test func theMenuPublishesNoState() {
-        let status = TimerStatus(label: "menu-1", pid: 1, state: "menu", remaining: .zero, deadlineUnixMilliseconds: nil)
+        let status = TimerStatus(
+            label: "menu-1", pid: 1, state: "menu", remaining: .zero, deadlineUnixMilliseconds: nil)
         #expect(BusLink.payload(status, total: .zero, topics: topics) == nil)
     }
 

@@ -38,6 +38,7 @@ struct HouseSurvey {
 
     /// Every timer's state, sorted by node and label (final states left out).
     /// - Parameter end: The deadline (boot clock).
+    /// - Returns: The states collected once the probe came back.
     /// - Throws: `ExitStatus.unavailable` when the broker fails or the deadline passes (said).
     mutating func collect(until end: ContinuousClock.Instant) throws(ExitStatus) -> [TimerStatePayload] {
         try pump(until: end) { $0.probed }
@@ -66,7 +67,9 @@ struct HouseSurvey {
             let wake = [end, client.nextCheck].compactMap { $0 }.min() ?? end
             let milliseconds = Int32(clamping: max(0, now.duration(to: wake).nanoseconds / 1_000_000 + 1))
             var ready = pollfd(fd: -1, events: 0, revents: 0)
-            if let request = client.pollRequest { ready = pollfd(fd: request.descriptor, events: request.events, revents: 0) }
+            if let request = client.pollRequest {
+                ready = pollfd(fd: request.descriptor, events: request.events, revents: 0)
+            }
             if poll(&ready, 1, milliseconds) < 0, errno != EINTR { throw .osError }
             for event in client.service(revents: ready.revents, at: .now) { try handle(event) }
         }
@@ -100,6 +103,7 @@ struct HouseSurvey {
     ///   - timers: The timers collected.
     ///   - target: `NODE/LABEL`, `LABEL` or nil.
     ///   - verb: The subcommand, for messages.
+    /// - Returns: The chosen timer's state.
     /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, ``ExitStatus/usage``
     ///   listing the candidates when several do.
     static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
@@ -143,7 +147,8 @@ struct HouseSurvey {
             [["TIMER", "STATE", "REMAINING", "RINGS AT"]]
             + timers.map { timer in
                 var left = Duration.milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
-                if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds {
+                if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds
+                {
                     left = .milliseconds(max(0, deadline - nowUnixMilliseconds))
                 }
                 return [
@@ -160,7 +165,9 @@ struct HouseSurvey {
         }.joined()
     }
 
-    /// The wall clock now, in milliseconds since the Unix epoch. C: `clock_gettime(CLOCK_REALTIME)`.
+    /// The wall clock now, in milliseconds since the Unix epoch.
+    ///
+    /// C: `clock_gettime(CLOCK_REALTIME)`.
     static func nowUnixMilliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

@@ -59,6 +59,7 @@ struct BusLink {
     ///   - options: The MQTT options.
     ///   - clientName: The client id's middle part; the pid and a random number make it unique.
     ///   - will: The Last Will, if any.
+    /// - Returns: The client, not connecting yet.
     /// - Throws: `ExitStatus`, as ``init(options:label:at:)`` says.
     static func connect(_ options: BusOptions, clientName: String, will: BusMessage?) throws(ExitStatus) -> BusClient {
         let address: BrokerAddress

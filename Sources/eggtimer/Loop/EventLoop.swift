@@ -84,7 +84,9 @@ struct EventLoop {
         let controlSet = control?.pollSet ?? []
         fds += controlSet.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         let busIndex = fds.count
-        if let request = bus?.pollRequest { fds.append(pollfd(fd: request.descriptor, events: request.events, revents: 0)) }
+        if let request = bus?.pollRequest {
+            fds.append(pollfd(fd: request.descriptor, events: request.events, revents: 0))
+        }
         let ready: Int32
         if let timer {
             timer.arm(at: deadline)

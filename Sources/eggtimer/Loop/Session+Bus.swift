@@ -12,8 +12,11 @@ extension Session {
     }
 
     /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.
+    ///
+    /// Once the controller has exited, ``finishBus()`` publishes the final state instead.
     mutating func publishState(at now: ContinuousClock.Instant) {
         guard link != nil else { return }
+        if case .exited = controller.mode { return }
         let payload = statePayload(at: now)
         link?.update(payload, at: now)
     }

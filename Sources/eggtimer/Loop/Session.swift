@@ -87,11 +87,11 @@ struct Session {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
         while true {
-            recordTimer()  // first: once an event is logged, the record says so too
+            publishState(at: clock.now())  // first: the house hears of a change before any disk write
+            recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
             let now = clock.now()
-            publishState(at: now)
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
