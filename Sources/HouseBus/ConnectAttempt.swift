@@ -12,8 +12,8 @@ import Glibc
 /// the worker destroys its own handle whenever `mosquitto_connect` returns.
 ///
 /// Descriptors: the pipe is made with `pipe2(O_CLOEXEC | O_NONBLOCK)`. libmosquitto 2.0.11 makes
-/// its socket without `SOCK_CLOEXEC`; the worker sets `FD_CLOEXEC` as soon as `mosquitto_connect`
-/// returns. Until then (the resolve and connect, up to the kernel's TCP connect timeout in an
+/// its socket without `SOCK_CLOEXEC` (checked with `fcntl(F_GETFD)`); the worker sets `FD_CLOEXEC`
+/// as soon as `mosquitto_connect` returns. Until then (the resolve and connect, up to the kernel's TCP connect timeout in an
 /// abandoned worker) a child that another thread spawns without closing descriptors would inherit
 /// the socket; eggtimer's own children close every descriptor from 3 (`posix_spawn`'s close-from).
 ///
@@ -96,10 +96,7 @@ final class ConnectAttempt: @unchecked Sendable {
         let code = library.connect(handle, host, port, keepalive)
         let errorNumber = errno
         let socket = library.socket(handle)
-        if socket >= 0 {
-            let flags = fcntl(socket, F_GETFD)
-            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(socket, F_SETFD, flags | FD_CLOEXEC) }
-        }
+        if socket >= 0 { CloseOnExec.mark(socket) }
         let keep = locked { () -> Bool in
             if abandoned { return false }
             outcome = Outcome(code: code, errorNumber: errorNumber)

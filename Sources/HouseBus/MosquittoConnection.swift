@@ -39,8 +39,9 @@ final class MosquittoConnection {
     /// C: `mosquitto_new`, `mosquitto_int_option`, `mosquitto_username_pw_set`, `mosquitto_will_set`,
     /// `mosquitto_tls_set`.
     static func makeHandle(settings: BusSettings, library: MosquittoLibrary) throws(BusError) -> OpaquePointer {
-        guard let handle = library.new(settings.clientID, true, nil) else {
-            throw .setup("mosquitto_new (client id \"\(settings.clientID)\"): \(String(cString: strerror(errno)))")
+        let (made, errorNumber) = CloseOnExec.markingNewDescriptors { (library.new(settings.clientID, true, nil), errno) }
+        guard let handle = made else {
+            throw .setup("mosquitto_new (client id \"\(settings.clientID)\"): \(errorText(errorNumber))")
         }
         do {
             try check(
