@@ -67,7 +67,9 @@ public final class BusClient {
         if case .connecting(let attempt) = phase { attempt.abandon(library: library) }
     }
 
-    /// Begins connecting: starts the first connect worker. Does nothing unless idle.
+    /// Begins connecting: starts the first connect worker.
+    ///
+    /// Does nothing unless idle.
     ///
     /// Never blocks. A failure to start (no thread) shows as `.connectionLost` from the next
     /// ``service(revents:at:)`` and is retried after the backoff.
@@ -95,10 +97,11 @@ public final class BusClient {
         }
     }
 
-    /// When the loop must call ``service(revents:at:)`` even without readiness: a second after
-    /// the last keepalive check while a connection is up (`mosquitto_loop_misc` runs at least
-    /// once a second), the connect or handshake deadline, or the end of a backoff. Boot clock;
-    /// nil when nothing is due (idle or finished).
+    /// When the loop must call ``service(revents:at:)`` even without readiness.
+    ///
+    /// A second after the last keepalive check while a connection is up (`mosquitto_loop_misc`
+    /// runs at least once a second), the connect or handshake deadline, or the end of a backoff.
+    /// Boot clock; nil when nothing is due (idle or finished).
     public var nextCheck: ContinuousClock.Instant? {
         switch phase {
         case .idle, .finished: return nil

@@ -27,8 +27,10 @@ final class ConnectAttempt: @unchecked Sendable {
         let errorNumber: Int32
     }
 
-    /// The read end of the wake pipe: poll it for POLLIN; it reports POLLHUP when the worker is done.
-    /// Owned by the loop thread (closed by ``takeOutcome()`` or ``abandon()``).
+    /// The read end of the wake pipe, to poll for POLLIN.
+    ///
+    /// It reports POLLHUP when the worker is done. Owned by the loop thread (closed by
+    /// ``takeOutcome()`` or ``abandon(library:)``).
     let wakeDescriptor: Int32
     /// When the loop gives up on this attempt (boot clock).
     let deadline: ContinuousClock.Instant
@@ -121,8 +123,10 @@ final class ConnectAttempt: @unchecked Sendable {
         return taken
     }
 
-    /// Gives up on the attempt: the worker destroys the handle when `mosquitto_connect` returns
-    /// (or this does, if it already has). Never waits. Loop thread only.
+    /// Gives up on the attempt without waiting.
+    ///
+    /// The worker destroys the handle when `mosquitto_connect` returns (or this does, if it
+    /// already has). Loop thread only.
     /// C: `mosquitto_destroy`.
     func abandon(library: MosquittoLibrary) {
         let finished = locked { () -> OpaquePointer? in

@@ -32,7 +32,8 @@ import Testing
         driver.start()
         try driver.runUntilConnected()
         // Retained, so it arrives whether or not the client's SUBSCRIBE was handled yet.
-        try mosquittoPublish(login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
+        try mosquittoPublish(
+            login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
         let received = driver.run(timeout: .seconds(10)) {
             if case .message = $0 { true } else { false }
         }
@@ -42,7 +43,10 @@ import Testing
         let messageID = try #require(
             driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/state", text: "{\"state\":\"counting\"}")))
         #expect(driver.run(timeout: .seconds(10)) { $0 == .published(messageID: messageID) } != nil)
-        #expect(subscriber.wait(timeout: .seconds(10)) { $0.contains("eggtimer/kitchen/eggs/state {\"state\":\"counting\"}") })
+        #expect(
+            subscriber.wait(timeout: .seconds(10)) {
+                $0.contains("eggtimer/kitchen/eggs/state {\"state\":\"counting\"}")
+            })
     }
 
     @Test func retainedTableIsRepublishedAfterTheBrokerIsKilledAndRestarted() throws {
@@ -66,7 +70,8 @@ import Testing
         try broker.restart()
         try driver.runUntilConnected(timeout: .seconds(15))
         driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/marker", text: "after", retain: true))
-        let second = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/+/state", "eggtimer/kitchen/eggs/marker"], log: broker.log)
+        let second = try MosquittoSubscriber.start(
+            login, topics: ["eggtimer/kitchen/+/state", "eggtimer/kitchen/eggs/marker"], log: broker.log)
         // The marker was published after the republish, so once it is there the table is too.
         #expect(driver.run(timeout: .seconds(10)) { second.lines.contains("eggtimer/kitchen/eggs/marker after") })
         #expect(second.lines.contains("eggtimer/kitchen/eggs/state counting"))
@@ -88,7 +93,9 @@ import Testing
         // PINGREQ goes out, and the broker ends it after 1.5 × keepalive and sends the will.
         let stoppedAt = ContinuousClock.now
         #expect(subscriber.wait(timeout: .seconds(20)) { $0.contains("\(availability) offline") })
-        print("will seen \(stoppedAt.duration(to: .now)) after the client stopped answering (keepalive 5 s: libmosquitto's least)")
+        print(
+            "will seen \(stoppedAt.duration(to: .now)) after the client stopped answering (keepalive 5 s: libmosquitto's least)"
+        )
     }
 
     @Test func finishPublishesTheFinalMessagesAndNoWill() throws {

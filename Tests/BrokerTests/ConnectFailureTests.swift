@@ -56,8 +56,11 @@ import Testing
         let lost = try #require(driver.run(timeout: limit + .seconds(3), until: isLoss))
         let after = driver.startedAt.duration(to: driver.events[0].at)
         print("full accept queue: \(lost) after \(after); longest service() \(driver.longestService)")
-        #expect(lost == .connectionLost(
-            "MQTT broker mqtt://127.0.0.1:\(listener.port) did not answer within 1 s (resolving or connecting)"))
+        #expect(
+            lost
+                == .connectionLost(
+                    "MQTT broker mqtt://127.0.0.1:\(listener.port) did not answer within 1 s (resolving or connecting)")
+        )
         #expect(after >= limit && after < limit + .milliseconds(200))
         #expect(driver.longestService < Self.serviceLimit)
         // The next attempt starts after the backoff and is abandoned the same way.
@@ -72,9 +75,11 @@ import Testing
         let driver = try BusDriver(testSettings(port: listener.port, connectLimit: limit))
         driver.start()
         let lost = try #require(driver.run(timeout: limit * 2 + .seconds(3), until: isLoss))
-        #expect(lost == .connectionLost(
-            "MQTT broker mqtt://127.0.0.1:\(listener.port) accepted the connection but did not answer the MQTT "
-                + "handshake within 1 s"))
+        #expect(
+            lost
+                == .connectionLost(
+                    "MQTT broker mqtt://127.0.0.1:\(listener.port) accepted the connection but did not answer the MQTT "
+                        + "handshake within 1 s"))
         #expect(driver.longestService < Self.serviceLimit)
     }
 
@@ -101,8 +106,10 @@ import Testing
     }
 }
 
-/// A listening TCP socket on 127.0.0.1 that never accepts. With `fill`, its accept queue
-/// (backlog 0: one connection) is filled first, so the kernel drops further SYNs.
+/// A listening TCP socket on 127.0.0.1 that never accepts.
+///
+/// With `fill`, its accept queue (backlog 0: one connection) is filled first, so the kernel drops
+/// further SYNs.
 final class FullListener {
     let port: Int
     private var descriptors: [Int32] = []

@@ -4,7 +4,8 @@ import Testing
 @Suite struct BusCommandTests {
     @Test(arguments: [
         ("ack", BusCommand.ack), ("cancel", .cancel), ("snooze", .snooze), ("pause", .pause), ("resume", .resume),
-        ("add 60", .add(seconds: 60)), ("add -60", .add(seconds: -60)), ("  ack\n", .ack), ("\tadd   90 ", .add(seconds: 90)),
+        ("add 60", .add(seconds: 60)), ("add -60", .add(seconds: -60)), ("  ack\n", .ack),
+        ("\tadd   90 ", .add(seconds: 90)),
         ("add 86400", .add(seconds: 86_400)), ("add -86400", .add(seconds: -86_400)),
     ])
     func knownCommandsParse(text: String, expected: BusCommand) throws {

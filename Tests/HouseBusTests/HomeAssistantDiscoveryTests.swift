@@ -36,7 +36,10 @@ import Testing
     @Test func objectIDsAreSanitisedAndThePrefixIsUsed() {
         let odd = TimerTopics(node: "garden room", label: "t\u{E9}a.2")
         let configs = HomeAssistantDiscovery.configs(for: odd, discoveryPrefix: "ha")
-        #expect(configs.map(\.topic) == ["ha/sensor/garden_room_t_a_2/deadline/config", "ha/button/garden_room_t_a_2/ack/config"])
+        #expect(
+            configs.map(\.topic) == [
+                "ha/sensor/garden_room_t_a_2/deadline/config", "ha/button/garden_room_t_a_2/ack/config",
+            ])
     }
 
     @Test func removalsClearTheSameTopics() {

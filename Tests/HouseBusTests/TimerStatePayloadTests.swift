@@ -60,7 +60,8 @@ import Testing
     }
 
     @Test func extraKeysAndAMissingDeadlineAreTolerated() throws {
-        let text = #" {"extra":{"a":[1,2,{"b":null}]},"state":"silent","label":"l","node":"n","duration_s":6e1,"remaining_s":-0.5} "#
+        let text =
+            #" {"extra":{"a":[1,2,{"b":null}]},"state":"silent","label":"l","node":"n","duration_s":6e1,"remaining_s":-0.5} "#
         let payload = try #require(TimerStatePayload.parse(Array(text.utf8)))
         #expect(payload.state == "silent" && payload.durationSeconds == 60 && payload.deadlineUnixMilliseconds == nil)
     }
@@ -71,8 +72,10 @@ import Testing
         let oversized = Array(base.dropLast()) + padding
         #expect(oversized.count > TimerStatePayload.byteLimit)
         #expect(TimerStatePayload.parse(oversized) == nil)
-        let justFits = Array(base.dropLast()) + Array(",\"pad\":\"".utf8)
-            + Array(repeating: UInt8(ascii: "x"), count: TimerStatePayload.byteLimit - base.count - 9) + Array("\"}".utf8)
+        let justFits =
+            Array(base.dropLast()) + Array(",\"pad\":\"".utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: TimerStatePayload.byteLimit - base.count - 9)
+            + Array("\"}".utf8)
         #expect(justFits.count == TimerStatePayload.byteLimit)
         #expect(TimerStatePayload.parse(justFits) == Self.counting)
     }

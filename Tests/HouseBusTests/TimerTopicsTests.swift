@@ -31,7 +31,9 @@ import Testing
 
     @Test func builtTopicsParseBack() throws {
         let topics = TimerTopics(prefix: "eggtimer", node: "garden-room", label: "pasta_2")
-        for (topic, kind) in [(topics.state, "state"), (topics.command, "command"), (topics.availability, "availability")] {
+        for (topic, kind) in [
+            (topics.state, "state"), (topics.command, "command"), (topics.availability, "availability"),
+        ] {
             let parsed = try #require(TimerTopics.parse(topic, prefix: "eggtimer"))
             #expect(parsed.0 == topics && parsed.kind == kind)
         }

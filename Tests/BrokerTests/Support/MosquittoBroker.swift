@@ -1,8 +1,9 @@
 import CSystem
 import Glibc
 
-/// A private Mosquitto broker for one test: `mosquitto -c <private dir>/mosquitto.conf` on a free
-/// 127.0.0.1 port, anonymous unless users are given (a `password_file` made with
+/// A private Mosquitto broker for one test.
+///
+/// `mosquitto -c <private dir>/mosquitto.conf` on a free 127.0.0.1 port, anonymous unless users are given (a `password_file` made with
 /// `mosquitto_passwd -b`), with an optional TLS listener whose CA and server certificate are made
 /// by `openssl` in the private folder. Runs as a child of the test process; its log goes to `log`.
 final class MosquittoBroker {
