@@ -12,6 +12,11 @@ import Glibc
 /// writing and keepalive run inside ``service(revents:at:)`` (`mosquitto_loop_read`,
 /// `mosquitto_loop_write`, `mosquitto_loop_misc`). Protocol: MQTT v3.1.1, clean session.
 /// Times are instants of `ContinuousClock` (CLOCK_BOOTTIME on Linux).
+///
+/// Process-wide effects of libmosquitto 2.0.11 (checked): `mosquitto_new` sets SIGPIPE to
+/// SIG_IGN (eggtimer ignores it anyway), and every handle holds a socketpair besides its socket
+/// (both made close-on-exec here). A worker abandoned in a hung connect keeps its thread, handle
+/// and socket until the kernel gives up (about 2 min for a blackholed address).
 public final class BusClient {
     /// Where the connection stands.
     enum Phase {

@@ -67,6 +67,11 @@ import Testing
         let lost = driver.run(timeout: .seconds(10), until: isLoss)
         #expect(lost != nil)
         #expect(!driver.client.isConnected)
+        // While disconnected: a plain message is dropped, a retained one replaces the table's.
+        #expect(driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/log", text: "dropped")) == nil)
+        #expect(
+            driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/state", text: "paused", retain: true))
+                == nil)
         try broker.restart()
         try driver.runUntilConnected(timeout: .seconds(15))
         driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/marker", text: "after", retain: true))
@@ -74,7 +79,8 @@ import Testing
             login, topics: ["eggtimer/kitchen/+/state", "eggtimer/kitchen/eggs/marker"], log: broker.log)
         // The marker was published after the republish, so once it is there the table is too.
         #expect(driver.run(timeout: .seconds(10)) { second.lines.contains("eggtimer/kitchen/eggs/marker after") })
-        #expect(second.lines.contains("eggtimer/kitchen/eggs/state counting"))
+        #expect(second.lines.contains("eggtimer/kitchen/eggs/state paused"))
+        #expect(!second.lines.contains("eggtimer/kitchen/eggs/state counting"))
         #expect(!second.lines.contains { $0.hasPrefix("eggtimer/kitchen/tea/state") })
     }
 

@@ -17,6 +17,10 @@ import Testing
         print("wrong password: \(line)")
         #expect(line.contains("refused the connection") && line.contains("not authorised"))
         #expect(!line.contains("\n") && !line.contains("wrong"))
+        // Backing off: nothing to poll, the next attempt due 0.8–1.2 s later.
+        #expect(driver.client.pollRequest == nil)
+        let wait = driver.events[0].at.duration(to: try #require(driver.client.nextCheck))
+        #expect(wait > .milliseconds(750) && wait <= .milliseconds(1200))
         // The backoff continues: a second attempt is refused too, a backoff (0.8–1.2 s) later.
         #expect(driver.run(timeout: .seconds(10), until: isLoss) != nil)
         let losses = driver.events.filter { isLoss($0.event) }.map(\.at)

@@ -1,3 +1,4 @@
+import Glibc
 import HouseBus
 import Testing
 
@@ -37,5 +38,13 @@ import Testing
             let parsed = try #require(TimerTopics.parse(topic, prefix: "eggtimer"))
             #expect(parsed.0 == topics && parsed.kind == kind)
         }
+    }
+
+    @Test func clientIDsAreUniqueAndSanitised() {
+        let first = BusSettings.uniqueClientID(node: "garden room/1")
+        let second = BusSettings.uniqueClientID(node: "garden room/1")
+        #expect(first.hasPrefix("eggtimer-garden_room_1-\(getpid())-"))
+        #expect(first != second)
+        #expect(first.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
     }
 }
