@@ -125,4 +125,23 @@ import Testing
         #expect(late.wait(timeout: .seconds(10)) { $0.contains("\(availability) offline") })
         #expect(!(subscriber.lines + late.lines).contains { $0.contains("(will)") })
     }
+
+    @Test func finishIsBoundedWhenTheBrokerDoesNotAnswer() throws {
+        let broker = try MosquittoBroker()
+        let driver = try BusDriver(testSettings(port: broker.port))
+        driver.start()
+        try driver.runUntilConnected()
+        broker.freeze()
+        defer { broker.thaw() }
+        let limit = Duration.milliseconds(500)
+        let before = ContinuousClock.now
+        driver.client.finish(
+            publishing: [BusMessage(topic: "eggtimer/kitchen/eggs/availability", text: "offline", retain: true)],
+            limit: limit)
+        let took = before.duration(to: .now)
+        print("finish with a frozen broker took \(took) (limit \(limit))")
+        // No PUBACK and no close ever come, so it waits out the limit, and no longer.
+        #expect(took >= limit - .milliseconds(5) && took < limit + .milliseconds(150))
+        #expect(!driver.client.isConnected && driver.client.pollRequest == nil)
+    }
 }

@@ -93,6 +93,11 @@ import Testing
         let trusted = try BusDriver(testSettings(port: port, secure: true, caFile: broker.caFile))
         trusted.start()
         try trusted.runUntilConnected()
+        let connectTime = trusted.startedAt.duration(to: try #require(trusted.events.first?.at))
+        print(
+            "TLS connect time (start → .connected, loopback): \(connectTime); longest service() \(trusted.longestService)"
+        )
+        #expect(trusted.longestService < Self.serviceLimit)
         // The system's CAs (/etc/ssl/certs) did not sign the test broker's certificate.
         let untrusted = try BusDriver(testSettings(port: port, secure: true))
         untrusted.start()

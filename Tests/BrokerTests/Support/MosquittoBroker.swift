@@ -94,10 +94,17 @@ final class MosquittoBroker {
 
     /// Stops the broker with SIGTERM (SIGKILL after 5 s) and reaps it.
     func stop() {
+        server?.signal(SIGCONT)
         server?.signal(SIGTERM)
         server?.wait(timeout: .seconds(5))
         server = nil
     }
+
+    /// Stops the broker's process (SIGSTOP): connections stay open, nothing is answered.
+    func freeze() { server?.signal(SIGSTOP) }
+
+    /// Lets a frozen broker run again (SIGCONT).
+    func thaw() { server?.signal(SIGCONT) }
 
     /// Kills the broker and starts it again on the same ports (retained messages are gone:
     /// `persistence false`).
