@@ -100,14 +100,16 @@ extension Character {
 
 /// Letters, digits, `.`, `-` and `_` (host names and IPv4 addresses).
 private func isHostCharacter(_ character: Character) -> Bool {
-    character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "-"
-        || character == "_")
+    character.isASCII
+        && (character.isLetter || character.isNumber || character == "." || character == "-"
+            || character == "_")
 }
 
 /// Hex digits, `:`, `.` (an embedded IPv4) and `%` with a zone name.
 private func isIPv6Character(_ character: Character) -> Bool {
-    character.isASCII && (character.isHexDigit || character == ":" || character == "." || character == "%"
-        || character.isLetter || character.isNumber)
+    character.isASCII
+        && (character.isHexDigit || character == ":" || character == "." || character == "%"
+            || character.isLetter || character.isNumber)
 }
 
 /// Printable ASCII other than the URL delimiters.

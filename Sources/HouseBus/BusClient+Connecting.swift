@@ -49,7 +49,8 @@ extension BusClient {
         if outcome.code == MOSQ_ERR_EAI.rawValue {
             return "cannot resolve the MQTT broker's host \"\(settings.address.host)\" (\(address))"
         }
-        return "cannot connect to MQTT broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
+        return
+            "cannot connect to MQTT broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
     }
 
     /// Reports `reason` once, drops the connection (if any) and waits for the backoff.

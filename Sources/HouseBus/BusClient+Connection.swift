@@ -2,8 +2,10 @@ import CMosquitto
 import Glibc
 
 extension BusClient {
-    /// Points the handle's user data at this client and sets the callbacks (loop thread, after
-    /// the worker handed the handle back; libmosquitto calls them only inside the loop calls).
+    /// Points the handle's user data at this client and sets the callbacks.
+    ///
+    /// Loop thread, after the worker handed the handle back; libmosquitto calls them only inside
+    /// the loop calls.
     /// C: `mosquitto_user_data_set`, `mosquitto_*_callback_set`.
     func adopt(_ connection: MosquittoConnection) {
         let handle = connection.handle
@@ -27,7 +29,9 @@ extension BusClient {
         }
     }
 
-    /// Reads, writes and runs the keepalive on a live connection; handles CONNACK and loss.
+    /// Reads, writes and runs the keepalive on a live connection.
+    ///
+    /// Also handles CONNACK and a lost connection.
     /// C: `mosquitto_loop_read`, `mosquitto_loop_write`, `mosquitto_loop_misc`, `mosquitto_want_write`.
     func serviceConnection(_ connection: MosquittoConnection, revents: Int16, at now: ContinuousClock.Instant) {
         let handle = connection.handle

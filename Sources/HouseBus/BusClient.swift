@@ -12,6 +12,11 @@ import Glibc
 /// writing and keepalive run inside ``service(revents:at:)`` (`mosquitto_loop_read`,
 /// `mosquitto_loop_write`, `mosquitto_loop_misc`). Protocol: MQTT v3.1.1, clean session.
 /// Times are instants of `ContinuousClock` (CLOCK_BOOTTIME on Linux).
+///
+/// Process-wide effects of libmosquitto 2.0.11 (checked): `mosquitto_new` sets SIGPIPE to
+/// SIG_IGN (eggtimer ignores it anyway), and every handle holds a socketpair besides its socket
+/// (both made close-on-exec here). A worker abandoned in a hung connect keeps its thread, handle
+/// and socket until the kernel gives up (about 2 min for a blackholed address).
 public final class BusClient {
     /// Where the connection stands.
     enum Phase {
@@ -67,7 +72,9 @@ public final class BusClient {
         if case .connecting(let attempt) = phase { attempt.abandon(library: library) }
     }
 
-    /// Begins connecting: starts the first connect worker. Does nothing unless idle.
+    /// Begins connecting: starts the first connect worker.
+    ///
+    /// Does nothing unless idle.
     ///
     /// Never blocks. A failure to start (no thread) shows as `.connectionLost` from the next
     /// ``service(revents:at:)`` and is retried after the backoff.
@@ -95,10 +102,11 @@ public final class BusClient {
         }
     }
 
-    /// When the loop must call ``service(revents:at:)`` even without readiness: a second after
-    /// the last keepalive check while a connection is up (`mosquitto_loop_misc` runs at least
-    /// once a second), the connect or handshake deadline, or the end of a backoff. Boot clock;
-    /// nil when nothing is due (idle or finished).
+    /// When the loop must call ``service(revents:at:)`` even without readiness.
+    ///
+    /// A second after the last keepalive check while a connection is up (`mosquitto_loop_misc`
+    /// runs at least once a second), the connect or handshake deadline, or the end of a backoff.
+    /// Boot clock; nil when nothing is due (idle or finished).
     public var nextCheck: ContinuousClock.Instant? {
         switch phase {
         case .idle, .finished: return nil

@@ -11,8 +11,9 @@ public enum BusCommand: Sendable, Equatable {
     /// The longest command payload read, in bytes.
     public static let byteLimit = 64
 
-    /// Parses `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60`, `add -60` (surrounding white
-    /// space trimmed). Pure; any thread.
+    /// Parses `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60` or `add -60`.
+    ///
+    /// Surrounding white space is trimmed. Pure; any thread.
     /// - Parameter payload: The message payload.
     /// - Returns: The command.
     /// - Throws: `BusCommandError` with a one-line reason: too long, not ASCII, empty, unknown, or a

@@ -1,3 +1,5 @@
+import Glibc
+
 /// How a ``BusClient`` connects: broker, credentials, TLS, identity, keepalive, Last Will, deadline.
 public struct BusSettings: Sendable {
     /// The broker.
@@ -38,5 +40,18 @@ public struct BusSettings: Sendable {
         self.keepalive = keepalive
         self.will = will
         self.connectLimit = connectLimit
+    }
+
+    /// A client id unique to this process: `eggtimer-<node>-<pid>-<random>`.
+    ///
+    /// The node keeps only `[a-zA-Z0-9_-]` (others become `_`) and at most 32 characters; the
+    /// random part is 8 hex digits. Two processes with the same id would keep pushing each other
+    /// off the broker.
+    /// - Parameter node: The node name.
+    /// - Returns: The id.
+    public static func uniqueClientID(node: String) -> String {
+        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let hex = String(repeating: "0", count: 8 - random.count) + random
+        return "eggtimer-\(HomeAssistantDiscovery.sanitised(String(node.prefix(32))))-\(getpid())-\(hex)"
     }
 }

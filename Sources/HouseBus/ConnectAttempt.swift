@@ -12,8 +12,8 @@ import Glibc
 /// the worker destroys its own handle whenever `mosquitto_connect` returns.
 ///
 /// Descriptors: the pipe is made with `pipe2(O_CLOEXEC | O_NONBLOCK)`. libmosquitto 2.0.11 makes
-/// its socket without `SOCK_CLOEXEC`; the worker sets `FD_CLOEXEC` as soon as `mosquitto_connect`
-/// returns. Until then (the resolve and connect, up to the kernel's TCP connect timeout in an
+/// its socket without `SOCK_CLOEXEC` (checked with `fcntl(F_GETFD)`); the worker sets `FD_CLOEXEC`
+/// as soon as `mosquitto_connect` returns. Until then (the resolve and connect, up to the kernel's TCP connect timeout in an
 /// abandoned worker) a child that another thread spawns without closing descriptors would inherit
 /// the socket; eggtimer's own children close every descriptor from 3 (`posix_spawn`'s close-from).
 ///
@@ -27,8 +27,10 @@ final class ConnectAttempt: @unchecked Sendable {
         let errorNumber: Int32
     }
 
-    /// The read end of the wake pipe: poll it for POLLIN; it reports POLLHUP when the worker is done.
-    /// Owned by the loop thread (closed by ``takeOutcome()`` or ``abandon()``).
+    /// The read end of the wake pipe, to poll for POLLIN.
+    ///
+    /// It reports POLLHUP when the worker is done. Owned by the loop thread (closed by
+    /// ``takeOutcome()`` or ``abandon(library:)``).
     let wakeDescriptor: Int32
     /// When the loop gives up on this attempt (boot clock).
     let deadline: ContinuousClock.Instant
@@ -96,10 +98,7 @@ final class ConnectAttempt: @unchecked Sendable {
         let code = library.connect(handle, host, port, keepalive)
         let errorNumber = errno
         let socket = library.socket(handle)
-        if socket >= 0 {
-            let flags = fcntl(socket, F_GETFD)
-            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(socket, F_SETFD, flags | FD_CLOEXEC) }
-        }
+        if socket >= 0 { CloseOnExec.mark(socket) }
         let keep = locked { () -> Bool in
             if abandoned { return false }
             outcome = Outcome(code: code, errorNumber: errorNumber)
@@ -124,8 +123,10 @@ final class ConnectAttempt: @unchecked Sendable {
         return taken
     }
 
-    /// Gives up on the attempt: the worker destroys the handle when `mosquitto_connect` returns
-    /// (or this does, if it already has). Never waits. Loop thread only.
+    /// Gives up on the attempt without waiting.
+    ///
+    /// The worker destroys the handle when `mosquitto_connect` returns (or this does, if it
+    /// already has). Loop thread only.
     /// C: `mosquitto_destroy`.
     func abandon(library: MosquittoLibrary) {
         let finished = locked { () -> OpaquePointer? in

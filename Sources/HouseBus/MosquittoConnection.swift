@@ -22,7 +22,9 @@ final class MosquittoConnection {
 
     deinit { library.destroy(handle) }
 
-    /// The connected socket, or -1. C: `mosquitto_socket`.
+    /// The connected socket, or -1.
+    ///
+    /// C: `mosquitto_socket`.
     var socket: Int32 { library.socket(handle) }
 
     /// Makes a client handle configured from `settings`: MQTT v3.1.1, clean session, user name and
@@ -39,8 +41,11 @@ final class MosquittoConnection {
     /// C: `mosquitto_new`, `mosquitto_int_option`, `mosquitto_username_pw_set`, `mosquitto_will_set`,
     /// `mosquitto_tls_set`.
     static func makeHandle(settings: BusSettings, library: MosquittoLibrary) throws(BusError) -> OpaquePointer {
-        guard let handle = library.new(settings.clientID, true, nil) else {
-            throw .setup("mosquitto_new (client id \"\(settings.clientID)\"): \(String(cString: strerror(errno)))")
+        let (made, errorNumber) = CloseOnExec.markingNewDescriptors {
+            (library.new(settings.clientID, true, nil), errno)
+        }
+        guard let handle = made else {
+            throw .setup("mosquitto_new (client id \"\(settings.clientID)\"): \(errorText(errorNumber))")
         }
         do {
             try check(

@@ -39,7 +39,9 @@ struct MosquittoLibrary: Sendable {
     /// The process's library, loaded and initialised (`mosquitto_lib_init`) on first use.
     static let shared: Result<MosquittoLibrary, BusError> = load()
 
-    /// Opens the library and looks up every function; any thread, once.
+    /// Opens the library and looks up every function.
+    ///
+    /// Any thread, once.
     /// C: `dlopen`, `dlsym`, `mosquitto_lib_init`.
     private static func load() -> Result<MosquittoLibrary, BusError> {
         guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
@@ -55,7 +57,9 @@ struct MosquittoLibrary: Sendable {
         return .success(library)
     }
 
-    /// Looks up every function in the opened library; nil when one is missing (see `dlerror`).
+    /// Looks up every function in the opened library.
+    ///
+    /// Fails (nil) when one is missing; `dlerror` says which.
     /// C: `dlsym`.
     private init?(handle: UnsafeMutableRawPointer) {
         /// The symbol `name` as the function pointer type `T`.
@@ -104,6 +108,7 @@ struct MosquittoLibrary: Sendable {
     /// - Parameters:
     ///   - code: A `MOSQ_ERR_*` value.
     ///   - errorNumber: The `errno` saved right after the failing call (for `MOSQ_ERR_ERRNO`).
+    /// - Returns: One line, for example `Connection refused`.
     /// C: `mosquitto_strerror`, `strerror`.
     func text(_ code: Int32, errorNumber: Int32 = 0) -> String {
         if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return String(cString: strerror(errorNumber)) }
@@ -111,7 +116,9 @@ struct MosquittoLibrary: Sendable {
         return String(cString: text)
     }
 
-    /// The library's version as `major.minor.revision`. C: `mosquitto_lib_version`.
+    /// The library's version as `major.minor.revision`.
+    ///
+    /// C: `mosquitto_lib_version`.
     var version: String {
         var major: Int32 = 0
         var minor: Int32 = 0

@@ -1,5 +1,6 @@
-/// UTC ISO 8601 timestamps with milliseconds (`2026-11-30T11:02:03.123Z`) for Unix milliseconds,
-/// by the proleptic Gregorian calendar (Howard Hinnant's days-from-civil). Pure; any thread.
+/// UTC ISO 8601 timestamps with milliseconds (`2026-11-30T11:02:03.123Z`) for Unix milliseconds.
+///
+/// By the proleptic Gregorian calendar (Howard Hinnant's days-from-civil). Pure; any thread.
 enum UTCTimestamp {
     /// The timestamp of `unixMilliseconds` (milliseconds since 1970-01-01T00:00:00Z).
     static func text(unixMilliseconds: Int64) -> String {

@@ -4,8 +4,9 @@ import Testing
 
 /// BusClient against a real Mosquitto broker per test (free port, private folder).
 @Suite struct BusClientTests {
-    @Test func connectsAndItsSocketIsCloseOnExec() throws {
+    @Test func connectsAndEveryDescriptorItMadeIsCloseOnExec() throws {
         let broker = try MosquittoBroker()
+        let before = openDescriptors()
         let driver = try BusDriver(testSettings(port: broker.port))
         driver.start()
         try driver.runUntilConnected()
@@ -14,6 +15,12 @@ import Testing
         #expect(driver.client.isConnected)
         let socket = try #require(driver.client.pollRequest?.descriptor)
         #expect(fcntl(socket, F_GETFD) & FD_CLOEXEC != 0)
+        // libmosquitto's own socketpair (made in mosquitto_new) too. Only Unix sockets are looked
+        // at: tests running alongside may hold a TCP socket that their abandoned connect worker
+        // has not marked yet.
+        let unixSockets = openDescriptors().subtracting(before).filter { socketDomain($0) == AF_UNIX }
+        #expect(!unixSockets.isEmpty)
+        for descriptor in unixSockets { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
         #expect(driver.events.map(\.event) == [.connected])
     }
 
@@ -25,7 +32,8 @@ import Testing
         driver.start()
         try driver.runUntilConnected()
         // Retained, so it arrives whether or not the client's SUBSCRIBE was handled yet.
-        try mosquittoPublish(login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
+        try mosquittoPublish(
+            login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
         let received = driver.run(timeout: .seconds(10)) {
             if case .message = $0 { true } else { false }
         }
@@ -35,7 +43,10 @@ import Testing
         let messageID = try #require(
             driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/state", text: "{\"state\":\"counting\"}")))
         #expect(driver.run(timeout: .seconds(10)) { $0 == .published(messageID: messageID) } != nil)
-        #expect(subscriber.wait(timeout: .seconds(10)) { $0.contains("eggtimer/kitchen/eggs/state {\"state\":\"counting\"}") })
+        #expect(
+            subscriber.wait(timeout: .seconds(10)) {
+                $0.contains("eggtimer/kitchen/eggs/state {\"state\":\"counting\"}")
+            })
     }
 
     @Test func retainedTableIsRepublishedAfterTheBrokerIsKilledAndRestarted() throws {
@@ -56,13 +67,20 @@ import Testing
         let lost = driver.run(timeout: .seconds(10), until: isLoss)
         #expect(lost != nil)
         #expect(!driver.client.isConnected)
+        // While disconnected: a plain message is dropped, a retained one replaces the table's.
+        #expect(driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/log", text: "dropped")) == nil)
+        #expect(
+            driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/state", text: "paused", retain: true))
+                == nil)
         try broker.restart()
         try driver.runUntilConnected(timeout: .seconds(15))
         driver.client.publish(BusMessage(topic: "eggtimer/kitchen/eggs/marker", text: "after", retain: true))
-        let second = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/+/state", "eggtimer/kitchen/eggs/marker"], log: broker.log)
+        let second = try MosquittoSubscriber.start(
+            login, topics: ["eggtimer/kitchen/+/state", "eggtimer/kitchen/eggs/marker"], log: broker.log)
         // The marker was published after the republish, so once it is there the table is too.
         #expect(driver.run(timeout: .seconds(10)) { second.lines.contains("eggtimer/kitchen/eggs/marker after") })
-        #expect(second.lines.contains("eggtimer/kitchen/eggs/state counting"))
+        #expect(second.lines.contains("eggtimer/kitchen/eggs/state paused"))
+        #expect(!second.lines.contains("eggtimer/kitchen/eggs/state counting"))
         #expect(!second.lines.contains { $0.hasPrefix("eggtimer/kitchen/tea/state") })
     }
 
@@ -81,7 +99,9 @@ import Testing
         // PINGREQ goes out, and the broker ends it after 1.5 × keepalive and sends the will.
         let stoppedAt = ContinuousClock.now
         #expect(subscriber.wait(timeout: .seconds(20)) { $0.contains("\(availability) offline") })
-        print("will seen \(stoppedAt.duration(to: .now)) after the client stopped answering (keepalive 5 s: libmosquitto's least)")
+        print(
+            "will seen \(stoppedAt.duration(to: .now)) after the client stopped answering (keepalive 5 s: libmosquitto's least)"
+        )
     }
 
     @Test func finishPublishesTheFinalMessagesAndNoWill() throws {
@@ -104,5 +124,24 @@ import Testing
         let late = try MosquittoSubscriber.start(login, topics: [availability], log: broker.log)
         #expect(late.wait(timeout: .seconds(10)) { $0.contains("\(availability) offline") })
         #expect(!(subscriber.lines + late.lines).contains { $0.contains("(will)") })
+    }
+
+    @Test func finishIsBoundedWhenTheBrokerDoesNotAnswer() throws {
+        let broker = try MosquittoBroker()
+        let driver = try BusDriver(testSettings(port: broker.port))
+        driver.start()
+        try driver.runUntilConnected()
+        broker.freeze()
+        defer { broker.thaw() }
+        let limit = Duration.milliseconds(500)
+        let before = ContinuousClock.now
+        driver.client.finish(
+            publishing: [BusMessage(topic: "eggtimer/kitchen/eggs/availability", text: "offline", retain: true)],
+            limit: limit)
+        let took = before.duration(to: .now)
+        print("finish with a frozen broker took \(took) (limit \(limit))")
+        // No PUBACK and no close ever come, so it waits out the limit, and no longer.
+        #expect(took >= limit - .milliseconds(5) && took < limit + .milliseconds(150))
+        #expect(!driver.client.isConnected && driver.client.pollRequest == nil)
     }
 }

@@ -17,6 +17,10 @@ import Testing
         print("wrong password: \(line)")
         #expect(line.contains("refused the connection") && line.contains("not authorised"))
         #expect(!line.contains("\n") && !line.contains("wrong"))
+        // Backing off: nothing to poll, the next attempt due 0.8–1.2 s later.
+        #expect(driver.client.pollRequest == nil)
+        let wait = driver.events[0].at.duration(to: try #require(driver.client.nextCheck))
+        #expect(wait > .milliseconds(750) && wait <= .milliseconds(1200))
         // The backoff continues: a second attempt is refused too, a backoff (0.8–1.2 s) later.
         #expect(driver.run(timeout: .seconds(10), until: isLoss) != nil)
         let losses = driver.events.filter { isLoss($0.event) }.map(\.at)
@@ -56,8 +60,11 @@ import Testing
         let lost = try #require(driver.run(timeout: limit + .seconds(3), until: isLoss))
         let after = driver.startedAt.duration(to: driver.events[0].at)
         print("full accept queue: \(lost) after \(after); longest service() \(driver.longestService)")
-        #expect(lost == .connectionLost(
-            "MQTT broker mqtt://127.0.0.1:\(listener.port) did not answer within 1 s (resolving or connecting)"))
+        #expect(
+            lost
+                == .connectionLost(
+                    "MQTT broker mqtt://127.0.0.1:\(listener.port) did not answer within 1 s (resolving or connecting)")
+        )
         #expect(after >= limit && after < limit + .milliseconds(200))
         #expect(driver.longestService < Self.serviceLimit)
         // The next attempt starts after the backoff and is abandoned the same way.
@@ -72,9 +79,11 @@ import Testing
         let driver = try BusDriver(testSettings(port: listener.port, connectLimit: limit))
         driver.start()
         let lost = try #require(driver.run(timeout: limit * 2 + .seconds(3), until: isLoss))
-        #expect(lost == .connectionLost(
-            "MQTT broker mqtt://127.0.0.1:\(listener.port) accepted the connection but did not answer the MQTT "
-                + "handshake within 1 s"))
+        #expect(
+            lost
+                == .connectionLost(
+                    "MQTT broker mqtt://127.0.0.1:\(listener.port) accepted the connection but did not answer the MQTT "
+                        + "handshake within 1 s"))
         #expect(driver.longestService < Self.serviceLimit)
     }
 
@@ -84,6 +93,11 @@ import Testing
         let trusted = try BusDriver(testSettings(port: port, secure: true, caFile: broker.caFile))
         trusted.start()
         try trusted.runUntilConnected()
+        let connectTime = trusted.startedAt.duration(to: try #require(trusted.events.first?.at))
+        print(
+            "TLS connect time (start → .connected, loopback): \(connectTime); longest service() \(trusted.longestService)"
+        )
+        #expect(trusted.longestService < Self.serviceLimit)
         // The system's CAs (/etc/ssl/certs) did not sign the test broker's certificate.
         let untrusted = try BusDriver(testSettings(port: port, secure: true))
         untrusted.start()
@@ -101,8 +115,10 @@ import Testing
     }
 }
 
-/// A listening TCP socket on 127.0.0.1 that never accepts. With `fill`, its accept queue
-/// (backlog 0: one connection) is filled first, so the kernel drops further SYNs.
+/// A listening TCP socket on 127.0.0.1 that never accepts.
+///
+/// With `fill`, its accept queue (backlog 0: one connection) is filled first, so the kernel drops
+/// further SYNs.
 final class FullListener {
     let port: Int
     private var descriptors: [Int32] = []

@@ -50,7 +50,9 @@ final class BusDriver {
             var wake = min(client.nextCheck ?? deadline, deadline)
             if checking { wake = min(wake, ContinuousClock.now + .milliseconds(20)) }
             var request = pollfd(fd: -1, events: 0, revents: 0)
-            if let (descriptor, events) = client.pollRequest { request = pollfd(fd: descriptor, events: events, revents: 0) }
+            if let (descriptor, events) = client.pollRequest {
+                request = pollfd(fd: descriptor, events: events, revents: 0)
+            }
             let ready = poll(&request, 1, milliseconds(ContinuousClock.now.duration(to: wake)))
             if ready < 0 && errno != EINTR { return nil }
             let before = ContinuousClock.now

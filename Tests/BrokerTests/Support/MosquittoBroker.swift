@@ -1,8 +1,9 @@
 import CSystem
 import Glibc
 
-/// A private Mosquitto broker for one test: `mosquitto -c <private dir>/mosquitto.conf` on a free
-/// 127.0.0.1 port, anonymous unless users are given (a `password_file` made with
+/// A private Mosquitto broker for one test.
+///
+/// `mosquitto -c <private dir>/mosquitto.conf` on a free 127.0.0.1 port, anonymous unless users are given (a `password_file` made with
 /// `mosquitto_passwd -b`), with an optional TLS listener whose CA and server certificate are made
 /// by `openssl` in the private folder. Runs as a child of the test process; its log goes to `log`.
 final class MosquittoBroker {
@@ -93,10 +94,17 @@ final class MosquittoBroker {
 
     /// Stops the broker with SIGTERM (SIGKILL after 5 s) and reaps it.
     func stop() {
+        server?.signal(SIGCONT)
         server?.signal(SIGTERM)
         server?.wait(timeout: .seconds(5))
         server = nil
     }
+
+    /// Stops the broker's process (SIGSTOP): connections stay open, nothing is answered.
+    func freeze() { server?.signal(SIGSTOP) }
+
+    /// Lets a frozen broker run again (SIGCONT).
+    func thaw() { server?.signal(SIGCONT) }
 
     /// Kills the broker and starts it again on the same ports (retained messages are gone:
     /// `persistence false`).

@@ -121,7 +121,12 @@ final class MosquittoSubscriber: Sendable {
 
     /// Ends mosquitto_sub (SIGTERM) and reaps it.
     func stop() {
-        guard !state.withLock({ state in defer { state.stopped = true }; return state.stopped }) else { return }
+        guard
+            !state.withLock({ state in
+                defer { state.stopped = true }
+                return state.stopped
+            })
+        else { return }
         child.signal(SIGTERM)
         child.wait(timeout: .seconds(5))
     }
