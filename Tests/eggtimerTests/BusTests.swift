@@ -152,6 +152,20 @@ private let t0 = ContinuousClock.now
         #expect(BusLink.differs(ringing, from: base))
     }
 
+    @Test func theStateIsPublishedOnChangeAndAtLeastOnceAMinute() {
+        let counting = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 600, remainingSeconds: 600,
+            deadlineUnixMilliseconds: 600_000)
+        #expect(BusLink.isDue(counting, after: nil, at: t0))
+        var later = counting
+        later.remainingSeconds = 541
+        #expect(!BusLink.isDue(later, after: (counting, t0), at: t0 + .seconds(59)))
+        #expect(BusLink.isDue(later, after: (counting, t0), at: t0 + .seconds(60)))
+        var ringing = counting
+        ringing.state = "ringing"
+        #expect(BusLink.isDue(ringing, after: (counting, t0), at: t0 + .seconds(1)))
+    }
+
     @Test func finalStatesAreFinal() {
         #expect(BusLink.isFinal("done") && BusLink.isFinal("cancelled") && BusLink.isFinal("missed"))
         #expect(!BusLink.isFinal("ringing") && !BusLink.isFinal("snoozed") && !BusLink.isFinal("nonsense"))

@@ -128,13 +128,24 @@ struct BusLink {
             }
             return
         }
-        if let published, !Self.differs(payload, from: published.payload),
-            now < published.at.advanced(by: Self.refreshPeriod)
-        {
-            return
-        }
+        guard Self.isDue(payload, after: published, at: now) else { return }
         client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
         published = (payload, now)
+    }
+
+    /// Whether `payload` is to be published at `now`: nothing was yet, it differs from the last
+    /// one (``differs(_:from:)``), or ``refreshPeriod`` has passed since.
+    /// - Parameters:
+    ///   - payload: The state now.
+    ///   - last: The last state published and when (boot clock), if any.
+    ///   - now: The boot clock's reading.
+    /// - Returns: Whether to publish.
+    static func isDue(
+        _ payload: TimerStatePayload, after last: (payload: TimerStatePayload, at: ContinuousClock.Instant)?,
+        at now: ContinuousClock.Instant
+    ) -> Bool {
+        guard let last else { return true }
+        return differs(payload, from: last.payload) || now >= last.at.advanced(by: refreshPeriod)
     }
 
     /// When the retained state is due again (``refreshPeriod`` after the last); nil for none.
