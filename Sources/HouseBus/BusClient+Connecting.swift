@@ -26,7 +26,6 @@ extension BusClient {
     func serviceAttempt(_ attempt: ConnectAttempt, at now: ContinuousClock.Instant) {
         guard let (handle, outcome) = attempt.takeOutcome() else {
             if now >= attempt.deadline {
-                attempt.abandon(library: library)
                 lose(
                     "MQTT broker \(settings.address.text) did not answer within \(seconds(settings.connectLimit)) "
                         + "(resolving or connecting)", at: now)
@@ -53,13 +52,15 @@ extension BusClient {
             "cannot connect to MQTT broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
     }
 
-    /// Reports `reason` once, drops the connection (if any) and waits for the backoff.
+    /// Reports `reason` once, drops the connection or abandons the connect worker, and waits for
+    /// the backoff.
     func lose(_ reason: String, at now: ContinuousClock.Instant) {
         if case .connecting(let attempt) = phase { attempt.abandon(library: library) }
         pendingEvents.append(.connectionLost(reason))
         phase = .waiting(until: now + backoff.next())
         lastMisc = nil
         connackCode = nil
+        disconnectCode = nil
     }
 }
 

@@ -14,7 +14,10 @@ extension BusClient {
             guard let client else { return }
             Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().connackCode = code
         }
-        library.disconnectCallbackSet(handle) { _, _, _ in }
+        library.disconnectCallbackSet(handle) { _, client, code in
+            guard let client else { return }
+            Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().disconnectCode = code
+        }
         library.messageCallbackSet(handle) { _, client, message in
             guard let client, let message = message?.pointee, let topic = message.topic else { return }
             let length = Int(max(0, message.payloadlen))
@@ -62,6 +65,9 @@ extension BusClient {
             }
         }
         guard code != MOSQ_ERR_SUCCESS.rawValue || connection.socket < 0 else { return }
+        // libmosquitto may close the socket and report why only to the disconnect callback
+        // (a keepalive without PINGRESP).
+        if code == MOSQ_ERR_SUCCESS.rawValue, let reported = disconnectCode { code = reported }
         lose(lossReason(code: code, errorNumber: errorNumber), at: now)
     }
 

@@ -21,7 +21,10 @@ extension BusClient {
         case .connected(let connection):
             var awaited: Set<Int32> = []
             for message in finalMessages {
-                if message.retain { retained[message.topic] = nil }
+                if message.retain {
+                    retained[message.topic] = nil
+                    retainedTopics.removeAll { $0 == message.topic }
+                }
                 if let messageID = send(message, on: connection), message.qos > 0 { awaited.insert(messageID) }
             }
             drain(connection, until: deadline) {

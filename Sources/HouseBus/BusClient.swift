@@ -47,6 +47,8 @@ public final class BusClient {
     var subscriptions: [(filter: String, qos: Int32)] = []
     /// The CONNACK code the connect callback saw during the current loop call.
     var connackCode: Int32?
+    /// The code the disconnect callback reported for the current connection, if it did.
+    var disconnectCode: Int32?
     /// When `mosquitto_loop_misc` last ran (boot clock).
     var lastMisc: ContinuousClock.Instant?
 

@@ -8,6 +8,8 @@ public enum BusEvent: Sendable, Equatable {
     case connectionLost(String)
     /// A message arrived on a subscribed topic.
     case message(topic: String, payload: [UInt8])
-    /// The broker acknowledged a QoS 1 or 2 message (PUBACK or PUBCOMP); the id is what ``BusClient/publish(_:)`` returned.
+    /// The broker acknowledged a QoS 1 or 2 message (PUBACK or PUBCOMP), or a QoS 0 message was
+    /// written to the socket; the id is what ``BusClient/publish(_:)`` returned (re-sent retained
+    /// messages report ids of their own).
     case published(messageID: Int32)
 }

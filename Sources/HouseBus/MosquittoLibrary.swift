@@ -104,7 +104,8 @@ struct MosquittoLibrary: Sendable {
         (self.errorText, self.connackText) = (errorText, connackText)
     }
 
-    /// libmosquitto's text for a `MOSQ_ERR_*` code; `errno`'s text for `MOSQ_ERR_ERRNO`.
+    /// libmosquitto's text for a `MOSQ_ERR_*` code; `errno`'s text for `MOSQ_ERR_ERRNO`; its own for
+    /// `MOSQ_ERR_KEEPALIVE`.
     /// - Parameters:
     ///   - code: A `MOSQ_ERR_*` value.
     ///   - errorNumber: The `errno` saved right after the failing call (for `MOSQ_ERR_ERRNO`).
@@ -112,6 +113,8 @@ struct MosquittoLibrary: Sendable {
     /// C: `mosquitto_strerror`, `strerror`.
     func text(_ code: Int32, errorNumber: Int32 = 0) -> String {
         if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return String(cString: strerror(errorNumber)) }
+        // mosquitto_strerror 2.0.11 says "Unknown error." for this one.
+        if code == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer within the keepalive" }
         guard let text = errorText(code) else { return "error \(code)" }
         return String(cString: text)
     }

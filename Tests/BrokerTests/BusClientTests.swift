@@ -144,4 +144,27 @@ import Testing
         #expect(took >= limit - .milliseconds(5) && took < limit + .milliseconds(150))
         #expect(!driver.client.isConnected && driver.client.pollRequest == nil)
     }
+
+    @Test func aBrokerThatFallsSilentIsDetectedByTheKeepalive() throws {
+        let broker = try MosquittoBroker()
+        let driver = try BusDriver(testSettings(port: broker.port, keepalive: .seconds(5)))
+        driver.start()
+        try driver.runUntilConnected()
+        broker.freeze()
+        defer { broker.thaw() }
+        let frozenAt = ContinuousClock.now
+        // PINGREQ after 5 s of silence, no PINGRESP by the next 5 s: the connection is dropped.
+        let lost = try #require(driver.run(timeout: .seconds(20), until: isLoss))
+        let after = frozenAt.duration(to: .now)
+        print("silent broker: \(lost) after \(after); longest service() \(driver.longestService)")
+        #expect(after < .seconds(16))
+        #expect(
+            lost
+                == .connectionLost(
+                    "lost the connection to MQTT broker mqtt://127.0.0.1:\(broker.port): \(keepaliveText)"))
+        #expect(driver.longestService < .milliseconds(50))
+    }
 }
+
+/// HouseBus's text for MOSQ_ERR_KEEPALIVE.
+private let keepaliveText = "no answer within the keepalive"

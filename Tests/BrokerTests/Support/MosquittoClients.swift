@@ -44,16 +44,25 @@ func mosquittoPublish(_ login: BrokerLogin, topic: String, payload: String?, ret
 /// ``start(_:topics:log:)`` returns once the subscription is active: it first publishes a
 /// retained marker on a private topic, subscribes to it together with `topics` (one SUBSCRIBE),
 /// and waits for the marker's line.
+///
+/// Ownership: the reader thread holds only the ``Output`` (never the subscriber), so dropping the
+/// subscriber runs its `deinit`, which ends mosquitto_sub; that ends the reader at end of file.
+/// (mosquitto_sub itself never exits on its own: it reconnects to a broker that went away.)
 final class MosquittoSubscriber: Sendable {
-    private struct State {
-        var lines: [String] = []
-        var ended = false
-        var stopped = false
+    /// The lines read, shared with the reader thread.
+    private final class Output: Sendable {
+        struct State {
+            var lines: [String] = []
+            var ended = false
+        }
+        let state = Mutex(State())
+        /// Signalled after every line and at the end of the output.
+        let arrived = DispatchSemaphore(value: 0)
     }
 
     let child: Child
-    private let state = Mutex(State())
-    private let arrived = DispatchSemaphore(value: 0)
+    private let output = Output()
+    private let stopped = Mutex(false)
     private let marker: String
 
     /// Starts `mosquitto_sub -v -t …` for `topics` and waits until it is subscribed.
@@ -77,7 +86,8 @@ final class MosquittoSubscriber: Sendable {
             stderrPath: log)
         close(ends.write)
         let reader = ends.read
-        DispatchQueue(label: "mosquitto-sub").async { [self] in
+        let output = output
+        DispatchQueue(label: "mosquitto-sub").async {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
@@ -88,20 +98,20 @@ final class MosquittoSubscriber: Sendable {
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
                     pending.removeSubrange(...newline)
-                    state.withLock { $0.lines.append(line) }
-                    arrived.signal()
+                    output.state.withLock { $0.lines.append(line) }
+                    output.arrived.signal()
                 }
             }
             close(reader)
-            state.withLock { $0.ended = true }
-            arrived.signal()
+            output.state.withLock { $0.ended = true }
+            output.arrived.signal()
         }
     }
 
     deinit { stop() }
 
     /// The lines read so far (`topic payload`), without the readiness marker.
-    var lines: [String] { state.withLock { $0.lines }.filter { !$0.hasPrefix(marker) } }
+    var lines: [String] { output.state.withLock { $0.lines }.filter { !$0.hasPrefix(marker) } }
 
     /// Waits (on the reader's signal, not by sleeping) until `condition` holds for the lines read
     /// so far, the output ends, or `timeout` passes.
@@ -110,23 +120,22 @@ final class MosquittoSubscriber: Sendable {
     func wait(timeout: Duration, until condition: ([String]) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (lines, ended) = state.withLock { ($0.lines, $0.ended) }
+            let (lines, ended) = output.state.withLock { ($0.lines, $0.ended) }
             if condition(lines) { return true }
             if ended { return false }
             let left = ContinuousClock.now.duration(to: deadline)
             if left <= .zero { return false }
-            _ = arrived.wait(timeout: .now() + .milliseconds(Int(milliseconds(left))))
+            _ = output.arrived.wait(timeout: .now() + .milliseconds(Int(milliseconds(left))))
         }
     }
 
     /// Ends mosquitto_sub (SIGTERM) and reaps it.
     func stop() {
-        guard
-            !state.withLock({ state in
-                defer { state.stopped = true }
-                return state.stopped
-            })
-        else { return }
+        let already = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !already else { return }
         child.signal(SIGTERM)
         child.wait(timeout: .seconds(5))
     }
