@@ -233,6 +233,34 @@ import Testing
         #expect(timer.stderr.lines(containing: "warning: MQTT broker").count == 1, "\(timer.stderr)")
     }
 
+    @Test func tlsWithTheCAAndAPasswordFilePublishesAndWithoutTheCAOnlyWarns() throws {
+        let broker = try MosquittoBroker(users: ["kim": "right"], tls: true)
+        let tlsPort = try #require(broker.tlsPort)
+        let secrets = makePrivateDirectory("eggtimer-secrets")
+        defer { Child.spawn("/bin/rm", ["-rf", secrets]).wait(timeout: .seconds(30)) }
+        try writeFile(secrets + "/password", "right\nnot this line\n")
+        let login = BrokerLogin(broker, user: "kim", password: "right")
+        let topics = TimerTopics(node: "kitchen", label: "tart")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let secure = [
+            "--mqtt", "mqtts://kim@localhost:\(tlsPort)", "--node", "kitchen", "--mqtt-password-file",
+            secrets + "/password",
+        ]
+        let timer = EggtimerProcess(["30m", "--label", "tart", "-D", "null", "--mqtt-cafile", broker.caFile] + secure)
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+        #expect(!timer.stderr.contains("warning"), "\(timer.stderr)")
+
+        // Without the CA the broker's certificate is not trusted: a warning, and the timer rings.
+        let untrusted = EggtimerProcess(["1s", "--label", "pie", "-D", "null", "--json"] + secure)
+        #expect(untrusted.expect(#""event":"sounding""#))
+        untrusted.signal(SIGUSR1)
+        #expect(untrusted.finish() == .exited(0))
+        #expect(untrusted.stderr.lines(containing: "warning: MQTT broker").count == 1, "\(untrusted.stderr)")
+        #expect(!watcher.lines.contains { $0.contains("/pie/") })
+    }
+
     @Test func aFollowerRingsWhileAKitchenTimerRingsAndStopsWhenAThirdClientAcks() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
@@ -259,7 +287,7 @@ import Testing
         #expect(watcher.wait(timeout: .seconds(5)) { $0.last == "\(availability) offline" })
     }
 
-    @Test func aFollowersSIGUSR1AcknowledgesEveryRingingTimer() throws {
+    @Test func aFollowersSIGUSR1OrKeyAcknowledgesEveryRingingTimer() throws {
         let broker = try MosquittoBroker()
         let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
         #expect(follower.expect("following", timeout: .seconds(15)))
@@ -270,6 +298,12 @@ import Testing
         follower.signal(SIGUSR1)
         #expect(tea.finish() == .exited(0))
         #expect(eggs.finish() == .exited(0))
+        // It keeps running across timers; a key (here from a pipe) acknowledges too.
+        let rice = EggtimerProcess(["1s", "--label", "rice", "-D", "null", "--json"] + bus(broker))
+        #expect(follower.expect("kitchen/rice: ringing", timeout: .seconds(15)))
+        follower.type("x")
+        #expect(rice.finish() == .exited(0))
+        #expect(rice.stdout.contains(#""by":"mqtt""#))
         follower.signal(SIGTERM)
         #expect(follower.finish() == .exited(143))
     }
