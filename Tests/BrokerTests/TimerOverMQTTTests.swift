@@ -170,6 +170,10 @@ import Testing
         timer.signal(SIGKILL)
         #expect(timer.finish() == .signaled(SIGKILL))
         #expect(watcher.wait(timeout: .seconds(10)) { $0.last == "\(topics.availability) offline" })
+        // Its retained state is stale now: status says so.
+        let status = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(
+            status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true, "\(status.stdout)")
     }
 
     @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {

@@ -16,6 +16,8 @@ struct HouseSurvey {
     private let probe: String
     /// The states collected, by `node/label`.
     private var timers: [String: TimerStatePayload] = [:]
+    /// The timers whose availability is `offline` (killed: their Last Will), by `node/label`.
+    private var offline: Set<String> = []
     /// Whether the probe came back.
     private var probed = false
     /// The message ids published and not yet acknowledged by the broker.
@@ -29,6 +31,7 @@ struct HouseSurvey {
         probe = "\(options.prefix)/probe/\(getpid())-\(random)"
         client = try BusLink.connect(options, clientName: "client", will: nil)
         client.subscribe("\(options.prefix)/+/+/state", qos: 1)
+        client.subscribe("\(options.prefix)/+/+/availability", qos: 1)
         client.subscribe(probe, qos: 1)
         client.start(at: .now)
     }
@@ -37,12 +40,19 @@ struct HouseSurvey {
     func close() { client.finish(publishing: [], limit: BusLink.finishLimit) }
 
     /// Every timer's state, sorted by node and label (final states left out).
+    ///
+    /// A timer whose availability is `offline` (its process died: the retained state it left is
+    /// stale) has the state `offline`.
     /// - Parameter end: The deadline (boot clock).
     /// - Returns: The states collected once the probe came back.
     /// - Throws: `ExitStatus.unavailable` when the broker fails or the deadline passes (said).
     mutating func collect(until end: ContinuousClock.Instant) throws(ExitStatus) -> [TimerStatePayload] {
         try pump(until: end) { $0.probed }
-        return timers.keys.sorted().compactMap { timers[$0] }.filter { !BusLink.isFinal($0.state) }
+        return timers.keys.sorted().compactMap { key in
+            guard var timer = timers[key], !BusLink.isFinal(timer.state) else { return nil }
+            if offline.contains(key) { timer.state = "offline" }
+            return timer
+        }
     }
 
     /// Publishes `message` and waits until the broker acknowledged it (QoS 1).
@@ -86,8 +96,14 @@ struct HouseSurvey {
         case .message(let topic, let payload):
             if topic == probe {
                 probed = true
-            } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix), kind == "state" {
-                timers["\(topics.node)/\(topics.label)"] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+            } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
+                let key = "\(topics.node)/\(topics.label)"
+                switch kind {
+                case "state": timers[key] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                case "availability" where payload == Array("offline".utf8): offline.insert(key)
+                case "availability": offline.remove(key)
+                default: break
+                }
             }
         case .published(let id):
             awaited.remove(id)
