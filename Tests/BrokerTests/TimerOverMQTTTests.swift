@@ -312,6 +312,34 @@ import Testing
         #expect(follower.finish() == .exited(143))
     }
 
+    @Test func aFollowerStopsForAKilledTimerAndANewOneIgnoresItsStaleState() throws {
+        let broker = try MosquittoBroker()
+        let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
+        #expect(follower.expect("following", timeout: .seconds(15)))
+        let tea = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(follower.expect("kitchen/tea: ringing", timeout: .seconds(15)))
+        tea.signal(SIGKILL)
+        #expect(tea.finish() == .signaled(SIGKILL))
+        #expect(follower.expect("kitchen/tea: offline", timeout: .seconds(10)), "\(follower.stdout)")
+        // The retained `ringing` state is still there, with the Last Will's `offline` beside it.
+        let late = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "attic"))
+        #expect(late.expect("connected to the MQTT broker", timeout: .seconds(15)))
+        // Published after the late follower subscribed: once it shows this, it had the retained ones.
+        let pie = TimerStatePayload(
+            state: "ringing", label: "pie", node: "garden", durationSeconds: 1, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil)
+        try mosquittoPublish(
+            BrokerLogin(broker), topic: "eggtimer/garden/pie/state",
+            payload: String(decoding: pie.json(), as: UTF8.self),
+            log: broker.log)
+        #expect(late.expect("garden/pie: ringing", timeout: .seconds(10)), "\(late.stdout)")
+        #expect(!late.stdout.contains("kitchen/tea"), "\(late.stdout)")
+        late.signal(SIGTERM)
+        #expect(late.finish() == .exited(143))
+        follower.signal(SIGTERM)
+        #expect(follower.finish() == .exited(143))
+    }
+
     @Test func statusAckCancelAndTheirFailuresAcrossTheHouse() throws {
         let broker = try MosquittoBroker()
         let url = "mqtt://127.0.0.1:\(broker.port)"

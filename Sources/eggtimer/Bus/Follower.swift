@@ -13,8 +13,13 @@ import HouseBus
 struct Follower {
     private let options: Options
     private let clock = MonotonicClock()
-    /// The ringing timers, by `node/label`.
-    private var ringing: [String: TimerTopics] = [:]
+    /// The timers whose last state is ringing (or silent), by `node/label`.
+    private var ringingStates: [String: TimerTopics] = [:]
+    /// The timers whose availability is `offline` (their process died), by `node/label`: the
+    /// ringing state they left retained is stale.
+    private var offline: Set<String> = []
+    /// The timers ringing now: a ringing state, and not offline.
+    private var ringing: [String: TimerTopics] { ringingStates.filter { !offline.contains($0.key) } }
     /// Whether the player was asked to ring (and has not been asked to stop).
     private var playing = false
     /// Whether the device failed and no frame played since (the terminal bell rings meanwhile).
@@ -55,8 +60,9 @@ struct Follower {
         var loop = EventLoop(signals: signals, player: player, keyboard: keyboard != nil, clock: clock)
         defer { loop.close() }
         loop.bus = client
-        client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1)
+        // Availability first: the retained `offline` of a dead timer arrives before its stale state.
         client.subscribe("\(options.bus.prefix)/+/+/availability", qos: 1)
+        client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1)
         client.publish(BusMessage(topic: availabilityTopic, payload: Array("online".utf8), retain: true, qos: 1))
         client.start(at: clock.now())
         if startup.deviceProblem != nil { deviceDown = true }
@@ -95,10 +101,11 @@ struct Follower {
     private mutating func handle(_ event: BusEvent) {
         switch event {
         case .connected:
-            if brokerDown { say("MQTT broker connected again") }
+            say(brokerDown ? "MQTT broker connected again" : "connected to the MQTT broker")
             brokerDown = false
             // The retained states arrive again at once; a timer that ended meanwhile is gone.
-            ringing = [:]
+            ringingStates = [:]
+            offline = []
         case .connectionLost(let reason):
             if !brokerDown { printError("eggtimer: warning: MQTT broker: \(reason); reconnecting") }
             brokerDown = true
@@ -109,29 +116,30 @@ struct Follower {
         }
     }
 
-    /// A timer's state or availability message.
+    /// A timer's state or availability message; says which timers start or stop ringing.
     private mutating func message(topic: String, payload: [UInt8]) {
         guard let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix), topics.label != "follow"
         else { return }
         let key = "\(topics.node)/\(topics.label)"
         let wasRinging = ringing[key] != nil
+        var said = "offline"
         switch kind {
         case "state" where payload.isEmpty:
-            ringing[key] = nil
+            ringingStates[key] = nil
+            said = "ended"
         case "state":
             guard let state = TimerStatePayload.parse(payload) else {
                 printError("eggtimer: ignored a malformed state on \(topic)")
                 return
             }
-            let rings = state.state == "ringing" || state.state == "silent"
-            ringing[key] = rings ? topics : nil
-            if rings != wasRinging { say("\(key): \(state.state)") }
-        case "availability" where payload == Array("offline".utf8):
-            ringing[key] = nil
-            if wasRinging { say("\(key): offline") }
-        default:
-            return
+            ringingStates[key] = state.state == "ringing" || state.state == "silent" ? topics : nil
+            said = state.state
+        case "availability" where payload == Array("offline".utf8): offline.insert(key)
+        case "availability": offline.remove(key)
+        default: return
         }
+        let rings = ringing[key] != nil
+        if rings != wasRinging { say("\(key): \(rings ? "ringing" : said)") }
     }
 
     /// A report of the alarm player.
