@@ -268,7 +268,9 @@ import Testing
     @Test func aFollowerRingsWhileAKitchenTimerRingsAndStopsWhenAThirdClientAcks() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let capture = makePrivateDirectory("eggtimer-follow") + "/garden.raw"
+        let scratch = makePrivateDirectory("eggtimer-follow")
+        defer { Child.spawn("/bin/rm", ["-rf", scratch]).wait(timeout: .seconds(30)) }
+        let capture = scratch + "/garden.raw"
         let follower = EggtimerProcess(["follow", "-D", "file:'\(capture)',raw"] + follow(broker, node: "garden"))
         let availability = "eggtimer/garden/follow/availability"
         let watcher = try MosquittoSubscriber.start(login, topics: [availability], log: broker.log)
