@@ -45,7 +45,8 @@ struct Follower {
         let will = BusMessage(topic: availabilityTopic, payload: Array("offline".utf8), retain: true, qos: 1)
         let client: BusClient
         do {
-            client = try BusLink.connect(options.bus, clientName: "\(options.bus.nodeName)-follow", will: will)
+            client = try BusLink.connect(
+                options.bus, clientName: "\(options.bus.nodeName.prefix(16))-follow", will: will)
         } catch { return error }
         guard let signals = SignalSet() else {
             printError("eggtimer: cannot set up signal handling")
@@ -101,13 +102,13 @@ struct Follower {
     private mutating func handle(_ event: BusEvent) {
         switch event {
         case .connected:
-            say(brokerDown ? "MQTT broker connected again" : "connected to the MQTT broker")
+            say(brokerDown ? "connected to the MQTT broker again" : "connected to the MQTT broker")
             brokerDown = false
             // The retained states arrive again at once; a timer that ended meanwhile is gone.
             ringingStates = [:]
             offline = []
         case .connectionLost(let reason):
-            if !brokerDown { printError("eggtimer: warning: MQTT broker: \(reason); reconnecting") }
+            if !brokerDown { printError("eggtimer: warning: MQTT: \(reason); reconnecting") }
             brokerDown = true
         case .message(let topic, let payload):
             message(topic: topic, payload: payload)

@@ -91,7 +91,7 @@ struct HouseSurvey {
         case .connected:
             client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
         case .connectionLost(let reason):
-            printError("eggtimer: MQTT broker: \(reason)")
+            printError("eggtimer: MQTT: \(reason)")
             throw .unavailable
         case .message(let topic, let payload):
             if topic == probe {

@@ -47,7 +47,7 @@ struct BusLink {
         topics = TimerTopics(
             prefix: options.prefix, node: node, label: BusOptions.topicLevel(label, fallback: "timer"))
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
-        client = try Self.connect(options, clientName: "\(node)-\(topics.label)", will: will)
+        client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
         client.publish(BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
@@ -57,7 +57,8 @@ struct BusLink {
     /// Makes a client for `options` (loading libmosquitto on first use); it is not started.
     /// - Parameters:
     ///   - options: The MQTT options.
-    ///   - clientName: The client id's middle part; the pid and a random number make it unique.
+    ///   - clientName: The client id's middle part (at most 40 characters, for the broker's log);
+    ///     the pid and a random number make it unique.
     ///   - will: The Last Will, if any.
     /// - Returns: The client, not connecting yet.
     /// - Throws: `ExitStatus`, as ``init(options:label:at:)`` says.
@@ -168,12 +169,12 @@ struct BusLink {
     private mutating func command(from event: BusEvent) -> Input? {
         switch event {
         case .connected:
-            if down { notices.append(.warning("MQTT broker connected again")) }
+            if down { notices.append(.warning("MQTT: connected to the broker again")) }
             down = false
         case .connectionLost(let reason):
             if !down {
                 notices.append(
-                    .warning("warning: MQTT broker: \(reason); the timer counts and rings here anyway, reconnecting"))
+                    .warning("warning: MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
         case .message(let topic, let payload):

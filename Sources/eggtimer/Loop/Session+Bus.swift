@@ -30,7 +30,13 @@ extension Session {
         for notice in link.takeNotices() {
             switch notice {
             case .warning(let text):
-                if terminal.hasScreen { view.messages.append(text) } else { printError("eggtimer: " + text) }
+                guard terminal.hasScreen else {
+                    printError("eggtimer: " + text)
+                    continue
+                }
+                // One line about the broker on screen: the latest.
+                view.messages.removeAll { $0.hasPrefix("MQTT: ") || $0.hasPrefix("warning: MQTT: ") }
+                view.messages.append(text)
             case .log(let text):
                 if !terminal.hasScreen { printError("eggtimer: " + text) }
             }
