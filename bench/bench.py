@@ -2114,6 +2114,13 @@ class Bench:
         for leftover in glob.glob(os.path.join(self.out, "*.raw")) + glob.glob(os.path.join(self.out, "*.wav")):
             os.remove(leftover)
 
+    def run_mqtt_only(self):
+        started = time.monotonic()
+        self.check_tools()
+        self.machine, self.version_info = self.versions()
+        self.mqtt_latency()
+        self.elapsed = time.monotonic() - started
+
     def run_heard_only(self):
         started = time.monotonic()
         self.check_tools()
@@ -2429,6 +2436,8 @@ def main():
                         help="the MP3 that eggtimer and mpg123 loop (default: Sounds/alarm_sound.mp3)")
     parser.add_argument("--heard-only", action="store_true",
                         help="only the figures heard through a private PulseAudio server (while working on them)")
+    parser.add_argument("--mqtt-only", action="store_true",
+                        help="only the MQTT figures (a private mosquitto broker on loopback)")
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
@@ -2443,6 +2452,8 @@ def main():
         bench = Bench(binary, settings, sound)
         if options.heard_only:
             bench.run_heard_only()
+        elif options.mqtt_only:
+            bench.run_mqtt_only()
         else:
             bench.run()
         command_line = ("python3 bench/bench.py " + ("--quick " if options.quick else "")
@@ -2451,6 +2462,8 @@ def main():
         print(report, end="")
         if options.heard_only:
             path = os.path.join(bench.out, "BENCHMARKS-heard.md")
+        elif options.mqtt_only:
+            path = os.path.join(bench.out, "BENCHMARKS-mqtt.md")
         elif options.quick:
             path = os.path.join(bench.out, "BENCHMARKS-quick.md")
         else:
