@@ -1,4 +1,5 @@
 import Glibc
+import HouseBus
 import TimerCore
 
 // The MQTT options (issue 15): rows of the one option table (Options+Table.swift), so `--help`,
@@ -9,7 +10,7 @@ import TimerCore
 struct BusOptions: Equatable, Sendable {
     /// `--mqtt URL` as typed: `mqtt://[user@]host[:port]` or `mqtts://…`.
     ///
-    /// Checked when given: it holds no password. nil: no broker, and nothing of MQTT is loaded or
+    /// Checked by ``BrokerAddress/parse(_:)`` when given: it holds no password. nil: no broker, and nothing of MQTT is loaded or
     /// woken for.
     var url: String?
     /// `--mqtt-cafile FILE`: the CA certificates for `mqtts://`.
@@ -160,24 +161,10 @@ extension Options {
         },
     ]
 
-    /// Checks a broker URL's shape: a scheme, and no password (never on the command line or in the
-    /// config file's URL, where `ps` or a backup would show it).
-    /// - Throws: `UsageError` naming the bad token.
+    /// Checks a broker URL with ``BrokerAddress/parse(_:)``: a scheme, a host, a port, and no
+    /// password (never on the command line or in the config file, where `ps` or a backup shows it).
+    /// - Throws: `UsageError` naming the bad token (never the password).
     static func checkBrokerURL(_ name: ValueSource, _ value: String) throws(UsageError) {
-        let pieces = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard pieces.count == 2, pieces[1].hasPrefix("//") else {
-            throw name.error("needs mqtt://[user@]host[:port] or mqtts://…, got '\(value)'")
-        }
-        let scheme = pieces[0].lowercased()
-        guard scheme == "mqtt" || scheme == "mqtts" else {
-            throw name.error("knows the schemes mqtt:// and mqtts://, got '\(scheme)://'")
-        }
-        let rest = pieces[1].dropFirst(2)
-        if let at = rest.firstIndex(of: "@"), rest[..<at].contains(":") {
-            throw name.error(
-                "takes no password in the URL (the ':' after '\(rest[..<at].prefix { $0 != ":" })'): use --mqtt-password-file or $\(BusOptions.passwordVariable)"
-            )
-        }
-        guard !rest.isEmpty, rest.first != "@", rest.first != ":" else { throw name.error("names no host: '\(value)'") }
+        do { _ = try BrokerAddress.parse(value) } catch { throw name.error(because: error.message) }
     }
 }

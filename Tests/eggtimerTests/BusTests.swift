@@ -34,10 +34,12 @@ private let t0 = ContinuousClock.now
     }
 
     @Test(arguments: [
-        (["5m", "--mqtt", "mqtt://kim:hunter2@host"], "no password in the URL (the ':' after 'kim')"),
-        (["5m", "--mqtt", "http://host"], "knows the schemes mqtt:// and mqtts://, got 'http://'"),
-        (["5m", "--mqtt", "host:1883"], "needs mqtt://[user@]host[:port]"),
-        (["5m", "--mqtt", "mqtt://"], "names no host"),
+        (["5m", "--mqtt", "mqtt://kim:hunter2@host"], "option '--mqtt': the broker URL must not hold a password"),
+        (["5m", "--mqtt", "http://host"], "must start with mqtt:// or mqtts:// (not \"http\")"),
+        (["5m", "--mqtt", "host:1883"], "must start with mqtt:// or mqtts://"),
+        (["5m", "--mqtt", "mqtt://"], "bad broker host"),
+        (["5m", "--mqtt", "mqtt://h:99999"], "bad broker port \"99999\""),
+        (["5m", "--mqtt", "mqtt://h/x"], "unexpected \"/x\""),
         (["5m", "--node", "a/b"], "option '--node' needs one word"),
         (["5m", "--mqtt-prefix", "a/+"], "option '--mqtt-prefix' needs levels"),
         (["5m", "--mqtt-prefix", "/a"], "option '--mqtt-prefix' needs levels"),
@@ -53,6 +55,14 @@ private let t0 = ContinuousClock.now
             try Options.parse(arguments)
         } throws: { error in
             (error as? UsageError)?.description.contains(message) == true
+        }
+    }
+
+    @Test func aPasswordInTheURLIsNeverEchoed() {
+        #expect {
+            try Options.parse(["5m", "--mqtt", "mqtt://kim:hunter2@host"])
+        } throws: { error in
+            (error as? UsageError).map { !$0.description.contains("hunter2") } == true
         }
     }
 
