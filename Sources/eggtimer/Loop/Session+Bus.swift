@@ -14,9 +14,10 @@ extension Session {
     /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.
     ///
     /// Once the controller has exited, ``finishBus()`` publishes the final state instead.
-    mutating func publishState(at now: ContinuousClock.Instant) {
+    mutating func publishState() {
         guard link != nil else { return }
         if case .exited = controller.mode { return }
+        let now = clock.now()
         let payload = statePayload(at: now)
         link?.update(payload, at: now)
     }

@@ -87,7 +87,7 @@ struct Session {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
         while true {
-            publishState(at: clock.now())  // first: the house hears of a change before any disk write
+            publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
