@@ -164,16 +164,21 @@ import Testing
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
         let topics = TimerTopics(node: "kitchen", label: "stew")
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
+        let watcher = try MosquittoSubscriber.start(
+            login, topics: [topics.availability, topics.state], log: broker.log)
         let timer = EggtimerProcess(["30m", "--label", "stew", "-D", "null"] + bus(broker))
-        #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(topics.availability) online" })
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains("\(topics.availability) online") && states(lines, topic: topics.state) == ["counting"]
+            })
         timer.signal(SIGKILL)
         #expect(timer.finish() == .signaled(SIGKILL))
         #expect(watcher.wait(timeout: .seconds(10)) { $0.last == "\(topics.availability) offline" })
         // Its retained state is stale now: status says so.
         let status = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
         #expect(
-            status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true, "\(status.stdout)")
+            status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true,
+            "\(status.stdout)\(status.stderr)")
     }
 
     @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {
@@ -355,7 +360,11 @@ import Testing
         #expect(soup.expect(#""event":"started""#, timeout: .seconds(15)))
         let watcher = try MosquittoSubscriber.start(
             BrokerLogin(broker), topics: ["eggtimer/+/+/state"], log: broker.log)
-        #expect(watcher.wait(timeout: .seconds(10)) { $0.filter { $0.contains(#""state":"ringing""#) }.count >= 2 })
+        #expect(
+            watcher.wait(timeout: .seconds(10)) { lines in
+                lines.filter { $0.contains(#""state":"ringing""#) }.count >= 2
+                    && lines.contains { $0.hasPrefix("eggtimer/attic/soup/state ") }
+            })
 
         let status = runEggtimer(["status", "--mqtt", url])
         #expect(status.termination == .exited(0))
