@@ -3,8 +3,9 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
-# The packages the build needs (pkg-config finds the two C libraries for SwiftPM).
-BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev
+# The packages the build needs (pkg-config finds the two C libraries for SwiftPM; libmosquitto's
+# header is read from /usr/include and the library is loaded at run time, only with --mqtt).
+BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 # Link libstdc++ statically too. The toolchain's static-stdlib link line asks for -lstdc++; a
@@ -20,7 +21,7 @@ RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 RELEASE_PREREQUISITES := $(STATIC_CXX_DIR)/libstdc++.so
 endif
 
-.PHONY: lint all deps build release run test test-audio generate install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+.PHONY: lint all deps build release run test test-services test-audio generate install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
 
 all: build
 
@@ -44,23 +45,29 @@ $(STATIC_CXX_DIR)/libstdc++.so:
 run: release
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" $(ARGS)
 
-# HeardTests need a PulseAudio server and run only from test-audio (below). Then the install
+# HeardTests and BrokerTests need real services and run only from test-services (below). Then the install
 # checks (scripts/test-install.sh: make install into a temporary DESTDIR, the binary, man page,
 # completion and units there, make uninstall), outside `swift test` as they need a release build.
 TEST_PACKAGES := man-db bash-completion systemd binutils
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)
-	$(SWIFT) test --skip HeardTests
+	$(SWIFT) test --skip HeardTests --skip BrokerTests
 	sh scripts/test-install.sh
 
-# What a listener hears: eggtimer through ALSA's pulse plugin into a private PulseAudio server
-# with a null sink that the tests start themselves, its monitor recorded with parec. Kept out of
-# `make test`: while any PulseAudio server runs, the pulseaudio package points the system's ALSA
-# `default` at it (/etc/alsa/conf.d/99-pulse.conf), which running tests must not do to a kitchen Pi.
-AUDIO_TEST_PACKAGES := pulseaudio pulseaudio-utils libasound2-plugins
-test-audio: deps
-	@sh scripts/ensure-deps.sh $(AUDIO_TEST_PACKAGES)
-	$(SWIFT) test --filter HeardTests
+# Tests against real services the tests start themselves on loopback, in private folders:
+# what a listener hears (HeardTests: eggtimer through ALSA's pulse plugin into a private PulseAudio
+# server with a null sink, its monitor recorded with parec) and the MQTT house bus (BrokerTests: a
+# private Mosquitto broker per test on a free 127.0.0.1 port, mosquitto_sub/mosquitto_pub). Kept
+# out of `make test`: while any PulseAudio server runs, the pulseaudio package points the system's
+# ALSA `default` at it (/etc/alsa/conf.d/99-pulse.conf), and installing Debian's mosquitto enables a
+# system broker; running tests must do neither to a kitchen Pi.
+SERVICE_TEST_PACKAGES := pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients openssl
+test-services: deps
+	@sh scripts/ensure-deps.sh $(SERVICE_TEST_PACKAGES)
+	$(SWIFT) test --filter 'HeardTests|BrokerTests'
+
+# The old name of test-services.
+test-audio: test-services
 
 # What install writes besides the binary and the sound, made from the release binary's option
 # tables (hidden --print-man, --print-completion) and dist/systemd/*.in, for PREFIX: .build/dist/.
@@ -103,7 +110,7 @@ sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	python3 bench/bench.py --binary "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"

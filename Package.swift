@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CMpg123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
+        // libmosquitto's header only, seen only by HouseBus. No pkgConfig and no `link`: HouseBus
+        // loads the library with dlopen, so the binary does not need it (nor libssl, libcrypto).
+        .systemLibrary(name: "CMosquitto"),
         // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by the CLI and AlarmAudio.
         .systemLibrary(name: "CSystem"),
 
@@ -35,9 +38,11 @@ let package = Package(
         .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
         .target(name: "ControlChannel", dependencies: ["CSystem"], swiftSettings: shippedSettings),
+        // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
+        .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
-            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "ControlChannel", "CSystem"],
+            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: shippedSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
@@ -48,9 +53,14 @@ let package = Package(
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
             exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(
-            name: "eggtimerTests", dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "CSystem"],
+            name: "eggtimerTests",
+            dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: strictSettings),
-        // What a listener hears through a real PulseAudio server: `make test-audio` only.
+        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus"], swiftSettings: strictSettings),
+        // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
+        .testTarget(
+            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem"], swiftSettings: strictSettings),
+        // What a listener hears through a real PulseAudio server: `make test-services` only.
         .testTarget(
             name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "CSystem"], swiftSettings: strictSettings),
     ],

@@ -23,6 +23,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import statistics
 import struct
 import subprocess
@@ -1176,6 +1177,79 @@ class Bench:
         self.problems += problems
         return samples, hwms
 
+    # -------------------------------------------------------------------- MQTT (issue 15)
+
+    def mqtt_latency(self):
+        """Deadline -> `ringing` state at a mosquitto_sub subscriber on loopback: a private broker on a free
+        port, the subscriber's lines stamped on arrival (CLOCK_BOOTTIME) by a reader thread, each run's
+        deadline from eggtimer's `sounding` event (deadline_t_mono_ns)."""
+        broker_bin, sub_bin = shutil.which("mosquitto") or "/usr/sbin/mosquitto", shutil.which("mosquitto_sub")
+        if not os.access(broker_bin, os.X_OK) or not sub_bin:
+            self.problems.append("mosquitto or mosquitto_sub is missing (apt install mosquitto mosquitto-clients); "
+                                 "the mqtt_* figures are n/a")
+            return
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = os.path.join(self.out, "mosquitto.conf")
+        with open(config, "w") as f:
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        broker = track(subprocess.Popen([broker_bin, "-c", config], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        sub = None
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or broker.poll() is not None:
+                        raise HarnessError("the private mosquitto broker did not start")
+                    time.sleep(0.02)
+            sub_argv = [sub_bin, "-h", "127.0.0.1", "-p", str(port), "-v", "-t", "eggtimer/bench/+/state"]
+            sub = track(subprocess.Popen(sub_argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, start_new_session=True))
+            arrivals = []
+            arrived = threading.Condition()
+
+            def read():
+                for line in sub.stdout:
+                    stamp = now_ns()
+                    with arrived:
+                        arrivals.append((stamp, line.decode("utf-8", "replace")))
+                        arrived.notify_all()
+            threading.Thread(target=read, daemon=True).start()
+            self.note_command(sub_argv, "# lines stamped on arrival")
+            args = ["1", "-D", "null", "--loops", "1", "--mqtt", f"mqtt://127.0.0.1:{port}", "--node", "bench"]
+            self.egg_args_note(args, False)
+            samples = []
+            for run in range(2 if self.s.quick else 7):
+                popen, events, _ = spawn_eggtimer(self.binary, self.sound, args)
+                sounding = events.wait("sounding", 15)
+                rc, _ = finish_process(popen, 10)
+                label = next((e.get("label") for e in events.all() if e.get("label")), None)
+                with arrived:
+                    found = arrived.wait_for(lambda: any(f"/{label}/state " in t and '"state":"ringing"' in t
+                                                         for _, t in arrivals), timeout=5)
+                    stamp = next((a for a, t in arrivals if f"/{label}/state " in t and '"state":"ringing"' in t), None)
+                if not sounding or not found or rc != 0:
+                    self.problems.append(f"mqtt run {run + 1}: no ringing state at the subscriber (rc {rc})")
+                    continue
+                samples.append((stamp - sounding["deadline_t_mono_ns"]) / 1e6)
+            if samples:
+                self.figures["mqtt_ringing_state_ms_median"] = statistics.median(samples)
+                self.figures["mqtt_ringing_state_ms_max"] = max(samples)
+                self.details.append("### Deadline to `ringing` state at an MQTT subscriber\n\n"
+                                    f"A private Mosquitto broker on 127.0.0.1, `mosquitto_sub -v` on `eggtimer/bench/+/state` "
+                                    f"with each line stamped on arrival; per run the arrival of the timer's `ringing` state "
+                                    f"minus its `deadline_t_mono_ns`: {', '.join(f'{v:.3f}' for v in samples)} ms.\n")
+        finally:
+            for child in (sub, broker):
+                if child is not None and child.poll() is None:
+                    child.terminate()
+                    finish_process(child, 5)
+
     # -------------------------------------------------------------------- memory peers
 
     def mpg123_ringing_hwm(self):
@@ -2026,6 +2100,8 @@ class Bench:
         self.startup()
         log("gapless")
         self.gapless()
+        log("MQTT: deadline to ringing state at a subscriber")
+        self.mqtt_latency()
         log("heard: through a private PulseAudio server")
         self.heard()
         log("ringing cost (callgrind)")
@@ -2037,6 +2113,13 @@ class Bench:
         self.elapsed = time.monotonic() - started
         for leftover in glob.glob(os.path.join(self.out, "*.raw")) + glob.glob(os.path.join(self.out, "*.wav")):
             os.remove(leftover)
+
+    def run_mqtt_only(self):
+        started = time.monotonic()
+        self.check_tools()
+        self.machine, self.version_info = self.versions()
+        self.mqtt_latency()
+        self.elapsed = time.monotonic() - started
 
     def run_heard_only(self):
         started = time.monotonic()
@@ -2242,6 +2325,8 @@ class Bench:
         ("startup_ms_eggtimer", "context", None),
         ("startup_ms_mpg123", "context", None),
         ("gap_samples_eggtimer", "0", lambda v: v == 0),
+        ("mqtt_ringing_state_ms_median", "≤ 5", lambda v: v <= 5),
+        ("mqtt_ringing_state_ms_max", "≤ 5", lambda v: v <= 5),
         ("heard_onset_ms_median_eggtimer", "≤ 20", lambda v: v <= 20),
         ("heard_onset_ms_max_eggtimer", "≤ 20", lambda v: v <= 20),
         ("heard_onset_ms_median_aplay", "context (peer)", None),
@@ -2351,6 +2436,8 @@ def main():
                         help="the MP3 that eggtimer and mpg123 loop (default: Sounds/alarm_sound.mp3)")
     parser.add_argument("--heard-only", action="store_true",
                         help="only the figures heard through a private PulseAudio server (while working on them)")
+    parser.add_argument("--mqtt-only", action="store_true",
+                        help="only the MQTT figures (a private mosquitto broker on loopback)")
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
@@ -2365,6 +2452,8 @@ def main():
         bench = Bench(binary, settings, sound)
         if options.heard_only:
             bench.run_heard_only()
+        elif options.mqtt_only:
+            bench.run_mqtt_only()
         else:
             bench.run()
         command_line = ("python3 bench/bench.py " + ("--quick " if options.quick else "")
@@ -2373,6 +2462,8 @@ def main():
         print(report, end="")
         if options.heard_only:
             path = os.path.join(bench.out, "BENCHMARKS-heard.md")
+        elif options.mqtt_only:
+            path = os.path.join(bench.out, "BENCHMARKS-mqtt.md")
         elif options.quick:
             path = os.path.join(bench.out, "BENCHMARKS-quick.md")
         else:

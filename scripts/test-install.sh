@@ -2,7 +2,7 @@
 # The install checks of `make test` (after `swift test`: they need the release build, about a
 # minute from clean, which would contend with the timing tests inside `swift test`):
 # `make install DESTDIR=<tmp> PREFIX=/usr/local`, then, there, the binary (stripped, linked only
-# to the C libraries it uses, finding its sound from another folder), the man page (renders
+# to the C libraries it uses and not to libmosquitto, finding its sound from another folder), the man page (renders
 # without a warning), the bash completion (completes a subcommand, an option, a label), the
 # systemd user units (systemd-analyze verify accepts them), and `make uninstall` leaving nothing.
 # Needs man-db, bash-completion, systemd and binutils (`make test` installs them). Ends with
@@ -65,6 +65,15 @@ finds_sound() {
         && grep -q '"by":"loops"' "$scratch/run.out"
 }
 check "binary needs only libasound, libmpg123, libc, libm and the loader" only_c_libraries
+# libmosquitto (and the libssl and libcrypto it pulls in) is loaded with dlopen only when --mqtt
+# makes a BusClient, so a timer without it starts and uses memory as before. The name it loads is
+# in the binary, which shows HouseBus is linked in and the NEEDED check above means something.
+no_mqtt_libraries() {
+    needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+    echo "$needed"
+    ! printf '%s\n' "$needed" | grep -E -q '^(libmosquitto|libssl|libcrypto)\.' && grep -q -a 'libmosquitto\.so\.1' "$binary"
+}
+check "binary does not need libmosquitto, libssl or libcrypto (dlopen for --mqtt)" no_mqtt_libraries
 check "binary is stripped" stripped
 check "binary runs --version from another folder" version
 check "binary finds its sound from another folder" finds_sound

@@ -55,10 +55,16 @@ struct App {
             sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
         loop.control = control
+        var link: BusLink?
+        if options.bus.url != nil {
+            do { link = try BusLink(options: options.bus, label: label, at: clock.now()) } catch { return error }
+            loop.bus = link?.client
+        }
         let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)
         var session = Session(
             routing: routing, startup: startup, options: options, clock: clock, player: player, loop: loop,
             signals: signals, start: start, records: records, notes: notes)
+        session.link = link
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }

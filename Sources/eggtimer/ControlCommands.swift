@@ -31,6 +31,9 @@ enum ControlCommands {
             let request = ControlRequest.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
             return act(request, verb: "snooze", label: label, folder: folder)
         case .recover: return Recover.run()
+        case .follow:
+            printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
+            return .usage
         }
     }
 

@@ -9,7 +9,7 @@ extension Options {
     /// Every option but the hidden ones, every subcommand, key and exit status; files and
     /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
     static let manPage: String =
-        ([manHeader, manOptions, manSubcommands, manKeys, manFilesAndEnvironment, manExitStatus, manExamples]
+        ([manHeader, manOptions, manSubcommands, manKeys, manMQTT, manFilesAndEnvironment, manExitStatus, manExamples]
             .joined(separator: "\n")) + "\n"
 
     /// The keys, for the man page: what is pressed, what it does.
@@ -186,6 +186,9 @@ extension Options {
         .BR XDG_CONFIG_HOME ", " XDG_STATE_HOME ", " XDG_RUNTIME_DIR
         Where the configuration file, the timers' records and the control sockets live (see FILES).
         .TP
+        .B EGGTIMER_MQTT_PASSWORD
+        The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given.
+        .TP
         .B NO_COLOR
         Set and not empty: no colours on the screen.
         .TP
@@ -195,6 +198,34 @@ extension Options {
         .TP
         .BR LC_ALL ", " LC_CTYPE ", " LANG
         A UTF\-8 locale draws with box and block characters, any other with ASCII.
+        """#
+
+    private static let manMQTT = #"""
+        .SH MQTT
+        With \fB\-\-mqtt\fR \fIURL\fR a timer joins the house's MQTT broker; without it \#
+        libmosquitto is not loaded. Topics, with \fIP\fR the prefix (\fBeggtimer\fR), \#
+        \fINODE\fR the node and \fILABEL\fR the label:
+        .TP
+        .I P/NODE/LABEL/state
+        Retained JSON: \fBstate\fR, \fBlabel\fR, \fBnode\fR, \fBduration_s\fR, \#
+        \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused). Published on \#
+        every change and at least once a minute; at the end the final state, then cleared.
+        .TP
+        .I P/NODE/LABEL/command
+        \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
+        \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
+        standard error.
+        .TP
+        .I P/NODE/LABEL/availability
+        \fBonline\fR while the timer runs; \fBoffline\fR when it ends, and as its Last Will.
+        .TP
+        .I homeassistant/sensor/NODE_LABEL/deadline/config
+        Home Assistant discovery, retained while the timer runs: a timestamp sensor of the \#
+        deadline, and \fIhomeassistant/button/NODE_LABEL/ack/config\fR, a button sending \fBack\fR.
+        .PP
+        A broker that is down, goes away or refuses the password gets one warning line; the timer \#
+        counts and rings as always and eggtimer reconnects. \fBeggtimer follow\fR rings while any \#
+        timer's state is ringing and has its own \fIP/NODE/follow/availability\fR.
         """#
 
     private static let manExamples = #"""
@@ -214,6 +245,12 @@ extension Options {
         .TP
         .B systemctl \-\-user enable eggtimer\-recover.service
         Start the recorded timers again at every login or boot (with \fBloginctl enable\-linger\fR).
+        .TP
+        .B eggtimer 7m \-\-label eggs \-\-mqtt mqtt://pi@homeassistant.local
+        Publish the timer's state to the house's broker (password from \fBEGGTIMER_MQTT_PASSWORD\fR).
+        .TP
+        .B eggtimer follow \-\-mqtt mqtt://homeassistant.local
+        In another room: ring whenever any timer in the house rings.
         .TP
         .B eggtimer 10m \-\-json | jq .
         One JSON object per event.

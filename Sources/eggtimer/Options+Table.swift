@@ -84,7 +84,12 @@ extension Options {
             // A timer's default label may be a duration as typed (`1:30`): the socket's name is
             // made from it (ControlServer.socketName), so any one-line name without `/` will do.
             let label = arguments.first
-            if let label,
+            if let label, options.bus.url != nil {
+                // Across the house: `LABEL` or `NODE/LABEL`, as the topics name them.
+                guard BusOptions.isValidTarget(label) else {
+                    throw UsageError(description: "invalid timer '\(label)': give LABEL or NODE/LABEL")
+                }
+            } else if let label,
                 label.isEmpty || label.utf8.count > Options.labelLimit || label.contains("/")
                     || label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
             {
@@ -113,6 +118,11 @@ extension Options {
                 names: ["recover"], usage: "",
                 help: "start again the timers a kill -9, a power cut or a reboot ended", takesLabel: false
             ) { _, _ in .recover },
+            Subcommand(
+                names: ["follow"], usage: "--mqtt URL",
+                help: "ring here whenever any timer on the broker rings; a key or SIGUSR1 acknowledges them",
+                takesLabel: false
+            ) { _, _ in .follow },
         ]
     }
 
@@ -161,7 +171,7 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + presetSpecs + eggSpecs + pomodoroSpecs + alarmSpecs + subcommandSpecs
+        generalSpecs + timerSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs + subcommandSpecs
         + hiddenSpecs
 
     private static let alarmSpecs: [Spec] = [
@@ -192,11 +202,11 @@ extension Options {
     private static let timerSpecs: [Spec] = [
         Spec(
             names: ["-D", "--device"], argument: "NAME", group: .timer,
-            help: "ALSA PCM to play on (default \"default\"; see aplay -L)", inConfigFile: true
+            help: "ALSA PCM to play on (default \"default\"; see aplay -L)", subcommands: ["follow"], inConfigFile: true
         ) { options, _, value in options.device = value },
         Spec(
             names: ["--sound"], argument: "PATH", group: .timer,
-            help: "MP3 file to loop instead of the shipped alarm sound", inConfigFile: true
+            help: "MP3 file to loop instead of the shipped alarm sound", subcommands: ["follow"], inConfigFile: true
         ) { options, name, value throws(UsageError) in
             // `--sound 1s`: a duration where the file belongs (and no file of that name).
             if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
@@ -214,11 +224,12 @@ extension Options {
         ) { options, name, value throws(UsageError) in options.ringFor = try duration(name, value) },
         Spec(
             names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)",
-            inConfigFile: true
+            subcommands: ["follow"], inConfigFile: true
         ) { options, name, value throws(UsageError) in options.volume = try percent(name, value) },
         Spec(
             names: ["--ramp"], argument: "D", group: .timer,
-            help: "rise from quiet to the volume over the first D of the alarm", inConfigFile: true
+            help: "rise from quiet to the volume over the first D of the alarm", subcommands: ["follow"],
+            inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ramp = try duration(name, value) },
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,

@@ -20,6 +20,8 @@ enum ControlCommand: Equatable {
     case snooze(label: String?, for: Duration?)
     /// Start again the timers recorded in the state folder that no process runs any more.
     case recover
+    /// Ring whenever any timer on the MQTT broker rings (`eggtimer follow --mqtt URL`).
+    case follow
 }
 
 /// What the command line asked for, after tokenising, interpreting and validating it.
@@ -83,6 +85,8 @@ struct Options: Equatable {
     /// `--resume-record PATH` (hidden; `eggtimer recover` passes it): run the timer recorded in
     /// that file (see ``TimerRecord``) instead of one from the command line.
     var resumeRecord: String?
+    /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
+    var bus = BusOptions()
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }

@@ -28,6 +28,9 @@ do {
         }
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         status = .done
+    case .control(let command) where command == .follow || options.bus.url != nil:
+        signal(SIGPIPE, SIG_IGN)
+        status = HouseCommands.run(command, options: options, arguments: arguments, raw: rawArguments)
     case .control(let command):
         signal(SIGPIPE, SIG_IGN)  // `eggtimer status | head -1`: EPIPE, not death by SIGPIPE
         status = ControlCommands.run(command)

@@ -60,7 +60,8 @@ private func message(_ text: String) -> String? {
 
 @Suite struct ConfigFileErrorTests {
     static let keys =
-        "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water"
+        "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water, "
+        + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix"
 
     /// Each bad file, and the whole message: file, the first bad line's number, key and problem.
     @Test(arguments: [
@@ -222,7 +223,8 @@ private func message(_ text: String) -> String? {
         #expect(
             Options.configSpecs.map(\.key) == [
                 "device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard", "size", "weight", "from",
-                "fridge-temperature", "altitude", "water",
+                "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
+                "mqtt-prefix",
             ])
         #expect(Options.configSpecs.allSatisfy { $0.spec.takesValue && $0.spec.group != .subcommand })
     }

@@ -100,7 +100,7 @@ import TimerCore
     @Test(arguments: [
         (
             ["abc"],
-            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover"
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover, follow"
         ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
@@ -247,7 +247,7 @@ import TimerCore
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (
             ["stop"],
-            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover"
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover, follow"
         ),
     ])
     func badSubcommandInputNamesTheToken(arguments: [String], message: String) {

@@ -15,24 +15,30 @@ extension Controller {
         // The answer goes out before anything the request sets off, an exit included; the loop
         // reads the state for it after this input, when the change is made.
         perform(.reply(connection: connection, .status))
+        act(on: request, by: "control", at: now)
+    }
+
+    /// Carries out an accepted request from `source` (`control`, `mqtt`): the change is made at
+    /// once, as for the matching key.
+    mutating func act(on request: ControlRequest, by source: String, at now: Instant) {
         switch (request, mode) {
         case (.acknowledge, .ringing(let ringing)):
-            acknowledge(ringing, by: "control", at: now)
+            acknowledge(ringing, by: source, at: now)
         case (.acknowledge, .counting(let counting)) where counting.snoozed:
             // Dismissing a snoozed alarm: it was heard when it rang; it need not ring again.
             logAcknowledgement(
-                event(.acknowledged, counting.run, at: now, extra: [("by", .text("control"))]), unproven: false)
+                event(.acknowledged, counting.run, at: now, extra: [("by", .text(source))]), unproven: false)
             leaveOrRepeat(.done, at: now)
         case (.snooze(let length), .ringing(let ringing)):
             snooze(ringing, for: length ?? configuration.snoozeLength, at: now)
         case (.cancel, .counting(var counting)):
             if counting.armed { stopAlarm() }
             counting.armed = false
-            emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("control"))]))
+            emit(event(.cancelled, counting.run, at: now, extra: [("by", .text(source))]))
             leave(.cancelled)
         case (.cancel, .ringing(let ringing)):
             logAcknowledgement(
-                event(.cancelled, ringing.run, at: now, extra: [("by", .text("control"))]), unproven: false)
+                event(.cancelled, ringing.run, at: now, extra: [("by", .text(source))]), unproven: false)
             leave(.cancelled)
         default:
             break
@@ -41,7 +47,7 @@ extension Controller {
 
     /// Whether `request` fits the current state: status always; acknowledge while ringing or
     /// snoozed; snooze while ringing; cancel while counting or ringing.
-    private func accepts(_ request: ControlRequest) -> Bool {
+    func accepts(_ request: ControlRequest) -> Bool {
         switch (request, mode) {
         case (.status, _), (.acknowledge, .ringing), (.snooze, .ringing), (.cancel, .counting), (.cancel, .ringing):
             true

@@ -118,7 +118,7 @@ extension Controller {
     func isOneShot(_ run: Run) -> Bool { run.kind == .pomodoro && !configuration.waitForKey }
 
     /// Closes a device opened early for this deadline, which has just moved.
-    private mutating func disarm(_ counting: inout Counting) {
+    mutating func disarm(_ counting: inout Counting) {
         guard counting.armed else { return }
         counting.armed = false
         stopAlarm()

@@ -32,7 +32,8 @@ struct ExitStatus: Error, Hashable, Sendable {
     ///
     /// EX_NOINPUT.
     static let noInput = ExitStatus(code: 66)
-    /// The alarm reached no audio device.
+    /// The alarm reached no audio device; for `status|ack|cancel|snooze --mqtt`, the broker could not
+    /// be reached (or libmosquitto is missing).
     ///
     /// EX_UNAVAILABLE.
     static let unavailable = ExitStatus(code: 69)
@@ -63,7 +64,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.usage, "bad command line"),
         (.dataError, "sound file is not MP3 audio"),
         (.noInput, "sound file missing or not a regular file"),
-        (.unavailable, "the alarm reached no audio device"),
+        (.unavailable, "the alarm reached no audio device (--mqtt subcommands: no broker)"),
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),
         (.configuration, "bad configuration file"),

@@ -1,6 +1,7 @@
 import AlarmAudio
 import ControlChannel
 import Glibc
+import HouseBus
 
 /// Something that happened, as the event loop hands it to the controller.
 ///
@@ -22,6 +23,11 @@ enum Input: Equatable {
     case control(ControlRequest, connection: Int)
     /// The `--on-done` command ended: its exit status, or the signal that ended it.
     case doneCommandEnded(status: Int32?, signal: Int32?)
+    /// What the MQTT broker connection reported (``BusLink`` turns this timer's commands into
+    /// ``busCommand(_:)`` and says the connection's troubles).
+    case bus(BusEvent)
+    /// A command on this timer's MQTT command topic (`ack`, `pause`, `add 60`, …).
+    case busCommand(BusCommand)
 }
 
 extension Input {
@@ -31,7 +37,7 @@ extension Input {
         switch self {
         case .key: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick, .control, .doneCommandEnded: false
+        case .audio, .tick, .control, .doneCommandEnded, .bus, .busCommand: false
         }
     }
 }

@@ -1,6 +1,7 @@
 import AlarmAudio
 import CSystem
 import Glibc
+import HouseBus
 
 /// Waits in one `ppoll` on every descriptor eggtimer owns and turns what happened into
 /// ``Input``s: the keyboard (standard input), the signalfd, the alarm player's event queue, and a
@@ -34,6 +35,8 @@ struct EventLoop {
     /// The wall clock being set wakes the wait too (the timer's read fails with ECANCELED): the
     /// caller reads the wall clock after each wait and sees the step.
     var wallDeadline: WallInstant?
+    /// The MQTT broker connection (`--mqtt`); nil without one, and then nothing of it is polled.
+    var bus: BusClient?
 
     /// Creates the loop over descriptors that the caller opened and will close.
     /// - Parameters:
@@ -80,7 +83,7 @@ struct EventLoop {
     ///   then always a final `.tick`.
     /// - Throws: `ExitStatus.osError` if `ppoll` fails for a reason other than EINTR.
     mutating func wait(until wake: ContinuousClock.Instant?) throws(ExitStatus) -> [Input] {
-        let deadline = [wake, player.nextCheck, control?.nextCheck].compactMap { $0 }.min()
+        let deadline = [wake, player.nextCheck, control?.nextCheck, bus?.nextCheck].compactMap { $0 }.min()
         var fds = [
             pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0),
@@ -94,6 +97,10 @@ struct EventLoop {
         wallTimer?.arm(at: wallDeadline)
         fds.append(
             pollfd(fd: wallDeadline == nil ? -1 : wallTimer?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+        let busIndex = fds.count
+        if let request = bus?.pollRequest {
+            fds.append(pollfd(fd: request.descriptor, events: request.events, revents: 0))
+        }
         let ready: Int32
         if let timer {
             timer.arm(at: deadline)
@@ -125,6 +132,12 @@ struct EventLoop {
                 inputs += control.ready(entry.connection, at: now)
             }
             control.expire(at: now)
+        }
+        if let bus {
+            let revents = busIndex < fds.count ? fds[busIndex].revents : 0
+            if revents != 0 || bus.nextCheck.map({ now >= $0 }) == true {
+                inputs += bus.service(revents: revents, at: now).map(Input.bus)
+            }
         }
         inputs.append(.tick)
         return inputs

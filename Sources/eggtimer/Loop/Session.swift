@@ -36,6 +36,8 @@ struct Session {
     private var reported = (log: false, screen: false)
     /// Keeps the timer's record for `eggtimer recover`; nil when there is no state folder.
     private var records: RecordKeeper?
+    /// The timer's presence on the MQTT broker (`--mqtt`); nil without one.
+    var link: BusLink?
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     /// - Parameters:
@@ -87,7 +89,8 @@ struct Session {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
         while true {
-            recordTimer()  // first: once an event is logged, the record says so too
+            publishState()  // first: the house hears of a change before any disk write
+            recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
             now = clock.now()
@@ -99,7 +102,7 @@ struct Session {
             loop.wallDeadline = controller.wallDeadline
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
             (now, wall) = readClocks()
-            effects = controller.handle(round: inputs, at: now, wall: wall)
+            effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
             // Each round (one adjtimex call): NTP's first answer after boot is a clock step, which
             // the wall-clock timer turns into a wake-up.
             if controller.schedule != nil {
@@ -145,7 +148,8 @@ struct Session {
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground]
+        let bus = link?.nextRefresh
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground, bus]
             .compactMap { $0 }.min()
     }
 
@@ -245,6 +249,7 @@ struct Session {
             keeper.end(keep: status == .signal(SIGTERM) || status == .signal(SIGHUP))
             records = keeper
         }
+        finishBus()
         guard player.isRunning else { return status }
         player.stop(at: clock.now())
         let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))

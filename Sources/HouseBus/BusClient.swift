@@ -1,0 +1,215 @@
+import CMosquitto
+import Glibc
+
+/// An MQTT client driven by the caller's event loop: one descriptor to poll, one instant to wake
+/// at, and ``service(revents:at:)`` to call for either.
+///
+/// Owned and called by the event loop thread only (not Sendable). Never blocks the caller:
+/// resolving and TCP connect (`mosquitto_connect`, which resolves) run on a worker thread with
+/// ``BusSettings/connectLimit``; a worker over the limit is abandoned with its handle (never
+/// joined), and each attempt uses a new handle. Reconnects back off 1 s doubling to 30 s (±20 %
+/// jitter), reset by a successful CONNACK. There is no libmosquitto network thread: reading,
+/// writing and keepalive run inside ``service(revents:at:)`` (`mosquitto_loop_read`,
+/// `mosquitto_loop_write`, `mosquitto_loop_misc`). Protocol: MQTT v3.1.1, clean session.
+/// Times are instants of `ContinuousClock` (CLOCK_BOOTTIME on Linux).
+///
+/// Process-wide effects of libmosquitto 2.0.11 (checked): `mosquitto_new` sets SIGPIPE to
+/// SIG_IGN (eggtimer ignores it anyway), and every handle holds a socketpair besides its socket
+/// (both made close-on-exec here). A worker abandoned in a hung connect keeps its thread, handle
+/// and socket until the kernel gives up (about 2 min for a blackholed address).
+public final class BusClient {
+    /// Where the connection stands.
+    enum Phase {
+        /// Made, not started.
+        case idle
+        /// A worker is resolving and connecting.
+        case connecting(ConnectAttempt)
+        /// TCP (and TLS) up, CONNECT sent, waiting for CONNACK until the deadline.
+        case handshaking(MosquittoConnection, deadline: ContinuousClock.Instant)
+        /// CONNACK accepted.
+        case connected(MosquittoConnection)
+        /// Backing off until the instant.
+        case waiting(until: ContinuousClock.Instant)
+        /// After ``finish(publishing:limit:)``.
+        case finished
+    }
+
+    let settings: BusSettings
+    let library: MosquittoLibrary
+    var phase = Phase.idle
+    var backoff = ReconnectBackoff()
+    /// Events gathered since the last ``service(revents:at:)`` (callbacks and `start` add to it).
+    var pendingEvents: [BusEvent] = []
+    /// The last retained message per topic, in the order topics were first published.
+    var retainedTopics: [String] = []
+    var retained: [String: BusMessage] = [:]
+    /// Subscriptions (filter, QoS), re-sent after every connect.
+    var subscriptions: [(filter: String, qos: Int32)] = []
+    /// The CONNACK code the connect callback saw during the current loop call.
+    var connackCode: Int32?
+    /// The code the disconnect callback reported for the current connection, if it did.
+    var disconnectCode: Int32?
+    /// When `mosquitto_loop_misc` last ran (boot clock).
+    var lastMisc: ContinuousClock.Instant?
+
+    /// Loads libmosquitto (first use in the process), checks the settings with a trial handle,
+    /// and keeps them; does not connect yet.
+    ///
+    /// Blocks only to load the library the first time (`dlopen`, a few milliseconds). Call on the
+    /// thread that will own the client.
+    /// - Parameter settings: Broker, credentials, TLS, identity, keepalive, will, deadline.
+    /// - Throws: `BusError.libraryMissing` when libmosquitto.so.1 cannot be loaded or lacks a
+    ///   function; `BusError.setup` when libmosquitto refuses a setting (an unreadable CA file,
+    ///   an empty client id, a will topic with wildcards).
+    /// - Precondition: `settings.connectLimit > .zero`.
+    /// C: `dlopen`, `mosquitto_lib_init`, `mosquitto_new`, `mosquitto_destroy`.
+    public init(settings: BusSettings) throws(BusError) {
+        precondition(settings.connectLimit > .zero, "connectLimit must be positive")
+        self.settings = settings
+        library = try MosquittoLibrary.shared.get()
+        library.destroy(try MosquittoConnection.makeHandle(settings: settings, library: library))
+    }
+
+    deinit {
+        if case .connecting(let attempt) = phase { attempt.abandon(library: library) }
+    }
+
+    /// Begins connecting: starts the first connect worker.
+    ///
+    /// Does nothing unless idle.
+    ///
+    /// Never blocks. A failure to start (no thread) shows as `.connectionLost` from the next
+    /// ``service(revents:at:)`` and is retried after the backoff.
+    /// - Parameter now: The current instant (boot clock).
+    public func start(at now: ContinuousClock.Instant) {
+        guard case .idle = phase else { return }
+        beginAttempt(at: now)
+    }
+
+    /// The one descriptor to poll now, with its poll events: the broker socket (POLLIN, plus
+    /// POLLOUT when libmosquitto has bytes to write), or a connect worker's wake pipe (POLLIN);
+    /// nil while idle, backing off or finished (wait for ``nextCheck``).
+    ///
+    /// Ask again after every ``service(revents:at:)``, ``publish(_:)`` and ``subscribe(_:qos:)``:
+    /// the descriptor and events change. C: `mosquitto_socket`, `mosquitto_want_write`.
+    public var pollRequest: (descriptor: Int32, events: Int16)? {
+        switch phase {
+        case .connecting(let attempt): return (attempt.wakeDescriptor, Int16(POLLIN))
+        case .handshaking(let connection, _), .connected(let connection):
+            let socket = connection.socket
+            guard socket >= 0 else { return nil }
+            let write = library.wantWrite(connection.handle) ? Int16(POLLOUT) : 0
+            return (socket, Int16(POLLIN) | write)
+        case .idle, .waiting, .finished: return nil
+        }
+    }
+
+    /// When the loop must call ``service(revents:at:)`` even without readiness.
+    ///
+    /// A second after the last keepalive check while a connection is up (`mosquitto_loop_misc`
+    /// runs at least once a second), the connect or handshake deadline, or the end of a backoff.
+    /// Boot clock; nil when nothing is due (idle or finished).
+    public var nextCheck: ContinuousClock.Instant? {
+        switch phase {
+        case .idle, .finished: return nil
+        case .connecting(let attempt): return attempt.deadline
+        case .waiting(let until): return until
+        case .handshaking(_, let deadline): return min(deadline, (lastMisc ?? deadline) + .seconds(1))
+        case .connected: return (lastMisc ?? .now) + .seconds(1)
+        }
+    }
+
+    /// Whether the broker accepted the connection and it has not been lost since.
+    public var isConnected: Bool {
+        if case .connected = phase { true } else { false }
+    }
+
+    /// Does what is due: takes a finished connect worker's result, reads and writes the socket
+    /// as `revents` says, runs the keepalive, enforces deadlines, starts the next attempt after a
+    /// backoff.
+    ///
+    /// Never blocks: the socket is non-blocking and a connect runs on a worker. Loop thread only.
+    /// - Parameters:
+    ///   - revents: The poll result for ``pollRequest``'s descriptor, or 0 when called for ``nextCheck``.
+    ///   - now: The current instant (boot clock).
+    /// - Returns: What happened, in order (possibly nothing).
+    /// C: `mosquitto_loop_read`, `mosquitto_loop_write`, `mosquitto_loop_misc`.
+    public func service(revents: Int16, at now: ContinuousClock.Instant) -> [BusEvent] {
+        switch phase {
+        case .idle, .finished: break
+        case .waiting(let until): if now >= until { beginAttempt(at: now) }
+        case .connecting(let attempt): serviceAttempt(attempt, at: now)
+        case .handshaking(let connection, let deadline):
+            serviceConnection(connection, revents: revents, at: now)
+            if case .handshaking = phase, now >= deadline {
+                lose(
+                    "MQTT broker \(settings.address.text) accepted the connection but did not answer the MQTT "
+                        + "handshake within \(seconds(settings.connectLimit))", at: now)
+            }
+        case .connected(let connection): serviceConnection(connection, revents: revents, at: now)
+        }
+        defer { pendingEvents = [] }
+        return pendingEvents
+    }
+
+    /// Publishes `message` now if connected; a retained message is also kept by topic and
+    /// re-sent after every (re)connect, while others are dropped when not connected.
+    ///
+    /// An empty retained payload clears the topic at the broker and leaves the table once sent.
+    /// Never blocks (queues; ``service(revents:at:)`` writes what the socket does not take now).
+    /// Loop thread only.
+    /// - Parameter message: The message.
+    /// - Returns: libmosquitto's message id (``BusEvent/published(messageID:)`` reports it), or nil
+    ///   when not connected or libmosquitto refused it (a bad topic, a payload over 256 MB).
+    /// C: `mosquitto_publish`.
+    @discardableResult public func publish(_ message: BusMessage) -> Int32? {
+        if message.retain {
+            if retained.updateValue(message, forKey: message.topic) == nil { retainedTopics.append(message.topic) }
+        }
+        guard case .connected(let connection) = phase else { return nil }
+        return send(message, on: connection)
+    }
+
+    /// Subscribes to `filter` now if connected, and again after every reconnect.
+    ///
+    /// Never blocks. Loop thread only. C: `mosquitto_subscribe`.
+    /// - Parameters:
+    ///   - filter: A topic filter (wildcards `+` and `#` allowed).
+    ///   - qos: The highest quality of service wanted, 0–2.
+    public func subscribe(_ filter: String, qos: Int32) {
+        if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
+            subscriptions[index].qos = qos
+        } else {
+            subscriptions.append((filter, qos))
+        }
+        if case .connected(let connection) = phase { _ = library.subscribe(connection.handle, nil, filter, qos) }
+    }
+
+    /// Sends `message` on an accepted connection; drops an empty retained one from the table once queued.
+    func send(_ message: BusMessage, on connection: MosquittoConnection) -> Int32? {
+        var messageID: Int32 = 0
+        let code = message.payload.withUnsafeBytes { bytes in
+            library.publish(
+                connection.handle, &messageID, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos,
+                message.retain)
+        }
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { return nil }
+        if message.retain && message.payload.isEmpty && retained[message.topic] == message {
+            retained[message.topic] = nil
+            retainedTopics.removeAll { $0 == message.topic }
+        }
+        return messageID
+    }
+}
+
+/// `duration` as text for messages: `5 s`, `0.5 s`.
+func seconds(_ duration: Duration) -> String {
+    let milliseconds = duration / .milliseconds(1)
+    let whole = Int64(milliseconds) / 1000
+    let fraction = Int64(milliseconds) % 1000
+    if fraction == 0 { return "\(whole) s" }
+    var digits = String(fraction)
+    digits = String(repeating: "0", count: 3 - digits.count) + digits
+    while digits.hasSuffix("0") { digits.removeLast() }
+    return "\(whole).\(digits) s"
+}

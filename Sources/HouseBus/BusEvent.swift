@@ -1,0 +1,15 @@
+/// What happened on the broker connection during one ``BusClient/service(revents:at:)`` call.
+public enum BusEvent: Sendable, Equatable {
+    /// The broker accepted the connection (CONNACK 0); the retained table and the subscriptions
+    /// were queued again.
+    case connected
+    /// The connection failed or ended: one line for the user (credentials refused, unreachable,
+    /// DNS, timeout, dropped). A new attempt follows after the backoff.
+    case connectionLost(String)
+    /// A message arrived on a subscribed topic.
+    case message(topic: String, payload: [UInt8])
+    /// The broker acknowledged a QoS 1 or 2 message (PUBACK or PUBCOMP), or a QoS 0 message was
+    /// written to the socket; the id is what ``BusClient/publish(_:)`` returned (re-sent retained
+    /// messages report ids of their own).
+    case published(messageID: Int32)
+}

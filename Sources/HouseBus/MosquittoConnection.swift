@@ -1,0 +1,82 @@
+import CMosquitto
+import Glibc
+
+/// Sole owner of one configured libmosquitto client (`struct mosquitto`) on the event loop thread.
+///
+/// A class, not a `~Copyable` struct, because the client's phase enum holds it and libmosquitto's
+/// callbacks reach it through the ``BusClient``; it is never shared: made by the loop thread,
+/// lent to exactly one connect worker while that runs (``ConnectAttempt`` holds the bare handle
+/// then, and this object does not exist yet), and destroyed on the loop thread.
+final class MosquittoConnection {
+    let library: MosquittoLibrary
+    let handle: OpaquePointer
+
+    /// Adopts a handle the loop thread got back from its connect worker.
+    /// - Parameters:
+    ///   - handle: A handle made by ``makeHandle(settings:library:)``; this object destroys it.
+    ///   - library: The loaded library.
+    init(adopting handle: OpaquePointer, library: MosquittoLibrary) {
+        self.handle = handle
+        self.library = library
+    }
+
+    deinit { library.destroy(handle) }
+
+    /// The connected socket, or -1.
+    ///
+    /// C: `mosquitto_socket`.
+    var socket: Int32 { library.socket(handle) }
+
+    /// Makes a client handle configured from `settings`: MQTT v3.1.1, clean session, user name and
+    /// password, Last Will, TLS with the CA file (or `/etc/ssl/certs`) for `mqtts://`.
+    ///
+    /// MQTT v3.1.1 rather than v5: everything eggtimer needs (retained messages, a will, QoS 1,
+    /// CONNACK codes for bad credentials) is in 3.1.1, which every broker speaks. Any thread; no
+    /// callbacks and no user data are set yet (those belong to the loop thread's adoption).
+    /// - Parameters:
+    ///   - settings: The client's settings.
+    ///   - library: The loaded library.
+    /// - Returns: The handle; the caller owns it (`mosquitto_destroy`).
+    /// - Throws: `BusError.setup` naming the setting libmosquitto refused.
+    /// C: `mosquitto_new`, `mosquitto_int_option`, `mosquitto_username_pw_set`, `mosquitto_will_set`,
+    /// `mosquitto_tls_set`.
+    static func makeHandle(settings: BusSettings, library: MosquittoLibrary) throws(BusError) -> OpaquePointer {
+        let (made, errorNumber) = CloseOnExec.markingNewDescriptors {
+            (library.new(settings.clientID, true, nil), errno)
+        }
+        guard let handle = made else {
+            throw .setup("mosquitto_new (client id \"\(settings.clientID)\"): \(errorText(errorNumber))")
+        }
+        do {
+            try check(
+                library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "MQTT protocol version",
+                library)
+            if let user = settings.address.user {
+                try check(library.usernamePasswordSet(handle, user, settings.password), "user name", library)
+            }
+            if let will = settings.will {
+                let code = will.payload.withUnsafeBytes { bytes in
+                    library.willSet(
+                        handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
+                }
+                try check(code, "Last Will on \(will.topic)", library)
+            }
+            if settings.address.secure {
+                let caPath = settings.caFile == nil ? "/etc/ssl/certs" : nil
+                try check(
+                    library.tlsSet(handle, settings.caFile, caPath, nil, nil, nil),
+                    "TLS CA \(settings.caFile ?? "/etc/ssl/certs")", library)
+            }
+        } catch {
+            library.destroy(handle)
+            throw error
+        }
+        return handle
+    }
+
+    /// Throws `BusError.setup` when `code` is not `MOSQ_ERR_SUCCESS`.
+    private static func check(_ code: Int32, _ what: String, _ library: MosquittoLibrary) throws(BusError) {
+        guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw .setup("\(what): \(library.text(code, errorNumber: errno))")
+    }
+}

@@ -1,0 +1,102 @@
+import ControlChannel
+import Glibc
+import HouseBus
+
+/// `eggtimer follow --mqtt URL` and `eggtimer status|ack|cancel|snooze --mqtt URL [NODE/LABEL]`:
+/// the subcommands that reach every timer in the house through the MQTT broker.
+///
+/// The client commands block the main thread for at most ``deadline`` in all: they collect the
+/// timers' retained states (no fixed wait: a probe message published after subscribing comes
+/// back after every retained message), then publish a command with QoS 1 and end once the broker
+/// acknowledged it.
+enum HouseCommands {
+    /// The longest a client command runs: connecting, collecting, publishing.
+    static let deadline = Duration.seconds(5)
+
+    /// Runs `command` against the broker `options.bus` names.
+    /// - Parameters:
+    ///   - command: The subcommand.
+    ///   - options: The command line (without the config file).
+    ///   - arguments: The arguments as text, parsed again over the config file for `follow`.
+    ///   - raw: The same arguments as bytes.
+    /// - Returns: The exit status: 0 when listed or sent; 3 when no timer fits; 64 for several,
+    ///   or a bad command line; 69 when the broker cannot be reached in time.
+    static func run(_ command: ControlCommand, options: Options, arguments: [String], raw: [[UInt8]]) -> ExitStatus {
+        switch command {
+        case .follow: return follow(arguments: arguments, raw: raw)
+        case .status(let json): return status(options: options, json: json)
+        case .acknowledge(let target): return send("ack", verb: "ack", target: target, options: options)
+        case .cancel(let target): return send("cancel", verb: "cancel", target: target, options: options)
+        case .snooze(let target, let length):
+            guard length == nil else {
+                printError("eggtimer: option '--for' does not work with --mqtt (the timer's own snooze length is used)")
+                return .usage
+            }
+            return send("snooze", verb: "snooze", target: target, options: options)
+        case .recover:
+            printError("eggtimer: option '--mqtt' does not work with 'recover'")
+            return .usage
+        }
+    }
+
+    /// `follow`: the command line over the config file's settings, then ``Follower``.
+    private static func follow(arguments: [String], raw: [[UInt8]]) -> ExitStatus {
+        let settings: Options
+        do { settings = try Options.configured() } catch {
+            printError("eggtimer: \(error.description)")
+            return .configuration
+        }
+        let options: Options
+        do { options = try Options.parse(arguments, raw: raw, base: settings) } catch {
+            printError("eggtimer: \(error.description)")
+            return .usage
+        }
+        guard options.bus.url != nil else {
+            printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
+            return .usage
+        }
+        var follower = Follower(options: options)
+        return follower.run()
+    }
+
+    /// `status --mqtt`: every timer's retained state, as a table or a JSON array.
+    private static func status(options: Options, json: Bool) -> ExitStatus {
+        var survey: HouseSurvey
+        do { survey = try HouseSurvey(options: options.bus) } catch { return error }
+        defer { survey.close() }
+        let timers: [TimerStatePayload]
+        do { timers = try survey.collect(until: ContinuousClock.now.advanced(by: deadline)) } catch { return error }
+        var out = Output(descriptor: STDOUT_FILENO)
+        if json {
+            out.write("[" + timers.map { String(decoding: $0.json(), as: UTF8.self) }.joined(separator: ",") + "]\n")
+        } else {
+            out.write(HouseSurvey.table(timers, time: .system, nowUnixMilliseconds: HouseSurvey.nowUnixMilliseconds()))
+        }
+        if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
+        return .done
+    }
+
+    /// `ack|cancel|snooze --mqtt [TARGET]`: picks the timer, publishes the command with QoS 1 and
+    /// ends once the broker has it.
+    private static func send(_ command: String, verb: String, target: String?, options: Options) -> ExitStatus {
+        let end = ContinuousClock.now.advanced(by: deadline)
+        var survey: HouseSurvey
+        do { survey = try HouseSurvey(options: options.bus) } catch { return error }
+        defer { survey.close() }
+        let timers: [TimerStatePayload]
+        do { timers = try survey.collect(until: end) } catch { return error }
+        let chosen: TimerStatePayload
+        do { chosen = try HouseSurvey.target(among: timers, target: target, verb: verb) } catch {
+            printError("eggtimer: " + error.message)
+            return error.status
+        }
+        let topics = TimerTopics(prefix: options.bus.prefix, node: chosen.node, label: chosen.label)
+        do {
+            try survey.publish(
+                BusMessage(topic: topics.command, payload: Array(command.utf8), retain: false, qos: 1), until: end)
+        } catch { return error }
+        var out = Output(descriptor: STDOUT_FILENO)
+        out.write("\(chosen.node)/\(chosen.label): \(command) sent\n")
+        return .done
+    }
+}

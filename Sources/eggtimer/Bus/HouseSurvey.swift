@@ -1,0 +1,192 @@
+import ControlChannel
+import Glibc
+import HouseBus
+import TimerCore
+
+/// A short-lived broker client for `eggtimer status|ack|cancel|snooze --mqtt`: it collects every
+/// timer's retained state and publishes one command.
+///
+/// Blocks the calling (main) thread in `poll`, each call up to the deadline it is given. The
+/// broker failing (refused, unreachable, no answer) ends the command with exit 69 and one line.
+struct HouseSurvey {
+    private let client: BusClient
+    private let options: BusOptions
+    /// The topic this client publishes to itself once subscribed: when it comes back, every
+    /// retained state has arrived before it.
+    private let probe: String
+    /// The states collected, by `node/label`.
+    private var timers: [String: TimerStatePayload] = [:]
+    /// The timers whose availability is `offline` (killed: their Last Will), by `node/label`.
+    private var offline: Set<String> = []
+    /// Whether the probe came back.
+    private var probed = false
+    /// The message ids published and not yet acknowledged by the broker.
+    private var awaited: Set<Int32> = []
+
+    /// Makes the client and starts connecting.
+    /// - Throws: `ExitStatus` (64 for a bad URL or password file, 69 without libmosquitto), said.
+    init(options: BusOptions) throws(ExitStatus) {
+        self.options = options
+        let random = UInt32.random(in: 0...UInt32.max)
+        probe = "\(options.prefix)/probe/\(getpid())-\(random)"
+        client = try BusLink.connect(options, clientName: "client", will: nil)
+        client.subscribe("\(options.prefix)/+/+/state", qos: 1)
+        client.subscribe("\(options.prefix)/+/+/availability", qos: 1)
+        client.subscribe(probe, qos: 1)
+        client.start(at: .now)
+    }
+
+    /// Disconnects (waiting at most ``BusLink/finishLimit``).
+    func close() { client.finish(publishing: [], limit: BusLink.finishLimit) }
+
+    /// Every timer's state, sorted by node and label (final states left out).
+    ///
+    /// A timer whose availability is `offline` (its process died: the retained state it left is
+    /// stale) has the state `offline`.
+    /// - Parameter end: The deadline (boot clock).
+    /// - Returns: The states collected once the probe came back.
+    /// - Throws: `ExitStatus.unavailable` when the broker fails or the deadline passes (said).
+    mutating func collect(until end: ContinuousClock.Instant) throws(ExitStatus) -> [TimerStatePayload] {
+        try pump(until: end) { $0.probed }
+        return timers.keys.sorted().compactMap { key in
+            guard var timer = timers[key], !BusLink.isFinal(timer.state) else { return nil }
+            if offline.contains(key) { timer.state = "offline" }
+            return timer
+        }
+    }
+
+    /// Publishes `message` and waits until the broker acknowledged it (QoS 1).
+    /// - Throws: `ExitStatus.unavailable` as ``collect(until:)``.
+    mutating func publish(_ message: BusMessage, until end: ContinuousClock.Instant) throws(ExitStatus) {
+        guard let id = client.publish(message) else {
+            printError("eggtimer: MQTT broker: the command could not be sent")
+            throw .unavailable
+        }
+        awaited.insert(id)
+        try pump(until: end) { $0.awaited.isEmpty }
+    }
+
+    /// Services the client until `done` holds.
+    private mutating func pump(until end: ContinuousClock.Instant, _ done: (Self) -> Bool) throws(ExitStatus) {
+        while !done(self) {
+            let now = ContinuousClock.now
+            guard now < end else {
+                printError("eggtimer: MQTT broker \(options.url ?? ""): no answer within \(HouseCommands.deadline)")
+                throw .unavailable
+            }
+            let wake = [end, client.nextCheck].compactMap { $0 }.min() ?? end
+            let milliseconds = Int32(clamping: max(0, now.duration(to: wake).nanoseconds / 1_000_000 + 1))
+            var ready = pollfd(fd: -1, events: 0, revents: 0)
+            if let request = client.pollRequest {
+                ready = pollfd(fd: request.descriptor, events: request.events, revents: 0)
+            }
+            if poll(&ready, 1, milliseconds) < 0, errno != EINTR { throw .osError }
+            for event in client.service(revents: ready.revents, at: .now) { try handle(event) }
+        }
+    }
+
+    /// One report of the client.
+    private mutating func handle(_ event: BusEvent) throws(ExitStatus) {
+        switch event {
+        case .connected:
+            client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
+        case .connectionLost(let reason):
+            printError("eggtimer: MQTT: \(reason)")
+            throw .unavailable
+        case .message(let topic, let payload):
+            if topic == probe {
+                probed = true
+            } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
+                let key = "\(topics.node)/\(topics.label)"
+                switch kind {
+                case "state": timers[key] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                case "availability" where payload == Array("offline".utf8): offline.insert(key)
+                case "availability": offline.remove(key)
+                default: break
+                }
+            }
+        case .published(let id):
+            awaited.remove(id)
+        }
+    }
+
+    /// The timer `ack|cancel|snooze` acts on.
+    ///
+    /// `NODE/LABEL`: that timer. `LABEL`: the one timer of that label on any node. None given:
+    /// for `ack` and `snooze` the only ringing (or silent) timer; for `cancel` the only timer, else
+    /// the only ringing one.
+    /// - Parameters:
+    ///   - timers: The timers collected.
+    ///   - target: `NODE/LABEL`, `LABEL` or nil.
+    ///   - verb: The subcommand, for messages.
+    /// - Returns: The chosen timer's state.
+    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, ``ExitStatus/usage``
+    ///   listing the candidates when several do.
+    static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
+        -> TimerStatePayload
+    {
+        let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
+        let candidates: [TimerStatePayload]
+        if let target {
+            let parts = target.split(separator: "/").map(String.init)
+            candidates = timers.filter {
+                parts.count == 2 ? ($0.node == parts[0] && $0.label == parts[1]) : $0.label == parts[0]
+            }
+            guard !candidates.isEmpty else {
+                throw ControlFailure(status: .noTimer, message: "no timer '\(target)' on the MQTT broker")
+            }
+        } else if verb == "cancel" {
+            candidates = timers.count == 1 || ringing.count != 1 ? timers : ringing
+        } else {
+            candidates = ringing
+        }
+        if candidates.count == 1 { return candidates[0] }
+        guard !candidates.isEmpty else {
+            let what = verb == "cancel" ? "no timers running" : "no timer is ringing"
+            throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
+        }
+        let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))" }.joined(separator: ", ")
+        throw ControlFailure(
+            status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
+    }
+
+    /// The table for people: TIMER (`node/label`), STATE, REMAINING, RINGS AT; or
+    /// ``StatusReport/noneRunning``.
+    /// - Parameters:
+    ///   - timers: The timers, in order.
+    ///   - time: Local wall-clock time for the deadlines.
+    ///   - nowUnixMilliseconds: The wall clock now, for the time left of a running countdown.
+    /// - Returns: The lines, each ending in a newline.
+    static func table(_ timers: [TimerStatePayload], time: LocalTime, nowUnixMilliseconds: Int64) -> String {
+        guard !timers.isEmpty else { return StatusReport.noneRunning + "\n" }
+        let rows =
+            [["TIMER", "STATE", "REMAINING", "RINGS AT"]]
+            + timers.map { timer in
+                var left = Duration.milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
+                if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds
+                {
+                    left = .milliseconds(max(0, deadline - nowUnixMilliseconds))
+                }
+                return [
+                    "\(timer.node)/\(timer.label)".escapingControlCharacters, timer.state.escapingControlCharacters,
+                    left.clockText, timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-",
+                ]
+            }
+        let widths = (0..<4).map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                let pad = String(repeating: " ", count: widths[column] - row[column].displayWidth)
+                return column == 2 ? pad + row[column] : column == 3 ? row[column] : row[column] + pad
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// The wall clock now, in milliseconds since the Unix epoch.
+    ///
+    /// C: `clock_gettime(CLOCK_REALTIME)`.
+    static func nowUnixMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,41 @@
+import ControlChannel
+import HouseBus
+import TimerCore
+
+extension Controller {
+    /// Carries out a command from the MQTT broker (this timer's command topic).
+    ///
+    /// `ack`, `cancel` and `snooze` act as the control socket's requests do (logged `by: mqtt`);
+    /// `pause`, `resume` and `add N` as the space, `+` and `-` keys do, with any number of seconds.
+    /// A command that does not fit the state (an `ack` while counting, `resume` while running) is
+    /// ignored: the state topic shows why. There is no one to answer.
+    mutating func handleBus(_ command: BusCommand, at now: Instant) {
+        switch command {
+        case .ack: actIfAccepted(.acknowledge)
+        case .cancel: actIfAccepted(.cancel)
+        case .snooze: actIfAccepted(.snooze(nil))
+        case .pause, .resume:
+            guard case .counting(let counting) = mode, counting.previousAlarm == nil, !counting.snoozed,
+                counting.run.countdown.isPaused == (command == .resume)
+            else { return }
+            handleCounting(key: .character(" "), counting, at: now)
+        case .add(let seconds):
+            adjust(by: .seconds(seconds), at: now)
+        }
+
+        func actIfAccepted(_ request: ControlRequest) {
+            if accepts(request) { act(on: request, by: "mqtt", at: now) }
+        }
+    }
+
+    /// Moves the running or paused countdown's deadline by `delta` (`add 90`, `add -60`), as `+`
+    /// and `-` do by a minute: the time left stays above zero and at most the longest duration.
+    private mutating func adjust(by delta: Duration, at now: Instant) {
+        guard delta != .zero, case .counting(var counting) = mode, counting.previousAlarm == nil, !counting.snoozed,
+            canAdjust(by: delta, at: now), counting.run.countdown.adjust(by: delta, at: now)
+        else { return }
+        disarm(&counting)
+        mode = .counting(counting)
+        emit(event(.adjusted, counting.run, at: now, extra: [("by_s", .integer(delta.components.seconds))]))
+    }
+}

@@ -1,0 +1,214 @@
+import ControlChannel
+import Glibc
+import HouseBus
+
+/// A timer's presence on the MQTT broker: its retained state, its availability with the Last
+/// Will, its Home Assistant discovery configs, and its command topic.
+///
+/// The ``BusClient`` is shared with the ``EventLoop``, which polls it and hands its events back
+/// through ``route(_:)``. Publishing never blocks; a broker that is down only delays the retained
+/// messages, which the client sends again after every (re)connect. Owned by the main thread.
+struct BusLink {
+    /// The connection (also polled by the event loop).
+    let client: BusClient
+    /// This timer's topics.
+    let topics: TimerTopics
+    /// The last state published (retained), and when; nil before the first or after a clear.
+    private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
+    /// Whether the broker is unreachable and this was said (once per outage, not per retry).
+    private var down = false
+    /// Lines to say: connection warnings (``Notice/warning``) and ignored payloads (``Notice/log``).
+    private(set) var notices: [Notice] = []
+
+    /// A line for the user.
+    enum Notice: Equatable {
+        /// Worth showing on the UI too: the broker is unreachable, or back.
+        case warning(String)
+        /// Only for the log (standard error when no UI is on): an ignored payload.
+        case log(String)
+    }
+
+    /// The longest a counting timer's retained state goes without being published again.
+    static let refreshPeriod = Duration.seconds(60)
+    /// How long the end of the run may wait for the last messages to reach the broker.
+    static let finishLimit = Duration.milliseconds(500)
+    /// How far a deadline may move (the wall clock's mapping) before it counts as a change.
+    static let deadlineTolerance: Int64 = 100
+
+    /// Connects to the broker (asynchronously) as the timer `label` of this node.
+    /// - Parameters:
+    ///   - options: The MQTT options.
+    ///   - label: The timer's label (its control socket's); made a valid topic level.
+    ///   - now: The boot clock's reading.
+    /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
+    ///   unreadable password file or a bad URL; one line on standard error says which.
+    init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
+        let node = options.nodeName
+        topics = TimerTopics(
+            prefix: options.prefix, node: node, label: BusOptions.topicLevel(label, fallback: "timer"))
+        let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
+        client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
+        client.subscribe(topics.command, qos: 1)
+        client.publish(BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1))
+        for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
+        client.start(at: now)
+    }
+
+    /// Makes a client for `options` (loading libmosquitto on first use); it is not started.
+    /// - Parameters:
+    ///   - options: The MQTT options.
+    ///   - clientName: The client id's middle part (at most 40 characters, for the broker's log);
+    ///     the pid and a random number make it unique.
+    ///   - will: The Last Will, if any.
+    /// - Returns: The client, not connecting yet.
+    /// - Throws: `ExitStatus`, as ``init(options:label:at:)`` says.
+    static func connect(_ options: BusOptions, clientName: String, will: BusMessage?) throws(ExitStatus) -> BusClient {
+        let address: BrokerAddress
+        do {
+            address = try BrokerAddress.parse(options.url ?? "")
+        } catch {
+            printError("eggtimer: option '--mqtt' \(error.message)")
+            throw .usage
+        }
+        let password: String?
+        do { password = try options.password() } catch {
+            printError("eggtimer: \(error.description)")
+            throw .usage
+        }
+        let settings = BusSettings(
+            address: address, password: password, caFile: options.caFile,
+            clientID: "eggtimer-\(clientName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+            keepalive: options.keepalive, will: will, connectLimit: .seconds(5))
+        do {
+            return try BusClient(settings: settings)
+        } catch .libraryMissing(let text) {
+            printError("eggtimer: --mqtt needs libmosquitto (apt install libmosquitto1): \(text)")
+            throw .unavailable
+        } catch {
+            printError("eggtimer: --mqtt: \(error.message)")
+            throw .unavailable
+        }
+    }
+
+    /// The retained state payload for a timer's status.
+    /// - Parameters:
+    ///   - status: What the control socket would answer (``Session/status(at:)``).
+    ///   - total: The countdown's length (the snooze's, while snoozed).
+    ///   - topics: The timer's topics: the payload carries their node and label.
+    /// - Returns: The payload; nil for the menu (no timer).
+    static func payload(_ status: TimerStatus, total: Duration, topics: TimerTopics) -> TimerStatePayload? {
+        guard status.state != "menu" else { return nil }
+        return TimerStatePayload(
+            state: status.state, label: topics.label, node: topics.node, durationSeconds: total / .seconds(1),
+            remainingSeconds: status.remaining / .seconds(1), deadlineUnixMilliseconds: status.deadlineUnixMilliseconds)
+    }
+
+    /// Whether `new` says something `old` did not: another state, length or deadline (the time
+    /// left alone changes all the time and is refreshed by ``refreshPeriod``).
+    static func differs(_ new: TimerStatePayload, from old: TimerStatePayload) -> Bool {
+        guard new.state == old.state, new.durationSeconds == old.durationSeconds, new.label == old.label else {
+            return true
+        }
+        switch (new.deadlineUnixMilliseconds, old.deadlineUnixMilliseconds) {
+        case (nil, nil): return false
+        case (let a?, let b?): return abs(a - b) > deadlineTolerance
+        default: return true
+        }
+    }
+
+    /// Publishes `payload` as the retained state when it changed, or when ``refreshPeriod``
+    /// passed since the last time; nil clears a state published before (the menu again).
+    /// - Parameters:
+    ///   - payload: The timer's state now.
+    ///   - now: The boot clock's reading.
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) {
+        guard let payload else {
+            if published != nil {
+                client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
+                published = nil
+            }
+            return
+        }
+        guard Self.isDue(payload, after: published, at: now) else { return }
+        client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
+        published = (payload, now)
+    }
+
+    /// Whether `payload` is to be published at `now`: nothing was yet, it differs from the last
+    /// one (``differs(_:from:)``), or ``refreshPeriod`` has passed since.
+    /// - Parameters:
+    ///   - payload: The state now.
+    ///   - last: The last state published and when (boot clock), if any.
+    ///   - now: The boot clock's reading.
+    /// - Returns: Whether to publish.
+    static func isDue(
+        _ payload: TimerStatePayload, after last: (payload: TimerStatePayload, at: ContinuousClock.Instant)?,
+        at now: ContinuousClock.Instant
+    ) -> Bool {
+        guard let last else { return true }
+        return differs(payload, from: last.payload) || now >= last.at.advanced(by: refreshPeriod)
+    }
+
+    /// When the retained state is due again (``refreshPeriod`` after the last); nil for none.
+    var nextRefresh: ContinuousClock.Instant? {
+        guard let published, !Self.isFinal(published.payload.state) else { return nil }
+        return published.at.advanced(by: Self.refreshPeriod)
+    }
+
+    /// Takes the broker's reports out of `inputs`: this timer's commands become
+    /// ``Input/busCommand(_:)``, the rest become ``notices`` or nothing.
+    /// - Returns: The inputs for the controller.
+    mutating func route(_ inputs: [Input]) -> [Input] {
+        inputs.compactMap { input in
+            guard case .bus(let event) = input else { return input }
+            return command(from: event)
+        }
+    }
+
+    /// One broker report: a command for this timer, or a notice, or nothing.
+    private mutating func command(from event: BusEvent) -> Input? {
+        switch event {
+        case .connected:
+            if down { notices.append(.warning("MQTT: connected to the broker again")) }
+            down = false
+        case .connectionLost(let reason):
+            if !down {
+                notices.append(
+                    .warning("warning: MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
+            }
+            down = true
+        case .message(let topic, let payload):
+            guard topic == topics.command else { return nil }
+            do {
+                return .busCommand(try BusCommand.parse(payload))
+            } catch {
+                notices.append(.log("ignored MQTT command on \(topic): \(error.message)"))
+            }
+        case .published:
+            break
+        }
+        return nil
+    }
+
+    /// Takes the notices gathered so far.
+    mutating func takeNotices() -> [Notice] {
+        defer { notices = [] }
+        return notices
+    }
+
+    /// The last messages: the final state (not retained), then the retained state cleared, the
+    /// discovery configs removed and the availability set offline; waits at most
+    /// ``finishLimit`` for them to leave, then disconnects.
+    /// - Parameter final: The timer's final state, if it ran one.
+    func finish(final: TimerStatePayload?) {
+        var messages: [BusMessage] = []
+        if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
+        messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
+        messages += HomeAssistantDiscovery.removals(for: topics)
+        messages.append(BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1))
+        client.finish(publishing: messages, limit: Self.finishLimit)
+    }
+
+    /// Whether a state name is a final one (done, cancelled, missed).
+    static func isFinal(_ state: String) -> Bool { TimerState(rawValue: state)?.isFinal ?? false }
+}

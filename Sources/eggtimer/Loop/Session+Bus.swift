@@ -1,0 +1,56 @@
+import HouseBus
+
+// The session's side of `--mqtt`: what it publishes after each round, and what it does with the
+// broker's reports (BusLink).
+
+extension Session {
+    /// The timer's state as the broker's retained state topic carries it; nil in the menu.
+    func statePayload(at now: ContinuousClock.Instant) -> TimerStatePayload? {
+        guard let link else { return nil }
+        let total = (controller.currentRun ?? controller.lastRun)?.countdown.total ?? .zero
+        return BusLink.payload(status(at: now), total: total, topics: link.topics)
+    }
+
+    /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.
+    ///
+    /// Once the controller has exited, ``finishBus()`` publishes the final state instead.
+    mutating func publishState() {
+        guard link != nil else { return }
+        if case .exited = controller.mode { return }
+        let now = clock.now()
+        let payload = statePayload(at: now)
+        link?.update(payload, at: now)
+    }
+
+    /// Takes the broker's reports out of `inputs` and says its notices: a warning on the UI and on
+    /// standard error, an ignored payload on standard error only while no UI is on.
+    /// - Returns: The inputs for the controller, with this timer's commands.
+    mutating func routeBus(_ inputs: [Input]) -> [Input] {
+        guard var link else { return inputs }
+        let routed = link.route(inputs)
+        for notice in link.takeNotices() {
+            switch notice {
+            case .warning(let text):
+                guard terminal.hasScreen else {
+                    printError("eggtimer: " + text)
+                    continue
+                }
+                // One line about the broker on screen: the latest.
+                view.messages.removeAll { $0.hasPrefix("MQTT: ") || $0.hasPrefix("warning: MQTT: ") }
+                view.messages.append(text)
+            case .log(let text):
+                if !terminal.hasScreen { printError("eggtimer: " + text) }
+            }
+        }
+        self.link = link
+        return routed
+    }
+
+    /// The end of the run on the broker: the final state, then the retained messages cleared and
+    /// the availability offline; waits at most ``BusLink/finishLimit``.
+    mutating func finishBus() {
+        guard let link else { return }
+        link.finish(final: statePayload(at: clock.now()))
+        self.link = nil
+    }
+}

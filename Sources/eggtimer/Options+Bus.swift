@@ -1,0 +1,170 @@
+import Glibc
+import HouseBus
+import TimerCore
+
+// The MQTT options (issue 15): rows of the one option table (Options+Table.swift), so `--help`,
+// the man page, the completion and the config file's keys come from here too.
+
+/// What the `--mqtt…` and `--node` options ask for: the broker, how to log in, and the topics'
+/// first levels.
+struct BusOptions: Equatable, Sendable {
+    /// `--mqtt URL` as typed: `mqtt://[user@]host[:port]` or `mqtts://…`.
+    ///
+    /// Checked by ``BrokerAddress/parse(_:)`` when given: it holds no password. nil: no broker, and nothing of MQTT is loaded or
+    /// woken for.
+    var url: String?
+    /// `--mqtt-cafile FILE`: the CA certificates for `mqtts://`.
+    var caFile: String?
+    /// `--mqtt-password-file FILE`: the password is its first line.
+    var passwordFile: String?
+    /// `--node NAME`: this machine's topic level (default: the host name).
+    var node: String?
+    /// `--mqtt-prefix P`: the topics' first level(s) (default `eggtimer`).
+    var prefix = "eggtimer"
+    /// Hidden `--mqtt-keepalive D`: the MQTT keepalive, 5 s to 65535 s (default 30 s; tests use 5 s).
+    var keepalive: Duration = .seconds(30)
+
+    /// The environment variable that may hold the broker password.
+    static let passwordVariable = "EGGTIMER_MQTT_PASSWORD"
+
+    /// The node name: `--node`, else the host name.
+    ///
+    /// The host name is made to fit the label rules (``Options/isValidLabel(_:)``): other
+    /// characters become `_`, at most 64 of them. C: `gethostname`.
+    var nodeName: String {
+        if let node { return node }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "eggtimer" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Self.topicLevel(name, fallback: "eggtimer")
+    }
+
+    /// `text` as one topic level by the label rules: every character that is not an ASCII letter,
+    /// digit, `-`, `_` or `.` becomes `_`, a leading `.` or `-` too; cut at 64 characters.
+    /// - Parameters:
+    ///   - text: A host name or a timer's label (`1:30`, `2 hours`).
+    ///   - fallback: What an empty `text` gives.
+    /// - Returns: A valid label.
+    static func topicLevel(_ text: String, fallback: String) -> String {
+        var bytes = text.utf8.prefix(Options.labelLimit).map { byte -> UInt8 in
+            let plain =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            return plain ? byte : UInt8(ascii: "_")
+        }
+        guard let first = bytes.first else { return fallback }
+        if first == UInt8(ascii: ".") || first == UInt8(ascii: "-") { bytes[0] = UInt8(ascii: "_") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The broker password: the first line of `--mqtt-password-file`, else
+    /// `$EGGTIMER_MQTT_PASSWORD`, else none.
+    /// - Parameter environment: An environment variable's value by name.
+    /// - Returns: The password, or nil.
+    /// - Throws: `UsageError` naming the file when it cannot be read.
+    func password(environment: (String) -> String? = Self.processEnvironment) throws(UsageError) -> String? {
+        guard let passwordFile else { return environment(Self.passwordVariable).flatMap { $0.isEmpty ? nil : $0 } }
+        let descriptor = open(passwordFile, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw UsageError(
+                description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(errorText(errno))")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while bytes.count < 65536 {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+            if chunk[0..<count].contains(UInt8(ascii: "\n")) { break }
+        }
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// An environment variable's value, from the process's environment.
+    static func processEnvironment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    /// Whether `text` may be a topic prefix: one or more levels split by `/`, each by the label rules.
+    static func isValidPrefix(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                Options.isValidLabel(String($0))
+            }
+    }
+
+    /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
+    /// `NODE/LABEL`, each part a label by ``Options/isValidLabel(_:)``.
+    static func isValidTarget(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.allSatisfy { Options.isValidLabel(String($0)) }
+    }
+}
+
+extension Options {
+    /// The subcommands the MQTT options work with (besides a timer).
+    private static let busSubcommands = ["follow", "status", "ack", "cancel", "snooze"]
+
+    /// The MQTT option rows: general, so they work with a timer and with ``busSubcommands``.
+    static let busSpecs: [Spec] = [
+        Spec(
+            names: ["--mqtt"], argument: "URL", group: .general,
+            help: "join the MQTT broker at mqtt://[user@]host[:port] (or mqtts://): publish this timer's state, "
+                + "take commands; with follow and the subcommands, reach every timer in the house",
+            subcommands: busSubcommands, inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            try checkBrokerURL(name, value)
+            options.bus.url = value
+        },
+        Spec(
+            names: ["--mqtt-cafile"], argument: "FILE", group: .general,
+            help: "CA certificates (PEM) to check an mqtts:// broker with", subcommands: busSubcommands,
+            inConfigFile: true
+        ) { options, _, value in options.bus.caFile = value },
+        Spec(
+            names: ["--mqtt-password-file"], argument: "FILE", group: .general,
+            help: "the broker password is this file's first line (else $\(BusOptions.passwordVariable); "
+                + "never on the command line)",
+            subcommands: busSubcommands, inConfigFile: true
+        ) { options, _, value in options.bus.passwordFile = value },
+        Spec(
+            names: ["--node"], argument: "NAME", group: .general,
+            help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ .",
+            subcommands: ["follow"], inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
+            options.bus.node = value
+        },
+        Spec(
+            names: ["--mqtt-prefix"], argument: "P", group: .general,
+            help: "the MQTT topics' first level (default eggtimer): P/NODE/LABEL/state, command, availability",
+            subcommands: busSubcommands, inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            guard BusOptions.isValidPrefix(value) else {
+                throw name.error("needs levels split by '/', each \(labelRule), got '\(value)'")
+            }
+            options.bus.prefix = value
+        },
+        Spec(
+            names: ["--mqtt-keepalive"], argument: "D", group: .hidden,
+            help: "the MQTT keepalive (default 30s): how soon the broker declares a silent timer offline"
+        ) { options, name, value throws(UsageError) in
+            let keepalive = try duration(name, value)
+            // libmosquitto takes no keepalive under 5 s.
+            guard keepalive >= .seconds(5), keepalive <= .seconds(65535) else {
+                throw name.error("takes 5s to 65535s, got '\(value)'")
+            }
+            options.bus.keepalive = keepalive
+        },
+    ]
+
+    /// Checks a broker URL with ``BrokerAddress/parse(_:)``: a scheme, a host, a port, and no
+    /// password (never on the command line or in the config file, where `ps` or a backup shows it).
+    /// - Throws: `UsageError` naming the bad token (never the password).
+    static func checkBrokerURL(_ name: ValueSource, _ value: String) throws(UsageError) {
+        do { _ = try BrokerAddress.parse(value) } catch { throw name.error(because: error.message) }
+    }
+}

@@ -1,0 +1,421 @@
+import Glibc
+import HouseBus
+import Testing
+
+/// Issue 15 end to end: real eggtimer processes as rooms of a house.
+///
+/// A real Mosquitto broker per test, and mosquitto_sub/mosquitto_pub as a third client. No test
+/// sleeps to wait for an event.
+@Suite struct TimerOverMQTTTests {
+    /// A timer's broker arguments: the broker's plain listener, the node, the shortest keepalive (5 s).
+    private func bus(_ broker: MosquittoBroker, node: String = "kitchen") -> [String] {
+        follow(broker, node: node) + ["--mqtt-keepalive", "5s"]
+    }
+
+    /// A follower's broker arguments (the hidden keepalive is for timers only).
+    private func follow(_ broker: MosquittoBroker, node: String) -> [String] {
+        ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--node", node]
+    }
+
+    /// The `state` payload of the subscriber line `topic payload`, parsed.
+    private func state(_ line: String, topic: String) -> TimerStatePayload? {
+        guard line.hasPrefix(topic + " ") else { return nil }
+        return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))
+    }
+
+    /// The states published on `topic`, in order.
+    private func states(_ lines: [String], topic: String) -> [String] {
+        lines.compactMap { state($0, topic: topic)?.state }
+    }
+
+    /// Whether `line` clears `topic` (an empty retained payload: `mosquitto_sub -v` prints `(null)`).
+    private func isClear(_ line: String, topic: String) -> Bool { line == topic + " (null)" }
+
+    /// A file's size in bytes (0 when missing).
+    private func size(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    @Test func stateIsRetainedUpdatedThroughRingingAndDoneThenCleared() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let watcher = try MosquittoSubscriber.start(
+            login, topics: [topics.state, topics.availability], log: broker.log)
+        let timer = EggtimerProcess(["2s", "--label", "tea", "-D", "null", "--loops", "1", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        // Retained: a client that subscribes later gets it at once.
+        let late = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(late.wait(timeout: .seconds(5)) { !states($0, topic: topics.state).isEmpty })
+        let counting = try #require(late.lines.compactMap { state($0, topic: topics.state) }.first)
+        #expect(counting.node == "kitchen" && counting.label == "tea" && counting.durationSeconds == 2)
+        #expect(counting.deadlineUnixMilliseconds != nil)
+
+        #expect(timer.finish() == .exited(0))
+        #expect(watcher.wait(timeout: .seconds(5)) { $0.contains { isClear($0, topic: topics.state) } })
+        let lines = watcher.lines
+        #expect(states(lines, topic: topics.state) == ["counting", "ringing", "done"])
+        let clear = try #require(lines.lastIndex { isClear($0, topic: topics.state) })
+        let done = try #require(lines.lastIndex { state($0, topic: topics.state)?.state == "done" })
+        #expect(done < clear)
+        #expect(lines.contains("\(topics.availability) online"))
+        #expect(watcher.wait(timeout: .seconds(5)) { $0.last == "\(topics.availability) offline" })
+        // Nothing retained is left.
+        let after = try MosquittoSubscriber.start(login, topics: ["eggtimer/#"], log: broker.log)
+        #expect(after.lines.filter { !$0.hasSuffix(" offline") }.isEmpty, "\(after.lines)")
+    }
+
+    @Test func ackOverMQTTEndsTheRingingProcessWithZeroWithin300ms() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "eggs")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let timer = EggtimerProcess(["1s", "--label", "eggs", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("ringing") })
+        let sent = ContinuousClock.now
+        try mosquittoPublish(login, topic: topics.command, payload: "ack", log: broker.log)
+        let termination = timer.finish(timeout: .seconds(5))
+        let took = ContinuousClock.now - sent
+        #expect(termination == .exited(0), "\(timer.stderr)")
+        print("ack over MQTT (mosquitto_pub start-up included) → exit: \(took)")
+        #expect(took < .milliseconds(300))
+        #expect(timer.stdout.contains(#""by":"mqtt""#))
+    }
+
+    @Test func commandsForAnotherTimerAndGarbageAreIgnored() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "rice")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "rice", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let oversized = String(repeating: "a", count: 5000)
+        for payload in ["frobnicate", "add lots", "cancel cancel", oversized, "\u{1}\u{2}"] {
+            try mosquittoPublish(login, topic: topics.command, payload: payload, log: broker.log)
+        }
+        try mosquittoPublish(login, topic: "eggtimer/garden/rice/command", payload: "cancel", log: broker.log)
+        try mosquittoPublish(login, topic: "eggtimer/kitchen/tea/command", payload: "cancel", log: broker.log)
+        // Each publisher finished before the next began: once this one acts, the others were read.
+        try mosquittoPublish(login, topic: topics.command, payload: " add 60\n", log: broker.log)
+        #expect(timer.expect(#""by_s":60"#))
+        #expect(timer.stderr.lines(containing: "ignored MQTT command").count == 5, "\(timer.stderr)")
+        #expect(!timer.stdout.contains(#""event":"cancelled""#))
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(timer.finish() == .exited(1))
+    }
+
+    @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "bread")
+        let timer = EggtimerProcess(["30m", "--label", "bread", "-D", "null", "--json"] + bus(broker))
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        try mosquittoPublish(login, topic: topics.command, payload: "pause", log: broker.log)
+        #expect(timer.expect(#""event":"paused""#))
+        #expect(watcher.wait(timeout: .seconds(5)) { states($0, topic: topics.state).last == "paused" })
+        try mosquittoPublish(login, topic: topics.command, payload: "resume", log: broker.log)
+        #expect(timer.expect(#""event":"resumed""#))
+        try mosquittoPublish(login, topic: topics.command, payload: "add -600", log: broker.log)
+        #expect(timer.expect(#""by_s":-600"#))
+        #expect(
+            watcher.wait(timeout: .seconds(5)) { lines in
+                lines.compactMap { state($0, topic: topics.state) }.last.map { $0.remainingSeconds < 1201 } == true
+            })
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(timer.finish() == .exited(1))
+    }
+
+    @Test func discoveryConfigsCarryTheKeysAndAreRemovedAtTheEnd() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let watcher = try MosquittoSubscriber.start(login, topics: ["homeassistant/#"], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "soup", "-D", "null", "--json"] + bus(broker))
+        let sensorTopic = "homeassistant/sensor/kitchen_soup/deadline/config"
+        let buttonTopic = "homeassistant/button/kitchen_soup/ack/config"
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { $0.hasPrefix(sensorTopic + " {") }
+                    && lines.contains { $0.hasPrefix(buttonTopic + " {") }
+            })
+        let sensor = try #require(watcher.lines.first { $0.hasPrefix(sensorTopic + " ") })
+        let button = try #require(watcher.lines.first { $0.hasPrefix(buttonTopic + " ") })
+        let sensorConfig = try #require(JSONValue.parse(Array(sensor.dropFirst(sensorTopic.count + 1).utf8)))
+        let buttonConfig = try #require(JSONValue.parse(Array(button.dropFirst(buttonTopic.count + 1).utf8)))
+        for key in ["name", "unique_id", "state_topic", "value_template", "availability_topic", "device"] {
+            #expect(sensorConfig[key] != nil, "sensor lacks \(key)")
+        }
+        #expect(sensorConfig["device_class"]?.stringValue == "timestamp")
+        #expect(sensorConfig["state_topic"]?.stringValue == "eggtimer/kitchen/soup/state")
+        #expect(sensorConfig["availability_topic"]?.stringValue == "eggtimer/kitchen/soup/availability")
+        #expect(sensorConfig["device"]?["identifiers"]?.arrayValue?.first?.stringValue == "eggtimer_kitchen")
+        #expect(buttonConfig["command_topic"]?.stringValue == "eggtimer/kitchen/soup/command")
+        #expect(buttonConfig["payload_press"]?.stringValue == "ack")
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+        #expect(
+            watcher.wait(timeout: .seconds(5)) { lines in
+                lines.contains { isClear($0, topic: sensorTopic) } && lines.contains { isClear($0, topic: buttonTopic) }
+            })
+    }
+
+    @Test func availabilityGoesOfflineAfterKill9() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "stew")
+        let watcher = try MosquittoSubscriber.start(
+            login, topics: [topics.availability, topics.state], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "stew", "-D", "null"] + bus(broker))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains("\(topics.availability) online") && states(lines, topic: topics.state) == ["counting"]
+            })
+        timer.signal(SIGKILL)
+        #expect(timer.finish() == .signaled(SIGKILL))
+        #expect(watcher.wait(timeout: .seconds(10)) { $0.last == "\(topics.availability) offline" })
+        // Its retained state is stale now: status says so.
+        let status = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(
+            status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true,
+            "\(status.stdout)\(status.stderr)")
+    }
+
+    @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "jam")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "jam", "-D", "null"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(topics.availability) online" })
+        let stopped = ContinuousClock.now
+        timer.signal(SIGSTOP)
+        // The broker gives up after 1.5 × the 5 s keepalive (it looks every few seconds).
+        #expect(watcher.wait(timeout: .seconds(30)) { $0.last == "\(topics.availability) offline" })
+        let took = ContinuousClock.now - stopped
+        print("availability offline after SIGSTOP (keepalive 5 s): \(took)")
+        #expect(took >= .seconds(5))
+        timer.signal(SIGCONT)
+        // Continued, it reconnects and says it is online again.
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(topics.availability) online" })
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+    }
+
+    @Test func aBrokerKilledMidCountdownDoesNotDelayTheAlarmAndTheStateComesBack() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "pasta")
+        let timer = EggtimerProcess(["4s", "--label", "pasta", "-D", "null", "--json"] + bus(broker))
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        watcher.stop()
+        broker.kill()
+        #expect(timer.expect(#""event":"sounding""#, timeout: .seconds(15)))
+        let lateness = try soundingLateness(timer.stdout)
+        print("alarm lateness with the broker killed: \(lateness)")
+        #expect(lateness < .milliseconds(50))
+        #expect(timer.stderr.lines(containing: "warning: MQTT: ").count == 1, "\(timer.stderr)")
+        try broker.restart()
+        let again = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(again.wait(timeout: .seconds(40)) { states($0, topic: topics.state).contains("ringing") })
+        try mosquittoPublish(login, topic: topics.command, payload: "ack", log: broker.log)
+        #expect(timer.finish() == .exited(0))
+    }
+
+    @Test(arguments: [
+        (url: "mqtt://kim@127.0.0.1", password: "wrong"),
+        (url: "mqtt://nosuchhost.invalid", password: ""),
+    ])
+    func aRefusedOrUnresolvableBrokerWarnsOnceAndTheTimerRingsOnTime(url: String, password: String) throws {
+        let broker = try MosquittoBroker(users: ["kim": "right"])
+        let address = url.hasSuffix("127.0.0.1") ? url + ":\(broker.port)" : url
+        let timer = EggtimerProcess(
+            ["2s", "--label", "tea", "-D", "null", "--json", "--mqtt", address, "--node", "kitchen"],
+            environment: ["EGGTIMER_MQTT_PASSWORD": password])
+        #expect(timer.expect(#""event":"sounding""#, timeout: .seconds(15)))
+        let lateness = try soundingLateness(timer.stdout)
+        print("alarm lateness with \(url): \(lateness)")
+        #expect(lateness < .milliseconds(50))
+        timer.signal(SIGUSR1)
+        #expect(timer.finish() == .exited(0))
+        #expect(timer.stderr.lines(containing: "warning: MQTT: ").count == 1, "\(timer.stderr)")
+    }
+
+    @Test func tlsWithTheCAAndAPasswordFilePublishesAndWithoutTheCAOnlyWarns() throws {
+        let broker = try MosquittoBroker(users: ["kim": "right"], tls: true)
+        let tlsPort = try #require(broker.tlsPort)
+        let secrets = makePrivateDirectory("eggtimer-secrets")
+        defer { Child.spawn("/bin/rm", ["-rf", secrets]).wait(timeout: .seconds(30)) }
+        try writeFile(secrets + "/password", "right\nnot this line\n")
+        let login = BrokerLogin(broker, user: "kim", password: "right")
+        let topics = TimerTopics(node: "kitchen", label: "tart")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let secure = [
+            "--mqtt", "mqtts://kim@localhost:\(tlsPort)", "--node", "kitchen", "--mqtt-password-file",
+            secrets + "/password",
+        ]
+        let timer = EggtimerProcess(["30m", "--label", "tart", "-D", "null", "--mqtt-cafile", broker.caFile] + secure)
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+        #expect(!timer.stderr.contains("warning"), "\(timer.stderr)")
+
+        // Without the CA the broker's certificate is not trusted: a warning, and the timer rings.
+        let untrusted = EggtimerProcess(["1s", "--label", "pie", "-D", "null", "--json"] + secure)
+        #expect(untrusted.expect(#""event":"sounding""#))
+        untrusted.signal(SIGUSR1)
+        #expect(untrusted.finish() == .exited(0))
+        #expect(untrusted.stderr.lines(containing: "warning: MQTT: ").count == 1, "\(untrusted.stderr)")
+        #expect(!watcher.lines.contains { $0.contains("/pie/") })
+    }
+
+    @Test func aFollowerRingsWhileAKitchenTimerRingsAndStopsWhenAThirdClientAcks() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let scratch = makePrivateDirectory("eggtimer-follow")
+        defer { Child.spawn("/bin/rm", ["-rf", scratch]).wait(timeout: .seconds(30)) }
+        let capture = scratch + "/garden.raw"
+        let follower = EggtimerProcess(["follow", "-D", "file:'\(capture)',raw"] + follow(broker, node: "garden"))
+        let availability = "eggtimer/garden/follow/availability"
+        let watcher = try MosquittoSubscriber.start(login, topics: [availability], log: broker.log)
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(availability) online" })
+        #expect(size(capture) == 0)
+        let kitchen = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(follower.expect("kitchen/tea: ringing", timeout: .seconds(15)), "\(follower.stdout)\(follower.stderr)")
+        let early = size(capture)
+        follower.readOutput(until: .now + .milliseconds(300))
+        #expect(size(capture) > early, "the follower's capture grows while the kitchen rings")
+        try mosquittoPublish(login, topic: "eggtimer/kitchen/tea/command", payload: "ack", log: broker.log)
+        #expect(kitchen.finish() == .exited(0))
+        #expect(follower.expect("kitchen/tea: done", timeout: .seconds(5)), "\(follower.stdout)")
+        follower.readOutput(until: .now + .milliseconds(100))
+        let stopped = size(capture)
+        follower.readOutput(until: .now + .milliseconds(300))
+        #expect(size(capture) == stopped, "the follower stopped ringing")
+        follower.signal(SIGINT)
+        #expect(follower.finish() == .exited(130))
+        #expect(watcher.wait(timeout: .seconds(5)) { $0.last == "\(availability) offline" })
+    }
+
+    @Test func aFollowersSIGUSR1OrKeyAcknowledgesEveryRingingTimer() throws {
+        let broker = try MosquittoBroker()
+        let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
+        #expect(follower.expect("following", timeout: .seconds(15)))
+        let tea = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        let eggs = EggtimerProcess(["1s", "--label", "eggs", "-D", "null", "--json"] + bus(broker, node: "attic"))
+        #expect(follower.expect("kitchen/tea: ringing", timeout: .seconds(15)))
+        #expect(follower.expect("attic/eggs: ringing", timeout: .seconds(15)))
+        follower.signal(SIGUSR1)
+        #expect(tea.finish() == .exited(0))
+        #expect(eggs.finish() == .exited(0))
+        // It keeps running across timers; a key (here from a pipe) acknowledges too.
+        let rice = EggtimerProcess(["1s", "--label", "rice", "-D", "null", "--json"] + bus(broker))
+        #expect(follower.expect("kitchen/rice: ringing", timeout: .seconds(15)))
+        follower.type("x")
+        #expect(rice.finish() == .exited(0))
+        #expect(rice.stdout.contains(#""by":"mqtt""#))
+        follower.signal(SIGTERM)
+        #expect(follower.finish() == .exited(143))
+    }
+
+    @Test func aFollowerStopsForAKilledTimerAndANewOneIgnoresItsStaleState() throws {
+        let broker = try MosquittoBroker()
+        let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
+        #expect(follower.expect("following", timeout: .seconds(15)))
+        let tea = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(follower.expect("kitchen/tea: ringing", timeout: .seconds(15)))
+        tea.signal(SIGKILL)
+        #expect(tea.finish() == .signaled(SIGKILL))
+        #expect(follower.expect("kitchen/tea: offline", timeout: .seconds(10)), "\(follower.stdout)")
+        // The retained `ringing` state is still there, with the Last Will's `offline` beside it.
+        let late = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "attic"))
+        #expect(late.expect("connected to the MQTT broker", timeout: .seconds(15)))
+        // Published after the late follower subscribed: once it shows this, it had the retained ones.
+        let pie = TimerStatePayload(
+            state: "ringing", label: "pie", node: "garden", durationSeconds: 1, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil)
+        try mosquittoPublish(
+            BrokerLogin(broker), topic: "eggtimer/garden/pie/state",
+            payload: String(decoding: pie.json(), as: UTF8.self),
+            log: broker.log)
+        #expect(late.expect("garden/pie: ringing", timeout: .seconds(10)), "\(late.stdout)")
+        #expect(!late.stdout.contains("kitchen/tea"), "\(late.stdout)")
+        late.signal(SIGTERM)
+        #expect(late.finish() == .exited(143))
+        follower.signal(SIGTERM)
+        #expect(follower.finish() == .exited(143))
+    }
+
+    @Test func statusAckCancelAndTheirFailuresAcrossTheHouse() throws {
+        let broker = try MosquittoBroker()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let none = runEggtimer(["ack", "--mqtt", url])
+        #expect(none.termination == .exited(3), "\(none.stderr)")
+        let tea = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        let eggs = EggtimerProcess(["1s", "--label", "eggs", "-D", "null", "--json"] + bus(broker, node: "attic"))
+        let soup = EggtimerProcess(["30m", "--label", "soup", "-D", "null", "--json"] + bus(broker, node: "attic"))
+        #expect(tea.expect(#""event":"sounding""#, timeout: .seconds(15)))
+        #expect(eggs.expect(#""event":"sounding""#, timeout: .seconds(15)))
+        #expect(soup.expect(#""event":"started""#, timeout: .seconds(15)))
+        let watcher = try MosquittoSubscriber.start(
+            BrokerLogin(broker), topics: ["eggtimer/+/+/state"], log: broker.log)
+        #expect(
+            watcher.wait(timeout: .seconds(10)) { lines in
+                lines.filter { $0.contains(#""state":"ringing""#) }.count >= 2
+                    && lines.contains { $0.hasPrefix("eggtimer/attic/soup/state ") }
+            })
+
+        let status = runEggtimer(["status", "--mqtt", url])
+        #expect(status.termination == .exited(0))
+        let rows = status.stdout.split(separator: "\n")
+        #expect(rows.count == 4, "\(status.stdout)")
+        #expect(rows.contains { $0.hasPrefix("attic/eggs") && $0.contains("ringing") }, "\(status.stdout)")
+        #expect(rows.contains { $0.hasPrefix("attic/soup") && $0.contains("counting") }, "\(status.stdout)")
+        #expect(rows.contains { $0.hasPrefix("kitchen/tea") && $0.contains("ringing") }, "\(status.stdout)")
+        let json = runEggtimer(["status", "--mqtt", url, "--json"])
+        #expect(json.stdout.hasPrefix("[{") && json.stdout.contains(#""state":"counting""#), "\(json.stdout)")
+
+        let ambiguous = runEggtimer(["ack", "--mqtt", url])
+        #expect(ambiguous.termination == .exited(64))
+        #expect(ambiguous.stderr.contains("attic/eggs (ringing)") && ambiguous.stderr.contains("kitchen/tea (ringing)"))
+        #expect(runEggtimer(["cancel", "--mqtt", url, "garden/soup"]).termination == .exited(3))
+
+        let ack = runEggtimer(["ack", "--mqtt", url, "kitchen/tea"])
+        #expect(ack.termination == .exited(0), "\(ack.stderr)")
+        #expect(ack.stdout == "kitchen/tea: ack sent\n")
+        #expect(tea.finish() == .exited(0))
+        #expect(
+            watcher.wait(timeout: .seconds(10)) {
+                $0.last.map { isClear($0, topic: "eggtimer/kitchen/tea/state") } == true
+            })
+        #expect(runEggtimer(["ack", "--mqtt", url]).termination == .exited(0))  // the only ringing one now
+        #expect(eggs.finish() == .exited(0))
+        #expect(runEggtimer(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))  // a label on any node
+        #expect(soup.finish() == .exited(1))
+
+        let started = ContinuousClock.now
+        let unreachable = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(try freePort())"])
+        #expect(unreachable.termination == .exited(69))
+        #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(6))
+    }
+
+    /// How late the alarm's first frame was, from the JSON `sounding` event's
+    /// `t_mono_ns` against its `deadline_t_mono_ns`.
+    private func soundingLateness(_ output: String) throws -> Duration {
+        let line = try #require(output.split(separator: "\n").first { $0.contains(#""event":"sounding""#) })
+        func number(_ key: String) throws -> Int64 {
+            let start = try #require(line.firstRange(of: "\"\(key)\":")).upperBound
+            return try #require(Int64(line[start...].prefix { $0.isNumber }))
+        }
+        return .nanoseconds(try number("t_mono_ns") - number("deadline_t_mono_ns"))
+    }
+}
+
+extension String {
+    /// The lines of this text that contain `text`.
+    fileprivate func lines(containing text: String) -> [Substring] {
+        split(separator: "\n").filter { $0.contains(text) }
+    }
+}

@@ -1,0 +1,37 @@
+import HouseBus
+import Testing
+
+@Suite struct BusCommandTests {
+    @Test(arguments: [
+        ("ack", BusCommand.ack), ("cancel", .cancel), ("snooze", .snooze), ("pause", .pause), ("resume", .resume),
+        ("add 60", .add(seconds: 60)), ("add -60", .add(seconds: -60)), ("  ack\n", .ack),
+        ("\tadd   90 ", .add(seconds: 90)),
+        ("add 86400", .add(seconds: 86_400)), ("add -86400", .add(seconds: -86_400)),
+    ])
+    func knownCommandsParse(text: String, expected: BusCommand) throws {
+        #expect(try BusCommand.parse(Array(text.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        ("", BusCommandError.empty), ("   \n", .empty), ("ACK", .unknown("ACK")), ("ack now", .unknown("ack now")),
+        ("stop", .unknown("stop")), ("add", .unknown("add")), ("add 1 2", .unknown("add 1 2")),
+        ("add sixty", .badAmount("sixty")), ("add 0", .badAmount("0")), ("add 86401", .badAmount("86401")),
+        ("add 99999999999999999999", .badAmount("99999999999999999999")), ("add 1.5", .badAmount("1.5")),
+        ("caf\u{E9}", .notASCII), ("{\"cmd\":\"ack\"}", .unknown("{\"cmd\":\"ack\"}")),
+    ])
+    func garbageIsRefusedWithAReason(text: String, expected: BusCommandError) {
+        #expect(throws: expected) { try BusCommand.parse(Array(text.utf8)) }
+    }
+
+    @Test func binaryAndOversizedPayloadsAreRefused() throws {
+        #expect(throws: BusCommandError.notASCII) { try BusCommand.parse([0x61, 0x63, 0x6B, 0xFF]) }
+        #expect(throws: BusCommandError.tooLong(bytes: 65)) { try BusCommand.parse(Array(repeating: 0x20, count: 65)) }
+        #expect(try BusCommand.parse(Array(repeating: 0x20, count: 61) + Array("ack".utf8)) == .ack)
+    }
+
+    @Test func reasonsAreOneLineAndShowNoControlCharacters() {
+        let error = BusCommandError.unknown("a\u{1B}[2Jb")
+        #expect(error.message == "unknown command \"a?[2Jb\"")
+        #expect(BusCommandError.tooLong(bytes: 100).message.contains("100 bytes"))
+    }
+}

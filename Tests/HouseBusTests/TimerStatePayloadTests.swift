@@ -1,0 +1,93 @@
+import HouseBus
+import Testing
+
+@Suite struct TimerStatePayloadTests {
+    static let counting = TimerStatePayload(
+        state: "counting", label: "eggs", node: "kitchen", durationSeconds: 360, remainingSeconds: 299.5,
+        deadlineUnixMilliseconds: 1_796_036_523_123)
+
+    @Test func jsonHasTheDocumentedKeysAndAUTCDeadline() {
+        let text = String(decoding: Self.counting.json(), as: UTF8.self)
+        #expect(
+            text == "{\"state\":\"counting\",\"label\":\"eggs\",\"node\":\"kitchen\",\"duration_s\":360,"
+                + "\"remaining_s\":299.5,\"deadline\":\"2026-11-30T11:02:03.123Z\"}")
+    }
+
+    @Test(arguments: [
+        counting,
+        TimerStatePayload(
+            state: "paused", label: "tea", node: "garden", durationSeconds: 180, remainingSeconds: 12.25,
+            deadlineUnixMilliseconds: nil),
+        TimerStatePayload(
+            state: "ringing", label: "quote\"back\\slash", node: "new\nline\u{1}tab\t", durationSeconds: 0.001,
+            remainingSeconds: 0, deadlineUnixMilliseconds: 0),
+        TimerStatePayload(
+            state: "done", label: "caf\u{E9} \u{1F95A}", node: "k\u{7F}", durationSeconds: 86_400,
+            remainingSeconds: 0, deadlineUnixMilliseconds: 951_782_400_000),  // 2000-02-29
+    ])
+    func payloadsRoundTrip(payload: TimerStatePayload) {
+        #expect(TimerStatePayload.parse(payload.json()) == payload)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        let payload = TimerStatePayload(
+            state: "done", label: "a\"b\\c\nd\u{1}", node: "n", durationSeconds: 1, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil)
+        let text = String(decoding: payload.json(), as: UTF8.self)
+        #expect(text.contains(#""label":"a\"b\\c\nd\u0001""#))
+        #expect(!payload.json().contains { $0 < 0x20 })
+    }
+
+    @Test func secondsAreRoundedToMilliseconds() throws {
+        let payload = TimerStatePayload(
+            state: "counting", label: "l", node: "n", durationSeconds: 10, remainingSeconds: 9.876_54,
+            deadlineUnixMilliseconds: nil)
+        #expect(try #require(TimerStatePayload.parse(payload.json())).remainingSeconds == 9.877)
+    }
+
+    @Test(arguments: [
+        "", "null", "[]", "{", "{\"state\":\"counting\"}", "not json",
+        #"{"state":"counting","label":"l","node":"n","duration_s":"60","remaining_s":1,"deadline":null}"#,
+        #"{"state":"counting","label":"l","node":"n","duration_s":60,"remaining_s":1,"deadline":"tomorrow"}"#,
+        #"{"state":"counting","label":"l","node":"n","duration_s":60,"remaining_s":1,"deadline":"2026-02-30T00:00:00Z"}"#,
+        #"{"state":"counting","label":"l","node":"n","duration_s":60,"remaining_s":1,"deadline":5}"#,
+        #"{"state":"counting","label":"l","node":"n","duration_s":60,"remaining_s":1} trailing"#,
+        #"{"state":"counting","label":"l","node":"n","duration_s":01,"remaining_s":1}"#,
+        #"{"state":"counting","label":"\ud800","node":"n","duration_s":1,"remaining_s":1}"#,
+    ])
+    func malformedPayloadsAreRefused(text: String) {
+        #expect(TimerStatePayload.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test func extraKeysAndAMissingDeadlineAreTolerated() throws {
+        let text =
+            #" {"extra":{"a":[1,2,{"b":null}]},"state":"silent","label":"l","node":"n","duration_s":6e1,"remaining_s":-0.5} "#
+        let payload = try #require(TimerStatePayload.parse(Array(text.utf8)))
+        #expect(payload.state == "silent" && payload.durationSeconds == 60 && payload.deadlineUnixMilliseconds == nil)
+    }
+
+    @Test func oversizedPayloadsAreRefused() {
+        let base = Self.counting.json()
+        let padding = Array(",\"pad\":\"".utf8) + Array(repeating: UInt8(ascii: "x"), count: 4096) + Array("\"}".utf8)
+        let oversized = Array(base.dropLast()) + padding
+        #expect(oversized.count > TimerStatePayload.byteLimit)
+        #expect(TimerStatePayload.parse(oversized) == nil)
+        let justFits =
+            Array(base.dropLast()) + Array(",\"pad\":\"".utf8)
+            + Array(repeating: UInt8(ascii: "x"), count: TimerStatePayload.byteLimit - base.count - 9)
+            + Array("\"}".utf8)
+        #expect(justFits.count == TimerStatePayload.byteLimit)
+        #expect(TimerStatePayload.parse(justFits) == Self.counting)
+    }
+
+    @Test func deeplyNestedJSONIsRefused() {
+        let deep = Array(repeating: UInt8(ascii: "["), count: 100) + Array(repeating: UInt8(ascii: "]"), count: 100)
+        #expect(JSONValue.parse(deep) == nil)
+        #expect(JSONValue.parse(Array("[[[1]]]".utf8)) == .array([.array([.array([.number(1)])])]))
+    }
+
+    @Test func unicodeEscapesAndSurrogatePairsDecode() {
+        #expect(JSONValue.parse(Array(#""\u00e9\ud83e\udd5a\/""#.utf8)) == .string("\u{E9}\u{1F95A}/"))
+        #expect(JSONValue.parse([0x22, 0xFF, 0x22]) == nil)  // invalid UTF-8
+    }
+}

@@ -1,0 +1,263 @@
+import AlarmAudio
+import ControlChannel
+import Glibc
+import HouseBus
+import Testing
+import TimerCore
+
+@testable import eggtimer
+
+/// Any instant will do: nothing here reads a clock or sleeps.
+private let t0 = ContinuousClock.now
+
+/// Issue 15, the CLI side without a broker: the MQTT options, the state payload, and the
+/// commands that arrive on the command topic, on injected instants.
+@Suite struct BusOptionsTests {
+    @Test func theMQTTOptionsFillBusOptions() throws {
+        let options = try Options.parse([
+            "5m", "--mqtt", "mqtt://kim@broker.lan:1884", "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw",
+            "--node", "kitchen", "--mqtt-prefix", "home/eggs", "--mqtt-keepalive", "5s",
+        ])
+        #expect(options.bus.url == "mqtt://kim@broker.lan:1884")
+        #expect(options.bus.caFile == "/ca.pem")
+        #expect(options.bus.passwordFile == "/pw")
+        #expect(options.bus.nodeName == "kitchen")
+        #expect(options.bus.prefix == "home/eggs")
+        #expect(options.bus.keepalive == .seconds(5))
+    }
+
+    @Test func withoutMQTTNothingIsSet() throws {
+        let options = try Options.parse(["5m"])
+        #expect(options.bus == BusOptions())
+        #expect(options.bus.url == nil)
+        #expect(options.bus.prefix == "eggtimer")
+    }
+
+    @Test(arguments: [
+        (["5m", "--mqtt", "mqtt://kim:hunter2@host"], "option '--mqtt': the broker URL must not hold a password"),
+        (["5m", "--mqtt", "http://host"], "must start with mqtt:// or mqtts:// (not \"http\")"),
+        (["5m", "--mqtt", "host:1883"], "must start with mqtt:// or mqtts://"),
+        (["5m", "--mqtt", "mqtt://"], "bad broker host"),
+        (["5m", "--mqtt", "mqtt://h:99999"], "bad broker port \"99999\""),
+        (["5m", "--mqtt", "mqtt://h/x"], "unexpected \"/x\""),
+        (["5m", "--node", "a/b"], "option '--node' needs one word"),
+        (["5m", "--mqtt-prefix", "a/+"], "option '--mqtt-prefix' needs levels"),
+        (["5m", "--mqtt-prefix", "/a"], "option '--mqtt-prefix' needs levels"),
+        (["5m", "--mqtt-keepalive", "2s"], "takes 5s to 65535s"),
+        (["recover", "--mqtt", "mqtt://h"], "option '--mqtt' does not work with 'recover'"),
+        (["follow", "--loops", "3"], "option '--loops' does not work with 'follow'"),
+        (["ack", "kitchen/tea"], "invalid label 'kitchen/tea'"),
+        (["ack", "--mqtt", "mqtt://h", "a/b/c"], "invalid timer 'a/b/c': give LABEL or NODE/LABEL"),
+        (["ack", "--mqtt", "mqtt://h", "a/+"], "invalid timer 'a/+'"),
+    ])
+    func badMQTTArgumentsAreUsageErrorsNamingTheToken(arguments: [String], message: String) {
+        #expect {
+            try Options.parse(arguments)
+        } throws: { error in
+            (error as? UsageError)?.description.contains(message) == true
+        }
+    }
+
+    @Test func aPasswordInTheURLIsNeverEchoed() {
+        #expect {
+            try Options.parse(["5m", "--mqtt", "mqtt://kim:hunter2@host"])
+        } throws: { error in
+            (error as? UsageError).map { !$0.description.contains("hunter2") } == true
+        }
+    }
+
+    @Test(arguments: [
+        (["ack", "--mqtt", "mqtt://h", "kitchen/tea"], ControlCommand.acknowledge(label: "kitchen/tea")),
+        (["cancel", "--mqtt", "mqtt://h", "tea"], .cancel(label: "tea")),
+        (["snooze", "--mqtt", "mqtt://h"], .snooze(label: nil, for: nil)),
+        (["status", "--mqtt", "mqtt://h", "--json"], .status(json: true)),
+        (["follow", "--mqtt", "mqtt://h", "-D", "null", "--volume", "40", "--node", "garden"], .follow),
+        (["follow"], .follow),
+    ])
+    func houseSubcommandsParse(arguments: [String], command: ControlCommand) throws {
+        #expect(try Options.parse(arguments).command == .control(command))
+    }
+
+    @Test func theConfigFileSetsTheMQTTKeys() throws {
+        let keys = Options.configSpecs.map(\.key)
+        for key in ["mqtt", "mqtt-cafile", "mqtt-password-file", "node", "mqtt-prefix"] { #expect(keys.contains(key)) }
+        #expect(!keys.contains("mqtt-keepalive"))
+        let file = ConfigFile(
+            location: .init(path: Array("/x/config".utf8), required: false),
+            contents: Array("mqtt = mqtt://broker\nnode = hall\n".utf8))
+        let options = try Options.settings(from: file)
+        #expect(options.bus.url == "mqtt://broker")
+        #expect(options.bus.nodeName == "hall")
+    }
+
+    @Test func thePasswordIsTheFilesFirstLineElseTheEnvironment() throws {
+        let dir = temporaryDirectory()
+        defer { removeDirectory(dir) }
+        writeFile(dir + "/pw", Array("s3cret\nignored\n".utf8))
+        var bus = BusOptions()
+        #expect(try bus.password(environment: { _ in nil }) == nil)
+        #expect(try bus.password(environment: { $0 == "EGGTIMER_MQTT_PASSWORD" ? "env" : nil }) == "env")
+        bus.passwordFile = dir + "/pw"
+        #expect(try bus.password(environment: { _ in "env" }) == "s3cret")
+        bus.passwordFile = dir + "/missing"
+        #expect(throws: UsageError.self) { try bus.password(environment: { _ in nil }) }
+    }
+
+    @Test(arguments: [
+        ("kitchen", "kitchen"), ("pi-4.lan", "pi-4.lan"), ("1:30", "1_30"), ("2 hours", "2_hours"), (".x", "_x"),
+        ("", "fallback"), (String(repeating: "a", count: 80), String(repeating: "a", count: 64)),
+    ])
+    func topicLevelsFollowTheLabelRules(text: String, level: String) {
+        #expect(BusOptions.topicLevel(text, fallback: "fallback") == level)
+        #expect(Options.isValidLabel(BusOptions.topicLevel(text, fallback: "fallback")))
+    }
+
+    @Test func theDefaultNodeIsTheHostName() {
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = gethostname(&buffer, 255)
+        let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(BusOptions().nodeName == BusOptions.topicLevel(host, fallback: "eggtimer"))
+    }
+}
+
+@Suite struct BusLinkTests {
+    private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
+
+    @Test func theStatusBecomesTheStatePayload() throws {
+        let status = TimerStatus(
+            label: "tea", pid: 7, state: "counting", remaining: .milliseconds(61_500),
+            deadlineUnixMilliseconds: 1_795_000_000_123)
+        let payload = try #require(BusLink.payload(status, total: .seconds(240), topics: topics))
+        #expect(
+            payload
+                == TimerStatePayload(
+                    state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 61.5,
+                    deadlineUnixMilliseconds: 1_795_000_000_123))
+        #expect(TimerStatePayload.parse(payload.json()) == payload)
+    }
+
+    @Test func theMenuPublishesNoState() {
+        let status = TimerStatus(
+            label: "menu-1", pid: 1, state: "menu", remaining: .zero, deadlineUnixMilliseconds: nil)
+        #expect(BusLink.payload(status, total: .zero, topics: topics) == nil)
+    }
+
+    @Test func onlyAStateLengthOrDeadlineChangeIsNews() {
+        let base = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000)
+        var later = base
+        later.remainingSeconds = 40
+        later.deadlineUnixMilliseconds = 10_050
+        #expect(!BusLink.differs(later, from: base))
+        var moved = base
+        moved.deadlineUnixMilliseconds = 70_000
+        #expect(BusLink.differs(moved, from: base))
+        var paused = base
+        paused.state = "paused"
+        paused.deadlineUnixMilliseconds = nil
+        #expect(BusLink.differs(paused, from: base))
+        var ringing = base
+        ringing.state = "ringing"
+        #expect(BusLink.differs(ringing, from: base))
+    }
+
+    @Test func theStateIsPublishedOnChangeAndAtLeastOnceAMinute() {
+        let counting = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 600, remainingSeconds: 600,
+            deadlineUnixMilliseconds: 600_000)
+        #expect(BusLink.isDue(counting, after: nil, at: t0))
+        var later = counting
+        later.remainingSeconds = 541
+        #expect(!BusLink.isDue(later, after: (counting, t0), at: t0 + .seconds(59)))
+        #expect(BusLink.isDue(later, after: (counting, t0), at: t0 + .seconds(60)))
+        var ringing = counting
+        ringing.state = "ringing"
+        #expect(BusLink.isDue(ringing, after: (counting, t0), at: t0 + .seconds(1)))
+    }
+
+    @Test func finalStatesAreFinal() {
+        #expect(BusLink.isFinal("done") && BusLink.isFinal("cancelled") && BusLink.isFinal("missed"))
+        #expect(!BusLink.isFinal("ringing") && !BusLink.isFinal("snoozed") && !BusLink.isFinal("nonsense"))
+    }
+}
+
+@Suite struct BusCommandControllerTests {
+    private func counting(_ duration: Duration = .seconds(300)) -> Controller {
+        Controller(configuration: .init(), start: .plain(duration), at: t0)
+    }
+
+    private func ringing() -> Controller {
+        var controller = counting(.seconds(10))
+        _ = controller.tick(at: t0 + .seconds(10))
+        return controller
+    }
+
+    @Test func ackOverMQTTStopsTheAlarmAndTheTimerIsDone() {
+        var controller = ringing()
+        #expect(controller.state == .ringing)
+        let effects = controller.handle(.busCommand(.ack), at: t0 + .seconds(11))
+        #expect(names(effects).contains("stopAlarm"))
+        #expect(controller.state == .done)
+        let released = controller.handle(audio: stopped(at: t0 + .seconds(11)), at: t0 + .seconds(11))
+        #expect(names(released) == ["acknowledged", "exit 0"])
+        guard case .emit(let event)? = released.first else {
+            Issue.record("no acknowledged event")
+            return
+        }
+        #expect(event.extra.contains { $0.key == "by" && $0.value == .text("mqtt") })
+    }
+
+    @Test func ackWhileCountingIsIgnored() {
+        var controller = counting()
+        #expect(controller.handle(.busCommand(.ack), at: t0 + .seconds(1)).isEmpty)
+        #expect(controller.state == .counting)
+    }
+
+    @Test func cancelEndsACountingTimerWithStatusOne() {
+        var controller = counting()
+        #expect(names(controller.handle(.busCommand(.cancel), at: t0 + .seconds(1))) == ["cancelled", "exit 1"])
+        #expect(controller.state == .cancelled)
+    }
+
+    @Test func snoozeSilencesAndRingsAgainLater() {
+        var controller = ringing()
+        let effects = controller.handle(.busCommand(.snooze), at: t0 + .seconds(12))
+        #expect(names(effects) == ["stopAlarm", "snoozed"])
+        #expect(controller.state == .snoozed)
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(612))
+    }
+
+    @Test func pauseAndResumeActOnlyWhenTheyFit() {
+        var controller = counting()
+        #expect(controller.handle(.busCommand(.resume), at: t0 + .seconds(1)).isEmpty)
+        #expect(names(controller.handle(.busCommand(.pause), at: t0 + .seconds(10))) == ["paused"])
+        #expect(controller.state == .paused)
+        #expect(controller.handle(.busCommand(.pause), at: t0 + .seconds(20)).isEmpty)
+        #expect(names(controller.handle(.busCommand(.resume), at: t0 + .seconds(30))) == ["resumed"])
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(320))
+    }
+
+    @Test func addMovesTheDeadlineByAnyNumberOfSeconds() {
+        var controller = counting()
+        #expect(names(controller.handle(.busCommand(.add(seconds: 90)), at: t0)) == ["adjusted"])
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(390))
+        _ = controller.handle(.busCommand(.add(seconds: -60)), at: t0)
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(330))
+        // Never to zero or below.
+        #expect(controller.handle(.busCommand(.add(seconds: -330)), at: t0).isEmpty)
+        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(330))
+    }
+
+    @Test func addWhileRingingIsIgnored() {
+        var controller = ringing()
+        #expect(controller.handle(.busCommand(.add(seconds: 60)), at: t0 + .seconds(11)).isEmpty)
+        #expect(controller.state == .ringing)
+    }
+
+    @Test func brokerReportsReachTheControllerAsNothing() {
+        var controller = counting()
+        #expect(controller.handle(.bus(.connectionLost("refused")), at: t0 + .seconds(1)).isEmpty)
+        #expect(controller.handle(.bus(.message(topic: "x", payload: [])), at: t0 + .seconds(1)).isEmpty)
+    }
+}
