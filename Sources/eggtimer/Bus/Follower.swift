@@ -73,7 +73,7 @@ struct Follower {
         client.finish(
             publishing: [BusMessage(topic: availabilityTopic, payload: Array("offline".utf8), retain: true, qos: 1)],
             limit: BusLink.finishLimit)
-        Self.waitForStop(player, clock: clock)
+        player.waitForStop(clock: clock)
         return status
     }
 
@@ -189,15 +189,4 @@ struct Follower {
 
     /// One line on standard output.
     private mutating func say(_ text: String) { out.write(text + "\n") }
-
-    /// Waits at most ``AlarmPlayer/answerLimit`` for the player to stop.
-    private static func waitForStop(_ player: AlarmPlayer, clock: MonotonicClock) {
-        let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))
-        while player.isRunning, clock.now() < limit {
-            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
-            let left = clock.now().duration(to: player.nextCheck ?? limit)
-            _ = poll(&ready, 1, Int32(clamping: max(1, left.nanoseconds / 1_000_000 + 1)))
-            _ = player.events(at: clock.now())
-        }
-    }
 }

@@ -252,13 +252,7 @@ struct Session {
         finishBus()
         guard player.isRunning else { return status }
         player.stop(at: clock.now())
-        let limit = clock.now().advanced(by: AlarmPlayer.answerLimit + .milliseconds(10))
-        while player.isRunning, clock.now() < limit {
-            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
-            let left = clock.now().duration(to: player.nextCheck ?? limit)
-            _ = poll(&ready, 1, Int32(clamping: max(1, left.nanoseconds / 1_000_000 + 1)))
-            _ = player.events(at: clock.now())
-        }
+        player.waitForStop(clock: clock)
         return status
     }
 
