@@ -1,11 +1,17 @@
+import Glibc
+
 /// UTC ISO 8601 timestamps with milliseconds (`2026-11-30T11:02:03.123Z`) for Unix milliseconds.
 ///
-/// By the proleptic Gregorian calendar (Howard Hinnant's days-from-civil). Pure; any thread.
+/// Calendar arithmetic by libc (`gmtime_r`, `timegm`: the proleptic Gregorian calendar, as the
+/// event log's `time` uses it). Pure; any thread.
 enum UTCTimestamp {
     /// The timestamp of `unixMilliseconds` (milliseconds since 1970-01-01T00:00:00Z).
     static func text(unixMilliseconds: Int64) -> String {
         let (days, dayMilliseconds) = divmod(unixMilliseconds, 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
+        var midnight = time_t(days * 86_400)
+        var parts = tm()
+        gmtime_r(&midnight, &parts)
+        let (year, month, day) = (Int64(parts.tm_year) + 1900, Int64(parts.tm_mon) + 1, Int64(parts.tm_mday))
         let seconds = dayMilliseconds / 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):"
             + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))Z"
@@ -41,7 +47,9 @@ enum UTCTimestamp {
         } else {
             guard bytes.count == 20 else { return nil }
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(year - 1900), Int32(month - 1), Int32(day))
+        let days = Int64(timegm(&parts)) / 86_400
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milliseconds
     }
 
@@ -62,26 +70,5 @@ enum UTCTimestamp {
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Int(month - 1)]
-    }
-
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
