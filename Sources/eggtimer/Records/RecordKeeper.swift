@@ -74,9 +74,11 @@ struct RecordKeeper {
             (store, name, alarm, bus, presets, bootID, takeover)
     }
 
-    /// The broker options as a record keeps them, so the recovered timer rejoins the same topics
-    /// from wherever `recover` runs: the node the topics use now (`--node`, else the host name)
-    /// and the files as absolute paths. The password is never in them.
+    /// The broker options as a record keeps them.
+    ///
+    /// So that the recovered timer rejoins the same topics from wherever `recover` runs: the node
+    /// the topics use now (`--node`, else the host name) and the files as absolute paths. The
+    /// password is never in them.
     /// - Parameter bus: The command line's (and config file's) MQTT options.
     /// - Returns: nil without `--mqtt`.
     static func recordedBus(_ bus: BusOptions) -> BusOptions? {
@@ -88,8 +90,9 @@ struct RecordKeeper {
         return recorded
     }
 
-    /// `path` made absolute against the working folder (unchanged when already absolute, or
-    /// when the folder cannot be had). C: `getcwd`.
+    /// `path` made absolute against the working folder.
+    ///
+    /// Unchanged when already absolute, or when the folder cannot be had. C: `getcwd`.
     static func absolutePath(_ path: String) -> String {
         guard !path.hasPrefix("/"), !path.isEmpty, let folder = getcwd(nil, 0) else { return path }
         defer { free(folder) }

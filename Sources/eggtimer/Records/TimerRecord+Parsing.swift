@@ -109,8 +109,9 @@ extension TimerRecord {
         bus = try Self.bus(fields)
     }
 
-    /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`. They are checked as the
-    /// command line checks them: a URL with a password, a node or prefix that is not one makes
+    /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`.
+    ///
+    /// They are checked as the command line checks them: a URL with a password, a node or prefix that is not one makes
     /// the record corrupt.
     private static func bus(_ fields: Fields) throws(RecordError) -> BusOptions? {
         guard let url = try fields.text("mqtt") else { return nil }
