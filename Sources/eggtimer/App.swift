@@ -57,7 +57,12 @@ struct App {
         loop.control = control
         var link: BusLink?
         if options.bus.url != nil {
-            do { link = try BusLink(options: options.bus, label: label, at: clock.now()) } catch { return error }
+            do { link = try BusLink(options: options.bus, label: label, at: clock.now()) } catch {
+                // A recovered timer rings locally rather than not at all (its password file gone,
+                // libmosquitto removed); a new one stops here, as its command line asked for MQTT.
+                guard options.resumeRecord != nil else { return error }
+                printError("eggtimer: warning: the recovered timer runs without MQTT")
+            }
             loop.bus = link?.client
         }
         let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)

@@ -187,7 +187,8 @@ extension Options {
         Where the configuration file, the timers' records and the control sockets live (see FILES).
         .TP
         .B EGGTIMER_MQTT_PASSWORD
-        The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given.
+        The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given. It is never \#
+        recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR.
         .TP
         .B NO_COLOR
         Set and not empty: no colours on the screen.

@@ -12,6 +12,10 @@ final class EggtimerProcess {
     let directory: String
     private let keys: Int32
     private let output: Int32
+    /// Its standard error file (in ``directory``).
+    private let stderrPath: String
+    /// Whether deinit removes ``directory`` (not when it is another process's).
+    private let ownsDirectory: Bool
     private var reaped: Termination?
     /// Everything read from standard output so far.
     private(set) var stdout = ""
@@ -20,10 +24,15 @@ final class EggtimerProcess {
     /// - Parameters:
     ///   - arguments: The arguments after the program's name.
     ///   - environment: Variables added to the private ones (`EGGTIMER_MQTT_PASSWORD`).
-    init(_ arguments: [String], environment: [String: String] = [:]) {
-        let directory = makePrivateDirectory("eggtimer-room")
+    ///   - room: Another process whose private folders this one shares (`eggtimer recover` after
+    ///     a timer was killed); its standard error then goes to a file of its own there, and the
+    ///     folder stays until `room` ends. nil: a new private folder.
+    init(_ arguments: [String], environment: [String: String] = [:], in room: EggtimerProcess? = nil) {
+        let directory = room?.directory ?? makePrivateDirectory("eggtimer-room")
         self.directory = directory
-        for sub in ["run", "state", "config"] { mkdir(directory + "/" + sub, 0o700) }
+        ownsDirectory = room == nil
+        stderrPath = directory + (room == nil ? "/stderr" : "/stderr-\(UInt32.random(in: 0...UInt32.max))")
+        if room == nil { for sub in ["run", "state", "config"] { mkdir(directory + "/" + sub, 0o700) } }
         let input = makePipe()
         let out = makePipe()
         var actions = posix_spawn_file_actions_t()
@@ -31,7 +40,7 @@ final class EggtimerProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input.read, 0)
         posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -65,11 +74,11 @@ final class EggtimerProcess {
         if reaped == nil { _ = finish(timeout: .zero) }
         close(keys)
         close(output)
-        Child.spawn("/bin/rm", ["-rf", directory]).wait(timeout: .seconds(30))
+        if ownsDirectory { Child.spawn("/bin/rm", ["-rf", directory]).wait(timeout: .seconds(30)) }
     }
 
     /// What it wrote on standard error so far.
-    var stderr: String { readFile(directory + "/stderr") }
+    var stderr: String { readFile(stderrPath) }
 
     /// Writes `text` to its standard input.
     func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(keys, $0.baseAddress, $0.count) } }

@@ -49,6 +49,54 @@ import Testing
         #expect(throws: RecordError.self) { try TimerRecord(parsing: Array(broken.joined(separator: "\n").utf8)) }
     }
 
+    @Test func theBrokerOptionsReadBackAsWrittenAndOlderRecordsHaveNone() throws {
+        var joined = full
+        joined.bus = BusOptions(
+            url: "mqtts://ann@hub.local:8883", caFile: "/etc/ssl/house ca.pem", passwordFile: "/home/ann/pw\n",
+            node: "kitchen", prefix: "house/eggs", keepalive: .seconds(5))
+        let text = joined.text
+        #expect(
+            text.hasSuffix(
+                "mqtt=mqtts://ann@hub.local:8883\nmqtt_node=kitchen\nmqtt_prefix=house/eggs\n"
+                    + "mqtt_keepalive_ns=5000000000\nmqtt_cafile=/etc/ssl/house ca.pem\n"
+                    + "mqtt_password_file_hex=2f686f6d652f616e6e2f70770a\n"))
+        #expect(try TimerRecord(parsing: Array(text.utf8)) == joined)
+        // Only the URL is needed; the rest takes the defaults (host name, eggtimer, 30 s).
+        joined.bus = BusOptions(url: "mqtt://127.0.0.1")
+        #expect(try TimerRecord(parsing: Array(joined.text.utf8)).bus == BusOptions(url: "mqtt://127.0.0.1"))
+        let minimal = full.text + "mqtt=mqtt://hub\n"
+        #expect(try TimerRecord(parsing: Array(minimal.utf8)).bus == BusOptions(url: "mqtt://hub"))
+        // A record of this version written before the keys existed: no broker.
+        #expect(!full.text.contains("mqtt"))
+        #expect(try TimerRecord(parsing: Array(full.text.utf8)).bus == nil)
+        // Without mqtt= the other keys alone mean nothing.
+        #expect(try TimerRecord(parsing: Array((full.text + "mqtt_node=kitchen\n").utf8)).bus == nil)
+    }
+
+    @Test(arguments: [
+        ("mqtt=mqtt://ann:secret@hub", "'mqtt' "), ("mqtt=http://hub", "'mqtt' "),
+        ("mqtt=mqtt://hub\nmqtt_node=a/b", "'mqtt_node' is not a node name"),
+        ("mqtt=mqtt://hub\nmqtt_prefix=a//b", "'mqtt_prefix' is not a topic prefix"),
+        ("mqtt=mqtt://hub\nmqtt_keepalive_ns=1000", "'mqtt_keepalive_ns' is not a number"),
+    ])
+    func aBadBrokerKeyMakesTheRecordCorrupt(lines: String, expected: String) {
+        let text = full.text + lines + "\n"
+        #expect {
+            _ = try TimerRecord(parsing: Array(text.utf8))
+        } throws: { error in
+            "\(error)".contains(expected) && !"\(error)".contains("secret")
+        }
+    }
+
+    @Test func theRecordedBrokerHasTheNodeInUseAndAbsoluteFiles() throws {
+        #expect(RecordKeeper.recordedBus(BusOptions()) == nil)
+        let given = BusOptions(url: "mqtt://hub", caFile: "ca.pem", passwordFile: "/etc/pw", prefix: "p")
+        let recorded = try #require(RecordKeeper.recordedBus(given))
+        #expect(recorded.node == given.nodeName && recorded.node?.isEmpty == false)
+        #expect(recorded.caFile?.hasPrefix("/") == true && recorded.caFile?.hasSuffix("/ca.pem") == true)
+        #expect(recorded.passwordFile == "/etc/pw" && recorded.url == "mqtt://hub" && recorded.prefix == "p")
+    }
+
     @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {
         let text = full.text + "\n# a note\nfuture_key=1\n"
         #expect(try TimerRecord(parsing: Array(text.utf8)) == full)

@@ -25,6 +25,8 @@ struct RecordKeeper {
     /// This process's record file name (from its control socket's label).
     let name: String
     private let alarm: TimerRecord.Alarm
+    /// The broker options to record (``recordedBus(_:)``); nil without `--mqtt`.
+    private let bus: BusOptions?
     private let presets: [Preset]
     private let bootID: String
     /// What the file holds now; nil when there is none.
@@ -60,14 +62,42 @@ struct RecordKeeper {
         let name = RecordStore.fileName(label: label)
         let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
         return RecordKeeper(
-            store: store, name: name, alarm: alarm, presets: options.presets, bootID: bootID, takeover: takeover)
+            store: store, name: name, alarm: alarm, bus: recordedBus(options.bus), presets: options.presets,
+            bootID: bootID, takeover: takeover)
     }
 
     private init(
-        store: RecordStore, name: String, alarm: TimerRecord.Alarm, presets: [Preset], bootID: String, takeover: String?
+        store: RecordStore, name: String, alarm: TimerRecord.Alarm, bus: BusOptions?, presets: [Preset],
+        bootID: String, takeover: String?
     ) {
-        (self.store, self.name, self.alarm, self.presets, self.bootID, self.takeover) =
-            (store, name, alarm, presets, bootID, takeover)
+        (self.store, self.name, self.alarm, self.bus, self.presets, self.bootID, self.takeover) =
+            (store, name, alarm, bus, presets, bootID, takeover)
+    }
+
+    /// The broker options as a record keeps them.
+    ///
+    /// So that the recovered timer rejoins the same topics from wherever `recover` runs: the node
+    /// the topics use now (`--node`, else the host name) and the files as absolute paths. The
+    /// password is never in them.
+    /// - Parameter bus: The command line's (and config file's) MQTT options.
+    /// - Returns: nil without `--mqtt`.
+    static func recordedBus(_ bus: BusOptions) -> BusOptions? {
+        guard bus.url != nil else { return nil }
+        var recorded = bus
+        recorded.node = bus.nodeName
+        recorded.caFile = bus.caFile.map(absolutePath)
+        recorded.passwordFile = bus.passwordFile.map(absolutePath)
+        return recorded
+    }
+
+    /// `path` made absolute against the working folder.
+    ///
+    /// Unchanged when already absolute, or when the folder cannot be had. C: `getcwd`.
+    static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), !path.isEmpty, let folder = getcwd(nil, 0) else { return path }
+        defer { free(folder) }
+        let base = String(cString: folder)
+        return (base.hasSuffix("/") ? base : base + "/") + path
     }
 
     /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
@@ -85,7 +115,8 @@ struct RecordKeeper {
         let record = TimerRecord(
             label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
             deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
-            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule)
+            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule,
+            bus: bus)
         do {
             try store.write(record, name: name)
             (written, writtenOffset) = (snapshot, offset)

@@ -67,7 +67,7 @@ enum Resume {
     /// - Parameters:
     ///   - path: The record file.
     ///   - base: The command line (only `--json` is kept from it).
-    /// - Returns: The options to run with (the record's device, sound, alarm options and label),
+    /// - Returns: The options to run with (the record's device, sound, alarm options, broker and label),
     ///   the controller's start, and a note for the screen (how late it was).
     /// - Throws: `ExitStatus.noInput` (no such record), `.dataError` (corrupt, foreign, a
     ///   pomodoro); one line on standard error says which.
@@ -85,6 +85,9 @@ enum Resume {
             options.volume = record.alarm.volume
             options.ramp = record.alarm.ramp
             options.onDone = record.alarm.onDone
+            // The broker as the killed timer had it; a password is read again as it was then:
+            // from the recorded file, else from this process's EGGTIMER_MQTT_PASSWORD.
+            options.bus = record.bus ?? BusOptions()
             if let scheduled = record.schedule {
                 guard
                     var recovery = AlarmRecovery(

@@ -1,4 +1,5 @@
 import AlarmAudio
+import HouseBus
 
 extension TimerRecord {
     /// Reads a record from a file's content (see ``TimerRecord`` for the format).
@@ -105,6 +106,35 @@ extension TimerRecord {
         guard pid > 0 else { throw .corrupt(line: 0, reason: "no 'pid'") }
         alarm = try Self.alarm(fields)
         schedule = try Self.schedule(fields)
+        bus = try Self.bus(fields)
+    }
+
+    /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`.
+    ///
+    /// They are checked as the command line checks them: a URL with a password, a node or prefix that is not one makes
+    /// the record corrupt.
+    private static func bus(_ fields: Fields) throws(RecordError) -> BusOptions? {
+        guard let url = try fields.text("mqtt") else { return nil }
+        func line(_ key: String) -> Int { fields.values[key]?.line ?? fields.values[key + "_hex"]?.line ?? 0 }
+        do { _ = try BrokerAddress.parse(url) } catch {
+            throw .corrupt(line: line("mqtt"), reason: "'mqtt' \(error.message)")
+        }
+        var bus = BusOptions(url: url)
+        bus.node = try fields.text("mqtt_node")
+        if let node = bus.node, !Options.isValidLabel(node) {
+            throw .corrupt(line: line("mqtt_node"), reason: "'mqtt_node' is not a node name")
+        }
+        if let prefix = try fields.text("mqtt_prefix") {
+            guard BusOptions.isValidPrefix(prefix) else {
+                throw .corrupt(line: line("mqtt_prefix"), reason: "'mqtt_prefix' is not a topic prefix")
+            }
+            bus.prefix = prefix
+        }
+        let keepalive = try fields.integer("mqtt_keepalive_ns", in: 5_000_000_000...65_535_000_000_000)
+        if let keepalive { bus.keepalive = .nanoseconds(keepalive) }
+        bus.caFile = try fields.text("mqtt_cafile")
+        bus.passwordFile = try fields.text("mqtt_password_file")
+        return bus
     }
 
     /// The `alarm_*` and `every` keys of an alarm at a time; nil when there is no `alarm_unix_ns`.

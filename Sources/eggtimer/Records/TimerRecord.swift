@@ -28,6 +28,12 @@ import AlarmAudio
 /// sound_hex=2f686f6d65…             --sound, absent for the shipped sound
 /// loops=3                           --loops, absent: until acknowledged
 /// ring_for_ns=…  volume=100  ramp_ns=…  on_done=…      --ring-for, --volume, --ramp, --on-done
+/// mqtt=mqtt://ann@hub:1883          --mqtt as given (it never holds a password); the other mqtt_
+/// mqtt_node=kitchen                 keys only with it: the node the topics used (--node, else the
+/// mqtt_prefix=eggtimer              host name then), --mqtt-prefix, --mqtt-keepalive,
+/// mqtt_keepalive_ns=30000000000     --mqtt-cafile and --mqtt-password-file as absolute paths
+/// mqtt_cafile=/etc/ssl/house.pem    (text or _hex). Never the password itself: one from
+/// mqtt_password_file=/home/ann/.pw  EGGTIMER_MQTT_PASSWORD is read again from recover's environment.
 /// ```
 ///
 /// A value type; encoding and decoding are pure.
@@ -86,6 +92,11 @@ struct TimerRecord: Equatable, Sendable {
     /// Its keys (`alarm_unix_ns`, `alarm_date`, `alarm_time`, `every`) came later in
     /// version 1: an older eggtimer ignores them and recovers the alarm as a plain countdown.
     var schedule: ScheduleRecord?
+    /// The broker the timer joined (`--mqtt` and its options); nil without `--mqtt`.
+    ///
+    /// Its keys (`mqtt`, `mqtt_*`) came later in version 1: an older eggtimer ignores them and
+    /// recovers the timer without MQTT. Holds no password, only where one is read from.
+    var bus: BusOptions?
 
     /// The record as file content, ending with a newline.
     var text: String {
@@ -124,6 +135,14 @@ struct TimerRecord: Equatable, Sendable {
             let time = schedule.time
             add("alarm_time", "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))")
             addText("every", schedule.every)
+        }
+        if let bus, let url = bus.url {
+            addText("mqtt", url)
+            addText("mqtt_node", bus.node)
+            addText("mqtt_prefix", bus.prefix)
+            add("mqtt_keepalive_ns", "\(bus.keepalive.nanoseconds)")
+            addText("mqtt_cafile", bus.caFile)
+            addText("mqtt_password_file", bus.passwordFile)
         }
         return lines.joined(separator: "\n") + "\n"
     }
