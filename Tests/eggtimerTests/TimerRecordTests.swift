@@ -1,4 +1,5 @@
 import AlarmAudio
+import Glibc
 import Testing
 
 @testable import eggtimer
@@ -95,6 +96,19 @@ import Testing
         #expect(recorded.node == given.nodeName && recorded.node?.isEmpty == false)
         #expect(recorded.caFile?.hasPrefix("/") == true && recorded.caFile?.hasSuffix("/ca.pem") == true)
         #expect(recorded.passwordFile == "/etc/pw" && recorded.url == "mqtt://hub" && recorded.prefix == "p")
+    }
+
+    /// `recover` starts the timer in its own working folder: a relative `--sound` is recorded
+    /// absolute, its bytes (not UTF-8) kept.
+    @Test func theRecordedSoundIsAbsoluteAndKeepsItsBytes() throws {
+        let folder = try #require(getcwd(nil, 0))
+        defer { free(folder) }
+        let base = Array(String(cString: folder).utf8)
+        let relative: [UInt8] = [UInt8(ascii: "R"), 0xE9, UInt8(ascii: "v"), UInt8(ascii: "."), 0x6D, 0x70, 0x33]
+        let recorded = RecordKeeper.absoluteSound(SoundFilePath(bytes: relative))
+        #expect(recorded.bytes == base + (base == [UInt8(ascii: "/")] ? [] : [UInt8(ascii: "/")]) + relative)
+        let absolute = SoundFilePath("/usr/share/sounds/bell.mp3")
+        #expect(RecordKeeper.absoluteSound(absolute) == absolute)
     }
 
     @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {

@@ -1,3 +1,4 @@
+import AlarmAudio
 import Glibc
 import TimerCore
 
@@ -57,7 +58,8 @@ struct RecordKeeper {
             return nil
         }
         let alarm = TimerRecord.Alarm(
-            device: options.device, sound: options.soundPath, loops: options.loops, ringFor: options.ringFor,
+            device: options.device, sound: options.soundPath.map(absoluteSound), loops: options.loops,
+            ringFor: options.ringFor,
             volume: options.volume, ramp: options.ramp, onDone: options.onDone)
         let name = RecordStore.fileName(label: label)
         let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
@@ -90,14 +92,25 @@ struct RecordKeeper {
         return recorded
     }
 
-    /// `path` made absolute against the working folder.
-    ///
-    /// Unchanged when already absolute, or when the folder cannot be had. C: `getcwd`.
+    /// `path` made absolute against the working folder (``absoluteBytes(_:)``).
     static func absolutePath(_ path: String) -> String {
-        guard !path.hasPrefix("/"), !path.isEmpty, let folder = getcwd(nil, 0) else { return path }
+        String(decoding: absoluteBytes(Array(path.utf8)), as: UTF8.self)
+    }
+
+    /// The sound file made absolute against the working folder, its bytes kept as they are: a
+    /// timer recovered by `eggtimer recover` runs in another folder.
+    static func absoluteSound(_ path: SoundFilePath) -> SoundFilePath {
+        SoundFilePath(bytes: absoluteBytes(path.bytes))
+    }
+
+    /// `path` (bytes) made absolute against the working folder.
+    ///
+    /// Unchanged when already absolute or empty, or when the folder cannot be had. C: `getcwd`.
+    private static func absoluteBytes(_ path: [UInt8]) -> [UInt8] {
+        guard path.first != UInt8(ascii: "/"), !path.isEmpty, let folder = getcwd(nil, 0) else { return path }
         defer { free(folder) }
-        let base = String(cString: folder)
-        return (base.hasSuffix("/") ? base : base + "/") + path
+        let base = Array(String(cString: folder).utf8)
+        return base + (base.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")]) + path
     }
 
     /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
