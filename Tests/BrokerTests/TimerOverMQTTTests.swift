@@ -66,6 +66,28 @@ import Testing
         #expect(after.lines.filter { !$0.hasSuffix(" offline") }.isEmpty, "\(after.lines)")
     }
 
+    /// A Last Will `offline` of an earlier process with the same node and label, delivered by the
+    /// broker after this one came online (a power cut shorter than 1.5 × keepalive), is answered
+    /// with `online` again.
+    @Test func aStaleOfflineForARunningTimerIsAnsweredWithOnline() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
+        let timer = EggtimerProcess(["1h", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.contains("\(topics.availability) online") })
+        try mosquittoPublish(login, topic: topics.availability, payload: "offline", retain: true, log: broker.log)
+        #expect(
+            watcher.wait(timeout: .seconds(5)) {
+                $0.suffix(2) == ["\(topics.availability) offline", "\(topics.availability) online"]
+            },
+            "\(watcher.lines)")
+        let late = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
+        #expect(late.lines == ["\(topics.availability) online"], "retained: \(late.lines)")
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+    }
+
     @Test func ackOverMQTTEndsTheRingingProcessWithZeroWithin300ms() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)

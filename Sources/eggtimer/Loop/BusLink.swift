@@ -49,7 +49,10 @@ struct BusLink {
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
         client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
-        client.publish(BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1))
+        // Its own availability too: a Last Will of an earlier process with this node and label (a
+        // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
+        client.subscribe(topics.availability, qos: 1)
+        client.publish(Self.online(topics))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
         client.start(at: now)
     }
@@ -177,6 +180,8 @@ struct BusLink {
                     .warning("warning: MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
+        case .message(let topic, let payload) where topic == topics.availability:
+            if payload == Array("offline".utf8) { client.publish(Self.online(topics)) }
         case .message(let topic, let payload):
             guard topic == topics.command else { return nil }
             do {
@@ -188,6 +193,11 @@ struct BusLink {
             break
         }
         return nil
+    }
+
+    /// The retained `online` availability of `topics`' timer.
+    static func online(_ topics: TimerTopics) -> BusMessage {
+        BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1)
     }
 
     /// Takes the notices gathered so far.
