@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// eggtimer with standard input a pipe the test keeps open (keys typed whenever it likes) and
 /// standard output a pipe it reads line by line; standard error goes to /dev/null.
@@ -7,9 +8,9 @@ import Glibc
 final class PipedChild {
     let pid: pid_t
     private let keys: Int32
-    private let output: Int32
+    private let output: PipeReader
     /// Everything read from standard output so far.
-    private(set) var stdout = ""
+    var stdout: String { output.text }
 
     /// Starts eggtimer with `arguments`, `environment` added to the fixed one.
     /// - Parameters:
@@ -30,7 +31,7 @@ final class PipedChild {
             environment: environment, executable: executable)
         close(input.read)
         close(out.write)
-        (keys, output) = (input.write, out.read)
+        (keys, output) = (input.write, PipeReader(out.read))
     }
 
     /// Writes `text` to the child's standard input.
@@ -43,16 +44,11 @@ final class PipedChild {
     /// - Returns: Whether the text appeared.
     @discardableResult
     func expect(_ text: String, after: Int = 0, until deadline: ContinuousClock.Instant) -> Bool {
-        while !String(stdout.dropFirst(after)).contains(text) {
-            if !readSome(until: deadline) { return false }
-        }
-        return true
+        output.expect(text, after: after, until: deadline)
     }
 
     /// Reads what standard output brings until `deadline`, for a test that must let time pass.
-    func readOutput(until deadline: ContinuousClock.Instant) {
-        while readSome(until: deadline) {}
-    }
+    func readOutput(until deadline: ContinuousClock.Instant) { output.readAll(until: deadline) }
 
     /// Waits (an event: `waitid` with WNOWAIT) until the child is stopped.
     /// - Returns: Whether it stopped (false if it exited instead).
@@ -69,22 +65,7 @@ final class PipedChild {
         close(keys)
         let deadline = ContinuousClock.now + timeout
         readOutput(until: deadline)  // to end-of-file: the child exited (or was killed)
-        close(output)
+        output.close()
         return reap(pid, deadline: deadline).termination
-    }
-
-    /// One read of standard output, waiting until `deadline`.
-    /// - Returns: false at end-of-file or once `deadline` has passed.
-    private func readSome(until deadline: ContinuousClock.Instant) -> Bool {
-        var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-        let count = poll(&ready, 1, pollTimeout(until: deadline))
-        if count < 0 { return errno == EINTR }
-        if count == 0 { return false }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = read(output, &chunk, chunk.count)
-        if n < 0 { return errno == EINTR || errno == EAGAIN }
-        if n == 0 { return false }
-        stdout += String(decoding: chunk[0..<n], as: UTF8.self)
-        return true
     }
 }
