@@ -10,11 +10,11 @@ final class EggtimerProcess {
     let pid: pid_t
     /// The private folder: `run/` (XDG_RUNTIME_DIR), `state/`, `config/`, `stderr`, captures.
     let directory: String
-    private let keys: Int32
-    private let output: PipeReader
+    private let pipes: ChildPipes
     private var reaped: Termination?
     /// Everything read from standard output so far.
-    var stdout: String { output.text }
+    var stdout: String { pipes.output.text }
+    private var output: PipeReader { pipes.output }
 
     /// Starts `eggtimer arguments`.
     /// - Parameters:
@@ -24,30 +24,21 @@ final class EggtimerProcess {
         let directory = makePrivateDirectory("eggtimer-room")
         self.directory = directory
         for sub in ["run", "state", "config"] { mkdir(directory + "/" + sub, 0o700) }
-        let input = makePipe()
-        let out = makePipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         let fixed = [
             "PATH": "/usr/bin:/bin:/usr/sbin", "LANG": "C.UTF-8", "HOME": directory,
             "XDG_RUNTIME_DIR": directory + "/run", "XDG_STATE_HOME": directory + "/state",
             "XDG_CONFIG_HOME": directory + "/config",
         ]
-        pid = spawnProcess(
-            eggtimerPath, arguments, actions: &actions, environment: fixed.merging(environment) { $1 })
-        close(input.read)
-        close(out.write)
-        (keys, output) = (input.write, PipeReader(out.read))
+        pipes = ChildPipes(stderrPath: directory + "/stderr") { actions in
+            spawnProcess(eggtimerPath, arguments, actions: &actions, environment: fixed.merging(environment) { $1 })
+        }
+        pid = pipes.pid
     }
 
     deinit {
         if reaped == nil { _ = finish(timeout: .zero) }
-        close(keys)
-        output.close()
+        pipes.closeKeys()
+        pipes.output.close()
         removeDirectory(directory)
     }
 
@@ -55,7 +46,7 @@ final class EggtimerProcess {
     var stderr: String { readText(directory + "/stderr") }
 
     /// Writes `text` to its standard input.
-    func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(keys, $0.baseAddress, $0.count) } }
+    func type(_ text: String) { pipes.type(text) }
 
     /// Sends `signal`.
     func signal(_ signal: Int32) { kill(pid, signal) }

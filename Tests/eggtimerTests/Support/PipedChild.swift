@@ -7,10 +7,9 @@ import TestSupport
 /// Not thread-safe: one test owns it. ``finish()`` closes both pipes and reaps the child.
 final class PipedChild {
     let pid: pid_t
-    private let keys: Int32
-    private let output: PipeReader
+    private let pipes: ChildPipes
     /// Everything read from standard output so far.
-    var stdout: String { output.text }
+    var stdout: String { pipes.output.text }
 
     /// Starts eggtimer with `arguments`, `environment` added to the fixed one.
     /// - Parameters:
@@ -18,37 +17,27 @@ final class PipedChild {
     ///   - environment: Variables added to the fixed environment.
     ///   - executable: The program to run (eggtimer, or a launcher given eggtimer's path).
     init(_ arguments: [String], environment: [String: String] = [:], executable: String = eggtimerPath) {
-        let input = makePipe()
-        let out = makePipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        pid = spawn(
-            executable == eggtimerPath ? arguments : Array(arguments.dropFirst()), actions: &actions,
-            environment: environment, executable: executable)
-        close(input.read)
-        close(out.write)
-        (keys, output) = (input.write, PipeReader(out.read))
+        pipes = ChildPipes { actions in
+            spawn(
+                executable == eggtimerPath ? arguments : Array(arguments.dropFirst()), actions: &actions,
+                environment: environment, executable: executable)
+        }
+        pid = pipes.pid
     }
 
     /// Writes `text` to the child's standard input.
-    func type(_ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { write(keys, $0.baseAddress, $0.count) }
-    }
+    func type(_ text: String) { pipes.type(text) }
 
     /// Reads standard output until it contains `text` (after the first `after` characters) or
     /// `deadline` passes (`ContinuousClock`).
     /// - Returns: Whether the text appeared.
     @discardableResult
     func expect(_ text: String, after: Int = 0, until deadline: ContinuousClock.Instant) -> Bool {
-        output.expect(text, after: after, until: deadline)
+        pipes.output.expect(text, after: after, until: deadline)
     }
 
     /// Reads what standard output brings until `deadline`, for a test that must let time pass.
-    func readOutput(until deadline: ContinuousClock.Instant) { output.readAll(until: deadline) }
+    func readOutput(until deadline: ContinuousClock.Instant) { pipes.output.readAll(until: deadline) }
 
     /// Waits (an event: `waitid` with WNOWAIT) until the child is stopped.
     /// - Returns: Whether it stopped (false if it exited instead).
@@ -62,10 +51,10 @@ final class PipedChild {
 
     /// Closes the pipes and reaps the child (killed after `timeout`).
     func finish(timeout: Duration = .seconds(15)) -> Termination {
-        close(keys)
+        pipes.closeKeys()
         let deadline = ContinuousClock.now + timeout
         readOutput(until: deadline)  // to end-of-file: the child exited (or was killed)
-        output.close()
+        pipes.output.close()
         return reap(pid, deadline: deadline).termination
     }
 }
