@@ -55,7 +55,7 @@ final class MosquittoBroker {
 
     deinit {
         stop()
-        Child.spawn("/bin/rm", ["-rf", directory]).wait(timeout: .seconds(30))
+        removeDirectory(directory)
     }
 
     /// Starts the broker (again, after ``kill()`` or ``stop()``, on the same ports) and waits

@@ -32,8 +32,7 @@ final class PulseServer {
 
     deinit {
         stop()
-        _ = Child.spawn("/bin/rm", ["-rf", directory], environment: ["PATH": "/usr/bin:/bin"]).wait(
-            timeout: .seconds(30))
+        removeDirectory(directory)
     }
 
     /// The environment the server itself runs with.
