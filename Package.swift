@@ -45,6 +45,11 @@ let package = Package(
             name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: shippedSettings),
 
+        // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
+        // processes; a library under Tests/ that no product links.
+        .target(
+            name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem"], swiftSettings: strictSettings),
@@ -54,15 +59,19 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(
             name: "eggtimerTests",
-            dependencies: ["eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
+            dependencies: [
+                "eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
-            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem"], swiftSettings: strictSettings),
+            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem", "TestSupport"],
+            swiftSettings: strictSettings),
         // What a listener hears through a real PulseAudio server: `make test-services` only.
         .testTarget(
-            name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "CSystem"], swiftSettings: strictSettings),
+            name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "CSystem", "TestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

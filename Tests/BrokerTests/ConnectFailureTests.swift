@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import TestSupport
 import Testing
 
 /// A broker that refuses, cannot be found or never answers: one clear `.connectionLost` line within
@@ -125,7 +126,7 @@ final class FullListener {
 
     init(backlog: Int32 = 0, fill: Bool = true) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BrokerFailure("socket: errno \(errno)") }
+        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
         descriptors.append(fd)
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -134,7 +135,7 @@ final class FullListener {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, backlog) == 0
             }
         }
-        guard ready else { throw BrokerFailure("bind/listen: errno \(errno)") }
+        guard ready else { throw TestFailure("bind/listen: errno \(errno)") }
         port = Int(UInt16(bigEndian: address.sin_port))
         guard fill else { return }
         // Connect until one hangs: the queue is full once a non-blocking connect stays pending.
@@ -151,7 +152,7 @@ final class FullListener {
             var request = pollfd(fd: client, events: Int16(POLLOUT), revents: 0)
             if poll(&request, 1, 200) == 0 { return }
         }
-        throw BrokerFailure("could not fill the accept queue of a listener with backlog \(backlog)")
+        throw TestFailure("could not fill the accept queue of a listener with backlog \(backlog)")
     }
 
     deinit { for fd in descriptors { close(fd) } }

@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import HouseBus
+import TestSupport
 import Testing
 
 /// Issues 12 and 15 together: a `--mqtt` timer killed with SIGKILL comes back on the bus.
@@ -20,7 +21,7 @@ import Testing
 
     /// The timer's record file in `process`'s state folder (empty when missing).
     private func record(_ process: EggtimerProcess, label: String) -> String {
-        readFile(process.directory + "/state/eggtimer/\(label).timer")
+        readText(process.directory + "/state/eggtimer/\(label).timer")
     }
 
     /// The pid in `recover`'s line `LABEL: resumed, rings in M:SS (pid N)`.

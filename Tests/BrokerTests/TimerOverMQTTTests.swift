@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import TestSupport
 import Testing
 
 /// Issue 15 end to end: real eggtimer processes as rooms of a house.

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// What a listener hears: eggtimer through ALSA's `pulse` plugin into a real PulseAudio server

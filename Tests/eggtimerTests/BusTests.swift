@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import HouseBus
+import TestSupport
 import Testing
 import TimerCore
 
@@ -91,7 +92,7 @@ private let t0 = ContinuousClock.now
     }
 
     @Test func thePasswordIsTheFilesFirstLineElseTheEnvironment() throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/pw", Array("s3cret\nignored\n".utf8))
         var bus = BusOptions()

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 
 /// The real binary with a config file from `EGGTIMER_CONFIG` or `XDG_CONFIG_HOME`.
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func theFilesDeviceRingsTheTimer() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/config", Array("# kitchen\ndevice = null\n".utf8))
         let result = runEggtimer(["1", "--loops", "1", "--json"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func theFilesDeviceAndRelativeSoundArePlayed() throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/bell.mp3", try #require(readFile(repositoryRoot + "/Sounds/alarm_sound.mp3")))
         let capture = dir + "/capture.raw"
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func theCommandLinesDeviceWinsOverTheFiles() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let capture = dir + "/capture.raw"
         writeFile(dir + "/config", Array("device = null\n".utf8))
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func theFileIsFoundUnderXDGConfigHome() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let capture = dir + "/capture.raw"
         #expect(mkdir(dir + "/eggtimer", 0o700) == 0)
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func aBadValueExits78WithOneLineNamingFileLineAndKey() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/config", Array("device = null\n\nvolume = 200\n".utf8))
         let result = runEggtimer(["1", "--loops", "1", "--json"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -85,7 +86,7 @@ import Testing
         ("device = \u{1B}[31mred\n", ":1: device: has a control character in its value"),
     ])
     func aBadLineExits78(text: String, expected: String) {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/config", Array(text.utf8))
         let result = runEggtimer(["1", "-D", "null"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func aNamedFileMissingOrAFolderExits78AndTheDefaultOneMayBeMissing() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let missing = runEggtimer(["1", "-D", "null"], environment: ["EGGTIMER_CONFIG": dir + "/nope"])
         #expect(missing.termination == .exited(78))
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func aRelativeSoundMissingNamesThePathFromTheFilesFolder() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/config", Array("sound = nope.mp3\n".utf8))
         let result = runEggtimer(["1", "-D", "null"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -125,7 +126,7 @@ import Testing
             (["1", "--frobnicate"], 64),
         ] as [([String], Int32)])
     func onlyATimerReadsTheFile(arguments: [String], status: Int32) {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/config", Array("volume = 200\n".utf8))
         let result = runEggtimer(arguments, environment: ["EGGTIMER_CONFIG": dir + "/config"], timeout: .seconds(10))

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 import TimerCore
 
@@ -255,7 +256,7 @@ private func message(_ text: String) -> String? {
     }
 
     @Test func aMissingFileIsNoneUnlessItWasNamed() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         #expect(read(dir + "/config", required: false) == .success(nil))
         #expect(
@@ -264,7 +265,7 @@ private func message(_ text: String) -> String? {
     }
 
     @Test func aFileIsReadWhole() throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let text = Array(String(repeating: "# a long comment line\n", count: 2000).utf8) + Array("volume = 5".utf8)
         writeFile(dir + "/config", text)
@@ -274,7 +275,7 @@ private func message(_ text: String) -> String? {
     }
 
     @Test func aFolderAFIFOAHugeFileAndABadPathAreErrors() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         #expect(read(dir, required: false) == .failure(ConfigError(file: dir, "is a directory, not a config file")))
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 11 end to end: real timers with no terminal, file PCMs as devices, and the real
@@ -7,8 +8,8 @@ import Testing
 @Suite struct ControlTimerEndToEndTests {
     /// A private runtime folder and scratch folder shared by the timers and the commands of one test.
     final class House {
-        let runtime = temporaryDirectory()
-        let scratch = temporaryDirectory()
+        let runtime = makePrivateDirectory()
+        let scratch = makePrivateDirectory()
         var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime] }
 
         deinit {

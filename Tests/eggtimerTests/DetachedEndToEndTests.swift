@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 
 /// eggtimer detached from its terminal: under `nohup` or `trap ''` (signals ignored when it
@@ -22,7 +23,7 @@ import Testing
             (SIGINT, ["/bin/sh", "-c", #"trap '' INT; exec "$0" "$@""#]),
         ] as [(Int32, [String])])
     func aSignalIgnoredAtStartStaysIgnored(signal: Int32, launcher: [String]) throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let capture = dir + "/capture.raw"
         let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, signal) }

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// Device names ALSA's configuration does not define exit 69 at start, before counting.
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func aDeviceDefinedInAsoundrcPlaysAndAnotherNameListsIt() throws {
-        let home = temporaryDirectory()
+        let home = makePrivateDirectory()
         defer { removeDirectory(home) }
         writeFile(home + "/.asoundrc", Array("pcm.kitchen { type null }\n".utf8))
         let environment = ["HOME": home]
@@ -41,7 +42,7 @@ import Testing
     /// `pcm.!name` replaces a definition; a name redefined as an alias to nothing is still a
     /// definition (alsa-lib reports the dangling target when opening), so it counts and falls back.
     @Test func anOverrideInAsoundrcStaysDefined() {
-        let home = temporaryDirectory()
+        let home = makePrivateDirectory()
         defer { removeDirectory(home) }
         writeFile(home + "/.asoundrc", Array("pcm.!null \"nowhere\"\n".utf8))
         let result = runEggtimer(["1", "-D", "null", "--loops", "1", "--json"], environment: ["HOME": home])

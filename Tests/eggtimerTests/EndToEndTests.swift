@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 
 /// The built binary, run as a user or a script would run it.
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func missingSoundFileIsExit66AndNotAudioIsExit65() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let missing = runEggtimer(["1", "--sound", dir + "/nope.mp3", "-D", "null"])
         #expect(missing.termination == .exited(66))
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func threeLoopsThroughAFilePCMCaptureExactlyThreePasses() throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let capture = dir + "/capture.raw"
         let result = runEggtimer(["1", "-D", "file:'\(capture)',raw", "--loops", "3"])
@@ -117,7 +118,7 @@ import Testing
 
     @Test func aDamagedInstallFallsBackToTheBuiltInTone() throws {
         // The binary alone in a folder: no Sounds/ anywhere above it.
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let copy = dir + "/eggtimer"
         writeFile(copy, try #require(readFile(eggtimerPath)))
@@ -172,7 +173,7 @@ import Testing
     /// Were it left closed, the next descriptor opened (the signalfd) would land on 1 and the JSON
     /// writes would fail there with EINVAL, which says so on standard error.
     @Test func closedStandardOutputStillRingsEveryPassAndExits0() {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let result = runEggtimer(threePasses(into: dir + "/capture.raw"), stdoutClosed: true)
         #expect(result.termination == .exited(0), "\(result.stderr)")
@@ -183,7 +184,7 @@ import Testing
     /// `>/dev/full`: one line on standard error, then the timer runs to its alarm as if nothing happened.
     @Test(arguments: [true, false])
     func aFullStandardOutputStopsTheLogNotTheAlarm(json: Bool) {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let result = runEggtimer(threePasses(into: dir + "/capture.raw", json: json), stdoutFile: "/dev/full")
         #expect(result.termination == .exited(0), "\(result.stderr)")
@@ -213,7 +214,7 @@ import Testing
 
     @Test func aBrokenPipeOnStandardOutputStillRingsEveryPass() {
         // `eggtimer 1 --json … | head -0`: the reader is gone before the first event.
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
         close(reader)
@@ -223,7 +224,7 @@ import Testing
 
     @Test func aReaderThatQuitsMidCountdownLeavesTheAlarmAlone() {
         // `eggtimer 1 -D … --loops 3 | head -n 1`: the next line (`finished`) finds the pipe broken.
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
         var line: [UInt8] = []

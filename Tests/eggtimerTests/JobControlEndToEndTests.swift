@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 
 /// eggtimer as a shell job on a pseudo-terminal: started with `&`, stopped with Ctrl-Z and put in
@@ -31,7 +32,7 @@ import Testing
 
     @Test(arguments: shells)
     func startedInTheBackgroundItCountsAndRingsAndLeavesTheTerminalAlone(shell: String) throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let pty = Self.shell(
             shell,
@@ -70,7 +71,7 @@ import Testing
 
     @Test(arguments: shells)
     func ctrlZThenBgKeepsCountingAndRingsWithoutTheTerminal(shell: String) throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let pty = Self.shell(
             shell,

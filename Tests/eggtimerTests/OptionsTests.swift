@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 import TimerCore
 
@@ -67,7 +68,7 @@ import TimerCore
     }
 
     @Test func aFileNamedLikeADurationIsStillASoundFile() throws {
-        let dir = temporaryDirectory()
+        let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         writeFile(dir + "/90", [])
         #expect(try Options.parse(["--sound", dir + "/90"]).soundPath == SoundFilePath(dir + "/90"))

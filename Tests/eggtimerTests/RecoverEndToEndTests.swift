@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 12, "Survive a restart", end to end: real timers (device `null`) and the real
@@ -7,8 +8,8 @@ import Testing
 @Suite struct RecoverEndToEndTests {
     /// One test's runtime folder (control sockets) and state folder (records).
     final class House {
-        let runtime = temporaryDirectory()
-        let state = temporaryDirectory()
+        let runtime = makePrivateDirectory()
+        let state = makePrivateDirectory()
         var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state] }
         /// The records' folder.
         var records: String { state + "/eggtimer" }

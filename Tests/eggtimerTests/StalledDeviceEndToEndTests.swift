@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import TestSupport
 import Testing
 
 /// A device whose writes never return: ALSA's `file` plugin writing into a FIFO whose reader has
@@ -10,7 +11,7 @@ import Testing
 @Suite struct StalledDeviceEndToEndTests {
     /// A FIFO with a reader that never reads, so the writer fills it and then blocks.
     final class StalledFIFO {
-        let directory = temporaryDirectory()
+        let directory = makePrivateDirectory()
         let path: String
         let reader: Int32
 

@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import TestSupport
 
 /// Runs a ``BusClient`` the way the event loop does: poll its ``BusClient/pollRequest`` until its
 /// ``BusClient/nextCheck``, then ``BusClient/service(revents:at:)``; records every event with
@@ -68,10 +69,10 @@ final class BusDriver {
     }
 
     /// Drives the client until it reports `.connected`.
-    /// - Throws: `BrokerFailure` with the events so far if it does not within `timeout`.
+    /// - Throws: `TestFailure` with the events so far if it does not within `timeout`.
     func runUntilConnected(timeout: Duration = .seconds(10)) throws {
         guard run(timeout: timeout, until: { $0 == .connected }) != nil else {
-            throw BrokerFailure("no .connected within \(timeout); events: \(events.map(\.event))")
+            throw TestFailure("no .connected within \(timeout); events: \(events.map(\.event))")
         }
     }
 }

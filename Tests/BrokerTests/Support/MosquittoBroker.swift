@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import TestSupport
 
 /// A private Mosquitto broker for one test.
 ///
@@ -24,7 +24,7 @@ final class MosquittoBroker {
     /// - Parameters:
     ///   - users: User names and passwords; when not empty, anonymous clients are refused.
     ///   - tls: Whether to add a TLS listener (server certificate for `localhost` and 127.0.0.1).
-    /// - Throws: `BrokerFailure` when a tool fails or the broker does not accept connections.
+    /// - Throws: `TestFailure` when a tool fails or the broker does not accept connections.
     init(users: [String: String] = [:], tls: Bool = false) throws {
         directory = makePrivateDirectory("eggtimer-broker")
         port = try freePort()
@@ -55,12 +55,12 @@ final class MosquittoBroker {
 
     deinit {
         stop()
-        Child.spawn("/bin/rm", ["-rf", directory]).wait(timeout: .seconds(30))
+        removeDirectory(directory)
     }
 
     /// Starts the broker (again, after ``kill()`` or ``stop()``, on the same ports) and waits
     /// until every listener accepts a TCP connection.
-    /// - Throws: `BrokerFailure` if it exits or does not accept within 20 s.
+    /// - Throws: `TestFailure` if it exits or does not accept within 20 s.
     func start() throws {
         let child = Child.spawn("/usr/sbin/mosquitto", ["-c", configPath], stderrPath: log)
         server = child
@@ -70,17 +70,13 @@ final class MosquittoBroker {
                 if child.hasExited {
                     let status = child.wait(timeout: .seconds(1))
                     server = nil
-                    throw BrokerFailure("the test broker exited (\(status)) before listening; see \(log)")
+                    throw TestFailure("the test broker exited (\(status)) before listening; see \(log)")
                 }
                 guard ContinuousClock.now < deadline else {
-                    throw BrokerFailure("the test broker did not accept on port \(listener) within 20 s; see \(log)")
+                    throw TestFailure("the test broker did not accept on port \(listener) within 20 s; see \(log)")
                 }
                 // Not listening yet: look again shortly, or at once if the broker exits meanwhile.
-                let pidfd = pidfd_open(child.pid, 0)
-                if pidfd >= 0 {
-                    _ = waitReadable(pidfd, timeout: .milliseconds(20))
-                    close(pidfd)
-                }
+                child.exits(within: .milliseconds(20))
             }
         }
     }
@@ -141,7 +137,7 @@ final class MosquittoBroker {
 /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then closed).
 func freePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw BrokerFailure("socket: errno \(errno)") }
+    guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
     defer { close(fd) }
     var address = loopback(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -150,7 +146,7 @@ func freePort() throws -> Int {
             bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
         }
     }
-    guard bound else { throw BrokerFailure("bind 127.0.0.1:0: errno \(errno)") }
+    guard bound else { throw TestFailure("bind 127.0.0.1:0: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 

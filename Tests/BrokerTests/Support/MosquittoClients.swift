@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import TestSupport
 
 /// How the command-line clients reach a test broker.
 struct BrokerLogin {
@@ -29,7 +30,7 @@ struct BrokerLogin {
 ///   - payload: The payload text; nil sends an empty payload (`-n`, with `retain` a retained clear).
 ///   - retain: Whether the broker retains it.
 ///   - log: Where mosquitto_pub's standard error goes.
-/// - Throws: `BrokerFailure` unless it exits 0 within 10 s.
+/// - Throws: `TestFailure` unless it exits 0 within 10 s.
 func mosquittoPublish(_ login: BrokerLogin, topic: String, payload: String?, retain: Bool = false, log: String)
     throws
 {
@@ -66,14 +67,14 @@ final class MosquittoSubscriber: Sendable {
     private let marker: String
 
     /// Starts `mosquitto_sub -v -t …` for `topics` and waits until it is subscribed.
-    /// - Throws: `BrokerFailure` if the marker does not arrive within 10 s.
+    /// - Throws: `TestFailure` if the marker does not arrive within 10 s.
     static func start(_ login: BrokerLogin, topics: [String], log: String) throws -> MosquittoSubscriber {
         let marker = "eggtimer-test/ready/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try mosquittoPublish(login, topic: marker, payload: "ready", retain: true, log: log)
         let subscriber = MosquittoSubscriber(login, topics: topics + [marker], marker: marker, log: log)
         guard subscriber.wait(timeout: .seconds(10), until: { $0.contains("\(marker) ready") }) else {
             subscriber.stop()
-            throw BrokerFailure("mosquitto_sub did not subscribe within 10 s; see \(log)")
+            throw TestFailure("mosquitto_sub did not subscribe within 10 s; see \(log)")
         }
         return subscriber
     }

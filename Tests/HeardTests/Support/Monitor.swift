@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// The `kitchen` sink's monitor recorded by `parec` in ~10 ms chunks, each stamped on arrival.
 ///
@@ -12,7 +13,7 @@ final class Monitor {
 
     /// Starts `parec` on the server's monitor and waits until the first chunk arrives (the
     /// recording is live).
-    /// - Throws: `HeardFailure` if nothing arrives within 10 s.
+    /// - Throws: `TestFailure` if nothing arrives within 10 s.
     init(_ server: PulseServer) throws {
         output = StampedOutput(
             "/usr/bin/parec",
@@ -22,7 +23,7 @@ final class Monitor {
             ], environment: server.environment(for: "parec"), stderrPath: server.directory + "/parec.log")
         guard output.wait(timeout: .seconds(10), until: { !$0.isEmpty }) else {
             stop()
-            throw HeardFailure("parec recorded nothing from \(PulseServer.sink).monitor within 10 s")
+            throw TestFailure("parec recorded nothing from \(PulseServer.sink).monitor within 10 s")
         }
     }
 

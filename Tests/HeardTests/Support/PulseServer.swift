@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import TestSupport
 
 /// A private PulseAudio server with one null sink, `kitchen`, started and stopped by a test.
 ///
@@ -24,7 +24,7 @@ final class PulseServer {
     private var childFolders = 0
 
     /// Makes the private folder and starts the server.
-    /// - Throws: `HeardFailure` naming what went wrong when the server does not answer.
+    /// - Throws: `TestFailure` naming what went wrong when the server does not answer.
     init() throws {
         directory = makePrivateDirectory("eggtimer-heard")
         try start()
@@ -32,8 +32,7 @@ final class PulseServer {
 
     deinit {
         stop()
-        _ = Child.spawn("/bin/rm", ["-rf", directory], environment: ["PATH": "/usr/bin:/bin"]).wait(
-            timeout: .seconds(30))
+        removeDirectory(directory)
     }
 
     /// The environment the server itself runs with.
@@ -45,7 +44,7 @@ final class PulseServer {
     }
 
     /// Starts the server (again, after ``kill()``) and waits until `pactl info` answers.
-    /// - Throws: `HeardFailure` if it exits or does not answer within 20 s.
+    /// - Throws: `TestFailure` if it exits or does not answer within 20 s.
     func start() throws {
         let child = Child.spawn(
             "/usr/bin/pulseaudio",
@@ -62,18 +61,14 @@ final class PulseServer {
             if child.hasExited {
                 let status = child.wait(timeout: .seconds(1))
                 server = nil
-                throw HeardFailure("the PulseAudio test server exited (\(status)) before answering; see \(log)")
+                throw TestFailure("the PulseAudio test server exited (\(status)) before answering; see \(log)")
             }
             let answer = Child.spawn("/usr/bin/pactl", ["info"], environment: probe).wait(timeout: .seconds(5))
             if answer == .exited(0) { return }
             // Not listening yet: look again shortly, or at once if the server exits meanwhile.
-            let pidfd = pidfd_open(child.pid, 0)
-            if pidfd >= 0 {
-                _ = waitReadable(pidfd, timeout: .milliseconds(50))
-                close(pidfd)
-            }
+            child.exits(within: .milliseconds(50))
         }
-        throw HeardFailure("the PulseAudio test server did not answer `pactl info` within 20 s; see \(log)")
+        throw TestFailure("the PulseAudio test server did not answer `pactl info` within 20 s; see \(log)")
     }
 
     /// Kills the server with SIGKILL, reaps it and removes its stale pid file (else the next start
@@ -110,17 +105,7 @@ final class PulseServer {
 
     /// The number of times the log says a stream came back from an underrun, so far.
     func underrunsLogged() -> Int {
-        let fd = open(log, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        readText(log).split(separator: "\n")
             .filter { $0.contains("end of underrun") }.count
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// eggtimer with standard input a pipe the test keeps open (keys typed whenever it likes) and
 /// standard output a pipe it reads line by line; standard error goes to /dev/null.
@@ -6,10 +7,9 @@ import Glibc
 /// Not thread-safe: one test owns it. ``finish()`` closes both pipes and reaps the child.
 final class PipedChild {
     let pid: pid_t
-    private let keys: Int32
-    private let output: Int32
+    private let pipes: ChildPipes
     /// Everything read from standard output so far.
-    private(set) var stdout = ""
+    var stdout: String { pipes.output.text }
 
     /// Starts eggtimer with `arguments`, `environment` added to the fixed one.
     /// - Parameters:
@@ -17,42 +17,27 @@ final class PipedChild {
     ///   - environment: Variables added to the fixed environment.
     ///   - executable: The program to run (eggtimer, or a launcher given eggtimer's path).
     init(_ arguments: [String], environment: [String: String] = [:], executable: String = eggtimerPath) {
-        let input = makePipe()
-        let out = makePipe()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        pid = spawn(
-            executable == eggtimerPath ? arguments : Array(arguments.dropFirst()), actions: &actions,
-            environment: environment, executable: executable)
-        close(input.read)
-        close(out.write)
-        (keys, output) = (input.write, out.read)
+        pipes = ChildPipes { actions in
+            spawn(
+                executable == eggtimerPath ? arguments : Array(arguments.dropFirst()), actions: &actions,
+                environment: environment, executable: executable)
+        }
+        pid = pipes.pid
     }
 
     /// Writes `text` to the child's standard input.
-    func type(_ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { write(keys, $0.baseAddress, $0.count) }
-    }
+    func type(_ text: String) { pipes.type(text) }
 
     /// Reads standard output until it contains `text` (after the first `after` characters) or
     /// `deadline` passes (`ContinuousClock`).
     /// - Returns: Whether the text appeared.
     @discardableResult
     func expect(_ text: String, after: Int = 0, until deadline: ContinuousClock.Instant) -> Bool {
-        while !String(stdout.dropFirst(after)).contains(text) {
-            if !readSome(until: deadline) { return false }
-        }
-        return true
+        pipes.output.expect(text, after: after, until: deadline)
     }
 
     /// Reads what standard output brings until `deadline`, for a test that must let time pass.
-    func readOutput(until deadline: ContinuousClock.Instant) {
-        while readSome(until: deadline) {}
-    }
+    func readOutput(until deadline: ContinuousClock.Instant) { pipes.output.readAll(until: deadline) }
 
     /// Waits (an event: `waitid` with WNOWAIT) until the child is stopped.
     /// - Returns: Whether it stopped (false if it exited instead).
@@ -66,25 +51,10 @@ final class PipedChild {
 
     /// Closes the pipes and reaps the child (killed after `timeout`).
     func finish(timeout: Duration = .seconds(15)) -> Termination {
-        close(keys)
+        pipes.closeKeys()
         let deadline = ContinuousClock.now + timeout
         readOutput(until: deadline)  // to end-of-file: the child exited (or was killed)
-        close(output)
+        pipes.output.close()
         return reap(pid, deadline: deadline).termination
-    }
-
-    /// One read of standard output, waiting until `deadline`.
-    /// - Returns: false at end-of-file or once `deadline` has passed.
-    private func readSome(until deadline: ContinuousClock.Instant) -> Bool {
-        var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-        let count = poll(&ready, 1, pollTimeout(until: deadline))
-        if count < 0 { return errno == EINTR }
-        if count == 0 { return false }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = read(output, &chunk, chunk.count)
-        if n < 0 { return errno == EINTR || errno == EAGAIN }
-        if n == 0 { return false }
-        stdout += String(decoding: chunk[0..<n], as: UTF8.self)
-        return true
     }
 }

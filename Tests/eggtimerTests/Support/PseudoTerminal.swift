@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import TestSupport
 
 /// `eggtimer` running in a new session on a pseudo-terminal, as a user's shell would run it: the
 /// pty is its controlling terminal, so Ctrl-C typed into it raises SIGINT.

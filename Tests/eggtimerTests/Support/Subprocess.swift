@@ -1,38 +1,6 @@
-import CSystem
 import Dispatch
 import Glibc
-
-/// The built `eggtimer` binary beside this test bundle (`.build/<triple>/debug/`).
-let eggtimerPath: String = {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let bundle = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return String(bundle[..<(bundle.lastIndex(of: "/") ?? bundle.endIndex)]) + "/eggtimer"
-}()
-
-/// The repository's root, from this file's path.
-let repositoryRoot: String = {
-    var path = #filePath
-    for _ in 0..<4 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    return path
-}()
-
-/// How a child process ended.
-enum Termination: Equatable, CustomStringConvertible {
-    case exited(Int32)
-    case signaled(Int32)
-
-    init(waitStatus status: Int32) {
-        self = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
-    }
-
-    var description: String {
-        switch self {
-        case .exited(let code): "exit \(code)"
-        case .signaled(let signal): "signal \(signal)"
-        }
-    }
-}
+import TestSupport
 
 /// What a finished child printed and how it ended.
 struct Finished {
@@ -41,117 +9,6 @@ struct Finished {
     var stderr: String
     /// User + system CPU time the child used.
     var cpu: Duration
-}
-
-/// A fresh empty folder under /tmp for one test.
-func temporaryDirectory() -> String {
-    var template = Array("/tmp/eggtimer-test-XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-}
-
-/// Removes a folder made by `temporaryDirectory()` and everything in it.
-func removeDirectory(_ path: String) {
-    guard let directory = opendir(path) else { return }
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard name != "." && name != ".." else { continue }
-        var info = stat()
-        let child = path + "/" + name
-        // Folders that a child made inside (a sound server's `pulse/`) go too; links are not followed.
-        if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { removeDirectory(child) } else { unlink(child) }
-    }
-    closedir(directory)
-    rmdir(path)
-}
-
-/// Reads a whole file, or nil.
-func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(fd, &chunk, chunk.count)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return bytes
-}
-
-/// Writes a whole file.
-func writeFile(_ path: String, _ bytes: [UInt8]) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    precondition(fd >= 0, "cannot create \(path)")
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    precondition(written == bytes.count, "short write to \(path)")
-    close(fd)
-}
-
-/// A pipe whose ends are close-on-exec from birth, so a child that another test's thread spawns
-/// meanwhile cannot inherit them (and keep a reader or writer alive that the test thinks is gone).
-/// - Returns: The read and write ends; the caller closes both.
-func makePipe() -> (read: Int32, write: Int32) {
-    var ends: [Int32] = [-1, -1]
-    precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe2 failed: errno \(errno)")
-    return (ends[0], ends[1])
-}
-
-/// The `poll` timeout, in milliseconds, that wakes no earlier than `deadline` (rounded up), at most
-/// `cap`; 0 once the deadline has passed.
-func pollTimeout(until deadline: ContinuousClock.Instant, cap: Duration = .seconds(3600)) -> Int32 {
-    let left = min(cap, ContinuousClock.now.duration(to: deadline))
-    guard left > .zero else { return 0 }
-    let (seconds, attoseconds) = left.components
-    return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-}
-
-/// How a reaped child ended and the user + system CPU time it used.
-struct Reaped {
-    var termination: Termination
-    var cpu: Duration
-}
-
-/// Waits for child `pid` to exit, on a pidfd (an event, not a polling loop), and reaps it.
-///
-/// A child still running at `deadline` is killed with SIGKILL, so a hang shows as `signal 9` and
-/// fails the test instead of blocking it. Blocks the calling thread.
-/// - Parameters:
-///   - pid: A child of this process that nobody else reaps.
-///   - deadline: When to give up waiting (`ContinuousClock`).
-/// - Returns: How it ended and the CPU time it used.
-func reap(_ pid: pid_t, deadline: ContinuousClock.Instant) -> Reaped {
-    let pidfd = pidfd_open(pid, 0)
-    precondition(pidfd >= 0, "pidfd_open failed: errno \(errno)")
-    defer { close(pidfd) }
-    var exited = false
-    while !exited {
-        var pfd = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pfd, 1, pollTimeout(until: deadline))
-        if ready > 0 {
-            exited = true
-        } else if ready == 0 && ContinuousClock.now >= deadline {
-            kill(pid, SIGKILL)
-            exited = true
-        }
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let cpu =
-        Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
-    return Reaped(termination: Termination(waitStatus: status), cpu: cpu)
-}
-
-/// Waits for child `pid` to exit and reaps it; see `reap(_:deadline:)`.
-/// - Parameters:
-///   - pid: A child of this process that nobody else reaps.
-///   - timeout: Killed with SIGKILL after this long.
-/// - Returns: How it ended (`signal 9` after a timeout).
-func waitForExit(_ pid: pid_t, timeout: Duration = .seconds(30)) -> Termination {
-    reap(pid, deadline: .now + timeout).termination
 }
 
 /// What the child's standard input is.
@@ -270,28 +127,12 @@ private func collect(
     return (out, err)
 }
 
-/// posix_spawn of the eggtimer binary with `arguments`.
-///
-/// Appends a close-from-3 action to `actions`: the child gets only descriptors 0, 1 and 2, whatever
-/// other threads have open (or are opening) meanwhile.
+/// posix_spawn of the eggtimer binary with `arguments`, in a private runtime and state folder of
+/// its own (see ``spawnProcess(_:_:actions:environment:newSession:)``: close-from 3, default signals).
 func spawn(
     _ arguments: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String] = [:],
     newSession: Bool = false, executable: String = eggtimerPath
 ) -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    posix_spawnattr_setsigmask(&attributes, &signals)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if newSession { flags |= Int32(CSystem_POSIX_SPAWN_SETSID) }
-    posix_spawnattr_setflags(&attributes, Int16(flags))
-    precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
-
     // Each child its own runtime folder, so timers that tests run side by side with the same
     // label (`eggtimer 1 …`) do not meet on one control socket (a second one would be refused).
     // The same for the state folder, so no test leaves timer records in the real home folder.
@@ -301,21 +142,7 @@ func spawn(
         "XDG_STATE_HOME": folder + "/state",
     ]
     env.merge(environment) { $1 }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in argv + envp { free(pointer) } }
-    var pid: pid_t = 0
-    // ETXTBSY: a test that has just written an executable (a copy of eggtimer) may find its write
-    // descriptor still held by a child another thread is spawning, between clone and exec, however
-    // close-on-exec it is. That lasts microseconds and sends no event; retry for a bounded time.
-    let giveUp = ContinuousClock.now + .seconds(10)
-    var rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    while rc == ETXTBSY && ContinuousClock.now < giveUp {
-        _ = poll(nil, 0, 1)
-        rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    }
-    precondition(rc == 0, "posix_spawn failed: \(rc)")
-    return pid
+    return spawnProcess(executable, arguments, actions: &actions, environment: env, newSession: newSession)
 }
 
 /// Starts eggtimer with standard input and error on /dev/null and standard output into a pipe.
@@ -339,7 +166,7 @@ private let runtimeFoldersLock = DispatchSemaphore(value: 1)
 
 /// A fresh private folder for one child's `XDG_RUNTIME_DIR`.
 func privateRuntimeFolder() -> String {
-    let folder = temporaryDirectory()
+    let folder = makePrivateDirectory()
     runtimeFoldersLock.wait()
     if runtimeFolders.isEmpty {
         atexit {

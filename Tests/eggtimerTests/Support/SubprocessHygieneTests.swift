@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import TestSupport
 import Testing
 
 /// The helpers' own promises: descriptors close-on-exec from birth, and a spawned child gets only

@@ -1,0 +1,84 @@
+import CSystem
+import Glibc
+
+/// A pipe whose ends are close-on-exec from birth, so a child that another test's thread spawns
+/// meanwhile cannot inherit them (and keep a reader or writer alive that the test thinks is gone).
+/// - Returns: The read and write ends; the caller closes both.
+public func makePipe() -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe2 failed: errno \(errno)")
+    return (ends[0], ends[1])
+}
+
+/// A new empty folder `/tmp/<prefix>-XXXXXX`, mode 0700; the caller removes it (``removeDirectory(_:)``).
+public func makePrivateDirectory(_ prefix: String = "eggtimer-test") -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { buffer in
+        guard let base = buffer.baseAddress, let made = mkdtemp(base) else {
+            preconditionFailure("mkdtemp failed: errno \(errno)")
+        }
+        return String(cString: made)
+    }
+}
+
+/// Removes a folder and everything in it, folders that a child made inside (a sound server's
+/// `pulse/`) too; symbolic links are removed, not followed.
+public func removeDirectory(_ path: String) {
+    guard let directory = opendir(path) else { return }
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard name != "." && name != ".." else { continue }
+        var info = stat()
+        let child = path + "/" + name
+        if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { removeDirectory(child) } else { unlink(child) }
+    }
+    closedir(directory)
+    rmdir(path)
+}
+
+/// Reads a whole file (EINTR is retried).
+/// - Returns: Its bytes, or nil when it cannot be opened.
+public func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &chunk, chunk.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
+}
+
+/// A whole file as UTF-8 text, or "" when it cannot be read (a log that is not written yet).
+public func readText(_ path: String) -> String {
+    String(decoding: readFile(path) ?? [], as: UTF8.self)
+}
+
+/// Writes a whole file (created with `mode`, or truncated); a failure stops the test process.
+/// - Parameters:
+///   - path: The file.
+///   - bytes: Its new contents.
+///   - mode: The permissions of a new file.
+public func writeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) {
+    if let problem = write(bytes, to: path, mode: mode) { preconditionFailure(problem) }
+}
+
+/// Writes `text` to a whole file (created 0600, or truncated).
+/// - Throws: `TestFailure` when it cannot be created or written.
+public func writeFile(_ path: String, _ text: String) throws(TestFailure) {
+    if let problem = write(Array(text.utf8), to: path, mode: 0o600) { throw TestFailure(problem) }
+}
+
+/// Writes `bytes` to the file `path` (close-on-exec descriptor).
+/// - Returns: What went wrong, or nil.
+private func write(_ bytes: [UInt8], to path: String, mode: UInt32) -> String? {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+    guard fd >= 0 else { return "cannot create \(path): errno \(errno)" }
+    defer { close(fd) }
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    return written == bytes.count ? nil : "short write to \(path)"
+}
