@@ -31,7 +31,7 @@ enum CloseOnExec {
     }
 
     /// The process's open descriptors (the directory's own excepted), from /proc/self/fd.
-    private static func openDescriptors() -> Set<Int32> {
+    static func openDescriptors() -> Set<Int32> {
         guard let directory = opendir("/proc/self/fd") else { return [] }
         defer { closedir(directory) }
         var descriptors = Set<Int32>()

@@ -1,12 +1,13 @@
 import Glibc
-import HouseBus
 import Testing
+
+@testable import HouseBus
 
 /// BusClient against a real Mosquitto broker per test (free port, private folder).
 @Suite struct BusClientTests {
     @Test func connectsAndEveryDescriptorItMadeIsCloseOnExec() throws {
         let broker = try MosquittoBroker()
-        let before = openDescriptors()
+        let before = CloseOnExec.openDescriptors()
         let driver = try BusDriver(testSettings(port: broker.port))
         driver.start()
         try driver.runUntilConnected()
@@ -18,7 +19,7 @@ import Testing
         // libmosquitto's own socketpair (made in mosquitto_new) too. Only Unix sockets are looked
         // at: tests running alongside may hold a TCP socket that their abandoned connect worker
         // has not marked yet.
-        let unixSockets = openDescriptors().subtracting(before).filter { socketDomain($0) == AF_UNIX }
+        let unixSockets = CloseOnExec.openDescriptors().subtracting(before).filter { socketDomain($0) == AF_UNIX }
         #expect(!unixSockets.isEmpty)
         for descriptor in unixSockets { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
         #expect(driver.events.map(\.event) == [.connected])
