@@ -29,8 +29,8 @@ struct App {
             }
             do { (options, start, notes) = try Resume.load(path: path, base: options) } catch { return error }
         }
-        if case .alarm(let time, _) = options.command {
-            do { start = try Self.alarm(time, options: options, clock: clock) } catch { return error }
+        if case .alarm(let time, let text) = options.command {
+            do { start = try Self.alarm(time, typed: text, options: options, clock: clock) } catch { return error }
         }
         let routing = OutputRouting.decide(.current(json: options.json))
         if options.command == .menu, options.resumeRecord == nil, !routing.keyboard {
@@ -77,13 +77,13 @@ struct App {
     /// The start of `eggtimer at TIME`: its first occurrence after the wall clock now, in the
     /// local time zone (`TZ`).
     /// - Throws: `ExitStatus.usage` for a date or instant in the past (one line names it).
-    private static func alarm(_ time: LocalAlarmTime, options: Options, clock: MonotonicClock) throws(ExitStatus)
-        -> Controller.Start
-    {
+    private static func alarm(
+        _ time: LocalAlarmTime, typed: String, options: Options, clock: MonotonicClock
+    ) throws(ExitStatus) -> Controller.Start {
         let wall = WallInstant(unixNanoseconds: clock.nanoseconds(clock.now()) + WallClock.system.offset())
         let every = options.every.map { ($0, text: options.everyText ?? "") }
         do {
-            let schedule = try AlarmSchedule(time, every: every, now: wall, resolver: LocalTimeResolver())
+            let schedule = try AlarmSchedule(time, every: every, now: wall, resolver: LocalTimeResolver(), typed: typed)
             return .alarm(schedule, label: options.processLabel)
         } catch {
             printError("eggtimer: \(error.description)")

@@ -23,7 +23,9 @@ enum ControlCommands {
         case .status(let json):
             let timers = survey(labels(in: folder), folder: folder)
             let time = LocalTime.system
-            return write(json ? StatusReport.json(timers, time: time) : StatusReport.table(timers, time: time))
+            let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
+            return write(
+                json ? StatusReport.json(timers, time: time) : StatusReport.table(timers, time: time, now: now))
         case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
         case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
         case .snooze(let label, let duration):

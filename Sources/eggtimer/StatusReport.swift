@@ -12,12 +12,14 @@ enum StatusReport {
     /// The table for people: a header and one row per timer, or ``noneRunning``.
     ///
     /// Columns LABEL, PID, STATE, REMAINING, RINGS AT, aligned by display width and two spaces
-    /// apart. Text from the timers is escaped (it cannot move the cursor).
+    /// apart. Text from the timers is escaped (it cannot move the cursor). RINGS AT names the day
+    /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``).
     /// - Parameters:
     ///   - timers: The timers, in the order to print.
     ///   - time: Local wall-clock time for the deadlines.
+    ///   - now: The wall clock now, milliseconds since the Unix epoch: which day is today.
     /// - Returns: The lines, each ending in a newline.
-    static func table(_ timers: [TimerStatus], time: LocalTime) -> String {
+    static func table(_ timers: [TimerStatus], time: LocalTime, now: Int64) -> String {
         guard !timers.isEmpty else { return noneRunning + "\n" }
         let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
         let rightAligned = [false, true, false, true, false]
@@ -27,7 +29,7 @@ enum StatusReport {
                 [
                     timer.label.escapingControlCharacters, "\(timer.pid)", timer.state.escapingControlCharacters,
                     timer.remaining.clockText,
-                    (timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-")
+                    (timer.deadlineUnixMilliseconds.map { time.dayAndClockText(unixMilliseconds: $0, now: now) } ?? "-")
                         + (timer.every.map { " (every \($0.escapingControlCharacters))" } ?? ""),
                 ]
             }
@@ -78,13 +80,41 @@ struct LocalTime: Sendable {
     /// The system's time zone (`localtime_r`, TZ honoured).
     static let system = LocalTime(local: WallClock.system.local)
 
-    /// `09:12:03`: the local time of day, 24-hour, seconds rounded down.
+    /// `09:12:03`: the local time of day, 24-hour, to the nearest second: a deadline read back a
+    /// hair before a whole second (through the boot clock) shows that second, and a deadline at
+    /// 09:07:05.499 + 4:59.5 left (shown 4:59 rounded up) shows 09:12:04, as now + the time left.
     func clockText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
     }
 
-    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, seconds rounded down.
+    /// ``clockText(unixMilliseconds:)`` with the day when it is not today's (by the local calendar
+    /// at `now`): `09:12:03`, `tomorrow 07:15:00`, `Tue 07:15:00` within the week ahead, else
+    /// `2026-12-24 18:00:00`.
+    /// - Parameters:
+    ///   - unixMilliseconds: The deadline, milliseconds since the Unix epoch.
+    ///   - now: The wall clock now, milliseconds since the Unix epoch.
+    /// - Returns: The text, without a trailing space.
+    func dayAndClockText(unixMilliseconds: Int64, now: Int64) -> String {
+        let clock = clockText(unixMilliseconds: unixMilliseconds)
+        let day = date(Self.seconds(unixMilliseconds))
+        switch day.daysSinceEpoch - date(Self.seconds(now)).daysSinceEpoch {
+        case 0: return clock
+        case 1: return "tomorrow " + clock
+        case 2...6: return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][day.weekday.rawValue] + " " + clock
+        default: return "\(day) \(clock)"
+        }
+    }
+
+    /// The local calendar date at Unix time `seconds`.
+    private func date(_ seconds: time_t) -> CivilDate {
+        let parts = local(seconds)
+        return CivilDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            ?? CivilDate(daysSinceEpoch: Int(seconds / 86_400))
+    }
+
+    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, to the nearest second (as
+    /// ``clockText(unixMilliseconds:)``).
     func isoText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         let offsetMinutes = Int(parts.tm_gmtoff) / 60
@@ -94,9 +124,9 @@ struct LocalTime: Sendable {
             + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))\(offset)"
     }
 
-    /// Whole seconds, rounded down (also before 1970).
+    /// Whole seconds, to the nearest (a half rounds up; also before 1970).
     private static func seconds(_ milliseconds: Int64) -> time_t {
-        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (quotient, remainder) = (milliseconds + 500).quotientAndRemainder(dividingBy: 1000)
         return time_t(remainder < 0 ? quotient - 1 : quotient)
     }
 

@@ -107,6 +107,22 @@ extension ScheduleTests {
             #expect(ringing.since == now)
         }
 
+        /// `status` shows when the alarm is scheduled to ring, not the boot deadline read back on
+        /// the wall clock (a step past it rings at once, later than scheduled).
+        @Test func aRingingAlarmShowsItsScheduledTime() throws {
+            var (alarm, _) = try alarm(.timeOfDay(clock(14, 0)))
+            #expect(alarm.scheduledRing == utc(2026, 11, 30, 13))
+            _ = inBerlin { alarm.handle(round: [.tick], at: boot + .seconds(5), wall: utc(2026, 11, 30, 15)) }
+            guard case .ringing = alarm.mode else {
+                Issue.record("not ringing: \(alarm.mode)")
+                return
+            }
+            #expect(alarm.wallDeadline == nil)
+            #expect(alarm.scheduledRing == utc(2026, 11, 30, 13), "14:00 Berlin, not 16:00 when it began")
+            _ = alarm.handle(round: [.key(.character("z"))], at: boot + .seconds(6), wall: utc(2026, 11, 30, 15))
+            #expect(alarm.scheduledRing == nil, "snoozed: the snooze's own deadline")
+        }
+
         @Test func aSpringGapTimeRingsWhenTheGapEndsAndSaysSo() throws {
             let (_, effects) = try alarm(
                 .date(CivilDate(year: 2026, month: 3, day: 29)!, clock(2, 30)), start: utc(2026, 3, 28, 12))
@@ -195,6 +211,7 @@ extension ScheduleTests {
             }
             #expect(events(started).map(\.name) == [.started, .finished], "one ringing, at once")
             #expect(field(events(started).first, "recovered") == nil, "the note is the caller's to set")
+            #expect(alarm.scheduledRing == utc(2026, 11, 30, 6, 15), "status: when it was due, not when it began")
             _ = inBerlin {
                 alarm.handle(
                     round: [.key(.character("x"))], at: boot + .seconds(5), wall: monday.advanced(by: .seconds(5)))
@@ -229,6 +246,7 @@ extension ScheduleTests {
                 #expect(events(effects).isEmpty, "key '\(key)'")
             }
             #expect(deadline(alarm) == boot + .seconds(3 * 3600))
+            #expect(View().legend(alarm, at: boot + .seconds(1)) == "c cancel · q quit", "only the keys that work")
         }
     }
 }

@@ -19,12 +19,33 @@ import Testing
         #expect(parsed.at == nil && parsed.every == nil && !parsed.clockUnsynchronised)
     }
 
+    /// Days after Monday 2026-11-30 07:15 (UTC+1), in milliseconds, and RINGS AT for each.
+    static let days: [(Int64, String)] = [
+        (0, "07:15:00"), (86_400_000, "tomorrow 07:15:00"), (2 * 86_400_000, "Wed 07:15:00"),
+        (6 * 86_400_000, "Sun 07:15:00"), (7 * 86_400_000, "2026-12-07 07:15:00"),
+        (-86_400_000, "2026-11-29 07:15:00"),
+    ]
+
+    /// Monday 2026-11-30 09:12:03 at UTC+1, in milliseconds since the epoch.
+    private let monday: Int64 = 1_796_026_323_000
+
     @Test func theTableNamesTheSeriesAndWarnsOfTheClock() {
-        let table = StatusReport.table([alarm], time: utcPlusOne)
-        #expect(table.contains("07:15:00 (every weekday)\n"), "\(table)")
+        let table = StatusReport.table([alarm], time: utcPlusOne, now: monday)
+        #expect(table.contains("  tomorrow 07:15:00 (every weekday)\n"), "\(table)")
         #expect(table.hasSuffix("warning: \(ClockSync.warning)\n"))
         let json = StatusReport.json([alarm], time: utcPlusOne)
         #expect(json.contains(#","at":"2026-12-01T07:15:00+01:00","every":"weekday","clock":"unsynchronised"}"#))
+    }
+
+    /// RINGS AT names the day unless it is today's: tomorrow, a weekday within the week, else the date.
+    @Test(arguments: days) func ringsAtNamesTheDayWhenItIsNotToday(later: Int64, text: String) {
+        // 2026-11-30 07:15:00 at UTC+1, the morning of `monday`.
+        let deadline: Int64 = 1_796_019_300_000 + later
+        #expect(utcPlusOne.dayAndClockText(unixMilliseconds: deadline, now: monday) == text)
+        var status = alarm
+        status.deadlineUnixMilliseconds = deadline
+        #expect(StatusReport.table([status], time: utcPlusOne, now: monday).contains("  \(text) (every weekday)\n"))
+        #expect(StatusReport.json([status], time: utcPlusOne).contains(#""at":"2026-12-01T07:15:00+01:00""#))
     }
 
     @Test func atIsInTheHelpTheManPageAndTheCompletion() {

@@ -103,18 +103,19 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
 
 @Suite struct StatusReportTests {
     @Test func noTimersIsOneLine() {
-        #expect(StatusReport.table([], time: utcPlusOne) == "no timers running\n")
+        #expect(StatusReport.table([], time: utcPlusOne, now: nineTwelve) == "no timers running\n")
         #expect(StatusReport.json([], time: utcPlusOne) == "[]\n")
     }
 
     @Test func theTableHasAHeaderAndAlignedRows() {
         var soft = timer("soft", "counting", pid: 4242, remaining: .milliseconds(298_500))
-        soft.deadlineUnixMilliseconds = nineTwelve + 999  // seconds rounded down
+        // To the nearest second: 4:59 (298.5 s rounded up) from 09:07:05.499 is 09:12:04, not 09:12:03.
+        soft.deadlineUnixMilliseconds = nineTwelve + 999
         let tea = timer("tea", "paused", pid: 17, remaining: .seconds(3723))
         #expect(
-            StatusReport.table([soft, tea], time: utcPlusOne) == """
+            StatusReport.table([soft, tea], time: utcPlusOne, now: nineTwelve) == """
                 LABEL   PID  STATE     REMAINING  RINGS AT
-                soft   4242  counting       4:59  09:12:03
+                soft   4242  counting       4:59  09:12:04
                 tea      17  paused      1:02:03  -
 
                 """)
@@ -122,15 +123,17 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
 
     /// Columns are aligned by terminal columns, not characters: a wide label takes two each.
     @Test func columnsAreAlignedByDisplayWidth() {
-        let lines = StatusReport.table([timer("日本", "ringing"), timer("abcde", "ringing")], time: utcPlusOne)
-            .split(separator: "\n").map(String.init)
+        let lines = StatusReport.table(
+            [timer("日本", "ringing"), timer("abcde", "ringing")], time: utcPlusOne, now: nineTwelve
+        )
+        .split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         let pidEnds = lines.map { line in line.prefix { $0 != "r" && $0 != "S" }.description.displayWidth }
         #expect(Set(pidEnds).count == 1, "\(lines)")
     }
 
     @Test func controlCharactersFromATimerAreEscaped() {
-        let table = StatusReport.table([timer("x", "ring\u{1B}[2J")], time: utcPlusOne)
+        let table = StatusReport.table([timer("x", "ring\u{1B}[2J")], time: utcPlusOne, now: nineTwelve)
         #expect(!table.contains("\u{1B}") && table.contains("ring\\x1B[2J"))
     }
 
@@ -155,7 +158,11 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
             return parts
         }
         #expect(zone.isoText(unixMilliseconds: 0).hasSuffix(text))
-        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T00:59:59+01:00")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1001) == "1970-01-01T00:59:59+01:00")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T01:00:00+01:00", "nearest")
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve) == "09:12:03")
+        // A whole-second deadline read back through the boot clock a hair early is still that second.
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:03")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 499) == "09:12:03")
     }
 }

@@ -227,6 +227,9 @@ extension ScheduleTests {
                 #expect(throws: UsageError(description: "invalid alarm time: 2026-11-30 09:00 UTC is in the past")) {
                     try resolver.resolve(.instant(utc(2026, 11, 30, 9)), now: now)
                 }
+                #expect(throws: UsageError(description: "invalid alarm time '2026-11-30T11:00': it is in the past")) {
+                    try resolver.resolve(.date(day(2026, 11, 30), clock(11, 0)), now: now, typed: "2026-11-30T11:00")
+                }
                 #expect((try? resolver.resolve(.instant(utc(2026, 11, 30, 11)), now: now))?.time == clock(12, 0))
             }
         }

@@ -99,6 +99,18 @@ extension Controller {
         return schedule.occurrence.instant
     }
 
+    /// When an alarm at a time is scheduled to ring, for `status`: the armed occurrence's wall-clock
+    /// instant while it counts or rings (a recovered alarm ringing late still shows its scheduled
+    /// time, not when it began); nil for a countdown, and while snoozed (the snooze's deadline then).
+    var scheduledRing: WallInstant? {
+        guard let schedule else { return nil }
+        switch mode {
+        case .counting(let counting): return counting.snoozed ? nil : schedule.occurrence.instant
+        case .ringing: return schedule.occurrence.instant
+        case .menu, .exited: return nil
+        }
+    }
+
     /// Counts towards the schedule's occurrence at `now`: its wall-clock instant mapped to the boot
     /// clock (an occurrence already due rings at once); logs `started` with when it rings.
     /// - Parameters:

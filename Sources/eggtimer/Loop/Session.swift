@@ -219,8 +219,8 @@ struct Session {
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
         let run = controller.currentRun
         var deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
-        // An alarm at a time: exact, from the wall clock.
-        if let wall = controller.wallDeadline { deadline = wall.unixNanoseconds / 1_000_000 }
+        // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
+        if let wall = controller.scheduledRing { deadline = wall.unixNanoseconds / 1_000_000 }
         return TimerStatus(
             label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
             remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,

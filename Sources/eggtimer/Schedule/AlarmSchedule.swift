@@ -33,12 +33,13 @@ struct AlarmSchedule: Equatable, Sendable {
     ///   - recurrence: `--every`, with its text as typed; nil for none.
     ///   - now: The wall clock now.
     ///   - resolver: The local time zone.
+    ///   - typed: `TIME` as typed, named in an error; nil: as read.
     /// - Throws: `UsageError` when a date, `tomorrow` time or instant is not after `now`.
     init(
         _ alarm: LocalAlarmTime, every recurrence: (Recurrence, text: String)?, now: WallInstant,
-        resolver: LocalTimeResolver
+        resolver: LocalTimeResolver, typed: String? = nil
     ) throws(UsageError) {
-        let resolution = try resolver.resolve(alarm, now: now)
+        let resolution = try resolver.resolve(alarm, now: now, typed: typed)
         switch alarm {
         case .timeOfDay(let asked), .tomorrow(let asked):
             (time, target) = (asked, .local(resolution.date, asked))

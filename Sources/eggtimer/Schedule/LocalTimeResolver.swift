@@ -49,9 +49,10 @@ struct LocalTimeResolver {
     /// - Parameters:
     ///   - alarm: The parsed time.
     ///   - now: The wall clock now (UTC).
+    ///   - typed: `TIME` as the user typed it, to name in an error; nil: the date and time as read.
     /// - Returns: When to ring; a time of day already past (or now) today means tomorrow.
     /// - Throws: `UsageError` when a date, `tomorrow` time or absolute instant is not after `now`.
-    func resolve(_ alarm: LocalAlarmTime, now: WallInstant) throws(UsageError) -> Resolution {
+    func resolve(_ alarm: LocalAlarmTime, now: WallInstant, typed: String? = nil) throws(UsageError) -> Resolution {
         let today = localDate(of: now)
         switch alarm {
         case .timeOfDay(let time):
@@ -62,12 +63,13 @@ struct LocalTimeResolver {
         case .date(let date, let time):
             let resolution = resolve(date, time, today: today)
             guard resolution.instant > now else {
-                throw UsageError(description: "invalid alarm time '\(date) \(time)': it is in the past")
+                throw UsageError(description: "invalid alarm time '\(typed ?? "\(date) \(time)")': it is in the past")
             }
             return resolution
         case .instant(let instant):
             guard instant > now else {
-                throw UsageError(description: "invalid alarm time: \(describe(instant)) is in the past")
+                let what = typed.map { " '\($0)'" } ?? ""
+                throw UsageError(description: "invalid alarm time\(what): \(describe(instant)) is in the past")
             }
             return resolution(at: instant, today: today)
         }

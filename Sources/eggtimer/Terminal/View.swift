@@ -218,6 +218,9 @@ struct View {
             if menu.entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
             let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
             return ["1-3 egg", "q quit", updown, "t type a time"]
+        case .counting(let counting) where controller.schedule != nil && !counting.snoozed:
+            // An alarm at a time cannot be paused, restarted or moved (``Controller/isAlarmKeyIgnored``).
+            return [controller.fromMenu ? "c menu" : "c cancel", "q quit"]
         case .counting(let counting):
             var keys = [counting.run.countdown.isPaused ? "space resume" : "space pause", "r restart"]
             if controller.canAdjust(by: .seconds(60), at: now) { keys.append("+ minute") }
