@@ -29,6 +29,11 @@ struct App {
             }
             do { (options, start, notes) = try Resume.load(path: path, base: options) } catch { return error }
         }
+        if Self.isAlarm(options.command, start), let warning = TimeZoneCheck.warning() {
+            // glibc rings an unknown zone's 7:00 at 07:00 UTC without a word: say so, and go on.
+            printError("eggtimer: warning: " + warning)
+            notes.append(warning)
+        }
         if case .alarm(let time, let text) = options.command {
             do { start = try Self.alarm(time, typed: text, options: options, clock: clock) } catch { return error }
         }
@@ -72,6 +77,13 @@ struct App {
         session.link = link
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
+    }
+
+    /// Whether this run is an alarm at a time (`eggtimer at`, or one brought back by `recover`).
+    private static func isAlarm(_ command: Options.Command, _ start: Controller.Start) -> Bool {
+        if case .alarm = command { return true }
+        if case .alarm = start { return true }
+        return false
     }
 
     /// The start of `eggtimer at TIME`: its first occurrence after the wall clock now, in the

@@ -82,6 +82,34 @@ import Testing
         #expect(scheduled.hasSuffix(at) || (at.hasPrefix("T") && scheduled.hasSuffix(summer)), "\(result.stdout)")
     }
 
+    /// A `TZ` that names no zone file (glibc then uses UTC) gets one warning line and the alarm
+    /// goes on (also with the plain log); a real zone, a POSIX rule and `:`+path get none.
+    @Test(arguments: [
+        ("Nowhere/Bogus", true), (":Nowhere/Bogus", true), (":/nonexistent/zone", true), ("Europe/Berlin", false),
+        ("CET-1CEST,M3.5.0,M10.5.0/3", false), (":/usr/share/zoneinfo/Europe/Berlin", false), ("UTC", false),
+    ])
+    func anUnknownTimeZoneIsWarnedOfOnce(tz: String, warned: Bool) {
+        let started = Trigger(stdoutContains: "started") { pid in kill(pid, SIGINT) }
+        let result = runEggtimer(
+            ["at", "7:00", "-D", "null"], environment: ["TZ": tz], timeout: .seconds(15), trigger: started)
+        #expect(result.termination == .exited(130), "\(result.stderr)")
+        #expect(result.stdout.contains("started, rings "), "the plain log goes on: \(result.stdout)")
+        let warning = "eggtimer: warning: TZ '\(tz)' is not a known time zone; times are in UTC\n"
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.filter { $0.contains("time zone") }.count == (warned ? 1 : 0), "\(result.stderr)")
+        #expect(result.stderr.contains(warning) == warned, "\(result.stderr)")
+    }
+
+    @Test func aPOSIXRuleIsNotAZoneName() {
+        #expect(TimeZoneCheck.isPOSIXRule("CET-1CEST,M3.5.0,M10.5.0/3"))
+        #expect(TimeZoneCheck.isPOSIXRule("<+0530>-5:30") && TimeZoneCheck.isPOSIXRule("EST5"))
+        #expect(!TimeZoneCheck.isPOSIXRule("Nowhere/Bogus") && !TimeZoneCheck.isPOSIXRule("AB1"))
+        let none: (String) -> Bool = { _ in false }
+        #expect(TimeZoneCheck.warning(tz: nil, zoneFolder: "/z", exists: none) == nil)
+        #expect(TimeZoneCheck.warning(tz: "Foo", zoneFolder: "/z", exists: { $0 == "/z/Foo" }) == nil)
+        #expect(TimeZoneCheck.warning(tz: "../../etc/passwd", zoneFolder: "/z", exists: { _ in true }) != nil)
+    }
+
     /// `eggtimer at HH:MM:SS` a few seconds ahead (the issue asks for a minute; seconds keep the
     /// test short and measure the same thing) rings on a file PCM at that wall-clock second.
     @Test func theAlarmRingsWithin50MillisecondsOfTheWallClockTime() throws {
