@@ -15,6 +15,7 @@ enum TimeZoneCheck {
     ///   - tz: `TZ` as set; nil when unset.
     ///   - zoneFolder: Where zone files are (`TZDIR`, else `/usr/share/zoneinfo`).
     ///   - exists: Whether a regular file (or a link to one) is at a path.
+    /// - Returns: The warning, or nil when `TZ` is fine.
     static func warning(tz: String?, zoneFolder: String, exists: (String) -> Bool) -> String? {
         guard let tz, !tz.isEmpty else { return nil }
         let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
