@@ -1,4 +1,4 @@
-import CSystem
+public import CSystem
 public import Glibc
 
 /// Starts `executable` with `posix_spawn`: the child gets only what `actions` set up on
