@@ -39,7 +39,7 @@ struct BusOptions: Equatable, Sendable {
         return Self.topicLevel(name, fallback: "eggtimer")
     }
 
-    /// `text` as one topic level by the label rules: every character that is not an ASCII letter,
+    /// `text` (a host name) as a node name by the label rules: every character that is not an ASCII letter,
     /// digit, `-`, `_` or `.` becomes `_`, a leading `.` or `-` too; cut at 64 characters.
     /// - Parameters:
     ///   - text: A host name or a timer's label (`1:30`, `2 hours`).
@@ -97,10 +97,15 @@ struct BusOptions: Equatable, Sendable {
     }
 
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
-    /// `NODE/LABEL`, each part a label by ``Options/isValidLabel(_:)``.
+    /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
+    /// ``Options/isValidLabel(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
+    /// ``Options/labelLimit`` bytes, no control character.
     static func isValidTarget(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count <= 2 && parts.allSatisfy { Options.isValidLabel(String($0)) }
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let label = parts.last, !label.isEmpty, label.utf8.count <= Options.labelLimit, !label.contains("/"),
+            !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return false }
+        return parts.count == 1 || Options.isValidLabel(parts[0])
     }
 }
 

@@ -49,7 +49,7 @@ private let t0 = ContinuousClock.now
         (["follow", "--loops", "3"], "option '--loops' does not work with 'follow'"),
         (["ack", "kitchen/tea"], "invalid label 'kitchen/tea'"),
         (["ack", "--mqtt", "mqtt://h", "a/b/c"], "invalid timer 'a/b/c': give LABEL or NODE/LABEL"),
-        (["ack", "--mqtt", "mqtt://h", "a/+"], "invalid timer 'a/+'"),
+        (["ack", "--mqtt", "mqtt://h", "a/\u{1}"], "invalid timer"),
     ])
     func badMQTTArgumentsAreUsageErrorsNamingTheToken(arguments: [String], message: String) {
         #expect {
@@ -123,6 +123,18 @@ private let t0 = ContinuousClock.now
 
 @Suite struct BusLinkTests {
     private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
+
+    @Test func labelsThatDifferKeepTheirOwnTopics() {
+        var options = BusOptions()
+        options.node = "kitchen"
+        let duration = BusLink.topics(options, label: "1:30")
+        let label = BusLink.topics(options, label: "1_30")
+        #expect(duration.state == "eggtimer/kitchen/1:30/state")
+        #expect(label.state == "eggtimer/kitchen/1_30/state")
+        #expect(BusLink.topics(options, label: "").label == "timer")
+        #expect(BusOptions.isValidTarget("kitchen/1:30") && BusOptions.isValidTarget("2 hours"))
+        #expect(!BusOptions.isValidTarget("kit chen/1:30") && !BusOptions.isValidTarget("kitchen/"))
+    }
 
     @Test func theStatusBecomesTheStatePayload() throws {
         let status = TimerStatus(

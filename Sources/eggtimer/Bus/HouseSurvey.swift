@@ -99,7 +99,12 @@ struct HouseSurvey {
             } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
                 let key = "\(topics.node)/\(topics.label)"
                 switch kind {
-                case "state": timers[key] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                case "state":
+                    // The topic names the timer: the payload's node and label may be spelled otherwise.
+                    var timer = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                    timer?.node = topics.node
+                    timer?.label = topics.label
+                    timers[key] = timer
                 case "availability" where payload == Array("offline".utf8): offline.insert(key)
                 case "availability": offline.remove(key)
                 default: break
@@ -128,7 +133,7 @@ struct HouseSurvey {
         let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
         let candidates: [TimerStatePayload]
         if let target {
-            let parts = target.split(separator: "/").map(String.init)
+            let parts = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             candidates = timers.filter {
                 parts.count == 2 ? ($0.node == parts[0] && $0.label == parts[1]) : $0.label == parts[0]
             }

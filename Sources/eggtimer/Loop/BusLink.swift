@@ -38,14 +38,13 @@ struct BusLink {
     /// Connects to the broker (asynchronously) as the timer `label` of this node.
     /// - Parameters:
     ///   - options: The MQTT options.
-    ///   - label: The timer's label (its control socket's); made a valid topic level.
+    ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
     ///   - now: The boot clock's reading.
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
     ///   unreadable password file or a bad URL; one line on standard error says which.
     init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
-        let node = options.nodeName
-        topics = TimerTopics(
-            prefix: options.prefix, node: node, label: BusOptions.topicLevel(label, fallback: "timer"))
+        topics = Self.topics(options, label: label)
+        let node = topics.node
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
         client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
@@ -55,6 +54,12 @@ struct BusLink {
         client.publish(Self.online(topics))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
         client.start(at: now)
+    }
+
+    /// The topics of the timer `label` on this node: the label as it is (``TimerTopics`` escapes
+    /// it injectively), `timer` for an empty one.
+    static func topics(_ options: BusOptions, label: String) -> TimerTopics {
+        TimerTopics(prefix: options.prefix, node: options.nodeName, label: label.isEmpty ? "timer" : label)
     }
 
     /// Makes a client for `options` (loading libmosquitto on first use); it is not started.
