@@ -71,15 +71,17 @@ public enum HomeAssistantDiscovery {
         "\(escaped(topics.node))__\(escaped(topics.label))"
     }
 
-    /// `text` in `[a-zA-Z0-9_-]`: ASCII letters, digits and `-` stay; every other UTF-8 byte,
-    /// `_` too, becomes `_` and two lower-case hex digits (`1:30` → `1_3a30`, `a_b` → `a_5fb`).
-    /// Injective.
+    /// `text` in `[a-zA-Z0-9_-]`, injectively.
+    ///
+    /// ASCII letters, digits and `-` stay; every other UTF-8 byte, `_` too, becomes `_` and two
+    /// lower-case hex digits (`1:30` → `1_3a30`, `a_b` → `a_5fb`).
     static func escaped(_ text: String) -> String {
         let digits = Array("0123456789abcdef")
         var result = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isASCIIHexDigit || Character(scalar).isLetter || byte == UInt8(ascii: "-") {
+            let plain = scalar.properties.isASCIIHexDigit || Character(scalar).isLetter || byte == UInt8(ascii: "-")
+            if byte < 0x80, plain {
                 result.unicodeScalars.append(scalar)
             } else {
                 result += "_" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])

@@ -31,8 +31,9 @@ public struct TimerTopics: Sendable, Equatable {
     /// The retained availability topic (`online`, `offline`; the offline one is the Last Will).
     public var availability: String { base + "availability" }
 
-    /// A name as one topic level: every character is kept except `/`, `+`, `#`, `%` and the
-    /// control characters (U+0000–U+001F, U+007F–U+009F), whose UTF-8 bytes become `%XX`
+    /// A name as one topic level, injectively.
+    ///
+    /// Every character is kept except `/`, `+`, `#`, `%` and the control characters (U+0000–U+001F, U+007F–U+009F), whose UTF-8 bytes become `%XX`
     /// (upper-case hex). Injective: ``name(ofLevel:)`` undoes it.
     /// - Parameter name: A node name or a label.
     /// - Returns: The topic level (empty for an empty name).
