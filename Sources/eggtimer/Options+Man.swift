@@ -221,7 +221,9 @@ extension Options {
         standard error.
         .TP
         .I P/NODE/LABEL/availability
-        \fBonline\fR while the timer runs; \fBoffline\fR when it ends, and as its Last Will.
+        \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#
+        retained, then cleared: an ended timer leaves nothing retained. Its Last Will is a \#
+        retained \fBoffline\fR.
         .TP
         .I homeassistant/sensor/NODE__LABEL/deadline/config
         Home Assistant discovery, retained while the timer runs: a timestamp sensor of the \#

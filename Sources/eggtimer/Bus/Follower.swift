@@ -70,9 +70,7 @@ struct Follower {
         say("following \(options.bus.prefix)/+/+/state as \(options.bus.nodeName)")
         let status = serve(&loop, client: client, player: player)
         stopRinging(player)
-        client.finish(
-            publishing: [BusMessage(topic: availabilityTopic, payload: Array("offline".utf8), retain: true, qos: 1)],
-            limit: BusLink.finishLimit)
+        client.finish(publishing: BusLink.leaving(availabilityTopic), limit: BusLink.finishLimit)
         player.waitForStop(clock: clock)
         return status
     }

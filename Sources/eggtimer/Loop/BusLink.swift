@@ -212,7 +212,8 @@ struct BusLink {
     }
 
     /// The last messages: the final state (not retained), then the retained state cleared, the
-    /// discovery configs removed and the availability set offline; waits at most
+    /// discovery configs removed and the availability said offline and cleared
+    /// (``leaving(_:)``): nothing retained is left behind; waits at most
     /// ``finishLimit`` for them to leave, then disconnects.
     /// - Parameter final: The timer's final state, if it ran one.
     func finish(final: TimerStatePayload?) {
@@ -220,8 +221,21 @@ struct BusLink {
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
         messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
-        messages.append(BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1))
+        messages += Self.leaving(topics.availability)
         client.finish(publishing: messages, limit: Self.finishLimit)
+    }
+
+    /// A clean end's availability messages: `offline` for those listening now (not retained),
+    /// then the retained `online` cleared (an empty retained payload), so nothing stays behind.
+    ///
+    /// The Last Will stays a retained `offline`: a process that dies shows offline until it runs again.
+    /// - Parameter availability: The availability topic.
+    /// - Returns: The two messages, in order (QoS 1).
+    static func leaving(_ availability: String) -> [BusMessage] {
+        [
+            BusMessage(topic: availability, payload: Array("offline".utf8), retain: false, qos: 1),
+            BusMessage(topic: availability, payload: [], retain: true, qos: 1),
+        ]
     }
 
     /// Whether a state name is a final one (done, cancelled, missed).
