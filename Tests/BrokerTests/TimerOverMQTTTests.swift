@@ -322,8 +322,8 @@ import Testing
         #expect(size(capture) == stopped, "the follower stopped ringing")
         follower.signal(SIGINT)
         #expect(follower.finish() == .exited(130))
-        #expect(
-            watcher.wait(timeout: .seconds(5)) { $0.suffix(2) == ["\(availability) offline", "\(availability) (null)"] })
+        let leaving = ["\(availability) offline", "\(availability) (null)"]
+        #expect(watcher.wait(timeout: .seconds(5)) { $0.suffix(2) == leaving })
         let after = try MosquittoSubscriber.start(login, topics: ["eggtimer/#", "homeassistant/#"], log: broker.log)
         #expect(after.lines.isEmpty, "nothing retained after a clean end: \(after.lines)")
     }
