@@ -206,6 +206,12 @@ import Testing
         #expect(
             status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true,
             "\(status.stdout)\(status.stderr)")
+        // Nothing would answer a command: refused, not "sent".
+        for verb in ["cancel", "ack", "snooze"] {
+            let refused = runEggtimer([verb, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "kitchen/stew"])
+            #expect(refused.termination == .exited(3), "\(verb): \(refused.stdout)")
+            #expect(refused.stderr == "eggtimer: kitchen/stew is offline\n" && refused.stdout.isEmpty)
+        }
     }
 
     @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {
@@ -410,6 +416,9 @@ import Testing
         #expect(ambiguous.termination == .exited(64))
         #expect(ambiguous.stderr.contains("attic/eggs (ringing)") && ambiguous.stderr.contains("kitchen/tea (ringing)"))
         #expect(runEggtimer(["cancel", "--mqtt", url, "garden/soup"]).termination == .exited(3))
+        let counting = runEggtimer(["ack", "--mqtt", url, "attic/soup"])
+        #expect(counting.termination == .exited(3) && counting.stdout.isEmpty)
+        #expect(counting.stderr == "eggtimer: soup is counting, not ringing\n")
 
         let ack = runEggtimer(["ack", "--mqtt", url, "kitchen/tea"])
         #expect(ack.termination == .exited(0), "\(ack.stderr)")

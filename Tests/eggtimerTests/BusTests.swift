@@ -121,6 +121,43 @@ private let t0 = ContinuousClock.now
     }
 }
 
+@Suite struct HouseTargetTests {
+    private func timer(_ node: String, _ label: String, _ state: String) -> TimerStatePayload {
+        TimerStatePayload(
+            state: state, label: label, node: node, durationSeconds: 60, remainingSeconds: 30,
+            deadlineUnixMilliseconds: nil)
+    }
+
+    @Test(arguments: [
+        ("cancel", "kitchen/stew", "kitchen/stew is offline"), ("ack", "stew", "kitchen/stew is offline"),
+        ("snooze", "kitchen/stew", "kitchen/stew is offline"), ("ack", "attic/soup", "soup is counting, not ringing"),
+        ("snooze", "soup", "soup is counting, not ringing"), ("ack", "attic/jam", "jam is paused, not ringing"),
+        ("snooze", "attic/pie", "pie is snoozed, not ringing"),
+    ])
+    func offlineOrNotRingingTimersAreRefusedWithExit3(verb: String, target: String, message: String) {
+        let timers = [
+            timer("kitchen", "stew", "offline"), timer("attic", "soup", "counting"), timer("attic", "jam", "paused"),
+            timer("attic", "pie", "snoozed"),
+        ]
+        #expect(throws: ControlFailure(status: .noTimer, message: message)) {
+            try HouseSurvey.target(among: timers, target: target, verb: verb)
+        }
+    }
+
+    @Test func theOnlyTimerOfflineIsNotCancelled() {
+        #expect(throws: ControlFailure(status: .noTimer, message: "kitchen/stew is offline")) {
+            try HouseSurvey.target(among: [timer("kitchen", "stew", "offline")], target: nil, verb: "cancel")
+        }
+    }
+
+    @Test func fittingTimersAreChosen() throws {
+        let timers = [timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "1:30", "ringing")]
+        #expect(try HouseSurvey.target(among: timers, target: "attic/soup", verb: "cancel").label == "soup")
+        #expect(try HouseSurvey.target(among: timers, target: "pie", verb: "ack").label == "pie")
+        #expect(try HouseSurvey.target(among: timers, target: "k/1:30", verb: "snooze").label == "1:30")
+    }
+}
+
 @Suite struct BusLinkTests {
     private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
 

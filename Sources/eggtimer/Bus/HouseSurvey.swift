@@ -125,8 +125,9 @@ struct HouseSurvey {
     ///   - target: `NODE/LABEL`, `LABEL` or nil.
     ///   - verb: The subcommand, for messages.
     /// - Returns: The chosen timer's state.
-    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, ``ExitStatus/usage``
-    ///   listing the candidates when several do.
+    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, the one chosen is
+    ///   `offline`, or `ack`/`snooze` names one that is not ringing; ``ExitStatus/usage`` listing
+    ///   the candidates when several fit.
     static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
         -> TimerStatePayload
     {
@@ -145,7 +146,7 @@ struct HouseSurvey {
         } else {
             candidates = ringing
         }
-        if candidates.count == 1 { return candidates[0] }
+        if candidates.count == 1 { return try fitting(candidates[0], named: target != nil, verb: verb) }
         guard !candidates.isEmpty else {
             let what = verb == "cancel" ? "no timers running" : "no timer is ringing"
             throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
@@ -153,6 +154,23 @@ struct HouseSurvey {
         let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))" }.joined(separator: ", ")
         throw ControlFailure(
             status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
+    }
+
+    /// `timer` when `verb` can act on it: not for an `offline` one (its process is gone, nothing
+    /// would answer), and `ack`/`snooze` on a named timer only while it rings (`ack` also while
+    /// snoozed), in the local command's words.
+    /// - Throws: `ControlFailure` with ``ExitStatus/noTimer`` otherwise.
+    private static func fitting(_ timer: TimerStatePayload, named: Bool, verb: String) throws(ControlFailure)
+        -> TimerStatePayload
+    {
+        if timer.state == "offline" {
+            throw ControlFailure(status: .noTimer, message: "\(timer.node)/\(timer.label) is offline")
+        }
+        let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
+        if named, verb != "cancel", !ringing.contains(timer.state) {
+            throw ControlFailure(status: .noTimer, message: "\(timer.label) is \(timer.state), not ringing")
+        }
+        return timer
     }
 
     /// The table for people: TIMER (`node/label`), STATE, REMAINING, RINGS AT; or
