@@ -151,7 +151,9 @@ private let t0 = ContinuousClock.now
     }
 
     @Test func fittingTimersAreChosen() throws {
-        let timers = [timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "1:30", "ringing")]
+        let timers = [
+            timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "1:30", "ringing"),
+        ]
         #expect(try HouseSurvey.target(among: timers, target: "attic/soup", verb: "cancel").label == "soup")
         #expect(try HouseSurvey.target(among: timers, target: "pie", verb: "ack").label == "pie")
         #expect(try HouseSurvey.target(among: timers, target: "k/1:30", verb: "snooze").label == "1:30")
