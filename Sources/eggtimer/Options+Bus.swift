@@ -96,6 +96,21 @@ struct BusOptions: Equatable, Sendable {
             }
     }
 
+    /// The label `follow` names the follower's availability (`P/NODE/follow/availability`).
+    static let followerLabel = "follow"
+
+    /// Refuses a timer labelled ``followerLabel`` on a broker: its availability would be the
+    /// follower's of the same node.
+    /// - Parameter label: `--label`, if given (a timer's own label is a duration or a mode, never `follow`).
+    /// - Throws: `UsageError` (exit 64) saying so.
+    func check(label: String?) throws(UsageError) {
+        guard url != nil, label == Self.followerLabel else { return }
+        throw UsageError(
+            description:
+                "option '--label' cannot be '\(Self.followerLabel)' with --mqtt: P/NODE/follow/availability is the follower's"
+        )
+    }
+
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
     /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
     /// ``Options/isValidLabel(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
@@ -151,6 +166,9 @@ extension Options {
             guard BusOptions.isValidPrefix(value) else {
                 throw name.error("needs levels split by '/', each \(labelRule), got '\(value)'")
             }
+            guard !value.hasPrefix(discoveryPrefix + "/"), value != discoveryPrefix else {
+                throw name.error("cannot start with '\(discoveryPrefix)', Home Assistant's discovery topics")
+            }
             options.bus.prefix = value
         },
         Spec(
@@ -165,6 +183,10 @@ extension Options {
             options.bus.keepalive = keepalive
         },
     ]
+
+    /// Home Assistant's discovery prefix: a topic prefix may not start with it (the timers'
+    /// topics would mix with the discovery configs).
+    static let discoveryPrefix = "homeassistant"
 
     /// Checks a broker URL with ``BrokerAddress/parse(_:)``: a scheme, a host, a port, and no
     /// password (never on the command line or in the config file, where `ps` or a backup shows it).

@@ -234,7 +234,9 @@ extension Options {
         .PP
         A broker that is down, goes away or refuses the password gets one warning line; the timer \#
         counts and rings as always and eggtimer reconnects. \fBeggtimer follow\fR rings while any \#
-        timer's state is ringing and has its own \fIP/NODE/follow/availability\fR.
+        timer's state is ringing and has its own \fIP/NODE/follow/availability\fR \#
+        (so a timer's \fB\-\-label follow\fR is refused with \fB\-\-mqtt\fR). \fIP\fR cannot \#
+        start with \fBhomeassistant\fR.
         """#
 
     private static let manExamples = #"""

@@ -34,7 +34,9 @@ struct Follower {
     init(options: Options) { self.options = options }
 
     /// The follower's availability topic.
-    var availabilityTopic: String { "\(options.bus.prefix)/\(options.bus.nodeName)/follow/availability" }
+    var availabilityTopic: String {
+        "\(options.bus.prefix)/\(options.bus.nodeName)/\(BusOptions.followerLabel)/availability"
+    }
 
     /// Runs until a signal ends it.
     /// - Returns: The exit status: 128 + the signal; 64, 69 or 71 when it cannot start.
@@ -117,7 +119,8 @@ struct Follower {
 
     /// A timer's state or availability message; says which timers start or stop ringing.
     private mutating func message(topic: String, payload: [UInt8]) {
-        guard let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix), topics.label != "follow"
+        guard let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix),
+            topics.label != BusOptions.followerLabel
         else { return }
         let key = "\(topics.node)/\(topics.label)"
         let wasRinging = ringing[key] != nil
