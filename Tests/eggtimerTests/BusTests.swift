@@ -192,6 +192,38 @@ private let t0 = ContinuousClock.now
         #expect(TimerStatePayload.parse(payload.json()) == payload)
     }
 
+    @Test func aReconnectMakesAFreshStateDueAtOnce() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"  // never reached: the link only queues into the retained table
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let state = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000)
+        let first = link.update(state, at: t0)
+        let unchanged = link.update(state, at: t0 + .seconds(20))
+        _ = link.route([.bus(.connectionLost("gone")), .bus(.connected)])
+        let reconnected = link.update(state, at: t0 + .seconds(21))
+        let again = link.update(state, at: t0 + .seconds(22))
+        #expect(first && !unchanged, "nothing new: refreshed only after a minute")
+        #expect(reconnected, "the replayed retained state is stale: publish a fresh one now")
+        #expect(!again)
+    }
+
+    @Test func houseStatusJSONRecomputesTheTimeLeftAsTheTableDoes() {
+        let counting = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 70_000)
+        var paused = counting
+        paused.state = "paused"
+        paused.deadlineUnixMilliseconds = nil
+        let fresh = HouseSurvey.refreshed([counting, paused], nowUnixMilliseconds: 40_000)
+        #expect(fresh.map(\.remainingSeconds) == [30, 100])
+        let table = HouseSurvey.table([counting], time: .system, nowUnixMilliseconds: 40_000)
+        #expect(table.contains("0:30"), "\(table)")
+    }
+
     @Test func theMenuPublishesNoState() {
         let status = TimerStatus(
             label: "menu-1", pid: 1, state: "menu", remaining: .zero, deadlineUnixMilliseconds: nil)

@@ -185,11 +185,7 @@ struct HouseSurvey {
         let rows =
             [["TIMER", "STATE", "REMAINING", "RINGS AT"]]
             + timers.map { timer in
-                var left = Duration.milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
-                if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds
-                {
-                    left = .milliseconds(max(0, deadline - nowUnixMilliseconds))
-                }
+                let left = remaining(timer, nowUnixMilliseconds: nowUnixMilliseconds)
                 return [
                     "\(timer.node)/\(timer.label)".escapingControlCharacters, timer.state.escapingControlCharacters,
                     left.clockText, timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-",
@@ -202,6 +198,29 @@ struct HouseSurvey {
                 return column == 2 ? pad + row[column] : column == 3 ? row[column] : row[column] + pad
             }.joined(separator: "  ") + "\n"
         }.joined()
+    }
+
+    /// The time left of `timer` now: from its deadline while it runs (`counting`, `snoozed`), as
+    /// the retained `remaining_s` may be up to a minute old; else its `remaining_s`.
+    /// - Parameters:
+    ///   - timer: A retained state.
+    ///   - nowUnixMilliseconds: The wall clock now.
+    /// - Returns: The time left, at least zero.
+    static func remaining(_ timer: TimerStatePayload, nowUnixMilliseconds: Int64) -> Duration {
+        if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds {
+            return .milliseconds(max(0, deadline - nowUnixMilliseconds))
+        }
+        return .milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
+    }
+
+    /// The states with `remaining_s` recomputed by ``remaining(_:nowUnixMilliseconds:)``, as
+    /// the table shows them (for `status --mqtt --json`).
+    static func refreshed(_ timers: [TimerStatePayload], nowUnixMilliseconds: Int64) -> [TimerStatePayload] {
+        timers.map { timer in
+            var timer = timer
+            timer.remainingSeconds = remaining(timer, nowUnixMilliseconds: nowUnixMilliseconds) / .seconds(1)
+            return timer
+        }
     }
 
     /// The wall clock now, in milliseconds since the Unix epoch.

@@ -124,22 +124,25 @@ struct BusLink {
         }
     }
 
-    /// Publishes `payload` as the retained state when it changed, or when ``refreshPeriod``
-    /// passed since the last time; nil clears a state published before (the menu again).
+    /// Publishes `payload` as the retained state when it changed, when ``refreshPeriod`` passed
+    /// since the last time, or after a (re)connect; nil clears a state published before (the
+    /// menu again).
     /// - Parameters:
     ///   - payload: The timer's state now.
     ///   - now: The boot clock's reading.
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) {
+    /// - Returns: Whether a message was published (for tests).
+    @discardableResult
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
         guard let payload else {
-            if published != nil {
-                client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
-                published = nil
-            }
-            return
+            guard published != nil else { return false }
+            client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
+            published = nil
+            return true
         }
-        guard Self.isDue(payload, after: published, at: now) else { return }
+        guard Self.isDue(payload, after: published, at: now) else { return false }
         client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
         published = (payload, now)
+        return true
     }
 
     /// Whether `payload` is to be published at `now`: nothing was yet, it differs from the last
@@ -179,6 +182,9 @@ struct BusLink {
         case .connected:
             if down { notices.append(.warning("MQTT: connected to the broker again")) }
             down = false
+            // The client has just sent the retained table again, whose state may be long stale
+            // (its remaining_s from before the outage): a fresh one is due at once.
+            published = nil
         case .connectionLost(let reason):
             if !down {
                 notices.append(
