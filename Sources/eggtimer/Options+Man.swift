@@ -234,7 +234,8 @@ extension Options {
         .PP
         A broker that is down, goes away or refuses the password gets one warning line; the timer \#
         counts and rings as always and eggtimer reconnects. \fBeggtimer follow\fR rings while any \#
-        timer's state is ringing and has its own \fIP/NODE/follow/availability\fR \#
+        timer's state is \fBringing\fR or \fBsilent\fR (ringing where no device works) and \#
+        has its own \fIP/NODE/follow/availability\fR \#
         (so a timer's \fB\-\-label follow\fR is refused with \fB\-\-mqtt\fR). \fIP\fR cannot \#
         start with \fBhomeassistant\fR.
         """#

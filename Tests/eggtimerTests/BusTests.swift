@@ -202,13 +202,34 @@ private let t0 = ContinuousClock.now
             state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
             deadlineUnixMilliseconds: 10_000)
         let first = link.update(state, at: t0)
+        _ = link.route([.bus(.connected)])
+        let connectedAtOnce = link.update(state, at: t0 + .milliseconds(300))
         let unchanged = link.update(state, at: t0 + .seconds(20))
         _ = link.route([.bus(.connectionLost("gone")), .bus(.connected)])
         let reconnected = link.update(state, at: t0 + .seconds(21))
         let again = link.update(state, at: t0 + .seconds(22))
         #expect(first && !unchanged, "nothing new: refreshed only after a minute")
+        #expect(!connectedAtOnce, "the state replayed on connecting is fresh enough")
         #expect(reconnected, "the replayed retained state is stale: publish a fresh one now")
         #expect(!again)
+    }
+
+    @Test func connectionNoticesReadAsOneSentenceAndTheReconnectIsNoWarning() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let lost = BusEvent.connectionLost("broker mqtt://127.0.0.1:1 closed the connection")
+        _ = link.route([.bus(lost), .bus(lost)])
+        #expect(
+            link.takeNotices() == [
+                .warning(
+                    "MQTT: broker mqtt://127.0.0.1:1 closed the connection; the timer counts and rings here anyway, "
+                        + "reconnecting")
+            ])
+        _ = link.route([.bus(.connected)])
+        #expect(link.takeNotices() == [.restored("MQTT: connected to the broker again")])
     }
 
     @Test func houseStatusJSONRecomputesTheTimeLeftAsTheTableDoes() {

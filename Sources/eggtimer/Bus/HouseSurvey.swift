@@ -59,7 +59,7 @@ struct HouseSurvey {
     /// - Throws: `ExitStatus.unavailable` as ``collect(until:)``.
     mutating func publish(_ message: BusMessage, until end: ContinuousClock.Instant) throws(ExitStatus) {
         guard let id = client.publish(message) else {
-            printError("eggtimer: MQTT broker: the command could not be sent")
+            printError("eggtimer: MQTT: the command could not be sent")
             throw .unavailable
         }
         awaited.insert(id)
@@ -71,7 +71,8 @@ struct HouseSurvey {
         while !done(self) {
             let now = ContinuousClock.now
             guard now < end else {
-                printError("eggtimer: MQTT broker \(options.url ?? ""): no answer within \(HouseCommands.deadline)")
+                printError(
+                    "eggtimer: MQTT: broker \(options.url ?? "") did not answer within \(HouseCommands.deadline)")
                 throw .unavailable
             }
             let wake = [end, client.nextCheck].compactMap { $0 }.min() ?? end

@@ -17,13 +17,20 @@ struct BusLink {
     private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
     /// Whether the broker is unreachable and this was said (once per outage, not per retry).
     private var down = false
-    /// Lines to say: connection warnings (``Notice/warning``) and ignored payloads (``Notice/log``).
+    /// Whether the client (re)connected since the last ``update(_:at:)``: it has just sent the
+    /// retained table again, whose state may be stale.
+    private var replayed = false
+    /// Lines to say: connection warnings (``Notice/warning``), the connection back
+    /// (``Notice/restored``) and ignored payloads (``Notice/log``).
     private(set) var notices: [Notice] = []
 
     /// A line for the user.
     enum Notice: Equatable {
-        /// Worth showing on the UI too: the broker is unreachable, or back.
+        /// Worth showing on the UI too: the broker is unreachable. The text has no `warning: `
+        /// (the screen and standard error put it in front).
         case warning(String)
+        /// The broker is back: the warning goes away (standard error says so when no UI is on).
+        case restored(String)
         /// Only for the log (standard error when no UI is on): an ignored payload.
         case log(String)
     }
@@ -32,6 +39,8 @@ struct BusLink {
     static let refreshPeriod = Duration.seconds(60)
     /// How long the end of the run may wait for the last messages to reach the broker.
     static let finishLimit = Duration.milliseconds(500)
+    /// How old a state the client replayed on (re)connecting may be before a fresh one follows.
+    static let replayTolerance = Duration.seconds(1)
     /// How far a deadline may move (the wall clock's mapping) before it counts as a change.
     static let deadlineTolerance: Int64 = 100
 
@@ -125,7 +134,8 @@ struct BusLink {
     }
 
     /// Publishes `payload` as the retained state when it changed, when ``refreshPeriod`` passed
-    /// since the last time, or after a (re)connect; nil clears a state published before (the
+    /// since the last time, or after a (re)connect replayed one older than ``replayTolerance``;
+    /// nil clears a state published before (the
     /// menu again).
     /// - Parameters:
     ///   - payload: The timer's state now.
@@ -139,7 +149,9 @@ struct BusLink {
             published = nil
             return true
         }
-        guard Self.isDue(payload, after: published, at: now) else { return false }
+        let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
+        replayed = false
+        guard stale || Self.isDue(payload, after: published, at: now) else { return false }
         client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
         published = (payload, now)
         return true
@@ -180,15 +192,15 @@ struct BusLink {
     private mutating func command(from event: BusEvent) -> Input? {
         switch event {
         case .connected:
-            if down { notices.append(.warning("MQTT: connected to the broker again")) }
+            if down { notices.append(.restored("MQTT: connected to the broker again")) }
             down = false
-            // The client has just sent the retained table again, whose state may be long stale
-            // (its remaining_s from before the outage): a fresh one is due at once.
-            published = nil
+            // The client has just sent the retained table again, whose state may be stale (its
+            // remaining_s from before the outage): a fresh one is due at once (update).
+            replayed = true
         case .connectionLost(let reason):
             if !down {
                 notices.append(
-                    .warning("warning: MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
+                    .warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
         case .message(let topic, let payload) where topic == topics.availability:
