@@ -337,6 +337,20 @@ private let t0 = ContinuousClock.now
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(612))
     }
 
+    @Test(arguments: [BusCommand.pause, .resume, .add(seconds: 60), .add(seconds: -60)])
+    func pauseResumeAndAddAreRefusedForAnAlarmAtATime(command: BusCommand) throws {
+        let wall = WallInstant(unixSeconds: 1_795_000_000)
+        let schedule = try AlarmSchedule(
+            try AlarmTimeParser.parse("7:15"), every: nil, now: wall, resolver: LocalTimeResolver())
+        var controller = Controller(configuration: .init(), start: .alarm(schedule, label: "at-7.15"))
+        _ = controller.start(at: t0, wall: wall)
+        let deadline = controller.currentRun?.countdown.deadline
+        let effects = controller.handle(.busCommand(command), at: t0 + .seconds(1))
+        #expect(names(effects) == ["log: MQTT: pause/add do not apply to an alarm at a time; snooze or cancel it"])
+        #expect(controller.state == .counting && controller.currentRun?.countdown.deadline == deadline)
+        #expect(names(controller.handle(.busCommand(.cancel), at: t0 + .seconds(2))).contains("cancelled"))
+    }
+
     @Test func pauseAndResumeActOnlyWhenTheyFit() {
         var controller = counting()
         #expect(controller.handle(.busCommand(.resume), at: t0 + .seconds(1)).isEmpty)
