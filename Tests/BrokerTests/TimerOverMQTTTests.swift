@@ -345,6 +345,31 @@ import Testing
         #expect(after.lines.isEmpty, "nothing retained after a clean end: \(after.lines)")
     }
 
+    /// A second follower of the same node that ends (offline, then its retained clear) leaves the
+    /// first one online.
+    @Test func aSecondFollowerOfTheNodeEndingLeavesTheFirstOnline() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let availability = "eggtimer/garden/follow/availability"
+        let watcher = try MosquittoSubscriber.start(login, topics: [availability], log: broker.log)
+        let first = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "garden"))
+        #expect(first.expect("following", timeout: .seconds(15)))
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(availability) online" })
+        let second = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "garden"))
+        #expect(second.expect("following", timeout: .seconds(15)))
+        #expect(watcher.wait(timeout: .seconds(15)) { $0.filter { $0 == "\(availability) online" }.count >= 2 })
+        second.signal(SIGTERM)
+        #expect(second.finish() == .exited(143))
+        #expect(
+            watcher.wait(timeout: .seconds(5)) { lines in
+                lines.contains("\(availability) (null)") && lines.last == "\(availability) online"
+            }, "\(watcher.lines)")
+        let late = try MosquittoSubscriber.start(login, topics: [availability], log: broker.log)
+        #expect(late.lines == ["\(availability) online"], "retained: \(late.lines)")
+        first.signal(SIGTERM)
+        #expect(first.finish() == .exited(143))
+    }
+
     @Test func aFollowersSIGUSR1OrKeyAcknowledgesEveryRingingTimer() throws {
         let broker = try MosquittoBroker()
         let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))

@@ -9,7 +9,8 @@ import HouseBus
 /// works) whenever any of them is ringing; a key or SIGUSR1 sends `ack` to each timer it shows
 /// ringing. It keeps running across timers until SIGINT, SIGTERM, SIGHUP or SIGQUIT (exit
 /// 128 + the signal). Its own availability topic is `<prefix>/<node>/follow/availability`, with a
-/// Last Will. Owned by the main thread.
+/// Last Will; another follower of the same node that ends or dies there is answered with
+/// `online` again. Owned by the main thread.
 struct Follower {
     private let options: Options
     private let clock = MonotonicClock()
@@ -66,7 +67,8 @@ struct Follower {
         // Availability first: the retained `offline` of a dead timer arrives before its stale state.
         client.subscribe("\(options.bus.prefix)/+/+/availability", qos: 1)
         client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1)
-        client.publish(BusMessage(topic: availabilityTopic, payload: Array("online".utf8), retain: true, qos: 1))
+        client.subscribe(availabilityTopic, qos: 1)
+        client.publish(BusLink.online(availabilityTopic))
         client.start(at: clock.now())
         if startup.deviceProblem != nil { deviceDown = true }
         say("following \(options.bus.prefix)/+/+/state as \(options.bus.nodeName)")
@@ -89,7 +91,7 @@ struct Follower {
                 case .signal(let number) where [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(number):
                     return .signal(number)
                 case .signal(SIGUSR1), .key: acknowledgeAll(client)
-                case .bus(let event): handle(event)
+                case .bus(let event): handle(event, client: client)
                 case .audio(let event): handle(event)
                 default: break
                 }
@@ -99,7 +101,7 @@ struct Follower {
     }
 
     /// One report of the broker: a timer's state or availability, or the connection's health.
-    private mutating func handle(_ event: BusEvent) {
+    private mutating func handle(_ event: BusEvent, client: BusClient) {
         switch event {
         case .connected:
             say(brokerDown ? "connected to the MQTT broker again" : "connected to the MQTT broker")
@@ -110,6 +112,10 @@ struct Follower {
         case .connectionLost(let reason):
             if !brokerDown { printError("eggtimer: warning: MQTT: \(reason); reconnecting") }
             brokerDown = true
+        case .message(let topic, let payload) where topic == availabilityTopic:
+            // Another follower of this node ended (its offline, then its clear) or died (its Last
+            // Will): this one still runs.
+            if payload.isEmpty || payload == Array("offline".utf8) { client.publish(BusLink.online(availabilityTopic)) }
         case .message(let topic, let payload):
             message(topic: topic, payload: payload)
         case .published:

@@ -60,7 +60,7 @@ struct BusLink {
         // Its own availability too: a Last Will of an earlier process with this node and label (a
         // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
         client.subscribe(topics.availability, qos: 1)
-        client.publish(Self.online(topics))
+        client.publish(Self.online(topics.availability))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
         client.start(at: now)
     }
@@ -204,7 +204,8 @@ struct BusLink {
             }
             down = true
         case .message(let topic, let payload) where topic == topics.availability:
-            if payload == Array("offline".utf8) { client.publish(Self.online(topics)) }
+            // An earlier process's Last Will, or the clean end of another with this node and label.
+            if payload.isEmpty || payload == Array("offline".utf8) { client.publish(Self.online(topics.availability)) }
         case .message(let topic, let payload):
             guard topic == topics.command else { return nil }
             do {
@@ -218,9 +219,9 @@ struct BusLink {
         return nil
     }
 
-    /// The retained `online` availability of `topics`' timer.
-    static func online(_ topics: TimerTopics) -> BusMessage {
-        BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1)
+    /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
+    static func online(_ availability: String) -> BusMessage {
+        BusMessage(topic: availability, payload: Array("online".utf8), retain: true, qos: 1)
     }
 
     /// Takes the notices gathered so far.
