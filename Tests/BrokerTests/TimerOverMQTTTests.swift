@@ -419,6 +419,32 @@ import Testing
         #expect(follower.finish() == .exited(143))
     }
 
+    /// `eggtimer 1:30` (label `1:30`) and `--label 1_30` on one node have topics of their own:
+    /// cancelling one leaves the other running.
+    @Test func labelsThatOnceSharedATopicAreCancelledApart() throws {
+        let broker = try MosquittoBroker()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let watcher = try MosquittoSubscriber.start(
+            BrokerLogin(broker), topics: ["eggtimer/kitchen/+/state"], log: broker.log)
+        let duration = EggtimerProcess(["1:30", "-D", "null", "--json"] + bus(broker))
+        let labelled = EggtimerProcess(["5m", "--label", "1_30", "-D", "null", "--json"] + bus(broker))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { $0.hasPrefix("eggtimer/kitchen/1:30/state {") }
+                    && lines.contains { $0.hasPrefix("eggtimer/kitchen/1_30/state {") }
+            }, "\(watcher.lines)")
+        let cancel = runEggtimer(["cancel", "--mqtt", url, "kitchen/1_30"])
+        #expect(cancel.termination == .exited(0) && cancel.stdout == "kitchen/1_30: cancel sent\n", "\(cancel.stderr)")
+        #expect(labelled.finish() == .exited(1))
+        #expect(duration.expect(#""event":"started""#))
+        let status = runEggtimer(["status", "--mqtt", url])
+        #expect(
+            status.stdout.split(separator: "\n").dropFirst().map { $0.prefix(12) } == ["kitchen/1:30"],
+            "\(status.stdout)")
+        #expect(runEggtimer(["cancel", "--mqtt", url, "kitchen/1:30"]).termination == .exited(0))
+        #expect(duration.finish() == .exited(1))
+    }
+
     @Test func statusAckCancelAndTheirFailuresAcrossTheHouse() throws {
         let broker = try MosquittoBroker()
         let url = "mqtt://127.0.0.1:\(broker.port)"
