@@ -154,6 +154,14 @@ private let t0 = ContinuousClock.now
         }
     }
 
+    @Test func aLabelFromTheBrokerCannotPutControlCharactersInTheMessages() {
+        // `eggtimer/kitchen/a%1B%5B2Jb/state`: the topic decodes to an escape sequence.
+        let hostile = timer("kitchen", "a\u{1B}[2Jb", "offline")
+        #expect(throws: ControlFailure(status: .noTimer, message: "kitchen/a\\x1B[2Jb is offline")) {
+            try HouseSurvey.target(among: [hostile], target: nil, verb: "cancel")
+        }
+    }
+
     @Test func fittingTimersAreChosen() throws {
         let timers = [
             timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "1:30", "ringing"),

@@ -147,7 +147,9 @@ struct Follower {
         default: return
         }
         let rings = ringing[key] != nil
-        if rings != wasRinging { say("\(key): \(rings ? "ringing" : said)") }
+        if rings != wasRinging {
+            say("\(key.escapingControlCharacters): \((rings ? "ringing" : said).escapingControlCharacters)")
+        }
     }
 
     /// A report of the alarm player.
@@ -190,7 +192,7 @@ struct Follower {
     private mutating func acknowledgeAll(_ client: BusClient) {
         for (key, topics) in ringing.sorted(by: { $0.key < $1.key }) {
             client.publish(BusMessage(topic: topics.command, payload: Array("ack".utf8), retain: false, qos: 1))
-            say("\(key): ack sent")
+            say("\(key.escapingControlCharacters): ack sent")
         }
     }
 

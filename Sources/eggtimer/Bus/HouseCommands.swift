@@ -98,7 +98,7 @@ enum HouseCommands {
                 BusMessage(topic: topics.command, payload: Array(command.utf8), retain: false, qos: 1), until: end)
         } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
-        out.write("\(chosen.node)/\(chosen.label): \(command) sent\n")
+        out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command) sent\n")
         return .done
     }
 }

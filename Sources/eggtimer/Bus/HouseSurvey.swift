@@ -152,7 +152,8 @@ struct HouseSurvey {
             let what = verb == "cancel" ? "no timers running" : "no timer is ringing"
             throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
         }
-        let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))" }.joined(separator: ", ")
+        let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))".escapingControlCharacters }
+            .joined(separator: ", ")
         throw ControlFailure(
             status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
     }
@@ -165,11 +166,14 @@ struct HouseSurvey {
         -> TimerStatePayload
     {
         if timer.state == "offline" {
-            throw ControlFailure(status: .noTimer, message: "\(timer.node)/\(timer.label) is offline")
+            throw ControlFailure(
+                status: .noTimer, message: "\("\(timer.node)/\(timer.label)".escapingControlCharacters) is offline")
         }
         let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
         if named, verb != "cancel", !ringing.contains(timer.state) {
-            throw ControlFailure(status: .noTimer, message: "\(timer.label) is \(timer.state), not ringing")
+            let name = timer.label.escapingControlCharacters
+            throw ControlFailure(
+                status: .noTimer, message: "\(name) is \(timer.state.escapingControlCharacters), not ringing")
         }
         return timer
     }
