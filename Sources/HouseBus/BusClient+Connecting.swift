@@ -18,7 +18,8 @@ extension BusClient {
         switch started {
         case .success(let attempt): phase = .connecting(attempt)
         case .failure(let error):
-            lose("cannot start connecting to MQTT broker: \(error.function): \(errorText(error.code))", at: now)
+            lose(
+                "cannot start connecting to the broker: \(error.function): \(sentence(errorText(error.code)))", at: now)
         }
     }
 
@@ -27,7 +28,7 @@ extension BusClient {
         guard let (handle, outcome) = attempt.takeOutcome() else {
             if now >= attempt.deadline {
                 lose(
-                    "MQTT broker \(settings.address.text) did not answer within \(seconds(settings.connectLimit)) "
+                    "broker \(settings.address.text) did not answer within \(seconds(settings.connectLimit)) "
                         + "(resolving or connecting)", at: now)
             }
             return
@@ -46,10 +47,9 @@ extension BusClient {
     private func connectFailure(_ outcome: ConnectAttempt.Outcome) -> String {
         let address = settings.address.text
         if outcome.code == MOSQ_ERR_EAI.rawValue {
-            return "cannot resolve the MQTT broker's host \"\(settings.address.host)\" (\(address))"
+            return "cannot resolve the broker's host \"\(settings.address.host)\" (\(address))"
         }
-        return
-            "cannot connect to MQTT broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
+        return "cannot connect to broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
     }
 
     /// Reports `reason` once, drops the connection or abandons the connect worker, and waits for
@@ -66,3 +66,14 @@ extension BusClient {
 
 /// `strerror(code)` as a String.
 func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+/// A C library's message as part of a sentence: no final `.`, the first letter lower-case unless
+/// the word is an acronym (`Connection refused.` → `connection refused`, `TLS error` stays).
+func sentence(_ text: String) -> String {
+    var text = Substring(text)
+    while text.last == "." || text.last == " " { text.removeLast() }
+    guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true else {
+        return String(text)
+    }
+    return first.lowercased() + text.dropFirst()
+}

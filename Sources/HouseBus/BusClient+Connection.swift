@@ -58,9 +58,11 @@ extension BusClient {
             if connack == 0 {
                 accepted(connection)
             } else {
-                lose(
-                    "MQTT broker \(settings.address.text) refused the connection: "
-                        + (library.connackText(connack).map { String(cString: $0) } ?? "code \(connack)"), at: now)
+                // "Connection Refused: not authorised." → "not authorised".
+                let text = library.connackText(connack).map { String(cString: $0) } ?? "code \(connack)"
+                let colon = text.indices.first { text[$0...].hasPrefix(": ") }
+                let why = sentence(String(colon.map { text[$0...].dropFirst(2) } ?? Substring(text)))
+                lose("broker \(settings.address.text) refused the connection: \(why)", at: now)
                 return
             }
         }
@@ -74,14 +76,17 @@ extension BusClient {
     /// One line for a connection that ended with `code`.
     private func lossReason(code: Int32, errorNumber: Int32) -> String {
         let address = settings.address.text
-        let detail = code == MOSQ_ERR_SUCCESS.rawValue ? "closed" : library.text(code, errorNumber: errorNumber)
+        let closed = code == MOSQ_ERR_SUCCESS.rawValue || code == MOSQ_ERR_CONN_LOST.rawValue
         if case .handshaking = phase {
             let hint =
                 code == MOSQ_ERR_TLS.rawValue
                 ? " (is the CA file the one that signed the broker's certificate, and the host name in it?)" : ""
-            return "MQTT broker \(address) ended the connection during the handshake: \(detail)\(hint)"
+            if closed { return "broker \(address) closed the connection during the handshake\(hint)" }
+            return "broker \(address) ended the connection during the handshake: "
+                + library.text(code, errorNumber: errorNumber) + hint
         }
-        return "lost the connection to MQTT broker \(address): \(detail)"
+        if closed { return "broker \(address) closed the connection" }
+        return "lost the connection to broker \(address): \(library.text(code, errorNumber: errorNumber))"
     }
 
     /// CONNACK 0: the connection is up; subscriptions and the retained table are queued again.

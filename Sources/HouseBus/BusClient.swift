@@ -143,8 +143,8 @@ public final class BusClient {
             serviceConnection(connection, revents: revents, at: now)
             if case .handshaking = phase, now >= deadline {
                 lose(
-                    "MQTT broker \(settings.address.text) accepted the connection but did not answer the MQTT "
-                        + "handshake within \(seconds(settings.connectLimit))", at: now)
+                    "broker \(settings.address.text) accepted the connection but did not complete the handshake "
+                        + "within \(seconds(settings.connectLimit))", at: now)
             }
         case .connected(let connection): serviceConnection(connection, revents: revents, at: now)
         }

@@ -4,7 +4,9 @@ public enum BusEvent: Sendable, Equatable {
     /// were queued again.
     case connected
     /// The connection failed or ended: one line for the user (credentials refused, unreachable,
-    /// DNS, timeout, dropped). A new attempt follows after the backoff.
+    /// DNS, timeout, dropped), lower-case, without a final `.` and without the word MQTT, for the
+    /// caller to put after `MQTT: ` (`broker mqtt://pi:1883 closed the connection`). A new attempt
+    /// follows after the backoff.
     case connectionLost(String)
     /// A message arrived on a subscribed topic.
     case message(topic: String, payload: [UInt8])

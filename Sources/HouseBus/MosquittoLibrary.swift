@@ -109,14 +109,14 @@ struct MosquittoLibrary: Sendable {
     /// - Parameters:
     ///   - code: A `MOSQ_ERR_*` value.
     ///   - errorNumber: The `errno` saved right after the failing call (for `MOSQ_ERR_ERRNO`).
-    /// - Returns: One line, for example `Connection refused`.
+    /// - Returns: One line as part of a sentence (``sentence(_:)``), for example `connection refused`.
     /// C: `mosquitto_strerror`, `strerror`.
     func text(_ code: Int32, errorNumber: Int32 = 0) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return String(cString: strerror(errorNumber)) }
+        if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return sentence(String(cString: strerror(errorNumber))) }
         // mosquitto_strerror 2.0.11 says "Unknown error." for this one.
         if code == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer within the keepalive" }
         guard let text = errorText(code) else { return "error \(code)" }
-        return String(cString: text)
+        return sentence(String(cString: text))
     }
 
     /// The library's version as `major.minor.revision`.

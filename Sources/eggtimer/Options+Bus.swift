@@ -39,7 +39,7 @@ struct BusOptions: Equatable, Sendable {
         return Self.topicLevel(name, fallback: "eggtimer")
     }
 
-    /// `text` as one topic level by the label rules: every character that is not an ASCII letter,
+    /// `text` (a host name) as a node name by the label rules: every character that is not an ASCII letter,
     /// digit, `-`, `_` or `.` becomes `_`, a leading `.` or `-` too; cut at 64 characters.
     /// - Parameters:
     ///   - text: A host name or a timer's label (`1:30`, `2 hours`).
@@ -96,11 +96,31 @@ struct BusOptions: Equatable, Sendable {
             }
     }
 
+    /// The label `follow` names the follower's availability (`P/NODE/follow/availability`).
+    static let followerLabel = "follow"
+
+    /// Refuses a timer labelled ``followerLabel`` on a broker: its availability would be the
+    /// follower's of the same node.
+    /// - Parameter label: `--label`, if given (a timer's own label is a duration or a mode, never `follow`).
+    /// - Throws: `UsageError` (exit 64) saying so.
+    func check(label: String?) throws(UsageError) {
+        guard url != nil, label == Self.followerLabel else { return }
+        throw UsageError(
+            description:
+                "option '--label' cannot be '\(Self.followerLabel)' with --mqtt: P/NODE/follow/availability is the follower's"
+        )
+    }
+
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
-    /// `NODE/LABEL`, each part a label by ``Options/isValidLabel(_:)``.
+    /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
+    /// ``Options/isValidLabel(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
+    /// ``Options/labelLimit`` bytes, no control character.
     static func isValidTarget(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count <= 2 && parts.allSatisfy { Options.isValidLabel(String($0)) }
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let label = parts.last, !label.isEmpty, label.utf8.count <= Options.labelLimit, !label.contains("/"),
+            !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return false }
+        return parts.count == 1 || Options.isValidLabel(parts[0])
     }
 }
 
@@ -146,6 +166,9 @@ extension Options {
             guard BusOptions.isValidPrefix(value) else {
                 throw name.error("needs levels split by '/', each \(labelRule), got '\(value)'")
             }
+            guard !value.hasPrefix(discoveryPrefix + "/"), value != discoveryPrefix else {
+                throw name.error("cannot start with '\(discoveryPrefix)', Home Assistant's discovery topics")
+            }
             options.bus.prefix = value
         },
         Spec(
@@ -160,6 +183,10 @@ extension Options {
             options.bus.keepalive = keepalive
         },
     ]
+
+    /// Home Assistant's discovery prefix: a topic prefix may not start with it (the timers'
+    /// topics would mix with the discovery configs).
+    static let discoveryPrefix = "homeassistant"
 
     /// Checks a broker URL with ``BrokerAddress/parse(_:)``: a scheme, a host, a port, and no
     /// password (never on the command line or in the config file, where `ps` or a backup shows it).

@@ -205,7 +205,10 @@ extension Options {
         .SH MQTT
         With \fB\-\-mqtt\fR \fIURL\fR a timer joins the house's MQTT broker; without it \#
         libmosquitto is not loaded. Topics, with \fIP\fR the prefix (\fBeggtimer\fR), \#
-        \fINODE\fR the node and \fILABEL\fR the label:
+        \fINODE\fR the node and \fILABEL\fR the label as \fBstatus\fR shows it; in a topic, \#
+        \fB/\fR, \fB+\fR, \fB#\fR, \fB%\fR and control characters become \fB%\fR\fIXX\fR \#
+        (their UTF\-8 bytes, upper\-case hex), all others stay (\fB1:30\fR), so no two labels \#
+        share a topic:
         .TP
         .I P/NODE/LABEL/state
         Retained JSON: \fBstate\fR, \fBlabel\fR, \fBnode\fR, \fBduration_s\fR, \#
@@ -218,15 +221,23 @@ extension Options {
         standard error.
         .TP
         .I P/NODE/LABEL/availability
-        \fBonline\fR while the timer runs; \fBoffline\fR when it ends, and as its Last Will.
+        \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#
+        retained, then cleared: an ended timer leaves nothing retained. Its Last Will is a \#
+        retained \fBoffline\fR.
         .TP
-        .I homeassistant/sensor/NODE_LABEL/deadline/config
+        .I homeassistant/sensor/NODE__LABEL/deadline/config
         Home Assistant discovery, retained while the timer runs: a timestamp sensor of the \#
-        deadline, and \fIhomeassistant/button/NODE_LABEL/ack/config\fR, a button sending \fBack\fR.
+        deadline, and \fIhomeassistant/button/NODE__LABEL/ack/config\fR, a button sending \fBack\fR. \#
+        In the object id \fINODE__LABEL\fR (and \fBunique_id\fR) ASCII letters, digits and \#
+        \fB\-\fR stay, every other UTF\-8 byte, \fB_\fR too, becomes \fB_\fR and two \#
+        lower\-case hex digits (\fB1:30\fR: \fB1_3a30\fR).
         .PP
         A broker that is down, goes away or refuses the password gets one warning line; the timer \#
         counts and rings as always and eggtimer reconnects. \fBeggtimer follow\fR rings while any \#
-        timer's state is ringing and has its own \fIP/NODE/follow/availability\fR.
+        timer's state is \fBringing\fR or \fBsilent\fR (ringing where no device works) and \#
+        has its own \fIP/NODE/follow/availability\fR \#
+        (so a timer's \fB\-\-label follow\fR is refused with \fB\-\-mqtt\fR). \fIP\fR cannot \#
+        start with \fBhomeassistant\fR.
         """#
 
     private static let manExamples = #"""

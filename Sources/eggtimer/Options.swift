@@ -206,6 +206,7 @@ struct Options: Equatable {
             }
         }
         try options.computeEggTimes()
+        try options.bus.check(label: options.label)
         return options
     }
 

@@ -162,7 +162,7 @@ import Testing
         #expect(
             lost
                 == .connectionLost(
-                    "lost the connection to MQTT broker mqtt://127.0.0.1:\(broker.port): \(keepaliveText)"))
+                    "lost the connection to broker mqtt://127.0.0.1:\(broker.port): \(keepaliveText)"))
         #expect(driver.longestService < .milliseconds(50))
     }
 }

@@ -40,6 +40,36 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("1:30", "1_30"), ("a/b", "a%2Fb"), ("a+", "a%2B"), ("#", "%23"), ("x\u{1}", "x%01"), ("%", "%25"),
+        ("2 hours", "2_hours"),
+    ])
+    func differentLabelsGetDifferentTopics(one: String, other: String) throws {
+        let first = TimerTopics(node: "kitchen", label: one)
+        let second = TimerTopics(node: "kitchen", label: other)
+        #expect(first.state != second.state && first.command != second.command)
+        #expect(first.availability != second.availability)
+        for topics in [first, second] {
+            let parsed = try #require(TimerTopics.parse(topics.command, prefix: "eggtimer"))
+            #expect(parsed.0 == topics)
+        }
+    }
+
+    @Test(arguments: [
+        ("1:30", "1:30"), ("2 hours", "2 hours"), ("a/b", "a%2Fb"), ("a+b#", "a%2Bb%23"), ("50%", "50%25"),
+        ("t\u{E9}\u{85}\n", "t\u{E9}%C2%85%0A"), ("eggs", "eggs"),
+    ])
+    func levelsEscapeOnlyWhatATopicLevelCannotHold(name: String, level: String) {
+        #expect(TimerTopics.level(name) == level)
+        #expect(TimerTopics.name(ofLevel: level) == name)
+    }
+
+    @Test(arguments: ["a%2fb", "50%", "%2", "%zz", "a+b", "a#"])
+    func levelsNoEscapeMakesDoNotParse(level: String) {
+        #expect(TimerTopics.name(ofLevel: level) == nil)
+        #expect(TimerTopics.parse("eggtimer/kitchen/\(level)/state", prefix: "eggtimer") == nil)
+    }
+
     @Test func clientIDsAreUniqueAndSanitised() {
         let first = BusSettings.uniqueClientID(node: "garden room/1")
         let second = BusSettings.uniqueClientID(node: "garden room/1")

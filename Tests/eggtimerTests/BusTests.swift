@@ -44,12 +44,16 @@ private let t0 = ContinuousClock.now
         (["5m", "--node", "a/b"], "option '--node' needs one word"),
         (["5m", "--mqtt-prefix", "a/+"], "option '--mqtt-prefix' needs levels"),
         (["5m", "--mqtt-prefix", "/a"], "option '--mqtt-prefix' needs levels"),
+        (["5m", "--mqtt-prefix", "homeassistant"], "option '--mqtt-prefix' cannot start with 'homeassistant'"),
+        (["5m", "--mqtt-prefix", "homeassistant/eggs"], "option '--mqtt-prefix' cannot start with 'homeassistant'"),
+        (["5m", "--label", "follow", "--mqtt", "mqtt://h"], "option '--label' cannot be 'follow' with --mqtt"),
+        (["at", "7:00", "--mqtt", "mqtt://h", "--label", "follow"], "cannot be 'follow'"),
         (["5m", "--mqtt-keepalive", "2s"], "takes 5s to 65535s"),
         (["recover", "--mqtt", "mqtt://h"], "option '--mqtt' does not work with 'recover'"),
         (["follow", "--loops", "3"], "option '--loops' does not work with 'follow'"),
         (["ack", "kitchen/tea"], "invalid label 'kitchen/tea'"),
         (["ack", "--mqtt", "mqtt://h", "a/b/c"], "invalid timer 'a/b/c': give LABEL or NODE/LABEL"),
-        (["ack", "--mqtt", "mqtt://h", "a/+"], "invalid timer 'a/+'"),
+        (["ack", "--mqtt", "mqtt://h", "a/\u{1}"], "invalid timer"),
     ])
     func badMQTTArgumentsAreUsageErrorsNamingTheToken(arguments: [String], message: String) {
         #expect {
@@ -121,8 +125,67 @@ private let t0 = ContinuousClock.now
     }
 }
 
+@Suite struct HouseTargetTests {
+    private func timer(_ node: String, _ label: String, _ state: String) -> TimerStatePayload {
+        TimerStatePayload(
+            state: state, label: label, node: node, durationSeconds: 60, remainingSeconds: 30,
+            deadlineUnixMilliseconds: nil)
+    }
+
+    @Test(arguments: [
+        ("cancel", "kitchen/stew", "kitchen/stew is offline"), ("ack", "stew", "kitchen/stew is offline"),
+        ("snooze", "kitchen/stew", "kitchen/stew is offline"), ("ack", "attic/soup", "soup is counting, not ringing"),
+        ("snooze", "soup", "soup is counting, not ringing"), ("ack", "attic/jam", "jam is paused, not ringing"),
+        ("snooze", "attic/pie", "pie is snoozed, not ringing"),
+    ])
+    func offlineOrNotRingingTimersAreRefusedWithExit3(verb: String, target: String, message: String) {
+        let timers = [
+            timer("kitchen", "stew", "offline"), timer("attic", "soup", "counting"), timer("attic", "jam", "paused"),
+            timer("attic", "pie", "snoozed"),
+        ]
+        #expect(throws: ControlFailure(status: .noTimer, message: message)) {
+            try HouseSurvey.target(among: timers, target: target, verb: verb)
+        }
+    }
+
+    @Test func theOnlyTimerOfflineIsNotCancelled() {
+        #expect(throws: ControlFailure(status: .noTimer, message: "kitchen/stew is offline")) {
+            try HouseSurvey.target(among: [timer("kitchen", "stew", "offline")], target: nil, verb: "cancel")
+        }
+    }
+
+    @Test func aLabelFromTheBrokerCannotPutControlCharactersInTheMessages() {
+        // `eggtimer/kitchen/a%1B%5B2Jb/state`: the topic decodes to an escape sequence.
+        let hostile = timer("kitchen", "a\u{1B}[2Jb", "offline")
+        #expect(throws: ControlFailure(status: .noTimer, message: "kitchen/a\\x1B[2Jb is offline")) {
+            try HouseSurvey.target(among: [hostile], target: nil, verb: "cancel")
+        }
+    }
+
+    @Test func fittingTimersAreChosen() throws {
+        let timers = [
+            timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "1:30", "ringing"),
+        ]
+        #expect(try HouseSurvey.target(among: timers, target: "attic/soup", verb: "cancel").label == "soup")
+        #expect(try HouseSurvey.target(among: timers, target: "pie", verb: "ack").label == "pie")
+        #expect(try HouseSurvey.target(among: timers, target: "k/1:30", verb: "snooze").label == "1:30")
+    }
+}
+
 @Suite struct BusLinkTests {
     private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
+
+    @Test func labelsThatDifferKeepTheirOwnTopics() {
+        var options = BusOptions()
+        options.node = "kitchen"
+        let duration = BusLink.topics(options, label: "1:30")
+        let label = BusLink.topics(options, label: "1_30")
+        #expect(duration.state == "eggtimer/kitchen/1:30/state")
+        #expect(label.state == "eggtimer/kitchen/1_30/state")
+        #expect(BusLink.topics(options, label: "").label == "timer")
+        #expect(BusOptions.isValidTarget("kitchen/1:30") && BusOptions.isValidTarget("2 hours"))
+        #expect(!BusOptions.isValidTarget("kit chen/1:30") && !BusOptions.isValidTarget("kitchen/"))
+    }
 
     @Test func theStatusBecomesTheStatePayload() throws {
         let status = TimerStatus(
@@ -135,6 +198,59 @@ private let t0 = ContinuousClock.now
                     state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 61.5,
                     deadlineUnixMilliseconds: 1_795_000_000_123))
         #expect(TimerStatePayload.parse(payload.json()) == payload)
+    }
+
+    @Test func aReconnectMakesAFreshStateDueAtOnce() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"  // never reached: the link only queues into the retained table
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let state = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000)
+        let first = link.update(state, at: t0)
+        _ = link.route([.bus(.connected)])
+        let connectedAtOnce = link.update(state, at: t0 + .milliseconds(300))
+        let unchanged = link.update(state, at: t0 + .seconds(20))
+        _ = link.route([.bus(.connectionLost("gone")), .bus(.connected)])
+        let reconnected = link.update(state, at: t0 + .seconds(21))
+        let again = link.update(state, at: t0 + .seconds(22))
+        #expect(first && !unchanged, "nothing new: refreshed only after a minute")
+        #expect(!connectedAtOnce, "the state replayed on connecting is fresh enough")
+        #expect(reconnected, "the replayed retained state is stale: publish a fresh one now")
+        #expect(!again)
+    }
+
+    @Test func connectionNoticesReadAsOneSentenceAndTheReconnectIsNoWarning() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let lost = BusEvent.connectionLost("broker mqtt://127.0.0.1:1 closed the connection")
+        _ = link.route([.bus(lost), .bus(lost)])
+        #expect(
+            link.takeNotices() == [
+                .warning(
+                    "MQTT: broker mqtt://127.0.0.1:1 closed the connection; the timer counts and rings here anyway, "
+                        + "reconnecting")
+            ])
+        _ = link.route([.bus(.connected)])
+        #expect(link.takeNotices() == [.restored("MQTT: connected to the broker again")])
+    }
+
+    @Test func houseStatusJSONRecomputesTheTimeLeftAsTheTableDoes() {
+        let counting = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 70_000)
+        var paused = counting
+        paused.state = "paused"
+        paused.deadlineUnixMilliseconds = nil
+        let fresh = HouseSurvey.refreshed([counting, paused], nowUnixMilliseconds: 40_000)
+        #expect(fresh.map(\.remainingSeconds) == [30, 100])
+        let table = HouseSurvey.table([counting], time: .system, nowUnixMilliseconds: 40_000)
+        #expect(table.contains("0:30"), "\(table)")
     }
 
     @Test func theMenuPublishesNoState() {
@@ -227,6 +343,20 @@ private let t0 = ContinuousClock.now
         #expect(names(effects) == ["stopAlarm", "snoozed"])
         #expect(controller.state == .snoozed)
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(612))
+    }
+
+    @Test(arguments: [BusCommand.pause, .resume, .add(seconds: 60), .add(seconds: -60)])
+    func pauseResumeAndAddAreRefusedForAnAlarmAtATime(command: BusCommand) throws {
+        let wall = WallInstant(unixSeconds: 1_795_000_000)
+        let schedule = try AlarmSchedule(
+            try AlarmTimeParser.parse("7:15"), every: nil, now: wall, resolver: LocalTimeResolver())
+        var controller = Controller(configuration: .init(), start: .alarm(schedule, label: "at-7.15"))
+        _ = controller.start(at: t0, wall: wall)
+        let deadline = controller.currentRun?.countdown.deadline
+        let effects = controller.handle(.busCommand(command), at: t0 + .seconds(1))
+        #expect(names(effects) == ["log: MQTT: pause/add do not apply to an alarm at a time; snooze or cancel it"])
+        #expect(controller.state == .counting && controller.currentRun?.countdown.deadline == deadline)
+        #expect(names(controller.handle(.busCommand(.cancel), at: t0 + .seconds(2))).contains("cancelled"))
     }
 
     @Test func pauseAndResumeActOnlyWhenTheyFit() {

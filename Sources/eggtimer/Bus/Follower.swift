@@ -9,7 +9,8 @@ import HouseBus
 /// works) whenever any of them is ringing; a key or SIGUSR1 sends `ack` to each timer it shows
 /// ringing. It keeps running across timers until SIGINT, SIGTERM, SIGHUP or SIGQUIT (exit
 /// 128 + the signal). Its own availability topic is `<prefix>/<node>/follow/availability`, with a
-/// Last Will. Owned by the main thread.
+/// Last Will; another follower of the same node that ends or dies there is answered with
+/// `online` again. Owned by the main thread.
 struct Follower {
     private let options: Options
     private let clock = MonotonicClock()
@@ -34,7 +35,9 @@ struct Follower {
     init(options: Options) { self.options = options }
 
     /// The follower's availability topic.
-    var availabilityTopic: String { "\(options.bus.prefix)/\(options.bus.nodeName)/follow/availability" }
+    var availabilityTopic: String {
+        "\(options.bus.prefix)/\(options.bus.nodeName)/\(BusOptions.followerLabel)/availability"
+    }
 
     /// Runs until a signal ends it.
     /// - Returns: The exit status: 128 + the signal; 64, 69 or 71 when it cannot start.
@@ -64,15 +67,14 @@ struct Follower {
         // Availability first: the retained `offline` of a dead timer arrives before its stale state.
         client.subscribe("\(options.bus.prefix)/+/+/availability", qos: 1)
         client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1)
-        client.publish(BusMessage(topic: availabilityTopic, payload: Array("online".utf8), retain: true, qos: 1))
+        client.subscribe(availabilityTopic, qos: 1)
+        client.publish(BusLink.online(availabilityTopic))
         client.start(at: clock.now())
         if startup.deviceProblem != nil { deviceDown = true }
         say("following \(options.bus.prefix)/+/+/state as \(options.bus.nodeName)")
         let status = serve(&loop, client: client, player: player)
         stopRinging(player)
-        client.finish(
-            publishing: [BusMessage(topic: availabilityTopic, payload: Array("offline".utf8), retain: true, qos: 1)],
-            limit: BusLink.finishLimit)
+        client.finish(publishing: BusLink.leaving(availabilityTopic), limit: BusLink.finishLimit)
         player.waitForStop(clock: clock)
         return status
     }
@@ -89,7 +91,7 @@ struct Follower {
                 case .signal(let number) where [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(number):
                     return .signal(number)
                 case .signal(SIGUSR1), .key: acknowledgeAll(client)
-                case .bus(let event): handle(event)
+                case .bus(let event): handle(event, client: client)
                 case .audio(let event): handle(event)
                 default: break
                 }
@@ -99,7 +101,7 @@ struct Follower {
     }
 
     /// One report of the broker: a timer's state or availability, or the connection's health.
-    private mutating func handle(_ event: BusEvent) {
+    private mutating func handle(_ event: BusEvent, client: BusClient) {
         switch event {
         case .connected:
             say(brokerDown ? "connected to the MQTT broker again" : "connected to the MQTT broker")
@@ -110,6 +112,10 @@ struct Follower {
         case .connectionLost(let reason):
             if !brokerDown { printError("eggtimer: warning: MQTT: \(reason); reconnecting") }
             brokerDown = true
+        case .message(let topic, let payload) where topic == availabilityTopic:
+            // Another follower of this node ended (its offline, then its clear) or died (its Last
+            // Will): this one still runs.
+            if payload.isEmpty || payload == Array("offline".utf8) { client.publish(BusLink.online(availabilityTopic)) }
         case .message(let topic, let payload):
             message(topic: topic, payload: payload)
         case .published:
@@ -119,7 +125,8 @@ struct Follower {
 
     /// A timer's state or availability message; says which timers start or stop ringing.
     private mutating func message(topic: String, payload: [UInt8]) {
-        guard let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix), topics.label != "follow"
+        guard let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix),
+            topics.label != BusOptions.followerLabel
         else { return }
         let key = "\(topics.node)/\(topics.label)"
         let wasRinging = ringing[key] != nil
@@ -140,7 +147,9 @@ struct Follower {
         default: return
         }
         let rings = ringing[key] != nil
-        if rings != wasRinging { say("\(key): \(rings ? "ringing" : said)") }
+        if rings != wasRinging {
+            say("\(key.escapingControlCharacters): \((rings ? "ringing" : said).escapingControlCharacters)")
+        }
     }
 
     /// A report of the alarm player.
@@ -183,7 +192,7 @@ struct Follower {
     private mutating func acknowledgeAll(_ client: BusClient) {
         for (key, topics) in ringing.sorted(by: { $0.key < $1.key }) {
             client.publish(BusMessage(topic: topics.command, payload: Array("ack".utf8), retain: false, qos: 1))
-            say("\(key): ack sent")
+            say("\(key.escapingControlCharacters): ack sent")
         }
     }
 

@@ -67,10 +67,12 @@ enum HouseCommands {
         let timers: [TimerStatePayload]
         do { timers = try survey.collect(until: ContinuousClock.now.advanced(by: deadline)) } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
+        let now = HouseSurvey.nowUnixMilliseconds()
         if json {
-            out.write("[" + timers.map { String(decoding: $0.json(), as: UTF8.self) }.joined(separator: ",") + "]\n")
+            let fresh = HouseSurvey.refreshed(timers, nowUnixMilliseconds: now)
+            out.write("[" + fresh.map { String(decoding: $0.json(), as: UTF8.self) }.joined(separator: ",") + "]\n")
         } else {
-            out.write(HouseSurvey.table(timers, time: .system, nowUnixMilliseconds: HouseSurvey.nowUnixMilliseconds()))
+            out.write(HouseSurvey.table(timers, time: .system, nowUnixMilliseconds: now))
         }
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         return .done
@@ -96,7 +98,7 @@ enum HouseCommands {
                 BusMessage(topic: topics.command, payload: Array(command.utf8), retain: false, qos: 1), until: end)
         } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
-        out.write("\(chosen.node)/\(chosen.label): \(command) sent\n")
+        out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command) sent\n")
         return .done
     }
 }

@@ -59,7 +59,7 @@ struct HouseSurvey {
     /// - Throws: `ExitStatus.unavailable` as ``collect(until:)``.
     mutating func publish(_ message: BusMessage, until end: ContinuousClock.Instant) throws(ExitStatus) {
         guard let id = client.publish(message) else {
-            printError("eggtimer: MQTT broker: the command could not be sent")
+            printError("eggtimer: MQTT: the command could not be sent")
             throw .unavailable
         }
         awaited.insert(id)
@@ -71,7 +71,8 @@ struct HouseSurvey {
         while !done(self) {
             let now = ContinuousClock.now
             guard now < end else {
-                printError("eggtimer: MQTT broker \(options.url ?? ""): no answer within \(HouseCommands.deadline)")
+                printError(
+                    "eggtimer: MQTT: broker \(options.url ?? "") did not answer within \(HouseCommands.deadline)")
                 throw .unavailable
             }
             let wake = [end, client.nextCheck].compactMap { $0 }.min() ?? end
@@ -99,7 +100,12 @@ struct HouseSurvey {
             } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
                 let key = "\(topics.node)/\(topics.label)"
                 switch kind {
-                case "state": timers[key] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                case "state":
+                    // The topic names the timer: the payload's node and label may be spelled otherwise.
+                    var timer = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+                    timer?.node = topics.node
+                    timer?.label = topics.label
+                    timers[key] = timer
                 case "availability" where payload == Array("offline".utf8): offline.insert(key)
                 case "availability": offline.remove(key)
                 default: break
@@ -120,15 +126,16 @@ struct HouseSurvey {
     ///   - target: `NODE/LABEL`, `LABEL` or nil.
     ///   - verb: The subcommand, for messages.
     /// - Returns: The chosen timer's state.
-    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, ``ExitStatus/usage``
-    ///   listing the candidates when several do.
+    /// - Throws: `ControlFailure`: ``ExitStatus/noTimer`` when none fits, the one chosen is
+    ///   `offline`, or `ack`/`snooze` names one that is not ringing; ``ExitStatus/usage`` listing
+    ///   the candidates when several fit.
     static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
         -> TimerStatePayload
     {
         let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
         let candidates: [TimerStatePayload]
         if let target {
-            let parts = target.split(separator: "/").map(String.init)
+            let parts = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             candidates = timers.filter {
                 parts.count == 2 ? ($0.node == parts[0] && $0.label == parts[1]) : $0.label == parts[0]
             }
@@ -140,14 +147,35 @@ struct HouseSurvey {
         } else {
             candidates = ringing
         }
-        if candidates.count == 1 { return candidates[0] }
+        if candidates.count == 1 { return try fitting(candidates[0], named: target != nil, verb: verb) }
         guard !candidates.isEmpty else {
             let what = verb == "cancel" ? "no timers running" : "no timer is ringing"
             throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
         }
-        let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))" }.joined(separator: ", ")
+        let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))".escapingControlCharacters }
+            .joined(separator: ", ")
         throw ControlFailure(
             status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
+    }
+
+    /// `timer` when `verb` can act on it: not for an `offline` one (its process is gone, nothing
+    /// would answer), and `ack`/`snooze` on a named timer only while it rings (`ack` also while
+    /// snoozed), in the local command's words.
+    /// - Throws: `ControlFailure` with ``ExitStatus/noTimer`` otherwise.
+    private static func fitting(_ timer: TimerStatePayload, named: Bool, verb: String) throws(ControlFailure)
+        -> TimerStatePayload
+    {
+        if timer.state == "offline" {
+            throw ControlFailure(
+                status: .noTimer, message: "\("\(timer.node)/\(timer.label)".escapingControlCharacters) is offline")
+        }
+        let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
+        if named, verb != "cancel", !ringing.contains(timer.state) {
+            let name = timer.label.escapingControlCharacters
+            throw ControlFailure(
+                status: .noTimer, message: "\(name) is \(timer.state.escapingControlCharacters), not ringing")
+        }
+        return timer
     }
 
     /// The table for people: TIMER (`node/label`), STATE, REMAINING, RINGS AT; or
@@ -162,11 +190,7 @@ struct HouseSurvey {
         let rows =
             [["TIMER", "STATE", "REMAINING", "RINGS AT"]]
             + timers.map { timer in
-                var left = Duration.milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
-                if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds
-                {
-                    left = .milliseconds(max(0, deadline - nowUnixMilliseconds))
-                }
+                let left = remaining(timer, nowUnixMilliseconds: nowUnixMilliseconds)
                 return [
                     "\(timer.node)/\(timer.label)".escapingControlCharacters, timer.state.escapingControlCharacters,
                     left.clockText, timer.deadlineUnixMilliseconds.map { time.clockText(unixMilliseconds: $0) } ?? "-",
@@ -179,6 +203,29 @@ struct HouseSurvey {
                 return column == 2 ? pad + row[column] : column == 3 ? row[column] : row[column] + pad
             }.joined(separator: "  ") + "\n"
         }.joined()
+    }
+
+    /// The time left of `timer` now: from its deadline while it runs (`counting`, `snoozed`), as
+    /// the retained `remaining_s` may be up to a minute old; else its `remaining_s`.
+    /// - Parameters:
+    ///   - timer: A retained state.
+    ///   - nowUnixMilliseconds: The wall clock now.
+    /// - Returns: The time left, at least zero.
+    static func remaining(_ timer: TimerStatePayload, nowUnixMilliseconds: Int64) -> Duration {
+        if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds {
+            return .milliseconds(max(0, deadline - nowUnixMilliseconds))
+        }
+        return .milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))
+    }
+
+    /// The states with `remaining_s` recomputed by ``remaining(_:nowUnixMilliseconds:)``, as
+    /// the table shows them (for `status --mqtt --json`).
+    static func refreshed(_ timers: [TimerStatePayload], nowUnixMilliseconds: Int64) -> [TimerStatePayload] {
+        timers.map { timer in
+            var timer = timer
+            timer.remainingSeconds = remaining(timer, nowUnixMilliseconds: nowUnixMilliseconds) / .seconds(1)
+            return timer
+        }
     }
 
     /// The wall clock now, in milliseconds since the Unix epoch.

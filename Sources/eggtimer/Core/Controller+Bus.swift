@@ -8,8 +8,14 @@ extension Controller {
     /// `ack`, `cancel` and `snooze` act as the control socket's requests do (logged `by: mqtt`);
     /// `pause`, `resume` and `add N` as the space, `+` and `-` keys do, with any number of seconds.
     /// A command that does not fit the state (an `ack` while counting, `resume` while running) is
-    /// ignored: the state topic shows why. There is no one to answer.
+    /// ignored: the state topic shows why. There is no one to answer. `pause`, `resume` and
+    /// `add` do not apply to an alarm at a time (its deadline is a wall-clock time): refused with
+    /// one ``Effect/log(_:)`` line.
     mutating func handleBus(_ command: BusCommand, at now: Instant) {
+        if schedule != nil, command != .ack, command != .cancel, command != .snooze {
+            perform(.log("MQTT: \(Self.alarmRefusal)"))
+            return
+        }
         switch command {
         case .ack: actIfAccepted(.acknowledge)
         case .cancel: actIfAccepted(.cancel)
@@ -27,6 +33,9 @@ extension Controller {
             if accepts(request) { act(on: request, by: "mqtt", at: now) }
         }
     }
+
+    /// Why `pause`, `resume` and `add` over MQTT do nothing to an alarm at a time.
+    static let alarmRefusal = "pause/add do not apply to an alarm at a time; snooze or cancel it"
 
     /// Moves the running or paused countdown's deadline by `delta` (`add 90`, `add -60`), as `+`
     /// and `-` do by a minute: the time left stays above zero and at most the longest duration.

@@ -21,6 +21,8 @@ enum Effect: Equatable {
     case reply(connection: Int, ControlReply)
     /// Start the `--on-done` command (the deadline was reached).
     case runDoneCommand
+    /// One line for the log (standard error while no screen is on): a command that was ignored.
+    case log(String)
 }
 
 /// The controller's answer to a control request.

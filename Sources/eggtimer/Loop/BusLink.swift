@@ -17,13 +17,20 @@ struct BusLink {
     private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
     /// Whether the broker is unreachable and this was said (once per outage, not per retry).
     private var down = false
-    /// Lines to say: connection warnings (``Notice/warning``) and ignored payloads (``Notice/log``).
+    /// Whether the client (re)connected since the last ``update(_:at:)``: it has just sent the
+    /// retained table again, whose state may be stale.
+    private var replayed = false
+    /// Lines to say: connection warnings (``Notice/warning``), the connection back
+    /// (``Notice/restored``) and ignored payloads (``Notice/log``).
     private(set) var notices: [Notice] = []
 
     /// A line for the user.
     enum Notice: Equatable {
-        /// Worth showing on the UI too: the broker is unreachable, or back.
+        /// Worth showing on the UI too: the broker is unreachable. The text has no `warning: `
+        /// (the screen and standard error put it in front).
         case warning(String)
+        /// The broker is back: the warning goes away (standard error says so when no UI is on).
+        case restored(String)
         /// Only for the log (standard error when no UI is on): an ignored payload.
         case log(String)
     }
@@ -32,29 +39,36 @@ struct BusLink {
     static let refreshPeriod = Duration.seconds(60)
     /// How long the end of the run may wait for the last messages to reach the broker.
     static let finishLimit = Duration.milliseconds(500)
+    /// How old a state the client replayed on (re)connecting may be before a fresh one follows.
+    static let replayTolerance = Duration.seconds(1)
     /// How far a deadline may move (the wall clock's mapping) before it counts as a change.
     static let deadlineTolerance: Int64 = 100
 
     /// Connects to the broker (asynchronously) as the timer `label` of this node.
     /// - Parameters:
     ///   - options: The MQTT options.
-    ///   - label: The timer's label (its control socket's); made a valid topic level.
+    ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
     ///   - now: The boot clock's reading.
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
     ///   unreadable password file or a bad URL; one line on standard error says which.
     init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
-        let node = options.nodeName
-        topics = TimerTopics(
-            prefix: options.prefix, node: node, label: BusOptions.topicLevel(label, fallback: "timer"))
+        topics = Self.topics(options, label: label)
+        let node = topics.node
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
         client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
         // Its own availability too: a Last Will of an earlier process with this node and label (a
         // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
         client.subscribe(topics.availability, qos: 1)
-        client.publish(Self.online(topics))
+        client.publish(Self.online(topics.availability))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
         client.start(at: now)
+    }
+
+    /// The topics of the timer `label` on this node: the label as it is (``TimerTopics`` escapes
+    /// it injectively), `timer` for an empty one.
+    static func topics(_ options: BusOptions, label: String) -> TimerTopics {
+        TimerTopics(prefix: options.prefix, node: options.nodeName, label: label.isEmpty ? "timer" : label)
     }
 
     /// Makes a client for `options` (loading libmosquitto on first use); it is not started.
@@ -119,22 +133,28 @@ struct BusLink {
         }
     }
 
-    /// Publishes `payload` as the retained state when it changed, or when ``refreshPeriod``
-    /// passed since the last time; nil clears a state published before (the menu again).
+    /// Publishes `payload` as the retained state when it changed, when ``refreshPeriod`` passed
+    /// since the last time, or after a (re)connect replayed one older than ``replayTolerance``;
+    /// nil clears a state published before (the
+    /// menu again).
     /// - Parameters:
     ///   - payload: The timer's state now.
     ///   - now: The boot clock's reading.
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) {
+    /// - Returns: Whether a message was published (for tests).
+    @discardableResult
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
         guard let payload else {
-            if published != nil {
-                client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
-                published = nil
-            }
-            return
+            guard published != nil else { return false }
+            client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
+            published = nil
+            return true
         }
-        guard Self.isDue(payload, after: published, at: now) else { return }
+        let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
+        replayed = false
+        guard stale || Self.isDue(payload, after: published, at: now) else { return false }
         client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
         published = (payload, now)
+        return true
     }
 
     /// Whether `payload` is to be published at `now`: nothing was yet, it differs from the last
@@ -172,16 +192,20 @@ struct BusLink {
     private mutating func command(from event: BusEvent) -> Input? {
         switch event {
         case .connected:
-            if down { notices.append(.warning("MQTT: connected to the broker again")) }
+            if down { notices.append(.restored("MQTT: connected to the broker again")) }
             down = false
+            // The client has just sent the retained table again, whose state may be stale (its
+            // remaining_s from before the outage): a fresh one is due at once (update).
+            replayed = true
         case .connectionLost(let reason):
             if !down {
                 notices.append(
-                    .warning("warning: MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
+                    .warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
         case .message(let topic, let payload) where topic == topics.availability:
-            if payload == Array("offline".utf8) { client.publish(Self.online(topics)) }
+            // An earlier process's Last Will, or the clean end of another with this node and label.
+            if payload.isEmpty || payload == Array("offline".utf8) { client.publish(Self.online(topics.availability)) }
         case .message(let topic, let payload):
             guard topic == topics.command else { return nil }
             do {
@@ -195,9 +219,9 @@ struct BusLink {
         return nil
     }
 
-    /// The retained `online` availability of `topics`' timer.
-    static func online(_ topics: TimerTopics) -> BusMessage {
-        BusMessage(topic: topics.availability, payload: Array("online".utf8), retain: true, qos: 1)
+    /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
+    static func online(_ availability: String) -> BusMessage {
+        BusMessage(topic: availability, payload: Array("online".utf8), retain: true, qos: 1)
     }
 
     /// Takes the notices gathered so far.
@@ -207,7 +231,8 @@ struct BusLink {
     }
 
     /// The last messages: the final state (not retained), then the retained state cleared, the
-    /// discovery configs removed and the availability set offline; waits at most
+    /// discovery configs removed and the availability said offline and cleared
+    /// (``leaving(_:)``): nothing retained is left behind; waits at most
     /// ``finishLimit`` for them to leave, then disconnects.
     /// - Parameter final: The timer's final state, if it ran one.
     func finish(final: TimerStatePayload?) {
@@ -215,8 +240,21 @@ struct BusLink {
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
         messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
-        messages.append(BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1))
+        messages += Self.leaving(topics.availability)
         client.finish(publishing: messages, limit: Self.finishLimit)
+    }
+
+    /// A clean end's availability messages: `offline` for those listening now (not retained),
+    /// then the retained `online` cleared (an empty retained payload), so nothing stays behind.
+    ///
+    /// The Last Will stays a retained `offline`: a process that dies shows offline until it runs again.
+    /// - Parameter availability: The availability topic.
+    /// - Returns: The two messages, in order (QoS 1).
+    static func leaving(_ availability: String) -> [BusMessage] {
+        [
+            BusMessage(topic: availability, payload: Array("offline".utf8), retain: false, qos: 1),
+            BusMessage(topic: availability, payload: [], retain: true, qos: 1),
+        ]
     }
 
     /// Whether a state name is a final one (done, cancelled, missed).

@@ -22,8 +22,9 @@ extension Session {
         link?.update(payload, at: now)
     }
 
-    /// Takes the broker's reports out of `inputs` and says its notices: a warning on the UI and on
-    /// standard error, an ignored payload on standard error only while no UI is on.
+    /// Takes the broker's reports out of `inputs` and says its notices: a warning on the UI (which
+    /// puts `warning: ` in front) or on standard error, the connection back by taking the warning
+    /// off the UI or on standard error, an ignored payload on standard error only while no UI is on.
     /// - Returns: The inputs for the controller, with this timer's commands.
     mutating func routeBus(_ inputs: [Input]) -> [Input] {
         guard var link else { return inputs }
@@ -32,12 +33,18 @@ extension Session {
             switch notice {
             case .warning(let text):
                 guard terminal.hasScreen else {
-                    printError("eggtimer: " + text)
+                    printError("eggtimer: warning: " + text)
                     continue
                 }
                 // One line about the broker on screen: the latest.
-                view.messages.removeAll { $0.hasPrefix("MQTT: ") || $0.hasPrefix("warning: MQTT: ") }
+                view.messages.removeAll { $0.hasPrefix("MQTT: ") }
                 view.messages.append(text)
+            case .restored(let text):
+                guard terminal.hasScreen else {
+                    printError("eggtimer: " + text)
+                    continue
+                }
+                view.messages.removeAll { $0.hasPrefix("MQTT: ") }
             case .log(let text):
                 if !terminal.hasScreen { printError("eggtimer: " + text) }
             }

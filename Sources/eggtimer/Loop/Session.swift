@@ -170,6 +170,7 @@ struct Session {
             case .exit(let status): return status
             case .reply(let connection, let reply): answer(connection, reply)
             case .runDoneCommand: startDoneCommand()
+            case .log(let text): if !terminal.hasScreen { printError("eggtimer: " + text) }
             }
         }
         return nil
