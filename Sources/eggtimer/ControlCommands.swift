@@ -112,16 +112,16 @@ enum ControlCommands {
         }
     }
 
-    /// The status of each timer in `labels` that answers, in that order, each labelled by its
-    /// socket's name; stale sockets are skipped silently, other failures with a warning.
+    /// The status of each timer in `labels` (socket names) that answers, in that order, each with
+    /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
+    /// stale sockets are skipped silently, other failures with a warning.
     private static func survey(_ labels: [String], folder: String) -> [TimerStatus] {
         var timers: [TimerStatus] = []
         for label in labels {
             do throws(ControlError) {
                 let reply = try ControlClient.exchange(
                     ControlRequest.status.line, label: label, folder: folder, timeout: answerLimit)
-                guard var status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
-                status.label = label
+                guard let status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
                 timers.append(status)
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
                 continue  // stale (the client removed it) or gone meanwhile

@@ -36,7 +36,11 @@ enum TimerSelection {
     static func target(among timers: [TimerStatus], label: String?, verb: String) throws(ControlFailure) -> TimerStatus
     {
         if let label {
-            guard let timer = timers.first(where: { $0.label == label }) else {
+            // As typed (`1:30`) or as its socket is named (`1-30`).
+            let socket = ControlServer.socketName(for: label)
+            let named =
+                timers.first { $0.label == label } ?? timers.first { ControlServer.socketName(for: $0.label) == socket }
+            guard let timer = named else {
                 throw ControlFailure(status: .noTimer, message: "no timer labelled '\(label)' is running")
             }
             return timer

@@ -65,6 +65,20 @@ import Testing
         #expect(eggs.finish() == .exited(0))
     }
 
+    /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
+    /// MQTT name it), though its socket is `1-30`; either name reaches it.
+    @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
+        let house = House()
+        let timer = house.timer(["1:30"], capture: "t")
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        let status = house.command(["status"])
+        #expect(status.stdout.contains("\n1:30 "), "\(status.stdout)")
+        #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1:30""#))
+        #expect(house.command(["snooze", "1-30"]).stderr.contains("1:30 is counting, not ringing"))
+        #expect(house.command(["cancel", "1-30"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(1))
+    }
+
     @Test func aSecondTimerWithARunningLabelIsRefused() {
         let house = House()
         let first = house.timer(["30s", "--label", "tea"], capture: "tea")
