@@ -78,9 +78,18 @@ extension BusClient {
         let address = settings.address.text
         let closed = code == MOSQ_ERR_SUCCESS.rawValue || code == MOSQ_ERR_CONN_LOST.rawValue
         if case .handshaking = phase {
-            let hint =
-                code == MOSQ_ERR_TLS.rawValue
-                ? " (is the CA file the one that signed the broker's certificate, and the host name in it?)" : ""
+            let hint: String
+            switch (code == MOSQ_ERR_TLS.rawValue, settings.caFile) {
+            case (false, _): hint = ""
+            case (true, nil):
+                hint =
+                    " (does that port speak TLS? checked against the system's CA certificates; "
+                    + "a private CA needs its CA file)"
+            case (true, _?):
+                hint =
+                    " (does that port speak TLS, did this CA file sign the broker's certificate, "
+                    + "and is the host name in it?)"
+            }
             if closed { return "broker \(address) closed the connection during the handshake\(hint)" }
             return "broker \(address) ended the connection during the handshake: "
                 + library.text(code, errorNumber: errorNumber) + hint

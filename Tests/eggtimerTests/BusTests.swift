@@ -125,6 +125,20 @@ private let t0 = ContinuousClock.now
     }
 }
 
+/// The broker's files are checked before connecting: libmosquitto's own word for a missing CA file
+/// is "invalid function arguments provided".
+@Suite struct BusFilesTests {
+    @Test func anUnreadableCAFileExits66NamingIt() {
+        let run = runEggtimer([
+            "5m", "-D", "null", "--mqtt", "mqtts://127.0.0.1:1", "--mqtt-cafile", "/nonexistent/ca.pem",
+        ])
+        #expect(run.termination == .exited(66))
+        #expect(
+            run.stderr
+                == "eggtimer: option '--mqtt-cafile' cannot read '/nonexistent/ca.pem': No such file or directory\n")
+    }
+}
+
 @Suite struct HouseTargetTests {
     private func timer(_ node: String, _ label: String, _ state: String) -> TimerStatePayload {
         TimerStatePayload(
@@ -247,8 +261,11 @@ private let t0 = ContinuousClock.now
         var paused = counting
         paused.state = "paused"
         paused.deadlineUnixMilliseconds = nil
-        let fresh = HouseSurvey.refreshed([counting, paused], nowUnixMilliseconds: 40_000)
-        #expect(fresh.map(\.remainingSeconds) == [30, 100])
+        // A killed timer (availability offline) left its first state; its deadline still tells.
+        var offline = counting
+        offline.state = "offline"
+        let fresh = HouseSurvey.refreshed([counting, paused, offline], nowUnixMilliseconds: 40_000)
+        #expect(fresh.map(\.remainingSeconds) == [30, 100, 30])
         let table = HouseSurvey.table([counting], time: .system, nowUnixMilliseconds: 40_000)
         #expect(table.contains("0:30"), "\(table)")
     }
@@ -325,9 +342,12 @@ private let t0 = ContinuousClock.now
         #expect(event.extra.contains { $0.key == "by" && $0.value == .text("mqtt") })
     }
 
-    @Test func ackWhileCountingIsIgnored() {
+    @Test(arguments: [BusCommand.ack, .snooze])
+    func ackOrSnoozeWhileCountingIsIgnoredWithALine(command: BusCommand) {
         var controller = counting()
-        #expect(controller.handle(.busCommand(.ack), at: t0 + .seconds(1)).isEmpty)
+        let effects = controller.handle(.busCommand(command), at: t0 + .seconds(1))
+        #expect(names(effects).count == 1 && names(effects)[0].hasPrefix("log: MQTT: ignored '\(command)': "))
+        #expect(names(effects)[0].hasSuffix("is counting, not ringing"), "\(names(effects))")
         #expect(controller.state == .counting)
     }
 

@@ -205,14 +205,15 @@ struct HouseSurvey {
         }.joined()
     }
 
-    /// The time left of `timer` now: from its deadline while it runs (`counting`, `snoozed`), as
-    /// the retained `remaining_s` may be up to a minute old; else its `remaining_s`.
+    /// The time left of `timer` now: from its deadline while it runs (`counting`, `snoozed`) or
+    /// is `offline` with one (its process died; the retained `remaining_s` is from before, up to a
+    /// minute old while it ran); else its `remaining_s`.
     /// - Parameters:
     ///   - timer: A retained state.
     ///   - nowUnixMilliseconds: The wall clock now.
     /// - Returns: The time left, at least zero.
     static func remaining(_ timer: TimerStatePayload, nowUnixMilliseconds: Int64) -> Duration {
-        if timer.state == "counting" || timer.state == "snoozed", let deadline = timer.deadlineUnixMilliseconds {
+        if ["counting", "snoozed", "offline"].contains(timer.state), let deadline = timer.deadlineUnixMilliseconds {
             return .milliseconds(max(0, deadline - nowUnixMilliseconds))
         }
         return .milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))

@@ -7,8 +7,9 @@ extension Controller {
     ///
     /// `ack`, `cancel` and `snooze` act as the control socket's requests do (logged `by: mqtt`);
     /// `pause`, `resume` and `add N` as the space, `+` and `-` keys do, with any number of seconds.
-    /// A command that does not fit the state (an `ack` while counting, `resume` while running) is
-    /// ignored: the state topic shows why. There is no one to answer. `pause`, `resume` and
+    /// A command that does not fit the state is ignored: `ack`, `cancel` and `snooze` with one
+    /// ``Effect/log(_:)`` line naming the timer and its state (as a refused local request),
+    /// `resume` while running silently (the state topic shows why). There is no one to answer. `pause`, `resume` and
     /// `add` do not apply to an alarm at a time (its deadline is a wall-clock time): refused with
     /// one ``Effect/log(_:)`` line.
     mutating func handleBus(_ command: BusCommand, at now: Instant) {
@@ -30,7 +31,12 @@ extension Controller {
         }
 
         func actIfAccepted(_ request: ControlRequest) {
-            if accepts(request) { act(on: request, by: "mqtt", at: now) }
+            guard accepts(request) else {
+                // Said, as a refused local request is (nobody waits for an answer here).
+                perform(.log("MQTT: ignored '\(command)': \(refusal(for: request))"))
+                return
+            }
+            act(on: request, by: "mqtt", at: now)
         }
     }
 

@@ -57,7 +57,7 @@ extension Controller {
     }
 
     /// Why `request` does not fit the current state, naming the timer and its state.
-    private func refusal(for request: ControlRequest) -> String {
+    func refusal(for request: ControlRequest) -> String {
         let name = currentRun?.label ?? "eggtimer"
         let state = state?.rawValue ?? "in the menu"
         switch request {

@@ -50,7 +50,8 @@ struct BusLink {
     ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
     ///   - now: The boot clock's reading.
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
-    ///   unreadable password file or a bad URL; one line on standard error says which.
+    ///   unreadable password file or a bad URL, `.noInput` for an unreadable CA file; one line on
+    ///   standard error says which.
     init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
         topics = Self.topics(options, label: label)
         let node = topics.node
@@ -86,6 +87,16 @@ struct BusLink {
         } catch {
             printError("eggtimer: option '--mqtt' \(error.message)")
             throw .usage
+        }
+        if let caFile = options.caFile {
+            // libmosquitto says only "invalid function arguments provided" for a missing file.
+            let descriptor = open(caFile, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                printError("eggtimer: option '--mqtt-cafile' cannot read '\(caFile)': \(reason)")
+                throw .noInput
+            }
+            close(descriptor)
         }
         let password: String?
         do { password = try options.password() } catch {
