@@ -299,7 +299,12 @@ import Testing
         pty.send(signal.number)
         #expect(pty.waitForExit() == .exited(signal.status))
         #expect(pty.settingsNow == pty.settingsBefore)
-        #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
+        // A running timer ended by SIGTERM or SIGHUP says, after the screen is gone, that its
+        // record is kept for `eggtimer recover`.
+        let kept = (state == "counting" || state == "paused") && signal.number != SIGINT
+        let name = signal.number == SIGTERM ? "SIGTERM" : "SIGHUP"
+        let line = "eggtimer: 10m: ended by \(name); its record is kept: `eggtimer recover` starts it again\r\n"
+        #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l" + (kept ? line : "")), "\(pty.text.suffix(120))")
     }
 
     @Test func pausedTimerShowsPausedAndResumes() {

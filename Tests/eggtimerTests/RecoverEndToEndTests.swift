@@ -116,6 +116,19 @@ import Testing
         #expect(!house.files().contains { $0.hasSuffix(".tmp") })
     }
 
+    /// A user's `kill PID` (SIGTERM) or a closed terminal (SIGHUP) also keeps the record, as a
+    /// reboot's does: the timer says so, so that nobody is surprised when `recover` brings it back.
+    @Test(arguments: [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGINT, nil)])
+    func aKeptRecordIsSaidOnStandardError(signal: Int32, name: String?) {
+        let started = Trigger(stdoutContains: #""event":"started""#) { kill($0, signal) }
+        let run = runEggtimer(["30s", "--label", "tea", "-D", "null", "--json"], trigger: started)
+        #expect(run.termination == .exited(128 + signal))
+        let said = name.map {
+            "eggtimer: tea: ended by \($0); its record is kept: `eggtimer recover` starts it again\n"
+        }
+        #expect(run.stderr == (said ?? ""))
+    }
+
     @Test func cancellingARecoveredTimerRemovesItsRecord() throws {
         let house = House()
         let timer = house.timer(["30s", "--label", "tea"])

@@ -247,7 +247,13 @@ struct Session {
     private mutating func finish(_ status: ExitStatus) -> ExitStatus {
         terminal.leave()
         if var keeper = records {
-            keeper.end(keep: status == .signal(SIGTERM) || status == .signal(SIGHUP))
+            let signal = status == .signal(SIGTERM) ? "SIGTERM" : status == .signal(SIGHUP) ? "SIGHUP" : nil
+            if keeper.end(keep: signal != nil), let signal {
+                // Said, as the user who sent it may have meant "stop for good" (then: cancel).
+                printError(
+                    "eggtimer: \(label.escapingControlCharacters): ended by \(signal); "
+                        + "its record is kept: `eggtimer recover` starts it again")
+            }
             records = keeper
         }
         finishBus()

@@ -147,11 +147,14 @@ struct RecordKeeper {
     }
 
     /// The process is ending: removes the record unless `keep` (SIGTERM, SIGHUP).
-    mutating func end(keep: Bool) {
-        guard !keep else { return }
+    /// - Returns: Whether a record stays behind for `eggtimer recover`.
+    @discardableResult
+    mutating func end(keep: Bool) -> Bool {
+        guard !keep else { return written != nil }
         if written != nil { store.remove(name: name) }
         if let takeover { unlink(takeover) }
         (written, takeover) = (nil, nil)
+        return false
     }
 
     /// What a record of `controller`'s timer would say; nil when no timer runs (the menu, the end).
