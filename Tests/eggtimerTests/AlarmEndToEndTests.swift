@@ -110,17 +110,25 @@ import Testing
         #expect(TimeZoneCheck.warning(tz: "../../etc/passwd", zoneFolder: "/z", exists: { _ in true }) != nil)
     }
 
-    /// `eggtimer at HH:MM:SS` a few seconds ahead (the issue asks for a minute; seconds keep the
-    /// test short and measure the same thing) rings on a file PCM at that wall-clock second.
-    @Test func theAlarmRingsWithin50MillisecondsOfTheWallClockTime() throws {
+    /// `eggtimer at HH:MM` for the next wall-clock minute (at least 5 s away: up to 65 s, which
+    /// other tests' time in parallel mostly hides), as the issue asks, and `at HH:MM:SS` a few
+    /// seconds ahead: rings on a file PCM at that wall-clock time.
+    @Test(arguments: [true, false])
+    func theAlarmRingsWithin50MillisecondsOfTheWallClockTime(nextMinute: Bool) throws {
         let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
-        let target = Self.wallNanoseconds() / 1_000_000_000 + 4
-        // Near midnight a time of day could mean tomorrow: give the date then.
-        let text = target % 86_400 < 86_390 ? Self.utcClock(target) : Self.utcISO(target)
+        let now = Self.wallNanoseconds() / 1_000_000_000
+        let minute = (now / 60 + 1) * 60
+        let target = nextMinute ? (minute - now < 5 ? minute + 60 : minute) : now + 4
+        // Near midnight a time of day with seconds could mean tomorrow: give the date then. HH:MM
+        // of the next minute is always right (00:00 past today means tomorrow's).
+        let text =
+            nextMinute
+            ? String(Self.utcClock(target).prefix(5))
+            : target % 86_400 < 86_390 ? Self.utcClock(target) : Self.utcISO(target)
         let result = runEggtimer(
             ["at", text, "--json", "-D", "file:'\(dir)/capture.raw',raw", "--loops", "1"],
-            environment: ["TZ": "UTC"], timeout: .seconds(30))
+            environment: ["TZ": "UTC"], timeout: .seconds(100))
         #expect(result.termination == .exited(0), "\(result.stderr)")
         let sounding = try #require(
             Self.field("time", of: "sounding", in: result.stdout).flatMap(Self.unixMilliseconds))
