@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// The other end of ``ControlServer``: finds the running timers in a runtime folder and sends
@@ -31,7 +32,8 @@ public enum ControlClient {
     ///   - timeout: How long to wait for the whole exchange.
     /// - Returns: The reply, without its newline.
     /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
-    ///   one is removed), ``ControlError/noAnswer(path:)`` when it does not answer in time.
+    ///   one is removed), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
+    ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
     /// C: `socket`, `connect`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
@@ -49,17 +51,27 @@ public enum ControlClient {
         }
         defer { close(fd) }
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
-            throw .noAnswer(path: path)
+            throw .noAnswer(path: path, peerPID: peerPID(fd))
         }
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !reply.contains(UInt8(ascii: "\n")) {
-            guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else { throw .noAnswer(path: path) }
+            guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else {
+                throw .noAnswer(path: path, peerPID: peerPID(fd))
+            }
             let count = read(fd, &chunk, chunk.count)
             if count < 0, errno == EAGAIN || errno == EINTR { continue }
             guard count > 0, reply.count < 65536 else { throw .badAnswer(path: path) }
             reply += chunk[0..<count]
         }
         return String(decoding: reply.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+
+    /// The pid of the process listening on the socket that `fd` is connected to.
+    ///
+    /// It answers once it accepts. nil when the kernel does not say. C: `getsockopt(SO_PEERCRED)`.
+    private static func peerPID(_ fd: Int32) -> Int32? {
+        var peer = CSystem_PeerCredentials()
+        return CSystem_peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
     }
 }

@@ -10,7 +10,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     /// A system call failed: the call's name and `errno`.
     case system(call: String, code: Int32)
     /// The timer did not answer within the deadline.
-    case noAnswer(path: String)
+    case noAnswer(path: String, peerPID: Int32?)
     /// The timer answered something that is not the control protocol.
     case badAnswer(path: String)
 
@@ -20,7 +20,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .unsafeFolder(let path, let reason): "unsafe runtime folder '\(path)': \(reason)"
         case .labelInUse(let label): "a timer labelled '\(label)' is already running"
         case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
-        case .noAnswer(let path): "no answer from \(path)"
+        case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
         }
     }

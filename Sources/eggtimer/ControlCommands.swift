@@ -21,7 +21,7 @@ enum ControlCommands {
         let folder = RuntimeFolder.current()
         switch command {
         case .status(let json):
-            let timers = survey(labels(in: folder), folder: folder)
+            let timers = survey(labels(in: folder), folder: folder).timers
             let time = LocalTime.system
             let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
             return write(
@@ -49,7 +49,11 @@ enum ControlCommands {
     private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
         let all = labels(in: folder)
         let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
-        let timers = survey(wanted.map { [$0] } ?? all, folder: folder)
+        let (timers, namedFailure) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
+        if let namedFailure {
+            printError("eggtimer: " + namedFailure)
+            return .noTimer
+        }
         let result: Result<String, ControlFailure>
         do {
             let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
@@ -115,8 +119,17 @@ enum ControlCommands {
     /// The status of each timer in `labels` (socket names) that answers, in that order, each with
     /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
     /// stale sockets are skipped silently, other failures with a warning.
-    private static func survey(_ labels: [String], folder: String) -> [TimerStatus] {
+    /// - Parameters:
+    ///   - labels: The socket names to ask.
+    ///   - folder: The runtime folder.
+    ///   - named: A label the caller asked for by name: its failure is returned, not warned about
+    ///     (the caller says it, once).
+    /// - Returns: The statuses, and what went wrong with `named`, if anything.
+    private static func survey(
+        _ labels: [String], folder: String, named: String? = nil
+    ) -> (timers: [TimerStatus], namedFailure: String?) {
         var timers: [TimerStatus] = []
+        var namedFailure: String?
         for label in labels {
             do throws(ControlError) {
                 let reply = try ControlClient.exchange(
@@ -126,10 +139,14 @@ enum ControlCommands {
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
                 continue  // stale (the client removed it) or gone meanwhile
             } catch {
-                printError("eggtimer: " + failureText(error, label: label) + "; skipped")
+                if label == named {
+                    namedFailure = failureText(error, label: label)
+                } else {
+                    printError("eggtimer: " + failureText(error, label: label) + "; skipped")
+                }
             }
         }
-        return timers
+        return (timers, namedFailure)
     }
 
     /// The labels of the sockets in `folder`, when it is safe to use (a missing folder: none).
@@ -148,6 +165,9 @@ enum ControlCommands {
     /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.
     private static func failureText(_ error: ControlError, label: String) -> String {
         switch error {
+        case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
+            "\(label): not answering: its process \(pid) is stopped (Ctrl-Z or SIGSTOP; `fg` or `kill -CONT \(pid)`)"
+        case .noAnswer(_, let pid?): "\(label): no answer within \(answerLimit.components.seconds) s (pid \(pid))"
         case .noAnswer: "\(label): no answer within \(answerLimit.components.seconds) s"
         case .badAnswer: "\(label) answered something that is not eggtimer's"
         default: "\(label): \(error.description)"

@@ -79,6 +79,24 @@ import Testing
         #expect(timer.finish() == .exited(1))
     }
 
+    /// A timer stopped with Ctrl-Z (SIGTSTP) or SIGSTOP cannot answer: one line says so, with
+    /// how to continue it, not "skipped" and then "no timer labelled".
+    @Test func aStoppedTimerIsSaidToBeStopped() {
+        let house = House()
+        let timer = house.timer(["30s", "--label", "jc"], capture: "jc")
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        kill(timer.pid, SIGSTOP)
+        let cancel = house.command(["cancel", "jc"])
+        #expect(cancel.termination == .exited(3))
+        #expect(
+            cancel.stderr
+                == "eggtimer: jc: not answering: its process \(timer.pid) is stopped (Ctrl-Z or SIGSTOP; "
+                + "`fg` or `kill -CONT \(timer.pid)`)\n")
+        kill(timer.pid, SIGCONT)
+        #expect(house.command(["cancel", "jc"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(1))
+    }
+
     @Test func aSecondTimerWithARunningLabelIsRefused() {
         let house = House()
         let first = house.timer(["30s", "--label", "tea"], capture: "tea")

@@ -146,22 +146,7 @@ enum Recover {
     /// its `/proc/PID/comm` is `eggtimer`.
     private static func isLiveEggtimer(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0, processName(pid) == "eggtimer" else { return false }
-        return !isZombie(pid)
-    }
-
-    /// Whether `/proc/PID/stat` gives the state Z (zombie) or X (dead): the field after the
-    /// parenthesised command name (proc(5)).
-    private static func isZombie(_ pid: pid_t) -> Bool {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return true }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")),
-            close + 2 < count
-        else { return true }
-        let state = buffer[close + 2]
-        return state == UInt8(ascii: "Z") || state == UInt8(ascii: "X")
+        return !ProcessState.hasEnded(pid)
     }
 
     /// `/proc/PID/comm`, without its newline.
