@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// A joinable POSIX thread running one closure; the handle is a plain value, joined or detached
@@ -20,21 +21,16 @@ struct PlaybackThread: Sendable {
 
     /// Starts `body` on a new thread with the default attributes and every signal blocked.
     ///
-    /// Blocks all signals on the calling thread for the moment of creation (the new thread
-    /// inherits that mask), then restores the caller's mask.
+    /// The mask is blocked on the calling thread only for the moment of creation
+    /// (`CSystem_startThreadSignalsBlocked`).
     /// - Parameter body: The thread's work; the thread ends when it returns.
     /// - Returns: The thread, or the `errno` value if it could not be created (for example `EAGAIN`).
-    /// C: `pthread_sigmask`, `pthread_create`.
+    /// C: `pthread_sigmask`, `pthread_create` (through CSystem).
     static func start(_ body: @escaping @Sendable () -> Void) -> Result<PlaybackThread, ThreadStartError> {
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var callerMask = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &everySignal, &callerMask)
-        defer { pthread_sigmask(SIG_SETMASK, &callerMask, nil) }
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var id = pthread_t()
-        let result = pthread_create(
-            &id, nil,
+        let result = CSystem_startThreadSignalsBlocked(
+            &id,
             { context in
                 guard let context else { return nil }
                 Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()

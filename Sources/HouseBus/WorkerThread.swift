@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// Starts detached POSIX threads for blocking C calls, with every signal blocked.
@@ -16,21 +17,16 @@ enum WorkerThread {
 
     /// Starts `body` on a new detached thread with every signal blocked.
     ///
-    /// Blocks all signals on the calling thread for the moment of creation (the new thread
-    /// inherits that mask), then restores the caller's mask. Does not block otherwise.
+    /// The mask is blocked on the calling thread only for the moment of creation
+    /// (`CSystem_startThreadSignalsBlocked`). Does not block otherwise.
     /// - Parameter body: The thread's work; the thread ends when it returns.
     /// - Returns: 0, or the `errno` value `pthread_create` returned (for example `EAGAIN`).
-    /// C: `pthread_sigmask`, `pthread_create`, `pthread_detach`.
+    /// C: `pthread_sigmask`, `pthread_create` (through CSystem), `pthread_detach`.
     static func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var callerMask = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &everySignal, &callerMask)
-        defer { pthread_sigmask(SIG_SETMASK, &callerMask, nil) }
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var id = pthread_t()
-        let result = pthread_create(
-            &id, nil,
+        let result = CSystem_startThreadSignalsBlocked(
+            &id,
             { context in
                 guard let context else { return nil }
                 Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
