@@ -18,6 +18,24 @@ import Testing
         ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--node", node]
     }
 
+    /// A test's own broker, a login to it, and one timer of the kitchen node: its topics, a
+    /// subscriber to `watched` (started first; retained messages come to it either way) and the
+    /// process `eggtimer <length> --label <label> -D null <options>` with the bus options.
+    private func kitchenTimer(
+        _ label: String, _ length: String, _ options: [String] = ["--json"],
+        watching watched: (TimerTopics) -> [String] = { [$0.state] }
+    ) throws -> (
+        broker: MosquittoBroker, login: BrokerLogin, topics: TimerTopics, watcher: MosquittoSubscriber,
+        timer: EggtimerProcess
+    ) {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: label)
+        let watcher = try MosquittoSubscriber.start(login, topics: watched(topics), log: broker.log)
+        let timer = EggtimerProcess([length, "--label", label, "-D", "null"] + options + bus(broker))
+        return (broker, login, topics, watcher, timer)
+    }
+
     /// The `state` payload of the subscriber line `topic payload`, parsed.
     private func state(_ line: String, topic: String) -> TimerStatePayload? {
         guard line.hasPrefix(topic + " ") else { return nil }
@@ -39,12 +57,8 @@ import Testing
     }
 
     @Test func stateIsRetainedUpdatedThroughRingingAndDoneThenCleared() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "tea")
-        let watcher = try MosquittoSubscriber.start(
-            login, topics: [topics.state, topics.availability], log: broker.log)
-        let timer = EggtimerProcess(["2s", "--label", "tea", "-D", "null", "--loops", "1", "--json"] + bus(broker))
+        let (broker, login, topics, watcher, timer) = try kitchenTimer(
+            "tea", "2s", ["--loops", "1", "--json"], watching: { [$0.state, $0.availability] })
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
         // Retained: a client that subscribes later gets it at once.
         let late = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
@@ -80,11 +94,7 @@ import Testing
     /// broker after this one came online (a power cut shorter than 1.5 × keepalive), is answered
     /// with `online` again.
     @Test func aStaleOfflineForARunningTimerIsAnsweredWithOnline() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "tea")
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
-        let timer = EggtimerProcess(["1h", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("tea", "1h", watching: { [$0.availability] })
         #expect(watcher.wait(timeout: .seconds(15)) { $0.contains("\(topics.availability) online") })
         try mosquittoPublish(login, topic: topics.availability, payload: "offline", retain: true, log: broker.log)
         #expect(
@@ -99,11 +109,7 @@ import Testing
     }
 
     @Test func ackOverMQTTEndsTheRingingProcessWithZeroWithin300ms() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "eggs")
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
-        let timer = EggtimerProcess(["1s", "--label", "eggs", "-D", "null", "--json"] + bus(broker))
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("eggs", "1s")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("ringing") })
         let sent = ContinuousClock.now
         try mosquittoPublish(login, topic: topics.command, payload: "ack", log: broker.log)
@@ -116,11 +122,7 @@ import Testing
     }
 
     @Test func commandsForAnotherTimerAndGarbageAreIgnored() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "rice")
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
-        let timer = EggtimerProcess(["30m", "--label", "rice", "-D", "null", "--json"] + bus(broker))
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("rice", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
         let oversized = String(repeating: "a", count: 5000)
         for payload in ["frobnicate", "add lots", "cancel cancel", oversized, "\u{1}\u{2}"] {
@@ -138,11 +140,7 @@ import Testing
     }
 
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "bread")
-        let timer = EggtimerProcess(["30m", "--label", "bread", "-D", "null", "--json"] + bus(broker))
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("bread", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
         try mosquittoPublish(login, topic: topics.command, payload: "pause", log: broker.log)
         #expect(timer.expect(#""event":"paused""#))
@@ -193,12 +191,8 @@ import Testing
     }
 
     @Test func availabilityGoesOfflineAfterKill9() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "stew")
-        let watcher = try MosquittoSubscriber.start(
-            login, topics: [topics.availability, topics.state], log: broker.log)
-        let timer = EggtimerProcess(["30m", "--label", "stew", "-D", "null"] + bus(broker))
+        let (broker, _, topics, watcher, timer) = try kitchenTimer(
+            "stew", "30m", [], watching: { [$0.availability, $0.state] })
         #expect(
             watcher.wait(timeout: .seconds(15)) { lines in
                 lines.contains("\(topics.availability) online") && states(lines, topic: topics.state) == ["counting"]
@@ -220,11 +214,8 @@ import Testing
     }
 
     @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "jam")
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
-        let timer = EggtimerProcess(["30m", "--label", "jam", "-D", "null"] + bus(broker))
+        let (broker, _, topics, watcher, timer) = try kitchenTimer(
+            "jam", "30m", [], watching: { [$0.availability] })
         #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(topics.availability) online" })
         let stopped = ContinuousClock.now
         timer.signal(SIGSTOP)
@@ -238,14 +229,11 @@ import Testing
         #expect(watcher.wait(timeout: .seconds(15)) { $0.last == "\(topics.availability) online" })
         timer.signal(SIGTERM)
         #expect(timer.finish() == .exited(143))
+        withExtendedLifetime(broker) {}  // the broker runs until the end
     }
 
     @Test func aBrokerKilledMidCountdownDoesNotDelayTheAlarmAndTheStateComesBack() throws {
-        let broker = try MosquittoBroker()
-        let login = BrokerLogin(broker)
-        let topics = TimerTopics(node: "kitchen", label: "pasta")
-        let timer = EggtimerProcess(["4s", "--label", "pasta", "-D", "null", "--json"] + bus(broker))
-        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("pasta", "4s")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
         watcher.stop()
         broker.kill()
