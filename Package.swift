@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem"], swiftSettings: strictSettings),
         .testTarget(
-            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa"],
+            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "TestSupport"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
             exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 @testable import AlarmAudio
@@ -79,8 +80,7 @@ import Testing
 
     /// `ls` itself, copied: a real program, not a made-up header.
     @Test func theLsProgramIsAnELFFile() throws {
-        let ls = try #require(
-            TestFiles.read("/bin/ls") ?? TestFiles.read("/usr/bin/ls"), "neither /bin/ls nor /usr/bin/ls")
+        let ls = try #require(TestFiles.read(SystemTool.ls.path), "cannot read \(SystemTool.ls)")
         try expectRefused(ls, kind: .elf)
     }
 

@@ -131,7 +131,7 @@ import Testing
     @Test func thePasswordIsNeverRecordedAndIsReadAgainWhenRecovered() throws {
         let broker = try MosquittoBroker(users: ["ann": "env-s3cret", "bob": "file-s3cret"])
         let secrets = makePrivateDirectory("eggtimer-secrets")
-        defer { Child.spawn("/bin/rm", ["-rf", secrets]).wait(timeout: .seconds(30)) }
+        defer { Child.spawn(SystemTool.rm.path, ["-rf", secrets]).wait(timeout: .seconds(30)) }
         try writeFile(secrets + "/password", "file-s3cret\n")
         typealias Room = (
             user: String, password: String, label: String, options: [String], environment: [String: String]

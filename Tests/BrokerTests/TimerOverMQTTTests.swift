@@ -278,7 +278,7 @@ import Testing
         let broker = try MosquittoBroker(users: ["kim": "right"], tls: true)
         let tlsPort = try #require(broker.tlsPort)
         let secrets = makePrivateDirectory("eggtimer-secrets")
-        defer { Child.spawn("/bin/rm", ["-rf", secrets]).wait(timeout: .seconds(30)) }
+        defer { Child.spawn(SystemTool.rm.path, ["-rf", secrets]).wait(timeout: .seconds(30)) }
         try writeFile(secrets + "/password", "right\nnot this line\n")
         let login = BrokerLogin(broker, user: "kim", password: "right")
         let topics = TimerTopics(node: "kitchen", label: "tart")
@@ -306,7 +306,7 @@ import Testing
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
         let scratch = makePrivateDirectory("eggtimer-follow")
-        defer { Child.spawn("/bin/rm", ["-rf", scratch]).wait(timeout: .seconds(30)) }
+        defer { Child.spawn(SystemTool.rm.path, ["-rf", scratch]).wait(timeout: .seconds(30)) }
         let capture = scratch + "/garden.raw"
         let follower = EggtimerProcess(["follow", "-D", "file:'\(capture)',raw"] + follow(broker, node: "garden"))
         let availability = "eggtimer/garden/follow/availability"

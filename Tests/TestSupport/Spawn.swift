@@ -3,7 +3,8 @@ public import Glibc
 
 /// Starts `executable` with `posix_spawn`: the child gets only what `actions` set up on
 /// descriptors 0, 1 and 2, whatever other threads have open (or are opening) meanwhile, no blocked
-/// signal, default dispositions, and exactly `environment`.
+/// signal, default dispositions, and exactly `environment` (plus the test process's own wall-clock
+/// seam, ``RealtimeShift/inherited``, for the variables `environment` does not set).
 ///
 /// Appends a close-from-3 action to `actions`. A spawn that fails with ETXTBSY is retried for up
 /// to 10 s: a test that has just written an executable (a copy of eggtimer) may find its write
@@ -34,6 +35,7 @@ public func spawnProcess(
     posix_spawnattr_setflags(&attributes, Int16(flags))
     precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    let environment = environment.merging(RealtimeShift.inherited) { own, _ in own }
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid: Glibc.pid_t = 0

@@ -2,6 +2,7 @@ import ControlChannel
 import Dispatch
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// A private `XDG_RUNTIME_DIR` for one test; its `eggtimer` folder is made only on request.
@@ -20,6 +21,7 @@ private struct RuntimeDirectory: ~Copyable {
     deinit {
         for label in ControlClient.labels(in: folder) { unlink(folder + "/" + label + ".sock") }
         rmdir(folder)
+        unlink(base + "/clock")  // a wall-clock seam's offset file, where a test made one
         rmdir(base)
     }
 }
@@ -78,11 +80,16 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         #expect(runEggtimer(["list", "--json"], environment: runtime.environment).stdout == "[]\n")
     }
 
+    /// The client's wall clock is fixed at 09:07:03 on the deadline's day (the preload seam): the
+    /// deadline shows as a time of day, without its date, on any day the test runs.
     @Test func statusListsARunningTimer() throws {
         let runtime = try RuntimeDirectory()
         let server = try ControlServer(folder: runtime.folder, label: "soft")
         let served = serve(server, count: 1) { _ in status("soft", "counting").line }
-        let result = runEggtimer(["status"], environment: runtime.environment)
+        var environment = runtime.environment
+        let fiveMinutesBefore = Duration.milliseconds(nineTwelve) - .seconds(300)
+        environment.merge(try RealtimeShift.environment(file: runtime.base + "/clock", now: fiveMinutesBefore)) { $1 }
+        let result = runEggtimer(["status"], environment: environment)
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stderr == "")

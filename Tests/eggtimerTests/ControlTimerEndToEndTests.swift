@@ -201,10 +201,11 @@ import Testing
         #expect(chown(house.runtime, 65534, 65534) == 0)
         let timer = PipedChild(
             [
-                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s", "--label",
+                SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s",
+                "--label",
                 "tea", "--json", "-D", "null",
             ],
-            environment: house.environment, executable: "/usr/bin/setpriv")
+            environment: house.environment, executable: SystemTool.setpriv.path)
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let socket = house.runtime + "/eggtimer/tea.sock"
         let answer = rawExchange(socket, "eggtimer/1\tstatus\n")

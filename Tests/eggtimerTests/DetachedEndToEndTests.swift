@@ -19,8 +19,8 @@ import Testing
     /// Unhandled, SIGHUP would end it with 129 and SIGINT with 130.
     @Test(
         arguments: [
-            (SIGHUP, ["/usr/bin/nohup"]),
-            (SIGINT, ["/bin/sh", "-c", #"trap '' INT; exec "$0" "$@""#]),
+            (SIGHUP, [SystemTool.nohup.location]),
+            (SIGINT, [SystemTool.sh.location, "-c", #"trap '' INT; exec "$0" "$@""#]),
         ] as [(Int32, [String])])
     func aSignalIgnoredAtStartStaysIgnored(signal: Int32, launcher: [String]) throws {
         let dir = makePrivateDirectory()

@@ -23,7 +23,7 @@ import Testing
     }
 
     /// The shells the jobs run under.
-    static let shells = ["/bin/sh", "/bin/bash"]
+    static let shells = [SystemTool.sh.location, SystemTool.bash.location]
 
     /// `SHELL -c 'set -m; SCRIPT' eggtimer ARGS…`: in the script `"$0" "$@"` runs eggtimer.
     static func shell(_ shell: String, _ script: String, _ arguments: [String]) -> PseudoTerminal {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 @testable import eggtimer
@@ -141,9 +142,7 @@ extension ScheduleTests {
     /// Local times to wall-clock instants in a named zone, under the one DST rule; `TZ` is set per test.
     @Suite struct LocalTimeResolving {
         @Test func theBerlinZoneIsInstalled() {
-            #expect(
-                access("/usr/share/zoneinfo/Europe/Berlin", R_OK) == 0,
-                "install tzdata: the DST tests need Europe/Berlin")
+            #expect(SystemTool.berlin.problem == nil, "the DST tests need \(SystemTool.berlin)")
         }
 
         @Test(arguments: berlinZones) func anOrdinaryDayRingsAtThatLocalTime(zone: String) throws {

@@ -45,7 +45,7 @@ final class MosquittoBroker {
             let passwords = directory + "/passwords"
             try writeFile(passwords, "")
             for (user, password) in users.sorted(by: { $0.key < $1.key }) {
-                try Child.run("/usr/bin/mosquitto_passwd", ["-b", passwords, user, password], stderrPath: log)
+                try Child.run(SystemTool.mosquittoPasswd.path, ["-b", passwords, user, password], stderrPath: log)
             }
             config.append("password_file \(passwords)")
         }
@@ -62,7 +62,7 @@ final class MosquittoBroker {
     /// until every listener accepts a TCP connection.
     /// - Throws: `TestFailure` if it exits or does not accept within 20 s.
     func start() throws {
-        let child = Child.spawn("/usr/sbin/mosquitto", ["-c", configPath], stderrPath: log)
+        let child = Child.spawn(SystemTool.mosquitto.path, ["-c", configPath], stderrPath: log)
         server = child
         let deadline = ContinuousClock.now + .seconds(20)
         for listener in [port] + (tlsPort.map { [$0] } ?? []) {
@@ -111,7 +111,7 @@ final class MosquittoBroker {
 
     /// A CA (self-signed) and a server certificate it signs, for `localhost` and 127.0.0.1.
     private func makeCertificates() throws {
-        let openssl = "/usr/bin/openssl"
+        let openssl = SystemTool.openssl.path
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try Child.run(
             openssl,

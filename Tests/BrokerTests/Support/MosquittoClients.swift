@@ -36,7 +36,7 @@ func mosquittoPublish(_ login: BrokerLogin, topic: String, payload: String?, ret
 {
     let message = payload.map { ["-m", $0] } ?? ["-n"]
     try Child.run(
-        "/usr/bin/mosquitto_pub", login.arguments + ["-q", "1", "-t", topic] + message + (retain ? ["-r"] : []),
+        SystemTool.mosquittoPub.path, login.arguments + ["-q", "1", "-t", topic] + message + (retain ? ["-r"] : []),
         stderrPath: log, timeout: .seconds(10))
 }
 
@@ -83,7 +83,7 @@ final class MosquittoSubscriber: Sendable {
         self.marker = marker
         let ends = makePipe()
         child = Child.spawn(
-            "/usr/bin/mosquitto_sub", login.arguments + ["-v"] + topics.flatMap { ["-t", $0] }, stdout: ends.write,
+            SystemTool.mosquittoSub.path, login.arguments + ["-v"] + topics.flatMap { ["-t", $0] }, stdout: ends.write,
             stderrPath: log)
         close(ends.write)
         let reader = ends.read

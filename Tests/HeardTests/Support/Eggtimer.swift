@@ -59,7 +59,7 @@ final class EggtimerRun {
 /// Two shell busy loops keeping both cores busy until ``stop()``.
 struct BusyLoops {
     let children = (0..<2).map { _ in
-        Child.spawn("/bin/sh", ["-c", "while :; do :; done"], environment: ["PATH": "/usr/bin:/bin"])
+        Child.spawn(SystemTool.sh.path, ["-c", "while :; do :; done"], environment: ["PATH": "/usr/bin:/bin"])
     }
 
     func stop() {

@@ -16,7 +16,7 @@ final class Monitor {
     /// - Throws: `TestFailure` if nothing arrives within 10 s.
     init(_ server: PulseServer) throws {
         output = StampedOutput(
-            "/usr/bin/parec",
+            SystemTool.parec.path,
             [
                 "-d", "\(PulseServer.sink).monitor", "--format=s16le", "--rate=\(PulseServer.sampleRate)",
                 "--channels=2", "--raw", "--latency-msec=10",

@@ -47,7 +47,7 @@ final class PulseServer {
     /// - Throws: `TestFailure` if it exits or does not answer within 20 s.
     func start() throws {
         let child = Child.spawn(
-            "/usr/bin/pulseaudio",
+            SystemTool.pulseaudio.path,
             [
                 "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--log-level=debug",
                 "--log-target=stderr", "-L",
@@ -63,7 +63,7 @@ final class PulseServer {
                 server = nil
                 throw TestFailure("the PulseAudio test server exited (\(status)) before answering; see \(log)")
             }
-            let answer = Child.spawn("/usr/bin/pactl", ["info"], environment: probe).wait(timeout: .seconds(5))
+            let answer = Child.spawn(SystemTool.pactl.path, ["info"], environment: probe).wait(timeout: .seconds(5))
             if answer == .exited(0) { return }
             // Not listening yet: look again shortly, or at once if the server exits meanwhile.
             child.exits(within: .milliseconds(50))

@@ -1,0 +1,83 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// What the suite itself must hold to on a fresh machine: every outside program it runs comes
+/// from a package the Makefile installs, and nothing it does leaves the machine.
+@Suite struct TestHygieneTests {
+    @Test(arguments: SystemTool.all)
+    func everyToolsPackageIsInAMakefilePackageList(tool: SystemTool) {
+        #expect(MakefilePackages.names.contains(tool.package), "\(tool.location): \(tool.problem ?? "")")
+    }
+
+    @Test func aToolFromAnUnlistedPackageIsReported() {
+        let tool = SystemTool("/bin/true", package: "no-such-listed-package")
+        #expect(
+            tool.problem
+                == "/bin/true comes from Debian package no-such-listed-package, which no package list in the Makefile names"
+        )
+        #expect(MakefilePackages.names.isSuperset(of: ["libasound2-dev", "pulseaudio", "gcc", "iproute2"]))
+    }
+
+    @Test func aMissingToolIsReported() {
+        let tool = SystemTool("/usr/bin/eggtimer-no-such-tool", package: "gcc")
+        #expect(tool.problem?.hasPrefix("/usr/bin/eggtimer-no-such-tool is missing: Debian package gcc") == true)
+    }
+
+    /// A path of a system program, library or zone file written in a test source outside
+    /// SystemTool.swift would bypass the package check.
+    @Test func testsNameSystemFilesOnlyThroughSystemTool() {
+        let programs = ["\"/bin/", "\"/sbin/", "\"/usr/bin/", "\"/usr/sbin/", "\"/usr/share/zoneinfo/"]
+        func namesASystemFile(_ code: Substring) -> Bool {
+            programs.contains { code.contains($0) } || (code.contains("\"/usr/lib/") && code.contains(".so"))
+        }
+        var found: [String] = []
+        for file in swiftFiles(under: repositoryRoot + "/Tests")
+        where !file.hasSuffix("/SystemTool.swift") && !file.hasSuffix("/TestHygieneTests.swift") {
+            for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.drop { $0 == " " }
+                guard !code.hasPrefix("//") else { continue }
+                if namesASystemFile(code) { found.append("\(file):\(number + 1): \(code)") }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// `make test` runs the suite through scripts/isolated.sh; run otherwise, this fails.
+    @Test func theSuiteRunsInAPrivateNetworkNamespace() throws {
+        try NetworkIsolation.require()
+        // Beyond loopback nothing is reachable: a connect fails at once, with nothing sent.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(9).bigEndian
+        address.sin_addr.s_addr = UInt32(0xC000_0201).bigEndian  // 192.0.2.1, a documentation address
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(result == -1 && errno == ENETUNREACH, "connect: \(result), errno \(errno)")
+    }
+
+    private func swiftFiles(under folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var files: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.hasPrefix(".") else { continue }
+            let path = folder + "/" + name
+            if entry.pointee.d_type == UInt8(DT_DIR) {
+                files += swiftFiles(under: path)
+            } else if name.hasSuffix(".swift") {
+                files.append(path)
+            }
+        }
+        return files
+    }
+}
