@@ -2430,7 +2430,10 @@ class Bench:
 
 def main():
     parser = argparse.ArgumentParser(description="eggtimer benchmarks (bench/README.md)")
-    parser.add_argument("--binary", required=True, help="the release eggtimer to measure")
+    parser.add_argument("--binary", help="the release eggtimer to measure")
+    parser.add_argument("--install-peers", action="store_true",
+                        help="only install the peers that come from PyPI (termdown), then exit: make runs this "
+                             "before the isolated run, where no package can be fetched")
     parser.add_argument("--quick", action="store_true", help="a few seconds of every measurement; prints only")
     parser.add_argument("--sound", default=os.path.join(REPO, "Sounds", "alarm_sound.mp3"),
                         help="the MP3 that eggtimer and mpg123 loop (default: Sounds/alarm_sound.mp3)")
@@ -2441,6 +2444,13 @@ def main():
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
+    if options.install_peers:
+        termdown = Termdown()
+        found = termdown.ensure()
+        log(f"termdown: {termdown.note}")
+        return 0 if found else 1
+    if not options.binary:
+        parser.error("--binary is required")
     binary = os.path.abspath(options.binary)
     sound = os.path.abspath(options.sound)
     try:
