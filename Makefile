@@ -74,7 +74,7 @@ test-any-day: deps
 # out of `make test`: while any PulseAudio server runs, the pulseaudio package points the system's
 # ALSA `default` at it (/etc/alsa/conf.d/99-pulse.conf), and installing Debian's mosquitto enables a
 # system broker; running tests must do neither to a kitchen Pi.
-SERVICE_TEST_PACKAGES := pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients openssl
+SERVICE_TEST_PACKAGES := pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients openssl iproute2 util-linux
 test-services: deps
 	@sh scripts/ensure-deps.sh $(SERVICE_TEST_PACKAGES)
 	$(ISOLATED) $(SWIFT) test --filter 'HeardTests|BrokerTests'
@@ -123,7 +123,7 @@ sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	-python3 bench/bench.py --install-peers
