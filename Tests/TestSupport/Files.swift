@@ -21,18 +21,29 @@ public func makePrivateDirectory(_ prefix: String = "eggtimer-test") -> String {
     }
 }
 
-/// Removes a folder and everything in it, folders that a child made inside (a sound server's
-/// `pulse/`) too; symbolic links are removed, not followed.
-public func removeDirectory(_ path: String) {
-    guard let directory = opendir(path) else { return }
+/// The entries of a folder, without `.` and `..`, as `readdir` gives them (unsorted).
+/// - Returns: Each entry's name and whether it is a folder (by `lstat`: a link is not one); none
+///   when the folder cannot be opened.
+public func folderEntries(_ path: String) -> [(name: String, isFolder: Bool)] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var entries: [(name: String, isFolder: Bool)] = []
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard name != "." && name != ".." else { continue }
         var info = stat()
-        let child = path + "/" + name
-        if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { removeDirectory(child) } else { unlink(child) }
+        entries.append((name, lstat(path + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR))
     }
-    closedir(directory)
+    return entries
+}
+
+/// Removes a folder and everything in it, folders that a child made inside (a sound server's
+/// `pulse/`) too; symbolic links are removed, not followed.
+public func removeDirectory(_ path: String) {
+    for entry in folderEntries(path) {
+        let child = path + "/" + entry.name
+        if entry.isFolder { removeDirectory(child) } else { unlink(child) }
+    }
     rmdir(path)
 }
 

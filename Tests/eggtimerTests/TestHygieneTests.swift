@@ -63,21 +63,9 @@ import Testing
     }
 
     private func swiftFiles(under folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var files: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.hasPrefix(".") else { continue }
-            let path = folder + "/" + name
-            if entry.pointee.d_type == UInt8(DT_DIR) {
-                files += swiftFiles(under: path)
-            } else if name.hasSuffix(".swift") {
-                files.append(path)
-            }
+        folderEntries(folder).filter { !$0.name.hasPrefix(".") }.flatMap { entry in
+            let path = folder + "/" + entry.name
+            return entry.isFolder ? swiftFiles(under: path) : entry.name.hasSuffix(".swift") ? [path] : []
         }
-        return files
     }
 }
