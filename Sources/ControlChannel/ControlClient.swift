@@ -25,21 +25,28 @@ public enum ControlClient {
     }
 
     /// Sends `request` to the timer labelled `label` and returns its reply line.
+    ///
+    /// Nothing is sent unless `folder` passes the timer's own rules (``RuntimeFolder/checkForUse(_:)``)
+    /// and the socket's listener runs as this user (SO_PEERCRED): another user's socket cannot
+    /// answer for a timer.
     /// - Parameters:
     ///   - request: One line, without a newline.
     ///   - label: The timer's label or socket name.
     ///   - folder: The runtime folder.
     ///   - timeout: How long to wait for the whole exchange.
     /// - Returns: The reply, without its newline.
-    /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
+    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` for a folder the timer would refuse,
+    ///   ``ControlError/foreignListener(path:uid:)`` for a socket served by another user,
+    ///   `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
     ///   one is removed), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
     ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
-    /// C: `socket`, `connect`, `send`, `poll`, `read`.
+    /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
     ) throws(ControlError) -> String {
         let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
         let deadline = ContinuousClock.now + timeout
+        try RuntimeFolder.checkForUse(folder)
         let fd: Int32
         do throws(ControlError) {
             fd = try UnixSocket.connect(to: path)
@@ -50,6 +57,9 @@ public enum ControlClient {
             throw error
         }
         defer { close(fd) }
+        var listener = CSystem_PeerCredentials()
+        guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }
+        guard listener.uid == getuid() else { throw .foreignListener(path: path, uid: listener.uid) }
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
             throw .noAnswer(path: path, peerPID: peerPID(fd))
         }

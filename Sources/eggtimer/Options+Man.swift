@@ -169,7 +169,9 @@ extension Options {
         .TP
         .I $XDG_RUNTIME_DIR/eggtimer/
         The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#
-        else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it.
+        else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it \#
+        or owns it, or when XDG_RUNTIME_DIR is not yours with mode 0700. The commands apply the \#
+        same rules, and believe a socket only when its listener runs as you (one line says so).
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
