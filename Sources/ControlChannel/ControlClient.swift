@@ -37,8 +37,8 @@ public enum ControlClient {
     /// - Returns: The reply, without its newline.
     /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` for a folder the timer would refuse,
     ///   ``ControlError/foreignListener(path:uid:)`` for a socket served by another user,
-    ///   `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
-    ///   one is removed), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
+    ///   `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (left in place:
+    ///   only the timer that holds the label's lock removes a socket), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
     ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
     /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
@@ -47,15 +47,9 @@ public enum ControlClient {
         let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
         let deadline = ContinuousClock.now + timeout
         try RuntimeFolder.checkForUse(folder)
-        let fd: Int32
-        do throws(ControlError) {
-            fd = try UnixSocket.connect(to: path)
-        } catch let ControlError.system(call, code) where code == ECONNREFUSED {
-            unlink(path)  // left by a killed timer: nobody listens
-            throw .system(call: call, code: code)
-        } catch {
-            throw error
-        }
+        // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between
+        // bind() and listen(): never removed here, only by the holder of its label's lock.
+        let fd = try UnixSocket.connect(to: path)
         defer { close(fd) }
         var listener = CSystem_PeerCredentials()
         guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }

@@ -6,8 +6,9 @@ import TimerCore
 /// which it finds by their control sockets in ``RuntimeFolder/current()``.
 ///
 /// Blocks the calling (main) thread: each timer has ``answerLimit`` to answer each request. A
-/// stale socket (left by a killed timer: the connection is refused) is removed by the client
-/// and skipped silently; a timer that does not answer in time, or answers something else, is
+/// stale socket (left by a killed timer: the connection is refused) is skipped silently and left
+/// for its label's next timer to replace (a client cannot tell it from a timer still starting);
+/// a timer that does not answer in time, or answers something else, is
 /// skipped with one warning line on standard error.
 enum ControlCommands {
     /// How long a timer has to answer one request.
@@ -137,7 +138,7 @@ enum ControlCommands {
                 guard let status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
                 timers.append(status)
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
-                continue  // stale (the client removed it) or gone meanwhile
+                continue  // stale (left for its label's next timer), starting, or gone meanwhile
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)
