@@ -49,7 +49,8 @@ public enum ControlClient {
         try RuntimeFolder.checkForUse(folder)
         // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between
         // bind() and listen(): never removed here, only by the holder of its label's lock.
-        let fd = try UnixSocket.connect(to: path)
+        // A full queue (idle peers flooding it) is tried again within the deadline.
+        let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
         defer { close(fd) }
         var listener = CSystem_PeerCredentials()
         guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }

@@ -50,7 +50,9 @@ public final class ControlServer {
             try Self.bind(fd, path: path, label: label)
             guard chmod(path, 0o600) == 0 else { throw .system(call: "chmod", code: errno) }
             beforeListening()
-            guard listen(fd, 8) == 0 else { throw .system(call: "listen", code: errno) }
+            // A long queue (the kernel caps it at net.core.somaxconn): idle peers do not fill it
+            // before the timer's loop accepts them, dropping the idlest (ControlInbox).
+            guard listen(fd, SOMAXCONN) == 0 else { throw .system(call: "listen", code: errno) }
         } catch {
             close(fd)
             close(lock)
