@@ -192,7 +192,8 @@ extension Options {
         .TP
         .B EGGTIMER_MQTT_PASSWORD
         The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given. It is never \#
-        recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR.
+        recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR, and \#
+        the \fB\-\-on\-done\fR command does not get it.
         .TP
         .B NO_COLOR
         Set and not empty: no colours on the screen.
