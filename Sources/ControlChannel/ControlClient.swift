@@ -38,8 +38,10 @@ public enum ControlClient {
     /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` for a folder the timer would refuse,
     ///   ``ControlError/foreignListener(path:uid:)`` for a socket served by another user,
     ///   `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (left in place:
-    ///   only the timer that holds the label's lock removes a socket), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
-    ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
+    ///   only the timer that holds the label's lock removes a socket), `.system("connect", EAGAIN)`
+    ///   when its queue stayed full until the deadline, ``ControlError/noAnswer(path:peerPID:)``
+    ///   when it does not answer in time (with the pid of the process listening, from
+    ///   SO_PEERCRED: a stopped one does not answer).
     /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
