@@ -25,31 +25,38 @@ public enum ControlClient {
     }
 
     /// Sends `request` to the timer labelled `label` and returns its reply line.
+    ///
+    /// Nothing is sent unless `folder` passes the timer's own rules (``RuntimeFolder/checkForUse(_:)``)
+    /// and the socket's listener runs as this user (SO_PEERCRED): another user's socket cannot
+    /// answer for a timer.
     /// - Parameters:
     ///   - request: One line, without a newline.
     ///   - label: The timer's label or socket name.
     ///   - folder: The runtime folder.
     ///   - timeout: How long to wait for the whole exchange.
     /// - Returns: The reply, without its newline.
-    /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
-    ///   one is removed), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
-    ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
-    /// C: `socket`, `connect`, `send`, `poll`, `read`.
+    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` for a folder the timer would refuse,
+    ///   ``ControlError/foreignListener(path:uid:)`` for a socket served by another user,
+    ///   `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (left in place:
+    ///   only the timer that holds the label's lock removes a socket), `.system("connect", EAGAIN)`
+    ///   when its queue stayed full until the deadline, ``ControlError/noAnswer(path:peerPID:)``
+    ///   when it does not answer in time (with the pid of the process listening, from
+    ///   SO_PEERCRED: a stopped one does not answer).
+    /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
     ) throws(ControlError) -> String {
         let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
         let deadline = ContinuousClock.now + timeout
-        let fd: Int32
-        do throws(ControlError) {
-            fd = try UnixSocket.connect(to: path)
-        } catch let ControlError.system(call, code) where code == ECONNREFUSED {
-            unlink(path)  // left by a killed timer: nobody listens
-            throw .system(call: call, code: code)
-        } catch {
-            throw error
-        }
+        try RuntimeFolder.checkForUse(folder)
+        // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between
+        // bind() and listen(): never removed here, only by the holder of its label's lock.
+        // A full queue (idle peers flooding it) is tried again within the deadline.
+        let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
         defer { close(fd) }
+        var listener = CSystem_PeerCredentials()
+        guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }
+        guard listener.uid == getuid() else { throw .foreignListener(path: path, uid: listener.uid) }
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
             throw .noAnswer(path: path, peerPID: peerPID(fd))
         }

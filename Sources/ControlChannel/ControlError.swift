@@ -9,6 +9,8 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     case labelInUse(label: String)
     /// A system call failed: the call's name and `errno`.
     case system(call: String, code: Int32)
+    /// The socket's listener runs as another user (SO_PEERCRED), so nothing it says is believed.
+    case foreignListener(path: String, uid: UInt32)
     /// The timer did not answer within the deadline.
     case noAnswer(path: String, peerPID: Int32?)
     /// The timer answered something that is not the control protocol.
@@ -20,6 +22,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .unsafeFolder(let path, let reason): "unsafe runtime folder '\(path)': \(reason)"
         case .labelInUse(let label): "a timer labelled '\(label)' is already running"
         case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .foreignListener(let path, let uid): "\(path) is served by user \(uid), not by you: not trusted"
         case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
         }

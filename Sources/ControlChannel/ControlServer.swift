@@ -4,12 +4,15 @@ import Glibc
 /// A running timer's control socket: `<folder>/<label>.sock`, mode 0600, accepting requests only
 /// from processes of the same user (SO_PEERCRED).
 ///
-/// The socket's name is the label, so two running timers can never share one: a second timer
-/// with the same label finds the socket answering and is refused. A socket left by a killed
-/// process refuses connections; it is detected as stale and replaced.
+/// The socket's name is the label, so two running timers can never share one. The owner of a
+/// name holds an exclusive `flock` on `<folder>/<label>.lock` from before it binds until it closes
+/// (the kernel drops it when the process dies, however it dies): a second timer with the same
+/// label, even one starting while the first is between bind() and listen(), fails to take it and
+/// is refused. Only the lock's holder removes the socket: its own when it closes, or a stale one
+/// (left by a killed owner, whose lock died with it) that it replaces. Clients never remove one.
 ///
 /// Owned by the event loop's thread; never blocks. Closing it (deinit) removes the socket file if
-/// it is still this server's.
+/// it is still this server's, then its lock file.
 public final class ControlServer {
     /// The listening descriptor, for the poll set (close-on-exec, non-blocking).
     public let descriptor: Int32
@@ -17,30 +20,48 @@ public final class ControlServer {
     public let path: String
     private let device: dev_t
     private let inode: ino_t
+    /// The lock file's descriptor, holding the `flock` that makes this server the name's owner.
+    private let lock: Int32
+    private let lockPath: String
 
     /// Binds and listens on `<folder>/<label>.sock`.
     /// - Parameters:
     ///   - folder: A safe runtime folder (``RuntimeFolder/prepare(_:)``).
     ///   - label: The timer's label: one word of letters, digits, `-`, `_`, `.`.
-    /// - Throws: ``ControlError/labelInUse(label:)`` when a timer answers on that socket;
-    ///   `.system` when the socket cannot be made.
-    /// C: `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing socket), `unlink`.
-    public init(folder: String, label: String) throws(ControlError) {
+    ///   - beforeListening: Called on this thread once the socket is bound and before it listens
+    ///     (a test seam: a connect meanwhile is refused); nothing by default.
+    /// - Throws: ``ControlError/labelInUse(label:)`` when another process holds the label's lock or
+    ///   a timer answers on that socket; `.system` when the lock or the socket cannot be made.
+    /// C: `open`, `flock`, `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing
+    /// socket), `unlink`.
+    public init(folder: String, label: String, beforeListening: () -> Void = {}) throws(ControlError) {
         let path = folder + "/" + Self.socketName(for: label) + ".sock"
         guard path.utf8.count <= UnixSocket.maximumPathBytes else {
             throw .system(call: "bind \(path)", code: ENAMETOOLONG)
         }
-        let fd = try UnixSocket.make()
+        let lockPath = folder + "/" + Self.socketName(for: label) + ".lock"
+        let lock = try Self.takeLock(lockPath, label: label)
+        let fd: Int32
+        do throws(ControlError) { fd = try UnixSocket.make() } catch {
+            close(lock)
+            throw error
+        }
         do throws(ControlError) {
             try Self.bind(fd, path: path, label: label)
-            guard chmod(path, 0o600) == 0, listen(fd, 8) == 0 else { throw .system(call: "listen", code: errno) }
+            guard chmod(path, 0o600) == 0 else { throw .system(call: "chmod", code: errno) }
+            beforeListening()
+            // A long queue (the kernel caps it at net.core.somaxconn): idle peers do not fill it
+            // before the timer's loop accepts them, dropping the idlest (ControlInbox).
+            guard listen(fd, SOMAXCONN) == 0 else { throw .system(call: "listen", code: errno) }
         } catch {
             close(fd)
+            close(lock)
             throw error
         }
         var info = stat()
         _ = stat(path, &info)
         (descriptor, self.path, device, inode) = (fd, path, info.st_dev, info.st_ino)
+        (self.lock, self.lockPath) = (lock, lockPath)
     }
 
     deinit {
@@ -48,21 +69,67 @@ public final class ControlServer {
         var info = stat()
         // Remove the file only if it is still ours (not a successor's after a stale-socket replace).
         if stat(path, &info) == 0, info.st_dev == device, info.st_ino == inode { unlink(path) }
+        // Still holding the lock: a process that opened this file meanwhile finds it unlinked
+        // once it gets the lock, and opens the path again (takeLock).
+        unlink(lockPath)
+        close(lock)
     }
 
-    /// Binds `fd` to `path`, replacing a stale socket (one nobody listens on); a few tries, since
-    /// two timers starting at once may race for the same stale name.
+    /// Opens (or creates, mode 0600) the lock file at `path` and takes its exclusive `flock`
+    /// without waiting.
+    /// - Returns: The descriptor holding the lock (close-on-exec, so no child keeps it).
+    /// - Throws: ``ControlError/labelInUse(label:)`` when another process holds it; `.system`.
+    /// C: `open`, `flock`, `fstat`, `stat`.
+    private static func takeLock(_ path: String, label: String) throws(ControlError) -> Int32 {
+        for _ in 0..<3 {
+            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .system(call: "open \(path)", code: errno) }
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                close(fd)
+                if code == EWOULDBLOCK { throw .labelInUse(label: label) }
+                throw .system(call: "flock \(path)", code: code)
+            }
+            // The previous owner unlinks the file before it lets go: a lock on an unlinked file
+            // is no lock on the name.
+            var held = stat()
+            var named = stat()
+            if fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev,
+                held.st_ino == named.st_ino
+            {
+                return fd
+            }
+            close(fd)
+        }
+        throw .system(call: "flock \(path)", code: EAGAIN)
+    }
+
+    /// Binds `fd` to `path`, replacing a stale socket.
+    ///
+    /// The caller holds the label's lock, so an
+    /// existing socket's owner is dead (its lock went with it) unless a listener of this user
+    /// answers there (a timer that took no lock); a listener of another user's cannot be a timer
+    /// of this user's and is replaced too.
     private static func bind(_ fd: Int32, path: String, label: String) throws(ControlError) {
         for _ in 0..<3 {
             if UnixSocket.withAddress(path, { Glibc.bind(fd, $0, $1) }) == 0 { return }
             guard errno == EADDRINUSE else { throw .system(call: "bind \(path)", code: errno) }
+            let probe: Int32
             do throws(ControlError) {
-                close(try UnixSocket.connect(to: path))
+                probe = try UnixSocket.connect(to: path)
             } catch let ControlError.system(_, code) where code == ECONNREFUSED || code == ENOENT {
-                unlink(path)  // stale: left by a process that was killed
+                unlink(path)  // stale: left by an owner that was killed
                 continue
             } catch {
                 throw .labelInUse(label: label)  // alive, just busy (EAGAIN)
+            }
+            var listener = CSystem_PeerCredentials()
+            let ours = CSystem_peerCredentials(probe, &listener) == 0 && listener.uid == getuid()
+            close(probe)
+            guard ours else {
+                unlink(path)
+                continue
             }
             throw .labelInUse(label: label)  // it answered: a live timer
         }

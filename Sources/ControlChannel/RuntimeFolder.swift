@@ -6,7 +6,9 @@ import Glibc
 /// `/run/user/UID/eggtimer` when systemd-logind made that folder, else `/tmp/eggtimer-UID`.
 /// Whichever it is, eggtimer creates it with mode 0700 and refuses it unless it is a real
 /// directory (not a symlink) owned by this user and closed to others, so no other user can plant
-/// or read a socket there.
+/// or read a socket there; a `$XDG_RUNTIME_DIR` must itself be this user's with mode 0700, as the
+/// specification requires. The timer and its clients apply the same rules
+/// (``checkForUse(_:)``): a client never believes a socket in a folder the timer would refuse.
 public enum RuntimeFolder {
     /// The folder's path for this process (pure: every input is passed in).
     /// - Parameters:
@@ -23,19 +25,59 @@ public enum RuntimeFolder {
     /// The folder for this process, from its environment and real user id.
     public static func current() -> String {
         let uid = getuid()
-        let variable = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         var info = stat()
-        return path(runtimeDirectory: variable, uid: uid, runUserExists: stat("/run/user/\(uid)", &info) == 0)
+        return path(runtimeDirectory: runtimeDirectory(), uid: uid, runUserExists: stat("/run/user/\(uid)", &info) == 0)
     }
 
-    /// Creates the folder if it is missing (mode 0700) and checks that it is safe.
-    /// - Parameter path: The folder, from ``path(runtimeDirectory:uid:runUserExists:)``.
-    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` when it is a symlink, not a directory,
-    ///   owned by another user, or open to group or others; `.system` when it cannot be made.
-    /// C: `mkdir`, `lstat`.
+    /// `$XDG_RUNTIME_DIR`, or nil when it is unset, empty or not absolute (then it is not used).
+    static func runtimeDirectory() -> String? {
+        getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// Creates the folder if it is missing (mode 0700) and checks that it is safe, as
+    /// ``checkForUse(_:)`` does.
+    /// - Parameter path: The folder, from ``current()``.
+    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` when it (or the `$XDG_RUNTIME_DIR` it
+    ///   lies in) is unsafe; `.system` when it cannot be made.
+    /// C: `mkdir`, `stat`, `lstat`.
     public static func prepare(_ path: String) throws(ControlError) {
+        try checkRuntimeDirectory(containing: path)
         if mkdir(path, 0o700) != 0, errno != EEXIST { throw .system(call: "mkdir \(path)", code: errno) }
         try check(path)
+    }
+
+    /// The rules both ends apply before they use the control folder `path`: the timer before it
+    /// listens there, a client before it connects to a socket there.
+    ///
+    /// When `path` is `$XDG_RUNTIME_DIR/eggtimer`, that directory must be this user's with mode
+    /// 0700; `path` itself must pass ``check(_:)``.
+    /// - Parameter path: The folder, from ``current()``.
+    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` naming what is wrong; `.system` with
+    ///   `ENOENT` when a folder does not exist (then no timer runs there).
+    /// C: `stat`, `lstat`.
+    public static func checkForUse(_ path: String) throws(ControlError) {
+        try checkRuntimeDirectory(containing: path)
+        try check(path)
+    }
+
+    /// Checks `$XDG_RUNTIME_DIR` when `path` lies in it: a directory (a symlink to one is followed)
+    /// owned by this user, mode 0700.
+    /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` naming the variable's folder.
+    /// C: `stat`.
+    private static func checkRuntimeDirectory(containing path: String) throws(ControlError) {
+        guard let base = runtimeDirectory(), path == base + "/eggtimer" else { return }
+        var info = stat()
+        guard stat(base, &info) == 0 else { throw .system(call: "stat \(base)", code: errno) }
+        let type = info.st_mode & S_IFMT
+        if type != S_IFDIR { throw .unsafeFolder(path: base, reason: "it is $XDG_RUNTIME_DIR but not a directory") }
+        if info.st_uid != getuid() {
+            throw .unsafeFolder(path: base, reason: "it is $XDG_RUNTIME_DIR but belongs to user \(info.st_uid)")
+        }
+        if info.st_mode & 0o777 != 0o700 {
+            throw .unsafeFolder(
+                path: base,
+                reason: "it is $XDG_RUNTIME_DIR but has mode \(String(info.st_mode & 0o777, radix: 8)), not 700")
+        }
     }
 
     /// Checks that `path` is a real directory of this user's, closed to others.

@@ -37,18 +37,29 @@ enum UnixSocket {
     }
 
     /// Connects a fresh socket to `path`.
+    /// - Parameters:
+    ///   - path: The socket's path.
+    ///   - deadline: Until when a full queue (`EAGAIN`) is tried again, every 2 ms (the kernel
+    ///     cannot be polled for room in a listener's queue); nil: not tried again.
     /// - Returns: The connected descriptor (the caller closes it).
     /// - Throws: `.system("connect", errno)`: `ECONNREFUSED` or `ENOENT` mean no timer listens
-    ///   there (a stale socket), `EAGAIN` that its queue is full.
-    static func connect(to path: String) throws(ControlError) -> Int32 {
-        let fd = try make()
-        let result = withAddress(path) { Glibc.connect(fd, $0, $1) }
-        if result != 0 {
+    ///   there (a stale socket), `EAGAIN` that its queue stayed full.
+    /// Blocks until `deadline` at most. C: `socket`, `connect`, `nanosleep`.
+    static func connect(to path: String, retryingUntil deadline: ContinuousClock.Instant? = nil) throws(ControlError)
+        -> Int32
+    {
+        while true {
+            let fd = try make()
+            let result = withAddress(path) { Glibc.connect(fd, $0, $1) }
+            if result == 0 { return fd }
             let code = errno
             close(fd)
-            throw .system(call: "connect", code: code)
+            guard code == EAGAIN || code == EINTR, let deadline, ContinuousClock.now < deadline else {
+                throw .system(call: "connect", code: code)
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            _ = nanosleep(&pause, nil)
         }
-        return fd
     }
 
     /// Writes all of `bytes` within `deadline`, waiting for room with `poll`.

@@ -6,8 +6,9 @@ import TimerCore
 /// which it finds by their control sockets in ``RuntimeFolder/current()``.
 ///
 /// Blocks the calling (main) thread: each timer has ``answerLimit`` to answer each request. A
-/// stale socket (left by a killed timer: the connection is refused) is removed by the client
-/// and skipped silently; a timer that does not answer in time, or answers something else, is
+/// stale socket (left by a killed timer: the connection is refused) is skipped silently and left
+/// for its label's next timer to replace (a client cannot tell it from a timer still starting);
+/// a timer that does not answer in time, or answers something else, is
 /// skipped with one warning line on standard error.
 enum ControlCommands {
     /// How long a timer has to answer one request.
@@ -21,7 +22,7 @@ enum ControlCommands {
         let folder = RuntimeFolder.current()
         switch command {
         case .status(let json):
-            let timers = survey(labels(in: folder), folder: folder).timers
+            let timers = survey(labels(in: folder) ?? [], folder: folder).timers
             let time = LocalTime.system
             let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
             return write(
@@ -47,7 +48,7 @@ enum ControlCommands {
     ///   - folder: The runtime folder.
     /// - Returns: The exit status, as for ``run(_:)``.
     private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
-        let all = labels(in: folder)
+        guard let all = labels(in: folder) else { return .noTimer }
         let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
         let (timers, namedFailure) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
         if let namedFailure {
@@ -137,7 +138,7 @@ enum ControlCommands {
                 guard let status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
                 timers.append(status)
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
-                continue  // stale (the client removed it) or gone meanwhile
+                continue  // stale (left for its label's next timer), starting, or gone meanwhile
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)
@@ -149,15 +150,18 @@ enum ControlCommands {
         return (timers, namedFailure)
     }
 
-    /// The labels of the sockets in `folder`, when it is safe to use (a missing folder: none).
-    private static func labels(in folder: String) -> [String] {
+    /// The labels of the sockets in `folder`, when it passes the timer's own rules (a missing
+    /// folder: none).
+    /// - Returns: nil when the folder is refused, said in one line on standard error: a timer
+    ///   never listens there, so nothing there may answer for one.
+    private static func labels(in folder: String) -> [String]? {
         do {
-            try RuntimeFolder.check(folder)
+            try RuntimeFolder.checkForUse(folder)
         } catch .system(_, let code) where code == ENOENT {
             return []
         } catch {
-            printError("eggtimer: \(error.description); not used")
-            return []
+            printError("eggtimer: \(error.description); its sockets are not trusted")
+            return nil
         }
         return ControlClient.labels(in: folder).filter(Options.isValidLabel)
     }

@@ -63,13 +63,14 @@ struct BusOptions: Equatable, Sendable {
     /// `$EGGTIMER_MQTT_PASSWORD`, else none.
     /// - Parameter environment: An environment variable's value by name.
     /// - Returns: The password, or nil.
-    /// - Throws: `UsageError` naming the file when it cannot be read.
+    /// - Throws: `UsageError` naming the file when it cannot be read or is not a regular file (a
+    ///   FIFO is refused at once, never waited on).
     func password(environment: (String) -> String? = Self.processEnvironment) throws(UsageError) -> String? {
         guard let passwordFile else { return environment(Self.passwordVariable).flatMap { $0.isEmpty ? nil : $0 } }
-        let descriptor = open(passwordFile, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        let descriptor: Int32
+        do { descriptor = try RegularFile.open(passwordFile) } catch {
             throw UsageError(
-                description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(errorText(errno))")
+                description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(error.reason)")
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []

@@ -169,7 +169,11 @@ extension Options {
         .TP
         .I $XDG_RUNTIME_DIR/eggtimer/
         The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#
-        else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it.
+        else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it \#
+        or owns it, or when XDG_RUNTIME_DIR is not yours with mode 0700. The commands apply the \#
+        same rules, and believe a socket only when its listener runs as you (one line says so). \#
+        Each timer holds a lock on \fILABEL.lock\fR beside its socket while it runs; only the \#
+        holder removes a socket (its own, or a stale one it replaces), never a command.
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
@@ -188,7 +192,8 @@ extension Options {
         .TP
         .B EGGTIMER_MQTT_PASSWORD
         The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given. It is never \#
-        recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR.
+        recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR, and \#
+        the \fB\-\-on\-done\fR command does not get it.
         .TP
         .B NO_COLOR
         Set and not empty: no colours on the screen.

@@ -118,6 +118,29 @@ private func removeFolder(_ path: String) {
         #expect(server.path == folder + "/eggs.sock")
     }
 
+    /// Issue 21: a timer between bind() and listen() refuses connections; a client meeting that
+    /// must not delete its socket, and a second timer with its label must not start meanwhile.
+    @Test func aTimerBetweenBindAndListenKeepsItsSocketAndItsLabel() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        var client: ControlError?
+        var second: ControlError?
+        let server = try ControlServer(folder: folder, label: "tea") {
+            do throws(ControlError) {
+                _ = try ControlClient.exchange(ControlRequest.status.line, label: "tea", folder: folder)
+            } catch { client = error }
+            do throws(ControlError) { _ = try ControlServer(folder: folder, label: "tea") } catch { second = error }
+        }
+        #expect(client == .system(call: "connect", code: ECONNREFUSED))
+        #expect(second == .labelInUse(label: "tea"))
+        let status = TimerStatus(
+            label: "tea", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
+        let done = serveOnce(server) { _ in status.line }
+        let answer = try ControlClient.exchange(ControlRequest.status.line, label: "tea", folder: folder)
+        done.wait()
+        #expect(TimerStatus(line: answer) == status, "the socket is still there and still its own")
+    }
+
     @Test func closingTheServerRemovesItsSocket() throws {
         let folder = privateFolder()
         defer { removeFolder(folder) }

@@ -137,6 +137,50 @@ private let t0 = ContinuousClock.now
             run.stderr
                 == "eggtimer: option '--mqtt-cafile' cannot read '/nonexistent/ca.pem': No such file or directory\n")
     }
+
+    /// Issue 20, "Secrets stay put": a FIFO given as either file (command line or config file)
+    /// used to block open() for ever, before the countdown and with SIGTERM blocked.
+    @Test(arguments: [("--mqtt-cafile", "mqtts"), ("--mqtt-password-file", "mqtt")], [false, true])
+    func aFIFOAsTheCAOrPasswordFileIsRefusedWithoutWaiting(option: (name: String, scheme: String), inConfig: Bool) {
+        let folder = makePrivateDirectory()
+        defer { removeDirectory(folder) }
+        let fifo = folder + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var arguments = ["5m", "-D", "null", "--mqtt", "\(option.scheme)://127.0.0.1:1"]
+        var environment: [String: String] = [:]
+        if inConfig {
+            writeFile(folder + "/config", Array("\(option.name.dropFirst(2)) = \(fifo)\n".utf8))
+            environment["EGGTIMER_CONFIG"] = folder + "/config"
+        } else {
+            arguments += [option.name, fifo]
+        }
+        let run = runEggtimer(arguments, environment: environment, timeout: .seconds(10))
+        #expect(run.termination == .exited(66), "\(run.stderr)")
+        let colon = option.name == "--mqtt-cafile" ? "" : ":"
+        let reason = "not a regular file (a named pipe)"
+        #expect(run.stderr == "eggtimer: option '\(option.name)'\(colon) cannot read '\(fifo)': \(reason)\n")
+    }
+
+    /// The `--on-done` command does not inherit the broker password.
+    @Test func theOnDoneCommandDoesNotGetThePassword() throws {
+        let folder = makePrivateDirectory()
+        defer { removeDirectory(folder) }
+        let mark = folder + "/env"
+        let run = runEggtimer(
+            ["1s", "--loops", "1", "-D", "null", "--on-done", "env > \(mark).tmp && mv \(mark).tmp \(mark)"],
+            environment: ["EGGTIMER_MQTT_PASSWORD": "s3cret", "EGGTIMER_MARK": "kept"])
+        #expect(run.termination == .exited(0), "\(run.stderr)")
+        // The command runs beside the alarm and may outlive the timer: wait for its file.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while readFile(mark) == nil, ContinuousClock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        let environment = String(decoding: try #require(readFile(mark)), as: UTF8.self)
+        #expect(environment.contains("EGGTIMER_MARK=kept\n"), "the rest of the environment is passed on")
+        #expect(!environment.contains("EGGTIMER_MQTT_PASSWORD"))
+        #expect(!environment.contains("s3cret"))
+    }
 }
 
 @Suite struct HouseTargetTests {

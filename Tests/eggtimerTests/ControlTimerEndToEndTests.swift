@@ -195,6 +195,30 @@ import Testing
         #expect(peaks[0] < peaks[1] && peaks[1] < peaks[2], "peaks \(peaks)")
     }
 
+    /// Issue 20, "The control socket cannot be exhausted": with far more idle connections open
+    /// than the timer keeps, `ack` still succeeds on its first try (its latency is `make bench`'s).
+    @Test func idleConnectionsBeyondTheLimitDoNotLockOutAck() {
+        let house = House()
+        let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
+        #expect(timer.expect(#""event":"sounding""#, until: soon()))
+        var idle: [Int32] = []
+        defer { for fd in idle { close(fd) } }
+        for _ in 0..<200 {
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)
+            let fd = socket(AF_UNIX, type, 0)
+            if withUnixAddress(house.runtime + "/eggtimer/tea.sock", { connect(fd, $0, $1) }) == 0 {
+                idle.append(fd)
+            } else {
+                close(fd)
+            }
+        }
+        #expect(idle.count == 200, "the timer's queue took every connection")
+        let ack = house.command(["ack"])
+        #expect(ack.termination == .exited(0), "\(ack.stderr)")
+        #expect(ack.stdout == "tea: alarm stopped\n")
+        #expect(timer.finish() == .exited(0))
+    }
+
     @Test func aPeerOfAnotherUserIsRefused() throws {
         // The timer runs as nobody (setpriv); root connects to its socket and gets no answer.
         let house = House()

@@ -28,7 +28,8 @@ struct ExitStatus: Error, Hashable, Sendable {
     ///
     /// EX_DATAERR.
     static let dataError = ExitStatus(code: 65)
-    /// The sound file is missing or not a regular file, or the `--mqtt-cafile` cannot be read.
+    /// The sound file is missing or not a regular file, or the `--mqtt-cafile` or
+    /// `--mqtt-password-file` cannot be read or is not a regular file.
     ///
     /// EX_NOINPUT.
     static let noInput = ExitStatus(code: 66)
@@ -63,7 +64,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.noTimer, "no running timer to act on (ack, cancel, snooze)"),
         (.usage, "bad command line"),
         (.dataError, "sound file is not MP3 audio"),
-        (.noInput, "sound file (or --mqtt-cafile) missing or unreadable"),
+        (.noInput, "sound file, --mqtt-cafile or password file missing or unreadable"),
         (.unavailable, "the alarm reached no audio device (--mqtt subcommands: no broker)"),
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),

@@ -90,18 +90,16 @@ struct BusLink {
         }
         if let caFile = options.caFile {
             // libmosquitto says only "invalid function arguments provided" for a missing file.
-            let descriptor = open(caFile, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
-                printError("eggtimer: option '--mqtt-cafile' cannot read '\(caFile)': \(reason)")
+            // A FIFO is refused at once: libmosquitto's own open would wait for a writer for ever.
+            do { close(try RegularFile.open(caFile)) } catch {
+                printError("eggtimer: option '--mqtt-cafile' cannot read '\(caFile)': \(error.reason)")
                 throw .noInput
             }
-            close(descriptor)
         }
         let password: String?
         do { password = try options.password() } catch {
             printError("eggtimer: \(error.description)")
-            throw .usage
+            throw .noInput
         }
         let settings = BusSettings(
             address: address, password: password, caFile: options.caFile,

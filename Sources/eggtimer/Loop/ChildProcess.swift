@@ -24,12 +24,14 @@ enum ChildProcess {
     ///   - program: The executable's path.
     ///   - arguments: The argument vector, name first.
     ///   - detachment: A process group or a session of its own.
+    ///   - unsetting: Environment variables the child does not get (a secret); it gets the rest of
+    ///     this process's environment.
     ///   - files: Sets up descriptors 0–2 (nothing: they are inherited).
     /// - Returns: The child's pid.
     /// - Throws: `SpawnError` with `posix_spawn`'s errno (no program, a file action failed).
     /// C: `posix_spawn`.
     static func start(
-        _ program: String, _ arguments: [String], detachment: Detachment,
+        _ program: String, _ arguments: [String], detachment: Detachment, unsetting: [String] = [],
         files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) throws(SpawnError) -> pid_t {
         var attributes = posix_spawnattr_t()
@@ -57,8 +59,17 @@ enum ChildProcess {
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            let text = String(cString: entry)
+            if !unsetting.contains(where: { text.hasPrefix($0 + "=") }) { environment.append(strdup(entry)) }
+        }
+        environment.append(nil)
+        defer { for pointer in environment { free(pointer) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, program, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&child, program, &actions, &attributes, argv, environment)
         guard result == 0 else { throw SpawnError(code: result) }
         return child
     }

@@ -5,17 +5,29 @@ import Glibc
 /// cancel|snooze` in other shells, reads one request line from each, and answers it.
 ///
 /// A connection that sends nothing useful within ``idleLimit`` is closed, and at most
-/// ``connectionLimit`` are open at once, so no peer can hold the timer's resources. Never blocks.
-/// Owned by the event loop's thread.
+/// ``connectionLimit`` are open at once, so no peer can hold the timer's resources. Idle peers
+/// cannot lock a client out either: the socket is always accepted from (up to ``acceptBatch`` a
+/// round, so a flood cannot hold the loop), a new connection's request is read at once, and when
+/// more than ``connectionLimit`` are open the idlest (the one open longest without a request) is
+/// closed first. Never blocks. Owned by the event loop's thread.
 final class ControlInbox {
+    private struct Entry {
+        let connection: ControlConnection
+        let openedAt: ContinuousClock.Instant
+        /// Whether its request arrived: it waits for its reply, and is never dropped as idle.
+        var answering = false
+    }
+
     private let server: ControlServer
-    private var connections: [Int: (connection: ControlConnection, openedAt: ContinuousClock.Instant)] = [:]
+    private var connections: [Int: Entry] = [:]
     private var nextID = 0
 
     /// How long a connection may take to send its request.
     static let idleLimit: Duration = .seconds(2)
-    /// How many connections may be open at once; more wait in the listen queue.
+    /// How many connections may be open at once; accepting one more closes the idlest.
     static let connectionLimit = 8
+    /// How many connections are accepted in one round of the loop at most.
+    static let acceptBatch = 64
 
     /// Wraps a listening server.
     init(server: ControlServer) { self.server = server }
@@ -23,31 +35,40 @@ final class ControlInbox {
     /// The socket's path.
     var path: String { server.path }
 
-    /// The descriptors to poll, with what each is: nil for the listening socket, else a
-    /// connection's id.
+    /// The descriptors to poll, with what each is: nil for the listening socket (always first),
+    /// else a connection's id.
     var pollSet: [(fd: Int32, connection: Int?)] {
-        var set: [(fd: Int32, connection: Int?)] =
-            connections.count < Self.connectionLimit ? [(server.descriptor, nil)] : []
+        var set: [(fd: Int32, connection: Int?)] = [(server.descriptor, nil)]
         for (id, entry) in connections.sorted(by: { $0.key < $1.key }) { set.append((entry.connection.descriptor, id)) }
         return set
     }
 
-    /// When the oldest connection times out; nil with none open.
+    /// When the oldest connection without a request times out; nil with none.
     var nextCheck: ContinuousClock.Instant? {
-        connections.values.map { $0.openedAt.advanced(by: Self.idleLimit) }.min()
+        connections.values.filter { !$0.answering }.map { $0.openedAt.advanced(by: Self.idleLimit) }.min()
     }
 
     /// Handles readiness on `connection` (nil: the listening socket) at `now`.
     /// - Returns: The requests that arrived whole.
     func ready(_ connection: Int?, at now: ContinuousClock.Instant) -> [Input] {
         guard let connection else {
-            while connections.count < Self.connectionLimit, let accepted = server.accept() {
-                connections[nextID] = (accepted, now)
+            var inputs: [Input] = []
+            for _ in 0..<Self.acceptBatch {
+                guard let accepted = server.accept() else { break }
+                let id = nextID
                 nextID += 1
+                connections[id] = Entry(connection: accepted, openedAt: now)
+                inputs += read(id)  // a client sends its request right after it connects
+                dropIdlest()
             }
-            return []
+            return inputs
         }
-        guard let entry = connections[connection] else { return [] }
+        return read(connection)
+    }
+
+    /// Reads what arrived on `connection`.
+    private func read(_ connection: Int) -> [Input] {
+        guard let entry = connections[connection], !entry.answering else { return [] }
         switch entry.connection.read() {
         case .pending: return []
         case .closed:
@@ -59,13 +80,26 @@ final class ControlInbox {
                 connections[connection] = nil
                 return []
             }
+            connections[connection]?.answering = true
             return [.control(request, connection: connection)]
+        }
+    }
+
+    /// Closes the idlest connections (open longest without a request) while more than
+    /// ``connectionLimit`` are open.
+    private func dropIdlest() {
+        while connections.count > Self.connectionLimit {
+            let idle = connections.filter { !$0.value.answering }
+            guard let idlest = idle.min(by: { ($0.value.openedAt, $0.key) < ($1.value.openedAt, $1.key) }) else {
+                return
+            }
+            connections[idlest.key] = nil
         }
     }
 
     /// Closes connections that sent no request within ``idleLimit``.
     func expire(at now: ContinuousClock.Instant) {
-        for (id, entry) in connections where now >= entry.openedAt.advanced(by: Self.idleLimit) {
+        for (id, entry) in connections where !entry.answering && now >= entry.openedAt.advanced(by: Self.idleLimit) {
             connections[id] = nil
         }
     }

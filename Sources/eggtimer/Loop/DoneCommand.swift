@@ -5,7 +5,7 @@ import Glibc
 ///
 /// It runs in its own process group (a Ctrl-C typed at eggtimer's terminal does not reach it,
 /// and it cannot take the terminal from eggtimer) with a clean signal state and only descriptors
-/// 0–2 (``ChildProcess``). Its exit is watched through a pidfd in the event loop's
+/// 0–2 (``ChildProcess``), and without `EGGTIMER_MQTT_PASSWORD` in its environment. Its exit is watched through a pidfd in the event loop's
 /// poll set, so it is reaped without SIGCHLD and without blocking.
 ///
 /// Owned by the event loop's thread.
@@ -21,7 +21,9 @@ struct DoneCommand {
     ///   exit status instead).
     /// C: `posix_spawn`, `pidfd_open`.
     init(command: String) throws(SpawnError) {
-        pid = try ChildProcess.start("/bin/sh", ["sh", "-c", command], detachment: .processGroup)
+        // The broker password is the timer's, not the command's.
+        pid = try ChildProcess.start(
+            "/bin/sh", ["sh", "-c", command], detachment: .processGroup, unsetting: [BusOptions.passwordVariable])
         descriptor = pidfd_open(pid, 0)
     }
 

@@ -59,6 +59,12 @@ enum Recover {
         }
         store.removeAbandonedTemporaries()
         let names = store.names()
+        do throws(ControlError) {
+            try RuntimeFolder.checkForUse(RuntimeFolder.current())
+        } catch .unsafeFolder(let path, let reason) {
+            // Said once; no socket there is believed (ControlClient refuses the folder too).
+            printError("eggtimer: recover: unsafe runtime folder '\(path)': \(reason); its sockets are not trusted")
+        } catch {}
         guard !names.isEmpty else {
             print("eggtimer: no timers to recover")
             return .noTimer
@@ -131,6 +137,8 @@ enum Recover {
                 return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
             } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
                 continue
+            } catch .unsafeFolder, .foreignListener {
+                continue  // not this user's timer: said once by run(), or not believed
             } catch {
                 return "its control socket is busy"
             }
