@@ -63,6 +63,8 @@ extension SystemTool {
     public static let timeout = SystemTool("/usr/bin/timeout", package: "coreutils")
     /// `/usr/bin/setpriv`: runs a command as another user.
     public static let setpriv = SystemTool("/usr/bin/setpriv", package: "util-linux")
+    /// `/usr/bin/perl`: a stand-in listener of another user's.
+    public static let perl = SystemTool("/usr/bin/perl", package: "perl-base")
     /// `/usr/bin/gcc`: builds the tests' preload libraries (``RealtimeShift``).
     public static let gcc = SystemTool("/usr/bin/gcc", package: "gcc")
     /// `/usr/bin/pulseaudio`: the sound server of the heard tests.
@@ -88,7 +90,7 @@ extension SystemTool {
 
     /// Every tool above.
     public static let all: [SystemTool] = [
-        sh, bash, rm, ls, nohup, timeout, setpriv, gcc, pulseaudio, pactl, parec, mosquitto, mosquittoPasswd,
+        sh, bash, rm, ls, nohup, timeout, setpriv, perl, gcc, pulseaudio, pactl, parec, mosquitto, mosquittoPasswd,
         mosquittoPub, mosquittoSub, openssl, kiritimati, berlin,
     ]
 }

@@ -41,9 +41,10 @@ import Testing
                 """
             let fake = PipedChild(
                 [
-                    "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/perl", "-e",
+                    SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", SystemTool.perl.path,
+                    "-e",
                     script, foreign + "/fake.sock",
-                ], executable: "/usr/bin/setpriv")
+                ], executable: SystemTool.setpriv.path)
             fakes.append(fake)
             #expect(fake.expect("listening", until: .now + .seconds(10)))
             #expect(rename(foreign + "/fake.sock", folder + "/" + label + ".sock") == 0)
