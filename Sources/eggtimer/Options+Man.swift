@@ -95,8 +95,16 @@ extension Options {
         unattended as a systemd user service.
         Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
         pomodoro) and a control socket, through which the subcommands reach it.
-        The record of a running timer survives SIGTERM, SIGHUP, \fBkill\ \-9\fR and a power cut; \#
+        The record of a running timer survives SIGTERM, \fBkill\ \-9\fR and a power cut; \#
         \fBeggtimer recover\fR starts it again.
+        .PP
+        A hang\-up never silences an alarm. Under \fBnohup\fR SIGHUP stays ignored; without it, \#
+        a timer counting or ringing when its terminal hangs up (an SSH session dropped, the \#
+        window closed, SIGHUP) detaches: the screen and the keys are given up, nothing more is \#
+        written to that terminal, and it counts and rings on headless, shown by \fBeggtimer \#
+        status\fR as detached and acknowledged from another shell (\fBeggtimer ack\fR) or by \#
+        SIGUSR1. A log redirected to a file (\fB\-\-json > log\fR) goes on. In the egg menu, \#
+        with nothing counting, a hang\-up ends eggtimer with 129.
         .PP
         \fIDURATION\fR: \#(durationText)
         The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#

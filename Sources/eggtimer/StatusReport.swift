@@ -27,7 +27,8 @@ enum StatusReport {
             [header]
             + timers.map { timer in
                 [
-                    timer.label.escapingControlCharacters, "\(timer.pid)", timer.state.escapingControlCharacters,
+                    timer.label.escapingControlCharacters, "\(timer.pid)",
+                    timer.state.escapingControlCharacters + (timer.detached ? " (detached)" : ""),
                     timer.remaining.clockText,
                     (timer.deadlineUnixMilliseconds.map { time.dayAndClockText(unixMilliseconds: $0, now: now) } ?? "-")
                         + (timer.every.map { " (every \($0.escapingControlCharacters))" } ?? ""),
@@ -64,7 +65,8 @@ enum StatusReport {
                 + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
                 + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
                 + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
-                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "") + "}"
+                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "")
+                + (timer.detached ? ",\"detached\":true" : "") + "}"
         }
         return "[" + objects.joined(separator: ",") + "]\n"
     }
