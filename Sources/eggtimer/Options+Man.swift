@@ -96,7 +96,12 @@ extension Options {
         Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
         pomodoro) and a control socket, through which the subcommands reach it.
         The record of a running timer survives SIGTERM, \fBkill\ \-9\fR and a power cut; \#
-        \fBeggtimer recover\fR starts it again.
+        \fBeggtimer recover\fR starts it again, and \fBeggtimer status\fR lists it as kept \#
+        (how it ended, the time left or how overdue) until then or until \#
+        \fBeggtimer cancel\fR \fILABEL\fR forgets it. \fBeggtimer recover \-\-boot\fR, as the \#
+        boot service runs it, recovers only what an earlier boot left (a power cut, a reboot: \#
+        another boot id); a timer killed by hand in this boot comes back only with a plain \#
+        \fBeggtimer recover\fR.
         .PP
         A hang\-up never silences an alarm. Under \fBnohup\fR SIGHUP stays ignored; without it, \#
         a timer counting or ringing when its terminal hangs up (an SSH session dropped, the \#
@@ -184,8 +189,8 @@ extension Options {
         (the instance is the argument). Never restarted, not enabled at boot.
         .TP
         .I prefix/lib/systemd/user/eggtimer\-recover.service
-        A user service running \fBeggtimer recover\fR once; enable it to recover timers at login, \#
-        or at boot with \fBloginctl enable\-linger\fR.
+        A user service running \fBeggtimer recover \-\-boot\fR once; enable it to recover the \#
+        timers an earlier boot left at login, or at boot with \fBloginctl enable\-linger\fR.
         .SH ENVIRONMENT
         .TP
         .B EGGTIMER_CONFIG

@@ -252,7 +252,7 @@ struct Session {
         terminal.leave()
         if var keeper = records {
             let signal = status == .signal(SIGTERM) ? "SIGTERM" : status == .signal(SIGHUP) ? "SIGHUP" : nil
-            if keeper.end(keep: signal != nil), let signal {
+            if keeper.end(keepingFor: signal), let signal {
                 // Said, as the user who sent it may have meant "stop for good" (then: cancel).
                 printError(
                     "eggtimer: \(label.escapingControlCharacters): ended by \(signal); "

@@ -32,6 +32,8 @@ struct RecordKeeper {
     private let bootID: String
     /// What the file holds now; nil when there is none.
     private var written: Snapshot?
+    /// The record last written, rewritten with the ending signal by ``end(keepingFor:)``.
+    private var writtenRecord: TimerRecord?
     /// The wall clock's offset from the boot clock when last written (nanoseconds): a step of
     /// more than a second rewrites the UTC deadline.
     private var writtenOffset: Int64 = 0
@@ -114,7 +116,7 @@ struct RecordKeeper {
     }
 
     /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
-    /// nothing once it has exited, which ``end(keep:)`` settles).
+    /// nothing once it has exited, which ``end(keepingFor:)`` settles).
     mutating func update(_ controller: Controller, clock: MonotonicClock) {
         if case .exited = controller.mode { return }
         guard let snapshot = Self.snapshot(controller, presets: presets) else {
@@ -132,7 +134,7 @@ struct RecordKeeper {
             bus: bus)
         do {
             try store.write(record, name: name)
-            (written, writtenOffset) = (snapshot, offset)
+            (written, writtenOffset, writtenRecord) = (snapshot, offset, record)
             if let takeover {
                 unlink(takeover)
                 self.takeover = nil
@@ -146,11 +148,19 @@ struct RecordKeeper {
         }
     }
 
-    /// The process is ending: removes the record unless `keep` (SIGTERM, SIGHUP).
+    /// The process is ending: removes the record, unless `signal` ended it (`SIGTERM`): then the
+    /// record stays, saying so (`ended=SIGTERM`, for `eggtimer status`).
+    /// - Parameter signal: The name of the signal that ends the process and keeps the record;
+    ///   nil to remove it.
     /// - Returns: Whether a record stays behind for `eggtimer recover`.
     @discardableResult
-    mutating func end(keep: Bool) -> Bool {
-        guard !keep else { return written != nil }
+    mutating func end(keepingFor signal: String?) -> Bool {
+        if let signal {
+            guard written != nil, var record = writtenRecord else { return false }
+            record.ended = signal
+            try? store.write(record, name: name)  // the record stays either way; this only says why
+            return true
+        }
         if written != nil { store.remove(name: name) }
         if let takeover { unlink(takeover) }
         (written, takeover) = (nil, nil)
