@@ -178,7 +178,8 @@ extension Options {
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#
-        unset), read by \fBeggtimer recover\fR; a timer that ends removes its record.
+        unset), read by \fBeggtimer recover\fR; a timer that ends removes its record, also when \#
+        an earlier write failed (a full disk), so an acknowledged alarm never comes back.
         .TP
         .I $XDG_RUNTIME_DIR/eggtimer/
         The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#

@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import TestSupport
 import Testing
+import TimerCore
 
 @testable import eggtimer
 
@@ -115,5 +116,64 @@ import Testing
         let asked = house.command(["recover"])
         #expect(asked.stdout.contains("tea: resumed, rings in "), "\(asked.stdout)\(asked.stderr)")
         #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+    }
+}
+
+/// A failed record write (a full state folder) never brings an acknowledged alarm back: removing
+/// the record does not depend on the last write having succeeded, and no temporary file stays.
+@Suite struct RecordWriteFailureTests {
+    /// Whether the store's writes fail now (ENOSPC), switched by the test.
+    final class Disk {
+        var full = false
+    }
+
+    /// The file names in `folder`, without `.` and `..`.
+    static func files(in folder: String) -> Set<String> {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: Set<String> = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.insert(name) }
+        }
+        return names
+    }
+
+    @Test(arguments: [false, true])
+    func anAlarmSnoozedThenAcknowledgedOnAFullDiskLeavesNoRecord(fromMenu: Bool) {
+        let folder = makePrivateDirectory()
+        defer { removeDirectory(folder) }
+        let disk = Disk()
+        let store = RecordStore(folder: folder) { disk.full ? ENOSPC : nil }
+        var keeper = RecordKeeper(
+            store: store, name: "tea.timer", alarm: .init(), bus: nil, presets: Preset.eggs, bootID: "b")
+        let clock = MonotonicClock()
+        let t0 = ContinuousClock.now
+        var controller = Controller(configuration: .init(), start: fromMenu ? .menu : .plain(.seconds(60)), at: t0)
+        if fromMenu { _ = controller.handle(key: .character("1"), at: t0) }
+        keeper.update(controller, clock: clock)
+        let deadline = controller.currentRun?.countdown.deadline ?? t0
+        _ = controller.tick(at: deadline)
+        keeper.update(controller, clock: clock)
+        let ringing = readFile(folder + "/tea.timer").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(ringing.contains("state=ringing\n"), "\(ringing)")
+
+        disk.full = true
+        _ = controller.handle(key: .character("z"), at: deadline + .seconds(1))  // snooze: its write fails
+        #expect(controller.state == .snoozed)
+        keeper.update(controller, clock: clock)
+        #expect(Self.files(in: folder) == ["tea.timer"], "the ringing record stays; no temporary file")
+        let again = deadline + .seconds(1) + controller.configuration.snoozeLength
+        _ = controller.tick(at: again)
+        keeper.update(controller, clock: clock)
+        _ = controller.handle(key: .character("x"), at: again + .seconds(1))  // acknowledged
+        keeper.update(controller, clock: clock)
+        if !fromMenu {
+            #expect(controller.mode == .exited(.done))
+            keeper.end(keepingFor: nil)  // as the session's way out does
+        }
+        #expect(Self.files(in: folder).isEmpty, "no record for recover to ring again, no temporary file")
     }
 }
