@@ -102,12 +102,18 @@ extension Options {
         static let table: [Subcommand] = [
             Subcommand(
                 names: ["status", "list"], usage: "[--json]",
-                help: "list them: label, pid, state, time left and when it rings", takesLabel: false
+                help: "list them: label, pid, state, time left and when it rings; then the kept records of timers "
+                    + "that no longer run",
+                takesLabel: false
             ) { _, options in .status(json: options.json) },
             Subcommand(names: ["ack"], usage: "[LABEL]", help: "stop the alarm", takesLabel: true) { label, _ in
                 .acknowledge(label: label)
             },
-            Subcommand(names: ["cancel"], usage: "[LABEL]", help: "end the timer", takesLabel: true) { label, _ in
+            Subcommand(
+                names: ["cancel"], usage: "[LABEL]",
+                help: "end the timer (one that no longer runs: forget its kept record)",
+                takesLabel: true
+            ) { label, _ in
                 .cancel(label: label)
             },
             Subcommand(
