@@ -70,15 +70,19 @@ public struct TimerStatus: Equatable, Sendable {
     public var every: String?
     /// Whether the timer's wall clock is not synchronised (NTP); field `clock=unsynchronised`.
     public var clockUnsynchronised = false
+    /// Whether a hang-up took the timer's terminal (it counts and rings on headless); field
+    /// `terminal=detached`.
+    public var detached = false
 
     /// Creates a status.
     public init(
         label: String, pid: Int32, state: String, remaining: Duration, deadlineUnixMilliseconds: Int64?,
-        at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false
+        at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false
     ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
         (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
+        self.detached = detached
     }
 
     /// The reply line: `ok` and the fields.
@@ -90,6 +94,7 @@ public struct TimerStatus: Equatable, Sendable {
         if let at { fields.append("at=\(at)") }
         if let every { fields.append("every=\(every)") }
         if clockUnsynchronised { fields.append("clock=unsynchronised") }
+        if detached { fields.append("terminal=detached") }
         return fields.joined(separator: "\t")
     }
 
@@ -109,7 +114,8 @@ public struct TimerStatus: Equatable, Sendable {
         self.init(
             label: String(label), pid: pid, state: String(state), remaining: .nanoseconds(remaining),
             deadlineUnixMilliseconds: fields["deadline_ms"].flatMap { Int64($0) }, at: fields["at"].map(String.init),
-            every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised")
+            every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised",
+            detached: fields["terminal"] == "detached")
     }
 }
 

@@ -23,17 +23,23 @@ enum ControlCommands {
         switch command {
         case .status(let json):
             let timers = survey(labels(in: folder) ?? [], folder: folder).timers
+            let kept =
+                RecordStore.current().map {
+                    KeptRecord.list(in: $0, running: timers, bootID: BootClock.bootID(), now: .now)
+                } ?? []
             let time = LocalTime.system
             let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
             return write(
-                json ? StatusReport.json(timers, time: time) : StatusReport.table(timers, time: time, now: now))
+                json
+                    ? StatusReport.json(timers, kept: kept, time: time)
+                    : StatusReport.table(timers, kept: kept, time: time, now: now))
         case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
         case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
         case .snooze(let label, let duration):
             // The protocol carries whole seconds, at least one.
             let request = ControlRequest.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
             return act(request, verb: "snooze", label: label, folder: folder)
-        case .recover: return Recover.run()
+        case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
             return .usage
@@ -60,6 +66,12 @@ enum ControlCommands {
             let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
             result = send(request, to: target.label, folder: folder)
         } catch {
+            // `cancel LABEL` for a timer that no longer runs forgets its kept record.
+            if request == .cancel, error.status == .noTimer, let label,
+                let line = KeptRecord.forget(label: label, running: timers)
+            {
+                return write(line + "\n")
+            }
             result = .failure(error)
         }
         switch result {

@@ -95,8 +95,21 @@ extension Options {
         unattended as a systemd user service.
         Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
         pomodoro) and a control socket, through which the subcommands reach it.
-        The record of a running timer survives SIGTERM, SIGHUP, \fBkill\ \-9\fR and a power cut; \#
-        \fBeggtimer recover\fR starts it again.
+        The record of a running timer survives SIGTERM, \fBkill\ \-9\fR and a power cut; \#
+        \fBeggtimer recover\fR starts it again, and \fBeggtimer status\fR lists it as kept \#
+        (how it ended, the time left or how overdue) until then or until \#
+        \fBeggtimer cancel\fR \fILABEL\fR forgets it. \fBeggtimer recover \-\-boot\fR, as the \#
+        boot service runs it, recovers only what an earlier boot left (a power cut, a reboot: \#
+        another boot id); a timer killed by hand in this boot comes back only with a plain \#
+        \fBeggtimer recover\fR.
+        .PP
+        A hang\-up never silences an alarm. Under \fBnohup\fR SIGHUP stays ignored; without it, \#
+        a timer counting or ringing when its terminal hangs up (an SSH session dropped, the \#
+        window closed, SIGHUP) detaches: the screen and the keys are given up, nothing more is \#
+        written to that terminal, and it counts and rings on headless, shown by \fBeggtimer \#
+        status\fR as detached and acknowledged from another shell (\fBeggtimer ack\fR) or by \#
+        SIGUSR1. A log redirected to a file (\fB\-\-json > log\fR) goes on. In the egg menu, \#
+        with nothing counting, a hang\-up ends eggtimer with 129.
         .PP
         \fIDURATION\fR: \#(durationText)
         The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#
@@ -165,7 +178,8 @@ extension Options {
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#
-        unset), read by \fBeggtimer recover\fR; a timer that ends removes its record.
+        unset), read by \fBeggtimer recover\fR; a timer that ends removes its record, also when \#
+        an earlier write failed (a full disk), so an acknowledged alarm never comes back.
         .TP
         .I $XDG_RUNTIME_DIR/eggtimer/
         The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#
@@ -180,8 +194,8 @@ extension Options {
         (the instance is the argument). Never restarted, not enabled at boot.
         .TP
         .I prefix/lib/systemd/user/eggtimer\-recover.service
-        A user service running \fBeggtimer recover\fR once; enable it to recover timers at login, \#
-        or at boot with \fBloginctl enable\-linger\fR.
+        A user service running \fBeggtimer recover \-\-boot\fR once; enable it to recover the \#
+        timers an earlier boot left at login, or at boot with \fBloginctl enable\-linger\fR.
         .SH ENVIRONMENT
         .TP
         .B EGGTIMER_CONFIG

@@ -102,12 +102,18 @@ extension Options {
         static let table: [Subcommand] = [
             Subcommand(
                 names: ["status", "list"], usage: "[--json]",
-                help: "list them: label, pid, state, time left and when it rings", takesLabel: false
+                help: "list them: label, pid, state, time left and when it rings; then the kept records of timers "
+                    + "that no longer run",
+                takesLabel: false
             ) { _, options in .status(json: options.json) },
             Subcommand(names: ["ack"], usage: "[LABEL]", help: "stop the alarm", takesLabel: true) { label, _ in
                 .acknowledge(label: label)
             },
-            Subcommand(names: ["cancel"], usage: "[LABEL]", help: "end the timer", takesLabel: true) { label, _ in
+            Subcommand(
+                names: ["cancel"], usage: "[LABEL]",
+                help: "end the timer (one that no longer runs: forget its kept record)",
+                takesLabel: true
+            ) { label, _ in
                 .cancel(label: label)
             },
             Subcommand(
@@ -115,9 +121,9 @@ extension Options {
                 help: "silence the alarm and ring it again after D (default 10m)", takesLabel: true
             ) { label, options in .snooze(label: label, for: options.snoozeFor) },
             Subcommand(
-                names: ["recover"], usage: "",
-                help: "start again the timers a kill -9, a power cut or a reboot ended", takesLabel: false
-            ) { _, _ in .recover },
+                names: ["recover"], usage: "[--boot]",
+                help: "start again the timers a kill, a power cut or a reboot ended", takesLabel: false
+            ) { _, options in .recover(bootOnly: options.recoverBoot) },
             Subcommand(
                 names: ["follow"], usage: "--mqtt URL",
                 help: "ring here whenever any timer on the broker rings; a key or SIGUSR1 acknowledges them",
@@ -287,7 +293,13 @@ extension Options {
             let snooze = try duration(name, value)
             guard snooze <= snoozeLimit else { throw name.error("takes at most 999h, got '\(value)'") }
             options.snoozeFor = snooze
-        }
+        },
+        Spec(
+            names: ["--boot"], group: .subcommand,
+            help: "only the timers an earlier boot left (a power cut, a reboot), as the boot service does; "
+                + "timers killed in this boot stay for a plain recover",
+            subcommands: ["recover"]
+        ) { options, _, _ in options.recoverBoot = true },
     ]
 
     /// What `make install` generates from these tables (``Document``).

@@ -18,8 +18,9 @@ enum ControlCommand: Equatable {
     case cancel(label: String?)
     /// Silence the alarm and ring it again after `for` (nil: the timer's default, 10 min).
     case snooze(label: String?, for: Duration?)
-    /// Start again the timers recorded in the state folder that no process runs any more.
-    case recover
+    /// Start again the timers recorded in the state folder that no process runs any more;
+    /// `bootOnly` (`recover --boot`, the boot service): only those an earlier boot left.
+    case recover(bootOnly: Bool)
     /// Ring whenever any timer on the MQTT broker rings (`eggtimer follow --mqtt URL`).
     case follow
 }
@@ -79,6 +80,8 @@ struct Options: Equatable {
     var presetBasis: [String?] = [nil, nil, nil]
     /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
     var snoozeFor: Duration?
+    /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:)``).
+    var recoverBoot = false
     /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.
     var every: Recurrence?
     var everyText: String?

@@ -9,33 +9,53 @@ enum StatusReport {
     /// The line printed when no timer runs (also `status` with no timers).
     static let noneRunning = "no timers running"
 
-    /// The table for people: a header and one row per timer, or ``noneRunning``.
+    /// The table for people: a header and one row per timer, or ``noneRunning``; then the kept
+    /// records, if any, under a line saying the two ways out.
     ///
     /// Columns LABEL, PID, STATE, REMAINING, RINGS AT, aligned by display width and two spaces
     /// apart. Text from the timers is escaped (it cannot move the cursor). RINGS AT names the day
-    /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``).
+    /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``). Kept records
+    /// have LABEL, ENDED (how), STATE (as recorded) and LEFT (the time left, or how overdue).
     /// - Parameters:
     ///   - timers: The timers, in the order to print.
+    ///   - kept: The records no running timer owns (``KeptRecord``).
     ///   - time: Local wall-clock time for the deadlines.
     ///   - now: The wall clock now, milliseconds since the Unix epoch: which day is today.
     /// - Returns: The lines, each ending in a newline.
-    static func table(_ timers: [TimerStatus], time: LocalTime, now: Int64) -> String {
-        guard !timers.isEmpty else { return noneRunning + "\n" }
-        let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
-        let rightAligned = [false, true, false, true, false]
-        let rows =
-            [header]
-            + timers.map { timer in
+    static func table(_ timers: [TimerStatus], kept: [KeptRecord] = [], time: LocalTime, now: Int64) -> String {
+        var text = noneRunning + "\n"
+        if !timers.isEmpty {
+            let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
+            let rows = timers.map { timer in
                 [
-                    timer.label.escapingControlCharacters, "\(timer.pid)", timer.state.escapingControlCharacters,
+                    timer.label.escapingControlCharacters, "\(timer.pid)",
+                    timer.state.escapingControlCharacters + (timer.detached ? " (detached)" : ""),
                     timer.remaining.clockText,
                     (timer.deadlineUnixMilliseconds.map { time.dayAndClockText(unixMilliseconds: $0, now: now) } ?? "-")
                         + (timer.every.map { " (every \($0.escapingControlCharacters))" } ?? ""),
                 ]
             }
-        let warning =
-            timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
-        let widths = header.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
+            let warning =
+                timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
+            text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning
+        }
+        guard !kept.isEmpty else { return text }
+        let header = ["LABEL", "ENDED", "STATE", "LEFT"]
+        let rows = kept.map { record in
+            [
+                record.label.escapingControlCharacters, record.ending.text, record.state,
+                record.overdue.map { "overdue by " + ResumePlan.text($0) } ?? record.remaining.clockText,
+            ]
+        }
+        let count = kept.count == 1 ? "1 timer" : "\(kept.count) timers"
+        return text + "\(count) not running, kept for `eggtimer recover`"
+            + " (`eggtimer cancel LABEL` forgets one):\n"
+            + aligned([header] + rows, rightAligned: [false, false, false, false])
+    }
+
+    /// `rows` as lines, each column as wide as its widest cell (display width), two spaces apart.
+    private static func aligned(_ rows: [[String]], rightAligned: [Bool]) -> String {
+        let widths = rightAligned.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
         return rows.map { row in
             row.indices.map { column in
                 let cell = row[column]
@@ -43,7 +63,7 @@ enum StatusReport {
                 if rightAligned[column] { return pad + cell }
                 return column == row.count - 1 ? cell : cell + pad
             }.joined(separator: "  ") + "\n"
-        }.joined() + warning
+        }.joined()
     }
 
     /// A JSON array of one object per timer, on one line.
@@ -51,11 +71,16 @@ enum StatusReport {
     /// `[{"label":"soft","pid":42,"state":"counting","remaining_s":299.5,`
     /// `"deadline":"2026-11-30T09:12:03+01:00"}]`: `remaining_s` is decimal seconds (exact to the
     /// nanosecond), `deadline` local ISO 8601 with the UTC offset, or null while paused.
+    ///
+    /// Kept records (``KeptRecord``) follow, with `"state":"kept"`, `"ended"` (`SIGTERM`, `gone`,
+    /// `reboot`), `"recorded_state"`, the recorded `pid`, `remaining_s`, `overdue_s` when the
+    /// deadline passed, and `deadline`.
     /// - Parameters:
     ///   - timers: The timers, in the order to print.
+    ///   - kept: The records no running timer owns.
     ///   - time: Local wall-clock time for the deadlines.
     /// - Returns: The array and a newline.
-    static func json(_ timers: [TimerStatus], time: LocalTime) -> String {
+    static func json(_ timers: [TimerStatus], kept: [KeptRecord] = [], time: LocalTime) -> String {
         let log = EventLog(clock: MonotonicClock())  // for its JSON quoting and seconds
         let objects = timers.map { timer in
             let deadline =
@@ -64,9 +89,18 @@ enum StatusReport {
                 + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
                 + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
                 + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
-                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "") + "}"
+                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "")
+                + (timer.detached ? ",\"detached\":true" : "") + "}"
         }
-        return "[" + objects.joined(separator: ",") + "]\n"
+        let records = kept.map { record in
+            let deadline =
+                record.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
+            return "{\"label\":\(log.quote(record.label)),\"pid\":\(record.pid),\"state\":\"kept\","
+                + "\"ended\":\(log.quote(record.ending.word)),\"recorded_state\":\(log.quote(record.state)),"
+                + "\"remaining_s\":\(log.seconds(record.remaining)),\"deadline\":\(deadline)"
+                + (record.overdue.map { ",\"overdue_s\":\(log.seconds($0))" } ?? "") + "}"
+        }
+        return "[" + (objects + records).joined(separator: ",") + "]\n"
     }
 }
 

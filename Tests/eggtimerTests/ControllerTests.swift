@@ -25,6 +25,7 @@ func names(_ effects: [Effect]) -> [String] {
         case .resize: "resize"
         case .suspend: "suspend"
         case .retakeTerminal: "retakeTerminal"
+        case .detach: "detach"
         case .exit(let status): "exit \(status.code)"
         case .reply(_, .status): "reply"
         case .reply(_, .refused(let reason)): "refused: \(reason)"
@@ -324,5 +325,26 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         #expect(names(controller.handle(.signal(SIGUSR1), at: t0 + .seconds(2))) == ["stopAlarm"])
         let reported = controller.handle(audio: stopped(at: t0 + .seconds(2)), at: t0 + .seconds(2))
         #expect(events(reported).first?.extra.contains(.init(key: "by", value: .text("signal"))) == true)
+    }
+    @Test func aHangUpWhileCountingDetachesAndTheTimerStillRingsThenEndsInsteadOfTheMenu() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        _ = controller.handle(key: .character("1"), at: t0)
+        #expect(names(controller.handle(.signal(SIGHUP), at: t0 + .seconds(1))) == ["detach"])
+        #expect(controller.detached && controller.state == .counting)
+        #expect(controller.handle(.signal(SIGHUP), at: t0 + .seconds(2)).isEmpty, "detached once")
+        _ = controller.tick(at: t0 + .milliseconds(298_500))
+        #expect(names(controller.tick(at: t0 + .seconds(300))) == ["finished"])
+        #expect(controller.state == .ringing)
+        #expect(controller.handle(.signal(SIGHUP), at: t0 + .seconds(301)).isEmpty, "still ringing")
+        _ = controller.handle(.control(.acknowledge, connection: 1), at: t0 + .seconds(302))
+        // Nobody is left at the menu: the app ends as a timer from the command line does.
+        #expect(
+            names(controller.handle(audio: stopped(at: t0 + .seconds(302)), at: t0 + .seconds(302)))
+                == ["acknowledged", "exit 0"])
+    }
+
+    @Test func aHangUpInTheMenuExits129() {
+        var controller = Controller(configuration: .init(), start: .menu, at: t0)
+        #expect(names(controller.handle(.signal(SIGHUP), at: t0)) == ["exit 129"])
     }
 }

@@ -16,7 +16,7 @@ import Testing
     /// A signal ignored by the launcher reaches eggtimer, which still counts, rings once into the
     /// capture file and exits 0.
     ///
-    /// Unhandled, SIGHUP would end it with 129 and SIGINT with 130.
+    /// Unhandled, SIGINT would end it with 130 (SIGHUP now detaches a running timer anyway).
     @Test(
         arguments: [
             (SIGHUP, [SystemTool.nohup.location]),
@@ -37,10 +37,18 @@ import Testing
     }
 
     @Test func theSameSignalNotIgnoredStillEndsIt() {
-        // The other half: without nohup, SIGHUP at the same point ends it with 129.
+        // The other half: without the trap, SIGINT at the same point ends it with 130.
+        let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
+        let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], trigger: started)
+        #expect(result.termination == .exited(130))
+    }
+
+    @Test func aHangUpWithoutNohupDetachesARunningTimerWhichStillRings() {
+        // A hang-up no longer ends a running timer (HangUpEndToEndTests): it counts and rings on.
         let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGHUP) }
         let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], trigger: started)
-        #expect(result.termination == .exited(129))
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(Self.events(result.stdout).contains("finished"))
     }
 
     @Test func nohupsWriteOnlyStandardInputNeitherSpinsNorCountsAsAKeyboard() {

@@ -272,7 +272,8 @@ import Testing
         #expect(pty.settingsNow == pty.settingsBefore)
     }
 
-    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+    /// SIGHUP while ringing detaches the timer instead (HangUpEndToEndTests).
+    @Test(arguments: [(SIGTERM, 143), (SIGINT, 130)] as [(Int32, Int32)])
     func signalsWhileRingingStopAndRestore(signal: Int32, status: Int32) {
         let pty = PseudoTerminal(["1", "-D", "null"])
         #expect(pty.expect("Time's up!"))
@@ -296,13 +297,23 @@ import Testing
             pty.type("t7m")
             #expect(pty.expect("Time: 7m_", after: mark))
         }
+        let running = state == "counting" || state == "paused"
         pty.send(signal.number)
+        if running && signal.number == SIGHUP {
+            // A hang-up detaches a running timer: the terminal is given back, the timer goes on.
+            #expect(pty.expect("\u{1B}[?1049l", after: mark))
+            #expect(pty.waitForExit(timeout: .milliseconds(300)) == nil)
+            #expect(pty.settingsNow == pty.settingsBefore)
+            pty.send(SIGTERM)
+            #expect(pty.waitForExit() == .exited(143))
+            return
+        }
         #expect(pty.waitForExit() == .exited(signal.status))
         #expect(pty.settingsNow == pty.settingsBefore)
-        // A running timer ended by SIGTERM or SIGHUP says, after the screen is gone, that its
-        // record is kept for `eggtimer recover`.
-        let kept = (state == "counting" || state == "paused") && signal.number != SIGINT
-        let name = signal.number == SIGTERM ? "SIGTERM" : "SIGHUP"
+        // A running timer ended by SIGTERM says, after the screen is gone, that its record is
+        // kept for `eggtimer recover`.
+        let kept = running && signal.number == SIGTERM
+        let name = "SIGTERM"
         let line = "eggtimer: 10m: ended by \(name); its record is kept: `eggtimer recover` starts it again\r\n"
         #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l" + (kept ? line : "")), "\(pty.text.suffix(120))")
     }

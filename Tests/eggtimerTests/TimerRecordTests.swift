@@ -166,7 +166,9 @@ import Testing
     }
 
     @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
-        #expect(try Options.parse(["recover"]).command == .control(.recover))
+        #expect(try Options.parse(["recover"]).command == .control(.recover(bootOnly: false)))
+        #expect(try Options.parse(["recover", "--boot"]).command == .control(.recover(bootOnly: true)))
+        #expect(throws: UsageError.self) { try Options.parse(["status", "--boot"]) }
         #expect(throws: UsageError.self) { try Options.parse(["recover", "tea"]) }
         #expect(throws: UsageError.self) { try Options.parse(["recover", "-D", "null"]) }
         let resume = try Options.parse(["--resume-record", "/s/tea.timer", "--json"])

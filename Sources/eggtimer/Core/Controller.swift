@@ -94,6 +94,11 @@ struct Controller {
     /// Whether the wall clock was last reported as synchronised (``observe(clockSynchronised:at:)``).
     var clockSynchronised = true
 
+    /// Whether a hang-up (SIGHUP: the terminal closed, an SSH session dropped) detached the timer
+    /// from its terminal: it counts and rings on headless, and ends when its timer ends instead
+    /// of going back to the menu (nobody is left to pick from it).
+    private(set) var detached = false
+
     /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
     var deadlinesSeen = 0
 
@@ -199,6 +204,12 @@ struct Controller {
 
     private mutating func handle(signal number: Int32, at now: Instant) {
         switch number {
+        case SIGHUP where currentRun != nil:
+            // A hang-up never silences an alarm: a timer counting or ringing goes on headless.
+            if !detached {
+                detached = true
+                out.append(.detach)
+            }
         case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
             if case .exited = mode { return }
             if currentRun != nil { outcome = .cancelled }
@@ -338,7 +349,7 @@ struct Controller {
     /// Back to the menu when started from it, else exit.
     mutating func leave(_ outcome: TimerState) {
         self.outcome = outcome
-        if fromMenu {
+        if fromMenu, !detached {
             mode = .menu(Menu())
         } else {
             exit(status(for: outcome))

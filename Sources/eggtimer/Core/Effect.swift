@@ -15,6 +15,9 @@ enum Effect: Equatable {
     case suspend
     /// Continued after a stop that eggtimer did not ask for: take the terminal again and redraw.
     case retakeTerminal
+    /// A hang-up while a timer runs: give the terminal up for good (no screen, no keys, nothing
+    /// written to it) and go on headless.
+    case detach
     /// Exit with this status (after restoring the terminal).
     case exit(ExitStatus)
     /// Answer a control request on `connection`: the timer's status, or why it was refused.

@@ -69,7 +69,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),
         (.configuration, "bad configuration file"),
-        (.signal(1), "hangup (SIGHUP)"),
+        (.signal(1), "hangup (SIGHUP) in the menu; a running timer detaches instead"),
         (.signal(2), "interrupted (Ctrl-C, SIGINT)"),
         (.signal(3), "quit (Ctrl-\\, SIGQUIT)"),
         (.signal(15), "terminated (SIGTERM)"),

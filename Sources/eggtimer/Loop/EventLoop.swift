@@ -119,7 +119,12 @@ struct EventLoop {
         if fds[1].revents != 0 || player.nextCheck.map({ now >= $0 }) == true {
             inputs += player.events(at: now).map(Input.audio)
         }
-        if readsKeys, fds[3].revents != 0 { inputs += readKeys().map(Input.key) }
+        if readsKeys, fds[3].revents != 0 {
+            inputs += readKeys().map(Input.key)
+            // A terminal in cbreak mode reads end of file or EIO only once hung up: the same as
+            // the SIGHUP that comes with it (which may come later, or never to a job in a shell).
+            if !readsKeys, stdinIsTerminal, !inputs.contains(.signal(SIGHUP)) { inputs.append(.signal(SIGHUP)) }
+        }
         if fds[4].revents != 0, let ended = doneCommand?.reap() {
             doneCommand = nil
             switch ended {

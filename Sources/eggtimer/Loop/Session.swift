@@ -167,6 +167,9 @@ struct Session {
                 terminal.suspend(signals)
                 retakeTerminal()
             case .retakeTerminal: retakeTerminal()
+            case .detach:
+                terminal.detach()
+                followForeground()
             case .exit(let status): return status
             case .reply(let connection, let reply): answer(connection, reply)
             case .runDoneCommand: startDoneCommand()
@@ -226,7 +229,8 @@ struct Session {
             label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
             remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,
             at: controller.schedule?.occurrence.isoText, every: controller.schedule?.recurrenceText,
-            clockUnsynchronised: controller.schedule != nil && !controller.clockSynchronised)
+            clockUnsynchronised: controller.schedule != nil && !controller.clockSynchronised,
+            detached: controller.detached)
     }
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
@@ -248,7 +252,7 @@ struct Session {
         terminal.leave()
         if var keeper = records {
             let signal = status == .signal(SIGTERM) ? "SIGTERM" : status == .signal(SIGHUP) ? "SIGHUP" : nil
-            if keeper.end(keep: signal != nil), let signal {
+            if keeper.end(keepingFor: signal), let signal {
                 // Said, as the user who sent it may have meant "stop for good" (then: cancel).
                 printError(
                     "eggtimer: \(label.escapingControlCharacters): ended by \(signal); "

@@ -30,8 +30,17 @@ struct RecordKeeper {
     private let bus: BusOptions?
     private let presets: [Preset]
     private let bootID: String
-    /// What the file holds now; nil when there is none.
+    /// What the file holds now; nil when there is none, or when the last write failed (then
+    /// an older record may still be there: see ``mayExist``).
     private var written: Snapshot?
+    /// Whether a record may be on disk.
+    ///
+    /// Set by every write tried, whether or not it succeeded (a failed write leaves the record
+    /// before it), cleared once it is removed. Removing never depends on the last write having
+    /// succeeded.
+    private var mayExist = false
+    /// The record last written, rewritten with the ending signal by ``end(keepingFor:)``.
+    private var writtenRecord: TimerRecord?
     /// The wall clock's offset from the boot clock when last written (nanoseconds): a step of
     /// more than a second rewrites the UTC deadline.
     private var writtenOffset: Int64 = 0
@@ -68,9 +77,11 @@ struct RecordKeeper {
             bootID: bootID, takeover: takeover)
     }
 
-    private init(
+    /// A keeper writing `name` in `store` (``open(label:options:resumedFrom:)`` makes one for
+    /// this process; a test passes a store with an injected write failure).
+    init(
         store: RecordStore, name: String, alarm: TimerRecord.Alarm, bus: BusOptions?, presets: [Preset],
-        bootID: String, takeover: String?
+        bootID: String, takeover: String? = nil
     ) {
         (self.store, self.name, self.alarm, self.bus, self.presets, self.bootID, self.takeover) =
             (store, name, alarm, bus, presets, bootID, takeover)
@@ -114,12 +125,12 @@ struct RecordKeeper {
     }
 
     /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
-    /// nothing once it has exited, which ``end(keep:)`` settles).
+    /// nothing once it has exited, which ``end(keepingFor:)`` settles).
     mutating func update(_ controller: Controller, clock: MonotonicClock) {
         if case .exited = controller.mode { return }
         guard let snapshot = Self.snapshot(controller, presets: presets) else {
-            if written != nil { store.remove(name: name) }
-            written = nil
+            if mayExist { store.remove(name: name) }
+            (written, mayExist) = (nil, false)
             return
         }
         let offset = WallClock.system.offset()
@@ -130,9 +141,10 @@ struct RecordKeeper {
             deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
             remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule,
             bus: bus)
+        mayExist = true
         do {
             try store.write(record, name: name)
-            (written, writtenOffset) = (snapshot, offset)
+            (written, writtenOffset, writtenRecord) = (snapshot, offset, record)
             if let takeover {
                 unlink(takeover)
                 self.takeover = nil
@@ -146,14 +158,23 @@ struct RecordKeeper {
         }
     }
 
-    /// The process is ending: removes the record unless `keep` (SIGTERM, SIGHUP).
+    /// The process is ending: removes the record, unless `signal` ended it (`SIGTERM`): then the
+    /// record stays, saying so (`ended=SIGTERM`, for `eggtimer status`).
+    /// - Parameter signal: The name of the signal that ends the process and keeps the record;
+    ///   nil to remove it.
     /// - Returns: Whether a record stays behind for `eggtimer recover`.
     @discardableResult
-    mutating func end(keep: Bool) -> Bool {
-        guard !keep else { return written != nil }
-        if written != nil { store.remove(name: name) }
+    mutating func end(keepingFor signal: String?) -> Bool {
+        if let signal {
+            // The last record written stays (an older one if a later write failed): say why.
+            guard mayExist, var record = writtenRecord else { return false }
+            record.ended = signal
+            try? store.write(record, name: name)  // the record stays either way; this only says why
+            return true
+        }
+        store.remove(name: name)  // whatever the last write did: an acknowledged alarm never comes back
         if let takeover { unlink(takeover) }
-        (written, takeover) = (nil, nil)
+        (written, takeover, mayExist) = (nil, nil, false)
         return false
     }
 

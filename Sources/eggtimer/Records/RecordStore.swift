@@ -15,6 +15,14 @@ import Glibc
 struct RecordStore {
     /// The folder's path (absolute).
     let folder: String
+    /// A seam for tests: asked before each write's bytes go out, an errno it returns fails the
+    /// write there (ENOSPC for a full disk), after the temporary file was made; nil: none.
+    var injectedWriteError: (() -> Int32?)?
+
+    /// A store over `folder` (absolute); nothing is touched until used.
+    init(folder: String, injectedWriteError: (() -> Int32?)? = nil) {
+        (self.folder, self.injectedWriteError) = (folder, injectedWriteError)
+    }
 
     /// The file name suffix of records.
     static let suffix = ".timer"
@@ -37,7 +45,7 @@ struct RecordStore {
         if home?.hasPrefix("/") != true, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
             home = String(cString: directory)
         }
-        return path(stateHome: variable("XDG_STATE_HOME"), home: home).map(RecordStore.init(folder:))
+        return path(stateHome: variable("XDG_STATE_HOME"), home: home).map { RecordStore(folder: $0) }
     }
 
     /// The record file's name for a timer whose control socket is labelled `label`.
@@ -78,7 +86,7 @@ struct RecordStore {
         let temporary = folder + "/." + name + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(call: "open", path: temporary, code: errno) }
-        var failure: RecordError?
+        var failure = injectedWriteError?().map { RecordError.system(call: "write", path: temporary, code: $0) }
         let bytes = Array(record.text.utf8)
         var offset = 0
         while offset < bytes.count, failure == nil {

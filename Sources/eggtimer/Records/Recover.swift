@@ -27,11 +27,14 @@ enum Recover {
     /// Why a pomodoro is not recovered.
     static let pomodoroNote = "a pomodoro is not resumed after a restart; start it again with 'eggtimer pomodoro'"
 
-    /// Recovers every record.
+    /// Recovers every record, or with `bootOnly` those an earlier boot left.
+    /// - Parameter bootOnly: `recover --boot` (the boot service): a record written in this boot
+    ///   (its timer killed by hand: `kill`, `kill -9`, `systemctl stop`) is left alone, with a
+    ///   line, for a plain `eggtimer recover` to bring back when asked.
     /// - Returns: ``ExitStatus/done`` when there were records (whatever became of them),
     ///   ``ExitStatus/noTimer`` when there were none, ``ExitStatus/osError`` when the state folder
     ///   is unsafe or cannot be locked.
-    static func run() -> ExitStatus {
+    static func run(bootOnly: Bool = false) -> ExitStatus {
         guard let store = RecordStore.current() else {
             printError("eggtimer: recover: no state folder (set XDG_STATE_HOME or HOME)")
             return .osError
@@ -70,7 +73,7 @@ enum Recover {
             return .noTimer
         }
         for name in names {
-            switch recover(name, in: store) {
+            switch recover(name, in: store, bootOnly: bootOnly, bootID: BootClock.bootID()) {
             case .said(let line): print(line.escapingControlCharacters)
             case .failed(let line): printError("eggtimer: " + line)
             }
@@ -85,15 +88,25 @@ enum Recover {
     }
 
     /// Recovers the record `name`.
-    static func recover(_ name: String, in store: RecordStore) -> Outcome {
+    /// - Parameters:
+    ///   - name: The record's file name.
+    ///   - store: The state folder.
+    ///   - bootOnly: Leave alone a record written in this boot (``run(bootOnly:)``).
+    ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
+    /// - Returns: The line that says what became of it.
+    static func recover(_ name: String, in store: RecordStore, bootOnly: Bool = false, bootID: String?) -> Outcome {
         let path = store.folder + "/" + name
         let record: TimerRecord
         do { record = try RecordStore.read(path: path) } catch { return .failed("\(name): skipped: \(error)") }
         let label = record.label
         let stem = String(name.dropLast(RecordStore.suffix.count))
-        let plan = ResumePlan(record: record, bootID: BootClock.bootID())
+        let plan = ResumePlan(record: record, bootID: bootID)
         if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
             return .said("\(label): already running (\(running))")
+        }
+        if bootOnly, !plan.afterReboot {
+            return .said(
+                "\(label): left alone: it was ended in this boot, not by a reboot; `eggtimer recover` starts it")
         }
         if record.kind == .pomodoro {
             store.remove(name: name)
@@ -152,7 +165,7 @@ enum Recover {
     /// Whether `pid` is a live eggtimer process: it exists, is not a zombie waiting to be reaped (a
     /// process killed with SIGKILL stays one until its parent, or a container's init, reaps it), and
     /// its `/proc/PID/comm` is `eggtimer`.
-    private static func isLiveEggtimer(_ pid: pid_t) -> Bool {
+    static func isLiveEggtimer(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0, processName(pid) == "eggtimer" else { return false }
         return !ProcessState.hasEnded(pid)
     }

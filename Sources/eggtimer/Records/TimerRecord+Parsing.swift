@@ -107,6 +107,12 @@ extension TimerRecord {
         alarm = try Self.alarm(fields)
         schedule = try Self.schedule(fields)
         bus = try Self.bus(fields)
+        if let field = fields.values["ended"] {
+            // A signal's name, as eggtimer writes it (`SIGTERM`).
+            guard (1...16).contains(field.value.utf8.count), field.value.utf8.allSatisfy({ (65...90).contains($0) })
+            else { throw .corrupt(line: field.line, reason: "'ended' is not a signal's name") }
+            ended = String(field.value)
+        }
     }
 
     /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`.

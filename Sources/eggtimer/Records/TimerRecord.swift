@@ -34,6 +34,7 @@ import AlarmAudio
 /// mqtt_keepalive_ns=30000000000     --mqtt-cafile and --mqtt-password-file as absolute paths
 /// mqtt_cafile=/etc/ssl/house.pem    (text or _hex). Never the password itself: one from
 /// mqtt_password_file=/home/ann/.pw  EGGTIMER_MQTT_PASSWORD is read again from recover's environment.
+/// ended=SIGTERM                     written as a signal ends the process and keeps the record
 /// ```
 ///
 /// A value type; encoding and decoding are pure.
@@ -97,6 +98,11 @@ struct TimerRecord: Equatable, Sendable {
     /// Its keys (`mqtt`, `mqtt_*`) came later in version 1: an older eggtimer ignores them and
     /// recovers the timer without MQTT. Holds no password, only where one is read from.
     var bus: BusOptions?
+    /// The signal that ended the process and kept the record (`SIGTERM`), written as it ends;
+    /// nil while it runs, or when it never got to say (`kill -9`, a power cut).
+    ///
+    /// Key `ended`, added later in version 1: an older eggtimer ignores it.
+    var ended: String?
 
     /// The record as file content, ending with a newline.
     var text: String {
@@ -144,6 +150,7 @@ struct TimerRecord: Equatable, Sendable {
             addText("mqtt_cafile", bus.caFile)
             addText("mqtt_password_file", bus.passwordFile)
         }
+        add("ended", ended)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -58,6 +58,38 @@ struct TerminalSession {
         keyboard?.restore()
     }
 
+    /// Gives the terminal up for good after a hang-up (SIGHUP), so the timer goes on headless.
+    ///
+    /// A terminal that still answers (`kill -HUP` with the terminal open) is given back as
+    /// ``leave()`` does; a hung-up one, whose writes fail with EIO and which polls POLLHUP for
+    /// ever, is written nothing. Then each standard descriptor on a terminal (or a hung-up one)
+    /// is pointed at `/dev/null`, as `nohup` does, so nothing written later (the log, a warning)
+    /// reaches it and it leaves the poll set: the caller decides the routing anew, which is now
+    /// the routing of a process without a terminal (``follow(_:)``).
+    ///
+    /// C: `tcgetattr`, `open`, `dup2`.
+    mutating func detach() {
+        if let ui = routing.ui, Self.isLiveTerminal(ui), Self.isForeground(ui) { screen?.leave() }
+        screen = nil
+        keyboard?.restore()
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { return }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where Self.isTerminal(descriptor) {
+            _ = dup2(null, descriptor)
+        }
+        _ = Glibc.close(null)
+    }
+
+    /// Whether `descriptor` is a terminal that answers.
+    private static func isLiveTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Whether `descriptor` is a terminal, answering or hung up (whose every `ioctl` fails with
+    /// EIO, where a file or pipe fails with ENOTTY).
+    private static func isTerminal(_ descriptor: Int32) -> Bool {
+        var settings = termios()
+        return tcgetattr(descriptor, &settings) == 0 || errno == EIO
+    }
+
     /// Switches to `routing` (decided anew after the foreground changed): gives back what is no
     /// longer wanted and takes what is.
     ///

@@ -23,6 +23,8 @@ final class PseudoTerminal {
     private var termination: Termination?
     /// The master reported end of file or an error: nothing more can arrive on it.
     private var masterClosed = false
+    /// The test closed the master (``hangUp()``): the descriptor is not closed again.
+    private var hungUp = false
     /// The pidfd polled readable: the program has exited (reaped or not), so it writes no more.
     private var exited = false
 
@@ -62,7 +64,7 @@ final class PseudoTerminal {
             _ = waitForExit(timeout: .seconds(5))
         }
         close(pidfd)
-        close(master)
+        if !hungUp { close(master) }
         close(slave)
     }
 
@@ -183,6 +185,18 @@ final class PseudoTerminal {
     /// Resizes the terminal, as a terminal emulator does; the kernel sends SIGWINCH.
     func resize(columns: UInt16, rows: UInt16) {
         _ = CSystem_setWindowSize(master, rows, columns)
+    }
+
+    /// Closes the master side, as sshd does when a connection drops or a terminal emulator when
+    /// its window closes: the kernel hangs the terminal up (SIGHUP and SIGCONT to the session's
+    /// leader; reads of the slave give end of file, writes EIO, poll POLLHUP).
+    ///
+    /// Nothing more is read; the test's own slave descriptor stays open (hung up too).
+    func hangUp() {
+        guard !hungUp else { return }
+        hungUp = true
+        masterClosed = true
+        close(master)
     }
 
     /// Sends `signal` to the program.

@@ -1,0 +1,114 @@
+import ControlChannel
+import Glibc
+
+/// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an
+/// earlier boot ended it, and `eggtimer recover` can still bring it back.
+///
+/// `eggtimer status` lists these beside the running timers, with the two ways out: `eggtimer
+/// recover`, or `eggtimer cancel LABEL`, which forgets one. A value; ``init(record:name:bootID:now:)``
+/// is pure but for reading the clocks through ``ResumePlan``.
+struct KeptRecord: Equatable {
+    /// How the timer's process ended, as far as its record tells.
+    enum Ending: Equatable {
+        /// A signal ended it and kept the record (`SIGTERM`: `kill PID`, `systemctl stop`).
+        case signal(String)
+        /// Its process is gone without a word, in this boot (`kill -9`, a crash).
+        case processGone
+        /// It was written in an earlier boot (a power cut, a reboot).
+        case earlierBoot
+
+        /// For the table: `ended by SIGTERM`, `process gone`, `earlier boot`.
+        var text: String {
+            switch self {
+            case .signal(let name): "ended by \(name)"
+            case .processGone: "process gone"
+            case .earlierBoot: "earlier boot"
+            }
+        }
+
+        /// For JSON: `SIGTERM`, `gone`, `reboot`.
+        var word: String {
+            switch self {
+            case .signal(let name): name
+            case .processGone: "gone"
+            case .earlierBoot: "reboot"
+            }
+        }
+    }
+
+    /// The timer's label.
+    var label: String
+    /// The record's file name in the state folder (`tea.timer`).
+    var name: String
+    /// The process that last wrote it.
+    var pid: Int32
+    /// The state it was in (`counting`, `paused`, `snoozed`, `ringing`).
+    var state: String
+    var ending: Ending
+    /// The time left at `now`: the deadline ahead, or a paused timer's time left; zero when overdue.
+    var remaining: Duration
+    /// How long ago the deadline passed at `now`; nil when it has not (or the timer is paused).
+    var overdue: Duration?
+    /// The deadline as milliseconds since the Unix epoch; nil while paused.
+    var deadlineUnixMilliseconds: Int64?
+
+    /// Describes `record`.
+    /// - Parameters:
+    ///   - record: The record as read.
+    ///   - name: Its file name.
+    ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
+    ///   - now: The boot clock now.
+    init(record: TimerRecord, name: String, bootID: String?, now: ContinuousClock.Instant) {
+        let plan = ResumePlan(record: record, bootID: bootID)
+        (label, self.name, pid, state) = (record.label, name, record.pid, record.state.rawValue)
+        ending =
+            plan.afterReboot ? .earlierBoot : record.ended.map(Ending.signal) ?? .processGone
+        overdue = plan.overdue(at: now)
+        if let deadline = plan.deadline {
+            remaining = overdue == nil ? now.duration(to: deadline) : .zero
+        } else {
+            remaining = record.remaining ?? record.total
+        }
+        deadlineUnixMilliseconds = record.deadlineUnixNanoseconds.map { $0 / 1_000_000 }
+    }
+
+    /// The kept records in `store`.
+    ///
+    /// Every readable record whose timer is not among `running` (by label or pid) and, in this
+    /// boot, whose process is not a live eggtimer. Unreadable records are left out (`eggtimer
+    /// recover` says why).
+    /// - Parameters:
+    ///   - store: The state folder.
+    ///   - running: The running timers that answered on their sockets.
+    ///   - bootID: This boot's id.
+    ///   - now: The boot clock now.
+    /// - Returns: The records, sorted by file name.
+    /// - Complexity: One file read per record, one `/proc` look per record of this boot.
+    static func list(
+        in store: RecordStore, running: [TimerStatus], bootID: String?, now: ContinuousClock.Instant
+    ) -> [KeptRecord] {
+        store.names().compactMap { name in
+            guard let record = try? RecordStore.read(path: store.folder + "/" + name) else { return nil }
+            if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { return nil }
+            if record.bootID == bootID, Recover.isLiveEggtimer(record.pid) { return nil }
+            return KeptRecord(record: record, name: name, bootID: bootID, now: now)
+        }
+    }
+
+    /// Forgets the kept record of the timer labelled `label` (as typed, else the only one that
+    /// differs from it in case alone): `eggtimer cancel LABEL` for a timer that no longer runs.
+    /// - Parameters:
+    ///   - label: The label given.
+    ///   - running: The running timers that answered (none of them is `label`).
+    /// - Returns: The line to print, or nil when no kept record has that label.
+    static func forget(label: String, running: [TimerStatus]) -> String? {
+        guard let store = RecordStore.current() else { return nil }
+        let kept = list(in: store, running: running, bootID: BootClock.bootID(), now: .now)
+        let folded = kept.filter { $0.label.lowercased() == label.lowercased() }
+        guard let record = kept.first(where: { $0.label == label }) ?? (folded.count == 1 ? folded[0] : nil) else {
+            return nil
+        }
+        store.remove(name: record.name)
+        return "\(record.label): not running; its kept record is removed: `eggtimer recover` will not start it"
+    }
+}
