@@ -218,7 +218,8 @@ extension Options {
         .I P/NODE/LABEL/command
         \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
         \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
-        standard error.
+        standard error. Commands are events: a retained one (\fBmosquitto_pub \-r\fR) is \#
+        ignored with one line, never acted on.
         .TP
         .I P/NODE/LABEL/availability
         \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#

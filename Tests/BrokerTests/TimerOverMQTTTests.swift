@@ -139,6 +139,45 @@ import Testing
         #expect(timer.finish() == .exited(1))
     }
 
+    /// A command is an event, not a state (issue 20).
+    ///
+    /// A `cancel` (and an `add -250`) left retained on the command topic before the timer starts
+    /// is ignored with one line, not acted on.
+    @Test func aRetainedCommandIsIgnoredWithOneLine() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", retain: true, log: broker.log)
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        // A live command after it: once it acts, the retained one was read (it came first).
+        try mosquittoPublish(login, topic: topics.command, payload: "add 60", log: broker.log)
+        #expect(timer.expect(#""by_s":60"#), "\(timer.stdout)\(timer.stderr)")
+        #expect(!timer.stdout.contains(#""event":"cancelled""#), "\(timer.stdout)")
+        let ignored = timer.stderr.lines(containing: "retained").map(String.init)
+        #expect(
+            ignored == [
+                "eggtimer: ignored a retained MQTT command on \(topics.command) ('cancel'): commands are not kept; "
+                    + "clear it with mosquitto_pub -r -n -t '\(topics.command)'"
+            ], "\(timer.stderr)")
+        // Replaced by a retained `add -250`: the next timer ignores that too, and keeps its length.
+        try mosquittoPublish(login, topic: topics.command, payload: "add -250", retain: true, log: broker.log)
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(timer.finish() == .exited(1))
+        let next = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { state($0, topic: topics.state)?.durationSeconds == 300 }
+            })
+        try mosquittoPublish(login, topic: topics.command, payload: "add 30", log: broker.log)
+        #expect(next.expect(#""by_s":30"#), "\(next.stdout)\(next.stderr)")
+        #expect(!next.stdout.contains(#""by_s":-250"#), "\(next.stdout)")
+        #expect(next.stderr.lines(containing: "ignored a retained MQTT command").count == 1, "\(next.stderr)")
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(next.finish() == .exited(1))
+    }
+
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {
         let (broker, login, topics, watcher, timer) = try kitchenTimer("bread", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })

@@ -112,11 +112,11 @@ struct Follower {
         case .connectionLost(let reason):
             if !brokerDown { printError("eggtimer: warning: MQTT: \(reason); reconnecting") }
             brokerDown = true
-        case .message(let topic, let payload) where topic == availabilityTopic:
+        case .message(let topic, let payload, _) where topic == availabilityTopic:
             // Another follower of this node ended (its offline, then its clear) or died (its Last
             // Will): this one still runs.
             if payload.isEmpty || payload == Array("offline".utf8) { client.publish(BusLink.online(availabilityTopic)) }
-        case .message(let topic, let payload):
+        case .message(let topic, let payload, _):
             message(topic: topic, payload: payload)
         case .published:
             break

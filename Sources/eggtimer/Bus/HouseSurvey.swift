@@ -94,7 +94,7 @@ struct HouseSurvey {
         case .connectionLost(let reason):
             printError("eggtimer: MQTT: \(reason)")
             throw .unavailable
-        case .message(let topic, let payload):
+        case .message(let topic, let payload, _):
             if topic == probe {
                 probed = true
             } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {

@@ -20,6 +20,8 @@ struct BusLink {
     /// Whether the client (re)connected since the last ``update(_:at:)``: it has just sent the
     /// retained table again, whose state may be stale.
     private var replayed = false
+    /// The retained command last ignored (said once, not again after every reconnect).
+    private var ignoredRetainedCommand: [UInt8]?
     /// Lines to say: connection warnings (``Notice/warning``), the connection back
     /// (``Notice/restored``) and ignored payloads (``Notice/log``).
     private(set) var notices: [Notice] = []
@@ -214,11 +216,18 @@ struct BusLink {
                     .warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
-        case .message(let topic, let payload) where topic == topics.availability:
+        case .message(let topic, let payload, _) where topic == topics.availability:
             // An earlier process's Last Will, or the clean end of another with this node and label.
             if payload.isEmpty || payload == Array("offline".utf8) { client.publish(Self.online(topics.availability)) }
-        case .message(let topic, let payload):
+        case .message(let topic, let payload, let retained):
             guard topic == topics.command else { return nil }
+            if retained {
+                // A command someone left retained is a state of the broker, not an event: acted on, a
+                // `cancel` would end every timer of this label the moment it starts. Said once per payload.
+                if ignoredRetainedCommand != payload { notices.append(.log(Self.retainedCommandLine(topic, payload))) }
+                ignoredRetainedCommand = payload
+                return nil
+            }
             do {
                 return .busCommand(try BusCommand.parse(payload))
             } catch {
@@ -228,6 +237,15 @@ struct BusLink {
             break
         }
         return nil
+    }
+
+    /// The log line for a retained command ignored on `topic`: its payload (at most
+    /// ``BusCommand/byteLimit`` bytes, control characters escaped) and how to clear it.
+    static func retainedCommandLine(_ topic: String, _ payload: [UInt8]) -> String {
+        let text = String(decoding: payload.prefix(BusCommand.byteLimit), as: UTF8.self).escapingControlCharacters
+        let shown = topic.escapingControlCharacters
+        return "ignored a retained MQTT command on \(shown) ('\(text)'): commands are not kept; "
+            + "clear it with mosquitto_pub -r -n -t '\(shown)'"
     }
 
     /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
