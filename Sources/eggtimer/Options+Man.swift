@@ -212,8 +212,12 @@ extension Options {
         .TP
         .I P/NODE/LABEL/state
         Retained JSON: \fBstate\fR, \fBlabel\fR, \fBnode\fR, \fBduration_s\fR, \#
-        \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused). Published on \#
-        every change and at least once a minute; at the end the final state, then cleared.
+        \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused), \#
+        \fBinstance\fR (the process's random id, 16 hex digits). Published on every change and \#
+        at least once a minute; at the end the final state, then cleared if the broker's state \#
+        is still its own. A timer that finds another live timer's state on its topic (two \#
+        machines with one node name) warns once, counts and rings locally and stays off the \#
+        topics until that timer is gone.
         .TP
         .I P/NODE/LABEL/command
         \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#

@@ -178,6 +178,71 @@ import Testing
         #expect(next.finish() == .exited(1))
     }
 
+    /// Two timers with one node and label on one broker (two Pis both called `raspberrypi`;
+    /// issue 20).
+    ///
+    /// The second to arrive warns once and stays off the topics; ending, it clears nothing of
+    /// the first's, which stays in `status --mqtt` and can be cancelled there. Once the first is
+    /// gone, a waiting one takes the topics.
+    @Test func aSecondTimerWithTheSameNodeAndLabelWarnsOnceStaysOffAndClearsNothing() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let warning = "another timer already runs as kitchen/tea on the broker"
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let first = EggtimerProcess(["30m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let held = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.first)
+        let firstID = held.instance ?? "none"
+        #expect(held.instance?.count == 16, "\(held)")
+
+        let second = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(second.expect(#""event":"started""#), "\(second.stderr)")
+        #expect(eventually { second.stderr.contains(warning) }, "\(second.stderr)")
+        second.signal(SIGTERM)
+        #expect(second.finish() == .exited(143))
+        #expect(second.stderr.split(separator: "\n").filter { $0.contains(warning) }.count == 1, "\(second.stderr)")
+        // Only the first timer's states were ever on the topic, and its state is still retained.
+        #expect(
+            watcher.lines.compactMap { state($0, topic: topics.state) }.allSatisfy { $0.instance == firstID },
+            "\(watcher.lines)")
+        #expect(!watcher.lines.contains { isClear($0, topic: topics.state) }, "\(watcher.lines)")
+        let late = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(late.lines.compactMap { state($0, topic: topics.state)?.instance } == [firstID], "\(late.lines)")
+        let status = runEggtimer(["status", "--mqtt", url])
+        #expect(
+            status.stdout.split(separator: "\n").dropFirst().map { $0.hasPrefix("kitchen/tea  counting") } == [true],
+            "\(status.stdout)")
+
+        // A third one waits; cancelling the first over MQTT reaches the first, then the third
+        // takes the topics.
+        let third = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(eventually { third.stderr.contains(warning) }, "\(third.stderr)")
+        let cancel = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        #expect(cancel.termination == .exited(0), "\(cancel.stderr)")
+        #expect(first.finish() == .exited(1))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { state($0, topic: topics.state).map { $0.instance != firstID } == true }
+            }, "\(watcher.lines)")
+        let taken = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.last)
+        #expect(taken.durationSeconds == 300 && taken.state == "counting", "\(taken)")
+        #expect(runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"]).termination == .exited(0))
+        #expect(third.finish() == .exited(1))
+    }
+
+    /// Checks `condition` every 20 ms (a file another process writes has no event to wait on)
+    /// until it holds or `timeout` passes.
+    private func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            poll(nil, 0, 20)
+        }
+        return true
+    }
+
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {
         let (broker, login, topics, watcher, timer) = try kitchenTimer("bread", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
