@@ -31,6 +31,7 @@ extension BusClient {
                 for case .published(let messageID) in $0 { awaited.remove(messageID) }
                 return awaited.isEmpty
             }
+            readPending(connection, until: deadline)
             _ = library.disconnect(connection.handle)
             drain(connection, until: deadline) { _ in false }
         case .handshaking(let connection, _):
@@ -42,6 +43,26 @@ extension BusClient {
         phase = .finished
         pendingEvents = []
         lastMisc = nil
+    }
+
+    /// Reads what the broker has already sent (messages of subscriptions), answering them, until
+    /// nothing more is waiting.
+    ///
+    /// libmosquitto closes the socket as soon as DISCONNECT is written; closing a socket with
+    /// unread bytes makes Linux send a reset, and a broker that had not read the DISCONNECT yet
+    /// drops it with the reset and sends the Last Will after a clean end (seen with two timers on
+    /// one topic, the other one answering this one's last messages). Never waits.
+    private func readPending(_ connection: MosquittoConnection, until deadline: ContinuousClock.Instant) {
+        for _ in 0..<1000 {
+            let socket = connection.socket
+            guard socket >= 0, ContinuousClock.now < deadline else { return }
+            var request = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, 0) > 0, request.revents & Int16(POLLIN) != 0 else { return }
+            guard library.loopRead(connection.handle, 1) == MOSQ_ERR_SUCCESS.rawValue else { return }
+            if connection.socket >= 0, library.wantWrite(connection.handle) {
+                guard library.loopWrite(connection.handle, 1) == MOSQ_ERR_SUCCESS.rawValue else { return }
+            }
+        }
     }
 
     /// Services `connection` with poll until `done` says so (given the events so far), the socket

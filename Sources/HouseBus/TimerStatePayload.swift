@@ -2,7 +2,11 @@
 ///
 /// Keys: `state`, `label`, `node`, `duration_s`, `remaining_s`, `deadline` (UTC ISO 8601 with
 /// milliseconds, or `null` when the timer is not counting), `instance` (the publishing process's
-/// id, lower-case hex; absent from payloads of eggtimer before issue 20). Pure; any thread.
+/// id, lower-case hex), `published` (when it was published: UTC ISO 8601 with milliseconds, by
+/// the publisher's wall clock), `clock_synced` (whether that clock was synchronised then) and
+/// `interval_s` (the longest the publisher lets its state go without publishing it again, or
+/// `null` for a final state). The last four are absent from payloads of eggtimer before issue 20.
+/// Pure; any thread.
 public struct TimerStatePayload: Sendable, Equatable {
     /// The largest payload ``parse(_:)`` reads, in bytes.
     public static let byteLimit = 4096
@@ -24,6 +28,21 @@ public struct TimerStatePayload: Sendable, Equatable {
     /// Two timers with one node and label (two Pis both called `raspberrypi`) share a topic: the
     /// id tells whose state the broker holds, so neither clears the other's.
     public var instance: String?
+    /// When it was published, in milliseconds since 1970-01-01T00:00:00Z by the publisher's wall
+    /// clock; nil when the payload has none.
+    public var publishedUnixMilliseconds: Int64?
+    /// Whether the publisher's wall clock was synchronised (NTP) when it published; nil when the
+    /// payload does not say.
+    public var publisherClockSynchronised: Bool?
+    /// The longest the publisher lets this state go unrefreshed, in seconds; nil when it promises
+    /// nothing (a final state, or a payload without it).
+    public var intervalSeconds: Double?
+
+    /// How many promised intervals a state may go unrefreshed before it counts as stale.
+    public static let staleIntervals = 3
+    /// The longest interval ``staleAfterUnixMilliseconds`` believes, in seconds (a day); a
+    /// longer, zero, negative or non-finite `interval_s` promises nothing.
+    public static let longestInterval = 86_400.0
 
     /// Creates a state payload.
     /// - Parameters:
@@ -34,11 +53,18 @@ public struct TimerStatePayload: Sendable, Equatable {
     ///   - remainingSeconds: The time left, in seconds.
     ///   - deadlineUnixMilliseconds: The deadline in Unix milliseconds, or nil.
     ///   - instance: The publishing process's id, or nil.
+    ///   - publishedUnixMilliseconds: When it is published (Unix milliseconds), or nil.
+    ///   - publisherClockSynchronised: Whether the publisher's clock is synchronised, or nil.
+    ///   - intervalSeconds: The promised republish interval in seconds, or nil.
     public init(
         state: String, label: String, node: String, durationSeconds: Double, remainingSeconds: Double,
-        deadlineUnixMilliseconds: Int64?, instance: String? = nil
+        deadlineUnixMilliseconds: Int64?, instance: String? = nil, publishedUnixMilliseconds: Int64? = nil,
+        publisherClockSynchronised: Bool? = nil, intervalSeconds: Double? = nil
     ) {
         self.instance = instance
+        self.publishedUnixMilliseconds = publishedUnixMilliseconds
+        self.publisherClockSynchronised = publisherClockSynchronised
+        self.intervalSeconds = intervalSeconds
         self.state = state
         self.label = label
         self.node = node
@@ -57,7 +83,36 @@ public struct TimerStatePayload: Sendable, Equatable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The payload as compact JSON, UTF-8; seconds rounded to milliseconds; `instance` only when set.
+    /// The instant after which this state is stale (Unix milliseconds): ``staleIntervals`` of its
+    /// promised interval after `published`.
+    ///
+    /// nil when the payload cannot say: no `published` or no usable `interval_s` (see
+    /// ``longestInterval``), or the publisher's clock was not synchronised (`clock_synced` false).
+    public var staleAfterUnixMilliseconds: Int64? {
+        guard publisherClockSynchronised != false, let published = publishedUnixMilliseconds,
+            let interval = intervalSeconds, interval.isFinite, interval > 0, interval <= Self.longestInterval
+        else { return nil }
+        // published is a parsed timestamp (years 0000–9999) and the interval at most a day: no overflow.
+        return published + Int64((interval * 1000).rounded()) * Int64(Self.staleIntervals)
+    }
+
+    /// Whether this state is stale at `nowUnixMilliseconds`: not refreshed within
+    /// ``staleIntervals`` of its promised intervals (``staleAfterUnixMilliseconds``).
+    ///
+    /// A reader trusts `published` only while its own clock is synchronised: with
+    /// `clockSynchronised` false (a Pi that booted without NTP yet) nothing is stale.
+    /// - Parameters:
+    ///   - nowUnixMilliseconds: The reader's wall clock, milliseconds since the Unix epoch.
+    ///   - clockSynchronised: Whether the reader's wall clock is synchronised (adjtimex).
+    /// - Returns: Whether the state is stale; false when the payload cannot say.
+    public func isStale(atUnixMilliseconds nowUnixMilliseconds: Int64, clockSynchronised: Bool) -> Bool {
+        guard clockSynchronised, let limit = staleAfterUnixMilliseconds else { return false }
+        return nowUnixMilliseconds > limit
+    }
+
+    /// The payload as compact JSON, UTF-8; seconds rounded to milliseconds; `instance`,
+    /// `published`, `clock_synced` and `interval_s` only when set (`interval_s` null when
+    /// `published` is set without it).
     public func json() -> [UInt8] {
         var members = [
             JSONMember("state", .string(state)),
@@ -69,6 +124,17 @@ public struct TimerStatePayload: Sendable, Equatable {
                 "deadline", deadlineUnixMilliseconds.map { .string(UTCTimestamp.text(unixMilliseconds: $0)) } ?? .null),
         ]
         if let instance { members.append(JSONMember("instance", .string(instance))) }
+        if let published = publishedUnixMilliseconds {
+            members.append(JSONMember("published", .string(UTCTimestamp.text(unixMilliseconds: published))))
+        }
+        if let synchronised = publisherClockSynchronised {
+            members.append(JSONMember("clock_synced", .bool(synchronised)))
+        }
+        if let interval = intervalSeconds {
+            members.append(JSONMember("interval_s", .number(Self.milliseconds(interval))))
+        } else if publishedUnixMilliseconds != nil {
+            members.append(JSONMember("interval_s", .null))
+        }
         return JSONValue.object(members).json()
     }
 
@@ -76,7 +142,8 @@ public struct TimerStatePayload: Sendable, Equatable {
     ///
     /// - Parameter payload: The message payload.
     /// - Returns: The state, or nil for malformed JSON, a payload over ``byteLimit`` bytes, a
-    ///   missing or mistyped key (`instance` may be missing, not mistyped), or a deadline that is
+    ///   missing or mistyped key (`instance` may be missing, `published`, `clock_synced` and
+    ///   `interval_s` missing or null, none mistyped), or a deadline that is
     ///   not a UTC ISO 8601 timestamp.
     public static func parse(_ payload: [UInt8]) -> TimerStatePayload? {
         guard let object = JSONValue.parse(payload, byteLimit: byteLimit), case .object = object,
@@ -98,9 +165,30 @@ public struct TimerStatePayload: Sendable, Equatable {
         case .string(let text)?: instance = text
         default: return nil
         }
+        var published: Int64?
+        switch object["published"] {
+        case nil, .null?: published = nil
+        case .string(let text)?:
+            guard let milliseconds = UTCTimestamp.unixMilliseconds(text) else { return nil }
+            published = milliseconds
+        default: return nil
+        }
+        var synchronised: Bool?
+        switch object["clock_synced"] {
+        case nil, .null?: synchronised = nil
+        case .bool(let value)?: synchronised = value
+        default: return nil
+        }
+        var interval: Double?
+        switch object["interval_s"] {
+        case nil, .null?: interval = nil
+        case .number(let value)?: interval = value
+        default: return nil
+        }
         return TimerStatePayload(
             state: state, label: label, node: node, durationSeconds: duration, remainingSeconds: remaining,
-            deadlineUnixMilliseconds: deadline, instance: instance)
+            deadlineUnixMilliseconds: deadline, instance: instance, publishedUnixMilliseconds: published,
+            publisherClockSynchronised: synchronised, intervalSeconds: interval)
     }
 
     /// `seconds` rounded to a millisecond.

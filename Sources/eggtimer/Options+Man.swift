@@ -213,7 +213,9 @@ extension Options {
         .I P/NODE/LABEL/state
         Retained JSON: \fBstate\fR, \fBlabel\fR, \fBnode\fR, \fBduration_s\fR, \#
         \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused), \#
-        \fBinstance\fR (the process's random id, 16 hex digits). Published on every change and \#
+        \fBinstance\fR (the process's random id, 16 hex digits), \fBpublished\fR (UTC ISO 8601, \#
+        the timer's wall clock), \fBclock_synced\fR (whether that clock was synchronised), \#
+        \fBinterval_s\fR (the longest it goes unpublished; null when final). Published on every change and \#
         at least once a minute; at the end the final state, then cleared if the broker's state \#
         is still its own. A timer that finds another live timer's state on its topic (two \#
         machines with one node name) warns once, counts and rings locally and stays off the \#
@@ -243,6 +245,12 @@ extension Options {
         has its own \fIP/NODE/follow/availability\fR \#
         (so a timer's \fB\-\-label follow\fR is refused with \fB\-\-mqtt\fR). \fIP\fR cannot \#
         start with \fBhomeassistant\fR.
+        .PP
+        A state not published again within three of its \fBinterval_s\fR is stale (judged only \#
+        while the reader's clock is synchronised, and never when \fBclock_synced\fR is false): \#
+        \fBstatus \-\-mqtt\fR shows it \fBstale\fR, \fBack\fR, \fBcancel\fR and \#
+        \fBsnooze \-\-mqtt\fR refuse it as an \fBoffline\fR one (exit 3), and \#
+        \fBfollow\fR never rings for it. MQTT 3.1.1 has no message expiry.
         """#
 
     private static let manExamples = #"""

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import HouseBus
 import TestSupport
@@ -191,6 +192,7 @@ import Testing
         let topics = TimerTopics(node: "kitchen", label: "tea")
         let warning = "another timer already runs as kitchen/tea on the broker"
         let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let availability = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
         let first = EggtimerProcess(["30m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
         let held = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.first)
@@ -228,7 +230,10 @@ import Testing
             }, "\(watcher.lines)")
         let taken = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.last)
         #expect(taken.durationSeconds == 300 && taken.state == "counting", "\(taken)")
-        #expect(runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"]).termination == .exited(0))
+        // Its availability says online (it answers an `offline` that comes after it took the topics).
+        #expect(availability.wait(timeout: .seconds(5)) { $0.last == "\(topics.availability) online" })
+        let cancelThird = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        #expect(cancelThird.termination == .exited(0), "\(cancelThird.stderr)\(third.stderr)\(availability.lines)")
         #expect(third.finish() == .exited(1))
     }
 
@@ -241,6 +246,65 @@ import Testing
             poll(nil, 0, 20)
         }
         return true
+    }
+
+    /// The state carries when it was published, whether the publisher's clock was synchronised
+    /// and its republish interval (issue 20); a retained state older than three intervals is stale.
+    ///
+    /// The stale one stands for a timer acknowledged while the broker was down, the broker
+    /// restarted with its retained messages: `ringing` and `online` for ever. Readers judge it
+    /// stale only while their own clock is synchronised, so what `status`, `ack` and `follow` do
+    /// with it depends on this machine's clock (adjtimex), and both outcomes are checked.
+    @Test func theStateSaysWhenItWasPublishedAndAStaleOneIsNotBelievedOnASynchronisedClock() throws {
+        var status: Int32 = 0
+        let clockState = CSystem_clockState(&status)
+        let synchronised = clockState < 0 || (clockState != CSystem_TIME_ERROR && status & CSystem_STA_UNSYNC == 0)
+        print("this machine's clock is \(synchronised ? "" : "not ")synchronised")
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("tea", "30m")
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let payload = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.first)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let wall = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        let published = try #require(payload.publishedUnixMilliseconds, "\(watcher.lines)")
+        #expect(abs(wall - published) < 10_000, "published \(published), wall clock \(wall)")
+        #expect(payload.intervalSeconds == 60 && payload.publisherClockSynchronised == synchronised)
+        #expect(payload.instance?.count == 16)
+        let raw = try #require(watcher.lines.first { $0.hasPrefix(topics.state + " {") })
+        for key in [#""published":""#, #""interval_s":60"#, #""clock_synced":"#, #""instance":""#] {
+            #expect(raw.contains(key), "\(raw)")
+        }
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+
+        // Left behind an hour ago, by a publisher whose clock was synchronised.
+        let pie = TimerTopics(node: "garden", label: "pie")
+        let left = TimerStatePayload(
+            state: "ringing", label: "pie", node: "garden", durationSeconds: 60, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil, instance: "0123456789abcdef", publishedUnixMilliseconds: wall - 3_600_000,
+            publisherClockSynchronised: true, intervalSeconds: 60)
+        try mosquittoPublish(
+            login, topic: pie.state, payload: String(decoding: left.json(), as: UTF8.self), retain: true,
+            log: broker.log)
+        try mosquittoPublish(login, topic: pie.availability, payload: "online", retain: true, log: broker.log)
+        let listed = runEggtimer(["status", "--mqtt", url])
+        let row = listed.stdout.split(separator: "\n").first { $0.hasPrefix("garden/pie") } ?? ""
+        #expect(row.hasPrefix(synchronised ? "garden/pie  stale" : "garden/pie  ringing"), "\(listed.stdout)")
+        let ack = runEggtimer(["ack", "--mqtt", url, "garden/pie"])
+        if synchronised {
+            #expect(ack.termination == .exited(3) && ack.stdout.isEmpty)
+            #expect(ack.stderr.hasPrefix("eggtimer: garden/pie is stale: "), "\(ack.stderr)")
+        } else {
+            #expect(ack.termination == .exited(0) && ack.stdout == "garden/pie: ack sent\n", "\(ack.stderr)")
+        }
+        let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
+        #expect(
+            follower.expect(synchronised ? "garden/pie: stale" : "garden/pie: ringing", timeout: .seconds(15)),
+            "\(follower.stdout)\(follower.stderr)")
+        follower.signal(SIGTERM)
+        #expect(follower.finish() == .exited(143))
+        #expect(!follower.stdout.contains("garden/pie: ringing") || !synchronised, "\(follower.stdout)")
     }
 
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {

@@ -186,6 +186,79 @@ private let t0 = ContinuousClock.now
     }
 }
 
+/// Issue 20: `status`/`ack --mqtt` on an injected wall clock: stale states are listed and refused.
+@Suite struct HouseStalenessTests {
+    /// 2026-11-30T11:00:00Z.
+    static let published: Int64 = 1_796_036_400_000
+
+    static func clock(at now: Int64, synchronised: Bool) -> HouseClock {
+        HouseClock(nowUnixMilliseconds: { now }, isSynchronised: { synchronised })
+    }
+
+    static func state(_ label: String, _ state: String) -> TimerStatePayload {
+        TimerStatePayload(
+            state: state, label: label, node: "kitchen", durationSeconds: 60, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil, instance: "0123456789abcdef", publishedUnixMilliseconds: published,
+            publisherClockSynchronised: true, intervalSeconds: 60)
+    }
+
+    static let timers = ["kitchen/tea": state("tea", "ringing"), "kitchen/rice": state("rice", "counting")]
+
+    @Test func aStateNotRefreshedForThreeIntervalsIsListedStale() {
+        let later = Self.clock(at: Self.published + 180_001, synchronised: true)
+        #expect(HouseSurvey.listed(Self.timers, offline: [], clock: later).map(\.state) == ["stale", "stale"])
+        let fresh = Self.clock(at: Self.published + 180_000, synchronised: true)
+        #expect(HouseSurvey.listed(Self.timers, offline: [], clock: fresh).map(\.state) == ["counting", "ringing"])
+        // Offline says more than stale.
+        #expect(
+            HouseSurvey.listed(Self.timers, offline: ["kitchen/tea"], clock: later).map(\.state) == [
+                "stale", "offline",
+            ])
+    }
+
+    @Test func anUnsynchronisedClockJudgesNothingStale() {
+        let unsynchronised = Self.clock(at: Self.published + 86_400_000, synchronised: false)
+        #expect(
+            HouseSurvey.listed(Self.timers, offline: [], clock: unsynchronised).map(\.state) == ["counting", "ringing"])
+    }
+
+    @Test(arguments: ["ack", "cancel", "snooze"])
+    func aStaleTimerIsRefusedAsAnOfflineOneIs(verb: String) {
+        let later = Self.clock(at: Self.published + 200_000, synchronised: true)
+        let listed = HouseSurvey.listed(["kitchen/tea": Self.state("tea", "ringing")], offline: [], clock: later)
+        #expect(throws: ControlFailure.self) {
+            try HouseSurvey.target(among: listed, target: "kitchen/tea", verb: verb)
+        }
+        do {
+            _ = try HouseSurvey.target(among: listed, target: "kitchen/tea", verb: verb)
+        } catch {
+            #expect(error.status == .noTimer)
+            #expect(error.message.hasPrefix("kitchen/tea is stale: "), "\(error.message)")
+        }
+        // Without a name, a stale ringing timer is not "the only ringing one".
+        #expect(throws: ControlFailure.self) { try HouseSurvey.target(among: listed, target: nil, verb: "ack") }
+    }
+
+    @Test func theStatePayloadPromisesTheRefreshPeriodExceptWhenFinal() throws {
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let counting = TimerStatus(
+            label: "tea", pid: 7, state: "counting", remaining: .seconds(60), deadlineUnixMilliseconds: nil)
+        let payload = try #require(
+            BusLink.payload(
+                counting, total: .seconds(60), topics: topics, instance: "ab",
+                published: (Self.published, synchronised: false)))
+        #expect(payload.publishedUnixMilliseconds == Self.published && payload.publisherClockSynchronised == false)
+        #expect(payload.intervalSeconds == BusLink.refreshPeriod / .seconds(1))
+        let done = TimerStatus(label: "tea", pid: 7, state: "done", remaining: .zero, deadlineUnixMilliseconds: nil)
+        let final = try #require(
+            BusLink.payload(
+                done, total: .seconds(60), topics: topics, instance: "ab",
+                published: (Self.published, synchronised: true)
+            ))
+        #expect(final.intervalSeconds == nil && final.publishedUnixMilliseconds == Self.published)
+    }
+}
+
 @Suite struct BusLinkTests {
     private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
 
@@ -340,6 +413,26 @@ private let t0 = ContinuousClock.now
         #expect(link.finalMessages(final: nil).isEmpty)
         let accepted = link.route([.bus(.message(topic: topics.command, payload: Array("cancel".utf8)))])
         #expect(accepted == [.busCommand(.cancel)])
+    }
+
+    @Test func aStaleStateOfAnotherInstanceIsNoLiveTimerWhileTheClockIsSynchronised() {
+        // Published 2026-11-30T11:00:00Z, promising 60 s: stale after 11:03:00.
+        var left = Self.counting(instance: "other", state: "ringing")
+        left.publishedUnixMilliseconds = 1_796_036_400_000
+        left.publisherClockSynchronised = true
+        left.intervalSeconds = 60
+        func clock(after milliseconds: Int64, synchronised: Bool) -> HouseClock {
+            HouseClock(nowUnixMilliseconds: { 1_796_036_400_000 + milliseconds }, isSynchronised: { synchronised })
+        }
+        #expect(
+            BusLink.isHeldByAnother(left, gone: false, instance: "me", clock: clock(after: 180_000, synchronised: true))
+        )
+        #expect(
+            !BusLink.isHeldByAnother(
+                left, gone: false, instance: "me", clock: clock(after: 180_001, synchronised: true)))
+        #expect(
+            BusLink.isHeldByAnother(
+                left, gone: false, instance: "me", clock: clock(after: 180_001, synchronised: false)))
     }
 
     @Test(arguments: [

@@ -37,6 +37,9 @@ struct BusLink {
     /// Whether the warning about another timer on the topics was said.
     private var warnedShared = false
 
+    /// The wall clock that judges whether another timer's state is stale.
+    let houseClock: HouseClock
+
     /// Whether this timer may use its topics.
     enum Claim: Equatable {
         /// Waiting for the probe: nothing published on the topics yet.
@@ -84,10 +87,14 @@ struct BusLink {
     ///   - options: The MQTT options.
     ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
     ///   - now: The boot clock's reading.
+    ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
     ///   unreadable password file or a bad URL, `.noInput` for an unreadable CA file; one line on
     ///   standard error says which.
-    init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
+    init(options: BusOptions, label: String, at now: ContinuousClock.Instant, houseClock: HouseClock = .system)
+        throws(ExitStatus)
+    {
+        self.houseClock = houseClock
         topics = Self.topics(options, label: label)
         instance = TimerStatePayload.newInstanceID()
         probe = "\(options.prefix)/probe/\(instance)"
@@ -113,22 +120,25 @@ struct BusLink {
     }
 
     /// Whether `state`, seen on this timer's state topic, belongs to a live timer other than
-    /// `instance`: another id (or none: an eggtimer before issue 20), not a final state, and
-    /// its availability not `offline` or cleared (`gone`).
+    /// `instance`: another id (or none: an eggtimer before issue 20), not a final state, its
+    /// availability not `offline` or cleared (`gone`), and not stale.
     /// - Parameters:
     ///   - state: The last state the broker sent on the topic; nil when none or cleared.
     ///   - gone: Whether the last availability sent was `offline` or cleared.
     ///   - instance: This process's id.
+    ///   - clock: The wall clock that judges staleness (``HouseClock/isStale(_:)``).
     /// - Returns: Whether this timer must stay off the topics.
-    static func isHeldByAnother(_ state: TimerStatePayload?, gone: Bool, instance: String) -> Bool {
-        guard let state, state.instance != instance, !gone else { return false }
-        return !isFinal(state.state)
+    static func isHeldByAnother(
+        _ state: TimerStatePayload?, gone: Bool, instance: String, clock: HouseClock = .system
+    ) -> Bool {
+        guard let state, state.instance != instance, !gone, !isFinal(state.state) else { return false }
+        return !clock.isStale(state)
     }
 
     /// Decides about the topics once the probe is back: takes them, or yields (warning once).
     private mutating func decide() {
         guard claim != .held else { return }
-        guard Self.isHeldByAnother(seenState, gone: seenGone, instance: instance) else {
+        guard Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock) else {
             take()
             return
         }
@@ -144,11 +154,13 @@ struct BusLink {
 
     /// Looks again (a new probe) when the timer that held the topics may be gone.
     ///
-    /// Called for availability messages only: a clean end clears the availability last (after its
-    /// state and discovery configs), a Last Will says `offline` alone; taking the topics at the
-    /// final state instead could race the rest of the other timer's clean end.
+    /// Called for availability messages (a clean end clears the availability last, after its
+    /// state and discovery configs; a Last Will says `offline` alone; taking the topics at the
+    /// final state instead could race the rest of the other timer's clean end) and each round
+    /// (the other's state may have gone stale).
     private mutating func lookAgainIfFree() {
-        guard claim == .yielded, !Self.isHeldByAnother(seenState, gone: seenGone, instance: instance) else { return }
+        guard claim == .yielded, !Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock)
+        else { return }
         claim = .looking
         client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
     }
@@ -221,15 +233,21 @@ struct BusLink {
     ///   - total: The countdown's length (the snooze's, while snoozed).
     ///   - topics: The timer's topics: the payload carries their node and label.
     ///   - instance: The process's id (``instance``).
-    /// - Returns: The payload; nil for the menu (no timer).
-    static func payload(_ status: TimerStatus, total: Duration, topics: TimerTopics, instance: String? = nil)
-        -> TimerStatePayload?
-    {
+    ///   - published: The wall clock now (Unix milliseconds) and whether it is synchronised; nil
+    ///     leaves `published`, `clock_synced` and `interval_s` out.
+    /// - Returns: The payload; nil for the menu (no timer). `interval_s` is ``refreshPeriod``,
+    ///   or null for a final state (not published again).
+    static func payload(
+        _ status: TimerStatus, total: Duration, topics: TimerTopics, instance: String? = nil,
+        published: (unixMilliseconds: Int64, synchronised: Bool)? = nil
+    ) -> TimerStatePayload? {
         guard status.state != "menu" else { return nil }
+        let interval = published != nil && !isFinal(status.state) ? refreshPeriod / .seconds(1) : nil
         return TimerStatePayload(
             state: status.state, label: topics.label, node: topics.node, durationSeconds: total / .seconds(1),
             remainingSeconds: status.remaining / .seconds(1), deadlineUnixMilliseconds: status.deadlineUnixMilliseconds,
-            instance: instance)
+            instance: instance, publishedUnixMilliseconds: published?.unixMilliseconds,
+            publisherClockSynchronised: published?.synchronised, intervalSeconds: interval)
     }
 
     /// Whether `new` says something `old` did not: another state, length or deadline (the time
@@ -256,6 +274,8 @@ struct BusLink {
     /// - Returns: Whether a message was published (for tests).
     @discardableResult
     mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
+        // Waiting on another timer whose state has gone stale meanwhile: look again.
+        if claim == .yielded { lookAgainIfFree() }
         guard claim == .held else { return false }
         guard let payload else {
             guard published != nil else { return false }
