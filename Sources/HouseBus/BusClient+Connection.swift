@@ -25,6 +25,10 @@ extension BusClient {
             Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().pendingEvents.append(
                 .message(topic: String(cString: topic), payload: payload, retained: message.retain))
         }
+        library.unsubscribeCallbackSet(handle) { _, client, messageID in
+            guard let client else { return }
+            Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().unsubscribeAcknowledged.insert(messageID)
+        }
         library.publishCallbackSet(handle) { _, client, messageID in
             guard let client else { return }
             Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().pendingEvents.append(

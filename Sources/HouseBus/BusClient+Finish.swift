@@ -3,8 +3,8 @@ import Glibc
 
 extension BusClient {
     /// Ends cleanly: publishes `finalMessages` (for example availability `offline` and retained
-    /// clears), waits for their acknowledgements, sends DISCONNECT and waits for the broker to
-    /// close, then closes; all within `limit`.
+    /// clears), unsubscribes, waits for their acknowledgements, sends DISCONNECT and waits for the
+    /// broker to close, then closes; all within `limit`.
     ///
     /// Blocks the calling thread for at most `limit` (poll-based, on the broker socket; a relative
     /// poll timeout is fine for a bound this short). Loop thread only. When not connected the
@@ -14,7 +14,8 @@ extension BusClient {
     /// - Parameters:
     ///   - finalMessages: Messages to publish before disconnecting.
     ///   - limit: The longest this may block.
-    /// C: `mosquitto_publish`, `mosquitto_disconnect`, `mosquitto_loop_read`, `mosquitto_loop_write`.
+    /// C: `mosquitto_publish`, `mosquitto_unsubscribe`, `mosquitto_disconnect`, `mosquitto_loop_read`,
+    /// `mosquitto_loop_write`.
     public func finish(publishing finalMessages: [BusMessage], limit: Duration) {
         let deadline = ContinuousClock.now + limit
         switch phase {
@@ -27,9 +28,19 @@ extension BusClient {
                 }
                 if let messageID = send(message, on: connection), message.qos > 0 { awaited.insert(messageID) }
             }
+            // Unsubscribed (UNSUBACK) and every message before it read: nothing unread is left on
+            // the socket when libmosquitto closes it after DISCONNECT (readPending says why).
+            var unsubscribing: Set<Int32> = []
+            for subscription in subscriptions {
+                var messageID: Int32 = 0
+                if library.unsubscribe(connection.handle, &messageID, subscription.filter) == MOSQ_ERR_SUCCESS.rawValue
+                {
+                    unsubscribing.insert(messageID)
+                }
+            }
             drain(connection, until: deadline) {
                 for case .published(let messageID) in $0 { awaited.remove(messageID) }
-                return awaited.isEmpty
+                return awaited.isEmpty && unsubscribing.isSubset(of: unsubscribeAcknowledged)
             }
             readPending(connection, until: deadline)
             _ = library.disconnect(connection.handle)
