@@ -21,6 +21,7 @@ typedef __typeof__(&mosquitto_connect) CMosquitto_connect;
 typedef __typeof__(&mosquitto_disconnect) CMosquitto_disconnect;
 typedef __typeof__(&mosquitto_publish) CMosquitto_publish;
 typedef __typeof__(&mosquitto_subscribe) CMosquitto_subscribe;
+typedef __typeof__(&mosquitto_unsubscribe) CMosquitto_unsubscribe;
 typedef __typeof__(&mosquitto_socket) CMosquitto_socket;
 typedef __typeof__(&mosquitto_want_write) CMosquitto_want_write;
 typedef __typeof__(&mosquitto_loop_read) CMosquitto_loop_read;
@@ -30,6 +31,7 @@ typedef __typeof__(&mosquitto_connect_callback_set) CMosquitto_connect_callback_
 typedef __typeof__(&mosquitto_disconnect_callback_set) CMosquitto_disconnect_callback_set;
 typedef __typeof__(&mosquitto_message_callback_set) CMosquitto_message_callback_set;
 typedef __typeof__(&mosquitto_publish_callback_set) CMosquitto_publish_callback_set;
+typedef __typeof__(&mosquitto_unsubscribe_callback_set) CMosquitto_unsubscribe_callback_set;
 typedef __typeof__(&mosquitto_strerror) CMosquitto_strerror;
 typedef __typeof__(&mosquitto_connack_string) CMosquitto_connack_string;
 typedef __typeof__(&mosquitto_user_data_set) CMosquitto_user_data_set;
@@ -39,4 +41,5 @@ typedef void (*CMosquitto_on_connect)(struct mosquitto *, void *, int);
 typedef void (*CMosquitto_on_disconnect)(struct mosquitto *, void *, int);
 typedef void (*CMosquitto_on_message)(struct mosquitto *, void *, const struct mosquitto_message *);
 typedef void (*CMosquitto_on_publish)(struct mosquitto *, void *, int);
+typedef void (*CMosquitto_on_unsubscribe)(struct mosquitto *, void *, int);
 #endif

@@ -23,7 +23,11 @@ extension BusClient {
             let length = Int(max(0, message.payloadlen))
             let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
             Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().pendingEvents.append(
-                .message(topic: String(cString: topic), payload: payload))
+                .message(topic: String(cString: topic), payload: payload, retained: message.retain))
+        }
+        library.unsubscribeCallbackSet(handle) { _, client, messageID in
+            guard let client else { return }
+            Unmanaged<BusClient>.fromOpaque(client).takeUnretainedValue().unsubscribeAcknowledged.insert(messageID)
         }
         library.publishCallbackSet(handle) { _, client, messageID in
             guard let client else { return }

@@ -49,6 +49,8 @@ public final class BusClient {
     var connackCode: Int32?
     /// The code the disconnect callback reported for the current connection, if it did.
     var disconnectCode: Int32?
+    /// The message ids of UNSUBSCRIBEs the broker acknowledged (UNSUBACK; ``finish(publishing:limit:)``).
+    var unsubscribeAcknowledged: Set<Int32> = []
     /// When `mosquitto_loop_misc` last ran (boot clock).
     var lastMisc: ContinuousClock.Instant?
 

@@ -8,8 +8,9 @@ public enum BusEvent: Sendable, Equatable {
     /// caller to put after `MQTT: ` (`broker mqtt://pi:1883 closed the connection`). A new attempt
     /// follows after the backoff.
     case connectionLost(String)
-    /// A message arrived on a subscribed topic.
-    case message(topic: String, payload: [UInt8])
+    /// A message arrived on a subscribed topic; `retained` says the broker sent it from its
+    /// retained store (on subscribing), not as it was published: a state, not an event.
+    case message(topic: String, payload: [UInt8], retained: Bool = false)
     /// The broker acknowledged a QoS 1 or 2 message (PUBACK or PUBCOMP), or a QoS 0 message was
     /// written to the socket; the id is what ``BusClient/publish(_:)`` returned (re-sent retained
     /// messages report ids of their own).

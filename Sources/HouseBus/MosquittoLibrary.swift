@@ -23,6 +23,7 @@ struct MosquittoLibrary: Sendable {
     let disconnect: CMosquitto_disconnect
     let publish: CMosquitto_publish
     let subscribe: CMosquitto_subscribe
+    let unsubscribe: CMosquitto_unsubscribe
     let socket: CMosquitto_socket
     let wantWrite: CMosquitto_want_write
     let loopRead: CMosquitto_loop_read
@@ -33,6 +34,7 @@ struct MosquittoLibrary: Sendable {
     let disconnectCallbackSet: CMosquitto_disconnect_callback_set
     let messageCallbackSet: CMosquitto_message_callback_set
     let publishCallbackSet: CMosquitto_publish_callback_set
+    let unsubscribeCallbackSet: CMosquitto_unsubscribe_callback_set
     let errorText: CMosquitto_strerror
     let connackText: CMosquitto_connack_string
 
@@ -78,6 +80,7 @@ struct MosquittoLibrary: Sendable {
             let disconnect = get("mosquitto_disconnect", CMosquitto_disconnect.self),
             let publish = get("mosquitto_publish", CMosquitto_publish.self),
             let subscribe = get("mosquitto_subscribe", CMosquitto_subscribe.self),
+            let unsubscribe = get("mosquitto_unsubscribe", CMosquitto_unsubscribe.self),
             let socket = get("mosquitto_socket", CMosquitto_socket.self),
             let wantWrite = get("mosquitto_want_write", CMosquitto_want_write.self),
             let loopRead = get("mosquitto_loop_read", CMosquitto_loop_read.self),
@@ -89,6 +92,8 @@ struct MosquittoLibrary: Sendable {
                 "mosquitto_disconnect_callback_set", CMosquitto_disconnect_callback_set.self),
             let messageCallbackSet = get("mosquitto_message_callback_set", CMosquitto_message_callback_set.self),
             let publishCallbackSet = get("mosquitto_publish_callback_set", CMosquitto_publish_callback_set.self),
+            let unsubscribeCallbackSet = get(
+                "mosquitto_unsubscribe_callback_set", CMosquitto_unsubscribe_callback_set.self),
             let errorText = get("mosquitto_strerror", CMosquitto_strerror.self),
             let connackText = get("mosquitto_connack_string", CMosquitto_connack_string.self)
         else { return nil }
@@ -102,6 +107,7 @@ struct MosquittoLibrary: Sendable {
         (self.connectCallbackSet, self.disconnectCallbackSet, self.messageCallbackSet, self.publishCallbackSet) =
             (connectCallbackSet, disconnectCallbackSet, messageCallbackSet, publishCallbackSet)
         (self.errorText, self.connackText) = (errorText, connackText)
+        (self.unsubscribe, self.unsubscribeCallbackSet) = (unsubscribe, unsubscribeCallbackSet)
     }
 
     /// libmosquitto's text for a `MOSQ_ERR_*` code; `errno`'s text for `MOSQ_ERR_ERRNO`; its own for

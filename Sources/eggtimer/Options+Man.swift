@@ -231,13 +231,20 @@ extension Options {
         .TP
         .I P/NODE/LABEL/state
         Retained JSON: \fBstate\fR, \fBlabel\fR, \fBnode\fR, \fBduration_s\fR, \#
-        \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused). Published on \#
-        every change and at least once a minute; at the end the final state, then cleared.
+        \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused), \#
+        \fBinstance\fR (the process's random id, 16 hex digits), \fBpublished\fR (UTC ISO 8601, \#
+        the timer's wall clock), \fBclock_synced\fR (whether that clock was synchronised), \#
+        \fBinterval_s\fR (the longest it goes unpublished; null when final). Published on every change and \#
+        at least once a minute; at the end the final state, then cleared if the broker's state \#
+        is still its own. A timer that finds another live timer's state on its topic (two \#
+        machines with one node name) warns once, counts and rings locally and stays off the \#
+        topics until that timer is gone.
         .TP
         .I P/NODE/LABEL/command
         \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
         \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
-        standard error.
+        standard error. Commands are events: a retained one (\fBmosquitto_pub \-r\fR) is \#
+        ignored with one line, never acted on.
         .TP
         .I P/NODE/LABEL/availability
         \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#
@@ -257,6 +264,12 @@ extension Options {
         has its own \fIP/NODE/follow/availability\fR \#
         (so a timer's \fB\-\-label follow\fR is refused with \fB\-\-mqtt\fR). \fIP\fR cannot \#
         start with \fBhomeassistant\fR.
+        .PP
+        A state not published again within three of its \fBinterval_s\fR is stale (judged only \#
+        while the reader's clock is synchronised, and never when \fBclock_synced\fR is false): \#
+        \fBstatus \-\-mqtt\fR shows it \fBstale\fR, \fBack\fR, \fBcancel\fR and \#
+        \fBsnooze \-\-mqtt\fR refuse it as an \fBoffline\fR one (exit 3), and \#
+        \fBfollow\fR never rings for it. MQTT 3.1.1 has no message expiry.
         """#
 
     private static let manExamples = #"""

@@ -29,16 +29,24 @@ import Testing
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
         let driver = try BusDriver(testSettings(port: broker.port))
+        // Retained before the client subscribes: it comes from the broker's store, flagged so.
+        try mosquittoPublish(
+            login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
         driver.client.subscribe("eggtimer/kitchen/+/command", qos: 1)
         driver.start()
         try driver.runUntilConnected()
-        // Retained, so it arrives whether or not the client's SUBSCRIBE was handled yet.
-        try mosquittoPublish(
-            login, topic: "eggtimer/kitchen/eggs/command", payload: "add 60", retain: true, log: broker.log)
         let received = driver.run(timeout: .seconds(10)) {
             if case .message = $0 { true } else { false }
         }
-        #expect(received == .message(topic: "eggtimer/kitchen/eggs/command", payload: Array("add 60".utf8)))
+        #expect(
+            received
+                == .message(topic: "eggtimer/kitchen/eggs/command", payload: Array("add 60".utf8), retained: true))
+        // Published while subscribed (the retained one proved the subscription): an event, not retained.
+        try mosquittoPublish(login, topic: "eggtimer/kitchen/eggs/command", payload: "add 30", log: broker.log)
+        let live = driver.run(timeout: .seconds(10)) {
+            if case .message = $0 { true } else { false }
+        }
+        #expect(live == .message(topic: "eggtimer/kitchen/eggs/command", payload: Array("add 30".utf8)))
 
         let subscriber = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/eggs/state"], log: broker.log)
         let messageID = try #require(

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import HouseBus
 import TestSupport
@@ -137,6 +138,171 @@ import Testing
         #expect(!timer.stdout.contains(#""event":"cancelled""#))
         try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
         #expect(timer.finish() == .exited(1))
+    }
+
+    /// A command is an event, not a state (issue 20).
+    ///
+    /// A `cancel` (and an `add -250`) left retained on the command topic before the timer starts
+    /// is ignored with one line, not acted on.
+    @Test func aRetainedCommandIsIgnoredWithOneLine() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", retain: true, log: broker.log)
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let timer = EggtimerProcess(["30m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        // A live command after it: once it acts, the retained one was read (it came first).
+        try mosquittoPublish(login, topic: topics.command, payload: "add 60", log: broker.log)
+        #expect(timer.expect(#""by_s":60"#), "\(timer.stdout)\(timer.stderr)")
+        #expect(!timer.stdout.contains(#""event":"cancelled""#), "\(timer.stdout)")
+        let ignored = timer.stderr.lines(containing: "retained").map(String.init)
+        #expect(
+            ignored == [
+                "eggtimer: ignored a retained MQTT command on \(topics.command) ('cancel'): commands are not kept; "
+                    + "clear it with mosquitto_pub -r -n -t '\(topics.command)'"
+            ], "\(timer.stderr)")
+        // Replaced by a retained `add -250`: the next timer ignores that too, and keeps its length.
+        try mosquittoPublish(login, topic: topics.command, payload: "add -250", retain: true, log: broker.log)
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(timer.finish() == .exited(1))
+        let next = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { state($0, topic: topics.state)?.durationSeconds == 300 }
+            })
+        try mosquittoPublish(login, topic: topics.command, payload: "add 30", log: broker.log)
+        #expect(next.expect(#""by_s":30"#), "\(next.stdout)\(next.stderr)")
+        #expect(!next.stdout.contains(#""by_s":-250"#), "\(next.stdout)")
+        #expect(next.stderr.lines(containing: "ignored a retained MQTT command").count == 1, "\(next.stderr)")
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(next.finish() == .exited(1))
+    }
+
+    /// Two timers with one node and label on one broker (two Pis both called `raspberrypi`;
+    /// issue 20).
+    ///
+    /// The second to arrive warns once and stays off the topics; ending, it clears nothing of
+    /// the first's, which stays in `status --mqtt` and can be cancelled there. Once the first is
+    /// gone, a waiting one takes the topics.
+    @Test func aSecondTimerWithTheSameNodeAndLabelWarnsOnceStaysOffAndClearsNothing() throws {
+        let broker = try MosquittoBroker()
+        let login = BrokerLogin(broker)
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let warning = "another timer already runs as kitchen/tea on the broker"
+        let watcher = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        let availability = try MosquittoSubscriber.start(login, topics: [topics.availability], log: broker.log)
+        let first = EggtimerProcess(["30m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let held = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.first)
+        let firstID = held.instance ?? "none"
+        #expect(held.instance?.count == 16, "\(held)")
+
+        let second = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(second.expect(#""event":"started""#), "\(second.stderr)")
+        #expect(eventually { second.stderr.contains(warning) }, "\(second.stderr)")
+        second.signal(SIGTERM)
+        #expect(second.finish() == .exited(143))
+        #expect(second.stderr.split(separator: "\n").filter { $0.contains(warning) }.count == 1, "\(second.stderr)")
+        // Only the first timer's states were ever on the topic, and its state is still retained.
+        #expect(
+            watcher.lines.compactMap { state($0, topic: topics.state) }.allSatisfy { $0.instance == firstID },
+            "\(watcher.lines)")
+        #expect(!watcher.lines.contains { isClear($0, topic: topics.state) }, "\(watcher.lines)")
+        let late = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
+        #expect(late.lines.compactMap { state($0, topic: topics.state)?.instance } == [firstID], "\(late.lines)")
+        let status = runEggtimer(["status", "--mqtt", url])
+        #expect(
+            status.stdout.split(separator: "\n").dropFirst().map { $0.hasPrefix("kitchen/tea  counting") } == [true],
+            "\(status.stdout)")
+
+        // A third one waits; cancelling the first over MQTT reaches the first, then the third
+        // takes the topics.
+        let third = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(eventually { third.stderr.contains(warning) }, "\(third.stderr)")
+        let cancel = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        #expect(cancel.termination == .exited(0), "\(cancel.stderr)")
+        #expect(first.finish() == .exited(1))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains { state($0, topic: topics.state).map { $0.instance != firstID } == true }
+            }, "\(watcher.lines)")
+        let taken = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.last)
+        #expect(taken.durationSeconds == 300 && taken.state == "counting", "\(taken)")
+        let cancelThird = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        #expect(cancelThird.termination == .exited(0), "\(cancelThird.stderr)\(third.stderr)\(availability.lines)")
+        #expect(third.finish() == .exited(1))
+    }
+
+    /// Checks `condition` every 20 ms (a file another process writes has no event to wait on)
+    /// until it holds or `timeout` passes.
+    private func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            poll(nil, 0, 20)
+        }
+        return true
+    }
+
+    /// The state carries when it was published, whether the publisher's clock was synchronised
+    /// and its republish interval (issue 20); a retained state older than three intervals is stale.
+    ///
+    /// The stale one stands for a timer acknowledged while the broker was down, the broker
+    /// restarted with its retained messages: `ringing` and `online` for ever. Readers judge it
+    /// stale only while their own clock is synchronised, so what `status`, `ack` and `follow` do
+    /// with it depends on this machine's clock (adjtimex), and both outcomes are checked.
+    @Test func theStateSaysWhenItWasPublishedAndAStaleOneIsNotBelievedOnASynchronisedClock() throws {
+        var status: Int32 = 0
+        let clockState = CSystem_clockState(&status)
+        let synchronised = clockState < 0 || (clockState != CSystem_TIME_ERROR && status & CSystem_STA_UNSYNC == 0)
+        print("this machine's clock is \(synchronised ? "" : "not ")synchronised")
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("tea", "30m")
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let payload = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.first)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let wall = Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        let published = try #require(payload.publishedUnixMilliseconds, "\(watcher.lines)")
+        #expect(abs(wall - published) < 10_000, "published \(published), wall clock \(wall)")
+        #expect(payload.intervalSeconds == 60 && payload.publisherClockSynchronised == synchronised)
+        #expect(payload.instance?.count == 16)
+        let raw = try #require(watcher.lines.first { $0.hasPrefix(topics.state + " {") })
+        for key in [#""published":""#, #""interval_s":60"#, #""clock_synced":"#, #""instance":""#] {
+            #expect(raw.contains(key), "\(raw)")
+        }
+        timer.signal(SIGTERM)
+        #expect(timer.finish() == .exited(143))
+
+        // Left behind an hour ago, by a publisher whose clock was synchronised.
+        let pie = TimerTopics(node: "garden", label: "pie")
+        let left = TimerStatePayload(
+            state: "ringing", label: "pie", node: "garden", durationSeconds: 60, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil, instance: "0123456789abcdef", publishedUnixMilliseconds: wall - 3_600_000,
+            publisherClockSynchronised: true, intervalSeconds: 60)
+        try mosquittoPublish(
+            login, topic: pie.state, payload: String(decoding: left.json(), as: UTF8.self), retain: true,
+            log: broker.log)
+        try mosquittoPublish(login, topic: pie.availability, payload: "online", retain: true, log: broker.log)
+        let listed = runEggtimer(["status", "--mqtt", url])
+        let row = listed.stdout.split(separator: "\n").first { $0.hasPrefix("garden/pie") } ?? ""
+        #expect(row.hasPrefix(synchronised ? "garden/pie  stale" : "garden/pie  ringing"), "\(listed.stdout)")
+        let ack = runEggtimer(["ack", "--mqtt", url, "garden/pie"])
+        if synchronised {
+            #expect(ack.termination == .exited(3) && ack.stdout.isEmpty)
+            #expect(ack.stderr.hasPrefix("eggtimer: garden/pie is stale: "), "\(ack.stderr)")
+        } else {
+            #expect(ack.termination == .exited(0) && ack.stdout == "garden/pie: ack sent\n", "\(ack.stderr)")
+        }
+        let follower = EggtimerProcess(["follow", "-D", "null"] + follow(broker, node: "hall"))
+        #expect(
+            follower.expect(synchronised ? "garden/pie: stale" : "garden/pie: ringing", timeout: .seconds(15)),
+            "\(follower.stdout)\(follower.stderr)")
+        follower.signal(SIGTERM)
+        #expect(follower.finish() == .exited(143))
+        #expect(!follower.stdout.contains("garden/pie: ringing") || !synchronised, "\(follower.stdout)")
     }
 
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {

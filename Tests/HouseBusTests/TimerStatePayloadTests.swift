@@ -91,3 +91,79 @@ import Testing
         #expect(JSONValue.parse([0x22, 0xFF, 0x22]) == nil)  // invalid UTF-8
     }
 }
+
+/// A retained state not refreshed within three of its promised intervals is stale (issue 20).
+///
+/// Judged on the reader's clock only while it is synchronised. Every instant here is given, none read.
+@Suite struct StaleStateTests {
+    /// Published 2026-11-30T11:00:00Z with a 60 s interval: stale after 11:03:00.000.
+    static let published: Int64 = 1_796_036_400_000
+    static let ringing = TimerStatePayload(
+        state: "ringing", label: "tea", node: "kitchen", durationSeconds: 60, remainingSeconds: 0,
+        deadlineUnixMilliseconds: nil, instance: "00ff00ff00ff00ff", publishedUnixMilliseconds: published,
+        publisherClockSynchronised: true, intervalSeconds: 60)
+
+    @Test func theNewFieldsAreWrittenAndReadBack() throws {
+        let text = String(decoding: Self.ringing.json(), as: UTF8.self)
+        #expect(
+            text.hasSuffix(
+                #","instance":"00ff00ff00ff00ff","published":"2026-11-30T11:00:00.000Z","clock_synced":true,"interval_s":60}"#
+            ), "\(text)")
+        #expect(TimerStatePayload.parse(Self.ringing.json()) == Self.ringing)
+        var final = Self.ringing
+        final.state = "done"
+        final.intervalSeconds = nil
+        #expect(String(decoding: final.json(), as: UTF8.self).hasSuffix(#""interval_s":null}"#))
+        #expect(TimerStatePayload.parse(final.json()) == final)
+    }
+
+    @Test(arguments: [
+        #"{"state":"ringing","label":"l","node":"n","duration_s":1,"remaining_s":0,"published":"yesterday"}"#,
+        #"{"state":"ringing","label":"l","node":"n","duration_s":1,"remaining_s":0,"published":5}"#,
+        #"{"state":"ringing","label":"l","node":"n","duration_s":1,"remaining_s":0,"clock_synced":"yes"}"#,
+        #"{"state":"ringing","label":"l","node":"n","duration_s":1,"remaining_s":0,"interval_s":"60"}"#,
+        #"{"state":"ringing","label":"l","node":"n","duration_s":1,"remaining_s":0,"instance":7}"#,
+    ])
+    func mistypedNewFieldsAreRefused(text: String) {
+        #expect(TimerStatePayload.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test(arguments: [
+        (0 as Int64, true, false),
+        (179_999, true, false),
+        (180_000, true, false),  // exactly three intervals: not yet
+        (180_001, true, true),
+        (86_400_000, true, true),
+        (180_001, false, false),  // the reader's clock is not synchronised: published is not trusted
+        (-3_600_000, true, false),  // published ahead of the reader's clock
+    ])
+    func aStateIsStaleAfterThreeIntervalsOnASynchronisedClock(after: Int64, synchronised: Bool, stale: Bool) {
+        #expect(
+            Self.ringing.isStale(atUnixMilliseconds: Self.published + after, clockSynchronised: synchronised) == stale)
+    }
+
+    @Test(arguments: [
+        (nil, true, Double?.some(60)),  // no published
+        (published, false, 60),  // the publisher's clock was not synchronised
+        (published, true, nil),  // no interval promised (a final state, an older eggtimer)
+        (published, true, 0),
+        (published, true, -60),
+        (published, true, .infinity),
+        (published, true, .nan),
+        (published, true, 86_401),  // longer than a day: not believed
+    ])
+    func aStateThatCannotSayIsNeverStale(published: Int64?, publisherSynchronised: Bool, interval: Double?) {
+        var state = Self.ringing
+        state.publishedUnixMilliseconds = published
+        state.publisherClockSynchronised = publisherSynchronised
+        state.intervalSeconds = interval
+        #expect(state.staleAfterUnixMilliseconds == nil)
+        #expect(!state.isStale(atUnixMilliseconds: Int64.max, clockSynchronised: true))
+    }
+
+    @Test func theLimitOfALongIntervalIsThreeOfThem() {
+        var state = Self.ringing
+        state.intervalSeconds = 86_400
+        #expect(state.staleAfterUnixMilliseconds == Self.published + 259_200_000)
+    }
+}

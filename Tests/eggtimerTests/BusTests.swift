@@ -230,6 +230,79 @@ private let t0 = ContinuousClock.now
     }
 }
 
+/// Issue 20: `status`/`ack --mqtt` on an injected wall clock: stale states are listed and refused.
+@Suite struct HouseStalenessTests {
+    /// 2026-11-30T11:00:00Z.
+    static let published: Int64 = 1_796_036_400_000
+
+    static func clock(at now: Int64, synchronised: Bool) -> HouseClock {
+        HouseClock(nowUnixMilliseconds: { now }, isSynchronised: { synchronised })
+    }
+
+    static func state(_ label: String, _ state: String) -> TimerStatePayload {
+        TimerStatePayload(
+            state: state, label: label, node: "kitchen", durationSeconds: 60, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil, instance: "0123456789abcdef", publishedUnixMilliseconds: published,
+            publisherClockSynchronised: true, intervalSeconds: 60)
+    }
+
+    static let timers = ["kitchen/tea": state("tea", "ringing"), "kitchen/rice": state("rice", "counting")]
+
+    @Test func aStateNotRefreshedForThreeIntervalsIsListedStale() {
+        let later = Self.clock(at: Self.published + 180_001, synchronised: true)
+        #expect(HouseSurvey.listed(Self.timers, offline: [], clock: later).map(\.state) == ["stale", "stale"])
+        let fresh = Self.clock(at: Self.published + 180_000, synchronised: true)
+        #expect(HouseSurvey.listed(Self.timers, offline: [], clock: fresh).map(\.state) == ["counting", "ringing"])
+        // Offline says more than stale.
+        #expect(
+            HouseSurvey.listed(Self.timers, offline: ["kitchen/tea"], clock: later).map(\.state) == [
+                "stale", "offline",
+            ])
+    }
+
+    @Test func anUnsynchronisedClockJudgesNothingStale() {
+        let unsynchronised = Self.clock(at: Self.published + 86_400_000, synchronised: false)
+        #expect(
+            HouseSurvey.listed(Self.timers, offline: [], clock: unsynchronised).map(\.state) == ["counting", "ringing"])
+    }
+
+    @Test(arguments: ["ack", "cancel", "snooze"])
+    func aStaleTimerIsRefusedAsAnOfflineOneIs(verb: String) {
+        let later = Self.clock(at: Self.published + 200_000, synchronised: true)
+        let listed = HouseSurvey.listed(["kitchen/tea": Self.state("tea", "ringing")], offline: [], clock: later)
+        #expect(throws: ControlFailure.self) {
+            try HouseSurvey.target(among: listed, target: "kitchen/tea", verb: verb)
+        }
+        do {
+            _ = try HouseSurvey.target(among: listed, target: "kitchen/tea", verb: verb)
+        } catch {
+            #expect(error.status == .noTimer)
+            #expect(error.message.hasPrefix("kitchen/tea is stale: "), "\(error.message)")
+        }
+        // Without a name, a stale ringing timer is not "the only ringing one".
+        #expect(throws: ControlFailure.self) { try HouseSurvey.target(among: listed, target: nil, verb: "ack") }
+    }
+
+    @Test func theStatePayloadPromisesTheRefreshPeriodExceptWhenFinal() throws {
+        let topics = TimerTopics(node: "kitchen", label: "tea")
+        let counting = TimerStatus(
+            label: "tea", pid: 7, state: "counting", remaining: .seconds(60), deadlineUnixMilliseconds: nil)
+        let payload = try #require(
+            BusLink.payload(
+                counting, total: .seconds(60), topics: topics, instance: "ab",
+                published: (Self.published, synchronised: false)))
+        #expect(payload.publishedUnixMilliseconds == Self.published && payload.publisherClockSynchronised == false)
+        #expect(payload.intervalSeconds == BusLink.refreshPeriod / .seconds(1))
+        let done = TimerStatus(label: "tea", pid: 7, state: "done", remaining: .zero, deadlineUnixMilliseconds: nil)
+        let final = try #require(
+            BusLink.payload(
+                done, total: .seconds(60), topics: topics, instance: "ab",
+                published: (Self.published, synchronised: true)
+            ))
+        #expect(final.intervalSeconds == nil && final.publishedUnixMilliseconds == Self.published)
+    }
+}
+
 @Suite struct BusLinkTests {
     private let topics = TimerTopics(prefix: "eggtimer", node: "kitchen", label: "tea")
 
@@ -267,17 +340,153 @@ private let t0 = ContinuousClock.now
         let state = TimerStatePayload(
             state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
             deadlineUnixMilliseconds: 10_000)
+        _ = link.route([.bus(.connected), .bus(.message(topic: link.probe, payload: []))])
         let first = link.update(state, at: t0)
-        _ = link.route([.bus(.connected)])
+        _ = link.route([.bus(.connectionLost("gone")), .bus(.connected)])
         let connectedAtOnce = link.update(state, at: t0 + .milliseconds(300))
         let unchanged = link.update(state, at: t0 + .seconds(20))
         _ = link.route([.bus(.connectionLost("gone")), .bus(.connected)])
         let reconnected = link.update(state, at: t0 + .seconds(21))
         let again = link.update(state, at: t0 + .seconds(22))
         #expect(first && !unchanged, "nothing new: refreshed only after a minute")
-        #expect(!connectedAtOnce, "the state replayed on connecting is fresh enough")
+        #expect(!connectedAtOnce, "the state replayed on reconnecting within a second is fresh enough")
         #expect(reconnected, "the replayed retained state is stale: publish a fresh one now")
         #expect(!again)
+    }
+
+    /// A link that sees `state` (JSON) retained on its state topic, then its probe back.
+    private func linkSeeing(_ state: TimerStatePayload?) throws -> BusLink {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"  // never reached: the link only queues into the retained table
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        var inputs: [eggtimer.Input] = [.bus(.connected)]
+        if let state { inputs.append(.bus(.message(topic: topics.state, payload: state.json(), retained: true))) }
+        inputs.append(.bus(.message(topic: link.probe, payload: Array("probe".utf8))))
+        _ = link.route(inputs)
+        return link
+    }
+
+    /// A counting state of kitchen/tea published by `instance`.
+    private static func counting(instance: String?, state: String = "counting") -> TimerStatePayload {
+        TimerStatePayload(
+            state: state, label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000, instance: instance)
+    }
+
+    @Test func instanceIDsAreSixteenHexDigitsAndDiffer() {
+        let ids = (0..<100).map { _ in TimerStatePayload.newInstanceID() }
+        #expect(Set(ids).count == 100)
+        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+    }
+
+    @Test(arguments: [
+        (counting(instance: "other"), false, true),
+        (counting(instance: nil), false, true),  // an eggtimer before instance ids: live all the same
+        (counting(instance: "other"), true, false),  // its availability offline or cleared: gone
+        (counting(instance: "other", state: "done"), false, false),
+        (counting(instance: "me"), false, false),
+    ])
+    func anotherLiveTimerHoldsTheTopic(state: TimerStatePayload, gone: Bool, held: Bool) {
+        #expect(BusLink.isHeldByAnother(state, gone: gone, instance: "me") == held)
+        #expect(!BusLink.isHeldByAnother(nil, gone: gone, instance: "me"))
+    }
+
+    @Test func nothingIsPublishedBeforeTheProbeIsBackThenTheTopicsAreTaken() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let mine = Self.counting(instance: link.instance)
+        let early = link.update(mine, at: t0)
+        #expect(!early && link.nextRefresh == nil && link.claim == .looking)
+        #expect(link.finalMessages(final: mine).isEmpty)
+        _ = link.route([.bus(.connected), .bus(.message(topic: link.probe, payload: []))])
+        #expect(link.claim == .held)
+        let taken = link.update(mine, at: t0 + .milliseconds(5))
+        #expect(taken)
+        #expect(link.takeNotices().isEmpty)
+        // Its own state came back: at the end it is cleared, with the availability and discovery.
+        _ = link.route([.bus(.message(topic: topics.state, payload: mine.json()))])
+        let final = link.finalMessages(final: Self.counting(instance: link.instance, state: "done"))
+        #expect(final.map(\.topic).contains(topics.state) && final.map(\.topic).contains(topics.availability))
+        #expect(final.contains { $0.topic == topics.state && $0.retain && $0.payload.isEmpty })
+    }
+
+    @Test func aLiveStateOfAnotherInstanceMakesItWarnOnceAndStayOffUntilThatTimerIsGone() throws {
+        var link = try linkSeeing(Self.counting(instance: "0123456789abcdef"))
+        defer { link.finish(final: nil) }
+        #expect(link.claim == .yielded)
+        let warnings = link.takeNotices()
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(
+            warnings.first.map { if case .warning(let text) = $0 { text.contains("kitchen/tea") } else { false } }
+                == true)
+        let mine = Self.counting(instance: link.instance)
+        let off = link.update(mine, at: t0 + .seconds(1))
+        #expect(!off && link.nextRefresh == nil)
+        #expect(link.finalMessages(final: mine).isEmpty, "it clears nothing of the other timer's")
+        // The other timer's commands are not for this one.
+        let refused = link.route([.bus(.message(topic: topics.command, payload: Array("cancel".utf8)))])
+        #expect(refused.isEmpty)
+        // Reconnecting, it looks again and stays off without a second warning.
+        _ = link.route([
+            .bus(.connectionLost("gone")), .bus(.connected),
+            .bus(.message(topic: topics.state, payload: Self.counting(instance: "0123456789abcdef").json())),
+            .bus(.message(topic: link.probe, payload: [])),
+        ])
+        #expect(link.claim == .yielded)
+        let again = link.takeNotices()
+        #expect(!again.contains { if case .warning(let text) = $0 { text.contains("another") } else { false } })
+        // The other timer ends (its availability cleared last): this one looks again and takes the topics.
+        _ = link.route([.bus(.message(topic: topics.availability, payload: []))])
+        #expect(link.claim == .looking)
+        _ = link.route([.bus(.message(topic: link.probe, payload: []))])
+        #expect(link.claim == .held)
+        let takenOver = link.update(mine, at: t0 + .seconds(2))
+        #expect(takenOver)
+        // Its own state is not back yet, the other's is the last seen: nothing is cleared.
+        #expect(link.finalMessages(final: nil).isEmpty)
+        _ = link.route([.bus(.message(topic: topics.state, payload: mine.json()))])
+        #expect(!link.finalMessages(final: nil).isEmpty)
+        // Someone else's state after its own: not cleared at the end, in doubt neither.
+        _ = link.route([.bus(.message(topic: topics.state, payload: Self.counting(instance: "fedcba").json()))])
+        #expect(link.finalMessages(final: nil).isEmpty)
+        _ = link.route([.bus(.message(topic: topics.state, payload: Array("garbage".utf8)))])
+        #expect(link.finalMessages(final: nil).isEmpty)
+        let accepted = link.route([.bus(.message(topic: topics.command, payload: Array("cancel".utf8)))])
+        #expect(accepted == [.busCommand(.cancel)])
+    }
+
+    @Test func aStaleStateOfAnotherInstanceIsNoLiveTimerWhileTheClockIsSynchronised() {
+        // Published 2026-11-30T11:00:00Z, promising 60 s: stale after 11:03:00.
+        var left = Self.counting(instance: "other", state: "ringing")
+        left.publishedUnixMilliseconds = 1_796_036_400_000
+        left.publisherClockSynchronised = true
+        left.intervalSeconds = 60
+        func clock(after milliseconds: Int64, synchronised: Bool) -> HouseClock {
+            HouseClock(nowUnixMilliseconds: { 1_796_036_400_000 + milliseconds }, isSynchronised: { synchronised })
+        }
+        #expect(
+            BusLink.isHeldByAnother(left, gone: false, instance: "me", clock: clock(after: 180_000, synchronised: true))
+        )
+        #expect(
+            !BusLink.isHeldByAnother(
+                left, gone: false, instance: "me", clock: clock(after: 180_001, synchronised: true)))
+        #expect(
+            BusLink.isHeldByAnother(
+                left, gone: false, instance: "me", clock: clock(after: 180_001, synchronised: false)))
+    }
+
+    @Test(arguments: [
+        nil, counting(instance: nil, state: "done"), counting(instance: "x", state: "cancelled"),
+    ])
+    func anEmptyOrFinalStateIsTaken(state: TimerStatePayload?) throws {
+        var link = try linkSeeing(state)
+        defer { link.finish(final: nil) }
+        #expect(link.claim == .held)
+        #expect(link.takeNotices().isEmpty)
     }
 
     @Test func connectionNoticesReadAsOneSentenceAndTheReconnectIsNoWarning() throws {

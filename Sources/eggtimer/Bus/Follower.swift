@@ -10,17 +10,25 @@ import HouseBus
 /// ringing. It keeps running across timers until SIGINT, SIGTERM, SIGHUP or SIGQUIT (exit
 /// 128 + the signal). Its own availability topic is `<prefix>/<node>/follow/availability`, with a
 /// Last Will; another follower of the same node that ends or dies there is answered with
-/// `online` again. Owned by the main thread.
+/// `online` again. It never rings for a stale state (not refreshed within three of its promised
+/// intervals, judged while its own clock is synchronised: ``HouseClock``), and stops when a
+/// ringing one becomes stale. Owned by the main thread.
 struct Follower {
     private let options: Options
     private let clock = MonotonicClock()
-    /// The timers whose last state is ringing (or silent), by `node/label`.
-    private var ringingStates: [String: TimerTopics] = [:]
+    /// The wall clock that judges whether a state is stale.
+    private let houseClock: HouseClock
+    /// The timers whose last state is ringing (or silent), by `node/label`, with that state.
+    private var ringingStates: [String: (topics: TimerTopics, state: TimerStatePayload)] = [:]
     /// The timers whose availability is `offline` (their process died), by `node/label`: the
     /// ringing state they left retained is stale.
     private var offline: Set<String> = []
-    /// The timers ringing now: a ringing state, and not offline.
-    private var ringing: [String: TimerTopics] { ringingStates.filter { !offline.contains($0.key) } }
+    /// The timers ringing now: a ringing state, not offline and not stale.
+    private var ringing: [String: TimerTopics] {
+        ringingStates.filter { !offline.contains($0.key) && !houseClock.isStale($0.value.state) }.mapValues(\.topics)
+    }
+    /// The keys ringing after the last round (to say which became stale since).
+    private var rangLastRound: Set<String> = []
     /// Whether the player was asked to ring (and has not been asked to stop).
     private var playing = false
     /// Whether the device failed and no frame played since (the terminal bell rings meanwhile).
@@ -32,7 +40,13 @@ struct Follower {
     private var out = Output(descriptor: STDOUT_FILENO)
 
     /// Prepares the follower for `options` (with the config file's settings).
-    init(options: Options) { self.options = options }
+    /// - Parameters:
+    ///   - options: The command line over the config file.
+    ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
+    init(options: Options, houseClock: HouseClock = .system) {
+        self.options = options
+        self.houseClock = houseClock
+    }
 
     /// The follower's availability topic.
     var availabilityTopic: String {
@@ -84,8 +98,9 @@ struct Follower {
         while true {
             let now = clock.now()
             let bell = deviceDown && playing ? (lastBell ?? now).advanced(by: .seconds(1)) : nil
+            let wake = [bell, nextStale(at: now)].compactMap { $0 }.min()
             let inputs: [Input]
-            do { inputs = try loop.wait(until: bell) } catch { return error }
+            do { inputs = try loop.wait(until: wake) } catch { return error }
             for input in inputs {
                 switch input {
                 case .signal(let number) where [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(number):
@@ -96,8 +111,28 @@ struct Follower {
                 default: break
                 }
             }
+            sayStale()
             updateRinging(player, at: clock.now())
         }
+    }
+
+    /// When the first ringing state becomes stale (boot clock), a millisecond after its limit;
+    /// nil when none will (or this clock is not synchronised).
+    private func nextStale(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard houseClock.isSynchronised() else { return nil }
+        let limits = ringing.keys.compactMap { ringingStates[$0]?.state.staleAfterUnixMilliseconds }
+        guard let first = limits.min() else { return nil }
+        let left = max(0, first - houseClock.nowUnixMilliseconds() + 1)
+        return now.advanced(by: .milliseconds(min(left, 86_400_000)))
+    }
+
+    /// Says which timers stopped ringing since the last round because their state became stale.
+    private mutating func sayStale() {
+        let now = Set(ringing.keys)
+        for key in rangLastRound.subtracting(now).sorted() where ringingStates[key] != nil && !offline.contains(key) {
+            say("\(key.escapingControlCharacters): stale")
+        }
+        rangLastRound = now
     }
 
     /// One report of the broker: a timer's state or availability, or the connection's health.
@@ -112,11 +147,11 @@ struct Follower {
         case .connectionLost(let reason):
             if !brokerDown { printError("eggtimer: warning: MQTT: \(reason); reconnecting") }
             brokerDown = true
-        case .message(let topic, let payload) where topic == availabilityTopic:
+        case .message(let topic, let payload, _) where topic == availabilityTopic:
             // Another follower of this node ended (its offline, then its clear) or died (its Last
             // Will): this one still runs.
             if payload.isEmpty || payload == Array("offline".utf8) { client.publish(BusLink.online(availabilityTopic)) }
-        case .message(let topic, let payload):
+        case .message(let topic, let payload, _):
             message(topic: topic, payload: payload)
         case .published:
             break
@@ -140,16 +175,18 @@ struct Follower {
                 printError("eggtimer: ignored a malformed state on \(topic)")
                 return
             }
-            ringingStates[key] = state.state == "ringing" || state.state == "silent" ? topics : nil
-            said = state.state
+            let rings = state.state == "ringing" || state.state == "silent"
+            ringingStates[key] = rings ? (topics, state) : nil
+            said = rings && houseClock.isStale(state) ? "stale" : state.state
         case "availability" where payload == Array("offline".utf8): offline.insert(key)
         case "availability": offline.remove(key)
         default: return
         }
         let rings = ringing[key] != nil
-        if rings != wasRinging {
+        if rings != wasRinging || (said == "stale" && !rings) {
             say("\(key.escapingControlCharacters): \((rings ? "ringing" : said).escapingControlCharacters)")
         }
+        if rings { rangLastRound.insert(key) } else { rangLastRound.remove(key) }
     }
 
     /// A report of the alarm player.

@@ -11,6 +11,8 @@ import TimerCore
 struct HouseSurvey {
     private let client: BusClient
     private let options: BusOptions
+    /// The wall clock that judges whether a state is stale.
+    private let clock: HouseClock
     /// The topic this client publishes to itself once subscribed: when it comes back, every
     /// retained state has arrived before it.
     private let probe: String
@@ -24,9 +26,13 @@ struct HouseSurvey {
     private var awaited: Set<Int32> = []
 
     /// Makes the client and starts connecting.
+    /// - Parameters:
+    ///   - options: The MQTT options.
+    ///   - clock: The wall clock that judges staleness (``HouseClock/system``).
     /// - Throws: `ExitStatus` (64 for a bad URL or password file, 69 without libmosquitto), said.
-    init(options: BusOptions) throws(ExitStatus) {
+    init(options: BusOptions, clock: HouseClock = .system) throws(ExitStatus) {
         self.options = options
+        self.clock = clock
         let random = UInt32.random(in: 0...UInt32.max)
         probe = "\(options.prefix)/probe/\(getpid())-\(random)"
         client = try BusLink.connect(options, clientName: "client", will: nil)
@@ -42,15 +48,33 @@ struct HouseSurvey {
     /// Every timer's state, sorted by node and label (final states left out).
     ///
     /// A timer whose availability is `offline` (its process died: the retained state it left is
-    /// stale) has the state `offline`.
+    /// stale) has the state `offline`; one whose state is stale (``HouseClock/isStale(_:)``) the
+    /// state `stale`.
     /// - Parameter end: The deadline (boot clock).
     /// - Returns: The states collected once the probe came back.
     /// - Throws: `ExitStatus.unavailable` when the broker fails or the deadline passes (said).
     mutating func collect(until end: ContinuousClock.Instant) throws(ExitStatus) -> [TimerStatePayload] {
         try pump(until: end) { $0.probed }
-        return timers.keys.sorted().compactMap { key in
+        return Self.listed(timers, offline: offline, clock: clock)
+    }
+
+    /// The states to list, sorted by `node/label`: final ones left out, an `offline` one's state
+    /// `offline`, a stale one's `stale` (judged on `clock`).
+    /// - Parameters:
+    ///   - timers: The states collected, by `node/label`.
+    ///   - offline: The keys whose availability is `offline`.
+    ///   - clock: The reader's wall clock and whether it is synchronised.
+    /// - Returns: The states, in order.
+    static func listed(_ timers: [String: TimerStatePayload], offline: Set<String>, clock: HouseClock)
+        -> [TimerStatePayload]
+    {
+        timers.keys.sorted().compactMap { key in
             guard var timer = timers[key], !BusLink.isFinal(timer.state) else { return nil }
-            if offline.contains(key) { timer.state = "offline" }
+            if offline.contains(key) {
+                timer.state = "offline"
+            } else if clock.isStale(timer) {
+                timer.state = "stale"
+            }
             return timer
         }
     }
@@ -94,7 +118,7 @@ struct HouseSurvey {
         case .connectionLost(let reason):
             printError("eggtimer: MQTT: \(reason)")
             throw .unavailable
-        case .message(let topic, let payload):
+        case .message(let topic, let payload, _):
             if topic == probe {
                 probed = true
             } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
@@ -158,8 +182,8 @@ struct HouseSurvey {
             status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
     }
 
-    /// `timer` when `verb` can act on it: not for an `offline` one (its process is gone, nothing
-    /// would answer), and `ack`/`snooze` on a named timer only while it rings (`ack` also while
+    /// `timer` when `verb` can act on it: not for an `offline` or `stale` one (its process is
+    /// gone or cut off, nothing would answer), and `ack`/`snooze` on a named timer only while it rings (`ack` also while
     /// snoozed), in the local command's words.
     /// - Throws: `ControlFailure` with ``ExitStatus/noTimer`` otherwise.
     private static func fitting(_ timer: TimerStatePayload, named: Bool, verb: String) throws(ControlFailure)
@@ -168,6 +192,13 @@ struct HouseSurvey {
         if timer.state == "offline" {
             throw ControlFailure(
                 status: .noTimer, message: "\("\(timer.node)/\(timer.label)".escapingControlCharacters) is offline")
+        }
+        if timer.state == "stale" {
+            let name = "\(timer.node)/\(timer.label)".escapingControlCharacters
+            throw ControlFailure(
+                status: .noTimer,
+                message: "\(name) is stale: its state was not refreshed for \(TimerStatePayload.staleIntervals) of its "
+                    + "intervals (its timer is gone or cannot reach the broker)")
         }
         let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
         if named, verb != "cancel", !ringing.contains(timer.state) {
@@ -206,14 +237,16 @@ struct HouseSurvey {
     }
 
     /// The time left of `timer` now: from its deadline while it runs (`counting`, `snoozed`) or
-    /// is `offline` with one (its process died; the retained `remaining_s` is from before, up to a
+    /// is `offline` or `stale` with one (its process died; the retained `remaining_s` is from before, up to a
     /// minute old while it ran); else its `remaining_s`.
     /// - Parameters:
     ///   - timer: A retained state.
     ///   - nowUnixMilliseconds: The wall clock now.
     /// - Returns: The time left, at least zero.
     static func remaining(_ timer: TimerStatePayload, nowUnixMilliseconds: Int64) -> Duration {
-        if ["counting", "snoozed", "offline"].contains(timer.state), let deadline = timer.deadlineUnixMilliseconds {
+        if ["counting", "snoozed", "offline", "stale"].contains(timer.state),
+            let deadline = timer.deadlineUnixMilliseconds
+        {
             return .milliseconds(max(0, deadline - nowUnixMilliseconds))
         }
         return .milliseconds(Int64((timer.remainingSeconds * 1000).rounded()))

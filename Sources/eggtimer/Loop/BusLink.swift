@@ -5,6 +5,14 @@ import HouseBus
 /// A timer's presence on the MQTT broker: its retained state, its availability with the Last
 /// Will, its Home Assistant discovery configs, and its command topic.
 ///
+/// Another process may already run a timer with this node and label on the broker (two Pis both
+/// called `raspberrypi`). So the link first looks at what the broker holds on its state topic
+/// (every retained message has arrived once a probe it publishes to itself comes back) and only
+/// then takes the topics (``Claim``): a live state with another ``TimerStatePayload/instance``
+/// there makes it warn once and stay off them, counting and ringing here only, until that
+/// timer is gone (its availability `offline` or cleared). It never clears a retained state that
+/// is not its own.
+///
 /// The ``BusClient`` is shared with the ``EventLoop``, which polls it and hands its events back
 /// through ``route(_:)``. Publishing never blocks; a broker that is down only delays the retained
 /// messages, which the client sends again after every (re)connect. Owned by the main thread.
@@ -13,6 +21,34 @@ struct BusLink {
     let client: BusClient
     /// This timer's topics.
     let topics: TimerTopics
+    /// This process's id in its state payloads (``TimerStatePayload/instance``).
+    let instance: String
+    /// The topic the link publishes to itself while looking at the state topic: when the probe
+    /// comes back, every retained message on its subscriptions has arrived.
+    let probe: String
+    /// Whether this timer holds its topics.
+    private(set) var claim = Claim.looking
+    /// The last state the broker sent on the state topic (anyone's; nil: none, or cleared).
+    private var seenState: TimerStatePayload?
+    /// Whether the last state the broker sent on the state topic was not empty and not readable.
+    private var seenUnreadable = false
+    /// Whether the last availability the broker sent for the topics is `offline` or cleared.
+    private var seenGone = false
+    /// Whether the warning about another timer on the topics was said.
+    private var warnedShared = false
+
+    /// The wall clock that judges whether another timer's state is stale.
+    let houseClock: HouseClock
+
+    /// Whether this timer may use its topics.
+    enum Claim: Equatable {
+        /// Waiting for the probe: nothing published on the topics yet.
+        case looking
+        /// Its own: state, availability and discovery are published; commands are acted on.
+        case held
+        /// Another live timer holds them: nothing is published there, commands are not acted on.
+        case yielded
+    }
     /// The last state published (retained), and when; nil before the first or after a clear.
     private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
     /// Whether the broker is unreachable and this was said (once per outage, not per retry).
@@ -20,6 +56,8 @@ struct BusLink {
     /// Whether the client (re)connected since the last ``update(_:at:)``: it has just sent the
     /// retained table again, whose state may be stale.
     private var replayed = false
+    /// The retained command last ignored (said once, not again after every reconnect).
+    private var ignoredRetainedCommand: [UInt8]?
     /// Lines to say: connection warnings (``Notice/warning``), the connection back
     /// (``Notice/restored``) and ignored payloads (``Notice/log``).
     private(set) var notices: [Notice] = []
@@ -49,11 +87,17 @@ struct BusLink {
     ///   - options: The MQTT options.
     ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
     ///   - now: The boot clock's reading.
+    ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
     ///   unreadable password file or a bad URL, `.noInput` for an unreadable CA file; one line on
     ///   standard error says which.
-    init(options: BusOptions, label: String, at now: ContinuousClock.Instant) throws(ExitStatus) {
+    init(options: BusOptions, label: String, at now: ContinuousClock.Instant, houseClock: HouseClock = .system)
+        throws(ExitStatus)
+    {
+        self.houseClock = houseClock
         topics = Self.topics(options, label: label)
+        instance = TimerStatePayload.newInstanceID()
+        probe = "\(options.prefix)/probe/\(instance)"
         let node = topics.node
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
         client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
@@ -61,9 +105,74 @@ struct BusLink {
         // Its own availability too: a Last Will of an earlier process with this node and label (a
         // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
         client.subscribe(topics.availability, qos: 1)
+        // Its own state: whose it is (another timer's with this node and label?).
+        client.subscribe(topics.state, qos: 1)
+        client.subscribe(probe, qos: 1)
+        client.start(at: now)
+    }
+
+    /// Takes the topics: availability `online` and the discovery configs (retained, so the client
+    /// sends them again after every reconnect); the state follows at the next ``update(_:at:)``.
+    private mutating func take() {
+        claim = .held
         client.publish(Self.online(topics.availability))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
-        client.start(at: now)
+    }
+
+    /// Whether `state`, seen on this timer's state topic, belongs to a live timer other than
+    /// `instance`: another id (or none: an eggtimer before issue 20), not a final state, its
+    /// availability not `offline` or cleared (`gone`), and not stale.
+    /// - Parameters:
+    ///   - state: The last state the broker sent on the topic; nil when none or cleared.
+    ///   - gone: Whether the last availability sent was `offline` or cleared.
+    ///   - instance: This process's id.
+    ///   - clock: The wall clock that judges staleness (``HouseClock/isStale(_:)``).
+    /// - Returns: Whether this timer must stay off the topics.
+    static func isHeldByAnother(
+        _ state: TimerStatePayload?, gone: Bool, instance: String, clock: HouseClock = .system
+    ) -> Bool {
+        guard let state, state.instance != instance, !gone, !isFinal(state.state) else { return false }
+        return !clock.isStale(state)
+    }
+
+    /// Decides about the topics once the probe is back: takes them, or yields (warning once).
+    private mutating func decide() {
+        guard claim != .held else { return }
+        guard Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock) else {
+            take()
+            return
+        }
+        claim = .yielded
+        guard !warnedShared else { return }
+        warnedShared = true
+        let shown = "\(topics.node)/\(topics.label)".escapingControlCharacters
+        notices.append(
+            .warning(
+                "MQTT: another timer already runs as \(shown) on the broker (two machines with one node name?); "
+                    + "this one counts and rings here but stays off its topics: give it another --node or --label"))
+    }
+
+    /// Looks again (a new probe) when the timer that held the topics may be gone.
+    ///
+    /// Called for availability messages (a clean end clears the availability last, after its
+    /// state and discovery configs; a Last Will says `offline` alone; taking the topics at the
+    /// final state instead could race the rest of the other timer's clean end) and each round
+    /// (the other's state may have gone stale).
+    private mutating func lookAgainIfFree() {
+        guard claim == .yielded, !Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock)
+        else { return }
+        claim = .looking
+        client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
+    }
+
+    /// Whether the broker's retained state on the topic is this process's own, or none, while the
+    /// topics are held.
+    ///
+    /// The last state the broker sent there carries this ``instance``, or was a clear (or
+    /// nothing came yet: this process's first state is on its way). Only then may it be cleared.
+    /// A state it could not read is someone else's.
+    var ownsRetainedState: Bool {
+        claim == .held && !seenUnreadable && (seenState == nil || seenState?.instance == instance)
     }
 
     /// The topics of the timer `label` on this node: the label as it is (``TimerTopics`` escapes
@@ -121,12 +230,22 @@ struct BusLink {
     ///   - status: What the control socket would answer (``Session/status(at:)``).
     ///   - total: The countdown's length (the snooze's, while snoozed).
     ///   - topics: The timer's topics: the payload carries their node and label.
-    /// - Returns: The payload; nil for the menu (no timer).
-    static func payload(_ status: TimerStatus, total: Duration, topics: TimerTopics) -> TimerStatePayload? {
+    ///   - instance: The process's id (``instance``).
+    ///   - published: The wall clock now (Unix milliseconds) and whether it is synchronised; nil
+    ///     leaves `published`, `clock_synced` and `interval_s` out.
+    /// - Returns: The payload; nil for the menu (no timer). `interval_s` is ``refreshPeriod``,
+    ///   or null for a final state (not published again).
+    static func payload(
+        _ status: TimerStatus, total: Duration, topics: TimerTopics, instance: String? = nil,
+        published: (unixMilliseconds: Int64, synchronised: Bool)? = nil
+    ) -> TimerStatePayload? {
         guard status.state != "menu" else { return nil }
+        let interval = published != nil && !isFinal(status.state) ? refreshPeriod / .seconds(1) : nil
         return TimerStatePayload(
             state: status.state, label: topics.label, node: topics.node, durationSeconds: total / .seconds(1),
-            remainingSeconds: status.remaining / .seconds(1), deadlineUnixMilliseconds: status.deadlineUnixMilliseconds)
+            remainingSeconds: status.remaining / .seconds(1), deadlineUnixMilliseconds: status.deadlineUnixMilliseconds,
+            instance: instance, publishedUnixMilliseconds: published?.unixMilliseconds,
+            publisherClockSynchronised: published?.synchronised, intervalSeconds: interval)
     }
 
     /// Whether `new` says something `old` did not: another state, length or deadline (the time
@@ -142,20 +261,25 @@ struct BusLink {
         }
     }
 
-    /// Publishes `payload` as the retained state when it changed, when ``refreshPeriod`` passed
-    /// since the last time, or after a (re)connect replayed one older than ``replayTolerance``;
-    /// nil clears a state published before (the
-    /// menu again).
+    /// Publishes `payload` as the retained state when it changed, or is due again.
+    ///
+    /// Due: ``refreshPeriod`` passed since the last time, or a (re)connect replayed one older than
+    /// ``replayTolerance``. nil clears a state published before (the menu again) if the broker's
+    /// is still this process's own. Nothing while the topics are not ``Claim/held``.
     /// - Parameters:
     ///   - payload: The timer's state now.
     ///   - now: The boot clock's reading.
     /// - Returns: Whether a message was published (for tests).
     @discardableResult
     mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
+        // Waiting on another timer whose state has gone stale meanwhile: look again.
+        if claim == .yielded { lookAgainIfFree() }
+        guard claim == .held else { return false }
         guard let payload else {
             guard published != nil else { return false }
-            client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
             published = nil
+            guard ownsRetainedState else { return false }
+            client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
             return true
         }
         let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
@@ -183,7 +307,7 @@ struct BusLink {
 
     /// When the retained state is due again (``refreshPeriod`` after the last); nil for none.
     var nextRefresh: ContinuousClock.Instant? {
-        guard let published, !Self.isFinal(published.payload.state) else { return nil }
+        guard claim == .held, let published, !Self.isFinal(published.payload.state) else { return nil }
         return published.at.advanced(by: Self.refreshPeriod)
     }
 
@@ -206,17 +330,37 @@ struct BusLink {
             // The client has just sent the retained table again, whose state may be stale (its
             // remaining_s from before the outage): a fresh one is due at once (update).
             replayed = true
+            // Not holding the topics yet: look at what the broker holds there first.
+            if claim != .held {
+                claim = .looking
+                client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
+            }
         case .connectionLost(let reason):
             if !down {
                 notices.append(
                     .warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
             }
             down = true
-        case .message(let topic, let payload) where topic == topics.availability:
+        case .message(let topic, _, _) where topic == probe:
+            if claim == .looking { decide() }
+        case .message(let topic, let payload, _) where topic == topics.state:
+            seenState = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
+            seenUnreadable = !payload.isEmpty && seenState == nil
+        case .message(let topic, let payload, _) where topic == topics.availability:
+            seenGone = payload.isEmpty || payload == Array("offline".utf8)
             // An earlier process's Last Will, or the clean end of another with this node and label.
-            if payload.isEmpty || payload == Array("offline".utf8) { client.publish(Self.online(topics.availability)) }
-        case .message(let topic, let payload):
-            guard topic == topics.command else { return nil }
+            if seenGone, claim == .held { client.publish(Self.online(topics.availability)) }
+            lookAgainIfFree()
+        case .message(let topic, let payload, let retained):
+            // Another timer's commands, while it holds the topics.
+            guard topic == topics.command, claim != .yielded else { return nil }
+            if retained {
+                // A command someone left retained is a state of the broker, not an event: acted on, a
+                // `cancel` would end every timer of this label the moment it starts. Said once per payload.
+                if ignoredRetainedCommand != payload { notices.append(.log(Self.retainedCommandLine(topic, payload))) }
+                ignoredRetainedCommand = payload
+                return nil
+            }
             do {
                 return .busCommand(try BusCommand.parse(payload))
             } catch {
@@ -226,6 +370,15 @@ struct BusLink {
             break
         }
         return nil
+    }
+
+    /// The log line for a retained command ignored on `topic`: its payload (at most
+    /// ``BusCommand/byteLimit`` bytes, control characters escaped) and how to clear it.
+    static func retainedCommandLine(_ topic: String, _ payload: [UInt8]) -> String {
+        let text = String(decoding: payload.prefix(BusCommand.byteLimit), as: UTF8.self).escapingControlCharacters
+        let shown = topic.escapingControlCharacters
+        return "ignored a retained MQTT command on \(shown) ('\(text)'): commands are not kept; "
+            + "clear it with mosquitto_pub -r -n -t '\(shown)'"
     }
 
     /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
@@ -239,18 +392,30 @@ struct BusLink {
         return notices
     }
 
-    /// The last messages: the final state (not retained), then the retained state cleared, the
-    /// discovery configs removed and the availability said offline and cleared
-    /// (``leaving(_:)``): nothing retained is left behind; waits at most
-    /// ``finishLimit`` for them to leave, then disconnects.
+    /// The last messages (``finalMessages(final:)``); waits at most ``finishLimit`` for them to
+    /// leave, then disconnects.
     /// - Parameter final: The timer's final state, if it ran one.
     func finish(final: TimerStatePayload?) {
+        client.finish(publishing: finalMessages(final: final), limit: Self.finishLimit)
+    }
+
+    /// The last messages of a timer holding its topics: the final state (not retained), then the
+    /// retained state cleared, the discovery configs removed and the availability said offline
+    /// and cleared (``leaving(_:)``): nothing retained is left behind.
+    ///
+    /// None when the topics are not held, or when the broker's retained state is not this
+    /// process's own (``ownsRetainedState``): another timer's state, availability and discovery
+    /// configs stay; in doubt nothing is cleared.
+    /// - Parameter final: The timer's final state, if it ran one.
+    /// - Returns: The messages, in order.
+    func finalMessages(final: TimerStatePayload?) -> [BusMessage] {
+        guard ownsRetainedState else { return [] }
         var messages: [BusMessage] = []
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
         messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
         messages += Self.leaving(topics.availability)
-        client.finish(publishing: messages, limit: Self.finishLimit)
+        return messages
     }
 
     /// A clean end's availability messages: `offline` for those listening now (not retained),

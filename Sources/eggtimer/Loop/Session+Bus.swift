@@ -8,7 +8,10 @@ extension Session {
     func statePayload(at now: ContinuousClock.Instant) -> TimerStatePayload? {
         guard let link else { return nil }
         let total = (controller.currentRun ?? controller.lastRun)?.countdown.total ?? .zero
-        return BusLink.payload(status(at: now), total: total, topics: link.topics)
+        let wall = (clock.nanoseconds(now) + WallClock.system.offset()) / 1_000_000
+        return BusLink.payload(
+            status(at: now), total: total, topics: link.topics, instance: link.instance,
+            published: (wall, ClockSync.isSynchronised()))
     }
 
     /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.
