@@ -6,6 +6,9 @@
 /// - a date and a 24-hour time: `2026-12-24 18:00`, ISO 8601 `2026-12-24T18:00`, `2026-12-24T18:00:30`;
 /// - either with a UTC offset, which makes it an absolute instant: `2026-12-24T18:00Z`, `…+01:00`, `…-0530`.
 ///
+/// A date is any day of years 0001...9999 here; ``LocalTimeResolver`` then refuses one in the past
+/// or more than ``LocalTimeResolver/farthest`` ahead.
+///
 /// Anything else throws a one-line ``UsageError`` naming the token. Stateless; safe from any thread.
 enum AlarmTimeParser {
     /// Parses `text` as an alarm time.
@@ -48,8 +51,13 @@ enum AlarmTimeParser {
         let time = try twentyFourHour(clock, token: token)
         guard let offsetText else { return .date(date, time) }
         let offsetSeconds = try offset(offsetText, token: token)
+        // Years 1...9999 keep this far inside Int64; its nanoseconds need not be (before 1678, after 2262).
         let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(time.secondsSinceMidnight) - Int64(offsetSeconds)
-        return .instant(WallInstant(unixSeconds: seconds))
+        guard let instant = WallInstant(exactlyUnixSeconds: seconds) else {
+            // Before 1970 is in the past on any clock this runs on.
+            throw failure(token, seconds < 0 ? "it is in the past" : LocalTimeResolver.tooFarReason)
+        }
+        return .instant(instant)
     }
 
     /// `YYYY-MM-DD`, an existing day.

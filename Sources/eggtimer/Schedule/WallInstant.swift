@@ -13,6 +13,15 @@ struct WallInstant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// - Parameter unixSeconds: Whole seconds since the Unix epoch, UTC.
     init(unixSeconds: Int64) { self.unixNanoseconds = unixSeconds * 1_000_000_000 }
 
+    /// The instant `unixSeconds` after the epoch, or nil when its nanoseconds do not fit an `Int64`
+    /// (before 1677-09-21 or after 2262-04-11).
+    /// - Parameter unixSeconds: Whole seconds since the Unix epoch, UTC; any value.
+    init?(exactlyUnixSeconds unixSeconds: Int64) {
+        let (nanoseconds, overflow) = unixSeconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        self.unixNanoseconds = nanoseconds
+    }
+
     /// Whole seconds since the Unix epoch, rounded down (towards the past).
     var unixSeconds: Int64 {
         let (quotient, remainder) = unixNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
