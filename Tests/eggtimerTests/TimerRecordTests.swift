@@ -151,6 +151,87 @@ import Testing
         }
     }
 
+    /// The boundary numbers tried in each time of a record.
+    ///
+    /// 0, ±1, the 32- and 64-bit limits, huge exponents, NaN, -0. Beyond the record's ranges the
+    /// record is corrupt, naming the line: a deadline of Int64.max once made the resumed timer trap
+    /// (exit 132).
+    static let boundaryNumbers = [
+        "-1", "-2147483648", "-9223372036854775808", "9223372036854775807", "9223372036854775808",
+        "4000000000000000001", "1e999", "-1e999", "1e18", "NaN", "inf", "-inf", "0x10", "1.5", "", "+-1",
+    ]
+
+    @Test(arguments: [
+        ("total_ns", "300000000001", 5), ("deadline_boot_ns", "12345678901234", 7),
+        ("deadline_unix_ns", "1796000000123456789", 8), ("ring_for_ns", "120000000000", 14),
+        ("ramp_ns", "1500000000", 16),
+    ])
+    func outOfRangeTimesMakeTheRecordCorruptNamingTheLine(key: String, value: String, line: Int) {
+        for number in Self.boundaryNumbers + ["3599999000000001", "0"]
+        where !(number == "0" && key.hasPrefix("deadline")) {
+            let isDuration = ["ring_for_ns", "ramp_ns"].contains(key)
+            if number == "4000000000000000001" && isDuration { continue }  // covered by 3599999000000001
+            if number == "3599999000000001" && !isDuration { continue }  // a deadline or total may be longer
+            let text = full.text.replacingOccurrences(of: "\(key)=\(value)\n", with: "\(key)=\(number)\n")
+            #expect {
+                _ = try TimerRecord(parsing: Array(text.utf8))
+            } throws: { error in
+                "\(error)".contains("line \(line): '\(key)' is not a number from ")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("total_ns=300000000001", "total_ns=4000000000000000000"), ("total_ns=300000000001", "total_ns=1"),
+        ("deadline_boot_ns=12345678901234", "deadline_boot_ns=0"),
+        ("deadline_boot_ns=12345678901234", "deadline_boot_ns=4000000000000000000"),
+        ("deadline_unix_ns=1796000000123456789", "deadline_unix_ns=0"),
+        ("deadline_unix_ns=1796000000123456789", "deadline_unix_ns=-0"),
+        ("ring_for_ns=120000000000", "ring_for_ns=3599999000000000"), ("ramp_ns=1500000000", "ramp_ns=1"),
+    ])
+    func boundaryTimesInRangeAreRead(field: String, replacement: String) throws {
+        let text = full.text.replacingOccurrences(of: field, with: replacement)
+        #expect(text != full.text)
+        _ = try TimerRecord(parsing: Array(text.utf8))
+    }
+
+    /// A paused record's time left is at most the longest duration; an alarm's occurrence and
+    /// date lie within the record's times (the zone is asked about the days around the date).
+    @Test func pausedAndAlarmBoundariesMakeTheRecordCorrupt() throws {
+        var paused = full
+        (paused.state, paused.deadlineBootNanoseconds, paused.deadlineUnixNanoseconds) = (.paused, nil, nil)
+        paused.remaining = .nanoseconds(3_599_999_000_000_000)
+        #expect(try TimerRecord(parsing: Array(paused.text.utf8)) == paused)
+        for number in Self.boundaryNumbers + ["3599999000000001"] {
+            let text = paused.text.replacingOccurrences(
+                of: "remaining_ns=3599999000000000", with: "remaining_ns=\(number)")
+            #expect(throws: RecordError.self, "\(number)") { try TimerRecord(parsing: Array(text.utf8)) }
+        }
+        var alarm = full
+        alarm.schedule = ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: 1_796_105_700_000_000_000),
+            date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: nil)
+        #expect(try TimerRecord(parsing: Array(alarm.text.utf8)) == alarm)
+        for number in Self.boundaryNumbers {
+            let text = alarm.text.replacingOccurrences(
+                of: "alarm_unix_ns=1796105700000000000", with: "alarm_unix_ns=\(number)")
+            #expect(throws: RecordError.self, "\(number)") { try TimerRecord(parsing: Array(text.utf8)) }
+        }
+        for date in ["0001-01-01", "1970-01-01", "9999-12-31", "2096-10-02", "2262-04-12", "-001-01-01", "2026-12-1e3"]
+        {
+            let text = alarm.text.replacingOccurrences(of: "alarm_date=2026-12-01", with: "alarm_date=\(date)")
+            #expect {
+                _ = try TimerRecord(parsing: Array(text.utf8))
+            } throws: { error in
+                "\(error)".contains("'alarm_date' is not")
+            }
+        }
+        for date in ["1970-01-02", "\(TimerRecord.latestDate)"] {
+            let text = alarm.text.replacingOccurrences(of: "alarm_date=2026-12-01", with: "alarm_date=\(date)")
+            #expect(try TimerRecord(parsing: Array(text.utf8)).schedule?.date?.description == date)
+        }
+    }
+
     @Test func hexRoundTripsEveryByte() {
         let bytes = (0...255).map { UInt8($0) }
         #expect(TimerRecord.bytes(hex: Substring(TimerRecord.hex(bytes))) == bytes)
