@@ -24,6 +24,16 @@ public enum ControlClient {
         return labels.sorted()
     }
 
+    /// The socket path of the timer `label` in `folder`, checked as the timer checks it when it binds.
+    /// - Parameters:
+    ///   - label: The timer's label or socket name.
+    ///   - folder: The runtime folder.
+    /// - Returns: The path.
+    /// - Throws: ``ControlError/pathTooLong(path:)`` when it does not fit a socket address.
+    public static func socketPath(label: String, folder: String) throws(ControlError) -> String {
+        try UnixSocket.path(in: folder, name: ControlServer.socketName(for: label))
+    }
+
     /// Sends `request` to the timer labelled `label` and returns its reply line.
     /// - Parameters:
     ///   - request: One line, without a newline.
@@ -33,12 +43,14 @@ public enum ControlClient {
     /// - Returns: The reply, without its newline.
     /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket or none (a stale
     ///   one is removed), ``ControlError/noAnswer(path:peerPID:)`` when it does not answer in time
-    ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer).
+    ///   (with the pid of the process listening, from SO_PEERCRED: a stopped one does not answer);
+    ///   ``ControlError/pathTooLong(path:)`` when the socket's path does not fit a socket address
+    ///   (no timer can listen there).
     /// C: `socket`, `connect`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
     ) throws(ControlError) -> String {
-        let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
+        let path = try socketPath(label: label, folder: folder)
         let deadline = ContinuousClock.now + timeout
         let fd: Int32
         do throws(ControlError) {

@@ -13,6 +13,9 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     case noAnswer(path: String, peerPID: Int32?)
     /// The timer answered something that is not the control protocol.
     case badAnswer(path: String)
+    /// A socket path longer than a socket address holds (``UnixSocket/maximumPathBytes``): no timer
+    /// can listen there and no client can reach one; the runtime folder is too deep.
+    case pathTooLong(path: String)
 
     /// One line, without a trailing newline.
     public var description: String {
@@ -22,6 +25,9 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
         case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
+        case .pathTooLong(let path):
+            "the socket path \(path) is \(path.utf8.count) bytes, more than the \(UnixSocket.maximumPathBytes) a socket "
+                + "address holds: give a shorter XDG_RUNTIME_DIR"
         }
     }
 }

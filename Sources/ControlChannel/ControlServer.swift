@@ -23,13 +23,11 @@ public final class ControlServer {
     ///   - folder: A safe runtime folder (``RuntimeFolder/prepare(_:)``).
     ///   - label: The timer's label: one word of letters, digits, `-`, `_`, `.`.
     /// - Throws: ``ControlError/labelInUse(label:)`` when a timer answers on that socket;
+    ///   ``ControlError/pathTooLong(path:)`` when its path does not fit a socket address;
     ///   `.system` when the socket cannot be made.
     /// C: `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing socket), `unlink`.
     public init(folder: String, label: String) throws(ControlError) {
-        let path = folder + "/" + Self.socketName(for: label) + ".sock"
-        guard path.utf8.count <= UnixSocket.maximumPathBytes else {
-            throw .system(call: "bind \(path)", code: ENAMETOOLONG)
-        }
+        let path = try UnixSocket.path(in: folder, name: Self.socketName(for: label))
         let fd = try UnixSocket.make()
         do throws(ControlError) {
             try Self.bind(fd, path: path, label: label)

@@ -97,7 +97,7 @@ import Testing
         // Waits for the end without reaping: the process stays a zombie until finish().
         #expect(waitid(P_PID, id_t(original.pid), &info, WEXITED | WNOWAIT) == 0)
         let recover = house.command(["recover"])
-        #expect(recover.stdout.hasPrefix("tea: resumed, rings in "), "\(recover.stdout) \(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("tea: resumed after a restart, rings in "), "\(recover.stdout) \(recover.stderr)")
         #expect(original.finish() == .signaled(SIGKILL))
         let resumed = try #require(pid(in: recover.stdout))
         kill(resumed, SIGINT)
@@ -227,6 +227,28 @@ import Testing
                 == "eggtimer: tea.timer: skipped: corrupt record: line 8: 'deadline_unix_ns' is not a number from 0 to "
                 + "4000000000000000000\n", "\(recover.stderr)\(recover.stdout)")
         #expect(house.files() == [".recover.lock", "tea.timer"], "kept for a look, no timer started")
+    }
+
+    /// A runtime folder so deep that the timer's socket path passes 107 bytes: recover still
+    /// resumes it (it rings without a control socket) instead of trapping (exit 132)
+    /// while asking whether it still runs.
+    @Test func aRuntimeFolderTooDeepForASocketStillRecoversTheTimer() throws {
+        let house = House()
+        let deep = house.runtime + "/" + String(repeating: "d", count: 100)
+        #expect(mkdir(deep, 0o700) == 0)
+        defer {
+            rmdir(deep + "/eggtimer")
+            rmdir(deep)
+        }
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 3_600_000_000_000))
+        var environment = house.environment
+        environment["XDG_RUNTIME_DIR"] = deep
+        let recover = runEggtimer(["recover"], environment: environment)
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("tea: resumed after a restart, rings in "), "\(recover.stdout)")
+        let resumed = try #require(pid(in: recover.stdout))
+        kill(resumed, SIGINT)
+        waitForEnd(resumed)
     }
 
     @Test func nothingToRecoverExitsThree() {

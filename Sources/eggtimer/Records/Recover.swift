@@ -131,6 +131,8 @@ enum Recover {
                 return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
             } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
                 continue
+            } catch .pathTooLong {
+                continue  // no timer can listen there; the resumed one warns that it has no socket
             } catch {
                 return "its control socket is busy"
             }
