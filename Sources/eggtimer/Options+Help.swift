@@ -1,4 +1,5 @@
 import TimerCore
+import TimerText
 
 extension Options {
     /// The widest `--help` line, in columns.

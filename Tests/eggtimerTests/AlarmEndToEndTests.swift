@@ -2,6 +2,7 @@ import CSystem
 import Glibc
 import TestSupport
 import Testing
+import TimerText
 
 @testable import eggtimer
 

@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerText
 
 @testable import eggtimer
 

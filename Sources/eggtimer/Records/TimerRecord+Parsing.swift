@@ -1,6 +1,7 @@
 import AlarmAudio
 import HouseBus
 import TimerCore
+import TimerText
 
 extension TimerRecord {
     /// Reads a record from a file's content (see ``TimerRecord`` for the format).

@@ -1,5 +1,5 @@
 import Glibc
-import TimerCore
+import TimerText
 
 /// Turns local dates and times into wall-clock instants (UTC) in the process's time zone (`TZ`,
 /// else `/etc/localtime`), relative to an injected `now`; it never reads a clock.
@@ -41,12 +41,11 @@ struct LocalTimeResolver {
         }
     }
 
-    /// The farthest ahead an alarm may be: as far as the longest countdown, 999:59:59.
-    static let farthest = DurationParser.maximum
+    /// The farthest ahead an alarm may be: ``AlarmTimeParser/farthest``.
+    static let farthest = AlarmTimeParser.farthest
 
     /// The reason named when an alarm is more than ``farthest`` ahead.
-    static let tooFarReason =
-        "it is more than \(DurationParser.maximumText) ahead (999 h 59 min 59 s, as the longest countdown)"
+    static let tooFarReason = AlarmTimeParser.tooFarReason
 
     /// Reads the process's time zone now.
     ///
