@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerCore
 import TimerText
 
 @testable import eggtimer
@@ -230,6 +231,51 @@ import TimerText
         for date in ["1970-01-02", "\(TimerRecord.latestDate)"] {
             let text = alarm.text.replacingOccurrences(of: "alarm_date=2026-12-01", with: "alarm_date=\(date)")
             #expect(try TimerRecord(parsing: Array(text.utf8)).schedule?.date?.description == date)
+        }
+    }
+
+    /// 20,000 seeded mutations of a full record are each refused or read with every time in range.
+    ///
+    /// Records have no libFuzzer target (their parser lives in the executable): bytes flipped,
+    /// inserted, dropped, and boundary numbers put in place of digits stand in for one.
+    @Test func mutatedRecordsAreRefusedOrInRange() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {  // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        var alarm = full
+        alarm.schedule = ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: 1_796_105_700_000_000_000),
+            date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: "day")
+        let seeds = [Array(full.text.utf8), Array(alarm.text.utf8)]
+        let numbers = Self.boundaryNumbers.map { Array($0.utf8) }
+        for _ in 0..<20_000 {
+            var bytes = seeds[next(2)]
+            for _ in 0...next(4) {
+                let at = next(bytes.count)
+                switch next(4) {
+                case 0: bytes[at] ^= UInt8(1 << next(8))
+                case 1: bytes.insert(UInt8(next(256)), at: at)
+                case 2: bytes.remove(at: at)
+                default:
+                    var end = at
+                    while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+                    bytes.replaceSubrange(at..<end, with: numbers[next(numbers.count)])
+                }
+                if bytes.isEmpty { bytes = [0x0A] }
+            }
+            guard let record = try? TimerRecord(parsing: bytes) else { continue }
+            let limit = Duration.nanoseconds(TimerRecord.nanosecondsLimit)
+            #expect(record.total > .zero && record.total <= limit)
+            #expect((record.remaining ?? .zero) <= DurationParser.maximum)
+            for time in [record.deadlineBootNanoseconds, record.deadlineUnixNanoseconds] {
+                #expect((0...TimerRecord.nanosecondsLimit).contains(time ?? 0))
+            }
+            #expect((0...TimerRecord.nanosecondsLimit).contains(record.schedule?.occurrence.unixNanoseconds ?? 0))
         }
     }
 
