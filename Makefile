@@ -106,7 +106,8 @@ sound:
 	@sh scripts/ensure-deps.sh sox lame
 	sh scripts/make-alarm-sound.sh
 
-# libFuzzer on the duration parser and on MP3 decoding, a million inputs each (not in CI).
+# libFuzzer on every parser of outside bytes (durations, times of day, config lines, control lines,
+# MQTT payloads, MP3 decoding with its sniffer), a million inputs each, one at a time (not in CI).
 fuzz: deps
 	sh scripts/fuzz.sh
 

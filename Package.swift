@@ -34,6 +34,9 @@ let package = Package(
 
         // Timing: pure Swift, no C, no I/O.
         .target(name: "TimerCore", swiftSettings: shippedSettings),
+        // The CLI's text parsers of outside bytes (times of day, config lines): pure Swift, no C, no
+        // I/O, in a library so that `make fuzz` can build them.
+        .target(name: "TimerText", dependencies: ["TimerCore"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
         .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
@@ -42,7 +45,8 @@ let package = Package(
         .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
-            name: "eggtimer", dependencies: ["TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
+            name: "eggtimer",
+            dependencies: ["TimerCore", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
@@ -60,7 +64,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
+                "eggtimer", "TimerCore", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus"], swiftSettings: strictSettings),

@@ -1,23 +1,96 @@
 #!/bin/sh
-# Builds the libFuzzer targets (duration parser, MP3 decoding) with ASan and runs each for
-# RUNS inputs (default one million). Corpora and crash files go to .build/fuzz/.
+# Builds the libFuzzer targets, one per parser of outside bytes, with ASan and runs each (one at a
+# time, niced) for RUNS inputs (default one million): durations, times of day (eggtimer at),
+# config lines, control-socket lines, MQTT payloads (commands, states, JSON), MP3 decoding with
+# the sniffer. Record files are not yet fuzzed: their parser lives in the executable target.
+# Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
+targets="${FUZZ_TARGETS:-duration time config control bus sound}"
 out=.build/fuzz
-mkdir -p "$out/corpus-duration" "$out/corpus-sound"
-# Seeds: what users type, and the shipped sound's first 4 KiB.
-for seed in 90 1:30 1:02:03 7m30s 1h2m3s 1.5m 1h30 0 abc 1:75 999:59:59; do
-    printf '%s' "$seed" > "$out/corpus-duration/seed-$(printf '%s' "$seed" | tr ':.' '__')"
-done
-head -c 4096 Sounds/alarm_sound.mp3 > "$out/corpus-sound/seed-head"
+mkdir -p "$out"
+flags="-O -sanitize=fuzzer,address -parse-as-library"
 
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzDuration \
-    Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift -o "$out/fuzz-duration"
-# shellcheck disable=SC2046
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzSound \
-    -I Sources/CAlsa -I Sources/CMpg123 $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g') \
-    Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift -lasound -lmpg123 -o "$out/fuzz-sound"
+# Seeds: what users and peers send, the boundary numbers (0, ±1, the 32- and 64-bit limits, huge
+# exponents, NaN, inf, -0), and the shipped sound's first 4 KiB.
+boundaries="0 -0 +0 1 -1 +1 2147483647 -2147483648 2147483648 4294967296 9223372036854775807
+-9223372036854775808 9223372036854775808 18446744073709551616 1e999 -1e999 1e308 1e-999 4.9e-324
+NaN nan inf -inf 0x10 0.0 -0.0"
+seed() { # corpus name value
+    mkdir -p "$out/corpus-$1"
+    printf '%s' "$3" > "$out/corpus-$1/seed-$2"
+}
+n=0
+for b in $boundaries; do
+    n=$((n + 1))
+    seed duration "b$n" "$b"; seed duration "b${n}h" "${b}h"; seed duration "b${n}c" "1:$b"
+    seed time "b$n" "$b:00"; seed time "b${n}d" "$b-01-01 10:00"; seed time "b${n}o" "2026-12-24T18:00+$b"
+    seed config "b$n" "volume = $b
+soft = $b
+weight = ${b}g
+from = ${b}C"
+    seed control "b$n" "eggtimer/1	snooze	$b"
+    seed control "b${n}r" "ok	label=x	pid=$b	state=counting	remaining_ns=$b	deadline_ms=$b"
+    seed bus "b$n" "add $b"
+    seed bus "b${n}s" "{\"state\":\"counting\",\"label\":\"l\",\"node\":\"n\",\"duration_s\":$b,\"remaining_s\":$b,\"deadline\":null}"
+done
+for s in 90 1:30 1:02:03 7m30s 1h2m3s 1.5m 1h30 abc 1:75 999:59:59; do seed duration "u$s" "$s"; done
+for s in 14:30 7pm 7:30am noon midnight "tomorrow 07:00" "2026-12-24 18:00" 2026-12-24T18:00:30Z \
+    2026-07-01T08:00-04:00 9999-12-31T23:59-23:59 0001-01-01T00:00+23:59; do
+    seed time "u$(printf '%s' "$s" | tr ' :+' '_._')" "$s"
+done
+seed config readme '# eggtimer
+device = "default"
+ring-for = 5m
+volume = 80
+soft = 5:30
+mqtt = mqtt://kitchen@hub:1883'
+seed control status "eggtimer/1	status"
+seed control reply "ok	label=tea	pid=42	state=counting	remaining_ns=1500000001	deadline_ms=1796000000000	at=2026-12-24T18:00:00+01:00"
+seed bus state '{"state":"counting","label":"eggs","node":"kitchen","duration_s":420,"remaining_s":419.9,"deadline":"2026-11-30T11:02:03.123Z"}'
+for s in ack cancel snooze pause resume "add 60" "add -86400"; do seed bus "u$(printf '%s' "$s" | tr ' ' '_')" "$s"; done
+mkdir -p "$out/corpus-sound"
+head -c 4096 Sounds/alarm_sound.mp3 > "$out/corpus-sound/seed-head"
+head -c 64 /dev/urandom > "$out/corpus-sound/seed-random"
+for t in duration time config control bus; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
+
+build() { # target, then sources and flags
+    name=$1
+    shift
+    # shellcheck disable=SC2086
+    nice swiftc $flags -module-name "Fuzz_$name" "$@" -o "$out/fuzz-$name"
+}
+# TimerText imports TimerCore: that one is built first as a module and a static library.
+timer_core() {
+    [ -f "$out/modules/TimerCore.swiftmodule" ] && return
+    mkdir -p "$out/modules"
+    # shellcheck disable=SC2086
+    nice swiftc $flags -module-name TimerCore -emit-library -static -emit-module \
+        -emit-module-path "$out/modules/TimerCore.swiftmodule" Sources/TimerCore/*.swift -o "$out/libTimerCore.a"
+}
+for t in $targets; do
+    case $t in
+    duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
+    time | config)
+        timer_core
+        source=Tests/Fuzz/AlarmTimeFuzz.swift
+        [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
+        build "$t" -I "$out/modules" "$source" Sources/TimerText/*.swift "$out/libTimerCore.a"
+        ;;
+    control) build control -I Sources/CSystem Tests/Fuzz/ControlLineFuzz.swift Sources/ControlChannel/*.swift ;;
+    bus) build bus -I Sources/CSystem -I Sources/CMosquitto Tests/Fuzz/BusPayloadFuzz.swift Sources/HouseBus/*.swift ;;
+    sound)
+        # shellcheck disable=SC2046
+        build sound -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CSystem \
+            $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g') \
+            Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift -lasound -lmpg123
+        ;;
+    *) echo "fuzz.sh: unknown target '$t'" >&2; exit 64 ;;
+    esac
+done
 
 cd "$out"
-./fuzz-duration -runs="$runs" -max_len=64 -print_final_stats=1 corpus-duration
-./fuzz-sound -runs="$runs" -max_len=8192 -print_final_stats=1 corpus-sound
+for t in $targets; do
+    case $t in sound) max=8192 ;; config) max=512 ;; *) max=128 ;; esac
+    nice "./fuzz-$t" -runs="$runs" -max_len="$max" -print_final_stats=1 "corpus-$t"
+done

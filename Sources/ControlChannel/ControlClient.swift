@@ -24,6 +24,16 @@ public enum ControlClient {
         return labels.sorted()
     }
 
+    /// The socket path of the timer `label` in `folder`, checked as the timer checks it when it binds.
+    /// - Parameters:
+    ///   - label: The timer's label or socket name.
+    ///   - folder: The runtime folder.
+    /// - Returns: The path.
+    /// - Throws: ``ControlError/pathTooLong(path:)`` when it does not fit a socket address.
+    public static func socketPath(label: String, folder: String) throws(ControlError) -> String {
+        try UnixSocket.path(in: folder, name: ControlServer.socketName(for: label))
+    }
+
     /// Sends `request` to the timer labelled `label` and returns its reply line.
     ///
     /// Nothing is sent unless `folder` passes the timer's own rules (``RuntimeFolder/checkForUse(_:)``)
@@ -41,12 +51,13 @@ public enum ControlClient {
     ///   only the timer that holds the label's lock removes a socket), `.system("connect", EAGAIN)`
     ///   when its queue stayed full until the deadline, ``ControlError/noAnswer(path:peerPID:)``
     ///   when it does not answer in time (with the pid of the process listening, from
-    ///   SO_PEERCRED: a stopped one does not answer).
+    ///   SO_PEERCRED: a stopped one does not answer), ``ControlError/pathTooLong(path:)`` when the
+    ///   socket's path does not fit a socket address (no timer can listen there).
     /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
         _ request: String, label: String, folder: String, timeout: Duration = .seconds(2)
     ) throws(ControlError) -> String {
-        let path = folder + "/" + ControlServer.socketName(for: label) + ".sock"
+        let path = try socketPath(label: label, folder: folder)
         let deadline = ContinuousClock.now + timeout
         try RuntimeFolder.checkForUse(folder)
         // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between

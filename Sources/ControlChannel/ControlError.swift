@@ -15,6 +15,9 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     case noAnswer(path: String, peerPID: Int32?)
     /// The timer answered something that is not the control protocol.
     case badAnswer(path: String)
+    /// A socket path longer than a socket address holds (``UnixSocket/maximumPathBytes``): no timer
+    /// can listen there and no client can reach one; the runtime folder is too deep.
+    case pathTooLong(path: String)
 
     /// One line, without a trailing newline.
     public var description: String {
@@ -25,6 +28,9 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .foreignListener(let path, let uid): "\(path) is served by user \(uid), not by you: not trusted"
         case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
+        case .pathTooLong(let path):
+            "the socket path \(path) is \(path.utf8.count) bytes, more than the \(UnixSocket.maximumPathBytes) a socket "
+                + "address holds: give a shorter XDG_RUNTIME_DIR"
         }
     }
 }

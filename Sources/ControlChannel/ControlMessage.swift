@@ -98,8 +98,13 @@ public struct TimerStatus: Equatable, Sendable {
         return fields.joined(separator: "\t")
     }
 
+    /// The latest `deadline_ms` a reply may carry: 9999-12-31T23:59:59.999Z, in Unix milliseconds.
+    public static let deadlineLimit: Int64 = 253_402_300_799_999
+
     /// Parses a reply line.
-    /// - Returns: nil unless it is an `ok` line with every required field.
+    /// - Returns: nil unless it is an `ok` line with every required field, `remaining_ns` not
+    ///   negative and `deadline_ms` (when given) in 0...``deadlineLimit``: the client does
+    ///   calendar arithmetic on it, so a number from a stranger's socket is range-checked first.
     public init?(line: String) {
         let words = line.split(separator: "\t")
         guard words.first == "ok" else { return nil }
@@ -109,11 +114,16 @@ public struct TimerStatus: Equatable, Sendable {
             fields[word[..<equals]] = word[word.index(after: equals)...]
         }
         guard let label = fields["label"], let pid = fields["pid"].flatMap({ Int32($0) }), let state = fields["state"],
-            let remaining = fields["remaining_ns"].flatMap({ Int64($0) })
+            let remaining = fields["remaining_ns"].flatMap({ Int64($0) }), remaining >= 0
         else { return nil }
+        var deadline: Int64?
+        if let text = fields["deadline_ms"] {
+            guard let milliseconds = Int64(text), (0...Self.deadlineLimit).contains(milliseconds) else { return nil }
+            deadline = milliseconds
+        }
         self.init(
             label: String(label), pid: pid, state: String(state), remaining: .nanoseconds(remaining),
-            deadlineUnixMilliseconds: fields["deadline_ms"].flatMap { Int64($0) }, at: fields["at"].map(String.init),
+            deadlineUnixMilliseconds: deadline, at: fields["at"].map(String.init),
             every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised",
             detached: fields["terminal"] == "detached")
     }

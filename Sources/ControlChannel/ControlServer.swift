@@ -31,14 +31,12 @@ public final class ControlServer {
     ///   - beforeListening: Called on this thread once the socket is bound and before it listens
     ///     (a test seam: a connect meanwhile is refused); nothing by default.
     /// - Throws: ``ControlError/labelInUse(label:)`` when another process holds the label's lock or
-    ///   a timer answers on that socket; `.system` when the lock or the socket cannot be made.
+    ///   a timer answers on that socket; ``ControlError/pathTooLong(path:)`` when its path does not
+    ///   fit a socket address; `.system` when the lock or the socket cannot be made.
     /// C: `open`, `flock`, `socket`, `bind`, `chmod`, `listen`, `connect` (to test an existing
     /// socket), `unlink`.
     public init(folder: String, label: String, beforeListening: () -> Void = {}) throws(ControlError) {
-        let path = folder + "/" + Self.socketName(for: label) + ".sock"
-        guard path.utf8.count <= UnixSocket.maximumPathBytes else {
-            throw .system(call: "bind \(path)", code: ENAMETOOLONG)
-        }
+        let path = try UnixSocket.path(in: folder, name: Self.socketName(for: label))
         let lockPath = folder + "/" + Self.socketName(for: label) + ".lock"
         let lock = try Self.takeLock(lockPath, label: label)
         let fd: Int32

@@ -7,6 +7,19 @@ enum UnixSocket {
     /// The longest socket path: `sun_path` holds 108 bytes with the terminating NUL.
     static let maximumPathBytes = 107
 
+    /// `folder/name.sock`, checked to fit a `sockaddr_un`: the one length check, for the timer
+    /// that binds and every client that connects.
+    /// - Parameters:
+    ///   - folder: The runtime folder.
+    ///   - name: The socket's file name without `.sock` (``ControlServer/socketName(for:)``).
+    /// - Returns: The path, at most ``maximumPathBytes`` bytes.
+    /// - Throws: ``ControlError/pathTooLong(path:)`` when it is longer.
+    static func path(in folder: String, name: String) throws(ControlError) -> String {
+        let path = folder + "/" + name + ".sock"
+        guard path.utf8.count <= maximumPathBytes else { throw .pathTooLong(path: path) }
+        return path
+    }
+
     /// A new unbound socket (`SOCK_CLOEXEC | SOCK_NONBLOCK`).
     ///
     /// C: `socket`.

@@ -31,7 +31,10 @@ public enum BusCommand: Sendable, Equatable {
         case ("resume", 1): return .resume
         case ("add", 2):
             let amount = words[1]
-            guard let seconds = Int(amount), seconds != 0, abs(seconds) <= 86_400 else { throw .badAmount(amount) }
+            // A range check, not `abs`: `abs(Int.min)` traps.
+            guard let seconds = Int(amount), seconds != 0, (-86_400...86_400).contains(seconds) else {
+                throw .badAmount(amount)
+            }
             return .add(seconds: seconds)
         default: throw .unknown(words.joined(separator: " "))
         }

@@ -10,6 +10,9 @@
 public struct TimerStatePayload: Sendable, Equatable {
     /// The largest payload ``parse(_:)`` reads, in bytes.
     public static let byteLimit = 4096
+    /// The largest magnitude of `duration_s` and `remaining_s` ``parse(_:)`` accepts, in seconds
+    /// (about 317 years; a timer's are at most a few thousand hours): as milliseconds it fits an `Int64`.
+    public static let secondsLimit: Double = 1e10
 
     /// One of the shared state names: counting, paused, ringing, silent, snoozed, done, cancelled, missed.
     public var state: String
@@ -143,13 +146,14 @@ public struct TimerStatePayload: Sendable, Equatable {
     /// - Parameter payload: The message payload.
     /// - Returns: The state, or nil for malformed JSON, a payload over ``byteLimit`` bytes, a
     ///   missing or mistyped key (`instance` may be missing, `published`, `clock_synced` and
-    ///   `interval_s` missing or null, none mistyped), or a deadline that is
-    ///   not a UTC ISO 8601 timestamp.
+    ///   `interval_s` missing or null, none mistyped), a `duration_s` or `remaining_s` beyond
+    ///   ±``secondsLimit``, or a deadline that is not a UTC ISO 8601 timestamp.
     public static func parse(_ payload: [UInt8]) -> TimerStatePayload? {
         guard let object = JSONValue.parse(payload, byteLimit: byteLimit), case .object = object,
             let state = object["state"]?.stringValue, let label = object["label"]?.stringValue,
             let node = object["node"]?.stringValue, let duration = object["duration_s"]?.numberValue,
-            let remaining = object["remaining_s"]?.numberValue
+            let remaining = object["remaining_s"]?.numberValue,
+            (-secondsLimit...secondsLimit).contains(duration), (-secondsLimit...secondsLimit).contains(remaining)
         else { return nil }
         var deadline: Int64?
         switch object["deadline"] {

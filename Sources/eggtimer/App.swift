@@ -3,6 +3,7 @@ import CSystem
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerText
 
 /// Wires eggtimer together: the event loop's inputs go to the controller, the controller's
 /// effects go to the player, the terminal and the log, and the screen is drawn after each round.

@@ -56,6 +56,15 @@ enum ControlCommands {
     private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
         guard let all = labels(in: folder) else { return .noTimer }
         let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
+        if let wanted {
+            // No timer can listen on a socket path too long to bind: the folder is misconfigured.
+            do throws(ControlError) {
+                _ = try ControlClient.socketPath(label: wanted, folder: folder)
+            } catch {
+                printError("eggtimer: \(wanted): \(error.description)")
+                return .configuration
+            }
+        }
         let (timers, namedFailure) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
         if let namedFailure {
             printError("eggtimer: " + namedFailure)

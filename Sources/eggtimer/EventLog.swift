@@ -1,5 +1,6 @@
 import Glibc
 import TimerCore
+import TimerText
 
 /// Formats timer events: one JSON object per line for `--json`, or a short plain line for logs.
 struct EventLog {

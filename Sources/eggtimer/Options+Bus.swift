@@ -1,6 +1,7 @@
 import Glibc
 import HouseBus
 import TimerCore
+import TimerText
 
 // The MQTT options (issue 15): rows of the one option table (Options+Table.swift), so `--help`,
 // the man page, the completion and the config file's keys come from here too.

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerText
 
 // Egg times by physics (issue 14): `--size`, `--weight`, `--from`, `--altitude`, `--water` switch
 // the three presets from their fixed times to the time Williams' formula computes

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerText
 
 extension Options {
     /// The widest `--help` line, in columns.
@@ -30,9 +31,10 @@ extension Options {
           setting the wall clock never moves it.
         TIME: 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, tomorrow 07:00,
           2026-12-24 18:00, ISO 8601 (2026-12-24T18:00+01:00); local time (TZ). A
-          time of day already past means tomorrow. An alarm follows the wall clock:
-          if the clock is set, it moves. A time in a daylight-saving gap rings when
-          the gap ends; one that occurs twice rings at the first.
+          time of day already past means tomorrow; a date or instant must be after
+          now and at most \(DurationParser.maximumText) ahead, as a countdown. An alarm follows
+          the wall clock: if the clock is set, it moves. A time in a daylight-saving
+          gap rings when the gap ends; one that occurs twice rings at the first.
 
         Options:
         \(optionHelp(groups: [.timer, .general]))

@@ -117,7 +117,9 @@ extension Options {
         .PP
         \fITIME\fR (\fBeggtimer at\fR): 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, midnight, \#
         tomorrow 07:00, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
-        time zone (\fBTZ\fR). A time of day already past today means tomorrow. \#
+        time zone (\fBTZ\fR). A time of day already past today means tomorrow. A date or an \#
+        instant must lie after now and at most 999:59:59 ahead (as the longest \fIDURATION\fR); \#
+        one in the past or further ahead exits 64 naming it. \#
         An alarm at a time follows the wall clock: when the clock is set it is resolved again, and \#
         a clock set past it rings at once. A local time inside a daylight\-saving gap rings at the \#
         first instant after the gap; one that occurs twice rings at its first occurrence.

@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerText
 
 // The one table of options and subcommands: the parser reads it, and `--help` is printed from it
 // (Options+Help.swift), so what is documented is what is accepted.

@@ -1,11 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
-
-/// A command-line mistake: one line naming the bad token; the app exits 64 (EX_USAGE).
-struct UsageError: Error, Equatable, CustomStringConvertible {
-    let description: String
-}
+import TimerText
 
 /// What `eggtimer status|ack|cancel|snooze` asks of the running timers (this user's, found
 /// through their control sockets).

@@ -209,4 +209,37 @@ import Testing
     private func stream(at offset: Int) throws -> MPEGStreamSniffer.Stream {
         MPEGStreamSniffer.Stream(firstFrameOffset: offset, firstHeader: try #require(MPEGFrameHeader(cbr[...])))
     }
+
+    // MARK: - Boundary bytes
+
+    /// Fills of the boundary bytes (0x00, 0x7F, 0x80, 0xFF) at boundary lengths, and tag headers
+    /// announcing the largest sizes their fields hold: a verdict, and a prefix's verdict is
+    /// "need more bytes" or the whole file's, never a trap.
+    @Test(arguments: [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF] as [UInt8])
+    func boundaryFillsGetAVerdict(byte: UInt8) {
+        for length in [0, 1, 2, 3, 4, 5, 9, 10, 31, 32, 127, 128, 255, 256, 4095, 4096, 65_536] {
+            let bytes = [UInt8](repeating: byte, count: length)
+            let whole = MPEGStreamSniffer.sniff(bytes, isWholeFile: true)
+            #expect(whole != .needMoreBytes)
+            let prefix = MPEGStreamSniffer.sniff(Array(bytes.prefix(length / 2)), isWholeFile: false)
+            #expect(prefix == .needMoreBytes || prefix == whole, "\(byte) × \(length)")
+        }
+    }
+
+    @Test(
+        arguments: [
+            [0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x7F, 0x7F, 0x7F, 0x7F],  // ID3v2, the largest syncsafe size
+            [0x49, 0x44, 0x33, 0x04, 0x00, 0x10, 0x7F, 0x7F, 0x7F, 0x7F],  // … with a footer
+            [0x49, 0x44, 0x33, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],  // not syncsafe
+            [0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],  // empty
+            Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0xFF, count: 16),
+            Array("APETAGEX".utf8) + [UInt8](repeating: 0x80, count: 24),
+        ] as [[UInt8]])
+    func tagsAnnouncingExtremeSizesGetAVerdict(header: [UInt8]) {
+        for tail in [[], [UInt8](repeating: 0xFF, count: 4096), [0xFF, 0xFB, 0x90, 0x64]] as [[UInt8]] {
+            let bytes = header + tail
+            #expect(MPEGStreamSniffer.sniff(bytes, isWholeFile: true) != .needMoreBytes)
+            _ = MPEGStreamSniffer.sniff(bytes, isWholeFile: false)
+        }
+    }
 }

@@ -305,6 +305,28 @@ import Testing
         #expect(!follower.stdout.contains("garden/pie: ringing") || !synchronised, "\(follower.stdout)")
     }
 
+    /// Anyone who can publish can send `add` the extreme numbers: each is ignored with one line
+    /// naming the amount and the timer counts on (`add -9223372036854775808` trapped it, exit 132).
+    @Test func addWithExtremeAmountsIsIgnoredAndTheTimerCountsOn() throws {
+        let (broker, login, topics, watcher, timer) = try kitchenTimer("soup", "30m")
+        #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })
+        let amounts = [
+            "-9223372036854775808", "9223372036854775807", "-9223372036854775809", "-2147483648", "1e999", "NaN", "-0",
+        ]
+        for amount in amounts {
+            try mosquittoPublish(login, topic: topics.command, payload: "add \(amount)", log: broker.log)
+        }
+        // Each publisher finished before the next began: once this one acts, the others were read.
+        try mosquittoPublish(login, topic: topics.command, payload: "add 60", log: broker.log)
+        #expect(timer.expect(#""by_s":60"#), "\(timer.stderr)")
+        #expect(timer.stderr.lines(containing: "ignored MQTT command").count == amounts.count, "\(timer.stderr)")
+        for amount in amounts {
+            #expect(timer.stderr.contains("bad amount \"\(amount)\" for add"), "\(timer.stderr)")
+        }
+        try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
+        #expect(timer.finish() == .exited(1))
+    }
+
     @Test func pauseResumeAndAddArriveAsTheKeysWould() throws {
         let (broker, login, topics, watcher, timer) = try kitchenTimer("bread", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })

@@ -200,6 +200,43 @@ private func removeFolder(_ path: String) {
         #expect(ControlRequest(line: line) == nil)
     }
 
+    /// Boundary numbers in a `snooze` request: only 1...999 h of whole seconds is a request.
+    @Test(arguments: [
+        "0", "-0", "-1", "3596401", "2147483647", "2147483648", "-2147483648", "9223372036854775807",
+        "-9223372036854775808", "9223372036854775808", "1e999", "1e3", "NaN", "nan", "inf", "-inf", "0x10", "1.5", " 5",
+        "",
+    ])
+    func boundarySnoozeLengthsAreRejected(seconds: String) {
+        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == nil)
+    }
+
+    @Test(arguments: [("1", Int64(1)), ("+1", 1), ("3596400", 3_596_400)])
+    func boundarySnoozeLengthsInRangeAreTaken(seconds: String, value: Int64) {
+        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == .snooze(.seconds(value)))
+    }
+
+    /// Boundary numbers in a reply: a deadline the client could not do calendar arithmetic on, or
+    /// a negative time left, is not a reply (a stranger's socket can send anything).
+    @Test(arguments: [
+        "remaining_ns=-1", "remaining_ns=-9223372036854775808", "remaining_ns=9223372036854775808",
+        "remaining_ns=1e999", "remaining_ns=NaN", "remaining_ns=1\tdeadline_ms=9223372036854775807",
+        "remaining_ns=1\tdeadline_ms=-9223372036854775808", "remaining_ns=1\tdeadline_ms=-1",
+        "remaining_ns=1\tdeadline_ms=253402300800000", "remaining_ns=1\tdeadline_ms=inf",
+        "remaining_ns=1\tdeadline_ms=",
+    ])
+    func outOfRangeReplyNumbersAreRejected(fields: String) {
+        #expect(TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=counting\t" + fields) == nil)
+    }
+
+    @Test(arguments: [
+        ("remaining_ns=0", nil), ("remaining_ns=9223372036854775807\tdeadline_ms=0", Int64(0)),
+        ("remaining_ns=-0\tdeadline_ms=253402300799999", 253_402_300_799_999),
+    ])
+    func boundaryReplyNumbersInRangeAreTaken(fields: String, deadline: Int64?) throws {
+        let status = try #require(TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=counting\t" + fields))
+        #expect(status.deadlineUnixMilliseconds == deadline)
+    }
+
     @Test func statusRepliesRoundTripAndRejectGarbage() {
         let status = TimerStatus(
             label: "1h30", pid: 7, state: "snoozed", remaining: .nanoseconds(1_500_000_001),

@@ -23,6 +23,22 @@ import Testing
         #expect(throws: expected) { try BusCommand.parse(Array(text.utf8)) }
     }
 
+    /// The boundary numbers every parser of outside bytes is tried with: refused with the amount
+    /// named, never a trap (`abs(Int.min)` once crashed the running timer).
+    @Test(arguments: [
+        "-9223372036854775808", "9223372036854775807", "-9223372036854775809", "9223372036854775808",
+        "-2147483648", "2147483647", "4294967296", "-86401", "86401", "-0", "+0", "0x10", "1e999", "-1e999",
+        "1e3", "nan", "NaN", "inf", "-inf", "1.0", "-0.0",
+    ])
+    func boundaryAmountsAreRefusedNamed(amount: String) {
+        #expect(throws: BusCommandError.badAmount(amount)) { try BusCommand.parse(Array("add \(amount)".utf8)) }
+    }
+
+    @Test(arguments: [("add 1", 1), ("add -1", -1), ("add +1", 1), ("add 86399", 86_399), ("add -86399", -86_399)])
+    func boundaryAmountsInRangeAreTaken(text: String, seconds: Int) throws {
+        #expect(try BusCommand.parse(Array(text.utf8)) == .add(seconds: seconds))
+    }
+
     @Test func binaryAndOversizedPayloadsAreRefused() throws {
         #expect(throws: BusCommandError.notASCII) { try BusCommand.parse([0x61, 0x63, 0x6B, 0xFF]) }
         #expect(throws: BusCommandError.tooLong(bytes: 65)) { try BusCommand.parse(Array(repeating: 0x20, count: 65)) }

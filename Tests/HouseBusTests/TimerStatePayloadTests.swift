@@ -59,6 +59,37 @@ import Testing
         #expect(TimerStatePayload.parse(Array(text.utf8)) == nil)
     }
 
+    /// Boundary numbers in `duration_s` and `remaining_s`: beyond ±1e10 s the state is refused
+    /// (a `remaining_s` of 1e300 once trapped `status --mqtt` turning it into milliseconds).
+    @Test(arguments: [
+        "1e300", "-1e300", "1e10000000000", "9223372036854775807", "-9223372036854775808", "1.7976931348623157e308",
+        "-1.7976931348623157e308", "10000000001", "-10000000001",
+    ])
+    func outOfRangeSecondsAreRefused(number: String) {
+        for key in ["duration_s", "remaining_s"] {
+            let other = key == "duration_s" ? "remaining_s" : "duration_s"
+            let text =
+                #"{"state":"paused","label":"l","node":"n",""# + key + #"":"# + number + #",""# + other
+                + #"":1,"deadline":null}"#
+            #expect(TimerStatePayload.parse(Array(text.utf8)) == nil, "\(key)=\(number)")
+        }
+    }
+
+    @Test(arguments: [
+        ("0", 0.0), ("-0", 0.0), ("1e-300", 1e-300), ("1e10", 1e10), ("-1e10", -1e10), ("2147483648", 2_147_483_648),
+        ("-4.9e-324", -4.9e-324), ("-1", -1),
+    ])
+    func inRangeSecondsAreTaken(number: String, seconds: Double) throws {
+        let text = #"{"state":"paused","label":"l","node":"n","duration_s":1,"remaining_s":"# + number + "}"
+        #expect(try #require(TimerStatePayload.parse(Array(text.utf8))).remainingSeconds == seconds)
+    }
+
+    @Test(arguments: ["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "nan", "0x10", "+1", ".5", "1.", "01"])
+    func numbersJSONDoesNotHaveAreRefused(number: String) {
+        let text = #"{"state":"paused","label":"l","node":"n","duration_s":1,"remaining_s":"# + number + "}"
+        #expect(TimerStatePayload.parse(Array(text.utf8)) == nil)
+    }
+
     @Test func extraKeysAndAMissingDeadlineAreTolerated() throws {
         let text =
             #" {"extra":{"a":[1,2,{"b":null}]},"state":"silent","label":"l","node":"n","duration_s":6e1,"remaining_s":-0.5} "#

@@ -139,3 +139,36 @@ import TimerCore
         #expect(DurationParseError(token: text, reason: reason).description == "invalid duration '\(text)': \(reason)")
     }
 }
+
+/// The boundary numbers every parser of outside bytes is tried with: each is a duration in range
+/// or one clear error naming it, never a trap.
+@Suite struct DurationParserBoundaryTests {
+    static let boundaries = [
+        "0", "-0", "+0", "1", "-1", "+1", "2147483647", "-2147483648", "2147483648", "4294967296",
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551616",
+        "1e999", "-1e999", "1e308", "1e-999", "4.9e-324", "nan", "NaN", "inf", "-inf", "infinity", "0x10", "0.0",
+        "-0.0", "0.000000001", "99999999999999999999h", "9223372036854775807:00", "0:9223372036854775807",
+        "1:00:9223372036854775807", "9223372036854775807ms", "3600000h", "999:59:59", "999:59:60", "1000:00:00",
+        "3599999", "3600000", "59999.99999m", "1.5e3", "1e3s",
+    ]
+
+    @Test(arguments: boundaries.flatMap { [$0, $0 + "s", $0 + "m", $0 + "h", "1:" + $0, $0 + ":00"] })
+    func boundaryNumbersAreInRangeOrOneNamedError(text: String) {
+        do {
+            let duration = try DurationParser.parse(text)
+            #expect(duration > .zero && duration <= DurationParser.maximum, "\(text)")
+        } catch {
+            #expect(error.token == text && !error.reason.isEmpty && !error.reason.contains("\n"))
+        }
+    }
+
+    @Test(arguments: [("999:59:59", Duration.seconds(3_599_999)), ("3599999", .seconds(3_599_999)), ("1", .seconds(1))])
+    func theRangesEndsAreAccepted(text: String, expected: Duration) throws {
+        #expect(try DurationParser.parse(text) == expected)
+    }
+
+    @Test(arguments: ["3600000", "1000:00:00", "999:59:60", "0", "-1", "9223372036854775807", "1e999", "nan"])
+    func justBeyondTheEndsIsRefused(text: String) {
+        #expect(throws: DurationParseError.self) { try DurationParser.parse(text) }
+    }
+}

@@ -5,6 +5,7 @@ import HouseBus
 import TestSupport
 import Testing
 import TimerCore
+import TimerText
 
 @testable import eggtimer
 

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 import TimerCore
+import TimerText
 
 @testable import eggtimer
 
@@ -297,5 +298,30 @@ private func message(_ text: String) -> String? {
         #expect(
             read(dir + "/loop", required: false)
                 == .failure(ConfigError(file: dir + "/loop", "cannot open it: Too many levels of symbolic links")))
+    }
+}
+
+/// The boundary numbers every parser of outside bytes is tried with, in every key that takes a
+/// number, a duration or a temperature: accepted, or one line naming the file, line and key.
+@Suite struct ConfigFileBoundaryTests {
+    static let numericKeys = [
+        "ring-for", "volume", "ramp", "soft", "medium", "hard", "weight", "from", "fridge-temperature", "altitude",
+        "water",
+    ]
+    static let boundaries = [
+        "0", "-0", "+0", "1", "-1", "+1", "2147483647", "-2147483648", "4294967296", "9223372036854775807",
+        "-9223372036854775808", "9223372036854775808", "1e999", "-1e999", "1e308", "-1e308", "1e-999", "4.9e-324",
+        "nan", "NaN", "-nan", "inf", "-inf", "infinity", "0x10", "0.0", "-0.0", "1e999C", "-1e999C", "nanC", "infC",
+        "-273.15C", "-274C", "1e999g", "nang", "infm", "-1e999m", "9223372036854775807m", "\"1e999\"",
+    ]
+
+    @Test(arguments: numericKeys)
+    func boundaryNumbersAreAcceptedOrOneNamedLine(key: String) {
+        let path = "/home/u/.config/eggtimer/config"
+        for value in Self.boundaries {
+            guard let message = message("\(key) = \(value)") else { continue }
+            #expect(
+                message.hasPrefix("\(path):1: \(key): ") && !message.contains("\n"), "\(key) = \(value): \(message)")
+        }
     }
 }

@@ -200,6 +200,29 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         #expect(result.stderr == "eggtimer: \(expected)\n" && result.stdout == "")
     }
 
+    /// A runtime folder so deep that a timer's socket path passes the 107 bytes of `sun_path`: a
+    /// command naming the timer says so in one line and exits 78 (EX_CONFIG), no timer could
+    /// listen there; it trapped (exit 132) in the client's address code before.
+    @Test(arguments: [["ack", "tea"], ["cancel", "tea"], ["snooze", "tea"], ["snooze", "tea", "--for", "1m"]])
+    func aSocketPathTooLongForAnAddressIsOneLineAndStatus78(arguments: [String]) throws {
+        let runtime = try RuntimeDirectory(withFolder: false)
+        let deep = runtime.base + "/" + String(repeating: "d", count: 90)
+        #expect(mkdir(deep, 0o700) == 0)
+        defer {
+            rmdir(deep + "/eggtimer")
+            rmdir(deep)
+        }
+        try RuntimeFolder.prepare(deep + "/eggtimer")
+        let path = deep + "/eggtimer/tea.sock"
+        let result = runEggtimer(arguments, environment: ["XDG_RUNTIME_DIR": deep, "TZ": "UTC-1"])
+        #expect(result.termination == .exited(78))
+        #expect(
+            result.stderr
+                == "eggtimer: tea: the socket path \(path) is \(path.utf8.count) bytes, more than the 107 a socket "
+                + "address holds: give a shorter XDG_RUNTIME_DIR\n")
+        #expect(result.stdout.isEmpty)
+    }
+
     /// A socket left by a killed timer refuses connections: skipped without a word, and removed.
     @Test func aStaleSocketIsSkippedAndLeftForItsLabelsNextTimer() throws {
         let runtime = try RuntimeDirectory()

@@ -1,5 +1,6 @@
 import Testing
 import TimerCore
+import TimerText
 
 @testable import eggtimer
 

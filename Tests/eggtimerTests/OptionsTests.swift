@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 import TimerCore
+import TimerText
 
 @testable import eggtimer
 

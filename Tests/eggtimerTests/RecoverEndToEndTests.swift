@@ -214,6 +214,44 @@ import Testing
         #expect(recover.stderr.contains("tea.timer: skipped: the record belongs to user 4321"), "\(recover.stderr)")
     }
 
+    /// A record with a deadline beyond the record's range is skipped with one line naming it and
+    /// the line, never resumed into a timer that traps (it exited 132 at once).
+    @Test(arguments: [Int64.max, Int64.min, 4_000_000_000_000_000_001])
+    func aRecordWithAnOutOfRangeDeadlineIsSkippedNamingIt(deadline: Int64) {
+        let house = House()
+        house.write("tea", foreignBootRecord(deadlineUnix: deadline))
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "never fatal")
+        #expect(recover.stdout.isEmpty)
+        #expect(
+            recover.stderr
+                == "eggtimer: tea.timer: skipped: corrupt record: line 8: 'deadline_unix_ns' is not a number from 0 to "
+                + "4000000000000000000\n", "\(recover.stderr)\(recover.stdout)")
+        #expect(house.files() == [".recover.lock", "tea.timer"], "kept for a look, no timer started")
+    }
+
+    /// A runtime folder so deep that the timer's socket path passes 107 bytes: recover still
+    /// resumes it (it rings without a control socket) instead of trapping (exit 132)
+    /// while asking whether it still runs.
+    @Test func aRuntimeFolderTooDeepForASocketStillRecoversTheTimer() throws {
+        let house = House()
+        let deep = house.runtime + "/" + String(repeating: "d", count: 100)
+        #expect(mkdir(deep, 0o700) == 0)
+        defer {
+            rmdir(deep + "/eggtimer")
+            rmdir(deep)
+        }
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 3_600_000_000_000))
+        var environment = house.environment
+        environment["XDG_RUNTIME_DIR"] = deep
+        let recover = runEggtimer(["recover"], environment: environment)
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("tea: resumed after a restart, rings in "), "\(recover.stdout)")
+        let resumed = try #require(pid(in: recover.stdout))
+        kill(resumed, SIGINT)
+        waitForEnd(resumed)
+    }
+
     @Test func nothingToRecoverExitsThree() {
         let house = House()
         let recover = house.command(["recover"])

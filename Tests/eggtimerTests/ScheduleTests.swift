@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+import TimerText
 
 @testable import eggtimer
 
@@ -86,6 +87,29 @@ extension ScheduleTests {
             ("13pm", "invalid alarm time '13pm': hour 13 must be 1–12 with am/pm"),
             ("0am", "invalid alarm time '0am': hour 0 must be 1–12 with am/pm"),
             ("pm", "invalid alarm time 'pm': '' is not an hour such as 7pm or 7:30am"),
+            // Boundary numbers: 0, ±1, the 32- and 64-bit limits, huge exponents, NaN, -0.
+            ("-1:00", "invalid alarm time '-1:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            ("+1:00", "invalid alarm time '+1:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            (
+                "2147483647:00",
+                "invalid alarm time '2147483647:00': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"
+            ),
+            ("7:-0", "invalid alarm time '7:-0': the minute '-0' is not two digits"),
+            ("7:1e999", "invalid alarm time '7:1e999': the minute '1e999' is not two digits"),
+            ("nan", "invalid alarm time 'nan': give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00"),
+            ("99:99", "invalid alarm time '99:99': hour 99 must be 0–23"),
+            ("0000-01-01 10:00", "invalid alarm time '0000-01-01 10:00': there is no day 0000-01-01"),
+            (
+                "9223372036854775807-01-01 10:00",
+                "invalid alarm time '9223372036854775807-01-01 10:00': the date '9223372036854775807-01-01' is not YYYY-MM-DD"
+            ),
+            ("0001-01-01T00:00+23:59", "invalid alarm time '0001-01-01T00:00+23:59': it is in the past"),
+            ("1677-09-21T00:12:43Z", "invalid alarm time '1677-09-21T00:12:43Z': it is in the past"),
+            (
+                "9999-12-31T23:59-23:59",
+                "invalid alarm time '9999-12-31T23:59-23:59': \(LocalTimeResolver.tooFarReason)"
+            ),
+            ("2262-04-11T23:47:17Z", "invalid alarm time '2262-04-11T23:47:17Z': \(LocalTimeResolver.tooFarReason)"),
             ("2026-02-30 10:00", "invalid alarm time '2026-02-30 10:00': there is no day 2026-02-30"),
             ("2027-02-29 10:00", "invalid alarm time '2027-02-29 10:00': there is no day 2027-02-29"),
             ("2026-13-01T10:00", "invalid alarm time '2026-13-01T10:00': there is no day 2026-13-01"),
@@ -208,7 +232,8 @@ extension ScheduleTests {
                 return (
                     try resolver.resolve(.date(day(2026, 3, 29), clock(1, 59)), now: now),
                     try resolver.resolve(.date(day(2026, 3, 29), clock(3, 0)), now: now),
-                    try resolver.resolve(.date(day(2026, 10, 25), clock(3, 0)), now: now)
+                    // An alarm is at most 999:59:59 ahead: October is asked about from October.
+                    try resolver.resolve(.date(day(2026, 10, 25), clock(3, 0)), now: utc(2026, 10, 1, 0))
                 )
             }
             #expect(beforeGap.instant == utc(2026, 3, 29, 0, 59) && beforeGap.note == nil)
@@ -230,6 +255,39 @@ extension ScheduleTests {
                     try resolver.resolve(.date(day(2026, 11, 30), clock(11, 0)), now: now, typed: "2026-11-30T11:00")
                 }
                 #expect((try? resolver.resolve(.instant(utc(2026, 11, 30, 11)), now: now))?.time == clock(12, 0))
+            }
+        }
+
+        /// An alarm may be at most 999:59:59 ahead, as the longest countdown; the calendar's ends
+        /// and the wall clock's (Int64 nanoseconds) are refused as past or too far, never a trap.
+        @Test func alarmsMoreThanTheLongestCountdownAheadAreRefused() throws {
+            try inZone("Europe/Berlin") { () throws -> Void in
+                let resolver = LocalTimeResolver()
+                let now = utc(2026, 11, 30, 10)  // the limit is 2027-01-11 01:59:59 UTC, 02:59:59 in Berlin
+                let tooFar = UsageError(
+                    description: "invalid alarm time '2027-01-11 03:00': \(LocalTimeResolver.tooFarReason)")
+                #expect(throws: tooFar) { try resolver.resolve(.date(day(2027, 1, 11), clock(3, 0)), now: now) }
+                #expect(
+                    try resolver.resolve(.date(day(2027, 1, 11), clock(2, 59, 59)), now: now).date == day(2027, 1, 11))
+                let latest = WallInstant(unixSeconds: utc(2027, 1, 11, 1, 59).unixSeconds + 59)
+                #expect(try resolver.resolve(.instant(latest), now: now).instant == latest)
+                let later = WallInstant(unixNanoseconds: latest.unixNanoseconds + 1)
+                #expect(throws: UsageError(description: "invalid alarm time: \(LocalTimeResolver.tooFarReason)")) {
+                    try resolver.resolve(.instant(later), now: now)
+                }
+                for far in [day(9999, 12, 31), day(2027, 2, 1), day(2262, 4, 12)] {
+                    #expect(throws: UsageError.self) { try resolver.resolve(.date(far, clock(0, 0)), now: now) }
+                }
+                for past in [day(1, 1, 1), day(1677, 9, 20), day(2026, 11, 28)] {
+                    #expect(throws: UsageError(description: "invalid alarm time '\(past) 23:59': it is in the past")) {
+                        try resolver.resolve(.date(past, clock(23, 59)), now: now)
+                    }
+                }
+                for extreme in [Int64.max, Int64.min, Int64.min + 1, 0, -1] {
+                    #expect(throws: UsageError.self) {
+                        try resolver.resolve(.instant(WallInstant(unixNanoseconds: extreme)), now: now)
+                    }
+                }
             }
         }
 

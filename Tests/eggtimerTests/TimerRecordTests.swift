@@ -1,6 +1,8 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerCore
+import TimerText
 
 @testable import eggtimer
 
@@ -148,6 +150,132 @@ import Testing
             _ = try TimerRecord(parsing: Array(text.utf8))
         } throws: { error in
             "\(error)".contains(expected)
+        }
+    }
+
+    /// The boundary numbers tried in each time of a record.
+    ///
+    /// 0, ±1, the 32- and 64-bit limits, huge exponents, NaN, -0. Beyond the record's ranges the
+    /// record is corrupt, naming the line: a deadline of Int64.max once made the resumed timer trap
+    /// (exit 132).
+    static let boundaryNumbers = [
+        "-1", "-2147483648", "-9223372036854775808", "9223372036854775807", "9223372036854775808",
+        "4000000000000000001", "1e999", "-1e999", "1e18", "NaN", "inf", "-inf", "0x10", "1.5", "", "+-1",
+    ]
+
+    @Test(arguments: [
+        ("total_ns", "300000000001", 5), ("deadline_boot_ns", "12345678901234", 7),
+        ("deadline_unix_ns", "1796000000123456789", 8), ("ring_for_ns", "120000000000", 14),
+        ("ramp_ns", "1500000000", 16),
+    ])
+    func outOfRangeTimesMakeTheRecordCorruptNamingTheLine(key: String, value: String, line: Int) {
+        for number in Self.boundaryNumbers + ["3599999000000001", "0"]
+        where !(number == "0" && key.hasPrefix("deadline")) {
+            let isDuration = ["ring_for_ns", "ramp_ns"].contains(key)
+            if number == "4000000000000000001" && isDuration { continue }  // covered by 3599999000000001
+            if number == "3599999000000001" && !isDuration { continue }  // a deadline or total may be longer
+            let text = full.text.replacingOccurrences(of: "\(key)=\(value)\n", with: "\(key)=\(number)\n")
+            #expect {
+                _ = try TimerRecord(parsing: Array(text.utf8))
+            } throws: { error in
+                "\(error)".contains("line \(line): '\(key)' is not a number from ")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("total_ns=300000000001", "total_ns=4000000000000000000"), ("total_ns=300000000001", "total_ns=1"),
+        ("deadline_boot_ns=12345678901234", "deadline_boot_ns=0"),
+        ("deadline_boot_ns=12345678901234", "deadline_boot_ns=4000000000000000000"),
+        ("deadline_unix_ns=1796000000123456789", "deadline_unix_ns=0"),
+        ("deadline_unix_ns=1796000000123456789", "deadline_unix_ns=-0"),
+        ("ring_for_ns=120000000000", "ring_for_ns=3599999000000000"), ("ramp_ns=1500000000", "ramp_ns=1"),
+    ])
+    func boundaryTimesInRangeAreRead(field: String, replacement: String) throws {
+        let text = full.text.replacingOccurrences(of: field, with: replacement)
+        #expect(text != full.text)
+        _ = try TimerRecord(parsing: Array(text.utf8))
+    }
+
+    /// A paused record's time left is at most the longest duration; an alarm's occurrence and
+    /// date lie within the record's times (the zone is asked about the days around the date).
+    @Test func pausedAndAlarmBoundariesMakeTheRecordCorrupt() throws {
+        var paused = full
+        (paused.state, paused.deadlineBootNanoseconds, paused.deadlineUnixNanoseconds) = (.paused, nil, nil)
+        paused.remaining = .nanoseconds(3_599_999_000_000_000)
+        #expect(try TimerRecord(parsing: Array(paused.text.utf8)) == paused)
+        for number in Self.boundaryNumbers + ["3599999000000001"] {
+            let text = paused.text.replacingOccurrences(
+                of: "remaining_ns=3599999000000000", with: "remaining_ns=\(number)")
+            #expect(throws: RecordError.self, "\(number)") { try TimerRecord(parsing: Array(text.utf8)) }
+        }
+        var alarm = full
+        alarm.schedule = ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: 1_796_105_700_000_000_000),
+            date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: nil)
+        #expect(try TimerRecord(parsing: Array(alarm.text.utf8)) == alarm)
+        for number in Self.boundaryNumbers {
+            let text = alarm.text.replacingOccurrences(
+                of: "alarm_unix_ns=1796105700000000000", with: "alarm_unix_ns=\(number)")
+            #expect(throws: RecordError.self, "\(number)") { try TimerRecord(parsing: Array(text.utf8)) }
+        }
+        for date in ["0001-01-01", "1970-01-01", "9999-12-31", "2096-10-02", "2262-04-12", "-001-01-01", "2026-12-1e3"]
+        {
+            let text = alarm.text.replacingOccurrences(of: "alarm_date=2026-12-01", with: "alarm_date=\(date)")
+            #expect {
+                _ = try TimerRecord(parsing: Array(text.utf8))
+            } throws: { error in
+                "\(error)".contains("'alarm_date' is not")
+            }
+        }
+        for date in ["1970-01-02", "\(TimerRecord.latestDate)"] {
+            let text = alarm.text.replacingOccurrences(of: "alarm_date=2026-12-01", with: "alarm_date=\(date)")
+            #expect(try TimerRecord(parsing: Array(text.utf8)).schedule?.date?.description == date)
+        }
+    }
+
+    /// 20,000 seeded mutations of a full record are each refused or read with every time in range.
+    ///
+    /// Records have no libFuzzer target (their parser lives in the executable): bytes flipped,
+    /// inserted, dropped, and boundary numbers put in place of digits stand in for one.
+    @Test func mutatedRecordsAreRefusedOrInRange() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {  // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        var alarm = full
+        alarm.schedule = ScheduleRecord(
+            occurrence: WallInstant(unixNanoseconds: 1_796_105_700_000_000_000),
+            date: CivilDate(year: 2026, month: 12, day: 1), time: TimeOfDay(hour: 7, minute: 15)!, every: "day")
+        let seeds = [Array(full.text.utf8), Array(alarm.text.utf8)]
+        let numbers = Self.boundaryNumbers.map { Array($0.utf8) }
+        for _ in 0..<20_000 {
+            var bytes = seeds[next(2)]
+            for _ in 0...next(4) {
+                let at = next(bytes.count)
+                switch next(4) {
+                case 0: bytes[at] ^= UInt8(1 << next(8))
+                case 1: bytes.insert(UInt8(next(256)), at: at)
+                case 2: bytes.remove(at: at)
+                default:
+                    var end = at
+                    while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+                    bytes.replaceSubrange(at..<end, with: numbers[next(numbers.count)])
+                }
+                if bytes.isEmpty { bytes = [0x0A] }
+            }
+            guard let record = try? TimerRecord(parsing: bytes) else { continue }
+            let limit = Duration.nanoseconds(TimerRecord.nanosecondsLimit)
+            #expect(record.total > .zero && record.total <= limit)
+            #expect((record.remaining ?? .zero) <= DurationParser.maximum)
+            for time in [record.deadlineBootNanoseconds, record.deadlineUnixNanoseconds] {
+                #expect((0...TimerRecord.nanosecondsLimit).contains(time ?? 0))
+            }
+            #expect((0...TimerRecord.nanosecondsLimit).contains(record.schedule?.occurrence.unixNanoseconds ?? 0))
         }
     }
 

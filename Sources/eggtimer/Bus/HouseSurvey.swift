@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import HouseBus
 import TimerCore
+import TimerText
 
 /// A short-lived broker client for `eggtimer status|ack|cancel|snooze --mqtt`: it collects every
 /// timer's retained state and publishes one command.

@@ -1,4 +1,5 @@
 import AlarmAudio
+import TimerText
 
 // The config file's keys are options of the one table (Options+Table.swift): a key is an option's
 // long name without `--`, its value is checked by the option's own `apply`, so a key's values and

@@ -1,3 +1,5 @@
+import TimerText
+
 /// Who gave an option's value, so that a bad value's message names it as the user wrote it.
 ///
 /// The option table (``Options/optionSpecs``) checks values from the command line and from the

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerText
 
 extension Controller {
     /// The wall clock (CLOCK_REALTIME) read at a boot-clock instant: maps wall-clock deadlines to

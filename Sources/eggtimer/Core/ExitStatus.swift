@@ -46,7 +46,7 @@ struct ExitStatus: Error, Hashable, Sendable {
     ///
     /// EX_OSERR.
     static let osError = ExitStatus(code: 71)
-    /// A bad configuration file.
+    /// A bad configuration file, or a runtime folder too deep for a socket path.
     ///
     /// EX_CONFIG.
     static let configuration = ExitStatus(code: 78)
@@ -68,7 +68,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.unavailable, "the alarm reached no audio device (--mqtt subcommands: no broker)"),
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),
-        (.configuration, "bad configuration file"),
+        (.configuration, "bad configuration file (or a runtime folder too deep for a socket)"),
         (.signal(1), "hangup (SIGHUP) in the menu; a running timer detaches instead"),
         (.signal(2), "interrupted (Ctrl-C, SIGINT)"),
         (.signal(3), "quit (Ctrl-\\, SIGQUIT)"),

@@ -2,6 +2,7 @@ import AlarmAudio
 import CSystem
 import Glibc
 import HouseBus
+import TimerText
 
 /// Waits in one `ppoll` on every descriptor eggtimer owns and turns what happened into
 /// ``Input``s: the keyboard (standard input), the signalfd, the alarm player's event queue, and a

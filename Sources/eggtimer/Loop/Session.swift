@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerText
 
 /// One run of the event loop: the controller, what carries out its effects (the alarm player,
 /// the terminal, the log), and the loop that feeds it.

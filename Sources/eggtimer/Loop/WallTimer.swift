@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import TimerText
 
 /// A timer descriptor on the wall clock (CLOCK_REALTIME) that becomes readable at an absolute
 /// wall-clock instant, or as soon as the wall clock is set: the alarm of `eggtimer at`.

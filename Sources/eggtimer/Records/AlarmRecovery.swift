@@ -1,4 +1,5 @@
 import Glibc
+import TimerText
 
 /// Brings an alarm at a time back from its record (`eggtimer recover` after a reboot or a `kill
 /// -9`): its occurrence resolved again, and for a series the occurrences that passed while nothing

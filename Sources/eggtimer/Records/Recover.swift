@@ -152,6 +152,8 @@ enum Recover {
                 continue
             } catch .unsafeFolder, .foreignListener {
                 continue  // not this user's timer: said once by run(), or not believed
+            } catch .pathTooLong {
+                continue  // no timer can listen there; the resumed one warns that it has no socket
             } catch {
                 return "its control socket is busy"
             }

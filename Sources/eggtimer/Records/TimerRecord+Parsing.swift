@@ -1,5 +1,7 @@
 import AlarmAudio
 import HouseBus
+import TimerCore
+import TimerText
 
 extension TimerRecord {
     /// Reads a record from a file's content (see ``TimerRecord`` for the format).
@@ -60,8 +62,11 @@ extension TimerRecord {
             return number
         }
 
-        func duration(_ key: String, positive: Bool = true) throws(RecordError) -> Duration? {
-            try integer(key, in: (positive ? 1 : 0)...Int64.max).map { .nanoseconds($0) }
+        /// Nanoseconds within `(positive ? 1 : 0)...limit`, or nil when absent.
+        func duration(_ key: String, positive: Bool = true, atMost limit: Int64 = TimerRecord.nanosecondsLimit)
+            throws(RecordError) -> Duration?
+        {
+            try integer(key, in: (positive ? 1 : 0)...limit).map { .nanoseconds($0) }
         }
     }
 
@@ -93,9 +98,9 @@ extension TimerRecord {
             throw .corrupt(line: fields.values["state"]!.line, reason: "unknown state '\(stateText.prefix(20))'")
         }
         self.state = state
-        deadlineBootNanoseconds = try fields.integer("deadline_boot_ns", in: 0...Int64.max)
-        deadlineUnixNanoseconds = try fields.integer("deadline_unix_ns", in: Int64.min...Int64.max)
-        remaining = try fields.duration("remaining_ns", positive: false)
+        deadlineBootNanoseconds = try fields.integer("deadline_boot_ns", in: 0...Self.nanosecondsLimit)
+        deadlineUnixNanoseconds = try fields.integer("deadline_unix_ns", in: 0...Self.nanosecondsLimit)
+        remaining = try fields.duration("remaining_ns", positive: false, atMost: Self.longestNanoseconds)
         if state == .paused {
             guard remaining != nil else { throw .corrupt(line: 0, reason: "paused without 'remaining_ns'") }
         } else if deadlineBootNanoseconds == nil || deadlineUnixNanoseconds == nil {
@@ -114,6 +119,20 @@ extension TimerRecord {
             ended = String(field.value)
         }
     }
+
+    /// The largest time in a record, in nanoseconds (about 126 years).
+    ///
+    /// It bounds a `total_ns`, a deadline on either clock and an `alarm_unix_ns`: any two of them add or subtract without overflowing `Int64`,
+    /// and a Unix time this large (2096) is still a `WallInstant`. A record with a larger one, or a
+    /// negative one, is corrupt, as eggtimer never writes it.
+    static let nanosecondsLimit: Int64 = 4_000_000_000_000_000_000
+
+    /// The longest `remaining_ns`, `ring_for_ns` and `ramp_ns`, in nanoseconds: the longest duration
+    /// (999:59:59), beyond which no countdown's time left and no option goes.
+    static let longestNanoseconds = DurationParser.maximum.nanoseconds
+
+    /// The last `alarm_date` a record may name: the day before the one holding ``nanosecondsLimit``.
+    static var latestDate: CivilDate { CivilDate(daysSinceEpoch: Int(nanosecondsLimit / 86_400_000_000_000) - 1) }
 
     /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`.
     ///
@@ -145,7 +164,7 @@ extension TimerRecord {
 
     /// The `alarm_*` and `every` keys of an alarm at a time; nil when there is no `alarm_unix_ns`.
     private static func schedule(_ fields: Fields) throws(RecordError) -> ScheduleRecord? {
-        guard let occurrence = try fields.integer("alarm_unix_ns", in: Int64.min...Int64.max) else { return nil }
+        guard let occurrence = try fields.integer("alarm_unix_ns", in: 0...nanosecondsLimit) else { return nil }
         let timeParts = fields.values["alarm_time"].map { $0.value.split(separator: ":").compactMap { Int($0) } } ?? []
         guard timeParts.count == 3, let time = TimeOfDay(hour: timeParts[0], minute: timeParts[1], second: timeParts[2])
         else { throw .corrupt(line: fields.values["alarm_time"]?.line ?? 0, reason: "'alarm_time' is not HH:MM:SS") }
@@ -154,6 +173,10 @@ extension TimerRecord {
             let parts = field.value.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3, let day = CivilDate(year: parts[0], month: parts[1], day: parts[2]) else {
                 throw .corrupt(line: field.line, reason: "'alarm_date' is not YYYY-MM-DD")
+            }
+            // The zone is asked about the days around it, as Unix nanoseconds: within the record's times.
+            guard (1..<Int(nanosecondsLimit / 86_400_000_000_000)).contains(day.daysSinceEpoch) else {
+                throw .corrupt(line: field.line, reason: "'alarm_date' is not from 1970-01-02 to \(Self.latestDate)")
             }
             date = day
         }
@@ -178,9 +201,9 @@ extension TimerRecord {
             alarm.sound = SoundFilePath(bytes: bytes)
         }
         alarm.loops = try fields.integer("loops", in: 1...Int64(Options.countLimit)).map { Int($0) }
-        alarm.ringFor = try fields.duration("ring_for_ns")
+        alarm.ringFor = try fields.duration("ring_for_ns", atMost: longestNanoseconds)
         alarm.volume = Int(try fields.integer("volume", in: 0...100) ?? 100)
-        alarm.ramp = try fields.duration("ramp_ns")
+        alarm.ramp = try fields.duration("ramp_ns", atMost: longestNanoseconds)
         alarm.onDone = try fields.text("on_done")
         return alarm
     }

@@ -1,4 +1,5 @@
 import AlarmAudio
+import TimerText
 
 /// What a running timer writes about itself so that `eggtimer recover` can start it again after a
 /// `kill -9`, a power cut or a reboot: its deadline on two clocks, its state, and the options that

@@ -1,3 +1,5 @@
+import TimerText
+
 /// An alarm at a time (`eggtimer at TIME [--every WHEN]`): which local time it means, the
 /// occurrence armed now, and how the series repeats.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import TimerText
 
 /// Turns local dates and times into wall-clock instants (UTC) in the process's time zone (`TZ`,
 /// else `/etc/localtime`), relative to an injected `now`; it never reads a clock.
@@ -40,6 +41,12 @@ struct LocalTimeResolver {
         }
     }
 
+    /// The farthest ahead an alarm may be: ``AlarmTimeParser/farthest``.
+    static let farthest = AlarmTimeParser.farthest
+
+    /// The reason named when an alarm is more than ``farthest`` ahead.
+    static let tooFarReason = AlarmTimeParser.tooFarReason
+
     /// Reads the process's time zone now.
     ///
     /// C: `tzset`.
@@ -51,9 +58,11 @@ struct LocalTimeResolver {
     ///   - now: The wall clock now (UTC).
     ///   - typed: `TIME` as the user typed it, to name in an error; nil: the date and time as read.
     /// - Returns: When to ring; a time of day already past (or now) today means tomorrow.
-    /// - Throws: `UsageError` when a date, `tomorrow` time or absolute instant is not after `now`.
+    /// - Throws: `UsageError` when a date, `tomorrow` time or absolute instant is not after `now`,
+    ///   or is more than ``farthest`` after it.
     func resolve(_ alarm: LocalAlarmTime, now: WallInstant, typed: String? = nil) throws(UsageError) -> Resolution {
         let today = localDate(of: now)
+        let latest = now.advanced(by: Self.farthest)
         switch alarm {
         case .timeOfDay(let time):
             let first = resolve(today, time, today: today)
@@ -61,15 +70,24 @@ struct LocalTimeResolver {
         case .tomorrow(let time):
             return resolve(today.adding(days: 1), time, today: today)
         case .date(let date, let time):
-            let resolution = resolve(date, time, today: today)
-            guard resolution.instant > now else {
-                throw UsageError(description: "invalid alarm time '\(typed ?? "\(date) \(time)")': it is in the past")
+            let token = "invalid alarm time '\(typed ?? "\(date) \(time)")'"
+            // Checked by the day first: the zone's arithmetic is only asked about dates near today.
+            let days = date.daysSinceEpoch - today.daysSinceEpoch
+            guard days >= -1 else { throw UsageError(description: "\(token): it is in the past") }
+            guard days <= Int(Self.farthest / .seconds(86_400)) + 2 else {
+                throw UsageError(description: "\(token): \(Self.tooFarReason)")
             }
+            let resolution = resolve(date, time, today: today)
+            guard resolution.instant > now else { throw UsageError(description: "\(token): it is in the past") }
+            guard resolution.instant <= latest else { throw UsageError(description: "\(token): \(Self.tooFarReason)") }
             return resolution
         case .instant(let instant):
+            let what = typed.map { " '\($0)'" } ?? ""
             guard instant > now else {
-                let what = typed.map { " '\($0)'" } ?? ""
                 throw UsageError(description: "invalid alarm time\(what): \(describe(instant)) is in the past")
+            }
+            guard instant <= latest else {
+                throw UsageError(description: "invalid alarm time\(what): \(Self.tooFarReason)")
             }
             return resolution(at: instant, today: today)
         }

@@ -1,3 +1,5 @@
+import TimerText
+
 /// What to do with a repeating alarm's occurrences that passed while nothing ran (the machine was
 /// off, the process was killed): they are reported, not rung in a burst; only the latest rings at
 /// once, and only if it is recent enough.

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerText
 
 /// How an alarm repeats, from `--every day|weekday|weekend|mon,wed,fri|2h`.
 ///

@@ -1,19 +1,19 @@
 /// A date in the proleptic Gregorian calendar, with no time zone: what a user types as `2026-12-24`.
 ///
 /// Always valid once made (``init(year:month:day:)`` checks it). A plain value.
-struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    let year: Int
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
     /// 1...12.
-    let month: Int
+    public let month: Int
     /// 1...the month's length.
-    let day: Int
+    public let day: Int
 
     /// A date, or nil when no such day exists (`2026-02-30`, month 13).
     /// - Parameters:
     ///   - year: 1...9999.
     ///   - month: 1...12.
     ///   - day: 1...28, 29, 30 or 31, by month and leap year.
-    init?(year: Int, month: Int, day: Int) {
+    public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...CivilDate.length(ofMonth: month, year: year)).contains(day)
         else { return nil }
@@ -23,7 +23,7 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The date `daysSinceEpoch` days after 1970-01-01 (negative: before).
     /// - Parameter daysSinceEpoch: Days, as ``daysSinceEpoch`` returns.
     /// - Precondition: The result lies in years 1...9999.
-    init(daysSinceEpoch: Int) {
+    public init(daysSinceEpoch: Int) {
         // Howard Hinnant's civil_from_days.
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -39,7 +39,7 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Days from 1970-01-01 to this date (negative before it).
-    var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -50,7 +50,7 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// The day of the week.
-    var weekday: Weekday {
+    public var weekday: Weekday {
         let index = (daysSinceEpoch + 4) % 7  // 1970-01-01 was a Thursday
         return Weekday(rawValue: index < 0 ? index + 7 : index)!
     }
@@ -58,12 +58,12 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The date `days` days later (earlier if negative).
     /// - Parameter days: Whole days.
     /// - Returns: The date `days` days from `self`.
-    func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// `YYYY-MM-DD`.
-    var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
-    static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
     /// Days in `month` of `year` (28...31).
     private static func length(ofMonth month: Int, year: Int) -> Int {
@@ -76,7 +76,7 @@ struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// A day of the week; raw values as C's `tm_wday` (0 = Sunday).
-enum Weekday: Int, CaseIterable, Sendable {
+public enum Weekday: Int, CaseIterable, Sendable {
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 }
 
@@ -85,7 +85,7 @@ enum Weekday: Int, CaseIterable, Sendable {
 ///   - value: Not negative.
 ///   - width: Minimum digits.
 /// - Returns: At least `width` digits.
-func pad(_ value: Int, _ width: Int) -> String {
+public func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

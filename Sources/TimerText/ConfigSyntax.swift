@@ -11,9 +11,9 @@
 ///   escape. Without quotes, quotes and backslashes are plain characters.
 /// - A value is never empty and holds no control character (a tab included).
 /// - The file is UTF-8 text.
-enum ConfigSyntax {
+public enum ConfigSyntax {
     /// What one line says.
-    enum Line: Equatable {
+    public enum Line: Equatable {
         /// Blank, or a comment.
         case blank
         /// `key = value`, with the value as written (trimmed, quotes not yet removed; see ``value(_:key:)``).
@@ -21,15 +21,18 @@ enum ConfigSyntax {
     }
 
     /// What is wrong with a line, without the file and line number: `volume: needs a value`.
-    struct Problem: Error, Equatable, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public let description: String
+
+        /// - Parameter description: What is wrong, one line.
+        public init(description: String) { self.description = description }
     }
 
     /// The file's lines, split at each LF; a last line without LF counts, an empty last one does not.
     /// - Parameter bytes: The file's contents.
     /// - Returns: The lines without their LF; line *n* (counted from 1) is at index *n* − 1.
     /// - Complexity: O(*n*) in the file's length.
-    static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    public static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines
@@ -39,7 +42,7 @@ enum ConfigSyntax {
     /// - Parameter bytes: The line, without its LF.
     /// - Returns: What it says.
     /// - Throws: `Problem` if it is not UTF-8, or has no `=` or nothing before it.
-    static func parse(_ bytes: ArraySlice<UInt8>) throws(Problem) -> Line {
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws(Problem) -> Line {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(description: "not UTF-8 text") }
         let line = trimmed(Substring(text))
         if line.isEmpty || line.hasPrefix("#") { return .blank }
@@ -57,7 +60,7 @@ enum ConfigSyntax {
     /// - Returns: The value, never empty, without control characters.
     /// - Throws: `Problem` naming the key: an empty value, a quote left open, text after the
     ///   closing quote, an escape other than `\"` and `\\`, or a control character.
-    static func value(_ raw: String, key: String) throws(Problem) -> String {
+    public static func value(_ raw: String, key: String) throws(Problem) -> String {
         var value = raw
         if raw.hasPrefix("\"") { value = try unquoted(raw.dropFirst(), key: key) }
         if value.isEmpty { throw Problem(description: "\(key): needs a value") }

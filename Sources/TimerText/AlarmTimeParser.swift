@@ -1,3 +1,5 @@
+import TimerCore
+
 /// Reads the `TIME` of `eggtimer at TIME` into a ``LocalAlarmTime``; pure, no clock, no time zone.
 ///
 /// Accepted (case-insensitive, words separated by spaces):
@@ -6,13 +8,23 @@
 /// - a date and a 24-hour time: `2026-12-24 18:00`, ISO 8601 `2026-12-24T18:00`, `2026-12-24T18:00:30`;
 /// - either with a UTC offset, which makes it an absolute instant: `2026-12-24T18:00Z`, `…+01:00`, `…-0530`.
 ///
+/// A date is any day of years 0001...9999 here; `LocalTimeResolver` then refuses one in the past
+/// or more than ``farthest`` ahead.
+///
 /// Anything else throws a one-line ``UsageError`` naming the token. Stateless; safe from any thread.
-enum AlarmTimeParser {
+public enum AlarmTimeParser {
+    /// The farthest ahead an alarm may be: as far as the longest countdown, 999:59:59.
+    public static let farthest = DurationParser.maximum
+
+    /// The reason named when an alarm is more than ``farthest`` ahead.
+    public static let tooFarReason =
+        "it is more than \(DurationParser.maximumText) ahead (999 h 59 min 59 s, as the longest countdown)"
+
     /// Parses `text` as an alarm time.
     /// - Parameter text: The argument(s) after `at`, joined by spaces.
     /// - Returns: The time as written, not yet resolved against a zone or a date.
     /// - Throws: `UsageError` ("invalid alarm time '25:00': hour must be 0–23").
-    static func parse(_ text: String) throws(UsageError) -> LocalAlarmTime {
+    public static func parse(_ text: String) throws(UsageError) -> LocalAlarmTime {
         let words = text.lowercased().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         switch words.count {
         case 0:
@@ -48,8 +60,13 @@ enum AlarmTimeParser {
         let time = try twentyFourHour(clock, token: token)
         guard let offsetText else { return .date(date, time) }
         let offsetSeconds = try offset(offsetText, token: token)
+        // Years 1...9999 keep this far inside Int64; its nanoseconds need not be (before 1678, after 2262).
         let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(time.secondsSinceMidnight) - Int64(offsetSeconds)
-        return .instant(WallInstant(unixSeconds: seconds))
+        guard let instant = WallInstant(exactlyUnixSeconds: seconds) else {
+            // Before 1970 is in the past on any clock this runs on.
+            throw failure(token, seconds < 0 ? "it is in the past" : tooFarReason)
+        }
+        return .instant(instant)
     }
 
     /// `YYYY-MM-DD`, an existing day.

@@ -2,7 +2,7 @@
 ///
 /// ``AlarmTimeParser`` makes it; ``LocalTimeResolver`` turns it into a wall-clock instant in the
 /// process's time zone (`TZ`). A plain value.
-enum LocalAlarmTime: Hashable, Sendable {
+public enum LocalAlarmTime: Hashable, Sendable {
     /// A time of day on the local clock: today if still ahead, else tomorrow (`14:30`, `7pm`).
     case timeOfDay(TimeOfDay)
     /// A time of day tomorrow, by the local calendar (`tomorrow 07:00`).
