@@ -122,9 +122,28 @@ def end_all_children():
                 pass
 
 
+_private_folder = None
+
+
+def private_folder():
+    """This run's own 0700 folder (removed at exit), for the runtime and state folders of the
+    timers it starts: a benchmark leaves no record or socket in the user's own folders."""
+    global _private_folder
+    if _private_folder is None:
+        import atexit
+        import tempfile
+        _private_folder = tempfile.mkdtemp(prefix="eggtimer-bench-")
+        for name in ("run", "state"):
+            os.mkdir(os.path.join(_private_folder, name), 0o700)
+        atexit.register(shutil.rmtree, _private_folder, True)
+    return _private_folder
+
+
 def child_env(extra=None):
     env = dict(os.environ)
-    env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+    env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                "XDG_RUNTIME_DIR": os.path.join(private_folder(), "run"),
+                "XDG_STATE_HOME": os.path.join(private_folder(), "state")})
     env.pop("NO_COLOR", None)
     if extra:
         env.update(extra)
@@ -527,7 +546,7 @@ class PulseServer:
         home = os.path.join(self.directory, f"{name}-{self.children}")
         os.makedirs(os.path.join(home, "run"), mode=0o700)
         os.chmod(home, 0o700)
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "XDG_STATE_HOME": os.path.join(home, "state"),
                 "XDG_RUNTIME_DIR": os.path.join(home, "run"), "PULSE_SERVER": "unix:" + os.path.join(self.runtime, "native")}
 
     def log_text(self):
@@ -1272,7 +1291,9 @@ class Bench:
             devnull = [(os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
                        (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0)]
             start = time.perf_counter_ns()
-            pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=devnull)
+            environment = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(private_folder(), "run"),
+                               XDG_STATE_HOME=os.path.join(private_folder(), "state"))
+            pid = os.posix_spawn(argv[0], argv, environment, file_actions=devnull)
             _, status = os.waitpid(pid, 0)
             elapsed = time.perf_counter_ns() - start
             if status != 0:
