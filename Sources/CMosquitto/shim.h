@@ -8,6 +8,7 @@
    __typeof__, so a dlsym'd pointer has exactly the header's signature. __typeof__ does not
    reference the symbol, so nothing here links against the library. */
 #include <mosquitto.h>
+#include <mqtt_protocol.h>
 
 typedef __typeof__(&mosquitto_lib_init) CMosquitto_lib_init;
 typedef __typeof__(&mosquitto_lib_version) CMosquitto_lib_version;
@@ -20,6 +21,10 @@ typedef __typeof__(&mosquitto_tls_set) CMosquitto_tls_set;
 typedef __typeof__(&mosquitto_connect) CMosquitto_connect;
 typedef __typeof__(&mosquitto_disconnect) CMosquitto_disconnect;
 typedef __typeof__(&mosquitto_publish) CMosquitto_publish;
+typedef __typeof__(&mosquitto_publish_v5) CMosquitto_publish_v5;
+typedef __typeof__(&mosquitto_property_add_int32) CMosquitto_property_add_int32;
+typedef __typeof__(&mosquitto_property_free_all) CMosquitto_property_free_all;
+typedef __typeof__(&mosquitto_reason_string) CMosquitto_reason_string;
 typedef __typeof__(&mosquitto_subscribe) CMosquitto_subscribe;
 typedef __typeof__(&mosquitto_unsubscribe) CMosquitto_unsubscribe;
 typedef __typeof__(&mosquitto_socket) CMosquitto_socket;

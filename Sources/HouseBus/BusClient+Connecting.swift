@@ -6,7 +6,7 @@ extension BusClient {
     func beginAttempt(at now: ContinuousClock.Instant) {
         let handle: OpaquePointer
         do {
-            handle = try MosquittoConnection.makeHandle(settings: settings, library: library)
+            handle = try MosquittoConnection.makeHandle(settings: settings, version: version, library: library)
         } catch {
             lose(error.message, at: now)
             return
@@ -50,6 +50,20 @@ extension BusClient {
             return "cannot resolve the broker's host \"\(settings.address.host)\" (\(address))"
         }
         return "cannot connect to broker \(address): \(library.text(outcome.code, errorNumber: outcome.errorNumber))"
+    }
+
+    /// The broker refused MQTT 5: says so once (``BusEvent/notice(_:)``), drops the connection and
+    /// tries again at once with MQTT 3.1.1, kept for every later attempt.
+    func fallBackToMQTT311(at now: ContinuousClock.Instant) {
+        version = .v311
+        pendingEvents.append(
+            .notice(
+                "broker \(settings.address.text) does not speak MQTT 5: using MQTT 3.1.1 with it "
+                    + "(retained states without message expiry)"))
+        phase = .waiting(until: now)
+        lastMisc = nil
+        connackCode = nil
+        disconnectCode = nil
     }
 
     /// Reports `reason` once, drops the connection or abandons the connect worker, and waits for

@@ -61,12 +61,12 @@ extension BusClient {
             connackCode = nil
             if connack == 0 {
                 accepted(connection)
+            } else if version == .v5, connack == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) {
+                // libmosquitto reports a 3.1.1 broker's CONNACK 1 (in 3.1.1's format) as 132 too.
+                fallBackToMQTT311(at: now)
+                return
             } else {
-                // "Connection Refused: not authorised." → "not authorised".
-                let text = library.connackText(connack).map { String(cString: $0) } ?? "code \(connack)"
-                let colon = text.indices.first { text[$0...].hasPrefix(": ") }
-                let why = sentence(String(colon.map { text[$0...].dropFirst(2) } ?? Substring(text)))
-                lose("broker \(settings.address.text) refused the connection: \(why)", at: now)
+                lose("broker \(settings.address.text) refused the connection: \(refusal(connack))", at: now)
                 return
             }
         }
@@ -75,6 +75,41 @@ extension BusClient {
         // (a keepalive without PINGRESP).
         if code == MOSQ_ERR_SUCCESS.rawValue, let reported = disconnectCode { code = reported }
         lose(lossReason(code: code, errorNumber: errorNumber), at: now)
+    }
+
+    /// Why the broker refused the connection, from its CONNACK code.
+    ///
+    /// In 3.1.1's words where MQTT 5 has the same reason (`not authorised`), else MQTT 5's
+    /// reason string.
+    /// C: `mosquitto_connack_string`, `mosquitto_reason_string`.
+    private func refusal(_ connack: Int32) -> String {
+        var code = connack
+        if version == .v5 {
+            switch UInt32(clamping: connack) {
+            case MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue: code = 1
+            case MQTT_RC_CLIENTID_NOT_VALID.rawValue: code = 2
+            case MQTT_RC_SERVER_UNAVAILABLE.rawValue: code = 3
+            case MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue: code = 4
+            case MQTT_RC_NOT_AUTHORIZED.rawValue: code = 5
+            default:
+                guard let text = library.reasonText(connack) else { return "code \(connack)" }
+                return sentence(String(cString: text))
+            }
+        }
+        // "Connection Refused: not authorised." → "not authorised".
+        let text = library.connackText(code).map { String(cString: $0) } ?? "code \(code)"
+        let colon = text.indices.first { text[$0...].hasPrefix(": ") }
+        return sentence(String(colon.map { text[$0...].dropFirst(2) } ?? Substring(text)))
+    }
+
+    /// A failed loop call's or the disconnect callback's `code` as text.
+    ///
+    /// An MQTT 5 reason code (128 and up, from a broker's DISCONNECT) by its reason string, else
+    /// as a `MOSQ_ERR_*` code.
+    /// C: `mosquitto_reason_string`, `mosquitto_strerror`.
+    private func lossText(_ code: Int32, errorNumber: Int32) -> String {
+        if version == .v5, code >= 128, let text = library.reasonText(code) { return sentence(String(cString: text)) }
+        return library.text(code, errorNumber: errorNumber)
     }
 
     /// One line for a connection that ended with `code`.
@@ -96,10 +131,10 @@ extension BusClient {
             }
             if closed { return "broker \(address) closed the connection during the handshake\(hint)" }
             return "broker \(address) ended the connection during the handshake: "
-                + library.text(code, errorNumber: errorNumber) + hint
+                + lossText(code, errorNumber: errorNumber) + hint
         }
         if closed { return "broker \(address) closed the connection" }
-        return "lost the connection to broker \(address): \(library.text(code, errorNumber: errorNumber))"
+        return "lost the connection to broker \(address): \(lossText(code, errorNumber: errorNumber))"
     }
 
     /// CONNACK 0: the connection is up; subscriptions and the retained table are queued again.

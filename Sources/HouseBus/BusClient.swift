@@ -10,7 +10,11 @@ import Glibc
 /// joined), and each attempt uses a new handle. Reconnects back off 1 s doubling to 30 s (±20 %
 /// jitter), reset by a successful CONNACK. There is no libmosquitto network thread: reading,
 /// writing and keepalive run inside ``service(revents:at:)`` (`mosquitto_loop_read`,
-/// `mosquitto_loop_write`, `mosquitto_loop_misc`). Protocol: MQTT v3.1.1, clean session.
+/// `mosquitto_loop_write`, `mosquitto_loop_misc`). Protocol: MQTT 5, clean session; a broker
+/// that refuses MQTT 5 (CONNACK "unsupported protocol version", in either protocol's format)
+/// is asked again at once with MQTT 3.1.1, which this client then keeps for its reconnects
+/// (``BusEvent/notice(_:)`` says so once). Message expiry (``BusMessage/expiry``) is sent only
+/// over MQTT 5.
 /// Times are instants of `ContinuousClock` (CLOCK_BOOTTIME on Linux).
 ///
 /// Process-wide effects of libmosquitto 2.0.11 (checked): `mosquitto_new` sets SIGPIPE to
@@ -53,6 +57,8 @@ public final class BusClient {
     var unsubscribeAcknowledged: Set<Int32> = []
     /// When `mosquitto_loop_misc` last ran (boot clock).
     var lastMisc: ContinuousClock.Instant?
+    /// The MQTT version of the next attempt: 5 until the broker refuses it, then 3.1.1 for good.
+    var version = MQTTVersion.v5
 
     /// Loads libmosquitto (first use in the process), checks the settings with a trial handle,
     /// and keeps them; does not connect yet.
@@ -69,7 +75,7 @@ public final class BusClient {
         precondition(settings.connectLimit > .zero, "connectLimit must be positive")
         self.settings = settings
         library = try MosquittoLibrary.shared.get()
-        library.destroy(try MosquittoConnection.makeHandle(settings: settings, library: library))
+        library.destroy(try MosquittoConnection.makeHandle(settings: settings, version: version, library: library))
     }
 
     deinit {
@@ -188,12 +194,29 @@ public final class BusClient {
     }
 
     /// Sends `message` on an accepted connection; drops an empty retained one from the table once queued.
+    ///
+    /// Over MQTT 5 a message with an ``BusMessage/expiry`` carries it as its message expiry
+    /// interval property; otherwise (or over 3.1.1) it is published plainly.
+    /// C: `mosquitto_publish`, `mosquitto_publish_v5`, `mosquitto_property_add_int32`,
+    /// `mosquitto_property_free_all`.
     func send(_ message: BusMessage, on connection: MosquittoConnection) -> Int32? {
         var messageID: Int32 = 0
+        var properties: OpaquePointer?
+        defer { if properties != nil { library.propertyFreeAll(&properties) } }
+        if version == .v5, let seconds = message.expirySeconds {
+            let added = library.propertyAddInt32(
+                &properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), seconds)
+            guard added == MOSQ_ERR_SUCCESS.rawValue else { return nil }
+        }
         let code = message.payload.withUnsafeBytes { bytes in
-            library.publish(
+            guard let properties else {
+                return library.publish(
+                    connection.handle, &messageID, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos,
+                    message.retain)
+            }
+            return library.publishV5(
                 connection.handle, &messageID, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos,
-                message.retain)
+                message.retain, properties)
         }
         guard code == MOSQ_ERR_SUCCESS.rawValue else { return nil }
         if message.retain && message.payload.isEmpty && retained[message.topic] == message {

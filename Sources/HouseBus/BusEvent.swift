@@ -8,6 +8,9 @@ public enum BusEvent: Sendable, Equatable {
     /// caller to put after `MQTT: ` (`broker mqtt://pi:1883 closed the connection`). A new attempt
     /// follows after the backoff.
     case connectionLost(String)
+    /// A line for the log, in the same form as ``connectionLost(_:)``'s: the broker refused
+    /// MQTT 5 and the client speaks MQTT 3.1.1 with it from now on (said once per client).
+    case notice(String)
     /// A message arrived on a subscribed topic; `retained` says the broker sent it from its
     /// retained store (on subscribing), not as it was published: a state, not an event.
     case message(topic: String, payload: [UInt8], retained: Bool = false)

@@ -8,6 +8,12 @@ public struct BusMessage: Sendable, Equatable {
     public var retain: Bool
     /// The quality of service, 0–2.
     public var qos: Int32
+    /// How long the broker may keep it (the MQTT 5 message expiry interval); nil: for ever.
+    ///
+    /// Whole seconds from 1 s to 4294967295 s (rounded down; less than 1 s counts as 1 s): a
+    /// retained message nobody publishes again within it is dropped. Sent only where the broker speaks
+    /// MQTT 5; a 3.1.1 broker keeps it for ever.
+    public var expiry: Duration?
 
     /// Creates a message.
     /// - Parameters:
@@ -15,11 +21,20 @@ public struct BusMessage: Sendable, Equatable {
     ///   - payload: The payload bytes.
     ///   - retain: Whether the broker retains it.
     ///   - qos: The quality of service, 0–2.
-    public init(topic: String, payload: [UInt8], retain: Bool = false, qos: Int32 = 1) {
+    ///   - expiry: The message expiry (MQTT 5 only), or nil for none.
+    public init(topic: String, payload: [UInt8], retain: Bool = false, qos: Int32 = 1, expiry: Duration? = nil) {
         self.topic = topic
         self.payload = payload
         self.retain = retain
         self.qos = qos
+        self.expiry = expiry
+    }
+
+    /// ``expiry`` in whole seconds as MQTT carries it (1 s to 4294967295 s); nil for none.
+    var expirySeconds: UInt32? {
+        guard let expiry else { return nil }
+        let seconds = expiry.components.seconds
+        return UInt32(clamping: max(1, seconds))
     }
 
     /// Creates a message with a text payload (UTF-8).

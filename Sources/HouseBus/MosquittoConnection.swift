@@ -13,7 +13,7 @@ final class MosquittoConnection {
 
     /// Adopts a handle the loop thread got back from its connect worker.
     /// - Parameters:
-    ///   - handle: A handle made by ``makeHandle(settings:library:)``; this object destroys it.
+    ///   - handle: A handle made by ``makeHandle(settings:version:library:)``; this object destroys it.
     ///   - library: The loaded library.
     init(adopting handle: OpaquePointer, library: MosquittoLibrary) {
         self.handle = handle
@@ -27,20 +27,25 @@ final class MosquittoConnection {
     /// C: `mosquitto_socket`.
     var socket: Int32 { library.socket(handle) }
 
-    /// Makes a client handle configured from `settings`: MQTT v3.1.1, clean session, user name and
-    /// password, Last Will, TLS with the CA file (or `/etc/ssl/certs`) for `mqtts://`.
+    /// Makes a client handle configured from `settings`: the MQTT version given, clean session,
+    /// user name and password, Last Will, TLS with the CA file (or `/etc/ssl/certs`) for `mqtts://`.
     ///
-    /// MQTT v3.1.1 rather than v5: everything eggtimer needs (retained messages, a will, QoS 1,
-    /// CONNACK codes for bad credentials) is in 3.1.1, which every broker speaks. Any thread; no
-    /// callbacks and no user data are set yet (those belong to the loop thread's adoption).
+    /// MQTT 5 first, for the message expiry of the retained state (``BusMessage/expiry``); a
+    /// broker that refuses it gets 3.1.1 (``BusClient`` decides), which has everything else
+    /// eggtimer needs (retained messages, a will, QoS 1, CONNACK codes for bad credentials). The
+    /// will is set with `mosquitto_will_set`, which works for both (no will properties). Any
+    /// thread; no callbacks and no user data are set yet (those belong to the loop thread's adoption).
     /// - Parameters:
     ///   - settings: The client's settings.
+    ///   - version: The MQTT version to speak.
     ///   - library: The loaded library.
     /// - Returns: The handle; the caller owns it (`mosquitto_destroy`).
     /// - Throws: `BusError.setup` naming the setting libmosquitto refused.
     /// C: `mosquitto_new`, `mosquitto_int_option`, `mosquitto_username_pw_set`, `mosquitto_will_set`,
     /// `mosquitto_tls_set`.
-    static func makeHandle(settings: BusSettings, library: MosquittoLibrary) throws(BusError) -> OpaquePointer {
+    static func makeHandle(settings: BusSettings, version: MQTTVersion, library: MosquittoLibrary) throws(BusError)
+        -> OpaquePointer
+    {
         let (made, errorNumber) = CloseOnExec.markingNewDescriptors {
             (library.new(settings.clientID, true, nil), errno)
         }
@@ -49,7 +54,7 @@ final class MosquittoConnection {
         }
         do {
             try check(
-                library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "MQTT protocol version",
+                library.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, version.optionValue), "MQTT protocol version",
                 library)
             if let user = settings.address.user {
                 try check(library.usernamePasswordSet(handle, user, settings.password), "user name", library)
@@ -78,5 +83,21 @@ final class MosquittoConnection {
     private static func check(_ code: Int32, _ what: String, _ library: MosquittoLibrary) throws(BusError) {
         guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
         throw .setup("\(what): \(library.text(code, errorNumber: errno))")
+    }
+}
+
+/// The MQTT version a ``BusClient`` speaks to its broker.
+enum MQTTVersion: Equatable {
+    /// MQTT 5: message expiry is sent (``BusMessage/expiry``).
+    case v5
+    /// MQTT 3.1.1, for a broker that refused MQTT 5: no message expiry.
+    case v311
+
+    /// The value of `MOSQ_OPT_PROTOCOL_VERSION`.
+    var optionValue: Int32 {
+        switch self {
+        case .v5: MQTT_PROTOCOL_V5
+        case .v311: MQTT_PROTOCOL_V311
+        }
     }
 }

@@ -22,6 +22,10 @@ struct MosquittoLibrary: Sendable {
     let connect: CMosquitto_connect
     let disconnect: CMosquitto_disconnect
     let publish: CMosquitto_publish
+    let publishV5: CMosquitto_publish_v5
+    let propertyAddInt32: CMosquitto_property_add_int32
+    let propertyFreeAll: CMosquitto_property_free_all
+    let reasonText: CMosquitto_reason_string
     let subscribe: CMosquitto_subscribe
     let unsubscribe: CMosquitto_unsubscribe
     let socket: CMosquitto_socket
@@ -79,6 +83,10 @@ struct MosquittoLibrary: Sendable {
             let connect = get("mosquitto_connect", CMosquitto_connect.self),
             let disconnect = get("mosquitto_disconnect", CMosquitto_disconnect.self),
             let publish = get("mosquitto_publish", CMosquitto_publish.self),
+            let publishV5 = get("mosquitto_publish_v5", CMosquitto_publish_v5.self),
+            let propertyAddInt32 = get("mosquitto_property_add_int32", CMosquitto_property_add_int32.self),
+            let propertyFreeAll = get("mosquitto_property_free_all", CMosquitto_property_free_all.self),
+            let reasonText = get("mosquitto_reason_string", CMosquitto_reason_string.self),
             let subscribe = get("mosquitto_subscribe", CMosquitto_subscribe.self),
             let unsubscribe = get("mosquitto_unsubscribe", CMosquitto_unsubscribe.self),
             let socket = get("mosquitto_socket", CMosquitto_socket.self),
@@ -108,6 +116,8 @@ struct MosquittoLibrary: Sendable {
             (connectCallbackSet, disconnectCallbackSet, messageCallbackSet, publishCallbackSet)
         (self.errorText, self.connackText) = (errorText, connackText)
         (self.unsubscribe, self.unsubscribeCallbackSet) = (unsubscribe, unsubscribeCallbackSet)
+        (self.publishV5, self.propertyAddInt32, self.propertyFreeAll, self.reasonText) =
+            (publishV5, propertyAddInt32, propertyFreeAll, reasonText)
     }
 
     /// libmosquitto's text for a `MOSQ_ERR_*` code; `errno`'s text for `MOSQ_ERR_ERRNO`; its own for

@@ -271,7 +271,10 @@ extension Options {
         while the reader's clock is synchronised, and never when \fBclock_synced\fR is false): \#
         \fBstatus \-\-mqtt\fR shows it \fBstale\fR, \fBack\fR, \fBcancel\fR and \#
         \fBsnooze \-\-mqtt\fR refuse it as an \fBoffline\fR one (exit 3), and \#
-        \fBfollow\fR never rings for it. MQTT 3.1.1 has no message expiry.
+        \fBfollow\fR never rings for it. Where the broker speaks MQTT 5 the retained state \#
+        carries a message expiry of three \fBinterval_s\fR (180 s), so the broker drops a state \#
+        nobody refreshes (availability, discovery and the Last Will do not expire); a broker that \#
+        refuses MQTT 5 is asked again with MQTT 3.1.1 (one line says so), which has no expiry.
         """#
 
     private static let manExamples = #"""

@@ -401,6 +401,37 @@ import Testing
         }
     }
 
+    /// Issue 20: where the broker speaks MQTT 5 (Mosquitto 2 does), the retained state carries a
+    /// message expiry of three intervals (3 × `interval_s`), so a broker drops a state nobody
+    /// refreshes; availability and discovery carry none (the Last Will's `offline` stays).
+    @Test func theRetainedStateExpiresAfterThreeIntervalsOverMQTT5() throws {
+        let (broker, login, topics, watcher, timer) = try kitchenTimer(
+            "rice", "30m", [], watching: { [$0.state, $0.availability] })
+        #expect(
+            watcher.wait(timeout: .seconds(15)) { lines in
+                lines.contains("\(topics.availability) online") && states(lines, topic: topics.state) == ["counting"]
+            })
+        let sensorTopic = "homeassistant/sensor/kitchen__rice/deadline/config"
+        // An MQTT 5 subscriber that came later gets the retained copies with the expiry left (%E).
+        let later = try MosquittoSubscriber.start(
+            login, topics: [topics.state, topics.availability, sensorTopic],
+            format: ["-V", "mqttv5", "-F", "%t %p expiry=%E"], log: broker.log)
+        #expect(later.wait(timeout: .seconds(10)) { $0.count >= 3 }, "\(later.lines)")
+        let stateLine = try #require(later.lines.first { $0.hasPrefix(topics.state + " {") })
+        let parts = stateLine.split(separator: " expiry=")
+        #expect(parts.count == 2, "\(stateLine)")
+        let interval = try #require(state(String(parts[0]), topic: topics.state)?.intervalSeconds)
+        #expect(interval == 60)
+        let expiry = try #require(parts.last.flatMap { Double($0) }, "\(stateLine)")
+        // The broker counts it down from 3 × interval_s (180 s) as the copy waits.
+        #expect(expiry <= 3 * interval && expiry >= 3 * interval - 10, "\(stateLine)")
+        #expect(later.lines.contains("\(topics.availability) online expiry="), "\(later.lines)")
+        #expect(
+            later.lines.contains { $0.hasPrefix(sensorTopic + " {") && $0.hasSuffix("} expiry=") }, "\(later.lines)")
+        timer.signal(SIGKILL)
+        #expect(timer.finish() == .signaled(SIGKILL))
+    }
+
     @Test func availabilityGoesOfflineAfterSIGSTOPPastTheKeepalive() throws {
         let (broker, _, topics, watcher, timer) = try kitchenTimer(
             "jam", "30m", [], watching: { [$0.availability] })

@@ -415,6 +415,19 @@ private let t0 = ContinuousClock.now
         #expect(final.contains { $0.topic == topics.state && $0.retain && $0.payload.isEmpty })
     }
 
+    /// Issue 20: the client's word that the broker refused MQTT 5 (so states carry no expiry) is
+    /// a log line, not a warning on the screen: the timer works as before.
+    @Test func theFallbackToMQTT311IsALogLineNotAWarning() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let text = "broker mqtt://127.0.0.1:1 does not speak MQTT 5: using MQTT 3.1.1 with it"
+        #expect(link.route([.bus(.notice(text))]).isEmpty)
+        #expect(link.takeNotices() == [.log("MQTT: " + text)])
+    }
+
     @Test func aLiveStateOfAnotherInstanceMakesItWarnOnceAndStayOffUntilThatTimerIsGone() throws {
         var link = try linkSeeing(Self.counting(instance: "0123456789abcdef"))
         defer { link.finish(final: nil) }

@@ -153,6 +153,8 @@ struct Follower {
             if payload.isEmpty || payload == Array("offline".utf8) { client.publish(BusLink.online(availabilityTopic)) }
         case .message(let topic, let payload, _):
             message(topic: topic, payload: payload)
+        case .notice(let text):
+            printError("eggtimer: MQTT: \(text)")
         case .published:
             break
         }

@@ -138,6 +138,9 @@ struct HouseSurvey {
             }
         case .published(let id):
             awaited.remove(id)
+        case .notice:
+            // A one-shot survey publishes nothing that expires: the 3.1.1 fallback is not worth a line.
+            break
         }
     }
 

@@ -75,6 +75,13 @@ struct BusLink {
 
     /// The longest a counting timer's retained state goes without being published again.
     static let refreshPeriod = Duration.seconds(60)
+    /// The message expiry of the retained state where the broker speaks MQTT 5.
+    ///
+    /// Three ``refreshPeriod``s (`interval_s`), after which readers judge it stale anyway; a broker
+    /// then drops a state nobody refreshes (a killed timer, one acknowledged while the broker was
+    /// down). Availability and discovery do not expire: they are not published again while the
+    /// timer runs, and the Last Will's `offline` must stay.
+    static let stateExpiry = refreshPeriod * 3
     /// How long the end of the run may wait for the last messages to reach the broker.
     static let finishLimit = Duration.milliseconds(500)
     /// How old a state the client replayed on (re)connecting may be before a fresh one follows.
@@ -285,7 +292,8 @@ struct BusLink {
         let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
         replayed = false
         guard stale || Self.isDue(payload, after: published, at: now) else { return false }
-        client.publish(BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1))
+        client.publish(
+            BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: Self.stateExpiry))
         published = (payload, now)
         return true
     }
@@ -366,6 +374,8 @@ struct BusLink {
             } catch {
                 notices.append(.log("ignored MQTT command on \(topic): \(error.message)"))
             }
+        case .notice(let text):
+            notices.append(.log("MQTT: \(text)"))
         case .published:
             break
         }

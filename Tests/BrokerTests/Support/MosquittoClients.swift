@@ -67,23 +67,32 @@ final class MosquittoSubscriber: Sendable {
     private let marker: String
 
     /// Starts `mosquitto_sub -v -t …` for `topics` and waits until it is subscribed.
+    /// - Parameters:
+    ///   - login: The broker and credentials.
+    ///   - topics: The topic filters.
+    ///   - format: The output options; `-v` by default (`topic payload`). Another format must
+    ///     print the topic, a space and the payload first (the readiness marker is found so).
+    ///   - log: Where mosquitto_sub's standard error goes.
+    /// - Returns: The subscriber, subscribed.
     /// - Throws: `TestFailure` if the marker does not arrive within 10 s.
-    static func start(_ login: BrokerLogin, topics: [String], log: String) throws -> MosquittoSubscriber {
+    static func start(_ login: BrokerLogin, topics: [String], format: [String] = ["-v"], log: String) throws
+        -> MosquittoSubscriber
+    {
         let marker = "eggtimer-test/ready/\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         try mosquittoPublish(login, topic: marker, payload: "ready", retain: true, log: log)
-        let subscriber = MosquittoSubscriber(login, topics: topics + [marker], marker: marker, log: log)
-        guard subscriber.wait(timeout: .seconds(10), until: { $0.contains("\(marker) ready") }) else {
+        let subscriber = MosquittoSubscriber(login, topics: topics + [marker], format: format, marker: marker, log: log)
+        guard subscriber.wait(timeout: .seconds(10), until: { $0.contains { $0.hasPrefix("\(marker) ready") } }) else {
             subscriber.stop()
             throw TestFailure("mosquitto_sub did not subscribe within 10 s; see \(log)")
         }
         return subscriber
     }
 
-    private init(_ login: BrokerLogin, topics: [String], marker: String, log: String) {
+    private init(_ login: BrokerLogin, topics: [String], format: [String], marker: String, log: String) {
         self.marker = marker
         let ends = makePipe()
         child = Child.spawn(
-            SystemTool.mosquittoSub.path, login.arguments + ["-v"] + topics.flatMap { ["-t", $0] }, stdout: ends.write,
+            SystemTool.mosquittoSub.path, login.arguments + format + topics.flatMap { ["-t", $0] }, stdout: ends.write,
             stderrPath: log)
         close(ends.write)
         let reader = ends.read
