@@ -10,7 +10,11 @@ import Testing
     final class House {
         let runtime = makePrivateDirectory()
         let state = makePrivateDirectory()
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state] }
+        /// What the timers are told of the wall clock (`EGGTIMER_CLOCK_SYNC`), whatever this machine's is.
+        var clockSync = "synchronised"
+        var environment: [String: String] {
+            ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state, "EGGTIMER_CLOCK_SYNC": clockSync]
+        }
         /// The records' folder.
         var records: String { state + "/eggtimer" }
 
@@ -185,6 +189,48 @@ import Testing
         #expect(recover.termination == .exited(0))
         #expect(recover.stdout == "tea: overdue by 2 h, not rung (more than an hour late); record removed\n")
         #expect(house.files() == [".recover.lock"], "no timer started, no log")
+    }
+
+    /// A Pi without a real-time clock, before NTP: what looks more than an hour late by a clock
+    /// the kernel calls unsynchronised is kept, said so, and waits for the clock to be set.
+    @Test func anUnsynchronisedClockKeepsWhatLooksMoreThanAnHourOverdue() throws {
+        let house = House()
+        house.clockSync = "unsynchronised"
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() - 7_200_000_000_000))
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(
+            recover.stdout.hasPrefix("tea: overdue by 2 h by a clock that is not synchronised; not dropped"),
+            "\(recover.stdout)")
+        let timer = try #require(pid(in: recover.stdout))
+        let status = house.command(["status"])
+        #expect(status.stdout.contains("the system clock is not synchronised"), "\(status.stdout)")
+        #expect(status.stdout.contains("tea"))
+        #expect(house.log("tea").contains(#""held":"overdue""#), "\(house.log("tea"))")
+        #expect(!house.log("tea").contains(#""event":"finished""#), "neither rung")
+        #expect(!house.log("tea").contains(#""event":"missed""#), "nor dropped")
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
+    }
+
+    /// A wall clock earlier than the record's last write (a Pi that booted in 1970) is known
+    /// wrong: the deadline is counted from that write, not a day (or 56 years) ahead.
+    @Test func aWallClockBeforeTheRecordsLastWriteCountsFromThatWrite() throws {
+        let house = House()
+        let day: Int64 = 86_400_000_000_000
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + day + 40_000_000_000))
+        // The record was written "a day from now": this machine's clock reads before it.
+        let omit = (1 << 30) - 2  // UTIME_OMIT: the access time stays
+        var times = [timespec(tv_sec: 0, tv_nsec: omit), timespec()]
+        clock_gettime(CLOCK_REALTIME, &times[1])
+        times[1].tv_sec += 86_400
+        #expect(utimensat(AT_FDCWD, house.records + "/tea.timer", times, 0) == 0)
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("tea: resumed after a restart, rings in 0:"), "\(recover.stdout)")
+        let timer = try #require(pid(in: recover.stdout))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
     }
 
     @Test func corruptAndForeignRecordsAreSkippedWithAMessage() {

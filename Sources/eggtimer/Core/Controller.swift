@@ -93,6 +93,9 @@ struct Controller {
     var wallReading: WallReading?
     /// Whether the wall clock was last reported as synchronised (``observe(clockSynchronised:at:)``).
     var clockSynchronised = true
+    /// A countdown recovered after a reboot, while it follows its wall-clock deadline (see
+    /// Controller+Recovered.swift); nil otherwise.
+    var recovered: Recovered?
 
     /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
     var deadlinesSeen = 0
@@ -244,7 +247,8 @@ struct Controller {
         var wakes: [Instant] = []
         switch mode {
         case .counting(let counting):
-            guard let deadline = counting.run.countdown.deadline else { break }
+            if recovered != nil, !clockSynchronised { wakes.append(now.advanced(by: Self.syncCheck)) }
+            guard let deadline = counting.run.countdown.deadline, recovered?.held != true else { break }
             wakes.append(deadline)
             if !counting.armed { wakes.append(deadline.advanced(by: .zero - configuration.armLead)) }
         case .ringing(let ringing):
@@ -264,7 +268,7 @@ struct Controller {
     // MARK: - Shared transitions
 
     /// Returns and clears the effects gathered so far.
-    private mutating func takeEffects() -> [Effect] {
+    mutating func takeEffects() -> [Effect] {
         defer { out = [] }
         return out
     }

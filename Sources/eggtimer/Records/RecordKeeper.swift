@@ -127,7 +127,10 @@ struct RecordKeeper {
         let deadline = snapshot.deadline.map { clock.nanoseconds($0) }
         let record = TimerRecord(
             label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
-            deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
+            deadlineBootNanoseconds: deadline,
+            // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
+            deadlineUnixNanoseconds: controller.recovered?.deadline.deadline.unixNanoseconds
+                ?? deadline.map { $0 + offset },
             remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule,
             bus: bus)
         do {

@@ -78,14 +78,28 @@ enum Recover {
         case failed(String)
     }
 
+    /// How a countdown late by `overdue`, more than ``overdueLimit``, by a clock that is not
+    /// synchronised is said: kept, and decided once the clock is set.
+    static func heldNote(_ overdue: Duration) -> String {
+        "overdue by \(ResumePlan.text(overdue)) by a clock that is not synchronised; "
+            + "not dropped: it rings, or is only reported if still more than an hour late, once the clock is set"
+    }
+
     /// Recovers the record `name`.
-    static func recover(_ name: String, in store: RecordStore) -> Outcome {
+    /// - Parameters:
+    ///   - name: The record's file name in the store.
+    ///   - store: The state folder.
+    ///   - clockSynchronised: Whether the wall clock is synchronised; a seam for tests.
+    /// - Returns: The line to say.
+    static func recover(
+        _ name: String, in store: RecordStore, clockSynchronised: () -> Bool = ClockSync.isSynchronised
+    ) -> Outcome {
         let path = store.folder + "/" + name
         let record: TimerRecord
         do { record = try RecordStore.read(path: path) } catch { return .failed("\(name): skipped: \(error)") }
         let label = record.label
         let stem = String(name.dropLast(RecordStore.suffix.count))
-        let plan = ResumePlan(record: record, bootID: BootClock.bootID())
+        let plan = ResumePlan(record: record, bootID: BootClock.bootID(), writtenAt: RecordStore.writeTime(path: path))
         if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
             return .said("\(label): already running (\(running))")
         }
@@ -93,14 +107,17 @@ enum Recover {
             store.remove(name: name)
             return .said("\(label): not recovered: \(pomodoroNote) (record removed)")
         }
-        var overdue = plan.overdue(at: .now)
+        var overdue = plan.overdue(at: .now, wall: AlarmRecovery.wallNow())
         let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in
             guard scheduled.every != nil else { return nil }
             return AlarmRecovery(
                 scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
         }
         if let series, !series.ringsNow { overdue = nil }  // a series goes on with its next occurrence
-        if series == nil, let overdue, overdue > overdueLimit {
+        var said: String?
+        if series == nil, let overdue, overdue > overdueLimit, plan.wallDeadline != nil, !clockSynchronised() {
+            said = heldNote(overdue)  // judged on a clock known to be unset: decided by the timer once it is
+        } else if series == nil, let overdue, overdue > overdueLimit {
             let late = "overdue by \(ResumePlan.text(overdue))"
             if !ask("\(label): \(late), more than an hour late. Ring now? [y/N] ") {
                 store.remove(name: name)
@@ -112,8 +129,9 @@ enum Recover {
         do { child = try start(record: path, log: log) } catch {
             return .failed("\(label): not resumed: cannot start eggtimer: \(errorText(error.code))")
         }
-        let said = series.map { series in
-            "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
+        if let series {
+            said =
+                "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
                 + (series.missedNote.map { "; " + $0 } ?? "")
         }
         return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said)
