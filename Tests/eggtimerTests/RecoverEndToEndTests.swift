@@ -164,6 +164,34 @@ import Testing
         #expect(house.files().isEmpty)
     }
 
+    /// Issue 21: a killed timer's pid taken since by another live eggtimer is not the timer: the
+    /// recorded start time (`pid_start`) tells them apart, and the timer is recovered.
+    @Test func aRecordWhosePidAnotherEggtimerTookIsRecovered() throws {
+        let house = House()
+        let original = house.timer(["10m", "--label", "tea"])
+        #expect(original.expect(#""event":"started""#, until: soon()))
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+        let other = house.timer(["10m", "--label", "other"])
+        #expect(other.expect(#""event":"started""#, until: soon()))
+        // As if the kernel had given the killed timer's pid to the other timer.
+        let record = try #require(house.record("tea"))
+        #expect(record.contains("\npid_start="), "\(record)")
+        house.write("tea", record.replacing("pid=\(original.pid)\n", with: "pid=\(other.pid)\n"))
+
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        let line = try #require(recover.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") })
+        #expect(line.hasPrefix("tea: resumed, rings in "), "\(recover.stdout)")
+        #expect(recover.stdout.contains("other: already running (pid \(other.pid))"), "\(recover.stdout)")
+        let resumed = try #require(pid(in: String(line)))
+        #expect(resumed != other.pid)
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(resumed)
+        kill(other.pid, SIGINT)
+        _ = other.finish()
+    }
+
     @Test func aRecordFromAnotherBootThatIsOverdueRingsAtOnce() throws {
         let house = House()
         house.write("tea", foreignBootRecord(deadlineUnix: unixNow() - 180_000_000_000))

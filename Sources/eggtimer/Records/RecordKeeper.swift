@@ -30,6 +30,8 @@ struct RecordKeeper {
     private let bus: BusOptions?
     private let presets: [Preset]
     private let bootID: String
+    /// This process's start time (``ProcessState/startTime(of:)``), recorded beside its pid.
+    private let pidStart = ProcessState.startTime(of: getpid())
     /// What the file holds now; nil when there is none.
     private var written: Snapshot?
     /// The wall clock's offset from the boot clock when last written (nanoseconds): a step of
@@ -131,7 +133,8 @@ struct RecordKeeper {
             // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
             deadlineUnixNanoseconds: controller.recovered?.deadline.deadline.unixNanoseconds
                 ?? deadline.map { $0 + offset },
-            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule,
+            remaining: snapshot.left, bootID: bootID, pid: getpid(), pidStart: pidStart, alarm: alarm,
+            schedule: snapshot.schedule,
             bus: bus)
         do {
             try store.write(record, name: name)

@@ -138,7 +138,9 @@ enum Recover {
     }
 
     /// Whether the timer of `record` still runs: its label (or the record's own name) answers
-    /// on a control socket, or (same boot) its recorded process is an eggtimer still alive.
+    /// on a control socket, or (same boot) its recorded process is an eggtimer still alive: the
+    /// recorded pid and, when the record has it, the same start time (a pid that another
+    /// eggtimer took since is not the recorded timer).
     /// - Returns: How it was found (`pid 42`), or nil when it does not run.
     private static func running(labels: [String], record: TimerRecord, sameBoot: Bool) -> String? {
         let folder = RuntimeFolder.current()
@@ -153,7 +155,9 @@ enum Recover {
                 return "its control socket is busy"
             }
         }
-        if sameBoot, record.pid != getpid(), isLiveEggtimer(record.pid) {
+        if sameBoot, record.pid != getpid(), isLiveEggtimer(record.pid),
+            record.pidStart == nil || ProcessState.startTime(of: record.pid) == record.pidStart
+        {
             return "pid \(record.pid), no control socket"
         }
         return nil
