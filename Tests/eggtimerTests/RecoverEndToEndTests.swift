@@ -261,6 +261,41 @@ import Testing
         waitForEnd(timer)
     }
 
+    /// A read-only state folder: `recover` starts what it can and says what it cannot do.
+    ///
+    /// Issue 21: it refused everything with exit 71 (it could not create its lock).
+    @Test func aReadOnlyStateFolderStillRecoversWhatItCan() throws {
+        let house = House()
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 600_000_000_000))
+        house.write(
+            "old",
+            foreignBootRecord(deadlineUnix: unixNow() - 7_200_000_000_000).replacing("label=tea", with: "label=old"))
+        // As root (which writes anywhere) the folder is made read-only by a private read-only bind
+        // mount; as another user, by its mode.
+        let launcher: [String]
+        if getuid() == 0 {
+            let script = #"mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@""#
+            launcher = ["/usr/bin/unshare", "-m", "/bin/sh", "-c", script, house.records]
+        } else {
+            chmod(house.records, 0o500)
+            launcher = []
+        }
+        defer { chmod(house.records, 0o700) }
+        let recover = runEggtimer(["recover"], environment: house.environment, launcher: launcher)
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(
+            recover.stderr.contains("is read-only: timers are started, but their records cannot be updated or removed"))
+        #expect(
+            recover.stdout.contains(
+                "old: overdue by 2 h, not rung (more than an hour late); record kept: the state folder is read-only"),
+            "\(recover.stdout)")
+        let line = try #require(recover.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") })
+        #expect(line.hasPrefix("tea: resumed after a restart, rings in "), "\(recover.stdout)")
+        let timer = try #require(pid(in: String(line)))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
+    }
+
     @Test func corruptAndForeignRecordsAreSkippedWithAMessage() {
         let house = House()
         house.write("bad", "hello\n")

@@ -45,26 +45,34 @@ enum Recover {
             printError("eggtimer: recover: \(error)")
             return .osError
         }
-        let lock = open(store.folder + "/.recover.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else {
+        var lock = open(store.folder + "/.recover.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let readOnly = lock < 0 && (errno == EROFS || errno == EACCES || errno == EPERM)
+        if readOnly {
+            // A read-only folder (a mount, a full SD card remounted ro): an existing lock still
+            // locks when opened for reading; without one, runs cannot be kept apart, which is said.
+            lock = open(store.folder + "/.recover.lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            printError(
+                "eggtimer: recover: \(store.folder) is read-only: timers are started, but their records cannot be "
+                    + "updated or removed" + (lock < 0 ? ", and this run is not locked against another" : ""))
+        } else if lock < 0 {
             printError("eggtimer: recover: cannot open the lock in \(store.folder): \(errorText(errno))")
             return .osError
         }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
+        defer { if lock >= 0 { close(lock) } }
+        while lock >= 0, flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 printError("eggtimer: recover: cannot lock \(store.folder): \(errorText(errno))")
                 return .osError
             }
         }
-        store.removeAbandonedTemporaries()
+        if !readOnly { store.removeAbandonedTemporaries() }
         let names = store.names()
         guard !names.isEmpty else {
             print("eggtimer: no timers to recover")
             return .noTimer
         }
         for name in names {
-            switch recover(name, in: store) {
+            switch recover(name, in: store, readOnly: readOnly) {
             case .said(let line): print(line.escapingControlCharacters)
             case .failed(let line): printError("eggtimer: " + line)
             }
@@ -89,11 +97,15 @@ enum Recover {
     /// - Parameters:
     ///   - name: The record's file name in the store.
     ///   - store: The state folder.
+    ///   - readOnly: Whether the state folder cannot be written: the timer's log then goes nowhere,
+    ///     and a record that would be removed is kept (and said so).
     ///   - clockSynchronised: Whether the wall clock is synchronised; a seam for tests.
     /// - Returns: The line to say.
     static func recover(
-        _ name: String, in store: RecordStore, clockSynchronised: () -> Bool = ClockSync.isSynchronised
+        _ name: String, in store: RecordStore, readOnly: Bool = false,
+        clockSynchronised: () -> Bool = ClockSync.isSynchronised
     ) -> Outcome {
+        let removed = readOnly ? "record kept: the state folder is read-only" : "record removed"
         let path = store.folder + "/" + name
         let record: TimerRecord
         do { record = try RecordStore.read(path: path) } catch { return .failed("\(name): skipped: \(error)") }
@@ -105,7 +117,7 @@ enum Recover {
         }
         if record.kind == .pomodoro {
             store.remove(name: name)
-            return .said("\(label): not recovered: \(pomodoroNote) (record removed)")
+            return .said("\(label): not recovered: \(pomodoroNote) (\(removed))")
         }
         var overdue = plan.overdue(at: .now, wall: AlarmRecovery.wallNow())
         let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in
@@ -121,10 +133,10 @@ enum Recover {
             let late = "overdue by \(ResumePlan.text(overdue))"
             if !ask("\(label): \(late), more than an hour late. Ring now? [y/N] ") {
                 store.remove(name: name)
-                return .said("\(label): \(late), not rung (more than an hour late); record removed")
+                return .said("\(label): \(late), not rung (more than an hour late); \(removed)")
             }
         }
-        let log = store.folder + "/" + stem + ".log"
+        let log = readOnly ? "/dev/null" : store.folder + "/" + stem + ".log"
         let child: pid_t
         do { child = try start(record: path, log: log) } catch {
             return .failed("\(label): not resumed: cannot start eggtimer: \(errorText(error.code))")
@@ -134,7 +146,8 @@ enum Recover {
                 "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
                 + (series.missedNote.map { "; " + $0 } ?? "")
         }
-        return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said)
+        return awaitStart(
+            child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said, readOnly: readOnly)
     }
 
     /// Whether the timer of `record` still runs: its label (or the record's own name) answers
