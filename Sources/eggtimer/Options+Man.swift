@@ -194,6 +194,11 @@ extension Options {
         The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given. It is never \#
         recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR.
         .TP
+        .B PULSE_LOG_SYSLOG
+        Set to 1 by eggtimer when there is no home folder at all (no \fBHOME\fR, no password \#
+        entry), unless already set: libpulse, which ALSA's \fIpulse\fR device loads, then logs \#
+        to syslog instead of printing "Failed to get home directory." on each device open.
+        .TP
         .B EGGTIMER_CLOCK_SYNC
         \fIsynchronised\fR or \fIunsynchronised\fR: taken instead of what the kernel says \#
         (\fBadjtimex\fR) about the wall clock, for tests; a timer recovered after a reboot and an \#
