@@ -19,7 +19,7 @@ extension AlarmSound {
     /// Decodes a whole MP3 file with libmpg123.
     ///
     /// Only an MPEG audio stream is decoded: the file's first bytes go to ``MPEGStreamSniffer``,
-    /// which skips ID3v2/APE tags and a little junk and requires a run of consistent frame
+    /// which skips ID3v2/APE tags and up to 1 MiB of junk and requires a run of consistent frame
     /// headers; anything else (WAV, AAC, Ogg, FLAC, a program, text, …) is refused with a reason
     /// that says what it looks like and how to convert it. Decoding starts at the first frame the
     /// sniffer found, so junk before it never reaches the decoder.
@@ -46,7 +46,7 @@ extension AlarmSound {
     public static func decode(path: SoundFilePath) throws(AlarmError) -> AlarmSound {
         let name = path.description
         var file = try SoundFile(opening: path)
-        // Read until the sniffer can decide; that takes the tags plus about 19 KiB at most.
+        // Read until the sniffer can decide; that takes the tags plus about 1 MiB at most.
         var head: [UInt8] = []
         var verdict = MPEGStreamSniffer.Verdict.needMoreBytes
         while verdict == .needMoreBytes {

@@ -3,12 +3,14 @@ public enum EggPhysicsError: Error, Hashable, Sendable, CustomStringConvertible 
     /// An input the formulas take, with its unit and accepted range.
     public enum Quantity: String, Sendable, Hashable {
         case weight, eggTemperature, waterTemperature, altitude
+        /// What "from the fridge" means (`--fridge-temperature`): an egg's starting temperature.
+        case fridgeTemperature
 
         /// The accepted range, in the quantity's unit (`EggPhysics.grams` and its siblings).
         public var range: ClosedRange<Double> {
             switch self {
             case .weight: EggPhysics.grams
-            case .eggTemperature: EggPhysics.eggCelsius
+            case .eggTemperature, .fridgeTemperature: EggPhysics.eggCelsius
             case .waterTemperature: EggPhysics.waterCelsius
             case .altitude: EggPhysics.altitudeMetres
             }
@@ -21,6 +23,7 @@ public enum EggPhysicsError: Error, Hashable, Sendable, CustomStringConvertible 
             case .eggTemperature: "starting temperature"
             case .waterTemperature: "water temperature"
             case .altitude: "altitude"
+            case .fridgeTemperature: "fridge temperature"
             }
         }
 
@@ -28,7 +31,7 @@ public enum EggPhysicsError: Error, Hashable, Sendable, CustomStringConvertible 
         func text(_ value: Double) -> String {
             switch self {
             case .weight: "\(value.eggText) g"
-            case .eggTemperature, .waterTemperature: "\(value.eggText) °C"
+            case .eggTemperature, .waterTemperature, .fridgeTemperature: "\(value.eggText) °C"
             case .altitude: "\(value.eggText) m"
             }
         }

@@ -1,7 +1,7 @@
 /// Why an egg option's value could not be read; `description` is one line naming the token as typed.
 public enum EggValueParseError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// `token` is not a valid `value` (`size`, `weight`, `starting temperature`, `altitude`,
-    /// `water temperature`) because of `reason`.
+    /// `token` is not a valid `value` (`size`, `weight`, `starting temperature`, `fridge
+    /// temperature`, `altitude`, `water temperature`) because of `reason`.
     case invalid(value: String, token: String, reason: String)
     /// Both an altitude and a water temperature were given; the one follows from the other.
     case altitudeAndWater(altitude: String, water: String)
@@ -20,7 +20,7 @@ public enum EggValueParseError: Error, Hashable, Sendable, CustomStringConvertib
 
 /// Reads the values of the egg options as a kitchen user types them.
 ///
-/// The options are `--size`, `--weight`, `--from`, `--altitude` and `--water`. Pure functions: no
+/// The options are `--size`, `--weight`, `--from`, `--fridge-temperature`, `--altitude` and `--water`. Pure functions: no
 /// I/O, any thread.
 ///
 /// Spaces and tabs around a token and between a number and its unit are ignored; letters are
@@ -78,6 +78,14 @@ public enum EggValueParser {
     /// - Throws: `EggValueParseError.invalid` for a number without `C`, another unit, or out of range.
     public static func water(_ text: String) throws(EggValueParseError) -> Double {
         try celsius(text, as: .waterTemperature, words: "a temperature")
+    }
+
+    /// `--fridge-temperature 4C`, also `4°C`, `-2 C`: what "from the fridge" means.
+    /// - Returns: °C, within `EggPhysics.eggCelsius` (it is the egg's starting temperature).
+    /// - Throws: `EggValueParseError.invalid` naming the fridge temperature, for a number without
+    ///   `C`, another unit, or out of range.
+    public static func fridgeTemperature(_ text: String) throws(EggValueParseError) -> Double {
+        try celsius(text, as: .fridgeTemperature, words: "a temperature")
     }
 
     /// The water from `--altitude` and `--water`, at most one of which may be given.

@@ -10,7 +10,8 @@
 ///   trailing spaces; inside the quotes `\"` is a quote and `\\` a backslash, and there is no other
 ///   escape. Without quotes, quotes and backslashes are plain characters.
 /// - A value is never empty and holds no control character (a tab included).
-/// - The file is UTF-8 text.
+/// - The file is UTF-8 text; a byte-order mark at its start (EF BB BF, which some Windows
+///   editors write) is not part of the first line.
 public enum ConfigSyntax {
     /// What one line says.
     public enum Line: Equatable {
@@ -29,11 +30,14 @@ public enum ConfigSyntax {
     }
 
     /// The file's lines, split at each LF; a last line without LF counts, an empty last one does not.
+    ///
+    /// A UTF-8 byte-order mark at the start is dropped, so it never makes the first key unknown.
     /// - Parameter bytes: The file's contents.
     /// - Returns: The lines without their LF; line *n* (counted from 1) is at index *n* − 1.
     /// - Complexity: O(*n*) in the file's length.
     public static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        var lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines
     }

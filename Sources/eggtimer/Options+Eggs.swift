@@ -72,7 +72,7 @@ extension Options {
             help: "what 'from the fridge' means (default 4C)", inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.fridgeCelsius = try parsed(name) { () throws(EggValueParseError) in
-                try EggValueParser.water(value)
+                try EggValueParser.fridgeTemperature(value)
             }
         },
         keptEggSpec(

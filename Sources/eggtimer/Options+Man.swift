@@ -113,7 +113,11 @@ extension Options {
         .PP
         \fIDURATION\fR: \#(durationText)
         The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#
-        wall clock never moves it.
+        wall clock never moves it. Only a countdown recovered after a reboot, whose boot clock is \#
+        gone, follows its recorded UTC deadline on the wall clock until it rings (a wall clock \#
+        earlier than the record's last write is taken as that write); while the kernel says the \#
+        clock is not synchronised, one that looks more than an hour overdue is kept, not dropped, \#
+        and decided once the clock is set.
         .PP
         \fITIME\fR (\fBeggtimer at\fR): 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, midnight, \#
         tomorrow 07:00, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
@@ -210,6 +214,16 @@ extension Options {
         The MQTT broker's password when \fB\-\-mqtt\-password\-file\fR is not given. It is never \#
         recorded: a recovered timer reads it from the environment of \fBeggtimer recover\fR, and \#
         the \fB\-\-on\-done\fR command does not get it.
+        .TP
+        .B PULSE_LOG_SYSLOG
+        Set to 1 by eggtimer when there is no home folder at all (no \fBHOME\fR, no password \#
+        entry), unless already set: libpulse, which ALSA's \fIpulse\fR device loads, then logs \#
+        to syslog instead of printing "Failed to get home directory." on each device open.
+        .TP
+        .B EGGTIMER_CLOCK_SYNC
+        \fIsynchronised\fR or \fIunsynchronised\fR: taken instead of what the kernel says \#
+        (\fBadjtimex\fR) about the wall clock, for tests; a timer recovered after a reboot and an \#
+        alarm at a time follow that clock.
         .TP
         .B NO_COLOR
         Set and not empty: no colours on the screen.

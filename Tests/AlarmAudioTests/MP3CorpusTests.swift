@@ -105,10 +105,24 @@ import Testing
         #expect(try AlarmSound.decode(bytes: bytes) == plain)
     }
 
-    /// One byte more junk than allowed, and the file is not taken for MP3.
-    @Test func junkBeyondTheLimitIsNotAnMP3File() throws {
+    /// Issue 21: the shipped sound after kilobytes of other bytes (a damaged or unknown tag, junk
+    /// with stray sync words) decodes to the same samples, from a file and from memory.
+    @Test(arguments: [4 * 1024, 64 * 1024])
+    func theShippedSoundAfterKilobytesOfJunkDecodes(junkBytes: Int) throws {
+        let plainBytes = try #require(TestFiles.read(TestFiles.shippedSoundPath()))
+        let plain = try AlarmSound.decode(bytes: plainBytes)
+        let bytes = SoundCorpus.junk(count: junkBytes) + plainBytes
+        let directory = TestFiles.makeTemporaryDirectory()
+        defer { TestFiles.remove(directory) }
+        TestFiles.write(bytes, to: directory + "/junk-first.mp3")
+        #expect(try AlarmSound.decode(path: directory + "/junk-first.mp3") == plain)
+        #expect(try AlarmSound.decode(bytes: bytes) == plain)
+    }
+
+    /// One byte more junk than the scan covers, and the file is not taken for MP3.
+    @Test func junkBeyondTheScanLimitIsNotAnMP3File() throws {
         let bytes =
-            try SoundCorpus.junk(count: MPEGStreamSniffer.junkLimit + 1) + SoundCorpus.fixture("cbr-44100-stereo.mp3")
+            try SoundCorpus.junk(count: MPEGStreamSniffer.scanLimit + 1) + SoundCorpus.fixture("cbr-44100-stereo.mp3")
         #expect(throws: AlarmError.unreadableSound(path: "<memory>", reason: FileKind.unknown.reason)) {
             try AlarmSound.decode(bytes: bytes)
         }

@@ -127,9 +127,27 @@ import Testing
         #expect(MPEGStreamSniffer.sniff(bytes, isWholeFile: true) == .mpegAudio(try stream(at: junkBytes)))
     }
 
-    @Test func junkBeyondTheLimitIsNotSearched() throws {
-        let bytes = [UInt8](repeating: 0x80, count: MPEGStreamSniffer.junkLimit + 1) + (try frames(cbr, count: 6))
+    /// Beyond ``MPEGStreamSniffer/junkLimit`` a run must be longer: 31 frames are not enough.
+    @Test func aShortRunBeyondTheJunkLimitIsNotEnough() throws {
+        let count = MPEGStreamSniffer.distantRunFrames - 1
+        let bytes = [UInt8](repeating: 0x80, count: MPEGStreamSniffer.junkLimit + 1) + (try frames(cbr, count: count))
         #expect(MPEGStreamSniffer.sniff(bytes, isWholeFile: true) == .notMPEGAudio(.unknown))
+    }
+
+    @Test(arguments: [MPEGStreamSniffer.junkLimit + 1, 64 * 1024, MPEGStreamSniffer.scanLimit])
+    func aLongRunAfterKilobytesOfJunkIsFound(junkBytes: Int) throws {
+        let bytes = [UInt8](repeating: 0x80, count: junkBytes) + (try frames(cbr, count: 40))
+        #expect(MPEGStreamSniffer.sniff(bytes, isWholeFile: true) == .mpegAudio(try stream(at: junkBytes)))
+        // A reader feeding a growing prefix gets the same verdict.
+        #expect(MPEGStreamSniffer.sniff(Array(bytes.prefix(junkBytes)), isWholeFile: false) == .needMoreBytes)
+    }
+
+    @Test func junkBeyondTheScanLimitIsNotSearched() throws {
+        let bytes = [UInt8](repeating: 0x80, count: MPEGStreamSniffer.scanLimit + 1) + (try frames(cbr, count: 40))
+        #expect(MPEGStreamSniffer.sniff(bytes, isWholeFile: true) == .notMPEGAudio(.unknown))
+        #expect(
+            MPEGStreamSniffer.sniff(Array(bytes.prefix(MPEGStreamSniffer.scanLimit + 2)), isWholeFile: false)
+                == .notMPEGAudio(.unknown))
     }
 
     // MARK: - Tags

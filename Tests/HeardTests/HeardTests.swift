@@ -13,6 +13,35 @@ import Testing
     private static let second: Int64 = 1_000_000_000
     private static let millisecond: Int64 = 1_000_000
 
+    /// Issue 21: with no home folder (no `HOME`, a uid without a password-database entry, as in a
+    /// container or a service), libpulse, loaded by ALSA's `pulse` plugin, printed "Failed to get
+    /// home directory." and "Failed to load cookie file" on each device open; the alarm still played.
+    @Test(.enabled(if: getuid() == 0, "switching to a uid without a passwd entry needs root"))
+    func withoutAHomeFolderLibpulseSaysNothingOnStandardError() throws {
+        let server = try PulseServer(anonymous: true)
+        // The uid must reach the socket: the folders become traversable, not readable.
+        chmod(server.directory, 0o711)
+        chmod(server.runtimePath, 0o711)
+        let uid = "47113"
+        let own = server.directory + "/nobody-home"
+        mkdir(own, 0o700)
+        chown(own, 47113, 47113)
+        let stderrPath = server.directory + "/nohome.stderr"
+        let environment = [
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PULSE_SERVER": "unix:" + server.socketPath,
+            "XDG_RUNTIME_DIR": own, "XDG_STATE_HOME": own,
+        ]
+        let run = Child.spawn(
+            "/usr/bin/setpriv",
+            ["--reuid", uid, "--regid", uid, "--clear-groups", eggtimerPath, "1", "-D", "pulse", "--loops", "1"],
+            environment: environment, stderrPath: stderrPath)
+        #expect(run.wait(timeout: .seconds(30)) == .exited(0), "\(readText(stderrPath))")
+        let stderr = readText(stderrPath)
+        #expect(!stderr.contains("home directory"), "\(stderr)")
+        #expect(!stderr.contains("cookie"), "\(stderr)")
+        #expect(!stderr.contains("cannot open audio device"), "it played through the server: \(stderr)")
+    }
+
     @Test(arguments: [1, 3])
     func loopsArePlayedOutSampleExactlyBeforeTheExit(passes: Int) throws {
         let server = try PulseServer()

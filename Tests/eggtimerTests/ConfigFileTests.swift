@@ -106,6 +106,22 @@ private func message(_ text: String) -> String? {
         #expect(throws: ConfigError(file: "/c/config", line: 2, "not UTF-8 text")) { try Options.settings(from: file) }
     }
 
+    /// A UTF-8 byte-order mark at the start of the file is dropped; anywhere else it is an error.
+    ///
+    /// Issue 21: a file saved with one read its first key as "\u{FEFF}volume", an unknown key with
+    /// an invisible character.
+    @Test func aByteOrderMarkAtTheStartIsAccepted() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let location = ConfigFile.Location(path: Array("/c/config".utf8), required: true)
+        let options = try Options.settings(
+            from: ConfigFile(location: location, contents: bom + Array("volume = 40\r\ndevice = null\r\n".utf8)))
+        #expect(options.volume == 40)
+        #expect(options.device == "null")
+        #expect(throws: ConfigError.self) {
+            try Options.settings(from: ConfigFile(location: location, contents: Array("volume = 40\n".utf8) + bom))
+        }
+    }
+
     @Test func aPathThatIsNotUTF8IsShownEscaped() {
         let location = ConfigFile.Location(path: Array("/c/k".utf8) + [0xFF] + Array("/config".utf8), required: true)
         #expect(location.name == "/c/k\\xFF/config")

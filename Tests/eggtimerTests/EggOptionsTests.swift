@@ -39,6 +39,28 @@ import TimerText
         #expect(options.presetBasis == [nil, nil, nil])
     }
 
+    /// Each egg option's error names the option and its own quantity.
+    ///
+    /// Issue 21: `--fridge-temperature` said "water temperature".
+    @Test func everyEggOptionsErrorNamesItsOwnOption() throws {
+        let quantity = [
+            "--size": "size", "--weight": "weight", "--from": "starting temperature",
+            "--fridge-temperature": "fridge temperature", "--altitude": "altitude", "--water": "water temperature",
+        ]
+        let names = Options.eggSpecs.flatMap(\.names)
+        #expect(Set(names) == Set(quantity.keys), "a new egg option needs a row here")
+        for name in names {
+            let words = try #require(quantity[name])
+            #expect {
+                try Options.parse(["soft", name, "zz"])
+            } throws: { error in
+                "\(error)".hasPrefix("option '\(name)': invalid \(words) 'zz'")
+            }
+        }
+        // The fridge's temperature is an egg's starting temperature: a freezer-cold fridge is one.
+        #expect(try Options.parse(["soft", "--fridge-temperature", "-2C"]).eggs.fridgeCelsius == -2)
+    }
+
     @Test(arguments: [
         (["soft", "--from", "55C"], "an egg from 55 °C is too warm for a soft yolk (63 °C) in water at 100 °C"),
         (["soft", "--altitude", "1000m", "--water", "95C"], "given together"),

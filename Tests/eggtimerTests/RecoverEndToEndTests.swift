@@ -10,7 +10,11 @@ import Testing
     final class House {
         let runtime = makePrivateDirectory()
         let state = makePrivateDirectory()
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state] }
+        /// What the timers are told of the wall clock (`EGGTIMER_CLOCK_SYNC`), whatever this machine's is.
+        var clockSync = "synchronised"
+        var environment: [String: String] {
+            ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state, "EGGTIMER_CLOCK_SYNC": clockSync]
+        }
         /// The records' folder.
         var records: String { state + "/eggtimer" }
 
@@ -161,6 +165,34 @@ import Testing
         #expect(house.files().isEmpty)
     }
 
+    /// Issue 21: a killed timer's pid taken since by another live eggtimer is not the timer: the
+    /// recorded start time (`pid_start`) tells them apart, and the timer is recovered.
+    @Test func aRecordWhosePidAnotherEggtimerTookIsRecovered() throws {
+        let house = House()
+        let original = house.timer(["10m", "--label", "tea"])
+        #expect(original.expect(#""event":"started""#, until: soon()))
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+        let other = house.timer(["10m", "--label", "other"])
+        #expect(other.expect(#""event":"started""#, until: soon()))
+        // As if the kernel had given the killed timer's pid to the other timer.
+        let record = try #require(house.record("tea"))
+        #expect(record.contains("\npid_start="), "\(record)")
+        house.write("tea", record.replacing("pid=\(original.pid)\n", with: "pid=\(other.pid)\n"))
+
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        let line = try #require(recover.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") })
+        #expect(line.hasPrefix("tea: resumed, rings in "), "\(recover.stdout)")
+        #expect(recover.stdout.contains("other: already running (pid \(other.pid))"), "\(recover.stdout)")
+        let resumed = try #require(pid(in: String(line)))
+        #expect(resumed != other.pid)
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(resumed)
+        kill(other.pid, SIGINT)
+        _ = other.finish()
+    }
+
     @Test func aRecordFromAnotherBootThatIsOverdueRingsAtOnce() throws {
         let house = House()
         house.write("tea", foreignBootRecord(deadlineUnix: unixNow() - 180_000_000_000))
@@ -186,6 +218,83 @@ import Testing
         #expect(recover.termination == .exited(0))
         #expect(recover.stdout == "tea: overdue by 2 h, not rung (more than an hour late); record removed\n")
         #expect(house.files() == [".recover.lock"], "no timer started, no log")
+    }
+
+    /// A Pi without a real-time clock, before NTP: what looks more than an hour late by a clock
+    /// the kernel calls unsynchronised is kept, said so, and waits for the clock to be set.
+    @Test func anUnsynchronisedClockKeepsWhatLooksMoreThanAnHourOverdue() throws {
+        let house = House()
+        house.clockSync = "unsynchronised"
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() - 7_200_000_000_000))
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(
+            recover.stdout.hasPrefix("tea: overdue by 2 h by a clock that is not synchronised; not dropped"),
+            "\(recover.stdout)")
+        let timer = try #require(pid(in: recover.stdout))
+        let status = house.command(["status"])
+        #expect(status.stdout.contains("the system clock is not synchronised"), "\(status.stdout)")
+        #expect(status.stdout.contains("tea"))
+        #expect(house.log("tea").contains(#""held":"overdue""#), "\(house.log("tea"))")
+        #expect(!house.log("tea").contains(#""event":"finished""#), "neither rung")
+        #expect(!house.log("tea").contains(#""event":"missed""#), "nor dropped")
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
+    }
+
+    /// A wall clock earlier than the record's last write (a Pi that booted in 1970) is known
+    /// wrong: the deadline is counted from that write, not a day (or 56 years) ahead.
+    @Test func aWallClockBeforeTheRecordsLastWriteCountsFromThatWrite() throws {
+        let house = House()
+        let day: Int64 = 86_400_000_000_000
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + day + 40_000_000_000))
+        // The record was written "a day from now": this machine's clock reads before it.
+        let omit = (1 << 30) - 2  // UTIME_OMIT: the access time stays
+        var times = [timespec(tv_sec: 0, tv_nsec: omit), timespec()]
+        clock_gettime(CLOCK_REALTIME, &times[1])
+        times[1].tv_sec += 86_400
+        #expect(utimensat(AT_FDCWD, house.records + "/tea.timer", times, 0) == 0)
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(recover.stdout.hasPrefix("tea: resumed after a restart, rings in 0:"), "\(recover.stdout)")
+        let timer = try #require(pid(in: recover.stdout))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
+    }
+
+    /// A read-only state folder: `recover` starts what it can and says what it cannot do.
+    ///
+    /// Issue 21: it refused everything with exit 71 (it could not create its lock).
+    @Test func aReadOnlyStateFolderStillRecoversWhatItCan() throws {
+        let house = House()
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 600_000_000_000))
+        house.write(
+            "old",
+            foreignBootRecord(deadlineUnix: unixNow() - 7_200_000_000_000).replacing("label=tea", with: "label=old"))
+        // As root (which writes anywhere) the folder is made read-only by a private read-only bind
+        // mount; as another user, by its mode.
+        let launcher: [String]
+        if getuid() == 0 {
+            let script = #"mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@""#
+            launcher = ["/usr/bin/unshare", "-m", "/bin/sh", "-c", script, house.records]
+        } else {
+            chmod(house.records, 0o500)
+            launcher = []
+        }
+        defer { chmod(house.records, 0o700) }
+        let recover = runEggtimer(["recover"], environment: house.environment, launcher: launcher)
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        #expect(
+            recover.stderr.contains("is read-only: timers are started, but their records cannot be updated or removed"))
+        #expect(
+            recover.stdout.contains(
+                "old: overdue by 2 h, not rung (more than an hour late); record kept: the state folder is read-only"),
+            "\(recover.stdout)")
+        let line = try #require(recover.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") })
+        #expect(line.hasPrefix("tea: resumed after a restart, rings in "), "\(recover.stdout)")
+        let timer = try #require(pid(in: String(line)))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        waitForEnd(timer)
     }
 
     @Test func corruptAndForeignRecordsAreSkippedWithAMessage() {

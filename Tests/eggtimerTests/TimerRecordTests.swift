@@ -32,6 +32,11 @@ import TimerText
         paused.alarm = .init()
         paused.kind = .plain
         #expect(try TimerRecord(parsing: Array(paused.text.utf8)) == paused)
+
+        var started = full
+        started.pidStart = 1_234_567
+        #expect(started.text.contains("\npid=4242\npid_start=1234567\n"))
+        #expect(try TimerRecord(parsing: Array(started.text.utf8)) == started)
     }
 
     @Test func anAlarmAtATimeKeepsItsScheduleAndStaysAPlainCountdownForOlderReaders() throws {

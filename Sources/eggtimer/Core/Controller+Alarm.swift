@@ -62,6 +62,10 @@ extension Controller {
         let step = reading.wall(at: now).duration(to: wall)
         guard step > Self.stepTolerance || step < .zero - Self.stepTolerance else { return }
         wallReading = WallReading(boot: now, wall: wall)
+        if recovered != nil {
+            placeRecovered(at: now, wall: wall)
+            return
+        }
         guard var schedule, case .counting(var counting) = mode, !counting.snoozed,
             let old = counting.run.countdown.deadline
         else { return }
@@ -88,6 +92,13 @@ extension Controller {
     mutating func observe(clockSynchronised synchronised: Bool, at now: Instant) -> [Effect] {
         guard synchronised != clockSynchronised else { return [] }
         clockSynchronised = synchronised
+        if recovered != nil, let reading = wallReading {
+            // Decided now that the clock is set (or placed again now that it is not).
+            let state = synchronised ? "synchronised" : "unsynchronised"
+            emit(event(.clock, currentRun, at: now, extra: [("clock", .text(state))]))
+            placeRecovered(at: now, wall: reading.wall(at: now))
+            return takeEffects()
+        }
         guard schedule != nil, currentRun != nil else { return [] }
         let state = synchronised ? "synchronised" : "unsynchronised"
         return [.emit(event(.clock, currentRun, at: now, extra: [("clock", .text(state))]))]
@@ -96,6 +107,7 @@ extension Controller {
     /// When the armed alarm rings on the wall clock, for the event loop's wall-clock timer; nil
     /// unless an alarm at a time is counting (not snoozed).
     var wallDeadline: WallInstant? {
+        if recovered != nil { return recoveredWallDeadline }
         guard let schedule, case .counting(let counting) = mode, !counting.snoozed else { return nil }
         return schedule.occurrence.instant
     }

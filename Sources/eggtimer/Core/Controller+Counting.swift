@@ -36,6 +36,12 @@ extension Controller {
             return
         }
         if isAlarmKeyIgnored(key, counting) { return }
+        if case .character(let character) = key, " r+-".contains(character) {
+            // Held until the clock is set, it has no time left to pause or move; otherwise the
+            // user's change makes it a countdown of real time again, off the wall clock.
+            if recovered?.held == true { return }
+            recovered = nil
+        }
         switch key {
         case .character(" "):
             let paused = counting.run.countdown.isPaused
@@ -85,13 +91,14 @@ extension Controller {
     /// interval without `--wait`, plays the alarm once while the next interval starts).
     mutating func advanceCounting(_ counting: Counting, to now: Instant) {
         var counting = counting
-        guard let deadline = counting.run.countdown.deadline else { return }
+        guard let deadline = counting.run.countdown.deadline, recovered?.held != true else { return }
         if !counting.armed, now >= deadline.advanced(by: .zero - configuration.armLead) {
             counting.armed = true
             mode = .counting(counting)
             startAlarm(at: deadline, loops: ringLoops(counting.run))
         }
         guard now >= deadline else { return }
+        recovered = nil  // rung: it follows no clock any more
         deadlinesSeen += 1
         emit(event(.finished, counting.run, at: now))
         if configuration.runsDoneCommand, !counting.snoozed { perform(.runDoneCommand) }

@@ -23,6 +23,11 @@ extension Controller {
         var overdue: Duration?
         /// Whether the record came from an earlier boot (its deadline was taken from UTC).
         var afterReboot = false
+        /// After a reboot, a running countdown's deadline as the wall clock reads it: followed
+        /// until it rings (see Controller+Recovered.swift); nil in the same boot, or paused.
+        var wallDeadline: RecoveredDeadline?
+        /// Whether the wall clock was synchronised when it was resumed (``ClockSync``).
+        var clockSynchronised = true
     }
 
     /// Starts counting where a recorded timer was: the `started` event carries `recovered`
@@ -50,5 +55,10 @@ extension Controller {
         if let overdue = resumption.overdue { extra.append(("overdue_ms", .integer(overdue.nanoseconds / 1_000_000))) }
         emit(event(.started, run, at: now, extra: extra))
         if countdown.isPaused { emit(event(.paused, run, at: now)) }
+        if let wallDeadline = resumption.wallDeadline, !countdown.isPaused {
+            clockSynchronised = resumption.clockSynchronised
+            recovered = Recovered(deadline: wallDeadline, since: now, limit: Recover.overdueLimit)
+            if let reading = wallReading { placeRecovered(at: now, wall: reading.wall(at: now)) }
+        }
     }
 }

@@ -93,6 +93,9 @@ struct Controller {
     var wallReading: WallReading?
     /// Whether the wall clock was last reported as synchronised (``observe(clockSynchronised:at:)``).
     var clockSynchronised = true
+    /// A countdown recovered after a reboot, while it follows its wall-clock deadline (see
+    /// Controller+Recovered.swift); nil otherwise.
+    var recovered: Recovered?
 
     /// Whether a hang-up (SIGHUP: the terminal closed, an SSH session dropped) detached the timer
     /// from its terminal: it counts and rings on headless, and ends when its timer ends instead
@@ -255,7 +258,8 @@ struct Controller {
         var wakes: [Instant] = []
         switch mode {
         case .counting(let counting):
-            guard let deadline = counting.run.countdown.deadline else { break }
+            if recovered != nil, !clockSynchronised { wakes.append(now.advanced(by: Self.syncCheck)) }
+            guard let deadline = counting.run.countdown.deadline, recovered?.held != true else { break }
             wakes.append(deadline)
             if !counting.armed { wakes.append(deadline.advanced(by: .zero - configuration.armLead)) }
         case .ringing(let ringing):
@@ -275,7 +279,7 @@ struct Controller {
     // MARK: - Shared transitions
 
     /// Returns and clears the effects gathered so far.
-    private mutating func takeEffects() -> [Effect] {
+    mutating func takeEffects() -> [Effect] {
         defer { out = [] }
         return out
     }

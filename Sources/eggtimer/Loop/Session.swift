@@ -39,6 +39,8 @@ struct Session {
     private var records: RecordKeeper?
     /// The timer's presence on the MQTT broker (`--mqtt`); nil without one.
     var link: BusLink?
+    /// Whether the wall clock is synchronised (``ClockSync/isSynchronised()``); a seam for tests.
+    var clockSynchronised: () -> Bool = ClockSync.isSynchronised
 
     /// Puts the pieces together; nothing runs until ``run(deviceProblem:)``.
     /// - Parameters:
@@ -85,7 +87,7 @@ struct Session {
         terminal.enter()
         var (now, wall) = readClocks()
         var effects = controller.start(at: now, wall: wall)
-        effects += controller.observe(clockSynchronised: ClockSync.isSynchronised(), at: now)
+        effects += controller.observe(clockSynchronised: clockSynchronised(), at: now)
         if let deviceProblem {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
@@ -95,7 +97,7 @@ struct Session {
             if let status = perform(effects) { return finish(status) }
             followForeground()
             now = clock.now()
-            view.clockWarning = controller.schedule != nil && !controller.clockSynchronised
+            view.clockWarning = followsWallClock && !controller.clockSynchronised
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
@@ -106,8 +108,8 @@ struct Session {
             effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
             // Each round (one adjtimex call): NTP's first answer after boot is a clock step, which
             // the wall-clock timer turns into a wake-up.
-            if controller.schedule != nil {
-                effects += controller.observe(clockSynchronised: ClockSync.isSynchronised(), at: now)
+            if followsWallClock {
+                effects += controller.observe(clockSynchronised: clockSynchronised(), at: now)
             }
         }
     }
@@ -230,9 +232,13 @@ struct Session {
             label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
             remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,
             at: controller.schedule?.occurrence.isoText, every: controller.schedule?.recurrenceText,
-            clockUnsynchronised: controller.schedule != nil && !controller.clockSynchronised,
+            clockUnsynchronised: followsWallClock && !controller.clockSynchronised,
             detached: controller.detached)
     }
+
+    /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered
+    /// after a reboot that has not rung yet.
+    private var followsWallClock: Bool { controller.schedule != nil || controller.recovered != nil }
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
     private mutating func startDoneCommand() {

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import TimerText
 
 /// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an
 /// earlier boot ended it, and `eggtimer recover` can still bring it back.
@@ -58,12 +59,16 @@ struct KeptRecord: Equatable {
     ///   - name: Its file name.
     ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
     ///   - now: The boot clock now.
-    init(record: TimerRecord, name: String, bootID: String?, now: ContinuousClock.Instant) {
+    ///   - wall: The wall clock now, which judges a record from an earlier boot.
+    init(
+        record: TimerRecord, name: String, bootID: String?, now: ContinuousClock.Instant,
+        wall: WallInstant = AlarmRecovery.wallNow()
+    ) {
         let plan = ResumePlan(record: record, bootID: bootID)
         (label, self.name, pid, state) = (record.label, name, record.pid, record.state.rawValue)
         ending =
             plan.afterReboot ? .earlierBoot : record.ended.map(Ending.signal) ?? .processGone
-        overdue = plan.overdue(at: now)
+        overdue = plan.overdue(at: now, wall: wall)
         if let deadline = plan.deadline {
             remaining = overdue == nil ? now.duration(to: deadline) : .zero
         } else {

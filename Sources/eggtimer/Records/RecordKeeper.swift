@@ -30,6 +30,8 @@ struct RecordKeeper {
     private let bus: BusOptions?
     private let presets: [Preset]
     private let bootID: String
+    /// This process's start time (``ProcessState/startTime(of:)``), recorded beside its pid.
+    private let pidStart = ProcessState.startTime(of: getpid())
     /// What the file holds now; nil when there is none, or when the last write failed (then
     /// an older record may still be there: see ``mayExist``).
     private var written: Snapshot?
@@ -138,8 +140,12 @@ struct RecordKeeper {
         let deadline = snapshot.deadline.map { clock.nanoseconds($0) }
         let record = TimerRecord(
             label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
-            deadlineBootNanoseconds: deadline, deadlineUnixNanoseconds: deadline.map { $0 + offset },
-            remaining: snapshot.left, bootID: bootID, pid: getpid(), alarm: alarm, schedule: snapshot.schedule,
+            deadlineBootNanoseconds: deadline,
+            // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
+            deadlineUnixNanoseconds: controller.recovered?.deadline.deadline.unixNanoseconds
+                ?? deadline.map { $0 + offset },
+            remaining: snapshot.left, bootID: bootID, pid: getpid(), pidStart: pidStart, alarm: alarm,
+            schedule: snapshot.schedule,
             bus: bus)
         mayExist = true
         do {

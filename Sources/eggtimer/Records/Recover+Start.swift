@@ -1,4 +1,5 @@
 import CSystem
+import ControlChannel
 import Glibc
 import TimerCore
 
@@ -25,11 +26,12 @@ extension Recover {
     ///
     /// It runs once it has written its own record (its socket is up, its alarm prepared); it
     /// may also exit first, or not answer within ``startLimit``.
-    /// Waits on the child's pidfd, looking at the record every 10 ms. `said`, when given, is what
-    /// a timer that runs is reported as (a repeating alarm's next occurrence and missed ones).
+    /// Waits on the child's pidfd, looking at the record every 10 ms (in a read-only state folder,
+    /// where it cannot write one, at its control socket). `said`, when given, is what a timer that
+    /// runs is reported as (a repeating alarm's next occurrence and missed ones).
     static func awaitStart(
         _ child: pid_t, label: String, plan: ResumePlan, overdue: Duration?, store: RecordStore, log: String,
-        said: String? = nil
+        said: String? = nil, readOnly: Bool = false
     ) -> Outcome {
         let own = store.folder + "/" + RecordStore.fileName(label: label)
         let pidfd = pidfd_open(child, 0)
@@ -38,6 +40,7 @@ extension Recover {
         var exited: Int32?
         while ContinuousClock.now < giveUp {
             if (try? RecordStore.read(path: own))?.pid == child { break }
+            if readOnly, answers(label: label, pid: child) { break }
             var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
             if pidfd < 0 {
                 _ = poll(nil, 0, 10)
@@ -67,6 +70,13 @@ extension Recover {
         }
         let left = plan.deadline.map { ContinuousClock.now.duration(to: $0).clockText } ?? ""
         return .said("\(label): resumed\(restart), rings in \(left) (pid \(child))")
+    }
+
+    /// Whether the timer labelled `label` answers on its control socket as process `pid`.
+    private static func answers(label: String, pid: pid_t) -> Bool {
+        let reply = try? ControlClient.exchange(
+            ControlRequest.status.line, label: label, folder: RuntimeFolder.current(), timeout: .milliseconds(100))
+        return reply.flatMap(TimerStatus.init(line:))?.pid == pid
     }
 
     /// Reaps the exited child.

@@ -48,19 +48,27 @@ enum Recover {
             printError("eggtimer: recover: \(error)")
             return .osError
         }
-        let lock = open(store.folder + "/.recover.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else {
+        var lock = open(store.folder + "/.recover.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let readOnly = lock < 0 && (errno == EROFS || errno == EACCES || errno == EPERM)
+        if readOnly {
+            // A read-only folder (a mount, a full SD card remounted ro): an existing lock still
+            // locks when opened for reading; without one, runs cannot be kept apart, which is said.
+            lock = open(store.folder + "/.recover.lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            printError(
+                "eggtimer: recover: \(store.folder) is read-only: timers are started, but their records cannot be "
+                    + "updated or removed" + (lock < 0 ? ", and this run is not locked against another" : ""))
+        } else if lock < 0 {
             printError("eggtimer: recover: cannot open the lock in \(store.folder): \(errorText(errno))")
             return .osError
         }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
+        defer { if lock >= 0 { close(lock) } }
+        while lock >= 0, flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 printError("eggtimer: recover: cannot lock \(store.folder): \(errorText(errno))")
                 return .osError
             }
         }
-        store.removeAbandonedTemporaries()
+        if !readOnly { store.removeAbandonedTemporaries() }
         let names = store.names()
         do throws(ControlError) {
             try RuntimeFolder.checkForUse(RuntimeFolder.current())
@@ -73,7 +81,7 @@ enum Recover {
             return .noTimer
         }
         for name in names {
-            switch recover(name, in: store, bootOnly: bootOnly, bootID: BootClock.bootID()) {
+            switch recover(name, in: store, bootOnly: bootOnly, bootID: BootClock.bootID(), readOnly: readOnly) {
             case .said(let line): print(line.escapingControlCharacters)
             case .failed(let line): printError("eggtimer: " + line)
             }
@@ -87,20 +95,34 @@ enum Recover {
         case failed(String)
     }
 
+    /// How a countdown late by `overdue`, more than ``overdueLimit``, by a clock that is not
+    /// synchronised is said: kept, and decided once the clock is set.
+    static func heldNote(_ overdue: Duration) -> String {
+        "overdue by \(ResumePlan.text(overdue)) by a clock that is not synchronised; "
+            + "not dropped: it rings, or is only reported if still more than an hour late, once the clock is set"
+    }
+
     /// Recovers the record `name`.
     /// - Parameters:
-    ///   - name: The record's file name.
+    ///   - name: The record's file name in the store.
     ///   - store: The state folder.
     ///   - bootOnly: Leave alone a record written in this boot (``run(bootOnly:)``).
     ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
+    ///   - readOnly: Whether the state folder cannot be written: the timer's log then goes nowhere,
+    ///     and a record that would be removed is kept (and said so).
+    ///   - clockSynchronised: Whether the wall clock is synchronised; a seam for tests.
     /// - Returns: The line that says what became of it.
-    static func recover(_ name: String, in store: RecordStore, bootOnly: Bool = false, bootID: String?) -> Outcome {
+    static func recover(
+        _ name: String, in store: RecordStore, bootOnly: Bool = false, bootID: String?, readOnly: Bool = false,
+        clockSynchronised: () -> Bool = ClockSync.isSynchronised
+    ) -> Outcome {
+        let removed = readOnly ? "record kept: the state folder is read-only" : "record removed"
         let path = store.folder + "/" + name
         let record: TimerRecord
         do { record = try RecordStore.read(path: path) } catch { return .failed("\(name): skipped: \(error)") }
         let label = record.label
         let stem = String(name.dropLast(RecordStore.suffix.count))
-        let plan = ResumePlan(record: record, bootID: bootID)
+        let plan = ResumePlan(record: record, bootID: bootID, writtenAt: RecordStore.writeTime(path: path))
         if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
             return .said("\(label): already running (\(running))")
         }
@@ -110,36 +132,43 @@ enum Recover {
         }
         if record.kind == .pomodoro {
             store.remove(name: name)
-            return .said("\(label): not recovered: \(pomodoroNote) (record removed)")
+            return .said("\(label): not recovered: \(pomodoroNote) (\(removed))")
         }
-        var overdue = plan.overdue(at: .now)
+        var overdue = plan.overdue(at: .now, wall: AlarmRecovery.wallNow())
         let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in
             guard scheduled.every != nil else { return nil }
             return AlarmRecovery(
                 scheduled, window: record.alarm.ringFor, now: AlarmRecovery.wallNow(), resolver: LocalTimeResolver())
         }
         if let series, !series.ringsNow { overdue = nil }  // a series goes on with its next occurrence
-        if series == nil, let overdue, overdue > overdueLimit {
+        var said: String?
+        if series == nil, let overdue, overdue > overdueLimit, plan.wallDeadline != nil, !clockSynchronised() {
+            said = heldNote(overdue)  // judged on a clock known to be unset: decided by the timer once it is
+        } else if series == nil, let overdue, overdue > overdueLimit {
             let late = "overdue by \(ResumePlan.text(overdue))"
             if !ask("\(label): \(late), more than an hour late. Ring now? [y/N] ") {
                 store.remove(name: name)
-                return .said("\(label): \(late), not rung (more than an hour late); record removed")
+                return .said("\(label): \(late), not rung (more than an hour late); \(removed)")
             }
         }
-        let log = store.folder + "/" + stem + ".log"
+        let log = readOnly ? "/dev/null" : store.folder + "/" + stem + ".log"
         let child: pid_t
         do { child = try start(record: path, log: log) } catch {
             return .failed("\(label): not resumed: cannot start eggtimer: \(errorText(error.code))")
         }
-        let said = series.map { series in
-            "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
+        if let series {
+            said =
+                "resumed, rings \(series.schedule.whenText) (every \(series.schedule.recurrenceText ?? ""))"
                 + (series.missedNote.map { "; " + $0 } ?? "")
         }
-        return awaitStart(child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said)
+        return awaitStart(
+            child, label: label, plan: plan, overdue: overdue, store: store, log: log, said: said, readOnly: readOnly)
     }
 
     /// Whether the timer of `record` still runs: its label (or the record's own name) answers
-    /// on a control socket, or (same boot) its recorded process is an eggtimer still alive.
+    /// on a control socket, or (same boot) its recorded process is an eggtimer still alive: the
+    /// recorded pid and, when the record has it, the same start time (a pid that another
+    /// eggtimer took since is not the recorded timer).
     /// - Returns: How it was found (`pid 42`), or nil when it does not run.
     private static func running(labels: [String], record: TimerRecord, sameBoot: Bool) -> String? {
         let folder = RuntimeFolder.current()
@@ -158,7 +187,9 @@ enum Recover {
                 return "its control socket is busy"
             }
         }
-        if sameBoot, record.pid != getpid(), isLiveEggtimer(record.pid) {
+        if sameBoot, record.pid != getpid(), isLiveEggtimer(record.pid),
+            record.pidStart == nil || ProcessState.startTime(of: record.pid) == record.pidStart
+        {
             return "pid \(record.pid), no control socket"
         }
         return nil

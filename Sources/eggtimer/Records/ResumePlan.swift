@@ -1,5 +1,6 @@
 import Glibc
 import TimerCore
+import TimerText
 
 /// Where a recorded timer stands on this boot's clock: in the same boot its boot-clock deadline
 /// (exact), after a reboot its UTC deadline placed on the wall clock as set now.
@@ -12,32 +13,64 @@ struct ResumePlan: Equatable {
     let afterReboot: Bool
     /// The recorded deadline on this process's boot clock; nil when paused.
     let deadline: ContinuousClock.Instant?
+    /// After a reboot, the deadline as the wall clock reads it, with the record's last write time
+    /// as a floor for now; nil in the same boot or when paused.
+    let wallDeadline: RecoveredDeadline?
 
     /// - Parameters:
     ///   - record: The record.
     ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
-    init(record: TimerRecord, bootID: String?) {
+    ///   - writtenAt: When the record was last written (``RecordStore/writeTime(path:)``); nil
+    ///     when unknown.
+    init(record: TimerRecord, bootID: String?, writtenAt: WallInstant? = nil) {
         self.record = record
         afterReboot = bootID == nil || bootID != record.bootID
         if record.state == .paused {
             deadline = nil
+            wallDeadline = nil
         } else if !afterReboot, let boot = record.deadlineBootNanoseconds {
             deadline = BootClock.instant(bootNanoseconds: boot)
+            wallDeadline = nil
         } else {
-            deadline = record.deadlineUnixNanoseconds.map { BootClock.instant(unixNanoseconds: $0) }
+            let recovered = record.deadlineUnixNanoseconds.map {
+                RecoveredDeadline(deadline: WallInstant(unixNanoseconds: $0), floor: writtenAt)
+            }
+            // A wall clock before the record's last write is known wrong: the deadline is that much nearer.
+            let wall = AlarmRecovery.wallNow()
+            let behind = recovered.map { wall.duration(to: $0.now(wall: wall)) } ?? .zero
+            deadline = record.deadlineUnixNanoseconds.map {
+                BootClock.instant(unixNanoseconds: $0).advanced(by: .zero - behind)
+            }
+            wallDeadline = recovered
         }
     }
 
     /// How long ago the deadline passed at `now`; nil when it has not (or the timer is paused).
-    func overdue(at now: ContinuousClock.Instant) -> Duration? {
+    ///
+    /// After a reboot it is judged on the wall clock reading `wall`, no earlier than the record's
+    /// last write (``RecoveredDeadline/now(wall:)``).
+    /// - Parameters:
+    ///   - now: The boot clock now.
+    ///   - wall: The wall clock now.
+    /// - Returns: The lateness; nil when not late.
+    func overdue(at now: ContinuousClock.Instant, wall: WallInstant) -> Duration? {
+        if let wallDeadline { return wallDeadline.overdue(wall: wall) }
         guard let deadline, deadline < now else { return nil }
         return deadline.duration(to: now)
     }
 
     /// The controller's start for this record at `now`: an overdue deadline moves to `now` (the
     /// alarm rings at once); the kind's preset is looked up by name in `presets`.
+    /// - Parameters:
+    ///   - now: The boot clock now.
+    ///   - wall: The wall clock now.
+    ///   - synchronised: Whether the wall clock is synchronised (``ClockSync/isSynchronised()``).
+    ///   - presets: The presets, for an egg's title.
+    /// - Returns: The resumption.
     /// - Throws: ``RecordError/notRecoverable(_:)`` for a pomodoro.
-    func resumption(at now: ContinuousClock.Instant, presets: [Preset]) throws(RecordError) -> Controller.Resumption {
+    func resumption(
+        at now: ContinuousClock.Instant, wall: WallInstant, synchronised: Bool, presets: [Preset]
+    ) throws(RecordError) -> Controller.Resumption {
         let kind: Run.Kind
         switch record.kind {
         case .plain: kind = .plain
@@ -48,7 +81,8 @@ struct ResumePlan: Equatable {
             deadline.map { .running(deadline: max($0, now)) } ?? .paused(left: record.remaining ?? record.total)
         return Controller.Resumption(
             kind: kind, label: record.label, total: record.total, phase: phase, snoozed: record.state == .snoozed,
-            overdue: overdue(at: now), afterReboot: afterReboot)
+            overdue: overdue(at: now, wall: wall), afterReboot: afterReboot, wallDeadline: wallDeadline,
+            clockSynchronised: synchronised)
     }
 
     /// `3 min`, `42 s`, `2 h 5 min`: a lateness for messages, rounded down.
@@ -67,11 +101,14 @@ enum Resume {
     /// - Parameters:
     ///   - path: The record file.
     ///   - base: The command line (only `--json` is kept from it).
+    ///   - clockSynchronised: Whether the wall clock is synchronised; a seam for tests.
     /// - Returns: The options to run with (the record's device, sound, alarm options, broker and label),
     ///   the controller's start, and a note for the screen (how late it was).
     /// - Throws: `ExitStatus.noInput` (no such record), `.dataError` (corrupt, foreign, a
     ///   pomodoro); one line on standard error says which.
-    static func load(path: String, base: Options) throws(ExitStatus) -> (Options, Controller.Start, [String]) {
+    static func load(
+        path: String, base: Options, clockSynchronised: () -> Bool = ClockSync.isSynchronised
+    ) throws(ExitStatus) -> (Options, Controller.Start, [String]) {
         do throws(RecordError) {
             let record = try RecordStore.read(path: path)
             var options = Options()
@@ -98,10 +135,19 @@ enum Resume {
                 return (options, .alarm(recovery.schedule, label: record.label), recovery.missedNote.map { [$0] } ?? [])
             }
             let now = ContinuousClock.now
-            let resumption = try ResumePlan(record: record, bootID: BootClock.bootID()).resumption(
-                at: now, presets: options.presets)
+            let synchronised = clockSynchronised()
+            let plan = ResumePlan(
+                record: record, bootID: BootClock.bootID(), writtenAt: RecordStore.writeTime(path: path))
+            let resumption = try plan.resumption(
+                at: now, wall: AlarmRecovery.wallNow(), synchronised: synchronised, presets: options.presets)
             var notes: [String] = []
-            if let overdue = resumption.overdue { notes.append("Recovered: overdue by \(ResumePlan.text(overdue)).") }
+            if let overdue = resumption.overdue, resumption.wallDeadline != nil, !synchronised,
+                overdue > Recover.overdueLimit
+            {
+                notes.append("Recovered: \(Recover.heldNote(overdue)).")
+            } else if let overdue = resumption.overdue {
+                notes.append("Recovered: overdue by \(ResumePlan.text(overdue)).")
+            }
             return (options, .resumed(resumption), notes)
         } catch {
             printError("eggtimer: \(path): \(error)")

@@ -109,6 +109,7 @@ extension TimerRecord {
         bootID = String(try fields.required("boot_id"))
         pid = Int32(try fields.integer("pid", in: 1...Int64(Int32.max)) ?? 0)
         guard pid > 0 else { throw .corrupt(line: 0, reason: "no 'pid'") }
+        pidStart = try fields.integer("pid_start", in: 0...Int64.max).map { UInt64($0) }
         alarm = try Self.alarm(fields)
         schedule = try Self.schedule(fields)
         bus = try Self.bus(fields)

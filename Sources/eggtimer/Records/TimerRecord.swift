@@ -25,6 +25,7 @@ import TimerText
 /// remaining_ns=42000000000          paused only: the time left
 /// boot_id=6f1c…                     /proc/sys/kernel/random/boot_id when written
 /// pid=4242                          the process that wrote it
+/// pid_start=123456                  its start, clock ticks after boot (/proc/PID/stat field 22)
 /// device=default                    -D
 /// sound_hex=2f686f6d65…             --sound, absent for the shipped sound
 /// loops=3                           --loops, absent: until acknowledged
@@ -87,6 +88,11 @@ struct TimerRecord: Equatable, Sendable {
     /// The kernel's boot id when written: whether the boot clock still counts from the same boot.
     var bootID: String
     var pid: Int32
+    /// When ``pid`` started (`/proc/PID/stat` field 22, clock ticks after boot): in the same boot
+    /// a live process with the pid is the writer only if it started then (pids are reused).
+    ///
+    /// Its key (`pid_start`) came later in version 1; nil in an older record.
+    var pidStart: UInt64? = nil
     var alarm = Alarm()
     /// An alarm at a time (`eggtimer at`): its occurrence, local time and `--every`; nil for a
     /// countdown.
@@ -129,6 +135,7 @@ struct TimerRecord: Equatable, Sendable {
         add("remaining_ns", remaining.map { "\($0.nanoseconds)" })
         add("boot_id", bootID)
         add("pid", "\(pid)")
+        add("pid_start", pidStart.map { "\($0)" })
         addText("device", alarm.device)
         add("sound_hex", alarm.sound.map { Self.hex($0.bytes) })
         add("loops", alarm.loops.map { "\($0)" })

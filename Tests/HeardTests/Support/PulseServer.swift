@@ -22,11 +22,15 @@ final class PulseServer {
     var log: String { directory + "/server.log" }
     private(set) var server: Child?
     private var childFolders = 0
+    /// Whether clients need no cookie (`auth-anonymous=1`): for a client that has no home folder.
+    private let anonymous: Bool
 
     /// Makes the private folder and starts the server.
+    /// - Parameter anonymous: Whether clients without the server's cookie may connect.
     /// - Throws: `TestFailure` naming what went wrong when the server does not answer.
-    init() throws {
+    init(anonymous: Bool = false) throws {
         directory = makePrivateDirectory("eggtimer-heard")
+        self.anonymous = anonymous
         try start()
     }
 
@@ -52,7 +56,7 @@ final class PulseServer {
                 "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--log-level=debug",
                 "--log-target=stderr", "-L",
                 "module-null-sink sink_name=\(Self.sink) rate=\(Self.sampleRate) channels=2 norewinds=1",
-                "-L", "module-native-protocol-unix",
+                "-L", "module-native-protocol-unix" + (anonymous ? " auth-anonymous=1" : ""),
             ], environment: serverEnvironment, stderrPath: log)
         server = child
         let deadline = ContinuousClock.now + .seconds(20)
