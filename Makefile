@@ -51,7 +51,7 @@ run: release
 # Every program a test runs is named with its package in Tests/TestSupport/SystemTool.swift, and
 # a test fails if that package is in none of these lists. The tests run in a private network
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)

@@ -32,7 +32,7 @@ import Testing
             "XDG_RUNTIME_DIR": own, "XDG_STATE_HOME": own,
         ]
         let run = Child.spawn(
-            "/usr/bin/setpriv",
+            SystemTool.setpriv.path,
             ["--reuid", uid, "--regid", uid, "--clear-groups", eggtimerPath, "1", "-D", "pulse", "--loops", "1"],
             environment: environment, stderrPath: stderrPath)
         #expect(run.wait(timeout: .seconds(30)) == .exited(0), "\(readText(stderrPath))")

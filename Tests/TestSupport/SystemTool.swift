@@ -63,6 +63,10 @@ extension SystemTool {
     public static let timeout = SystemTool("/usr/bin/timeout", package: "coreutils")
     /// `/usr/bin/setpriv`: runs a command as another user.
     public static let setpriv = SystemTool("/usr/bin/setpriv", package: "util-linux")
+    /// `/usr/bin/unshare`: runs a command in namespaces of its own.
+    public static let unshare = SystemTool("/usr/bin/unshare", package: "util-linux")
+    /// `/bin/mount`.
+    public static let mount = SystemTool("/bin/mount", package: "mount")
     /// `/usr/bin/perl`: a stand-in listener of another user's.
     public static let perl = SystemTool("/usr/bin/perl", package: "perl-base")
     /// `/usr/bin/gcc`: builds the tests' preload libraries (``RealtimeShift``).
@@ -90,7 +94,8 @@ extension SystemTool {
 
     /// Every tool above.
     public static let all: [SystemTool] = [
-        sh, bash, rm, ls, nohup, timeout, setpriv, perl, gcc, pulseaudio, pactl, parec, mosquitto, mosquittoPasswd,
+        sh, bash, rm, ls, nohup, timeout, setpriv, unshare, mount, perl, gcc, pulseaudio, pactl, parec, mosquitto,
+        mosquittoPasswd,
         mosquittoPub, mosquittoSub, openssl, kiritimati, berlin,
     ]
 }

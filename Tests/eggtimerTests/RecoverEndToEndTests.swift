@@ -275,8 +275,9 @@ import Testing
         // mount; as another user, by its mode.
         let launcher: [String]
         if getuid() == 0 {
-            let script = #"mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@""#
-            launcher = ["/usr/bin/unshare", "-m", "/bin/sh", "-c", script, house.records]
+            let mount = SystemTool.mount.path
+            let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
+            launcher = [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, house.records]
         } else {
             chmod(house.records, 0o500)
             launcher = []

@@ -1,5 +1,5 @@
-import TimerText
 import Testing
+import TimerText
 
 @testable import eggtimer
 
