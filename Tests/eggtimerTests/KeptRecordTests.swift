@@ -128,18 +128,7 @@ import TimerCore
     }
 
     /// The file names in `folder`, without `.` and `..`.
-    static func files(in folder: String) -> Set<String> {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: Set<String> = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.insert(name) }
-        }
-        return names
-    }
+    static func files(in folder: String) -> Set<String> { Set(folderEntries(folder).map(\.name)) }
 
     @Test(arguments: [false, true])
     func anAlarmSnoozedThenAcknowledgedOnAFullDiskLeavesNoRecord(fromMenu: Bool) {

@@ -47,18 +47,7 @@ import Testing
         }
 
         /// Every file in the records' folder.
-        func files() -> Set<String> {
-            guard let directory = opendir(records) else { return [] }
-            defer { closedir(directory) }
-            var names: Set<String> = []
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != ".", name != ".." { names.insert(name) }
-            }
-            return names
-        }
+        func files() -> Set<String> { Set(folderEntries(records).map(\.name)) }
     }
 
     private let soon = { ContinuousClock.now + .seconds(15) }
