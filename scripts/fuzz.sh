@@ -2,11 +2,13 @@
 # Builds the libFuzzer targets, one per parser of outside bytes, with ASan and runs each (one at a
 # time, niced) for RUNS inputs (default one million): durations, times of day (eggtimer at),
 # config lines, control-socket lines, MQTT payloads (commands, states, JSON), MP3 decoding with
-# the sniffer. Record files are not yet fuzzed: their parser lives in the executable target.
+# the sniffer, and timer records (whose parser composes types of several targets and so stays in
+# the executable target: its sources, without main.swift, are built into that fuzz target over
+# the libraries, each built as a module).
 # Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
-targets="${FUZZ_TARGETS:-duration time config control bus sound}"
+targets="${FUZZ_TARGETS:-duration time config control bus sound record}"
 out=.build/fuzz
 mkdir -p "$out"
 flags="-O -sanitize=fuzzer,address -parse-as-library"
@@ -49,10 +51,18 @@ seed control status "eggtimer/1	status"
 seed control reply "ok	label=tea	pid=42	state=counting	remaining_ns=1500000001	deadline_ms=1796000000000	at=2026-12-24T18:00:00+01:00"
 seed bus state '{"state":"counting","label":"eggs","node":"kitchen","duration_s":420,"remaining_s":419.9,"deadline":"2026-11-30T11:02:03.123Z"}'
 for s in ack cancel snooze pause resume "add 60" "add -86400"; do seed bus "u$(printf '%s' "$s" | tr ' ' '_')" "$s"; done
+mkdir -p "$out/corpus-record"
+record_seed() { # name, deadline, remaining
+    printf 'eggtimer-record 1\nlabel=tea\nkind=egg\npreset=Soft\ntotal_ns=300000000000\nstate=counting\ndeadline_boot_ns=%s\ndeadline_unix_ns=%s\nboot_id=00000000-0000-0000-0000-000000000000\npid=%s\ndevice=null\nloops=1\nvolume=100\nremaining_ns=%s\n' \
+        "$2" "$2" "$3" "$3" > "$out/corpus-record/seed-$1"
+}
+n=0
+for b in $boundaries; do n=$((n + 1)); record_seed "b$n" "$b" "$b"; done
+record_seed plain 1796026323000000000 4242
 mkdir -p "$out/corpus-sound"
 head -c 4096 Sounds/alarm_sound.mp3 > "$out/corpus-sound/seed-head"
 head -c 64 /dev/urandom > "$out/corpus-sound/seed-random"
-for t in duration time config control bus; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
+for t in duration time config control bus record; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
 
 build() { # target, then sources and flags
     name=$1
@@ -60,19 +70,29 @@ build() { # target, then sources and flags
     # shellcheck disable=SC2086
     nice swiftc $flags -module-name "Fuzz_$name" "$@" -o "$out/fuzz-$name"
 }
-# TimerText imports TimerCore: that one is built first as a module and a static library.
-timer_core() {
-    [ -f "$out/modules/TimerCore.swiftmodule" ] && return
+# A library target as a module and a static library over the modules built before it.
+c_includes="-I Sources/CSystem -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CMosquitto"
+c_includes="$c_includes $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g')"
+library() { # name
+    [ -f "$out/modules/$1.swiftmodule" ] && return
     mkdir -p "$out/modules"
     # shellcheck disable=SC2086
-    nice swiftc $flags -module-name TimerCore -emit-library -static -emit-module \
-        -emit-module-path "$out/modules/TimerCore.swiftmodule" Sources/TimerCore/*.swift -o "$out/libTimerCore.a"
+    nice swiftc $flags -module-name "$1" -emit-library -static -emit-module -I "$out/modules" $c_includes \
+        -emit-module-path "$out/modules/$1.swiftmodule" "Sources/$1"/*.swift -o "$out/lib$1.a"
 }
 for t in $targets; do
     case $t in
+    record)
+        for l in TimerCore TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
+        # shellcheck disable=SC2046,SC2086
+        build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
+            $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
+            "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
+            "$out/libTimerCore.a" -lasound -lmpg123 -ldl
+        ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config)
-        timer_core
+        library TimerCore
         source=Tests/Fuzz/AlarmTimeFuzz.swift
         [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
         build "$t" -I "$out/modules" "$source" Sources/TimerText/*.swift "$out/libTimerCore.a"
@@ -91,6 +111,6 @@ done
 
 cd "$out"
 for t in $targets; do
-    case $t in sound) max=8192 ;; config) max=512 ;; *) max=128 ;; esac
+    case $t in sound) max=8192 ;; config | record) max=512 ;; *) max=128 ;; esac
     nice "./fuzz-$t" -runs="$runs" -max_len="$max" -print_final_stats=1 "corpus-$t"
 done
