@@ -182,6 +182,35 @@ import Testing
         _ = other.finish()
     }
 
+    /// A timer with no control socket (its runtime folder too deep for one) that `recover` started
+    /// runs as `/proc/self/exe` (comm `exe`): `status` must not offer its record as kept, and a
+    /// second `recover` must not start a second copy (both copies rang before: the writer was
+    /// looked up by its name `eggtimer`, not by its pid and start time).
+    @Test func aRecoveredTimerWithoutASocketIsKnownToRunAndNotStartedTwice() throws {
+        let house = House()
+        let deep = house.runtime + "/" + String(repeating: "r", count: 70)
+        #expect(mkdir(deep, 0o700) == 0)
+        var environment = house.environment
+        environment["XDG_RUNTIME_DIR"] = deep
+        let original = PipedChild(["10m", "--label", "tea", "--json", "-D", "null"], environment: environment)
+        #expect(original.expect(#""event":"started""#, until: soon()))
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+
+        let first = runEggtimer(["recover"], environment: environment)
+        let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") }, "\(first.stdout)")
+        #expect(line.hasPrefix("tea: resumed, rings in "), "\(first.stdout)")
+        let resumed = try #require(pid(in: String(line)))
+        defer {
+            kill(resumed, SIGKILL)
+            waitForEnd(resumed)
+        }
+        let status = runEggtimer(["status"], environment: environment)
+        #expect(!status.stdout.contains("tea "), "\(status.stdout)")
+        let second = runEggtimer(["recover"], environment: environment)
+        #expect(second.stdout == "tea: already running (pid \(resumed), no control socket)\n", "\(second.stdout)")
+    }
+
     @Test func aRecordFromAnotherBootThatIsOverdueRingsAtOnce() throws {
         let house = House()
         house.write("tea", foreignBootRecord(deadlineUnix: unixNow() - 180_000_000_000))

@@ -95,7 +95,7 @@ struct KeptRecord: Equatable {
         store.names().compactMap { name in
             guard let record = try? RecordStore.read(path: store.folder + "/" + name) else { return nil }
             if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { return nil }
-            if record.bootID == bootID, Recover.isLiveEggtimer(record.pid) { return nil }
+            if record.bootID == bootID, Recover.writerRuns(record) { return nil }
             return KeptRecord(record: record, name: name, bootID: bootID, now: now)
         }
     }

@@ -187,20 +187,31 @@ enum Recover {
                 return "its control socket is busy"
             }
         }
-        if sameBoot, record.pid != getpid(), isLiveEggtimer(record.pid),
-            record.pidStart == nil || ProcessState.startTime(of: record.pid) == record.pidStart
-        {
-            return "pid \(record.pid), no control socket"
-        }
+        if sameBoot, writerRuns(record) { return "pid \(record.pid), no control socket" }
         return nil
     }
 
-    /// Whether `pid` is a live eggtimer process: it exists, is not a zombie waiting to be reaped (a
-    /// process killed with SIGKILL stays one until its parent, or a container's init, reaps it), and
-    /// its `/proc/PID/comm` is `eggtimer`.
-    static func isLiveEggtimer(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0, processName(pid) == "eggtimer" else { return false }
-        return !ProcessState.hasEnded(pid)
+    /// Whether the process that wrote `record` (in this boot) still runs: its pid is alive, not a
+    /// zombie waiting to be reaped (a process killed with SIGKILL stays one until its parent, or a
+    /// container's init, reaps it), and is that process, not a later one that got the pid.
+    ///
+    /// A record with `pid_start` names its process by pid and start time (unique within a boot),
+    /// whatever the process is called: a timer that `recover` started runs as `/proc/self/exe`
+    /// (its comm is `exe`), and the binary may run under another name. An older record without it
+    /// is believed when the process is an eggtimer: comm `eggtimer`, or the same executable file as
+    /// this process.
+    /// - Parameter record: A record of this boot.
+    /// - Returns: Whether its writer runs; false for this very process.
+    /// C: `kill(pid, 0)`, `/proc/PID/stat`, `/proc/PID/comm`, `stat(/proc/PID/exe)`.
+    static func writerRuns(_ record: TimerRecord) -> Bool {
+        let pid = record.pid
+        guard pid > 0, pid != getpid(), kill(pid, 0) == 0, !ProcessState.hasEnded(pid) else { return false }
+        if let start = record.pidStart { return ProcessState.startTime(of: pid) == start }
+        if processName(pid) == "eggtimer" { return true }
+        var theirs = stat()
+        var ours = stat()
+        return stat("/proc/\(pid)/exe", &theirs) == 0 && stat("/proc/self/exe", &ours) == 0
+            && theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino
     }
 
     /// `/proc/PID/comm`, without its newline.
