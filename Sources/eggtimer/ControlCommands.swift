@@ -77,9 +77,13 @@ enum ControlCommands {
         } catch {
             // `cancel LABEL` for a timer that no longer runs forgets its kept record.
             if request == .cancel, error.status == .noTimer, let label,
-                let line = KeptRecord.forget(label: label, running: timers)
+                let forgotten = KeptRecord.forget(label: label, running: timers)
             {
-                return write(line + "\n")
+                guard forgotten.removed else {
+                    printError("eggtimer: " + forgotten.line)
+                    return .osError
+                }
+                return write(forgotten.line + "\n")
             }
             result = .failure(error)
         }

@@ -280,6 +280,30 @@ import Testing
         waitForEnd(timer)
     }
 
+    /// `cancel LABEL` for a kept record that a read-only state folder keeps says so and fails
+    /// (it said the record was removed, and the next `recover` rang it; found by a tester).
+    @Test func cancellingAKeptRecordThatCannotBeRemovedSaysSo() throws {
+        let house = House()
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 600_000_000_000))
+        let launcher: [String]
+        if getuid() == 0 {
+            let mount = SystemTool.mount.path
+            let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
+            launcher = [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, house.records]
+        } else {
+            chmod(house.records, 0o500)
+            launcher = []
+        }
+        defer { chmod(house.records, 0o700) }
+        let cancel = runEggtimer(["cancel", "tea"], environment: house.environment, launcher: launcher)
+        #expect(cancel.termination == .exited(71), "\(cancel.stdout)\(cancel.stderr)")
+        #expect(cancel.stdout.isEmpty)
+        #expect(
+            cancel.stderr.hasPrefix("eggtimer: tea: not running, but its kept record cannot be removed ("),
+            "\(cancel.stderr)")
+        #expect(house.record("tea") != nil)
+    }
+
     /// A read-only state folder: `recover` starts what it can and says what it cannot do.
     ///
     /// Issue 21: it refused everything with exit 71 (it could not create its lock).

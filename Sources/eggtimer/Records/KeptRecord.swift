@@ -105,15 +105,21 @@ struct KeptRecord: Equatable {
     /// - Parameters:
     ///   - label: The label given.
     ///   - running: The running timers that answered (none of them is `label`).
-    /// - Returns: The line to print, or nil when no kept record has that label.
-    static func forget(label: String, running: [TimerStatus]) -> String? {
+    /// - Returns: The line to print and whether the record is gone (false: it could not be
+    ///   removed, a read-only state folder); nil when no kept record has that label.
+    static func forget(label: String, running: [TimerStatus]) -> (line: String, removed: Bool)? {
         guard let store = RecordStore.current() else { return nil }
         let kept = list(in: store, running: running, bootID: BootClock.bootID(), now: .now)
         let folded = kept.filter { $0.label.lowercased() == label.lowercased() }
         guard let record = kept.first(where: { $0.label == label }) ?? (folded.count == 1 ? folded[0] : nil) else {
             return nil
         }
-        store.remove(name: record.name)
-        return "\(record.label): not running; its kept record is removed: `eggtimer recover` will not start it"
+        if let code = store.remove(name: record.name) {
+            return (
+                "\(record.label): not running, but its kept record cannot be removed (\(errorText(code))): "
+                    + "`eggtimer recover` would start it again", false
+            )
+        }
+        return ("\(record.label): not running; its kept record is removed: `eggtimer recover` will not start it", true)
     }
 }

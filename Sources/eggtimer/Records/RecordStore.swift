@@ -108,8 +108,15 @@ struct RecordStore {
     }
 
     /// Removes the record `name` (durably); a missing one is no error.
-    func remove(name: String) {
-        if unlink(folder + "/" + name) == 0 { syncFolder() }
+    /// - Returns: The errno when the file could not be removed (a read-only folder: EROFS, EACCES);
+    ///   nil when it was, or was not there.
+    @discardableResult
+    func remove(name: String) -> Int32? {
+        if unlink(folder + "/" + name) == 0 {
+            syncFolder()
+            return nil
+        }
+        return errno == ENOENT ? nil : errno
     }
 
     /// Flushes the folder's entries (a rename or unlink) to disk.
