@@ -259,8 +259,9 @@ extension Options {
         .I P/NODE/LABEL/command
         \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
         \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
-        standard error. Commands are events: a retained one (\fBmosquitto_pub \-r\fR) is \#
-        ignored with one line, never acted on.
+        standard error. Commands are events: one the broker keeps retained \#
+        (\fBmosquitto_pub \-r\fR) is ignored with one line by a timer that starts later (a timer \#
+        already running when it is published gets it as a plain message and acts on it once).
         .TP
         .I P/NODE/LABEL/availability
         \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#

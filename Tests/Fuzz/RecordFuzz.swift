@@ -19,7 +19,10 @@ public func fuzzRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let now = ContinuousClock.now
     for bootID in [record.bootID, "another-boot"] {
         let plan = ResumePlan(record: record, bootID: bootID, writtenAt: AlarmRecovery.wallNow())
-        for wall in [AlarmRecovery.wallNow(), WallInstant(unixNanoseconds: 0), WallInstant(unixNanoseconds: 4_000_000_000_000_000_000)] {
+        for wall in [
+            AlarmRecovery.wallNow(), WallInstant(unixNanoseconds: 0),
+            WallInstant(unixNanoseconds: 4_000_000_000_000_000_000),
+        ] {
             _ = plan.overdue(at: now, wall: wall)
             _ = try? plan.resumption(at: now, wall: wall, synchronised: true, presets: Preset.eggs)
             _ = KeptRecord(record: record, name: "x.timer", bootID: bootID, now: now, wall: wall)

@@ -280,6 +280,19 @@ import Testing
         waitForEnd(timer)
     }
 
+    /// A deadline further ahead than any timer can set (999:59:59) is a corrupt record, skipped
+    /// with one line (it was resumed, ringing in 1111109:46:43; found by a tester).
+    @Test func aRecordDueFurtherAheadThanAnyTimerCanBeIsSkipped() throws {
+        let house = House()
+        house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 2_000 * 3_600_000_000_000))
+        let recover = house.command(["recover"])
+        #expect(
+            recover.stdout.hasPrefix("tea.timer: skipped: corrupt record: its deadline is more than 999:59:59 ahead")
+                || recover.stderr.hasPrefix("eggtimer: tea.timer: skipped: corrupt record: its deadline"),
+            "\(recover.stdout)\(recover.stderr)")
+        #expect(!recover.stdout.contains("resumed"), "\(recover.stdout)")
+    }
+
     /// `cancel LABEL` for a kept record that a read-only state folder keeps says so and fails
     /// (it said the record was removed, and the next `recover` rang it; found by a tester).
     @Test func cancellingAKeptRecordThatCannotBeRemovedSaysSo() throws {

@@ -1,6 +1,7 @@
 import CSystem
 import ControlChannel
 import Glibc
+import TimerCore
 
 /// `eggtimer recover`: starts again, as one detached process each, the timers recorded in the
 /// state folder (``RecordStore``) that no process runs any more.
@@ -123,6 +124,15 @@ enum Recover {
         let label = record.label
         let stem = String(name.dropLast(RecordStore.suffix.count))
         let plan = ResumePlan(record: record, bootID: bootID, writtenAt: RecordStore.writeTime(path: path))
+        // A countdown and an alarm at a time are at most 999:59:59 ahead when made: a record whose
+        // deadline lies further ahead was not written by a timer (the clock cannot have gone back
+        // that far after its last write: that is the floor).
+        if let deadline = plan.deadline,
+            ContinuousClock.now.duration(to: deadline) > DurationParser.maximum + .seconds(60)
+        {
+            return .failed(
+                "\(name): skipped: corrupt record: its deadline is more than \(DurationParser.maximumText) ahead")
+        }
         if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
             return .said("\(label): already running (\(running))")
         }
