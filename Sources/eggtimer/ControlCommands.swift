@@ -23,16 +23,15 @@ enum ControlCommands {
         switch command {
         case .status(let json):
             let timers = survey(labels(in: folder) ?? [], folder: folder).timers
-            let kept =
-                RecordStore.current().map {
-                    KeptRecord.list(in: $0, running: timers, bootID: BootClock.bootID(), now: .now)
-                } ?? []
+            let store = RecordStore.current()
+            let bootID = BootClock.bootID()
+            let kept = store.map { KeptRecord.list(in: $0, running: timers, bootID: bootID, now: .now) } ?? []
             let time = LocalTime.system
             let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
+            if json { return write(StatusReport.json(timers, kept: kept, time: time)) }
+            let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
-                json
-                    ? StatusReport.json(timers, kept: kept, time: time)
-                    : StatusReport.table(timers, kept: kept, time: time, now: now))
+                StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
         case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
         case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
         case .snooze(let label, let duration):

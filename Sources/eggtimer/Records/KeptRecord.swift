@@ -100,6 +100,42 @@ struct KeptRecord: Equatable {
         }
     }
 
+    /// What `status` says of the records that are neither a running timer's nor kept: timers that
+    /// run without a control socket (the record's writer runs, yet no socket answered for it: a
+    /// runtime folder too deep or refused), and records that cannot be read.
+    /// - Parameters:
+    ///   - store: The state folder.
+    ///   - running: The running timers that answered on their sockets.
+    ///   - bootID: This boot's id.
+    /// - Returns: Up to two lines, without newlines; none when there is nothing to say.
+    /// - Complexity: One file read per record, one `/proc` look per record of this boot.
+    static func unlisted(in store: RecordStore, running: [TimerStatus], bootID: String?) -> [String] {
+        var socketless: [String] = []
+        var unreadable: [String] = []
+        for name in store.names() {
+            guard let record = try? RecordStore.read(path: store.folder + "/" + name) else {
+                unreadable.append(name.escapingControlCharacters)
+                continue
+            }
+            if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { continue }
+            if record.bootID == bootID, Recover.writerRuns(record) {
+                socketless.append("\(record.label.escapingControlCharacters) (pid \(record.pid))")
+            }
+        }
+        var lines: [String] = []
+        if !socketless.isEmpty {
+            lines.append(
+                "running without a control socket: \(socketless.joined(separator: ", ")); "
+                    + "`kill -USR1 PID` stops one's alarm")
+        }
+        if !unreadable.isEmpty {
+            let count = unreadable.count == 1 ? "1 record" : "\(unreadable.count) records"
+            lines.append(
+                "\(count) cannot be read: \(unreadable.joined(separator: ", ")) (`eggtimer recover` says why)")
+        }
+        return lines
+    }
+
     /// Forgets the kept record of the timer labelled `label` (as typed, else the only one that
     /// differs from it in case alone): `eggtimer cancel LABEL` for a timer that no longer runs.
     /// - Parameters:
