@@ -74,17 +74,26 @@ enum ControlCommands {
             let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
             result = send(request, to: target.label, folder: folder)
         } catch {
-            // `cancel LABEL` for a timer that no longer runs forgets its kept record.
-            if request == .cancel, error.status == .noTimer, let label,
-                let forgotten = KeptRecord.forget(label: label, running: timers)
-            {
-                guard forgotten.removed else {
-                    printError("eggtimer: " + forgotten.line)
-                    return .osError
+            // `cancel LABEL` for a timer that no longer runs forgets its kept record, with no
+            // `recover` running meanwhile: one that was may have started it again, so look again.
+            if request == .cancel, error.status == .noTimer, let label {
+                let lock = RecordStore.current().flatMap(Recover.holdOffRuns)
+                defer { if let lock { close(lock) } }
+                let again = survey([label], folder: folder, named: label).timers
+                if let target = try? TimerSelection.target(among: again, label: label, verb: verb) {
+                    result = send(request, to: target.label, folder: folder)
+                } else if let forgotten = KeptRecord.forget(label: label, running: again) {
+                    guard forgotten.removed else {
+                        printError("eggtimer: " + forgotten.line)
+                        return .osError
+                    }
+                    return write(forgotten.line + "\n")
+                } else {
+                    result = .failure(error)
                 }
-                return write(forgotten.line + "\n")
+            } else {
+                result = .failure(error)
             }
-            result = .failure(error)
         }
         switch result {
         case .success(let line): return write(line + "\n")

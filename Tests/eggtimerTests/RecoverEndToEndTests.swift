@@ -288,6 +288,37 @@ import Testing
         waitForEnd(timer)
     }
 
+    /// `cancel LABEL` of a kept record waits for a running `recover`, then looks again.
+    ///
+    /// The recover may have started that timer meanwhile, and then the timer is cancelled. Before, cancel
+    /// removed the record while recover resumed it, and the cancelled timer came back (a tester
+    /// saw it 1 time in 12). The recover is stood in for by this test holding its lock.
+    @Test func cancelWaitsForARunningRecoverAndCancelsTheTimerItStarted() throws {
+        let house = House()
+        let killed = house.timer(["10m", "--label", "tea"])
+        #expect(killed.expect(#""event":"started""#, until: soon()))
+        kill(killed.pid, SIGKILL)
+        #expect(killed.finish() == .signaled(SIGKILL))
+        let lock = open(house.records + "/.recover.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        let cancel = PipedChild(["cancel", "tea"], environment: house.environment)
+        // Waiting on the lock: the kernel lists cancel as a blocked waiter in /proc/locks.
+        let deadline = soon()
+        while !readText("/proc/locks").contains("-> FLOCK  ADVISORY  WRITE \(cancel.pid) "),
+            ContinuousClock.now < deadline
+        {
+            poll(nil, 0, 10)
+        }
+        #expect(readText("/proc/locks").contains("-> FLOCK  ADVISORY  WRITE \(cancel.pid) "), "cancel did not wait")
+        let resumed = house.timer(["10m", "--label", "tea"])  // as a recover would start it
+        #expect(resumed.expect(#""event":"started""#, until: soon()))
+        close(lock)
+        #expect(cancel.finish() == .exited(0))
+        #expect(cancel.stdout == "tea: cancelled\n", "\(cancel.stdout)")
+        #expect(resumed.finish() == .exited(1))
+        #expect(house.record("tea") == nil)
+    }
+
     /// A deadline further ahead than any timer can set (999:59:59) is a corrupt record, skipped
     /// with one line (it was resumed, ringing in 1111109:46:43; found by a tester).
     @Test func aRecordDueFurtherAheadThanAnyTimerCanBeIsSkipped() throws {

@@ -63,11 +63,9 @@ enum Recover {
             return .osError
         }
         defer { if lock >= 0 { close(lock) } }
-        while lock >= 0, flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                printError("eggtimer: recover: cannot lock \(store.folder): \(errorText(errno))")
-                return .osError
-            }
+        if lock >= 0, let code = lockExclusively(lock) {
+            printError("eggtimer: recover: cannot lock \(store.folder): \(errorText(code))")
+            return .osError
         }
         if !readOnly { store.removeAbandonedTemporaries() }
         let names = store.names()
@@ -199,6 +197,40 @@ enum Recover {
         }
         if sameBoot, writerRuns(record) { return "pid \(record.pid), no control socket" }
         return nil
+    }
+
+    /// Takes an exclusive `flock` on `lock`, saying once on standard error when another
+    /// `eggtimer recover` holds it (then it waits for that run to end: it starts timers one by one).
+    /// - Parameter lock: An open descriptor of the state folder's `.recover.lock`.
+    /// - Returns: nil when locked; the errno otherwise. C: `flock`.
+    static func lockExclusively(_ lock: Int32) -> Int32? {
+        var said = false
+        while true {
+            if flock(lock, LOCK_EX | (said ? 0 : LOCK_NB)) == 0 { return nil }
+            let code = errno
+            if code == EWOULDBLOCK, !said {
+                printError("eggtimer: waiting for another `eggtimer recover` to finish")
+                said = true
+            } else if code != EINTR {
+                return code
+            }
+        }
+    }
+
+    /// Waits for a running `eggtimer recover` in `store` to finish and keeps others out until the
+    /// returned descriptor is closed: `cancel LABEL` forgets a kept record under it, so a recover
+    /// cannot start the timer between cancel's look and its removal.
+    /// - Parameter store: The state folder.
+    /// - Returns: The locked descriptor, which the caller closes; nil when there is no lock file
+    ///   (no recover has run) or it cannot be taken.
+    static func holdOffRuns(in store: RecordStore) -> Int32? {
+        let lock = open(store.folder + "/.recover.lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard lock >= 0 else { return nil }
+        guard lockExclusively(lock) == nil else {
+            close(lock)
+            return nil
+        }
+        return lock
     }
 
     /// Whether the process that wrote `record` (in this boot) still runs: its pid is alive, not a
