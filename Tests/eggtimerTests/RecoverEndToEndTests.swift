@@ -337,15 +337,7 @@ import Testing
     @Test func cancellingAKeptRecordThatCannotBeRemovedSaysSo() throws {
         let house = House()
         house.write("tea", foreignBootRecord(deadlineUnix: unixNow() + 600_000_000_000))
-        let launcher: [String]
-        if getuid() == 0 {
-            let mount = SystemTool.mount.path
-            let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
-            launcher = [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, house.records]
-        } else {
-            chmod(house.records, 0o500)
-            launcher = []
-        }
+        let launcher = readOnlyLauncher(house)
         defer { chmod(house.records, 0o700) }
         let cancel = runEggtimer(["cancel", "tea"], environment: house.environment, launcher: launcher)
         #expect(cancel.termination == .exited(71), "\(cancel.stdout)\(cancel.stderr)")
@@ -365,17 +357,7 @@ import Testing
         house.write(
             "old",
             foreignBootRecord(deadlineUnix: unixNow() - 7_200_000_000_000).replacing("label=tea", with: "label=old"))
-        // As root (which writes anywhere) the folder is made read-only by a private read-only bind
-        // mount; as another user, by its mode.
-        let launcher: [String]
-        if getuid() == 0 {
-            let mount = SystemTool.mount.path
-            let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
-            launcher = [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, house.records]
-        } else {
-            chmod(house.records, 0o500)
-            launcher = []
-        }
+        let launcher = readOnlyLauncher(house)
         defer { chmod(house.records, 0o700) }
         let recover = runEggtimer(["recover"], environment: house.environment, launcher: launcher)
         #expect(recover.termination == .exited(0), "\(recover.stderr)")
@@ -523,6 +505,20 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// What runs a command with `house`'s records folder read-only: as root (which writes
+    /// anywhere) a private read-only bind mount (`unshare -m`); as another user, the folder's mode
+    /// (0500, set here; the caller sets 0700 again).
+    /// - Returns: The launcher for ``runEggtimer(_:stdin:environment:timeout:stdoutClosed:stdoutFile:trigger:launcher:)``.
+    private func readOnlyLauncher(_ house: House) -> [String] {
+        guard getuid() == 0 else {
+            chmod(house.records, 0o500)
+            return []
+        }
+        let mount = SystemTool.mount.path
+        let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
+        return [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, house.records]
+    }
 
     /// A record of a plain 5-minute countdown written in another boot, due at `deadlineUnix`.
     private func foreignBootRecord(deadlineUnix: Int64) -> String {
