@@ -3,18 +3,25 @@ import Glibc
 /// A process's scheduling state as `/proc/PID/stat` gives it (proc(5)): the one letter after the
 /// parenthesised command name (R running, S sleeping, T stopped, t traced, Z zombie, X dead…).
 enum ProcessState {
-    /// The state letter of `pid`; nil when the process is gone or the file cannot be read.
-    static func letter(of pid: pid_t) -> UInt8? {
+    /// The fields of `/proc/PID/stat` after the command name: the first is field 3 (the state).
+    ///
+    /// The command name (field 2) may hold spaces and parentheses, so they are counted from the
+    /// last `)`.
+    /// - Parameter pid: The process.
+    /// - Returns: The fields; nil when the process is gone or the file cannot be read.
+    /// C: `open`, `read`.
+    static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: 1024)
         let count = read(fd, &buffer, buffer.count)
-        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else {
-            return nil
-        }
-        return buffer[close + 2]
+        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        return buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
     }
+
+    /// The state letter of `pid`; nil when the process is gone or the file cannot be read.
+    static func letter(of pid: pid_t) -> UInt8? { statFields(of: pid)?.first?.first }
 
     /// Whether `pid` has ended (a zombie not yet reaped, dead, or gone).
     static func hasEnded(_ pid: pid_t) -> Bool {
