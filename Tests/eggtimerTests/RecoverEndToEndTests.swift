@@ -30,6 +30,17 @@ import Testing
 
         func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
 
+        /// Starts a timer with `arguments` (as ``timer(_:)``, in `environment` if given), waits until
+        /// it has started and kills it with SIGKILL, leaving its record.
+        /// - Returns: The killed timer's pid.
+        func killedTimer(_ arguments: [String], environment: [String: String]? = nil) -> pid_t {
+            let timer = PipedChild(arguments + ["--json", "-D", "null"], environment: environment ?? self.environment)
+            #expect(timer.expect(#""event":"started""#, until: .now + .seconds(15)))
+            kill(timer.pid, SIGKILL)
+            #expect(timer.finish() == .signaled(SIGKILL))
+            return timer.pid
+        }
+
         /// The record file `<name>.timer` as text, or nil.
         func record(_ name: String) -> String? {
             readFile(records + "/" + name + ".timer").map { String(decoding: $0, as: UTF8.self) }
@@ -158,16 +169,13 @@ import Testing
     /// recorded start time (`pid_start`) tells them apart, and the timer is recovered.
     @Test func aRecordWhosePidAnotherEggtimerTookIsRecovered() throws {
         let house = House()
-        let original = house.timer(["10m", "--label", "tea"])
-        #expect(original.expect(#""event":"started""#, until: soon()))
-        kill(original.pid, SIGKILL)
-        #expect(original.finish() == .signaled(SIGKILL))
+        let original = house.killedTimer(["10m", "--label", "tea"])
         let other = house.timer(["10m", "--label", "other"])
         #expect(other.expect(#""event":"started""#, until: soon()))
         // As if the kernel had given the killed timer's pid to the other timer.
         let record = try #require(house.record("tea"))
         #expect(record.contains("\npid_start="), "\(record)")
-        house.write("tea", record.replacing("pid=\(original.pid)\n", with: "pid=\(other.pid)\n"))
+        house.write("tea", record.replacing("pid=\(original)\n", with: "pid=\(other.pid)\n"))
 
         let recover = house.command(["recover"])
         #expect(recover.termination == .exited(0), "\(recover.stderr)")
@@ -193,10 +201,7 @@ import Testing
         #expect(mkdir(deep, 0o700) == 0)
         var environment = house.environment
         environment["XDG_RUNTIME_DIR"] = deep
-        let original = PipedChild(["10m", "--label", "tea", "--json", "-D", "null"], environment: environment)
-        #expect(original.expect(#""event":"started""#, until: soon()))
-        kill(original.pid, SIGKILL)
-        #expect(original.finish() == .signaled(SIGKILL))
+        _ = house.killedTimer(["10m", "--label", "tea"], environment: environment)
 
         let first = runEggtimer(["recover"], environment: environment)
         let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") }, "\(first.stdout)")
@@ -295,10 +300,7 @@ import Testing
     /// saw it 1 time in 12). The recover is stood in for by this test holding its lock.
     @Test func cancelWaitsForARunningRecoverAndCancelsTheTimerItStarted() throws {
         let house = House()
-        let killed = house.timer(["10m", "--label", "tea"])
-        #expect(killed.expect(#""event":"started""#, until: soon()))
-        kill(killed.pid, SIGKILL)
-        #expect(killed.finish() == .signaled(SIGKILL))
+        _ = house.killedTimer(["10m", "--label", "tea"])
         let lock = open(house.records + "/.recover.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
         let cancel = PipedChild(["cancel", "tea"], environment: house.environment)
@@ -447,10 +449,7 @@ import Testing
 
     @Test func twoRecoverRunsStartATimerOnce() throws {
         let house = House()
-        let original = house.timer(["30s", "--label", "tea"])
-        #expect(original.expect(#""event":"started""#, until: soon()))
-        kill(original.pid, SIGKILL)
-        #expect(original.finish() == .signaled(SIGKILL))
+        _ = house.killedTimer(["30s", "--label", "tea"])
 
         let first = PipedChild(["recover"], environment: house.environment)
         let second = PipedChild(["recover"], environment: house.environment)
