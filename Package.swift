@@ -34,19 +34,22 @@ let package = Package(
 
         // Timing: pure Swift, no C, no I/O.
         .target(name: "TimerCore", swiftSettings: shippedSettings),
+        // What every front reads and speaks: the timer's states (and, with issue 22, its snapshot and
+        // the command vocabulary). Pure Swift, no C, no I/O.
+        .target(name: "TimerModel", swiftSettings: shippedSettings),
         // The CLI's text parsers of outside bytes (times of day, config lines): pure Swift, no C, no
         // I/O, in a library so that `make fuzz` can build them.
         .target(name: "TimerText", dependencies: ["TimerCore"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
         .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
-        .target(name: "ControlChannel", dependencies: ["CSystem"], swiftSettings: shippedSettings),
+        .target(name: "ControlChannel", dependencies: ["CSystem", "TimerModel"], swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
-        .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem"], swiftSettings: shippedSettings),
+        .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem", "TimerModel"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
-            dependencies: ["TimerCore", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
+            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus"], swiftSettings: strictSettings),

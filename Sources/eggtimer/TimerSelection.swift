@@ -1,4 +1,5 @@
 import ControlChannel
+import TimerModel
 
 /// Why a subcommand ends without acting: the line to print on standard error (without the
 /// `eggtimer: ` prefix) and the exit status.

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerModel
 import TimerText
 
 extension Controller {

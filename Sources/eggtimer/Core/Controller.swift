@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerModel
 
 /// The app's logic as a state machine over an injected clock.
 ///

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import TimerModel
 
 /// A timer's presence on the MQTT broker: its retained state, its availability with the Last
 /// Will, its Home Assistant discovery configs, and its command topic.

@@ -1,4 +1,5 @@
 import AlarmAudio
+import TimerModel
 import TimerText
 
 /// What a running timer writes about itself so that `eggtimer recover` can start it again after a

@@ -2,7 +2,7 @@
 ///
 /// One vocabulary for every front: the controller derives the current one, the exit status
 /// follows the final one.
-enum TimerState: String, Sendable, CaseIterable {
+public enum TimerState: String, Sendable, CaseIterable {
     /// Counting down towards its deadline.
     case counting
     /// Paused: the time left is frozen.
@@ -21,5 +21,5 @@ enum TimerState: String, Sendable, CaseIterable {
     case missed
 
     /// Whether the timer is over.
-    var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
+    public var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
 }
