@@ -83,12 +83,12 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in TimerCore TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
+        for l in TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
             $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
             "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
-            "$out/libTimerCore.a" -lasound -lmpg123 -ldl
+            "$out/libTimerModel.a" "$out/libTimerCore.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config)
@@ -97,8 +97,16 @@ for t in $targets; do
         [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
         build "$t" -I "$out/modules" "$source" Sources/TimerText/*.swift "$out/libTimerCore.a"
         ;;
-    control) build control -I Sources/CSystem Tests/Fuzz/ControlLineFuzz.swift Sources/ControlChannel/*.swift ;;
-    bus) build bus -I Sources/CSystem -I Sources/CMosquitto Tests/Fuzz/BusPayloadFuzz.swift Sources/HouseBus/*.swift ;;
+    control)
+        library TimerModel
+        build control -I "$out/modules" -I Sources/CSystem Tests/Fuzz/ControlLineFuzz.swift \
+            Sources/ControlChannel/*.swift "$out/libTimerModel.a"
+        ;;
+    bus)
+        library TimerModel
+        build bus -I "$out/modules" -I Sources/CSystem -I Sources/CMosquitto Tests/Fuzz/BusPayloadFuzz.swift \
+            Sources/HouseBus/*.swift "$out/libTimerModel.a"
+        ;;
     sound)
         # shellcheck disable=SC2046
         build sound -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CSystem \

@@ -1,0 +1,78 @@
+/// One timer as every front sees it: the only thing the screen, the JSON log, the control
+/// socket's status and `watch`, the record, the MQTT state and discovery and `status --json` read.
+///
+/// Made by the controller after each round (``state`` in the shared vocabulary, times already
+/// worked out at the round's instant); each front is a pure function from it to its bytes. A
+/// plain value: any thread.
+public struct TimerSnapshot: Equatable, Sendable {
+    /// What the timer is for, which sets its titles.
+    public enum Kind: Equatable, Sendable {
+        /// An egg: the preset's name (`Soft`, `Medium`, `Hard`, or a configured one).
+        case egg(String)
+        /// A plain countdown (`eggtimer 90`, a time typed in the menu).
+        case plain
+        /// A pomodoro interval: its phase (`work`, `break`, `long-break`).
+        case pomodoro(phase: String)
+        /// An alarm at a time of day (`eggtimer at TIME`).
+        case alarm
+    }
+
+    /// The device's health as the alarm sees it.
+    public enum DeviceHealth: Equatable, Sendable {
+        /// Nothing known wrong (the device works, or has not been needed yet).
+        case ok
+        /// The device fails: the fallback bell rings while ringing; the text says why (one line).
+        case down(String)
+    }
+
+    /// An alarm at a time: what was asked for, for the fronts that show it.
+    public struct Schedule: Equatable, Sendable {
+        /// The occurrence armed, as local ISO 8601 with its UTC offset (`2026-11-30T07:00:00+01:00`;
+        /// for a series, the next one).
+        public var at: String
+        /// A repeating alarm's `--every` as typed (`weekday`); nil for a single one.
+        public var every: String?
+
+        /// Creates a schedule.
+        public init(at: String, every: String? = nil) { (self.at, self.every) = (at, every) }
+    }
+
+    /// The state, in the shared vocabulary (``TimerState``).
+    public var state: TimerState
+    /// The timer's label (its control socket's name, its topics'); the process's label in the menu.
+    public var label: String
+    /// What the timer is for; nil in the menu.
+    public var kind: Kind?
+    /// The countdown's whole length (the snooze's, while snoozed).
+    public var total: Duration
+    /// The time left at the snapshot's instant (zero once it rings).
+    public var remaining: Duration
+    /// The deadline on the boot clock (CLOCK_BOOTTIME, `ContinuousClock`); nil while paused, in
+    /// the menu, or once over.
+    public var deadline: ContinuousClock.Instant?
+    /// The deadline on the wall clock, in milliseconds since 1970-01-01T00:00:00Z (UTC); for an
+    /// alarm at a time its scheduled time, exact, also while ringing; nil when ``deadline`` is nil
+    /// and no time is scheduled.
+    public var deadlineUnixMilliseconds: Int64?
+    /// The alarm at a time's schedule; nil for a countdown.
+    public var schedule: Schedule?
+    /// The audio device's health.
+    public var device: DeviceHealth
+    /// Whether the timer follows the wall clock and that clock is not synchronised (NTP).
+    public var clockUnsynchronised: Bool
+    /// Whether a hang-up took the timer's terminal (it counts and rings on headless).
+    public var detached: Bool
+    /// The process's id.
+    public var pid: Int32
+
+    /// Creates a snapshot.
+    public init(
+        state: TimerState, label: String, kind: Kind?, total: Duration, remaining: Duration,
+        deadline: ContinuousClock.Instant?, deadlineUnixMilliseconds: Int64?, schedule: Schedule? = nil,
+        device: DeviceHealth = .ok, clockUnsynchronised: Bool = false, detached: Bool = false, pid: Int32
+    ) {
+        (self.state, self.label, self.kind, self.total, self.remaining) = (state, label, kind, total, remaining)
+        (self.deadline, self.deadlineUnixMilliseconds, self.schedule) = (deadline, deadlineUnixMilliseconds, schedule)
+        (self.device, self.clockUnsynchronised, self.detached, self.pid) = (device, clockUnsynchronised, detached, pid)
+    }
+}
