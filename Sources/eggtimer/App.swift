@@ -59,8 +59,12 @@ struct App {
         defer { signals.close() }
         let player = AlarmPlayer(
             sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
-        var loop = EventLoop(signals: signals, player: player, keyboard: routing.keyboard, clock: clock)
-        loop.control = control
+        var loop = EventLoop(clock: clock)
+        loop.add(signals)
+        loop.add(player)
+        loop.add(Keyboard(keyboard: routing.keyboard))
+        if let control { loop.add(control) }
+        if let wall = WallTimer() { loop.add(wall) }
         var link: BusLink?
         if options.bus.url != nil {
             do { link = try BusLink(options: options.bus, label: label, at: clock.now()) } catch {
@@ -69,7 +73,7 @@ struct App {
                 guard options.resumeRecord != nil else { return error }
                 printError("eggtimer: warning: the recovered timer runs without MQTT")
             }
-            loop.bus = link?.client
+            if let client = link?.client { loop.add(client) }
         }
         let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)
         var session = Session(

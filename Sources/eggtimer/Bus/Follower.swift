@@ -75,9 +75,12 @@ struct Follower {
         defer { keyboard?.restore() }
         let player = AlarmPlayer(
             sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
-        var loop = EventLoop(signals: signals, player: player, keyboard: keyboard != nil, clock: clock)
+        var loop = EventLoop(clock: clock)
         defer { loop.close() }
-        loop.bus = client
+        loop.add(signals)
+        loop.add(player)
+        loop.add(Keyboard(keyboard: keyboard != nil))
+        loop.add(client)
         // Availability first: the retained `offline` of a dead timer arrives before its stale state.
         client.subscribe("\(options.bus.prefix)/+/+/availability", qos: 1)
         client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1)

@@ -10,8 +10,10 @@ import Glibc
 /// (PLATFORM-NOTES, "Processes, signals and clocks"). `/proc/PID/fdinfo/N` shows it as
 /// `clockid: 7` with `settime flags: 01`.
 ///
-/// Owned by the event loop; not thread-safe. Close with ``close()``.
-struct BootTimer {
+/// The event loop's own source: it arms it at its next deadline and only acknowledges it (its
+/// wake-up is the round's `.tick`). Owned by the event loop; not thread-safe. Close with
+/// ``close()``.
+final class BootTimer: LoopSource {
     /// The readable descriptor (nonblocking, close-on-exec).
     let descriptor: Int32
     private let clock: MonotonicClock
@@ -53,4 +55,12 @@ struct BootTimer {
 
     /// Closes the descriptor.
     func close() { _ = Glibc.close(descriptor) }
+
+    /// The timer's descriptor, always polled (a disarmed timer never becomes readable).
+    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+
+    /// Acknowledges the fired timer; no input of its own.
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        acknowledge()
+    }
 }

@@ -102,7 +102,7 @@ struct Session {
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
             let inputs: [Input]
-            loop.wallDeadline = controller.wallDeadline
+            loop.first(WallTimer.self)?.deadline = controller.wallDeadline
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
             (now, wall) = readClocks()
             effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
@@ -210,15 +210,15 @@ struct Session {
     /// Points the log, the keyboard input and the view at the terminal session's new routing.
     private mutating func rerouted() {
         output.log = terminal.routing.log
-        loop.follow(keyboard: terminal.routing.keyboard)
+        loop.first(Keyboard.self)?.follow(keyboard: terminal.routing.keyboard)
         view.hasKeyboard = terminal.hasKeyboard
     }
 
     /// Answers a control request with the timer's status as it is now, or the refusal.
     private func answer(_ connection: Int, _ reply: ControlReply) {
         switch reply {
-        case .refused(let reason): loop.control?.reply(connection, "error\t" + reason)
-        case .status: loop.control?.reply(connection, status(at: clock.now()).line)
+        case .refused(let reason): loop.first(ControlInbox.self)?.reply(connection, "error\t" + reason)
+        case .status: loop.first(ControlInbox.self)?.reply(connection, status(at: clock.now()).line)
         }
     }
 
@@ -242,9 +242,9 @@ struct Session {
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
     private mutating func startDoneCommand() {
-        guard let doneCommand, loop.doneCommand == nil else { return }
+        guard let doneCommand, loop.first(ChildWatch.self) == nil else { return }
         do {
-            loop.doneCommand = try DoneCommand(command: doneCommand)
+            loop.add(try DoneCommand.start(command: doneCommand))
         } catch {
             printError("eggtimer: --on-done: cannot start /bin/sh: \(errorText(error.code))")
         }

@@ -11,8 +11,10 @@ import TimerText
 /// once. `/proc/PID/fdinfo/N` shows it as `clockid: 0` with `settime flags: 03`. A countdown stays
 /// on ``BootTimer``.
 ///
-/// Owned by the event loop; not thread-safe. Close with ``close()``.
-struct WallTimer {
+/// A source of the event loop while ``deadline`` is set: its firing, or the clock being set, only
+/// wakes the loop (the round's `.tick`); the caller reads the wall clock after each wait and sees
+/// the step. Owned by the event loop's thread; not thread-safe. Its descriptor closes with it.
+final class WallTimer: LoopSource {
     /// What reading the descriptor found.
     enum Reading: Equatable {
         /// Nothing (not yet due, or already read).
@@ -27,6 +29,11 @@ struct WallTimer {
     let descriptor: Int32
     /// The deadline armed, if any, so an unchanged one is not armed again each round.
     private var armed: WallInstant?
+    /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``); nil for
+    /// none (then the descriptor is not polled).
+    var deadline: WallInstant? {
+        didSet { arm(at: deadline) }
+    }
 
     /// Creates the timer, disarmed; nil if the kernel refuses.
     ///
@@ -43,7 +50,7 @@ struct WallTimer {
     /// An instant in the past fires at once.
     /// C: `timerfd_settime` with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`.
     /// - Parameter instant: When to become readable (UTC).
-    mutating func arm(at instant: WallInstant?) {
+    func arm(at instant: WallInstant?) {
         guard instant != armed else { return }
         armed = instant
         var setting = itimerspec()
@@ -62,7 +69,7 @@ struct WallTimer {
     /// armed again, so the next ``arm(at:)`` re-arms it even at the same instant.
     /// C: `read`.
     /// - Returns: Whether the deadline passed or the clock was set.
-    mutating func read() -> Reading {
+    func read() -> Reading {
         var expirations: UInt64 = 0
         let count = Glibc.read(descriptor, &expirations, MemoryLayout<UInt64>.size)
         if count < 0, errno == ECANCELED {
@@ -72,6 +79,15 @@ struct WallTimer {
         return count == MemoryLayout<UInt64>.size ? .fired : .none
     }
 
-    /// Closes the descriptor.
-    func close() { _ = Glibc.close(descriptor) }
+    deinit { _ = Glibc.close(descriptor) }
+
+    /// The descriptor while a ``deadline`` is set.
+    var pollRequests: [PollRequest] {
+        deadline == nil ? [] : [PollRequest(descriptor: descriptor, events: Int16(POLLIN))]
+    }
+
+    /// Reads the fired (or cancelled) timer; no input of its own.
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        _ = read()
+    }
 }

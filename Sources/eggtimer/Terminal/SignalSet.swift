@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Create it on the main thread before starting any other thread: threads inherit the mask.
 /// The descriptor is owned by this value and closed by `close()`.
-struct SignalSet {
+final class SignalSet {
     /// The signals read from the descriptor.
     static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT, SIGUSR1]
     /// The readable descriptor (nonblocking).

@@ -1,0 +1,15 @@
+import AlarmAudio
+import Glibc
+
+// The alarm player as a source of the event loop: its event pipe, and its hang deadlines as next
+// checks; each report becomes `.audio(event)`.
+
+extension AlarmPlayer: LoopSource {
+    /// The player's event descriptor, always polled.
+    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+
+    /// Takes the player's reports (and declares a hung device once its deadline passed).
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        inputs += events(at: now).map(Input.audio)
+    }
+}

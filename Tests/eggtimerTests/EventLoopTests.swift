@@ -1,0 +1,173 @@
+import Glibc
+import TestSupport
+import Testing
+
+@testable import eggtimer
+
+private typealias LoopInput = eggtimer.Input
+
+/// A source for the tests: a pipe whose every byte read becomes `.key(.character(name))`, and an
+/// optional next check that yields `.key(.character(name))` once without any descriptor.
+private final class FakeSource: LoopSource {
+    let name: Character
+    let pipe: (read: Int32, write: Int32)?
+    var nextCheck: ContinuousClock.Instant?
+    var finishes = false
+    private(set) var isFinished = false
+    private(set) var services: [[PollReady]] = []
+
+    init(_ name: Character, pipe: Bool = true, nextCheck: ContinuousClock.Instant? = nil) {
+        self.name = name
+        self.pipe = pipe ? makePipe() : nil
+        self.nextCheck = nextCheck
+    }
+
+    deinit {
+        if let pipe {
+            close(pipe.read)
+            close(pipe.write)
+        }
+    }
+
+    /// Writes `count` bytes into the pipe.
+    func send(_ count: Int = 1) {
+        guard let pipe else { return }
+        let bytes = [UInt8](repeating: 0x61, count: count)
+        _ = bytes.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
+    }
+
+    var pollRequests: [PollRequest] {
+        pipe.map { [PollRequest(descriptor: $0.read, events: Int16(POLLIN))] } ?? []
+    }
+
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [LoopInput]) {
+        services.append(ready)
+        if let pipe, !ready.isEmpty {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = read(pipe.read, &bytes, bytes.count)
+            inputs += (0..<max(0, count)).map { _ in .key(.character(name)) }
+        } else if let due = nextCheck, now >= due {
+            nextCheck = nil
+            inputs.append(.key(.character(name)))
+        }
+        if finishes { isFinished = true }
+    }
+}
+
+@Suite struct EventLoopTests {
+    private let t0 = ContinuousClock.now
+    private let clock = MonotonicClock()
+
+    /// A loop whose clock always reads `t0 + offset`.
+    private func loop(at offset: Duration = .zero) -> EventLoop {
+        let now = t0 + offset
+        return EventLoop(clock: clock, now: { now })
+    }
+
+    @Test func aReadySourceSaysWhatItsReadinessMeansThenTheRoundTicks() throws {
+        var loop = loop()
+        defer { loop.close() }
+        let source = FakeSource("a")
+        loop.add(source)
+        source.send(2)
+        #expect(try loop.wait(until: nil) == [.key(.character("a")), .key(.character("a")), .tick])
+        #expect(source.services.count == 1)
+        #expect(source.services.first?.first?.descriptor == source.pipe?.read)
+        #expect(source.services.first?.first.map { $0.revents & Int16(POLLIN) != 0 } == true)
+    }
+
+    @Test func aSourceNotReadyIsNotServicedAndAPassedWakeDoesNotBlock() throws {
+        var loop = loop(at: .seconds(10))
+        defer { loop.close() }
+        let source = FakeSource("a")
+        loop.add(source)
+        // The wake-up is already past on the loop's clock: it returns at once, with only the tick.
+        #expect(try loop.wait(until: t0) == [.tick])
+        #expect(source.services.isEmpty)
+    }
+
+    @Test func aNextCheckWakesTheLoopWithoutAnyDescriptor() throws {
+        var loop = loop(at: .seconds(5))
+        defer { loop.close() }
+        let due = FakeSource("d", pipe: false, nextCheck: t0 + .seconds(1))
+        let later = FakeSource("l", pipe: false, nextCheck: t0 + .seconds(3600))
+        loop.add(later)
+        loop.add(due)
+        #expect(try loop.wait(until: nil) == [.key(.character("d")), .tick])
+        #expect(due.services == [[]])
+        #expect(later.services.isEmpty)
+    }
+
+    @Test func aNextCheckOnTheBootClockWakesTheRealLoop() throws {
+        var loop = EventLoop(clock: clock)
+        defer { loop.close() }
+        let start = ContinuousClock.now
+        let source = FakeSource("n", pipe: false, nextCheck: start + .milliseconds(30))
+        loop.add(source)
+        var inputs: [LoopInput] = []
+        // Each wait ends at the loop's timer (armed at the next check) or earlier on EINTR.
+        while !inputs.contains(.key(.character("n"))), ContinuousClock.now < start + .seconds(10) {
+            inputs += try loop.wait(until: nil)
+        }
+        #expect(inputs.contains(.key(.character("n"))))
+        #expect(ContinuousClock.now >= start + .milliseconds(30))
+    }
+
+    @Test func aSourceAddedAndRemovedAtRunTime() throws {
+        var loop = loop()
+        defer { loop.close() }
+        let kept = FakeSource("k")
+        let passing = FakeSource("p")
+        loop.add(kept)
+        loop.add(passing)
+        #expect(loop.first(FakeSource.self) === kept)
+        passing.send()
+        #expect(try loop.wait(until: nil) == [.key(.character("p")), .tick])
+        loop.remove(passing)
+        #expect(!loop.sources.contains { $0 === passing })
+        passing.send()
+        // Removed: its descriptor is not polled any more, though it is readable.
+        #expect(try loop.wait(until: t0) == [.tick])
+        #expect(passing.services.count == 1)
+    }
+
+    @Test func aFinishedSourceIsDroppedAfterItsRound() throws {
+        var loop = loop()
+        defer { loop.close() }
+        let once = FakeSource("o")
+        once.finishes = true
+        loop.add(once)
+        once.send()
+        #expect(try loop.wait(until: nil) == [.key(.character("o")), .tick])
+        #expect(!loop.sources.contains { $0 === once })
+        once.send()
+        #expect(try loop.wait(until: t0) == [.tick])
+    }
+
+    @Test func theRoundsInputsComeInTheOrderTheSourcesWereAdded() throws {
+        var loop = loop()
+        defer { loop.close() }
+        let sources = [FakeSource("c"), FakeSource("a"), FakeSource("b")]
+        for source in sources { loop.add(source) }
+        for source in sources.reversed() { source.send() }
+        #expect(
+            try loop.wait(until: nil) == [.key(.character("c")), .key(.character("a")), .key(.character("b")), .tick])
+    }
+
+    @Test func theKeyboardPipeIsDroppedAtEndOfFile() throws {
+        var loop = loop()
+        defer { loop.close() }
+        let pipe = makePipe()
+        defer { close(pipe.read) }
+        let keyboard = Keyboard(keyboard: false, descriptor: pipe.read)
+        loop.add(keyboard)
+        #expect(keyboard.readsKeys)
+        _ = Array("q".utf8).withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
+        close(pipe.write)
+        #expect(try loop.wait(until: nil) == [.key(.character("q")), .tick])
+        // End of file: no more reads (a descriptor at EOF would poll readable forever).
+        #expect(try loop.wait(until: nil) == [.tick])
+        #expect(!keyboard.readsKeys)
+        #expect(keyboard.pollRequests.isEmpty)
+    }
+}
