@@ -7,10 +7,13 @@ import TimerText
 /// A short-lived broker client for `eggtimer status|ack|cancel|snooze --mqtt`: it collects every
 /// timer's retained state and publishes one command.
 ///
-/// Blocks the calling (main) thread in `poll`, each call up to the deadline it is given. The
-/// broker failing (refused, unreachable, no answer) ends the command with exit 69 and one line.
+/// Blocks the calling (main) thread in an ``EventLoop`` with the client as its one source, each
+/// call up to the deadline it is given. The broker failing (refused, unreachable, no answer) ends
+/// the command with exit 69 and one line.
 struct HouseSurvey {
     private let client: BusClient
+    /// Waits for the client (its only source).
+    private var loop: EventLoop
     private let options: BusOptions
     /// The wall clock that judges whether a state is stale.
     private let clock: HouseClock
@@ -36,15 +39,21 @@ struct HouseSurvey {
         self.clock = clock
         let random = UInt32.random(in: 0...UInt32.max)
         probe = "\(options.prefix)/probe/\(getpid())-\(random)"
-        client = try BusLink.connect(options, clientName: "client", will: nil)
+        let client = try BusLink.connect(options, clientName: "client", will: nil)
         client.subscribe("\(options.prefix)/+/+/state", qos: 1)
         client.subscribe("\(options.prefix)/+/+/availability", qos: 1)
         client.subscribe(probe, qos: 1)
         client.start(at: .now)
+        self.client = client
+        loop = EventLoop(clock: MonotonicClock())
+        loop.add(client)
     }
 
     /// Disconnects (waiting at most ``BusLink/finishLimit``).
-    func close() { client.finish(publishing: [], limit: BusLink.finishLimit) }
+    func close() {
+        client.finish(publishing: [], limit: BusLink.finishLimit)
+        loop.close()
+    }
 
     /// Every timer's state, sorted by node and label (final states left out).
     ///
@@ -100,14 +109,7 @@ struct HouseSurvey {
                     "eggtimer: MQTT: broker \(options.url ?? "") did not answer within \(HouseCommands.deadline)")
                 throw .unavailable
             }
-            let wake = [end, client.nextCheck].compactMap { $0 }.min() ?? end
-            let milliseconds = Int32(clamping: max(0, now.duration(to: wake).nanoseconds / 1_000_000 + 1))
-            var ready = pollfd(fd: -1, events: 0, revents: 0)
-            if let request = client.pollRequest {
-                ready = pollfd(fd: request.descriptor, events: request.events, revents: 0)
-            }
-            if poll(&ready, 1, milliseconds) < 0, errno != EINTR { throw .osError }
-            for event in client.service(revents: ready.revents, at: .now) { try handle(event) }
+            for case .bus(let event) in try loop.wait(until: end) { try handle(event) }
         }
     }
 

@@ -167,7 +167,7 @@ struct Controller {
         case .tick: break
         case .control(let request, let connection): handleControl(request, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
-        case .bus: break
+        case .bus, .childExited, .fileWritten: break
         case .busCommand(let command): handleBus(command, at: now)
         }
         advance(to: now)

@@ -28,6 +28,12 @@ enum Input: Equatable {
     case bus(BusEvent)
     /// A command on this timer's MQTT command topic (`ack`, `pause`, `add 60`, …).
     case busCommand(BusCommand)
+    /// A child process another front waits for ended (`recover`'s started timer): its pid and
+    /// how it ended (``ChildWatch``).
+    case childExited(pid: Int32, ChildWatch.Exit)
+    /// A file in a watched folder was written and closed, or renamed into it (``FolderWatch``):
+    /// its name; nil when the kernel's queue overflowed and any file may have changed.
+    case fileWritten(name: String?)
 }
 
 extension Input {
@@ -37,7 +43,7 @@ extension Input {
         switch self {
         case .key: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick, .control, .doneCommandEnded, .bus, .busCommand: false
+        case .audio, .tick, .control, .doneCommandEnded, .bus, .busCommand, .childExited, .fileWritten: false
         }
     }
 }

@@ -26,31 +26,37 @@ extension Recover {
     ///
     /// It runs once it has written its own record (its socket is up, its alarm prepared); it
     /// may also exit first, or not answer within ``startLimit``.
-    /// Waits on the child's pidfd, looking at the record every 10 ms (in a read-only state folder,
-    /// where it cannot write one, at its control socket). `said`, when given, is what a timer that
-    /// runs is reported as (a repeating alarm's next occurrence and missed ones).
+    /// Waits in an ``EventLoop`` on the child's pidfd (``ChildWatch``) and on the state folder
+    /// (``FolderWatch``: the record is renamed into place, so it is seen at once); in a read-only
+    /// state folder, where the timer cannot write one, it asks the timer's control socket every
+    /// ``probePeriod`` instead (as it does where inotify is refused). `said`, when given, is what
+    /// a timer that runs is reported as (a repeating alarm's next occurrence and missed ones).
     static func awaitStart(
         _ child: pid_t, label: String, plan: ResumePlan, overdue: Duration?, store: RecordStore, log: String,
         said: String? = nil, readOnly: Bool = false
     ) -> Outcome {
-        let own = store.folder + "/" + RecordStore.fileName(label: label)
-        let pidfd = pidfd_open(child, 0)
-        defer { if pidfd >= 0 { close(pidfd) } }
+        let name = RecordStore.fileName(label: label)
+        let own = store.folder + "/" + name
+        var loop = EventLoop(clock: MonotonicClock())
+        defer { loop.close() }
+        loop.add(ChildWatch(pid: child) { .childExited(pid: child, $0) })
+        // Watched before the first look, so a record written in between is not missed.
+        let folder = readOnly ? nil : FolderWatch(folder: store.folder)
+        if let folder { loop.add(folder) }
         let giveUp = ContinuousClock.now + startLimit
         var exited: Int32?
-        while ContinuousClock.now < giveUp {
-            if (try? RecordStore.read(path: own))?.pid == child { break }
+        var look = true
+        while exited == nil, ContinuousClock.now < giveUp {
+            if look, (try? RecordStore.read(path: own))?.pid == child { break }
             if readOnly, answers(label: label, pid: child) { break }
-            var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-            if pidfd < 0 {
-                _ = poll(nil, 0, 10)
-            } else if poll(&ready, 1, 10) > 0 {
-                exited = reap(child)
-                break
-            }
-            if pidfd < 0, let status = reapIfExited(child) {
-                exited = status
-                break
+            let wake = folder == nil ? min(giveUp, ContinuousClock.now + probePeriod) : giveUp
+            guard let inputs = try? loop.wait(until: wake) else { break }
+            look = folder == nil || inputs.contains { $0 == .fileWritten(name: name) || $0 == .fileWritten(name: nil) }
+            for case .childExited(_, let exit) in inputs {
+                switch exit {
+                case .exited(let status): exited = status
+                case .signaled(let signal): exited = 128 + signal
+                }
             }
         }
         let late = overdue.map { "overdue by \(ResumePlan.text($0)), rang at once" }
@@ -79,21 +85,7 @@ extension Recover {
         return reply.flatMap(TimerStatus.init(line:))?.pid == pid
     }
 
-    /// Reaps the exited child.
-    ///
-    /// - Returns: Its exit status, or 128 + signal.
-    private static func reap(_ child: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
-    /// Reaps the child if it has exited (no pidfd: an old kernel).
-    ///
-    /// - Returns: As ``reap(_:)``; nil while it runs.
-    private static func reapIfExited(_ child: pid_t) -> Int32? {
-        var status: Int32 = 0
-        guard waitpid(child, &status, WNOHANG) == child else { return nil }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
+    /// How often the started timer is looked at where no event says it runs: its control socket
+    /// in a read-only state folder, its record where inotify is refused.
+    static let probePeriod: Duration = .milliseconds(10)
 }

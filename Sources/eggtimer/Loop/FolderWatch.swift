@@ -1,0 +1,78 @@
+import Glibc
+
+/// A folder watched through inotify as a source of the event loop: each file written and
+/// closed in it, or renamed into it, becomes `.fileWritten(name:)`.
+///
+/// A file written by rename (a record: a temporary file, then `rename(2)` over the name) shows
+/// as `IN_MOVED_TO` at once, so a waiter needs no polling period. A full kernel queue
+/// (`IN_Q_OVERFLOW`) becomes one `.fileWritten(name: nil)`: look at everything again. Owned by
+/// the event loop's thread; not thread-safe. Its descriptor closes with it.
+final class FolderWatch: LoopSource {
+    /// The folder watched.
+    let folder: String
+    private let descriptor: Int32
+
+    /// Watches `folder` for files written and closed (`IN_CLOSE_WRITE`) or renamed into it
+    /// (`IN_MOVED_TO`).
+    ///
+    /// Nil when the kernel refuses (no inotify, too many watches, no such folder): then the
+    /// caller looks at the folder on a period instead.
+    /// - Parameter folder: An existing folder.
+    /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
+    init?(folder: String) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        guard inotify_add_watch(fd, folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR)) >= 0 else {
+            _ = close(fd)
+            return nil
+        }
+        self.folder = folder
+        descriptor = fd
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// The inotify descriptor, always polled.
+    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+
+    /// Reads the queued events (up to ``readsPerRound`` reads) and says each file's name.
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<Self.readsPerRound {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return }
+            inputs += Self.names(in: buffer[0..<count]).map { Input.fileWritten(name: $0) }
+        }
+    }
+
+    /// How many reads one round makes at most, so a flood of events cannot hold the loop.
+    static let readsPerRound = 16
+
+    /// The names in a read's worth of `struct inotify_event` records (a 16-byte header: `wd`,
+    /// `mask`, `cookie`, `len`, then `len` bytes of NUL-padded name); nil for a queue overflow.
+    /// - Parameter bytes: Exactly what one `read` returned.
+    /// - Returns: One entry per record with a name or an overflow, in order.
+    static func names(in bytes: ArraySlice<UInt8>) -> [String?] {
+        let header = MemoryLayout<inotify_event>.size
+        var names: [String?] = []
+        var offset = bytes.startIndex
+        while bytes.endIndex - offset >= header {
+            let (mask, length) = bytes[offset..<offset + header].withUnsafeBytes { raw in
+                (
+                    raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
+                    Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+                )
+            }
+            let nameStart = offset + header
+            guard length >= 0, bytes.endIndex - nameStart >= length else { break }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                names.append(nil)
+            } else if length > 0 {
+                let name = bytes[nameStart..<nameStart + length].prefix { $0 != 0 }
+                names.append(String(decoding: name, as: UTF8.self))
+            }
+            offset = nameStart + length
+        }
+        return names
+    }
+}
