@@ -5,9 +5,10 @@ import HouseBus
 
 /// Something that happened, as the event loop hands it to the controller.
 ///
-/// Every source the loop polls turns into one of these: the keyboard, the signalfd, the alarm
-/// player's event queue, and the boot-clock timer for the controller's next deadline. Later
-/// sources (a control connection, a broker socket) add cases here.
+/// Each ``LoopSource`` says what its readiness means as these: the ``Keyboard``, the signalfd
+/// (``SignalSet``), the alarm player, the control socket (``ControlInbox``), the broker, the
+/// `--on-done` command and `recover`'s child (``ChildWatch``), a watched folder
+/// (``FolderWatch``); the loop's own timers only wake it (`.tick`). A new source brings its cases.
 enum Input: Equatable {
     /// A key typed on the terminal (or piped in).
     case key(Key)

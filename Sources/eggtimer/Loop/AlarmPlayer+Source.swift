@@ -5,8 +5,11 @@ import Glibc
 // checks; each report becomes `.audio(event)`.
 
 extension AlarmPlayer: LoopSource {
-    /// The player's event descriptor, always polled.
-    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+    /// The player's event descriptor, always polled; none without one (then ``nextCheck`` asks
+    /// for a look every 10 ms).
+    var pollRequests: [PollRequest] {
+        descriptor < 0 ? [] : [PollRequest(descriptor: descriptor, events: Int16(POLLIN))]
+    }
 
     /// Takes the player's reports (and declares a hung device once its deadline passed).
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
