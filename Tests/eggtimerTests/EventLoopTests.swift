@@ -171,3 +171,21 @@ private final class FakeSource: LoopSource {
         #expect(keyboard.pollRequests.isEmpty)
     }
 }
+
+/// A child's end through its pidfd: `--on-done`'s command and `recover`'s started timer.
+@Suite struct ChildWatchTests {
+    @Test(arguments: [("exit 3", ChildWatch.Exit.exited(3)), ("kill -TERM $$", .signaled(SIGTERM))])
+    func aChildsEndIsOneInputAndTheWatchIsDropped(script: String, exit: ChildWatch.Exit) throws {
+        let pid = try ChildProcess.start(SystemTool.sh.path, ["sh", "-c", script], detachment: .processGroup)
+        var loop = EventLoop(clock: MonotonicClock())
+        defer { loop.close() }
+        let watch = ChildWatch(pid: pid) { .childExited(pid: pid, $0) }
+        loop.add(watch)
+        let giveUp = ContinuousClock.now + .seconds(30)
+        var inputs: [LoopInput] = []
+        while !watch.isFinished, ContinuousClock.now < giveUp { inputs += try loop.wait(until: giveUp) }
+        #expect(inputs.filter { $0 != .tick } == [.childExited(pid: pid, exit)])
+        #expect(watch.exit == exit)
+        #expect(!loop.sources.contains { $0 === watch })
+    }
+}
