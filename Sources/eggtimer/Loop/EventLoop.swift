@@ -93,7 +93,7 @@ struct EventLoop {
             pollfd(fd: doneCommand?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         let controlSet = control?.pollSet ?? []
-        fds += controlSet.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        fds += controlSet.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
         let wallSlot = fds.count
         wallTimer?.arm(at: wallDeadline)
         fds.append(
@@ -135,7 +135,7 @@ struct EventLoop {
         }
         if let control {
             for (index, entry) in controlSet.enumerated() where fds[5 + index].revents != 0 {
-                inputs += control.ready(entry.connection, at: now)
+                inputs += control.ready(entry.connection, revents: fds[5 + index].revents, at: now)
             }
             control.expire(at: now)
         }
