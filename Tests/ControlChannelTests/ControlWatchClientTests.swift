@@ -42,7 +42,7 @@ import Testing
     /// Removes a test folder, with the socket and lock file its server may leave behind.
     private func remove(_ folder: String) {
         unlink(folder + "/tea.sock")
-        unlink(folder + "/tea.sock.lock")
+        unlink(folder + "/tea.lock")
         rmdir(folder)
     }
 
