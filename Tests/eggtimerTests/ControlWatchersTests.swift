@@ -7,7 +7,7 @@ import Testing
 
 /// A client end of a timer's control socket for the inbox tests: a blocking socket that sends
 /// lines and reads them back.
-private final class Peer {
+final class ControlPeer {
     let fd: Int32
     private var bytes: [UInt8] = []
 
@@ -95,7 +95,7 @@ private final class Peer {
 
     @Test func aWatcherGetsTheCurrentLineAtOnceThenOneLinePerChangeButNotForTheTimeLeft() throws {
         let timer = try Timer()
-        let watcher = try Peer(timer.path)
+        let watcher = try ControlPeer(timer.path)
         watcher.send(ControlRequest.watch.line)
         #expect(timer.round().isEmpty, "a watch is the inbox's own, never the controller's")
         #expect(timer.inbox.watcherCount == 1)
@@ -119,22 +119,22 @@ private final class Peer {
     /// the controller and is answered; watchers are no request connections to drop as idle.
     @Test func theMostWatchersAndOneMoreRefusedLeaveRoomForAck() throws {
         let timer = try Timer()
-        var watchers: [Peer] = []
+        var watchers: [ControlPeer] = []
         for _ in 0..<ControlWatchers.defaultLimit {
-            let watcher = try Peer(timer.path)
+            let watcher = try ControlPeer(timer.path)
             watcher.send(ControlRequest.watch.line)
             watchers.append(watcher)
             timer.round()
         }
         #expect(timer.inbox.watcherCount == ControlWatchers.defaultLimit)
-        let refused = try Peer(timer.path)
+        let refused = try ControlPeer(timer.path)
         refused.send(ControlRequest.watch.line)
         timer.round()
         #expect(refused.ended)
         #expect(refused.lines(1) == [ControlWatchers.refusal(limit: ControlWatchers.defaultLimit)])
-        var idle: [Peer] = []
-        for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try Peer(timer.path)) }
-        let ack = try Peer(timer.path)
+        var idle: [ControlPeer] = []
+        for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try ControlPeer(timer.path)) }
+        let ack = try ControlPeer(timer.path)
         ack.send(ControlRequest.acknowledge.line)
         var inputs: [eggtimer.Input] = []
         for _ in 0..<4 { inputs += timer.round() }
@@ -153,10 +153,10 @@ private final class Peer {
     /// only while a queue has bytes; a watcher that reads is never held back by it.
     @Test func aWatcherThatDoesNotReadIsDroppedWhenItsQueueWouldOverflow() throws {
         let timer = try Timer(watchers: ControlWatchers(limit: 4, queueLimit: 4096))
-        let slow = try Peer(timer.path, receiveBuffer: 1024)
+        let slow = try ControlPeer(timer.path, receiveBuffer: 1024)
         slow.send(ControlRequest.watch.line)
         timer.round()
-        let reader = try Peer(timer.path)
+        let reader = try ControlPeer(timer.path)
         reader.send(ControlRequest.watch.line)
         timer.round()
         #expect(timer.inbox.watcherCount == 2)
@@ -181,7 +181,7 @@ private final class Peer {
 
     @Test func aWatcherThatGoesAwayIsDropped() throws {
         let timer = try Timer()
-        var watcher: Peer? = try Peer(timer.path)
+        var watcher: ControlPeer? = try ControlPeer(timer.path)
         watcher?.send(ControlRequest.watch.line)
         timer.round()
         #expect(timer.inbox.watcherCount == 1)
