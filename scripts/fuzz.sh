@@ -48,6 +48,7 @@ volume = 80
 soft = 5:30
 mqtt = mqtt://kitchen@hub:1883'
 seed control status "eggtimer/1	status"
+seed control watch "eggtimer/2	watch"
 seed control reply "ok	label=tea	pid=42	state=counting	remaining_ns=1500000001	deadline_ms=1796000000000	at=2026-12-24T18:00:00+01:00"
 seed bus state '{"state":"counting","label":"eggs","node":"kitchen","duration_s":420,"remaining_s":419.9,"deadline":"2026-11-30T11:02:03.123Z"}'
 for s in ack cancel snooze pause resume "add 60" "add -86400"; do seed bus "u$(printf '%s' "$s" | tr ' ' '_')" "$s"; done

@@ -59,15 +59,8 @@ public enum ControlClient {
     ) throws(ControlError) -> String {
         let path = try socketPath(label: label, folder: folder)
         let deadline = ContinuousClock.now + timeout
-        try RuntimeFolder.checkForUse(folder)
-        // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between
-        // bind() and listen(): never removed here, only by the holder of its label's lock.
-        // A full queue (idle peers flooding it) is tried again within the deadline.
-        let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
+        let fd = try connect(to: path, folder: folder, until: deadline)
         defer { close(fd) }
-        var listener = CSystem_PeerCredentials()
-        guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }
-        guard listener.uid == getuid() else { throw .foreignListener(path: path, uid: listener.uid) }
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
             throw .noAnswer(path: path, peerPID: peerPID(fd))
         }
@@ -85,10 +78,36 @@ public enum ControlClient {
         return String(decoding: reply.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
+    /// Connects to the timer's socket at `path` in `folder` once `folder` passes the timer's own
+    /// rules and only if its listener runs as this user.
+    /// - Returns: The connected descriptor (close-on-exec, non-blocking; the caller closes it).
+    /// - Throws: As ``exchange(_:label:folder:timeout:)``, but for the answer.
+    /// Blocks until `deadline` at most. C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`.
+    static func connect(to path: String, folder: String, until deadline: ContinuousClock.Instant) throws(ControlError)
+        -> Int32
+    {
+        try RuntimeFolder.checkForUse(folder)
+        // A refused connection (ECONNREFUSED) is a stale socket or one whose timer is between
+        // bind() and listen(): never removed here, only by the holder of its label's lock.
+        // A full queue (idle peers flooding it) is tried again within the deadline.
+        let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
+        var listener = CSystem_PeerCredentials()
+        guard CSystem_peerCredentials(fd, &listener) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "getsockopt", code: code)
+        }
+        guard listener.uid == getuid() else {
+            close(fd)
+            throw .foreignListener(path: path, uid: listener.uid)
+        }
+        return fd
+    }
+
     /// The pid of the process listening on the socket that `fd` is connected to.
     ///
     /// It answers once it accepts. nil when the kernel does not say. C: `getsockopt(SO_PEERCRED)`.
-    private static func peerPID(_ fd: Int32) -> Int32? {
+    static func peerPID(_ fd: Int32) -> Int32? {
         var peer = CSystem_PeerCredentials()
         return CSystem_peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
     }

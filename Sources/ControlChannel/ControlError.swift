@@ -18,6 +18,11 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     /// A socket path longer than a socket address holds (``UnixSocket/maximumPathBytes``): no timer
     /// can listen there and no client can reach one; the runtime folder is too deep.
     case pathTooLong(path: String)
+    /// The timer speaks an older version of the protocol than the request needs (it answered
+    /// `watch` with version 1's error line): it was started before an upgrade.
+    case olderTimer(path: String)
+    /// The timer refused the request, with its reason (`watch` when it has the most watchers).
+    case refused(path: String, reason: String)
 
     /// One line, without a trailing newline.
     public var description: String {
@@ -31,6 +36,10 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .pathTooLong(let path):
             "the socket path \(path) is \(path.utf8.count) bytes, more than the \(UnixSocket.maximumPathBytes) a socket "
                 + "address holds: give a shorter XDG_RUNTIME_DIR"
+        case .olderTimer(let path):
+            "the timer at \(path) speaks \(ControlRequest.protocolName) only, which has no watch: it was started "
+                + "before an upgrade"
+        case .refused(let path, let reason): "\(path) refused: \(reason)"
         }
     }
 }

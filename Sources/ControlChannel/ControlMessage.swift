@@ -4,6 +4,18 @@
 /// so a future change is recognised instead of misread.
 ///
 /// Request: `eggtimer/1<TAB>verb[<TAB>argument]`. Reply: `ok<TAB>key=value…` or `error<TAB>text`.
+///
+/// Versions: a request names the lowest version that has its verb, so every timer that has the
+/// verb answers it the same way.
+/// - `eggtimer/1`: `status`, `ack`, `cancel`, `snooze [SECONDS]`; one request, one reply line, then
+///   the timer closes the connection. A timer answers every request it cannot parse with
+///   `error<TAB>not a request of eggtimer/1`.
+/// - `eggtimer/2` adds `watch` (``watchLine``): the connection stays open and the timer sends its
+///   status line (``TimerStatus/line``) at once, then one for every new status (anything but the
+///   time left changed), the last one with the final state, and closes when it exits; or one
+///   `error<TAB>text` line when it keeps as many watchers as it can. A timer of version 1 answers
+///   `watch` with its error line, which ``ControlClient/watch(label:folder:timeout:)`` turns into
+///   ``ControlError/olderTimer(path:)``.
 public enum ControlRequest: Equatable, Sendable {
     /// Report the timer's status.
     case status
@@ -13,9 +25,13 @@ public enum ControlRequest: Equatable, Sendable {
     case cancel
     /// Silence the alarm and ring again after this long (nil: the timer's default).
     case snooze(Duration?)
+    /// Receive every new status until the timer ends (protocol version 2).
+    case watch
 
     /// The protocol's name and version, the first word of every request.
     public static let protocolName = "eggtimer/1"
+    /// The `watch` request, the one request of protocol version 2: `eggtimer/2<TAB>watch`.
+    public static let watchLine = "eggtimer/2\twatch"
 
     /// The request as one line.
     public var line: String {
@@ -25,12 +41,17 @@ public enum ControlRequest: Equatable, Sendable {
         case .cancel: Self.protocolName + "\tcancel"
         case .snooze(nil): Self.protocolName + "\tsnooze"
         case .snooze(let duration?): Self.protocolName + "\tsnooze\t\(duration.components.seconds)"
+        case .watch: Self.watchLine
         }
     }
 
     /// Parses a request line.
     /// - Returns: nil for anything that is not a well-formed request of this version.
     public init?(line: String) {
+        if line == Self.watchLine {
+            self = .watch
+            return
+        }
         let words = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard words.count >= 2, words[0] == Self.protocolName else { return nil }
         switch (words[1], words.count) {

@@ -147,6 +147,7 @@ enum ControlCommands {
             }
             return .success("\(label): snoozed until \(time.clockText(unixMilliseconds: deadline))")
         case .status: return .success("\(label): running")
+        case .watch: return .success("\(label): watching")
         }
     }
 

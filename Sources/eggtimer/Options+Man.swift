@@ -193,7 +193,13 @@ extension Options {
         or owns it, or when XDG_RUNTIME_DIR is not yours with mode 0700. The commands apply the \#
         same rules, and believe a socket only when its listener runs as you (one line says so). \#
         Each timer holds a lock on \fILABEL.lock\fR beside its socket while it runs; only the \#
-        holder removes a socket (its own, or a stale one it replaces), never a command.
+        holder removes a socket (its own, or a stale one it replaces), never a command. \#
+        The socket speaks a line protocol versioned by its first word: \fBeggtimer/1\fR \#
+        (\fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR: one line, one reply, closed) \#
+        and \fBeggtimer/2\fR, which adds \fBwatch\fR: the timer sends its status line at \#
+        once and again whenever anything but the time left changes, the final one last, and \#
+        closes when it exits; at most 16 watchers, each dropped when 64 KiB of lines wait \#
+        unread. A timer of version 1 answers \fBwatch\fR with an error line.
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#

@@ -186,6 +186,7 @@ private func removeFolder(_ path: String) {
         (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
         (.cancel, "eggtimer/1\tcancel"),
         (.snooze(nil), "eggtimer/1\tsnooze"), (.snooze(.seconds(600)), "eggtimer/1\tsnooze\t600"),
+        (.watch, "eggtimer/2\twatch"),
     ])
     func requestsRoundTrip(request: ControlRequest, line: String) {
         #expect(request.line == line)
@@ -195,6 +196,8 @@ private func removeFolder(_ path: String) {
     @Test(arguments: [
         "", "status", "eggtimer/2\tstatus", "eggtimer/1\tstatus\textra", "eggtimer/1\tsnooze\t-5",
         "eggtimer/1\tsnooze\tten", "eggtimer/1\tlaunch", "eggtimer/1\tsnooze\t99999999999",
+        // `watch` is version 2's alone, and takes no argument.
+        "eggtimer/1\twatch", "eggtimer/2\twatch\t", "eggtimer/2\twatch\tall", "eggtimer/3\twatch", "eggtimer/2\tack",
     ])
     func malformedRequestsAreRejected(line: String) {
         #expect(ControlRequest(line: line) == nil)

@@ -64,6 +64,7 @@ extension Controller {
         case .acknowledge, .snooze: return "\(name) is \(state), not ringing"
         case .cancel: return "\(name) is \(state): nothing to cancel"
         case .status: return "\(name) is \(state)"
+        case .watch: return "\(name) is \(state)"  // answered by the loop's inbox, never here
         }
     }
 

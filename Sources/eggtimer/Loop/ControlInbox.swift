@@ -2,14 +2,16 @@ import ControlChannel
 import Glibc
 
 /// The control socket's side of the event loop: accepts connections from `eggtimer status|ack|
-/// cancel|snooze` in other shells, reads one request line from each, and answers it.
+/// cancel|snooze` in other shells, reads one request line from each, and answers it; a connection
+/// whose request is `watch` becomes one of the ``ControlWatchers``, sent every new status.
 ///
 /// A connection that sends nothing useful within ``idleLimit`` is closed, and at most
 /// ``connectionLimit`` are open at once, so no peer can hold the timer's resources. Idle peers
 /// cannot lock a client out either: the socket is always accepted from (up to ``acceptBatch`` a
 /// round, so a flood cannot hold the loop), a new connection's request is read at once, and when
 /// more than ``connectionLimit`` are open the idlest (the one open longest without a request) is
-/// closed first. Never blocks. Owned by the event loop's thread.
+/// closed first. Watchers are kept apart and do not count against ``connectionLimit``, so they
+/// cannot lock out an `ack` either. Never blocks. Owned by the event loop's thread.
 final class ControlInbox {
     private struct Entry {
         let connection: ControlConnection
@@ -21,6 +23,7 @@ final class ControlInbox {
     private let server: ControlServer
     private var connections: [Int: Entry] = [:]
     private var nextID = 0
+    private var watchers: ControlWatchers
 
     /// How long a connection may take to send its request.
     static let idleLimit: Duration = .seconds(2)
@@ -30,27 +33,42 @@ final class ControlInbox {
     static let acceptBatch = 64
 
     /// Wraps a listening server.
-    init(server: ControlServer) { self.server = server }
+    /// - Parameters:
+    ///   - server: The listening socket.
+    ///   - watchers: The watchers' bounds (a seam for tests).
+    init(server: ControlServer, watchers: ControlWatchers = ControlWatchers()) {
+        self.server = server
+        self.watchers = watchers
+    }
 
     /// The socket's path.
     var path: String { server.path }
 
-    /// The descriptors to poll, with what each is: nil for the listening socket (always first),
-    /// else a connection's id.
-    var pollSet: [(fd: Int32, connection: Int?)] {
-        var set: [(fd: Int32, connection: Int?)] = [(server.descriptor, nil)]
-        for (id, entry) in connections.sorted(by: { $0.key < $1.key }) { set.append((entry.connection.descriptor, id)) }
-        return set
+    /// The descriptors to poll, with the events asked and what each is: nil for the listening
+    /// socket (always first), else a connection's or a watcher's id.
+    var pollSet: [(fd: Int32, events: Int16, connection: Int?)] {
+        var set: [(fd: Int32, events: Int16, connection: Int?)] = [(server.descriptor, Int16(POLLIN), nil)]
+        for (id, entry) in connections.sorted(by: { $0.key < $1.key }) {
+            set.append((entry.connection.descriptor, Int16(POLLIN), id))
+        }
+        return set + watchers.pollSet
     }
+
+    /// How many watchers are open.
+    var watcherCount: Int { watchers.count }
 
     /// When the oldest connection without a request times out; nil with none.
     var nextCheck: ContinuousClock.Instant? {
         connections.values.filter { !$0.answering }.map { $0.openedAt.advanced(by: Self.idleLimit) }.min()
     }
 
-    /// Handles readiness on `connection` (nil: the listening socket) at `now`.
+    /// Handles readiness `revents` on `connection` (nil: the listening socket) at `now`.
     /// - Returns: The requests that arrived whole.
-    func ready(_ connection: Int?, at now: ContinuousClock.Instant) -> [Input] {
+    func ready(_ connection: Int?, revents: Int16 = Int16(POLLIN), at now: ContinuousClock.Instant) -> [Input] {
+        if let connection, watchers.contains(connection) {
+            watchers.ready(connection, revents: revents)
+            return []
+        }
         guard let connection else {
             var inputs: [Input] = []
             for _ in 0..<Self.acceptBatch {
@@ -80,6 +98,11 @@ final class ControlInbox {
                 connections[connection] = nil
                 return []
             }
+            if request == .watch {
+                connections[connection] = nil
+                watchers.add(connection, entry.connection)
+                return []
+            }
             connections[connection]?.answering = true
             return [.control(request, connection: connection)]
         }
@@ -103,6 +126,18 @@ final class ControlInbox {
             connections[id] = nil
         }
     }
+
+    /// Sends the timer's status `line` to the watchers that have not had it (the time left aside).
+    ///
+    /// A new watcher's first line, or a change. Call after each round.
+    func broadcast(_ line: String) { watchers.broadcast(line) }
+
+    /// The end of the run: the final status `line` to every watcher, then all closed; waits at
+    /// most ``finishLimit`` for slow readers.
+    func finish(_ line: String) { watchers.finish(line, within: Self.finishLimit) }
+
+    /// How long the end of the run waits for watchers to take the final line.
+    static let finishLimit: Duration = .milliseconds(100)
 
     /// Answers `connection` with `line` and closes it.
     func reply(_ connection: Int, _ line: String) {

@@ -95,6 +95,7 @@ struct Session {
             publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
+            shareStatus()  // after the effects: a reply goes out before the watchers hear of it
             followForeground()
             now = clock.now()
             view.clockWarning = followsWallClock && !controller.clockSynchronised
@@ -222,6 +223,15 @@ struct Session {
         }
     }
 
+    /// Hands the control socket's watchers the status as it is now (they get it when it changed).
+    private func shareStatus() {
+        guard let control = loop.first(ControlInbox.self), control.watcherCount > 0 else { return }
+        control.broadcast(watchLine(at: clock.now()))
+    }
+
+    /// The line a watcher gets: the status line as a `status` request's reply.
+    private func watchLine(at now: ContinuousClock.Instant) -> String { status(at: now).line }
+
     /// What this timer says about itself on the control socket.
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
         let run = controller.currentRun
@@ -257,6 +267,7 @@ struct Session {
     /// `systemctl stop`, a closed SSH session): then `eggtimer recover` starts it again.
     private mutating func finish(_ status: ExitStatus) -> ExitStatus {
         terminal.leave()
+        loop.first(ControlInbox.self)?.finish(watchLine(at: clock.now()))
         if var keeper = records {
             let signal = status == .signal(SIGTERM) ? "SIGTERM" : status == .signal(SIGHUP) ? "SIGHUP" : nil
             if keeper.end(keepingFor: signal), let signal {

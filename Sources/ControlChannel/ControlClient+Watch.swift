@@ -1,0 +1,42 @@
+import Glibc
+
+extension ControlClient {
+    /// Starts watching the timer labelled `label`: sends `watch` (protocol version 2) and waits
+    /// for its first line, the timer's status now.
+    ///
+    /// Nothing is sent unless `folder` passes the timer's own rules (``RuntimeFolder/checkForUse(_:)``)
+    /// and the socket's listener runs as this user (SO_PEERCRED), as for
+    /// ``exchange(_:label:folder:timeout:)``.
+    /// - Parameters:
+    ///   - label: The timer's label or socket name.
+    ///   - folder: The runtime folder.
+    ///   - timeout: How long to wait for the connection and the first line.
+    /// - Returns: The watch; its first ``ControlWatch/next(until:)`` is the status line just read.
+    /// - Throws: ``ControlError/olderTimer(path:)`` for a timer of protocol version 1 (it answers
+    ///   with its error line), ``ControlError/refused(path:reason:)`` for a timer that has the most
+    ///   watchers it keeps, ``ControlError/badAnswer(path:)`` for a first line that is not a status,
+    ///   and the errors of ``exchange(_:label:folder:timeout:)``.
+    /// Blocks the calling thread for at most `timeout`. C: `connect`, `send`, `poll`, `read`.
+    public static func watch(
+        label: String, folder: String, timeout: Duration = .seconds(2)
+    ) throws(ControlError) -> ControlWatch {
+        let path = try socketPath(label: label, folder: folder)
+        let deadline = ContinuousClock.now + timeout
+        let fd = try connect(to: path, folder: folder, until: deadline)
+        let watch = ControlWatch(descriptor: fd, path: path)
+        guard UnixSocket.write(Array((ControlRequest.watch.line + "\n").utf8), to: fd, until: deadline) else {
+            throw .noAnswer(path: path, peerPID: peerPID(fd))
+        }
+        switch try watch.readLine(until: deadline) {
+        case .line(let line) where line.hasPrefix("ok\t"):
+            watch.pending = line
+            return watch
+        case .line(let line) where line == "error\tnot a request of \(ControlRequest.protocolName)":
+            throw .olderTimer(path: path)
+        case .line(let line) where line.hasPrefix("error\t"):
+            throw .refused(path: path, reason: String(line.dropFirst("error\t".count)))
+        case .line, .ended: throw .badAnswer(path: path)
+        case .quiet: throw .noAnswer(path: path, peerPID: peerPID(fd))
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import ControlChannel
+import Glibc
+import TestSupport
+import Testing
+
+@testable import eggtimer
+
+/// A client end of a timer's control socket for the inbox tests: a blocking socket that sends
+/// lines and reads them back.
+final class ControlPeer {
+    let fd: Int32
+    private var bytes: [UInt8] = []
+
+    /// Connects to `path`; with `receiveBuffer`, asks the kernel for that small a receive buffer.
+    init(_ path: String, receiveBuffer: Int32? = nil) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        try #require(withUnixAddress(path) { connect(fd, $0, $1) } == 0, "connect: \(errno)")
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) {
+        _ = Array((line + "\n").utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until `count` whole lines have come (or end of file, or 5 s) and returns them all.
+    func lines(_ count: Int) -> [String] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.filter({ $0 == UInt8(ascii: "\n") }).count < count, waitReadable(fd, timeout: deadline - .now) {
+            let got = read(fd, &chunk, chunk.count)
+            if got <= 0 { break }
+            bytes += chunk[0..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Whether the timer closed its end (after what it sent, which is read and kept).
+    var ended: Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while waitReadable(fd, timeout: .seconds(5)) {
+            let got = read(fd, &chunk, chunk.count)
+            if got <= 0 { return got == 0 }
+            bytes += chunk[0..<got]
+        }
+        return false
+    }
+
+    /// Whether the timer hung up, without reading anything (POLLHUP).
+    var hungUp: Bool {
+        var ready = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&ready, 1, 0) == 1 && ready.revents & Int16(POLLHUP) != 0
+    }
+}
+
+/// The inbox side of `watch` on a real socket, driven by hand as the event loop drives it.
+@Suite struct ControlWatchersTests {
+    final class Timer {
+        let folder = makePrivateDirectory()
+        let inbox: ControlInbox
+        var path: String { inbox.path }
+
+        init(watchers: ControlWatchers = ControlWatchers()) throws {
+            try RuntimeFolder.prepare(folder + "/eggtimer")
+            inbox = ControlInbox(
+                server: try ControlServer(folder: folder + "/eggtimer", label: "tea"), watchers: watchers)
+        }
+
+        deinit { removeDirectory(folder) }
+
+        /// One look at the poll set as the loop takes it: what is ready now or within `wait`.
+        @discardableResult
+        func round(wait: Int32 = 50) -> [eggtimer.Input] {
+            let set = inbox.pollSet
+            var fds = set.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), wait) > 0 else { return [] }
+            var inputs: [eggtimer.Input] = []
+            for (index, entry) in set.enumerated() where fds[index].revents != 0 {
+                inputs += inbox.ready(entry.connection, revents: fds[index].revents, at: .now)
+            }
+            return inputs
+        }
+
+        /// The events asked for each watcher, in the order they came.
+        var watcherEvents: [Int16] { inbox.pollSet.dropFirst().map(\.events) }
+    }
+
+    private func line(_ state: String, remaining: Int, deadline: Int? = 1_796_026_323_000) -> String {
+        "ok\tlabel=tea\tpid=1\tstate=\(state)\tremaining_ns=\(remaining)"
+            + (deadline.map { "\tdeadline_ms=\($0)" } ?? "")
+    }
+
+    @Test func aWatcherGetsTheCurrentLineAtOnceThenOneLinePerChangeButNotForTheTimeLeft() throws {
+        let timer = try Timer()
+        let watcher = try ControlPeer(timer.path)
+        watcher.send(ControlRequest.watch.line)
+        #expect(timer.round().isEmpty, "a watch is the inbox's own, never the controller's")
+        #expect(timer.inbox.watcherCount == 1)
+        timer.inbox.broadcast(line("counting", remaining: 5_000))
+        timer.inbox.broadcast(line("counting", remaining: 4_000))  // the time left alone: no line
+        timer.inbox.broadcast(line("paused", remaining: 4_000, deadline: nil))
+        timer.inbox.broadcast(line("paused", remaining: 4_000, deadline: nil))
+        timer.inbox.broadcast(line("counting", remaining: 4_000, deadline: 1_796_026_324_000))
+        #expect(
+            watcher.lines(3) == [
+                line("counting", remaining: 5_000), line("paused", remaining: 4_000, deadline: nil),
+                line("counting", remaining: 4_000, deadline: 1_796_026_324_000),
+            ])
+        timer.inbox.finish(line("cancelled", remaining: 0, deadline: nil))
+        #expect(watcher.ended)
+        #expect(watcher.lines(4).last == line("cancelled", remaining: 0, deadline: nil))
+        #expect(timer.inbox.watcherCount == 0)
+    }
+
+    /// The most watchers open, one more refused with its error line, and an `ack` still reaches
+    /// the controller and is answered; watchers are no request connections to drop as idle.
+    @Test func theMostWatchersAndOneMoreRefusedLeaveRoomForAck() throws {
+        let timer = try Timer()
+        var watchers: [ControlPeer] = []
+        for _ in 0..<ControlWatchers.defaultLimit {
+            let watcher = try ControlPeer(timer.path)
+            watcher.send(ControlRequest.watch.line)
+            watchers.append(watcher)
+            timer.round()
+        }
+        #expect(timer.inbox.watcherCount == ControlWatchers.defaultLimit)
+        let refused = try ControlPeer(timer.path)
+        refused.send(ControlRequest.watch.line)
+        timer.round()
+        #expect(refused.ended)
+        #expect(refused.lines(1) == [ControlWatchers.refusal(limit: ControlWatchers.defaultLimit)])
+        var idle: [ControlPeer] = []
+        for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try ControlPeer(timer.path)) }
+        let ack = try ControlPeer(timer.path)
+        ack.send(ControlRequest.acknowledge.line)
+        var inputs: [eggtimer.Input] = []
+        for _ in 0..<4 { inputs += timer.round() }
+        guard case .control(.acknowledge, let connection)? = inputs.first else {
+            Issue.record("no ack among \(inputs)")
+            return
+        }
+        timer.inbox.reply(connection, line("done", remaining: 0, deadline: nil))
+        #expect(ack.lines(1) == [line("done", remaining: 0, deadline: nil)])
+        #expect(timer.inbox.watcherCount == ControlWatchers.defaultLimit, "no watcher was dropped for them")
+        timer.inbox.broadcast(line("done", remaining: 0, deadline: nil))
+        for watcher in watchers { #expect(watcher.lines(1) == [line("done", remaining: 0, deadline: nil)]) }
+    }
+
+    /// A watcher that never reads is dropped once its queue would overflow; POLLOUT is asked
+    /// only while a queue has bytes; a watcher that reads is never held back by it.
+    @Test func aWatcherThatDoesNotReadIsDroppedWhenItsQueueWouldOverflow() throws {
+        let timer = try Timer(watchers: ControlWatchers(limit: 4, queueLimit: 4096))
+        let slow = try ControlPeer(timer.path, receiveBuffer: 1024)
+        slow.send(ControlRequest.watch.line)
+        timer.round()
+        let reader = try ControlPeer(timer.path)
+        reader.send(ControlRequest.watch.line)
+        timer.round()
+        #expect(timer.inbox.watcherCount == 2)
+        #expect(timer.watcherEvents == [Int16(POLLIN), Int16(POLLIN)])
+        var sent: [String] = []
+        for change in 0..<2000 where !slow.hungUp {
+            let next = line(change % 2 == 0 ? "paused" : "counting", remaining: change, deadline: 1_000 + change)
+            let start = ContinuousClock.now
+            timer.inbox.broadcast(next)
+            #expect(ContinuousClock.now - start < .milliseconds(100), "a broadcast never waits")
+            sent.append(next)
+            #expect(reader.lines(sent.count).count == sent.count)
+            if timer.inbox.watcherCount == 2, timer.watcherEvents.first == Int16(POLLIN | POLLOUT) {
+                timer.round(wait: 0)  // the loop's look: the slow one polls not writable, and stays
+            }
+        }
+        #expect(slow.hungUp, "dropped after \(sent.count) changes")
+        #expect(timer.inbox.watcherCount == 1)
+        #expect(timer.watcherEvents == [Int16(POLLIN)], "the reader's queue is empty: no POLLOUT")
+        #expect(reader.lines(sent.count) == sent)
+    }
+
+    @Test func aWatcherThatGoesAwayIsDropped() throws {
+        let timer = try Timer()
+        var watcher: ControlPeer? = try ControlPeer(timer.path)
+        watcher?.send(ControlRequest.watch.line)
+        timer.round()
+        #expect(timer.inbox.watcherCount == 1)
+        watcher = nil
+        timer.round()
+        #expect(timer.inbox.watcherCount == 0)
+    }
+}
