@@ -32,18 +32,19 @@ build: deps
 	$(SWIFT) build
 
 release: deps $(RELEASE_PREREQUISITES)
-	$(SWIFT) build $(RELEASE_FLAGS)
+	@$(SWIFT) build $(RELEASE_FLAGS)
 
 # The release binary (a shell expression: SwiftPM names the folder).
 RELEASE_BINARY = "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer"
 
 $(STATIC_CXX_DIR)/libstdc++.so:
-	mkdir -p "$(STATIC_CXX_DIR)"
-	echo "INPUT($(LIBSTDCXX_ARCHIVE))" > "$@"
+	@mkdir -p "$(STATIC_CXX_DIR)"
+	@echo "INPUT($(LIBSTDCXX_ARCHIVE))" > "$@"
 
-# The egg menu (or: make run ARGS="soft -D null").
+# The egg menu (or: make run ARGS="soft -D null"). No command lines echoed; quitting or cancelling
+# (status 1) is not a failure of make, any other failure is one line (scripts/run.sh).
 run: release
-	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/eggtimer" $(ARGS)
+	@sh scripts/run.sh $(RELEASE_BINARY) $(ARGS)
 
 # HeardTests and BrokerTests need real services and run only from test-services (below). Then the install
 # checks (scripts/test-install.sh: make install into a temporary DESTDIR, the binary, man page,

@@ -71,7 +71,9 @@ build() { # target, then sources and flags
     # shellcheck disable=SC2086
     nice swiftc $flags -module-name "Fuzz_$name" "$@" -o "$out/fuzz-$name"
 }
-# A library target as a module and a static library over the modules built before it.
+# A library target as a module and a static library over the modules built before it, once per
+# run: modules of an earlier run (older sources) are removed first.
+rm -rf "$out/modules"
 c_includes="-I Sources/CSystem -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CMosquitto"
 c_includes="$c_includes $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g')"
 library() { # name

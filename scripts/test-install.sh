@@ -78,6 +78,30 @@ check "binary is stripped" stripped
 check "binary runs --version from another folder" version
 check "binary finds its sound from another folder" finds_sound
 
+# `make run` as a newcomer sees it: no command lines echoed; quitting the menu (0) or cancelling a
+# timer (1, q on its keys) leaves make content; any other status is one line and fails make.
+run_quiet() {
+    output=$("$make" run ARGS="1 -D null --loops 1" </dev/null 2>&1)
+    status=$?
+    printf '%s\n' "$output"
+    [ "$status" -eq 0 ] && ! printf '%s\n' "$output" | grep -q -e 'swift build' -e '^make'
+}
+run_cancelled() {
+    output=$(printf q | "$make" run ARGS="1h -D null" 2>&1)
+    status=$?
+    printf '%s\n' "$output"
+    [ "$status" -eq 0 ] && ! printf '%s\n' "$output" | grep -q -e 'swift build' -e 'make: \*\*\*'
+}
+run_failed() {
+    output=$("$make" run ARGS="--no-such-option" </dev/null 2>&1)
+    status=$?
+    printf '%s\n' "$output"
+    [ "$status" -ne 0 ] && printf '%s\n' "$output" | grep -q '^eggtimer ended with status 64 '
+}
+check "make run echoes no command lines" run_quiet
+check "make run: q (cancelled, status 1) is no failure of make" run_cancelled
+check "make run: a bad option fails make with one line of its status" run_failed
+
 man_page=$root/share/man/man1/eggtimer.1
 man_renders() {
     warnings=$(MANWIDTH=80 man -l "$man_page" 2>&1 >"$scratch/man.txt")
