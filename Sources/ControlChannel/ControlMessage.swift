@@ -1,3 +1,5 @@
+public import TimerModel
+
 /// The control protocol's messages: one request line from a client, one reply line from the timer.
 ///
 /// Lines are tab-separated words; the first word of a request is the protocol's name and version,
@@ -5,42 +7,49 @@
 ///
 /// Request: `eggtimer/1<TAB>verb[<TAB>argument]`. Reply: `ok<TAB>key=value…` or `error<TAB>text`.
 public enum ControlRequest: Equatable, Sendable {
-    /// Report the timer's status.
-    case status
-    /// Stop the ringing alarm.
-    case acknowledge
-    /// End the timer.
-    case cancel
-    /// Silence the alarm and ring again after this long (nil: the timer's default).
-    case snooze(Duration?)
+    /// A ``Command`` for the timer: `status`, `ack`, `cancel`, `snooze [SECONDS]`, `pause`,
+    /// `resume`, `add SECONDS`.
+    case command(Command)
 
     /// The protocol's name and version, the first word of every request.
     public static let protocolName = "eggtimer/1"
 
-    /// The request as one line.
+    /// The request for the timer's status (`eggtimer/1<TAB>status`).
+    public static let status = ControlRequest.command(.status)
+
+    /// The request as one line: the verb, then its whole seconds (rounded toward zero) if any.
     public var line: String {
         switch self {
-        case .status: Self.protocolName + "\tstatus"
-        case .acknowledge: Self.protocolName + "\tack"
-        case .cancel: Self.protocolName + "\tcancel"
-        case .snooze(nil): Self.protocolName + "\tsnooze"
-        case .snooze(let duration?): Self.protocolName + "\tsnooze\t\(duration.components.seconds)"
+        case .command(let command):
+            Self.protocolName + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
         }
     }
 
-    /// Parses a request line.
-    /// - Returns: nil for anything that is not a well-formed request of this version.
+    /// Parses a request line; nil for anything that is not a well-formed request of this version.
+    ///
+    /// `snooze` takes 1 to 999 × 3600 seconds (``Command/snoozeLimit``), `add` -86400 to 86400
+    /// (``Command/addLimit``), not 0. Pure; any thread.
+    /// - Parameter line: The line, without its newline.
     public init?(line: String) {
         let words = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard words.count >= 2, words[0] == Self.protocolName else { return nil }
+        let limits = (snooze: Command.snoozeLimit.components.seconds, add: Command.addLimit.components.seconds)
         switch (words[1], words.count) {
-        case ("status", 2): self = .status
-        case ("ack", 2): self = .acknowledge
-        case ("cancel", 2): self = .cancel
-        case ("snooze", 2): self = .snooze(nil)
+        case ("status", 2): self = .command(.status)
+        case ("ack", 2): self = .command(.acknowledge)
+        case ("cancel", 2): self = .command(.cancel)
+        case ("snooze", 2): self = .command(.snooze(nil))
         case ("snooze", 3):
-            guard let seconds = Int64(words[2]), seconds > 0, seconds <= 999 * 3600 else { return nil }
-            self = .snooze(.seconds(seconds))
+            guard let seconds = Int64(words[2]), seconds > 0, seconds <= limits.snooze else { return nil }
+            self = .command(.snooze(.seconds(seconds)))
+        case ("pause", 2): self = .command(.pause)
+        case ("resume", 2): self = .command(.resume)
+        case ("add", 3):
+            // A range check, not `abs`: `abs(Int64.min)` traps.
+            guard let seconds = Int64(words[2]), seconds != 0, (-limits.add...limits.add).contains(seconds) else {
+                return nil
+            }
+            self = .command(.add(.seconds(seconds)))
         default: return nil
         }
     }

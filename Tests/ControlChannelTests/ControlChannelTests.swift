@@ -3,6 +3,7 @@ import ControlChannel
 import Dispatch
 import Glibc
 import Testing
+import TimerModel
 
 /// A fresh private folder for one test.
 private func privateFolder() -> String {
@@ -183,18 +184,23 @@ private func removeFolder(_ path: String) {
 
 @Suite struct ControlMessageTests {
     @Test(arguments: [
-        (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
+        (Command.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
         (.cancel, "eggtimer/1\tcancel"),
         (.snooze(nil), "eggtimer/1\tsnooze"), (.snooze(.seconds(600)), "eggtimer/1\tsnooze\t600"),
+        (.pause, "eggtimer/1\tpause"), (.resume, "eggtimer/1\tresume"), (.add(.seconds(60)), "eggtimer/1\tadd\t60"),
+        (.add(.seconds(-60)), "eggtimer/1\tadd\t-60"), (.add(.seconds(86_400)), "eggtimer/1\tadd\t86400"),
+        (.add(.seconds(-86_400)), "eggtimer/1\tadd\t-86400"),
     ])
-    func requestsRoundTrip(request: ControlRequest, line: String) {
-        #expect(request.line == line)
-        #expect(ControlRequest(line: line) == request)
+    func requestsRoundTrip(command: Command, line: String) {
+        #expect(ControlRequest.command(command).line == line)
+        #expect(ControlRequest(line: line) == .command(command))
     }
 
     @Test(arguments: [
         "", "status", "eggtimer/2\tstatus", "eggtimer/1\tstatus\textra", "eggtimer/1\tsnooze\t-5",
         "eggtimer/1\tsnooze\tten", "eggtimer/1\tlaunch", "eggtimer/1\tsnooze\t99999999999",
+        "eggtimer/1\tpause\t5", "eggtimer/1\tresume\textra", "eggtimer/1\tadd", "eggtimer/1\tadd\t1\t2",
+        "eggtimer/1\tPAUSE", "eggtimer/1\tadd 60",
     ])
     func malformedRequestsAreRejected(line: String) {
         #expect(ControlRequest(line: line) == nil)
@@ -212,7 +218,22 @@ private func removeFolder(_ path: String) {
 
     @Test(arguments: [("1", Int64(1)), ("+1", 1), ("3596400", 3_596_400)])
     func boundarySnoozeLengthsInRangeAreTaken(seconds: String, value: Int64) {
-        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == .snooze(.seconds(value)))
+        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == .command(.snooze(.seconds(value))))
+    }
+
+    /// Boundary numbers in an `add` request: only whole seconds in -86400...86400, not 0, are a
+    /// request (a range check: `abs(Int64.min)` would trap).
+    @Test(arguments: [
+        "0", "-0", "+0", "86401", "-86401", "2147483648", "-2147483648", "9223372036854775807", "-9223372036854775808",
+        "9223372036854775808", "1e3", "nan", "inf", "0x10", "1.5", " 5", "",
+    ])
+    func boundaryAddAmountsAreRejected(seconds: String) {
+        #expect(ControlRequest(line: "eggtimer/1\tadd\t" + seconds) == nil)
+    }
+
+    @Test(arguments: [("1", Int64(1)), ("-1", -1), ("+1", 1), ("86400", 86_400), ("-86400", -86_400)])
+    func boundaryAddAmountsInRangeAreTaken(seconds: String, value: Int64) {
+        #expect(ControlRequest(line: "eggtimer/1\tadd\t" + seconds) == .command(.add(.seconds(value))))
     }
 
     /// Boundary numbers in a reply: a deadline the client could not do calendar arithmetic on, or

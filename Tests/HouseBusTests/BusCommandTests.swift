@@ -1,14 +1,16 @@
 import HouseBus
 import Testing
+import TimerModel
 
 @Suite struct BusCommandTests {
     @Test(arguments: [
-        ("ack", BusCommand.ack), ("cancel", .cancel), ("snooze", .snooze), ("pause", .pause), ("resume", .resume),
-        ("add 60", .add(seconds: 60)), ("add -60", .add(seconds: -60)), ("  ack\n", .ack),
-        ("\tadd   90 ", .add(seconds: 90)),
-        ("add 86400", .add(seconds: 86_400)), ("add -86400", .add(seconds: -86_400)),
+        ("ack", Command.acknowledge), ("cancel", .cancel), ("snooze", .snooze(nil)), ("pause", .pause),
+        ("resume", .resume), ("add 60", .add(.seconds(60))), ("add -60", .add(.seconds(-60))),
+        ("  ack\n", .acknowledge),
+        ("\tadd   90 ", .add(.seconds(90))),
+        ("add 86400", .add(.seconds(86_400))), ("add -86400", .add(.seconds(-86_400))),
     ])
-    func knownCommandsParse(text: String, expected: BusCommand) throws {
+    func knownCommandsParse(text: String, expected: Command) throws {
         #expect(try BusCommand.parse(Array(text.utf8)) == expected)
     }
 
@@ -35,14 +37,14 @@ import Testing
     }
 
     @Test(arguments: [("add 1", 1), ("add -1", -1), ("add +1", 1), ("add 86399", 86_399), ("add -86399", -86_399)])
-    func boundaryAmountsInRangeAreTaken(text: String, seconds: Int) throws {
-        #expect(try BusCommand.parse(Array(text.utf8)) == .add(seconds: seconds))
+    func boundaryAmountsInRangeAreTaken(text: String, seconds: Int64) throws {
+        #expect(try BusCommand.parse(Array(text.utf8)) == .add(.seconds(seconds)))
     }
 
     @Test func binaryAndOversizedPayloadsAreRefused() throws {
         #expect(throws: BusCommandError.notASCII) { try BusCommand.parse([0x61, 0x63, 0x6B, 0xFF]) }
         #expect(throws: BusCommandError.tooLong(bytes: 65)) { try BusCommand.parse(Array(repeating: 0x20, count: 65)) }
-        #expect(try BusCommand.parse(Array(repeating: 0x20, count: 61) + Array("ack".utf8)) == .ack)
+        #expect(try BusCommand.parse(Array(repeating: 0x20, count: 61) + Array("ack".utf8)) == .acknowledge)
     }
 
     @Test func reasonsAreOneLineAndShowNoControlCharacters() {

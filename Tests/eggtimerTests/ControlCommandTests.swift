@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import Testing
+import TimerModel
 
 @testable import eggtimer
 
@@ -69,8 +70,8 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
 }
 
 @Suite struct ControlOutcomeTests {
-    private func outcome(_ reply: String, _ request: ControlRequest) -> Result<String, ControlFailure> {
-        ControlCommands.outcome(of: reply, request: request, label: "soft", time: utcPlusOne)
+    private func outcome(_ reply: String, _ command: Command) -> Result<String, ControlFailure> {
+        ControlCommands.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
     }
 
     @Test func successSaysWhatHappenedInOneLine() {

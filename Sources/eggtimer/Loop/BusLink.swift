@@ -321,7 +321,7 @@ struct BusLink {
     }
 
     /// Takes the broker's reports out of `inputs`: this timer's commands become
-    /// ``Input/busCommand(_:)``, the rest become ``notices`` or nothing.
+    /// ``Input/command(_:from:connection:)``, the rest become ``notices`` or nothing.
     /// - Returns: The inputs for the controller.
     mutating func route(_ inputs: [Input]) -> [Input] {
         inputs.compactMap { input in
@@ -371,7 +371,7 @@ struct BusLink {
                 return nil
             }
             do {
-                return .busCommand(try BusCommand.parse(payload))
+                return .command(try BusCommand.parse(payload), from: .mqtt)
             } catch {
                 notices.append(.log("ignored MQTT command on \(topic): \(error.message)"))
             }

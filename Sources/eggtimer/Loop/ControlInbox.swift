@@ -81,7 +81,9 @@ final class ControlInbox {
                 return []
             }
             connections[connection]?.answering = true
-            return [.control(request, connection: connection)]
+            switch request {
+            case .command(let command): return [.command(command, from: .control, connection: connection)]
+            }
         }
     }
 
