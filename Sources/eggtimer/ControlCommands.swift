@@ -33,12 +33,9 @@ enum ControlCommands {
             let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
                 StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
-        case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
-        case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
-        case .snooze(let label, let duration):
-            // The protocol carries whole seconds, at least one.
-            let command = Command.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
-            return act(command, verb: "snooze", label: label, folder: folder)
+        case .acknowledge(let label), .cancel(let label), .snooze(let label, _):
+            guard let vocabulary = command.vocabulary else { return .software }
+            return act(vocabulary, label: label, folder: folder)
         case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
@@ -48,12 +45,12 @@ enum ControlCommands {
 
     /// Sends `command` to the timer chosen by ``TimerSelection`` and prints the outcome.
     /// - Parameters:
-    ///   - command: What to ask of it.
-    ///   - verb: The subcommand, for messages.
+    ///   - command: What to ask of it; its verb (``Command/verb``) is the subcommand, for messages.
     ///   - label: The label given, or nil.
     ///   - folder: The runtime folder.
     /// - Returns: The exit status, as for ``run(_:)``.
-    private static func act(_ command: Command, verb: String, label: String?, folder: String) -> ExitStatus {
+    private static func act(_ command: Command, label: String?, folder: String) -> ExitStatus {
+        let verb = command.verb
         guard let all = labels(in: folder) else { return .noTimer }
         let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
         if let wanted {
@@ -224,5 +221,21 @@ enum ControlCommands {
         out.write(text)
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         return .done
+    }
+}
+
+extension ControlCommand {
+    /// What the subcommand asks of a running timer in the one vocabulary every front speaks (its
+    /// socket line and MQTT payload are made from it); nil for those that ask no timer (`status`
+    /// surveys them, `recover`, `follow`).
+    ///
+    /// `snooze --for D` carries whole seconds, at least one (D rounded up), as the protocol does.
+    var vocabulary: Command? {
+        switch self {
+        case .acknowledge: .acknowledge
+        case .cancel: .cancel
+        case .snooze(_, let length): .snooze(length.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
+        case .status, .recover, .follow: nil
+        }
     }
 }

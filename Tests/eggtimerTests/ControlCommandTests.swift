@@ -167,3 +167,35 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 499) == "09:12:03")
     }
 }
+
+/// The CLI's subcommands speak the one vocabulary: each maps to a ``Command``, whose socket line
+/// (and MQTT payload) is what goes out.
+@Suite struct ControlCommandVocabularyTests {
+    @Test(
+        arguments: [
+            (ControlCommand.acknowledge(label: nil), Command?.some(.acknowledge), "eggtimer/1\tack", "ack"),
+            (.acknowledge(label: "tea"), .acknowledge, "eggtimer/1\tack", "ack"),
+            (.cancel(label: nil), .cancel, "eggtimer/1\tcancel", "cancel"),
+            (.snooze(label: nil, for: nil), .snooze(nil), "eggtimer/1\tsnooze", "snooze"),
+            (.snooze(label: "tea", for: .seconds(90)), .snooze(.seconds(90)), "eggtimer/1\tsnooze\t90", "snooze 90"),
+            // Whole seconds, at least one: rounded up.
+            (
+                .snooze(label: nil, for: .milliseconds(90_500)), .snooze(.seconds(91)), "eggtimer/1\tsnooze\t91",
+                "snooze 91"
+            ),
+            (.snooze(label: nil, for: .milliseconds(1)), .snooze(.seconds(1)), "eggtimer/1\tsnooze\t1", "snooze 1"),
+        ] as [(ControlCommand, Command?, String, String)])
+    func subcommandsMapToTheVocabularyAndItsLine(
+        subcommand: ControlCommand, command: Command?, line: String, payload: String
+    ) throws {
+        #expect(subcommand.vocabulary == command)
+        let vocabulary = try #require(subcommand.vocabulary)
+        #expect(ControlRequest.command(vocabulary).line == line)
+        #expect(vocabulary.text == payload)
+    }
+
+    @Test(arguments: [ControlCommand.status(json: false), .status(json: true), .recover(bootOnly: true), .follow])
+    func subcommandsThatAskNoTimerAreNoCommand(subcommand: ControlCommand) {
+        #expect(subcommand.vocabulary == nil)
+    }
+}
