@@ -5,7 +5,7 @@ public enum BusCommand {
     /// The longest command payload read, in bytes.
     public static let byteLimit = 64
 
-    /// Parses `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60` or `add -60`.
+    /// Parses `status`, `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60` or `add -60`.
     ///
     /// Surrounding white space is trimmed. `add` takes whole seconds, -86400 to 86400
     /// (``Command/addLimit``), not 0; `snooze` takes no length (the timer's default). Pure; any thread.
@@ -19,6 +19,7 @@ public enum BusCommand {
         let words = String(decoding: payload, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { throw .empty }
         switch (first, words.count) {
+        case ("status", 1): return .status
         case ("ack", 1): return .acknowledge
         case ("cancel", 1): return .cancel
         case ("snooze", 1): return .snooze(nil)

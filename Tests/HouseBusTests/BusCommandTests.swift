@@ -4,7 +4,8 @@ import TimerModel
 
 @Suite struct BusCommandTests {
     @Test(arguments: [
-        ("ack", Command.acknowledge), ("cancel", .cancel), ("snooze", .snooze(nil)), ("pause", .pause),
+        ("status", Command.status), ("ack", .acknowledge), ("cancel", .cancel), ("snooze", .snooze(nil)),
+        ("pause", .pause),
         ("resume", .resume), ("add 60", .add(.seconds(60))), ("add -60", .add(.seconds(-60))),
         ("  ack\n", .acknowledge),
         ("\tadd   90 ", .add(.seconds(90))),
@@ -16,7 +17,8 @@ import TimerModel
 
     @Test(arguments: [
         ("", BusCommandError.empty), ("   \n", .empty), ("ACK", .unknown("ACK")), ("ack now", .unknown("ack now")),
-        ("stop", .unknown("stop")), ("add", .unknown("add")), ("add 1 2", .unknown("add 1 2")),
+        ("stop", .unknown("stop")), ("status now", .unknown("status now")), ("STATUS", .unknown("STATUS")),
+        ("add", .unknown("add")), ("add 1 2", .unknown("add 1 2")),
         ("add sixty", .badAmount("sixty")), ("add 0", .badAmount("0")), ("add 86401", .badAmount("86401")),
         ("add 99999999999999999999", .badAmount("99999999999999999999")), ("add 1.5", .badAmount("1.5")),
         ("caf\u{E9}", .notASCII), ("{\"cmd\":\"ack\"}", .unknown("{\"cmd\":\"ack\"}")),

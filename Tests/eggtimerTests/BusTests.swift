@@ -356,6 +356,27 @@ private let t0 = ContinuousClock.now
         #expect(!again)
     }
 
+    /// MQTT `status`: the state is published at once though nothing changed, and only when held.
+    @Test func aForcedUpdatePublishesAnUnchangedStateAtOnce() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"  // never reached: the link only queues into the retained table
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let state = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000)
+        let early = link.update(state, at: t0, force: true)
+        _ = link.route([.bus(.connected), .bus(.message(topic: link.probe, payload: []))])
+        let first = link.update(state, at: t0)
+        let unchanged = link.update(state, at: t0 + .seconds(5))
+        let forced = link.update(state, at: t0 + .seconds(5), force: true)
+        let after = link.update(state, at: t0 + .seconds(6))
+        #expect(!early, "not before the topics are held")
+        #expect(first && !unchanged && forced)
+        #expect(!after, "and the minute's refresh counts from it")
+    }
+
     /// A link that sees `state` (JSON) retained on its state topic, then its probe back.
     private func linkSeeing(_ state: TimerStatePayload?) throws -> BusLink {
         var options = BusOptions()
@@ -689,6 +710,23 @@ private let t0 = ContinuousClock.now
                 "log: MQTT: ignored 'add 60': 0:10 is ringing: nothing to move"
             ])
         #expect(controller.state == .ringing)
+    }
+
+    /// Issue 22: `status` on the command topic republishes the state at once: one effect, in every
+    /// state, no event; from the socket its reply is the answer, and a key or signal does nothing.
+    @Test func statusOverMQTTAsksForTheStateToBePublishedNow() {
+        var controller = counting()
+        let counting = controller.handle(.command(.status, from: .mqtt), at: t0 + .seconds(1))
+        let replied = controller.handle(.command(.status, from: .control, connection: 2), at: t0)
+        let keyed = controller.handle(.command(.status, from: .key), at: t0)
+        var ringing = ringing()
+        let rung = ringing.handle(.command(.status, from: .mqtt), at: t0 + .seconds(11))
+        var menu = Controller(configuration: .init(), start: .menu, at: t0)
+        let inMenu = menu.handle(.command(.status, from: .mqtt), at: t0)
+        #expect(names(counting) == ["publishState"] && names(rung) == ["publishState"])
+        #expect(names(inMenu) == ["publishState"])
+        #expect(ringing.state == .ringing && controller.state == .counting)
+        #expect(names(replied) == ["reply"] && keyed.isEmpty)
     }
 
     @Test func brokerReportsReachTheControllerAsNothing() {

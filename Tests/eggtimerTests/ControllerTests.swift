@@ -30,6 +30,7 @@ func names(_ effects: [Effect]) -> [String] {
         case .reply(_, .status): "reply"
         case .reply(_, .refused(let reason)): "refused: \(reason)"
         case .runDoneCommand: "runDoneCommand"
+        case .publishState: "publishState"
         case .log(let text): "log: \(text)"
         }
     }

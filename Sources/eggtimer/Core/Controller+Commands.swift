@@ -51,7 +51,7 @@ extension Controller {
             return
         }
         if let connection { perform(.reply(connection: connection, .status)) }
-        carryOut(command, by: origin.rawValue, at: now)
+        carryOut(command, from: origin, at: now)
     }
 
     /// Why `command` does not fit the timer now; nil when it does.
@@ -81,9 +81,15 @@ extension Controller {
         }
     }
 
-    /// Carries out an accepted `command` (``refusal(of:at:)`` is nil), logged `by: source`.
-    private mutating func carryOut(_ command: Command, by source: String, at now: Instant) {
+    /// Carries out an accepted `command` (``refusal(of:at:)`` is nil), logged `by: origin`.
+    ///
+    /// `status` from MQTT republishes the state at once (``Effect/publishState``); from the socket
+    /// its reply is the answer.
+    private mutating func carryOut(_ command: Command, from origin: Origin, at now: Instant) {
+        let source = origin.rawValue
         switch (command, mode) {
+        case (.status, _):
+            if origin == .mqtt { perform(.publishState) }
         case (.acknowledge, .ringing(let ringing)):
             acknowledge(ringing, by: source, at: now)
         case (.acknowledge, .counting(let counting)):

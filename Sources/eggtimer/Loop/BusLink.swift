@@ -277,9 +277,10 @@ struct BusLink {
     /// - Parameters:
     ///   - payload: The timer's state now.
     ///   - now: The boot clock's reading.
+    ///   - force: Publish a state even if it is not due (MQTT `status`).
     /// - Returns: Whether a message was published (for tests).
     @discardableResult
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false) -> Bool {
         // Waiting on another timer whose state has gone stale meanwhile: look again.
         if claim == .yielded { lookAgainIfFree() }
         guard claim == .held else { return false }
@@ -292,7 +293,7 @@ struct BusLink {
         }
         let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
         replayed = false
-        guard stale || Self.isDue(payload, after: published, at: now) else { return false }
+        guard force || stale || Self.isDue(payload, after: published, at: now) else { return false }
         client.publish(
             BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: Self.stateExpiry))
         published = (payload, now)
