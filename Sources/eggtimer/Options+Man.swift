@@ -193,7 +193,11 @@ extension Options {
         or owns it, or when XDG_RUNTIME_DIR is not yours with mode 0700. The commands apply the \#
         same rules, and believe a socket only when its listener runs as you (one line says so). \#
         Each timer holds a lock on \fILABEL.lock\fR beside its socket while it runs; only the \#
-        holder removes a socket (its own, or a stale one it replaces), never a command.
+        holder removes a socket (its own, or a stale one it replaces), never a command. A socket \#
+        takes one line, \fBeggtimer/1\fR TAB \fIverb\fR [TAB \fIseconds\fR], the verb one of the \#
+        MQTT commands' words: \fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR [1 to 3596400], \#
+        \fBpause\fR, \fBresume\fR, \fBadd\fR \-86400 to 86400; it answers \fBok\fR and the \#
+        status, or \fBerror\fR and why the command does not fit.
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
@@ -257,9 +261,11 @@ extension Options {
         topics until that timer is gone.
         .TP
         .I P/NODE/LABEL/command
-        \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
-        \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
-        standard error. Commands are events: one the broker keeps retained \#
+        \fBstatus\fR (the state is published again at once), \fBack\fR, \fBcancel\fR, \#
+        \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \#
+        \fBadd \-60\fR; \-86400 to 86400). One that does not fit the state is ignored with the line a \#
+        control socket would answer (\fIsoft is counting, not ringing\fR); others are ignored with a \#
+        line on standard error. Commands are events: one the broker keeps retained \#
         (\fBmosquitto_pub \-r\fR) is ignored with one line by a timer that starts later (a timer \#
         already running when it is published gets it as a plain message and acts on it once).
         .TP
