@@ -33,7 +33,8 @@ enum ControlCommands {
             let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
                 StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
-        case .acknowledge(let label), .cancel(let label), .snooze(let label, _):
+        case .acknowledge(let label), .cancel(let label), .snooze(let label, _), .pause(let label),
+            .resume(let label), .add(let label, _):
             guard let vocabulary = command.vocabulary else { return .software }
             return act(vocabulary, label: label, folder: folder)
         case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
@@ -235,6 +236,9 @@ extension ControlCommand {
         case .acknowledge: .acknowledge
         case .cancel: .cancel
         case .snooze(_, let length): .snooze(length.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
+        case .pause: .pause
+        case .resume: .resume
+        case .add(_, let delta): .add(delta)
         case .status, .recover, .follow: nil
         }
     }

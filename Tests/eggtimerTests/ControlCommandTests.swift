@@ -184,6 +184,10 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
                 "snooze 91"
             ),
             (.snooze(label: nil, for: .milliseconds(1)), .snooze(.seconds(1)), "eggtimer/1\tsnooze\t1", "snooze 1"),
+            (.pause(label: nil), .pause, "eggtimer/1\tpause", "pause"),
+            (.resume(label: "tea"), .resume, "eggtimer/1\tresume", "resume"),
+            (.add(label: nil, by: .seconds(90)), .add(.seconds(90)), "eggtimer/1\tadd\t90", "add 90"),
+            (.add(label: "tea", by: .seconds(-60)), .add(.seconds(-60)), "eggtimer/1\tadd\t-60", "add -60"),
         ] as [(ControlCommand, Command?, String, String)])
     func subcommandsMapToTheVocabularyAndItsLine(
         subcommand: ControlCommand, command: Command?, line: String, payload: String

@@ -26,7 +26,8 @@ enum HouseCommands {
         switch command {
         case .follow: return follow(arguments: arguments, raw: raw)
         case .status(let json): return status(options: options, json: json)
-        case .acknowledge(let target), .cancel(let target), .snooze(let target, nil):
+        case .acknowledge(let target), .cancel(let target), .snooze(let target, nil), .pause(let target),
+            .resume(let target), .add(let target, _):
             guard let vocabulary = command.vocabulary else { return .software }
             return send(vocabulary, target: target, options: options)
         case .snooze(_, _?):
