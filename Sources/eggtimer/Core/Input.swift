@@ -6,8 +6,9 @@ import TimerModel
 /// Something that happened, as the event loop hands it to the controller.
 ///
 /// Every source the loop polls turns into one of these: the keyboard, the signalfd, the alarm
-/// player's event queue, and the boot-clock timer for the controller's next deadline. Later
-/// sources (a control connection, a broker socket) add cases here.
+/// player's event queue, the timers for the controller's next deadline, the control socket's
+/// connections and the broker. What a person asks arrives as a ``Command`` (``command(_:from:connection:)``),
+/// or as a key or signal the controller reads into one.
 enum Input: Equatable {
     /// A key typed on the terminal (or piped in).
     case key(Key)
