@@ -1,3 +1,5 @@
+public import TimerModel
+
 /// The control protocol's messages: one request line from a client, one reply line from the timer.
 ///
 /// Lines are tab-separated words; the first word of a request is the protocol's name and version,
@@ -10,60 +12,80 @@
 /// - `eggtimer/1`: `status`, `ack`, `cancel`, `snooze [SECONDS]`; one request, one reply line, then
 ///   the timer closes the connection. A timer answers every request it cannot parse with
 ///   `error<TAB>not a request of eggtimer/1`.
-/// - `eggtimer/2` adds `watch` (``watchLine``): the connection stays open and the timer sends its
+/// - `eggtimer/2` adds `pause`, `resume` and `add SECONDS` (answered as version 1's verbs are), and
+///   `watch` (``watchLine``): the connection stays open and the timer sends its
 ///   status line (``TimerStatus/line``) at once, then one for every new status (anything but the
 ///   time left changed), the last one with the final state, and closes when it exits; or one
 ///   `error<TAB>text` line when it keeps as many watchers as it can. A timer of version 1 answers
-///   `watch` with its error line, which ``ControlClient/watch(label:folder:timeout:)`` turns into
+///   version 2's requests with its error line; for `watch`, which ``ControlClient/watch(label:folder:timeout:)`` turns into
 ///   ``ControlError/olderTimer(path:)``.
 public enum ControlRequest: Equatable, Sendable {
-    /// Report the timer's status.
-    case status
-    /// Stop the ringing alarm.
-    case acknowledge
-    /// End the timer.
-    case cancel
-    /// Silence the alarm and ring again after this long (nil: the timer's default).
-    case snooze(Duration?)
+    /// A ``Command`` for the timer: `status`, `ack`, `cancel`, `snooze [SECONDS]` (version 1),
+    /// `pause`, `resume`, `add SECONDS` (version 2).
+    case command(Command)
     /// Receive every new status until the timer ends (protocol version 2).
     case watch
 
-    /// The protocol's name and version, the first word of every request.
+    /// The protocol's name and first version, the first word of version 1's requests.
     public static let protocolName = "eggtimer/1"
-    /// The `watch` request, the one request of protocol version 2: `eggtimer/2<TAB>watch`.
-    public static let watchLine = "eggtimer/2\twatch"
+    /// The first word of version 2's requests.
+    public static let secondVersion = "eggtimer/2"
+    /// The `watch` request: `eggtimer/2<TAB>watch`.
+    public static let watchLine = secondVersion + "\twatch"
 
-    /// The request as one line.
+    /// The lowest version that has `command`'s verb, as the request's first word.
+    public static func version(of command: Command) -> String {
+        switch command {
+        case .status, .acknowledge, .cancel, .snooze: protocolName
+        case .pause, .resume, .add: secondVersion
+        }
+    }
+
+    /// The request for the timer's status (`eggtimer/1<TAB>status`).
+    public static let status = ControlRequest.command(.status)
+
+    /// The request as one line: the verb, then its whole seconds (rounded toward zero) if any.
     public var line: String {
         switch self {
-        case .status: Self.protocolName + "\tstatus"
-        case .acknowledge: Self.protocolName + "\tack"
-        case .cancel: Self.protocolName + "\tcancel"
-        case .snooze(nil): Self.protocolName + "\tsnooze"
-        case .snooze(let duration?): Self.protocolName + "\tsnooze\t\(duration.components.seconds)"
+        case .command(let command):
+            Self.version(of: command) + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
         case .watch: Self.watchLine
         }
     }
 
-    /// Parses a request line.
-    /// - Returns: nil for anything that is not a well-formed request of this version.
+    /// Parses a request line; nil for anything that is not a well-formed request of this version.
+    ///
+    /// `snooze` takes 1 to 999 × 3600 seconds (``Command/snoozeLimit``), `add` -86400 to 86400
+    /// (``Command/addLimit``), not 0. Pure; any thread.
+    /// - Parameter line: The line, without its newline.
     public init?(line: String) {
         if line == Self.watchLine {
             self = .watch
             return
         }
         let words = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard words.count >= 2, words[0] == Self.protocolName else { return nil }
+        guard words.count >= 2, words[0] == Self.protocolName || words[0] == Self.secondVersion else { return nil }
+        let limits = (snooze: Command.snoozeLimit.components.seconds, add: Command.addLimit.components.seconds)
         switch (words[1], words.count) {
-        case ("status", 2): self = .status
-        case ("ack", 2): self = .acknowledge
-        case ("cancel", 2): self = .cancel
-        case ("snooze", 2): self = .snooze(nil)
+        case ("status", 2): self = .command(.status)
+        case ("ack", 2): self = .command(.acknowledge)
+        case ("cancel", 2): self = .command(.cancel)
+        case ("snooze", 2): self = .command(.snooze(nil))
         case ("snooze", 3):
-            guard let seconds = Int64(words[2]), seconds > 0, seconds <= 999 * 3600 else { return nil }
-            self = .snooze(.seconds(seconds))
+            guard let seconds = Int64(words[2]), seconds > 0, seconds <= limits.snooze else { return nil }
+            self = .command(.snooze(.seconds(seconds)))
+        case ("pause", 2): self = .command(.pause)
+        case ("resume", 2): self = .command(.resume)
+        case ("add", 3):
+            // A range check, not `abs`: `abs(Int64.min)` traps.
+            guard let seconds = Int64(words[2]), seconds != 0, (-limits.add...limits.add).contains(seconds) else {
+                return nil
+            }
+            self = .command(.add(.seconds(seconds)))
         default: return nil
         }
+        // Each verb under the lowest version that has it, and only there.
+        guard case .command(let command) = self, words[0] == Self.version(of: command) else { return nil }
     }
 }
 

@@ -1,41 +1,38 @@
-/// A command received on `<prefix>/<node>/<label>/command`.
-public enum BusCommand: Sendable, Equatable {
-    case ack
-    case cancel
-    case snooze
-    case pause
-    case resume
-    /// Adds (or with a negative value removes) time, in whole seconds, at most a day either way.
-    case add(seconds: Int)
+public import TimerModel
 
+/// The parser of the payloads received on `<prefix>/<node>/<label>/command` into ``Command``.
+public enum BusCommand {
     /// The longest command payload read, in bytes.
     public static let byteLimit = 64
 
-    /// Parses `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60` or `add -60`.
+    /// Parses `status`, `ack`, `cancel`, `snooze`, `pause`, `resume`, `add 60` or `add -60`.
     ///
-    /// Surrounding white space is trimmed. Pure; any thread.
+    /// Surrounding white space is trimmed. `add` takes whole seconds, -86400 to 86400
+    /// (``Command/addLimit``), not 0; `snooze` takes no length (the timer's default). Pure; any thread.
     /// - Parameter payload: The message payload.
     /// - Returns: The command.
     /// - Throws: `BusCommandError` with a one-line reason: too long, not ASCII, empty, unknown, or a
     ///   bad `add` amount.
-    public static func parse(_ payload: [UInt8]) throws(BusCommandError) -> BusCommand {
+    public static func parse(_ payload: [UInt8]) throws(BusCommandError) -> Command {
         guard payload.count <= byteLimit else { throw .tooLong(bytes: payload.count) }
         guard payload.allSatisfy({ $0 < 0x80 }) else { throw .notASCII }
         let words = String(decoding: payload, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { throw .empty }
         switch (first, words.count) {
-        case ("ack", 1): return .ack
+        case ("status", 1): return .status
+        case ("ack", 1): return .acknowledge
         case ("cancel", 1): return .cancel
-        case ("snooze", 1): return .snooze
+        case ("snooze", 1): return .snooze(nil)
         case ("pause", 1): return .pause
         case ("resume", 1): return .resume
         case ("add", 2):
             let amount = words[1]
+            let limit = Command.addLimit.components.seconds
             // A range check, not `abs`: `abs(Int.min)` traps.
-            guard let seconds = Int(amount), seconds != 0, (-86_400...86_400).contains(seconds) else {
+            guard let seconds = Int64(amount), seconds != 0, (-limit...limit).contains(seconds) else {
                 throw .badAmount(amount)
             }
-            return .add(seconds: seconds)
+            return .add(.seconds(seconds))
         default: throw .unknown(words.joined(separator: " "))
         }
     }

@@ -32,3 +32,37 @@ public enum Origin: String, Equatable, Sendable, CaseIterable {
     /// A message on the timer's MQTT command topic.
     case mqtt
 }
+
+extension Command {
+    /// The longest move ``add(_:)`` takes from outside, either way: a day.
+    public static let addLimit: Duration = .seconds(86_400)
+    /// The longest snooze a front may ask for: 999 hours.
+    public static let snoozeLimit: Duration = .seconds(999 * 3600)
+
+    /// The command's word, as the control socket and MQTT payloads spell it: `status`, `ack`,
+    /// `cancel`, `snooze`, `pause`, `resume`, `add`.
+    public var verb: String {
+        switch self {
+        case .status: "status"
+        case .acknowledge: "ack"
+        case .cancel: "cancel"
+        case .snooze: "snooze"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .add: "add"
+        }
+    }
+
+    /// The command's argument in whole seconds (rounded toward zero): the snooze's length when
+    /// one is given, the amount of an `add`; nil for the others.
+    public var seconds: Int64? {
+        switch self {
+        case .snooze(let length?): length.components.seconds
+        case .add(let delta): delta.components.seconds
+        case .status, .acknowledge, .cancel, .snooze(nil), .pause, .resume: nil
+        }
+    }
+
+    /// The command as one line of words: the verb, then the seconds if any (`add -60`).
+    public var text: String { seconds.map { "\(verb) \($0)" } ?? verb }
+}

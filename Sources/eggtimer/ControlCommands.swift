@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerModel
 
 /// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,
 /// which it finds by their control sockets in ``RuntimeFolder/current()``.
@@ -32,12 +33,10 @@ enum ControlCommands {
             let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
                 StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
-        case .acknowledge(let label): return act(.acknowledge, verb: "ack", label: label, folder: folder)
-        case .cancel(let label): return act(.cancel, verb: "cancel", label: label, folder: folder)
-        case .snooze(let label, let duration):
-            // The protocol carries whole seconds, at least one.
-            let request = ControlRequest.snooze(duration.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
-            return act(request, verb: "snooze", label: label, folder: folder)
+        case .acknowledge(let label), .cancel(let label), .snooze(let label, _), .pause(let label),
+            .resume(let label), .add(let label, _):
+            guard let vocabulary = command.vocabulary else { return .software }
+            return act(vocabulary, label: label, folder: folder)
         case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
@@ -45,14 +44,14 @@ enum ControlCommands {
         }
     }
 
-    /// Sends `request` to the timer chosen by ``TimerSelection`` and prints the outcome.
+    /// Sends `command` to the timer chosen by ``TimerSelection`` and prints the outcome.
     /// - Parameters:
-    ///   - request: What to ask of it.
-    ///   - verb: The subcommand, for messages.
+    ///   - command: What to ask of it; its verb (``Command/verb``) is the subcommand, for messages.
     ///   - label: The label given, or nil.
     ///   - folder: The runtime folder.
     /// - Returns: The exit status, as for ``run(_:)``.
-    private static func act(_ request: ControlRequest, verb: String, label: String?, folder: String) -> ExitStatus {
+    private static func act(_ command: Command, label: String?, folder: String) -> ExitStatus {
+        let verb = command.verb
         guard let all = labels(in: folder) else { return .noTimer }
         let wanted = label.map { TimerSelection.socketLabel(for: $0, among: all) }
         if let wanted {
@@ -72,16 +71,16 @@ enum ControlCommands {
         let result: Result<String, ControlFailure>
         do {
             let target = try TimerSelection.target(among: timers, label: wanted, verb: verb)
-            result = send(request, to: target.label, folder: folder)
+            result = send(command, to: target.label, folder: folder)
         } catch {
             // `cancel LABEL` for a timer that no longer runs forgets its kept record, with no
             // `recover` running meanwhile: one that was may have started it again, so look again.
-            if request == .cancel, error.status == .noTimer, let label {
+            if command == .cancel, error.status == .noTimer, let label {
                 let lock = RecordStore.current().flatMap(Recover.holdOffRuns)
                 defer { if let lock { close(lock) } }
                 let again = survey([label], folder: folder, named: label).timers
                 if let target = try? TimerSelection.target(among: again, label: label, verb: verb) {
-                    result = send(request, to: target.label, folder: folder)
+                    result = send(command, to: target.label, folder: folder)
                 } else if let forgotten = KeptRecord.forget(label: label, running: again) {
                     guard forgotten.removed else {
                         printError("eggtimer: " + forgotten.line)
@@ -105,12 +104,11 @@ enum ControlCommands {
 
     /// One exchange with the chosen timer.
     /// - Returns: The line to print, or why it failed.
-    private static func send(_ request: ControlRequest, to label: String, folder: String) -> Result<
-        String, ControlFailure
-    > {
+    private static func send(_ command: Command, to label: String, folder: String) -> Result<String, ControlFailure> {
         do {
-            let reply = try ControlClient.exchange(request.line, label: label, folder: folder, timeout: answerLimit)
-            return outcome(of: reply, request: request, label: label, time: .system)
+            let line = ControlRequest.command(command).line
+            let reply = try ControlClient.exchange(line, label: label, folder: folder, timeout: answerLimit)
+            return outcome(of: reply, command: command, label: label, time: .system)
         } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
         } catch {
@@ -121,14 +119,14 @@ enum ControlCommands {
     /// What a timer's reply to an action means.
     /// - Parameters:
     ///   - reply: The reply line: `ok…` (a ``TimerStatus`` line, or `ok` alone) or `error<TAB>text`.
-    ///   - request: The request it answers.
+    ///   - command: The command it answers.
     ///   - label: The timer's label.
     ///   - time: Local wall-clock time, for the end of a snooze.
     /// - Returns: The line to print (`soft: alarm stopped`, `soft: cancelled`,
     ///   `soft: snoozed until 09:22:03`), or a failure: ``ExitStatus/noTimer`` with the timer's
     ///   own text for `error`, ``ExitStatus/software`` for a reply that is not the protocol.
     static func outcome(
-        of reply: String, request: ControlRequest, label: String, time: LocalTime
+        of reply: String, command: Command, label: String, time: LocalTime
     ) -> Result<String, ControlFailure> {
         if reply.hasPrefix("error\t") {
             let text = reply.dropFirst("error\t".count)
@@ -138,7 +136,7 @@ enum ControlCommands {
             return .failure(
                 ControlFailure(status: .software, message: "\(label) answered something that is not eggtimer's"))
         }
-        switch request {
+        switch command {
         case .acknowledge: return .success("\(label): alarm stopped")
         case .cancel: return .success("\(label): cancelled")
         case .snooze:
@@ -147,7 +145,12 @@ enum ControlCommands {
             }
             return .success("\(label): snoozed until \(time.clockText(unixMilliseconds: deadline))")
         case .status: return .success("\(label): running")
-        case .watch: return .success("\(label): watching")
+        case .pause: return .success("\(label): paused")
+        case .resume: return .success("\(label): resumed")
+        case .add(let delta):
+            let moved =
+                delta > .zero ? "\(delta.components.seconds) s added" : "\(-delta.components.seconds) s taken off"
+            return .success("\(label): " + moved)
         }
     }
 
@@ -219,5 +222,24 @@ enum ControlCommands {
         out.write(text)
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         return .done
+    }
+}
+
+extension ControlCommand {
+    /// What the subcommand asks of a running timer in the one vocabulary every front speaks (its
+    /// socket line and MQTT payload are made from it); nil for those that ask no timer (`status`
+    /// surveys them, `recover`, `follow`).
+    ///
+    /// `snooze --for D` carries whole seconds, at least one (D rounded up), as the protocol does.
+    var vocabulary: Command? {
+        switch self {
+        case .acknowledge: .acknowledge
+        case .cancel: .cancel
+        case .snooze(_, let length): .snooze(length.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
+        case .pause: .pause
+        case .resume: .resume
+        case .add(_, let delta): .add(delta)
+        case .status, .recover, .follow: nil
+        }
     }
 }

@@ -22,8 +22,8 @@ extension Options {
         Subcommands, for this user's running timers (without LABEL: the only timer,
         else the only ringing one):
         \(subcommandHelp)
-        With --mqtt URL, status, ack, cancel and snooze reach every timer on the
-        broker: give NODE/LABEL or LABEL.
+        With --mqtt URL, status, ack, cancel, snooze, pause, resume and add reach
+        every timer on the broker: give NODE/LABEL or LABEL.
 
         DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
           1m30 (1 m 30 s), 5min, 90sec, "2 hours", "1h 30m"; more than zero, at

@@ -194,12 +194,16 @@ extension Options {
         same rules, and believe a socket only when its listener runs as you (one line says so). \#
         Each timer holds a lock on \fILABEL.lock\fR beside its socket while it runs; only the \#
         holder removes a socket (its own, or a stale one it replaces), never a command. \#
-        The socket speaks a line protocol versioned by its first word: \fBeggtimer/1\fR \#
-        (\fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR: one line, one reply, closed) \#
-        and \fBeggtimer/2\fR, which adds \fBwatch\fR: the timer sends its status line at \#
+        The socket speaks a line protocol versioned by its first word: \fBeggtimer/1\fR TAB \#
+        \fIverb\fR [TAB \fIseconds\fR], the verb one of \fBstatus\fR, \fBack\fR, \#
+        \fBcancel\fR, \fBsnooze\fR [1 to 3596400] (one line, one reply, closed: \fBok\fR and \#
+        the status, or \fBerror\fR and why the command does not fit), and \fBeggtimer/2\fR, \#
+        which adds \fBpause\fR, \fBresume\fR, \fBadd\fR \-86400 to 86400 (answered the same \#
+        way) and \fBwatch\fR: the timer sends its status line at \#
         once and again whenever anything but the time left changes, the final one last, and \#
         closes when it exits; at most 16 watchers, each dropped when 64 KiB of lines wait \#
-        unread. A timer of version 1 answers \fBwatch\fR with an error line.
+        unread. A request names the lowest version that has its verb; a timer of version 1 \#
+        answers the verbs of version 2 with an error line.
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
@@ -263,9 +267,11 @@ extension Options {
         topics until that timer is gone.
         .TP
         .I P/NODE/LABEL/command
-        \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \#
-        \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \fBadd \-60\fR). Others are ignored with a line on \#
-        standard error. Commands are events: one the broker keeps retained \#
+        \fBstatus\fR (the state is published again at once), \fBack\fR, \fBcancel\fR, \#
+        \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \fBadd\fR \fIseconds\fR (\fBadd 60\fR, \#
+        \fBadd \-60\fR; \-86400 to 86400). One that does not fit the state is ignored with the line a \#
+        control socket would answer (\fIsoft is counting, not ringing\fR); others are ignored with a \#
+        line on standard error. Commands are events: one the broker keeps retained \#
         (\fBmosquitto_pub \-r\fR) is ignored with one line by a timer that starts later (a timer \#
         already running when it is published gets it as a plain message and acts on it once).
         .TP

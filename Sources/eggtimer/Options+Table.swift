@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerModel
 import TimerText
 
 // The one table of options and subcommands: the parser reads it, and `--help` is printed from it
@@ -63,6 +64,9 @@ extension Options {
         var help: String
         /// Whether it takes a LABEL argument.
         var takesLabel: Bool
+        /// Whether a SECONDS argument comes first (`add SECONDS [LABEL]`): whole seconds,
+        /// -86400 to 86400, not 0, read into ``Options/addAmount``.
+        var takesSeconds = false
         /// The command, from its label (validated) and the options given.
         var make: @Sendable (_ label: String?, _ options: Options) -> ControlCommand
 
@@ -78,6 +82,20 @@ extension Options {
         /// The command for the positional arguments after the subcommand's name.
         /// - Throws: `UsageError` for a label where none is taken, a second label, or a bad one.
         func command(_ arguments: [String], _ options: Options) throws(UsageError) -> ControlCommand {
+            var (arguments, options) = (arguments, options)
+            if takesSeconds {
+                let limit = TimerModel.Command.addLimit.components.seconds
+                // A range check, not `abs`: `abs(Int64.min)` traps.
+                guard let text = arguments.first, let seconds = Int64(text), seconds != 0,
+                    (-limit...limit).contains(seconds)
+                else {
+                    let given = arguments.first.map { "invalid amount '\($0)'" } ?? "missing amount"
+                    throw UsageError(
+                        description: "\(given) for '\(name)': give whole seconds, -\(limit) to \(limit), not 0")
+                }
+                options.addAmount = .seconds(seconds)
+                arguments.removeFirst()
+            }
             if let extra = arguments.dropFirst(takesLabel ? 1 : 0).first {
                 let expected = takesLabel ? "give at most one label" : "'\(name)' takes no label"
                 throw UsageError(description: "unexpected argument '\(extra)': \(expected)")
@@ -121,6 +139,17 @@ extension Options {
                 names: ["snooze"], usage: "[LABEL] [--for D]",
                 help: "silence the alarm and ring it again after D (default 10m)", takesLabel: true
             ) { label, options in .snooze(label: label, for: options.snoozeFor) },
+            Subcommand(names: ["pause"], usage: "[LABEL]", help: "freeze the time left", takesLabel: true) {
+                label, _ in .pause(label: label)
+            },
+            Subcommand(
+                names: ["resume"], usage: "[LABEL]", help: "count on from where it was paused", takesLabel: true
+            ) { label, _ in .resume(label: label) },
+            Subcommand(
+                names: ["add"], usage: "SECONDS [LABEL]",
+                help: "move the deadline by SECONDS (negative: earlier; at most a day either way)", takesLabel: true,
+                takesSeconds: true
+            ) { label, options in .add(label: label, by: options.addAmount) },
             Subcommand(
                 names: ["recover"], usage: "[--boot]",
                 help: "start again the timers a kill, a power cut or a reboot ended", takesLabel: false

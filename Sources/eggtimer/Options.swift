@@ -3,7 +3,7 @@ import Glibc
 import TimerCore
 import TimerText
 
-/// What `eggtimer status|ack|cancel|snooze` asks of the running timers (this user's, found
+/// What `eggtimer status|ack|cancel|snooze|pause|resume|add` asks of the running timers (this user's, found
 /// through their control sockets).
 enum ControlCommand: Equatable {
     /// List the running timers; `json`: as one JSON array.
@@ -14,6 +14,12 @@ enum ControlCommand: Equatable {
     case cancel(label: String?)
     /// Silence the alarm and ring it again after `for` (nil: the timer's default, 10 min).
     case snooze(label: String?, for: Duration?)
+    /// Freeze the time left of the timer labelled `label` (nil: as for `acknowledge`).
+    case pause(label: String?)
+    /// Count on from where it was paused.
+    case resume(label: String?)
+    /// Move its deadline by `by`, whole seconds in -86400...86400, not 0 (`add -60`: a minute earlier).
+    case add(label: String?, by: Duration)
     /// Start again the timers recorded in the state folder that no process runs any more;
     /// `bootOnly` (`recover --boot`, the boot service): only those an earlier boot left.
     case recover(bootOnly: Bool)
@@ -76,6 +82,8 @@ struct Options: Equatable {
     var presetBasis: [String?] = [nil, nil, nil]
     /// `snooze --for D`: how long to snooze (read only into ``ControlCommand/snooze(label:for:)``).
     var snoozeFor: Duration?
+    /// `add SECONDS`: the amount (read only into ``ControlCommand/add(label:by:)``).
+    var addAmount: Duration = .zero
     /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:)``).
     var recoverBoot = false
     /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.

@@ -3,6 +3,7 @@ import ControlChannel
 import Dispatch
 import Glibc
 import Testing
+import TimerModel
 
 /// A fresh private folder for one test.
 private func privateFolder() -> String {
@@ -183,14 +184,21 @@ private func removeFolder(_ path: String) {
 
 @Suite struct ControlMessageTests {
     @Test(arguments: [
-        (ControlRequest.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
+        (Command.status, "eggtimer/1\tstatus"), (.acknowledge, "eggtimer/1\tack"),
         (.cancel, "eggtimer/1\tcancel"),
         (.snooze(nil), "eggtimer/1\tsnooze"), (.snooze(.seconds(600)), "eggtimer/1\tsnooze\t600"),
-        (.watch, "eggtimer/2\twatch"),
+        (.pause, "eggtimer/2\tpause"), (.resume, "eggtimer/2\tresume"), (.add(.seconds(60)), "eggtimer/2\tadd\t60"),
+        (.add(.seconds(-60)), "eggtimer/2\tadd\t-60"), (.add(.seconds(86_400)), "eggtimer/2\tadd\t86400"),
+        (.add(.seconds(-86_400)), "eggtimer/2\tadd\t-86400"),
     ])
-    func requestsRoundTrip(request: ControlRequest, line: String) {
-        #expect(request.line == line)
-        #expect(ControlRequest(line: line) == request)
+    func requestsRoundTrip(command: Command, line: String) {
+        #expect(ControlRequest.command(command).line == line)
+        #expect(ControlRequest(line: line) == .command(command))
+    }
+
+    @Test func watchRoundTrips() {
+        #expect(ControlRequest.watch.line == "eggtimer/2\twatch")
+        #expect(ControlRequest(line: "eggtimer/2\twatch") == .watch)
     }
 
     @Test(arguments: [
@@ -198,6 +206,10 @@ private func removeFolder(_ path: String) {
         "eggtimer/1\tsnooze\tten", "eggtimer/1\tlaunch", "eggtimer/1\tsnooze\t99999999999",
         // `watch` is version 2's alone, and takes no argument.
         "eggtimer/1\twatch", "eggtimer/2\twatch\t", "eggtimer/2\twatch\tall", "eggtimer/3\twatch", "eggtimer/2\tack",
+        "eggtimer/2\tpause\t5", "eggtimer/2\tresume\textra", "eggtimer/2\tadd", "eggtimer/2\tadd\t1\t2",
+        "eggtimer/2\tPAUSE", "eggtimer/2\tadd 60",
+        // pause, resume and add are version 2's: a request names the lowest version that has its verb.
+        "eggtimer/1\tpause", "eggtimer/1\tresume", "eggtimer/1\tadd\t60",
     ])
     func malformedRequestsAreRejected(line: String) {
         #expect(ControlRequest(line: line) == nil)
@@ -215,7 +227,22 @@ private func removeFolder(_ path: String) {
 
     @Test(arguments: [("1", Int64(1)), ("+1", 1), ("3596400", 3_596_400)])
     func boundarySnoozeLengthsInRangeAreTaken(seconds: String, value: Int64) {
-        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == .snooze(.seconds(value)))
+        #expect(ControlRequest(line: "eggtimer/1\tsnooze\t" + seconds) == .command(.snooze(.seconds(value))))
+    }
+
+    /// Boundary numbers in an `add` request: only whole seconds in -86400...86400, not 0, are a
+    /// request (a range check: `abs(Int64.min)` would trap).
+    @Test(arguments: [
+        "0", "-0", "+0", "86401", "-86401", "2147483648", "-2147483648", "9223372036854775807", "-9223372036854775808",
+        "9223372036854775808", "1e3", "nan", "inf", "0x10", "1.5", " 5", "",
+    ])
+    func boundaryAddAmountsAreRejected(seconds: String) {
+        #expect(ControlRequest(line: "eggtimer/2\tadd\t" + seconds) == nil)
+    }
+
+    @Test(arguments: [("1", Int64(1)), ("-1", -1), ("+1", 1), ("86400", 86_400), ("-86400", -86_400)])
+    func boundaryAddAmountsInRangeAreTaken(seconds: String, value: Int64) {
+        #expect(ControlRequest(line: "eggtimer/2\tadd\t" + seconds) == .command(.add(.seconds(value))))
     }
 
     /// Boundary numbers in a reply: a deadline the client could not do calendar arithmetic on, or

@@ -6,8 +6,8 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBusPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if case .add(let seconds)? = try? BusCommand.parse(bytes) {
-        precondition(seconds != 0 && (-86_400...86_400).contains(seconds), "add out of range")
+    if case .add(let delta)? = try? BusCommand.parse(bytes) {
+        precondition(delta != .zero && delta >= .seconds(-86_400) && delta <= .seconds(86_400), "add out of range")
     }
     if let state = TimerStatePayload.parse(bytes) {
         let limit = TimerStatePayload.secondsLimit

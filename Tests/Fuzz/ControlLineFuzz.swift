@@ -7,8 +7,11 @@
 public func fuzzControlLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let line = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     if let request = ControlRequest(line: line) {
-        if case .snooze(let duration?) = request {
+        if case .command(.snooze(let duration?)) = request {
             precondition(duration > .zero && duration <= .seconds(999 * 3600), "snooze out of range: \(line)")
+        }
+        if case .command(.add(let delta)) = request {
+            precondition(delta != .zero && delta >= .seconds(-86_400) && delta <= .seconds(86_400), "add out of range")
         }
         precondition(ControlRequest(line: request.line) == request, "request round trip: \(line)")
     }

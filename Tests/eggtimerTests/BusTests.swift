@@ -5,6 +5,7 @@ import HouseBus
 import TestSupport
 import Testing
 import TimerCore
+import TimerModel
 import TimerText
 
 @testable import eggtimer
@@ -355,6 +356,27 @@ private let t0 = ContinuousClock.now
         #expect(!again)
     }
 
+    /// MQTT `status`: the state is published at once though nothing changed, and only when held.
+    @Test func aForcedUpdatePublishesAnUnchangedStateAtOnce() throws {
+        var options = BusOptions()
+        options.url = "mqtt://127.0.0.1:1"  // never reached: the link only queues into the retained table
+        options.node = "kitchen"
+        var link = try BusLink(options: options, label: "tea", at: t0)
+        defer { link.finish(final: nil) }
+        let state = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 10_000)
+        let early = link.update(state, at: t0, force: true)
+        _ = link.route([.bus(.connected), .bus(.message(topic: link.probe, payload: []))])
+        let first = link.update(state, at: t0)
+        let unchanged = link.update(state, at: t0 + .seconds(5))
+        let forced = link.update(state, at: t0 + .seconds(5), force: true)
+        let after = link.update(state, at: t0 + .seconds(6))
+        #expect(!early, "not before the topics are held")
+        #expect(first && !unchanged && forced)
+        #expect(!after, "and the minute's refresh counts from it")
+    }
+
     /// A link that sees `state` (JSON) retained on its state topic, then its probe back.
     private func linkSeeing(_ state: TimerStatePayload?) throws -> BusLink {
         var options = BusOptions()
@@ -470,7 +492,7 @@ private let t0 = ContinuousClock.now
         _ = link.route([.bus(.message(topic: topics.state, payload: Array("garbage".utf8)))])
         #expect(link.finalMessages(final: nil).isEmpty)
         let accepted = link.route([.bus(.message(topic: topics.command, payload: Array("cancel".utf8)))])
-        #expect(accepted == [.busCommand(.cancel)])
+        #expect(accepted == [.command(.cancel, from: .mqtt)])
     }
 
     @Test func aStaleStateOfAnotherInstanceIsNoLiveTimerWhileTheClockIsSynchronised() {
@@ -597,7 +619,7 @@ private let t0 = ContinuousClock.now
     @Test func ackOverMQTTStopsTheAlarmAndTheTimerIsDone() {
         var controller = ringing()
         #expect(controller.state == .ringing)
-        let effects = controller.handle(.busCommand(.ack), at: t0 + .seconds(11))
+        let effects = controller.handle(.command(.acknowledge, from: .mqtt), at: t0 + .seconds(11))
         #expect(names(effects).contains("stopAlarm"))
         #expect(controller.state == .done)
         let released = controller.handle(audio: stopped(at: t0 + .seconds(11)), at: t0 + .seconds(11))
@@ -609,68 +631,102 @@ private let t0 = ContinuousClock.now
         #expect(event.extra.contains { $0.key == "by" && $0.value == .text("mqtt") })
     }
 
-    @Test(arguments: [BusCommand.ack, .snooze])
-    func ackOrSnoozeWhileCountingIsIgnoredWithALine(command: BusCommand) {
+    @Test(arguments: [Command.acknowledge, .snooze(nil)])
+    func ackOrSnoozeWhileCountingIsIgnoredWithALine(command: Command) {
         var controller = counting()
-        let effects = controller.handle(.busCommand(command), at: t0 + .seconds(1))
-        #expect(names(effects).count == 1 && names(effects)[0].hasPrefix("log: MQTT: ignored '\(command)': "))
+        let effects = controller.handle(.command(command, from: .mqtt), at: t0 + .seconds(1))
+        #expect(names(effects).count == 1 && names(effects)[0].hasPrefix("log: MQTT: ignored '\(command.verb)': "))
         #expect(names(effects)[0].hasSuffix("is counting, not ringing"), "\(names(effects))")
         #expect(controller.state == .counting)
     }
 
     @Test func cancelEndsACountingTimerWithStatusOne() {
         var controller = counting()
-        #expect(names(controller.handle(.busCommand(.cancel), at: t0 + .seconds(1))) == ["cancelled", "exit 1"])
+        #expect(
+            names(controller.handle(.command(.cancel, from: .mqtt), at: t0 + .seconds(1))) == ["cancelled", "exit 1"])
         #expect(controller.state == .cancelled)
     }
 
     @Test func snoozeSilencesAndRingsAgainLater() {
         var controller = ringing()
-        let effects = controller.handle(.busCommand(.snooze), at: t0 + .seconds(12))
+        let effects = controller.handle(.command(.snooze(nil), from: .mqtt), at: t0 + .seconds(12))
         #expect(names(effects) == ["stopAlarm", "snoozed"])
         #expect(controller.state == .snoozed)
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(612))
     }
 
-    @Test(arguments: [BusCommand.pause, .resume, .add(seconds: 60), .add(seconds: -60)])
-    func pauseResumeAndAddAreRefusedForAnAlarmAtATime(command: BusCommand) throws {
+    @Test(arguments: [Command.pause, .resume, .add(.seconds(60)), .add(.seconds(-60))])
+    func pauseResumeAndAddAreRefusedForAnAlarmAtATime(command: Command) throws {
         let wall = WallInstant(unixSeconds: 1_795_000_000)
         let schedule = try AlarmSchedule(
             try AlarmTimeParser.parse("7:15"), every: nil, now: wall, resolver: LocalTimeResolver())
         var controller = Controller(configuration: .init(), start: .alarm(schedule, label: "at-7.15"))
         _ = controller.start(at: t0, wall: wall)
         let deadline = controller.currentRun?.countdown.deadline
-        let effects = controller.handle(.busCommand(command), at: t0 + .seconds(1))
-        #expect(names(effects) == ["log: MQTT: pause/add do not apply to an alarm at a time; snooze or cancel it"])
+        let effects = controller.handle(.command(command, from: .mqtt), at: t0 + .seconds(1))
+        #expect(
+            names(effects) == [
+                "log: MQTT: ignored '\(command.text)': pause/add do not apply to an alarm at a time; snooze or cancel it"
+            ])
         #expect(controller.state == .counting && controller.currentRun?.countdown.deadline == deadline)
-        #expect(names(controller.handle(.busCommand(.cancel), at: t0 + .seconds(2))).contains("cancelled"))
+        #expect(names(controller.handle(.command(.cancel, from: .mqtt), at: t0 + .seconds(2))).contains("cancelled"))
     }
 
     @Test func pauseAndResumeActOnlyWhenTheyFit() {
         var controller = counting()
-        #expect(controller.handle(.busCommand(.resume), at: t0 + .seconds(1)).isEmpty)
-        #expect(names(controller.handle(.busCommand(.pause), at: t0 + .seconds(10))) == ["paused"])
+        // Refused with the one line every front words the same (MQTT logs it), and nothing else.
+        #expect(
+            names(controller.handle(.command(.resume, from: .mqtt), at: t0 + .seconds(1))) == [
+                "log: MQTT: ignored 'resume': 5:00 is counting, not paused"
+            ])
+        #expect(names(controller.handle(.command(.pause, from: .mqtt), at: t0 + .seconds(10))) == ["paused"])
         #expect(controller.state == .paused)
-        #expect(controller.handle(.busCommand(.pause), at: t0 + .seconds(20)).isEmpty)
-        #expect(names(controller.handle(.busCommand(.resume), at: t0 + .seconds(30))) == ["resumed"])
+        #expect(
+            names(controller.handle(.command(.pause, from: .mqtt), at: t0 + .seconds(20))) == [
+                "log: MQTT: ignored 'pause': 5:00 is paused, not counting"
+            ])
+        #expect(names(controller.handle(.command(.resume, from: .mqtt), at: t0 + .seconds(30))) == ["resumed"])
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(320))
     }
 
     @Test func addMovesTheDeadlineByAnyNumberOfSeconds() {
         var controller = counting()
-        #expect(names(controller.handle(.busCommand(.add(seconds: 90)), at: t0)) == ["adjusted"])
+        #expect(names(controller.handle(.command(.add(.seconds(90)), from: .mqtt), at: t0)) == ["adjusted"])
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(390))
-        _ = controller.handle(.busCommand(.add(seconds: -60)), at: t0)
+        _ = controller.handle(.command(.add(.seconds(-60)), from: .mqtt), at: t0)
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(330))
         // Never to zero or below.
-        #expect(controller.handle(.busCommand(.add(seconds: -330)), at: t0).isEmpty)
+        #expect(
+            names(controller.handle(.command(.add(.seconds(-330)), from: .mqtt), at: t0)) == [
+                "log: MQTT: ignored 'add -330': 5:00 cannot move by -330 s: the time left stays above zero and at most 999:59:59"
+            ])
         #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(330))
     }
 
     @Test func addWhileRingingIsIgnored() {
         var controller = ringing()
-        #expect(controller.handle(.busCommand(.add(seconds: 60)), at: t0 + .seconds(11)).isEmpty)
+        #expect(
+            names(controller.handle(.command(.add(.seconds(60)), from: .mqtt), at: t0 + .seconds(11))) == [
+                "log: MQTT: ignored 'add 60': 0:10 is ringing: nothing to move"
+            ])
         #expect(controller.state == .ringing)
+    }
+
+    /// Issue 22: `status` on the command topic republishes the state at once: one effect, in every
+    /// state, no event; from the socket its reply is the answer, and a key or signal does nothing.
+    @Test func statusOverMQTTAsksForTheStateToBePublishedNow() {
+        var controller = counting()
+        let counting = controller.handle(.command(.status, from: .mqtt), at: t0 + .seconds(1))
+        let replied = controller.handle(.command(.status, from: .control, connection: 2), at: t0)
+        let keyed = controller.handle(.command(.status, from: .key), at: t0)
+        var ringing = ringing()
+        let rung = ringing.handle(.command(.status, from: .mqtt), at: t0 + .seconds(11))
+        var menu = Controller(configuration: .init(), start: .menu, at: t0)
+        let inMenu = menu.handle(.command(.status, from: .mqtt), at: t0)
+        #expect(names(counting) == ["publishState"] && names(rung) == ["publishState"])
+        #expect(names(inMenu) == ["publishState"])
+        #expect(ringing.state == .ringing && controller.state == .counting)
+        #expect(names(replied) == ["reply"] && keyed.isEmpty)
     }
 
     @Test func brokerReportsReachTheControllerAsNothing() {

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import Testing
+import TimerModel
 
 @testable import eggtimer
 
@@ -69,8 +70,8 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
 }
 
 @Suite struct ControlOutcomeTests {
-    private func outcome(_ reply: String, _ request: ControlRequest) -> Result<String, ControlFailure> {
-        ControlCommands.outcome(of: reply, request: request, label: "soft", time: utcPlusOne)
+    private func outcome(_ reply: String, _ command: Command) -> Result<String, ControlFailure> {
+        ControlCommands.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
     }
 
     @Test func successSaysWhatHappenedInOneLine() {
@@ -164,5 +165,41 @@ func timer(_ label: String, _ state: String, pid: Int32 = 100, remaining: Durati
         // A whole-second deadline read back through the boot clock a hair early is still that second.
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:03")
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 499) == "09:12:03")
+    }
+}
+
+/// The CLI's subcommands speak the one vocabulary: each maps to a ``Command``, whose socket line
+/// (and MQTT payload) is what goes out.
+@Suite struct ControlCommandVocabularyTests {
+    @Test(
+        arguments: [
+            (ControlCommand.acknowledge(label: nil), Command?.some(.acknowledge), "eggtimer/1\tack", "ack"),
+            (.acknowledge(label: "tea"), .acknowledge, "eggtimer/1\tack", "ack"),
+            (.cancel(label: nil), .cancel, "eggtimer/1\tcancel", "cancel"),
+            (.snooze(label: nil, for: nil), .snooze(nil), "eggtimer/1\tsnooze", "snooze"),
+            (.snooze(label: "tea", for: .seconds(90)), .snooze(.seconds(90)), "eggtimer/1\tsnooze\t90", "snooze 90"),
+            // Whole seconds, at least one: rounded up.
+            (
+                .snooze(label: nil, for: .milliseconds(90_500)), .snooze(.seconds(91)), "eggtimer/1\tsnooze\t91",
+                "snooze 91"
+            ),
+            (.snooze(label: nil, for: .milliseconds(1)), .snooze(.seconds(1)), "eggtimer/1\tsnooze\t1", "snooze 1"),
+            (.pause(label: nil), .pause, "eggtimer/2\tpause", "pause"),
+            (.resume(label: "tea"), .resume, "eggtimer/2\tresume", "resume"),
+            (.add(label: nil, by: .seconds(90)), .add(.seconds(90)), "eggtimer/2\tadd\t90", "add 90"),
+            (.add(label: "tea", by: .seconds(-60)), .add(.seconds(-60)), "eggtimer/2\tadd\t-60", "add -60"),
+        ] as [(ControlCommand, Command?, String, String)])
+    func subcommandsMapToTheVocabularyAndItsLine(
+        subcommand: ControlCommand, command: Command?, line: String, payload: String
+    ) throws {
+        #expect(subcommand.vocabulary == command)
+        let vocabulary = try #require(subcommand.vocabulary)
+        #expect(ControlRequest.command(vocabulary).line == line)
+        #expect(vocabulary.text == payload)
+    }
+
+    @Test(arguments: [ControlCommand.status(json: false), .status(json: true), .recover(bootOnly: true), .follow])
+    func subcommandsThatAskNoTimerAreNoCommand(subcommand: ControlCommand) {
+        #expect(subcommand.vocabulary == nil)
     }
 }

@@ -142,13 +142,15 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let soft = try ControlServer(folder: runtime.folder, label: "soft")
         let tea = try ControlServer(folder: runtime.folder, label: "tea")
         let served = serve(tea, count: 2) { line in
-            ControlRequest(line: line) == .acknowledge ? status("tea", "done").line : status("tea", "ringing").line
+            ControlRequest(line: line) == .command(.acknowledge)
+                ? status("tea", "done").line : status("tea", "ringing").line
         }
         let result = runEggtimer(["ack", "tea"], environment: runtime.environment)
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "tea: alarm stopped\n" && result.stderr == "")
-        #expect(served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.acknowledge.line])
+        #expect(
+            served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.command(.acknowledge).line])
         #expect(soft.accept() == nil, "the other timer was not contacted")
     }
 
@@ -161,7 +163,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "Soft: cancelled\n" && result.stderr == "")
-        #expect(served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.cancel.line])
+        #expect(served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.command(.cancel).line])
     }
 
     @Test func snoozeSendsItsDurationAndSaysWhenItRingsAgain() throws {
@@ -175,7 +177,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "soft: snoozed until 09:22:03\n")
-        #expect(served.lines.withLock { $0 }.last == ControlRequest.snooze(.seconds(90)).line)
+        #expect(served.lines.withLock { $0 }.last == ControlRequest.command(.snooze(.seconds(90))).line)
     }
 
     @Test func aRefusalIsPrintedWithTheNothingToActOnStatus() throws {

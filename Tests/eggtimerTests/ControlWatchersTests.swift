@@ -135,10 +135,10 @@ final class ControlPeer {
         var idle: [ControlPeer] = []
         for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try ControlPeer(timer.path)) }
         let ack = try ControlPeer(timer.path)
-        ack.send(ControlRequest.acknowledge.line)
+        ack.send(ControlRequest.command(.acknowledge).line)
         var inputs: [eggtimer.Input] = []
         for _ in 0..<4 { inputs += timer.round() }
-        guard case .control(.acknowledge, let connection)? = inputs.first else {
+        guard case .command(.acknowledge, from: .control, let connection?)? = inputs.first else {
             Issue.record("no ack among \(inputs)")
             return
         }

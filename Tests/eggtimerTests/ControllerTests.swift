@@ -30,6 +30,7 @@ func names(_ effects: [Effect]) -> [String] {
         case .reply(_, .status): "reply"
         case .reply(_, .refused(let reason)): "refused: \(reason)"
         case .runDoneCommand: "runDoneCommand"
+        case .publishState: "publishState"
         case .log(let text): "log: \(text)"
         }
     }
@@ -336,7 +337,7 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         #expect(names(controller.tick(at: t0 + .seconds(300))) == ["finished"])
         #expect(controller.state == .ringing)
         #expect(controller.handle(.signal(SIGHUP), at: t0 + .seconds(301)).isEmpty, "still ringing")
-        _ = controller.handle(.control(.acknowledge, connection: 1), at: t0 + .seconds(302))
+        _ = controller.handle(.command(.acknowledge, from: .control, connection: 1), at: t0 + .seconds(302))
         // Nobody is left at the menu: the app ends as a timer from the command line does.
         #expect(
             names(controller.handle(audio: stopped(at: t0 + .seconds(302)), at: t0 + .seconds(302)))

@@ -102,7 +102,7 @@ import TimerText
     @Test(arguments: [
         (
             ["abc"],
-            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover, follow"
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow"
         ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
@@ -213,6 +213,12 @@ import TimerText
         (["snooze", "--for=90s"], .snooze(label: nil, for: .seconds(90))),
         (["--for", "1:30", "snooze", "x.y"], .snooze(label: "x.y", for: .seconds(90))),
         (["snooze", "--for", "999h"], .snooze(label: nil, for: .seconds(999 * 3600))),
+        (["pause"], .pause(label: nil)), (["pause", "tea"], .pause(label: "tea")),
+        (["resume"], .resume(label: nil)), (["resume", "tea"], .resume(label: "tea")),
+        (["add", "60"], .add(label: nil, by: .seconds(60))),
+        (["add", "-60", "tea"], .add(label: "tea", by: .seconds(-60))),
+        (["add", "86400"], .add(label: nil, by: .seconds(86_400))),
+        (["add", "-86400"], .add(label: nil, by: .seconds(-86_400))),
     ])
     func subcommands(arguments: [String], command: ControlCommand) throws {
         #expect(try Options.parse(arguments).command == .control(command))
@@ -249,7 +255,7 @@ import TimerText
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (
             ["stop"],
-            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, recover, follow"
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow"
         ),
     ])
     func badSubcommandInputNamesTheToken(arguments: [String], message: String) {

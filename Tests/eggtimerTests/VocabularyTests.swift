@@ -2,6 +2,7 @@ import AlarmAudio
 import Glibc
 import Testing
 import TimerCore
+import TimerModel
 
 @testable import eggtimer
 
@@ -313,14 +314,14 @@ typealias ExitStatus = eggtimer.ExitStatus
         var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.handle(key: .character("z"), at: t0 + .seconds(2))
-        let effects = controller.handle(.control(.acknowledge, connection: 7), at: t0 + .seconds(3))
+        let effects = controller.handle(.command(.acknowledge, from: .control, connection: 7), at: t0 + .seconds(3))
         #expect(names(effects).first == "reply")
         #expect(names(effects).contains("acknowledged") || names(effects).contains("stopAlarm"))
         #expect(controller.state == .done)
         let refused = Controller(configuration: .init(), start: .plain(.seconds(60)), at: t0)
         var counting = refused
         #expect(
-            names(counting.handle(.control(.acknowledge, connection: 1), at: t0)) == [
+            names(counting.handle(.command(.acknowledge, from: .control, connection: 1), at: t0)) == [
                 "refused: 1:00 is counting, not ringing"
             ])
     }

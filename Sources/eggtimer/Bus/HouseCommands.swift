@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import TimerModel
 
 /// `eggtimer follow --mqtt URL` and `eggtimer status|ack|cancel|snooze --mqtt URL [NODE/LABEL]`:
 /// the subcommands that reach every timer in the house through the MQTT broker.
@@ -25,14 +26,13 @@ enum HouseCommands {
         switch command {
         case .follow: return follow(arguments: arguments, raw: raw)
         case .status(let json): return status(options: options, json: json)
-        case .acknowledge(let target): return send("ack", verb: "ack", target: target, options: options)
-        case .cancel(let target): return send("cancel", verb: "cancel", target: target, options: options)
-        case .snooze(let target, let length):
-            guard length == nil else {
-                printError("eggtimer: option '--for' does not work with --mqtt (the timer's own snooze length is used)")
-                return .usage
-            }
-            return send("snooze", verb: "snooze", target: target, options: options)
+        case .acknowledge(let target), .cancel(let target), .snooze(let target, nil), .pause(let target),
+            .resume(let target), .add(let target, _):
+            guard let vocabulary = command.vocabulary else { return .software }
+            return send(vocabulary, target: target, options: options)
+        case .snooze(_, _?):
+            printError("eggtimer: option '--for' does not work with --mqtt (the timer's own snooze length is used)")
+            return .usage
         case .recover:
             printError("eggtimer: option '--mqtt' does not work with 'recover'")
             return .usage
@@ -80,7 +80,13 @@ enum HouseCommands {
 
     /// `ack|cancel|snooze --mqtt [TARGET]`: picks the timer, publishes the command with QoS 1 and
     /// ends once the broker has it.
-    private static func send(_ command: String, verb: String, target: String?, options: Options) -> ExitStatus {
+    /// - Parameters:
+    ///   - command: What to ask; its payload is ``Command/text`` (`ack`), its verb names it in messages.
+    ///   - target: `LABEL` or `NODE/LABEL`, or nil for the only one that fits.
+    ///   - options: The command line.
+    /// - Returns: The exit status, as for ``run(_:options:arguments:raw:)``.
+    private static func send(_ command: Command, target: String?, options: Options) -> ExitStatus {
+        let verb = command.verb
         let end = ContinuousClock.now.advanced(by: deadline)
         var survey: HouseSurvey
         do { survey = try HouseSurvey(options: options.bus) } catch { return error }
@@ -95,10 +101,10 @@ enum HouseCommands {
         let topics = TimerTopics(prefix: options.bus.prefix, node: chosen.node, label: chosen.label)
         do {
             try survey.publish(
-                BusMessage(topic: topics.command, payload: Array(command.utf8), retain: false, qos: 1), until: end)
+                BusMessage(topic: topics.command, payload: Array(command.text.utf8), retain: false, qos: 1), until: end)
         } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
-        out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command) sent\n")
+        out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command.text) sent\n")
         return .done
     }
 }

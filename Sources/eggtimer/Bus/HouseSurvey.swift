@@ -163,6 +163,8 @@ struct HouseSurvey {
         -> TimerStatePayload
     {
         let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
+        // `cancel`, `pause`, `resume` and `add` act on a timer in any state; `ack` and `snooze` on a ringing one.
+        let anyState = verb != "ack" && verb != "snooze"
         let candidates: [TimerStatePayload]
         if let target {
             let parts = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -172,14 +174,14 @@ struct HouseSurvey {
             guard !candidates.isEmpty else {
                 throw ControlFailure(status: .noTimer, message: "no timer '\(target)' on the MQTT broker")
             }
-        } else if verb == "cancel" {
+        } else if anyState {
             candidates = timers.count == 1 || ringing.count != 1 ? timers : ringing
         } else {
             candidates = ringing
         }
         if candidates.count == 1 { return try fitting(candidates[0], named: target != nil, verb: verb) }
         guard !candidates.isEmpty else {
-            let what = verb == "cancel" ? "no timers running" : "no timer is ringing"
+            let what = anyState ? "no timers running" : "no timer is ringing"
             throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
         }
         let list = candidates.map { "\($0.node)/\($0.label) (\($0.state))".escapingControlCharacters }
@@ -207,7 +209,7 @@ struct HouseSurvey {
                     + "intervals (its timer is gone or cannot reach the broker)")
         }
         let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
-        if named, verb != "cancel", !ringing.contains(timer.state) {
+        if named, verb == "ack" || verb == "snooze", !ringing.contains(timer.state) {
             let name = timer.label.escapingControlCharacters
             throw ControlFailure(
                 status: .noTimer, message: "\(name) is \(timer.state.escapingControlCharacters), not ringing")

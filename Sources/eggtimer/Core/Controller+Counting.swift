@@ -26,48 +26,27 @@ extension Controller {
         let phase: Pomodoro.Phase
     }
 
+    /// Handles a counting timer's own keys, those that are no ``Command`` (``command(forKey:)``):
+    /// `r` restarts, `n` skips to the next pomodoro interval, `q` quits.
     mutating func handleCounting(key: Key, _ counting: Counting, at now: Instant) {
         var counting = counting
-        if counting.previousAlarm != nil {
-            // The last interval's alarm still playing its pass: a key stops it, like any alarm.
-            counting.previousAlarm = nil
-            mode = .counting(counting)
-            stopAlarm()
-            return
-        }
         if isAlarmKeyIgnored(key, counting) { return }
-        if case .character(let character) = key, " r+-".contains(character) {
-            // Held until the clock is set, it has no time left to pause or move; otherwise the
-            // user's change makes it a countdown of real time again, off the wall clock.
+        if key == .character("r") {
+            // Held until the clock is set, it has no time left to restart; otherwise the user's
+            // change makes it a countdown of real time again, off the wall clock.
             if recovered?.held == true { return }
             recovered = nil
         }
         switch key {
-        case .character(" "):
-            let paused = counting.run.countdown.isPaused
-            if paused { counting.run.countdown.resume(at: now) } else { counting.run.countdown.pause(at: now) }
-            if !paused { disarm(&counting) }
-            mode = .counting(counting)
-            emit(event(paused ? .resumed : .paused, counting.run, at: now))
         case .character("r"):
             counting.run.countdown.restart(at: now)
             disarm(&counting)
             mode = .counting(counting)
             emit(event(.reset, counting.run, at: now))
-        case .character("+"), .character("-"):
-            let delta: Duration = key == .character("+") ? .seconds(60) : .seconds(-60)
-            guard canAdjust(by: delta, at: now), counting.run.countdown.adjust(by: delta, at: now) else { return }
-            disarm(&counting)
-            mode = .counting(counting)
-            emit(event(.adjusted, counting.run, at: now, extra: [("by_s", .integer(delta.components.seconds))]))
         case .character("n") where pomodoro != nil:
             disarm(&counting)
             emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("skip"))]))
             nextInterval(skipped: true, at: now)
-        case .character("c"), .escape:
-            disarm(&counting)
-            emit(event(.cancelled, counting.run, at: now))
-            leave(.cancelled)
         case .character("q"):
             disarm(&counting)
             emit(event(.cancelled, counting.run, at: now, extra: [("by", .text("quit"))]))

@@ -165,10 +165,10 @@ struct Controller {
         case .signal(let number): handle(signal: number, at: now)
         case .audio(let event): handleAudio(event, at: now)
         case .tick: break
-        case .control(let request, let connection): handleControl(request, connection: connection, at: now)
+        case .command(let command, let origin, let connection):
+            handle(command, from: origin, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
         case .bus, .childExited, .fileWritten: break
-        case .busCommand(let command): handleBus(command, at: now)
         }
         advance(to: now)
         return takeEffects()
@@ -195,13 +195,19 @@ struct Controller {
     private mutating func handle(key: Key, at now: Instant) {
         switch mode {
         case .menu(let menu): handleMenu(key: key, menu, at: now)
-        case .counting(let counting): handleCounting(key: key, counting, at: now)
-        case .ringing(let ringing):
-            if key == .character("z") {
-                snooze(ringing, for: configuration.snoozeLength, at: now)
+        case .counting(var counting) where counting.previousAlarm != nil:
+            // The last interval's alarm still playing its pass: a key stops it, like any alarm.
+            counting.previousAlarm = nil
+            mode = .counting(counting)
+            stopAlarm()
+        case .counting(let counting):
+            if let command = command(forKey: key) {
+                handle(command, from: .key, at: now)
             } else {
-                acknowledge(ringing, by: "key", at: now)
+                handleCounting(key: key, counting, at: now)
             }
+        case .ringing:
+            if let command = command(forKey: key) { handle(command, from: .key, at: now) }
         case .exited: break
         }
     }
@@ -222,9 +228,8 @@ struct Controller {
         case SIGWINCH: out.append(.resize)
         case SIGTSTP: out.append(.suspend)
         case SIGCONT: out.append(.retakeTerminal)
-        case SIGUSR1:
-            if case .ringing(let ringing) = mode { acknowledge(ringing, by: "signal", at: now) }
-        default: break
+        default:
+            if let command = Self.command(forSignal: number) { handle(command, from: .signal, at: now) }
         }
     }
 

@@ -24,6 +24,9 @@ enum Effect: Equatable {
     case reply(connection: Int, ControlReply)
     /// Start the `--on-done` command (the deadline was reached).
     case runDoneCommand
+    /// Publish the timer's state on the broker now, changed or not (MQTT `status`); nothing
+    /// without `--mqtt`.
+    case publishState
     /// One line for the log (standard error while no screen is on): a command that was ignored.
     case log(String)
 }

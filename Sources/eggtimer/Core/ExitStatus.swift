@@ -17,7 +17,7 @@ struct ExitStatus: Error, Hashable, Sendable {
     static let cancelled = ExitStatus(code: 1)
     /// The alarm stopped ringing unacknowledged (`--ring-for` ran out).
     static let missed = ExitStatus(code: 2)
-    /// `eggtimer ack|cancel|snooze` found no running timer to act on: none runs, none has the
+    /// `eggtimer ack|cancel|snooze|pause|resume|add` found no running timer to act on: none runs, none has the
     /// label given, it did not answer, or it refused (an alarm not ringing).
     static let noTimer = ExitStatus(code: 3)
     /// A bad command line.
@@ -61,7 +61,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.done, "done: the alarm was acknowledged or its --loops played"),
         (.cancelled, "cancelled, or quit before the timer was done"),
         (.missed, "missed: the alarm stopped ringing unacknowledged"),
-        (.noTimer, "no running timer to act on (ack, cancel, snooze)"),
+        (.noTimer, "no running timer to act on (ack, cancel, snooze, pause, resume, add)"),
         (.usage, "bad command line"),
         (.dataError, "sound file is not MP3 audio"),
         (.noInput, "sound file, --mqtt-cafile or password file missing or unreadable"),

@@ -1,7 +1,7 @@
 import AlarmAudio
-import ControlChannel
 import Glibc
 import HouseBus
+import TimerModel
 
 /// Something that happened, as the event loop hands it to the controller.
 ///
@@ -9,6 +9,8 @@ import HouseBus
 /// (``SignalSet``), the alarm player, the control socket (``ControlInbox``), the broker, the
 /// `--on-done` command and `recover`'s child (``ChildWatch``), a watched folder
 /// (``FolderWatch``); the loop's own timers only wake it (`.tick`). A new source brings its cases.
+/// What a person asks arrives as a ``Command`` (``command(_:from:connection:)``), or as a key or
+/// signal the controller reads into one.
 enum Input: Equatable {
     /// A key typed on the terminal (or piped in).
     case key(Key)
@@ -19,16 +21,18 @@ enum Input: Equatable {
     case audio(AlarmPlayer.Event)
     /// Time passed: the timer the loop armed for ``Controller/nextWake(at:)`` fired, or any wake.
     case tick
-    /// A request on the control socket (`eggtimer status|ack|cancel|snooze` from another shell);
-    /// `connection` names the connection to answer on.
-    case control(ControlRequest, connection: Int)
+    /// A ``Command`` parsed by its front: a control socket line (`eggtimer ack` from another
+    /// shell; `connection` names the connection to answer on) or an MQTT payload on this timer's
+    /// command topic (no connection: nobody waits for an answer).
+    ///
+    /// Keys and signals arrive as ``key(_:)`` and ``signal(_:)``: what they mean depends on the
+    /// controller's mode, which parses them (``Controller/command(forKey:)``).
+    case command(Command, from: Origin, connection: Int? = nil)
     /// The `--on-done` command ended: its exit status, or the signal that ended it.
     case doneCommandEnded(status: Int32?, signal: Int32?)
     /// What the MQTT broker connection reported (``BusLink`` turns this timer's commands into
-    /// ``busCommand(_:)`` and says the connection's troubles).
+    /// ``command(_:from:connection:)`` and says the connection's troubles).
     case bus(BusEvent)
-    /// A command on this timer's MQTT command topic (`ack`, `pause`, `add 60`, …).
-    case busCommand(BusCommand)
     /// A child process another front waits for ended (`recover`'s started timer): its pid and
     /// how it ended (``ChildWatch``).
     case childExited(pid: Int32, ChildWatch.Exit)
@@ -44,7 +48,7 @@ extension Input {
         switch self {
         case .key: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick, .control, .doneCommandEnded, .bus, .busCommand, .childExited, .fileWritten: false
+        case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten: false
         }
     }
 }

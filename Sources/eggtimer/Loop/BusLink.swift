@@ -277,9 +277,10 @@ struct BusLink {
     /// - Parameters:
     ///   - payload: The timer's state now.
     ///   - now: The boot clock's reading.
+    ///   - force: Publish a state even if it is not due (MQTT `status`).
     /// - Returns: Whether a message was published (for tests).
     @discardableResult
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant) -> Bool {
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false) -> Bool {
         // Waiting on another timer whose state has gone stale meanwhile: look again.
         if claim == .yielded { lookAgainIfFree() }
         guard claim == .held else { return false }
@@ -292,7 +293,7 @@ struct BusLink {
         }
         let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
         replayed = false
-        guard stale || Self.isDue(payload, after: published, at: now) else { return false }
+        guard force || stale || Self.isDue(payload, after: published, at: now) else { return false }
         client.publish(
             BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: Self.stateExpiry))
         published = (payload, now)
@@ -321,7 +322,7 @@ struct BusLink {
     }
 
     /// Takes the broker's reports out of `inputs`: this timer's commands become
-    /// ``Input/busCommand(_:)``, the rest become ``notices`` or nothing.
+    /// ``Input/command(_:from:connection:)``, the rest become ``notices`` or nothing.
     /// - Returns: The inputs for the controller.
     mutating func route(_ inputs: [Input]) -> [Input] {
         inputs.compactMap { input in
@@ -371,7 +372,7 @@ struct BusLink {
                 return nil
             }
             do {
-                return .busCommand(try BusCommand.parse(payload))
+                return .command(try BusCommand.parse(payload), from: .mqtt)
             } catch {
                 notices.append(.log("ignored MQTT command on \(topic): \(error.message)"))
             }

@@ -98,13 +98,15 @@ final class ControlInbox {
                 connections[connection] = nil
                 return []
             }
-            if request == .watch {
+            switch request {
+            case .watch:
                 connections[connection] = nil
                 watchers.add(connection, entry.connection)
                 return []
+            case .command(let command):
+                connections[connection]?.answering = true
+                return [.command(command, from: .control, connection: connection)]
             }
-            connections[connection]?.answering = true
-            return [.control(request, connection: connection)]
         }
     }
 

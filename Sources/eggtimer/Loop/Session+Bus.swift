@@ -17,12 +17,13 @@ extension Session {
     /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.
     ///
     /// Once the controller has exited, ``finishBus()`` publishes the final state instead.
-    mutating func publishState() {
+    /// - Parameter now: Publish it even if unchanged (``Effect/publishState``: MQTT `status`).
+    mutating func publishState(now: Bool = false) {
         guard link != nil else { return }
         if case .exited = controller.mode { return }
-        let now = clock.now()
-        let payload = statePayload(at: now)
-        link?.update(payload, at: now)
+        let instant = clock.now()
+        let payload = statePayload(at: instant)
+        link?.update(payload, at: instant, force: now)
     }
 
     /// Takes the broker's reports out of `inputs` and says its notices: a warning on the UI (which

@@ -177,6 +177,7 @@ struct Session {
             case .exit(let status): return status
             case .reply(let connection, let reply): answer(connection, reply)
             case .runDoneCommand: startDoneCommand()
+            case .publishState: publishState(now: true)
             case .log(let text): if !terminal.hasScreen { printError("eggtimer: " + text) }
             }
         }
