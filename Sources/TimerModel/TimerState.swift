@@ -3,6 +3,8 @@
 /// One vocabulary for every front: the controller derives the current one, the exit status
 /// follows the final one.
 public enum TimerState: String, Sendable, CaseIterable {
+    /// No timer runs yet: the egg menu waits for a pick (a process started without a time).
+    case menu
     /// Counting down towards its deadline.
     case counting
     /// Paused: the time left is frozen.

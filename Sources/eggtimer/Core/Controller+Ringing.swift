@@ -96,7 +96,7 @@ extension Controller {
         // Logged at once, even ahead of an acknowledgement waiting for its stop: it happened first.
         if !audio.deviceDown, error != audio.notice {
             perform(
-                .emit(event(.deviceUnavailable, currentRun ?? lastRun, at: now, extra: [("reason", .text("\(error)"))]))
+                .emit(event(.deviceUnavailable, recentRun, at: now, extra: [("reason", .text("\(error)"))]))
             )
         }
         audio.deviceDown = true

@@ -45,6 +45,10 @@ struct Controller {
         /// How each preset's time was computed from the egg's size, temperature and the altitude
         /// ("Soft, 58 g from the fridge at sea level"); nil for a fixed time.
         var presetBasis: [String?] = []
+        /// The label this process answers to (its control socket's, its topics'): the snapshot's.
+        var label = ""
+        /// This process's id, for the snapshot.
+        var pid: Int32 = 0
     }
 
     /// How the app was started.
@@ -77,13 +81,17 @@ struct Controller {
     /// Whether the app returns to the menu after a timer (started without arguments).
     let fromMenu: Bool
     /// Where the app is; set only by the controller's own files.
-    var mode: Mode = .menu(Menu())
+    var mode: Mode = .menu(Menu()) {
+        didSet { if let run = currentRun { recentRun = run } }
+    }
     /// The pomodoro plan's progress, when running one.
     var pomodoro: Pomodoro?
     var audio = AudioHealth()
-    /// The last run begun (kept after it ends, for events that come after it: a device that
-    /// hung while stopping, the `--on-done` command ending).
-    var lastRun: Run?
+    /// The current run, or the last one as it was when it ended (`+`/`-` included).
+    ///
+    /// For what comes after a run: a device that hung while stopping, the `--on-done` command
+    /// ending, the final snapshot. Follows ``mode``.
+    private(set) var recentRun: Run?
     /// How the last timer ended (done, cancelled, missed), for the exit status.
     var outcome: TimerState?
 
@@ -383,7 +391,6 @@ struct Controller {
         var countdown = Countdown<Instant>(total: duration)
         countdown.start(at: now)
         let run = Run(kind: kind, label: label, countdown: countdown)
-        lastRun = run
         mode = .counting(Counting(run: run, startedAt: now, pickedEntry: picked))
         var extra: [(String, TimerEvent.Value)] = []
         if let explanation = explanation(of: run) { extra.append(("computed", .text(explanation))) }

@@ -7,7 +7,7 @@ extension Session {
     /// The timer's state as the broker's retained state topic carries it; nil in the menu.
     func statePayload(at now: ContinuousClock.Instant) -> TimerStatePayload? {
         guard let link else { return nil }
-        let total = (controller.currentRun ?? controller.lastRun)?.countdown.total ?? .zero
+        let total = controller.snapshot(at: now, wall: Self.wall(at: now, clock)).total
         let wall = (clock.nanoseconds(now) + WallClock.system.offset()) / 1_000_000
         return BusLink.payload(
             status(at: now), total: total, topics: link.topics, instance: link.instance,

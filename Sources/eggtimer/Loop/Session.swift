@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerModel
 import TimerText
 
 /// One run of the event loop: the controller, what carries out its effects (the alarm player,
@@ -10,6 +11,9 @@ import TimerText
 /// Owned by the main thread.
 struct Session {
     var controller: Controller
+    /// The timer as the last round left it (``Controller/snapshot(at:wall:)``, at the round's
+    /// instants): what the fronts read.
+    private(set) var snapshot: TimerSnapshot
     var terminal: TerminalSession
     var output: EventOutput
     var view: View
@@ -66,9 +70,13 @@ struct Session {
         configuration.ringFor = options.ringFor
         configuration.presetBasis = options.presetBasis
         configuration.runsDoneCommand = options.onDone != nil
+        configuration.label = options.processLabel
+        configuration.pid = getpid()
         doneCommand = options.onDone
         label = options.processLabel
         controller = Controller(configuration: configuration, start: start)
+        let (now, wall) = Self.readClocks(clock)
+        snapshot = controller.snapshot(at: now, wall: wall)
         self.records = records
         terminal = TerminalSession(routing: routing)
         output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
@@ -91,13 +99,14 @@ struct Session {
         if let deviceProblem {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
+        snapshot = controller.snapshot(at: now, wall: wall)
         while true {
             publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
             followForeground()
             now = clock.now()
-            view.clockWarning = followsWallClock && !controller.clockSynchronised
+            view.clockWarning = snapshot.clockUnsynchronised
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(controller, at: now)
             reportOutputFailures()
@@ -108,9 +117,10 @@ struct Session {
             effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
             // Each round (one adjtimex call): NTP's first answer after boot is a clock step, which
             // the wall-clock timer turns into a wake-up.
-            if followsWallClock {
+            if controller.followsWallClock {
                 effects += controller.observe(clockSynchronised: clockSynchronised(), at: now)
             }
+            snapshot = controller.snapshot(at: now, wall: wall)
         }
     }
 
@@ -118,9 +128,12 @@ struct Session {
     ///
     /// The wall time comes from a bracketed reading of the two clocks' offset, so a preemption
     /// between the two reads cannot look like a clock step.
-    private func readClocks() -> (ContinuousClock.Instant, WallInstant) {
+    private func readClocks() -> (ContinuousClock.Instant, WallInstant) { Self.readClocks(clock) }
+
+    /// ``readClocks()`` on `clock`.
+    private static func readClocks(_ clock: MonotonicClock) -> (ContinuousClock.Instant, WallInstant) {
         let now = clock.now()
-        return (now, WallInstant(unixNanoseconds: clock.nanoseconds(now) + WallClock.system.offset()))
+        return (now, wall(at: now, clock))
     }
 
     /// Brings the timer's record up to date (nothing when unchanged).
@@ -222,23 +235,21 @@ struct Session {
         }
     }
 
-    /// What this timer says about itself on the control socket.
+    /// What this timer says about itself on the control socket: its snapshot at `now` (the wall
+    /// clock read now), as the status line encodes it.
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
-        let run = controller.currentRun
-        var deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
-        // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
-        if let wall = controller.scheduledRing { deadline = wall.unixNanoseconds / 1_000_000 }
+        let snapshot = controller.snapshot(at: now, wall: Self.wall(at: now, clock))
         return TimerStatus(
-            label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
-            remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,
-            at: controller.schedule?.occurrence.isoText, every: controller.schedule?.recurrenceText,
-            clockUnsynchronised: followsWallClock && !controller.clockSynchronised,
-            detached: controller.detached)
+            label: snapshot.label, pid: snapshot.pid, state: snapshot.state.rawValue, remaining: snapshot.remaining,
+            deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, at: snapshot.schedule?.at,
+            every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
+            detached: snapshot.detached)
     }
 
-    /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered
-    /// after a reboot that has not rung yet.
-    private var followsWallClock: Bool { controller.schedule != nil || controller.recovered != nil }
+    /// What the wall clock reads at `now` on `clock` (the offset read now).
+    static func wall(at now: ContinuousClock.Instant, _ clock: MonotonicClock) -> WallInstant {
+        WallInstant(unixNanoseconds: clock.nanoseconds(now) + WallClock.system.offset())
+    }
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
     private mutating func startDoneCommand() {
