@@ -59,7 +59,7 @@ let package = Package(
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem"], swiftSettings: strictSettings),
+            name: "ControlChannelTests", dependencies: ["ControlChannel", "TimerModel", "CSystem"], swiftSettings: strictSettings),
         .testTarget(
             name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "TestSupport"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
@@ -70,7 +70,7 @@ let package = Package(
                 "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus"], swiftSettings: strictSettings),
+        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "TimerModel"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
             name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem", "TestSupport"],

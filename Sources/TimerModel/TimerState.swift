@@ -22,6 +22,9 @@ public enum TimerState: String, Sendable, CaseIterable {
     /// Stopped ringing without being acknowledged.
     case missed
 
+    /// Whether the alarm is sounding: ``ringing`` on a device, or ``silent`` on none.
+    public var isRinging: Bool { self == .ringing || self == .silent }
+
     /// Whether the timer is over.
     public var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
 }

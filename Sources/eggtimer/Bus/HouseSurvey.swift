@@ -160,7 +160,7 @@ struct HouseSurvey {
     static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
         -> TimerStatePayload
     {
-        let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
+        let ringing = timers.filter { $0.timerState?.isRinging == true }
         let candidates: [TimerStatePayload]
         if let target {
             let parts = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -204,8 +204,8 @@ struct HouseSurvey {
                 message: "\(name) is stale: its state was not refreshed for \(TimerStatePayload.staleIntervals) of its "
                     + "intervals (its timer is gone or cannot reach the broker)")
         }
-        let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
-        if named, verb != "cancel", !ringing.contains(timer.state) {
+        let rings = timer.timerState.map { $0.isRinging || (verb == "ack" && $0 == .snoozed) } ?? false
+        if named, verb != "cancel", !rings {
             let name = timer.label.escapingControlCharacters
             throw ControlFailure(
                 status: .noTimer, message: "\(name) is \(timer.state.escapingControlCharacters), not ringing")

@@ -238,12 +238,7 @@ struct Session {
     /// What this timer says about itself on the control socket: its snapshot at `now` (the wall
     /// clock read now), as the status line encodes it.
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
-        let snapshot = controller.snapshot(at: now, wall: Self.wall(at: now, clock))
-        return TimerStatus(
-            label: snapshot.label, pid: snapshot.pid, state: snapshot.state.rawValue, remaining: snapshot.remaining,
-            deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, at: snapshot.schedule?.at,
-            every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
-            detached: snapshot.detached)
+        TimerStatus(controller.snapshot(at: now, wall: Self.wall(at: now, clock)))
     }
 
     /// What the wall clock reads at `now` on `clock` (the offset read now).
