@@ -38,8 +38,8 @@ private let wall0 = WallInstant(unixSeconds: 1_796_032_800)
                 == TimerSnapshot(
                     state: .counting, label: "tea", kind: .egg("Medium"), total: .seconds(420),
                     remaining: .seconds(400),
-                    deadline: t0 + .seconds(420), deadlineUnixMilliseconds: (wall0.unixSeconds + 420) * 1000, pid: 4242)
-        )
+                    deadline: t0 + .seconds(420), deadlineUnixMilliseconds: (wall0.unixSeconds + 420) * 1000, pid: 4242,
+                    runLabel: "Medium"))
     }
 
     @Test func theWallDeadlineFollowsTheRoundsWallReadingNotTheStart() {

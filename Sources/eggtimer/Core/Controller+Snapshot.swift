@@ -38,7 +38,8 @@ extension Controller {
             total: run?.countdown.total ?? .zero, remaining: remaining, deadline: deadline,
             deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
             schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
-            clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid)
+            clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
+            runLabel: run?.label)
     }
 
     /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered

@@ -139,7 +139,9 @@ struct Session {
     /// Brings the timer's record up to date (nothing when unchanged).
     private mutating func recordTimer() {
         guard var keeper = records else { return }
-        keeper.update(controller, clock: clock)
+        keeper.update(
+            snapshot, schedule: controller.schedule?.record, recoveredDeadline: controller.recovered?.deadline.deadline,
+            clock: clock)
         records = keeper
     }
 
