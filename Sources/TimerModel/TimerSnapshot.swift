@@ -21,8 +21,9 @@ public struct TimerSnapshot: Equatable, Sendable {
     public enum DeviceHealth: Equatable, Sendable {
         /// Nothing known wrong (the device works, or has not been needed yet).
         case ok
-        /// The device fails: the fallback bell rings while ringing; the text says why (one line).
-        case down(String)
+        /// The device fails, so the alarm is silent there (a ringing is ``TimerState/silent``; the
+        /// fallback bell rings); the text says why (one line).
+        case silent(String)
     }
 
     /// An alarm at a time: what was asked for, for the fronts that show it.

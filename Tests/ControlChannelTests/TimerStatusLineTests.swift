@@ -28,7 +28,7 @@ import TimerModel
         ),
         (
             counting {
-                ($0.state, $0.remaining, $0.device) = (.silent, .zero, .down("no such device"))
+                ($0.state, $0.remaining, $0.device) = (.silent, .zero, .silent("no such device"))
             }, "ok\tlabel=Soft\tpid=42\tstate=silent\tremaining_ns=0\tdeadline_ms=1796032861500"
         ),
         (

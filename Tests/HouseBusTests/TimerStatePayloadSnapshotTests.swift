@@ -36,7 +36,7 @@ import TimerModel
             #"{"state":"paused","label":"eggs","node":"kitchen","duration_s":360,"remaining_s":299.5,"deadline":null}"#
         ),
         (
-            counting { ($0.state, $0.remaining, $0.device) = (.silent, .zero, .down("no device")) }, nil,
+            counting { ($0.state, $0.remaining, $0.device) = (.silent, .zero, .silent("no device")) }, nil,
             #"{"state":"silent","label":"eggs","node":"kitchen","duration_s":360,"remaining_s":0,"#
                 + #""deadline":"2026-11-30T11:02:03.123Z"}"#
         ),

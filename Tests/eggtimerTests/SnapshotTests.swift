@@ -63,7 +63,7 @@ private let wall0 = WallInstant(unixSeconds: 1_796_032_800)
         #expect(ringing.state == .ringing && ringing.remaining == .zero && ringing.device == .ok)
         #expect(ringing.deadline == t0 + .seconds(60))
         let silent = snapshot(.plain(.seconds(60)), audio: [(.deviceUnavailable(failed), 61)], at: 62)
-        #expect(silent.state == .silent && silent.device == .down("\(failed)"))
+        #expect(silent.state == .silent && silent.device == .silent("\(failed)"))
     }
 
     @Test func theMenuIsAStateWithNoKindAndNoTime() {

@@ -32,7 +32,7 @@ extension Controller {
         var remaining = Duration.zero
         if case .exited = mode {} else { remaining = run?.countdown.remaining(at: now) ?? .zero }
         var device = TimerSnapshot.DeviceHealth.ok
-        if audio.deviceDown { device = .down(audio.notice.map { "\($0)" } ?? "no device plays the alarm") }
+        if audio.silent { device = .silent(audio.notice.map { "\($0)" } ?? "no device plays the alarm") }
         return TimerSnapshot(
             state: state ?? .menu, label: configuration.label, kind: run.map(kind(of:)),
             total: run?.countdown.total ?? .zero, remaining: remaining, deadline: deadline,

@@ -67,8 +67,11 @@ struct Controller {
     /// The audio device's health, kept across modes: a problem found at start or when the device
     /// is opened before the deadline is still the problem while ringing.
     struct AudioHealth: Equatable {
-        /// Whether the device is failing right now (the fallback bell rings while ringing).
-        var deviceDown = false
+        /// Whether the alarm reaches no device right now (a ringing is ``TimerState/silent``).
+        ///
+        /// The device fails (the player's `deviceUnavailable`, the log's `device_unavailable`) and
+        /// the fallback bell rings: one name on the timer side for the three of issue 22.
+        var silent = false
         /// The last device problem, shown on screen, until a device plays again.
         var notice: AlarmError?
         /// Whether any alarm this session was heard on no device (exit 69).
@@ -252,7 +255,7 @@ struct Controller {
         switch mode {
         case .counting(let counting):
             counting.snoozed ? .snoozed : counting.run.countdown.isPaused ? .paused : .counting
-        case .ringing: audio.deviceDown ? .silent : .ringing
+        case .ringing: audio.silent ? .silent : .ringing
         case .menu: nil
         case .exited: outcome
         }
@@ -272,7 +275,7 @@ struct Controller {
             wakes.append(deadline)
             if !counting.armed { wakes.append(deadline.advanced(by: .zero - configuration.armLead)) }
         case .ringing(let ringing):
-            if audio.deviceDown {
+            if audio.silent {
                 let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
                 wakes.append(ringing.since.advanced(by: configuration.bellPeriod * (slot + 1)))
                 if let loops = ringing.loops {
@@ -308,7 +311,7 @@ struct Controller {
     mutating func startAlarm(at: Instant, loops: Int?) {
         releaseHeld(stoppedAt: nil, hung: false)  // a new ringing replaces the old: no stop report comes
         audio.playerActive = true
-        audio.deviceDown = false  // the player reports again if the device still fails
+        audio.silent = false  // the player reports again if the device still fails
         out.append(.startAlarm(at: at, loops: loops))
     }
 

@@ -197,6 +197,7 @@ struct RecordKeeper {
     /// - Parameters:
     ///   - timer: The round's snapshot.
     ///   - schedule: An alarm at a time's schedule as recorded; nil for none.
+    /// - Returns: The record's changing part; nil in the menu and once the timer is over.
     static func snapshot(_ timer: TimerSnapshot, schedule: ScheduleRecord?) -> Snapshot? {
         let state: TimerRecord.State
         switch timer.state {
