@@ -108,7 +108,7 @@ struct Session {
             now = clock.now()
             view.clockWarning = snapshot.clockUnsynchronised
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
-            output.writeMinuteLine(controller, at: now)
+            output.writeMinuteLine(snapshot, at: now)
             reportOutputFailures()
             let inputs: [Input]
             loop.wallDeadline = controller.wallDeadline
@@ -167,7 +167,7 @@ struct Session {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
         let bus = link?.nextRefresh
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground, bus]
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(snapshot, at: now), foreground, bus]
             .compactMap { $0 }.min()
     }
 
