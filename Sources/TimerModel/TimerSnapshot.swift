@@ -21,8 +21,9 @@ public struct TimerSnapshot: Equatable, Sendable {
     public enum DeviceHealth: Equatable, Sendable {
         /// Nothing known wrong (the device works, or has not been needed yet).
         case ok
-        /// The device fails: the fallback bell rings while ringing; the text says why (one line).
-        case down(String)
+        /// The device fails, so the alarm is silent there (a ringing is ``TimerState/silent``; the
+        /// fallback bell rings); the text says why (one line).
+        case silent(String)
     }
 
     /// An alarm at a time: what was asked for, for the fronts that show it.
@@ -41,6 +42,10 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var state: TimerState
     /// The timer's label (its control socket's name, its topics'); the process's label in the menu.
     public var label: String
+    /// The run's own label, fixed at its start (the preset's name, the duration as typed): what
+    /// its record restarts it under; differs from ``label`` for a timer picked from the menu
+    /// (`menu-PID`); nil in the menu.
+    public var runLabel: String?
     /// What the timer is for; nil in the menu.
     public var kind: Kind?
     /// The countdown's whole length (the snooze's, while snoozed).
@@ -69,10 +74,12 @@ public struct TimerSnapshot: Equatable, Sendable {
     public init(
         state: TimerState, label: String, kind: Kind?, total: Duration, remaining: Duration,
         deadline: ContinuousClock.Instant?, deadlineUnixMilliseconds: Int64?, schedule: Schedule? = nil,
-        device: DeviceHealth = .ok, clockUnsynchronised: Bool = false, detached: Bool = false, pid: Int32
+        device: DeviceHealth = .ok, clockUnsynchronised: Bool = false, detached: Bool = false, pid: Int32,
+        runLabel: String? = nil
     ) {
         (self.state, self.label, self.kind, self.total, self.remaining) = (state, label, kind, total, remaining)
         (self.deadline, self.deadlineUnixMilliseconds, self.schedule) = (deadline, deadlineUnixMilliseconds, schedule)
         (self.device, self.clockUnsynchronised, self.detached, self.pid) = (device, clockUnsynchronised, detached, pid)
+        self.runLabel = runLabel
     }
 }

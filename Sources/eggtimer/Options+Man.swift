@@ -1,4 +1,5 @@
 import TimerCore
+import TimerModel
 
 // The eggtimer(1) man page, generated from the tables `--help` and the parser read
 // (Options+Table.swift, ExitStatus.table), so the installed page lists what the binary accepts.
@@ -9,8 +10,11 @@ extension Options {
     /// Every option but the hidden ones, every subcommand, key and exit status; files and
     /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
     static let manPage: String =
-        ([manHeader, manOptions, manSubcommands, manKeys, manMQTT, manFilesAndEnvironment, manExitStatus, manExamples]
-            .joined(separator: "\n")) + "\n"
+        ([
+            manHeader, manOptions, manSubcommands, manKeys, manStates, manMQTT, manFilesAndEnvironment, manExitStatus,
+            manExamples,
+        ]
+        .joined(separator: "\n")) + "\n"
 
     /// The keys, for the man page: what is pressed, what it does.
     static let keyTable: [(keys: String, action: String)] = [
@@ -164,6 +168,16 @@ extension Options {
         ".SH KEYS\nWith the countdown on a terminal:\n"
         + keyTable.map { ".TP\n.B \(roff($0.keys).replacingSpaces())\n\(sentence($0.action))" }.joined(separator: "\n")
         + "\n.PP\nWithout a keyboard, \\fBeggtimer ack\\fR or \\fBkill \\-USR1\\fR \\fIPID\\fR stops the alarm."
+
+    /// The state words (``TimerState/summary``), as `status`, the control socket and MQTT say them.
+    private static let manStates: String =
+        ".SH STATES\nWhat \\fBeggtimer status\\fR, the control socket and MQTT say a timer is:\n"
+        + TimerState.allCases.map { ".TP\n.B \($0.rawValue)\n\(sentence($0.summary))" }.joined(separator: "\n")
+
+    /// The README's list of states: one Markdown table row per ``TimerState``, from ``TimerState/summary``.
+    static let statesTable: String =
+        "| state | meaning |\n|---|---|\n"
+        + TimerState.allCases.map { "| `\($0.rawValue)` | \($0.summary) |" }.joined(separator: "\n")
 
     private static let manExitStatus: String =
         ".SH EXIT STATUS\n"

@@ -30,7 +30,7 @@ enum StatusReport {
             let rows = timers.map { timer in
                 [
                     timer.label.escapingControlCharacters, "\(timer.pid)",
-                    timer.state.escapingControlCharacters + (timer.detached ? " (detached)" : ""),
+                    timer.state.rawValue + (timer.detached ? " (detached)" : ""),
                     timer.remaining.clockText,
                     (timer.deadlineUnixMilliseconds.map { time.dayAndClockText(unixMilliseconds: $0, now: now) } ?? "-")
                         + (timer.every.map { " (every \($0.escapingControlCharacters))" } ?? ""),
@@ -86,7 +86,8 @@ enum StatusReport {
         let objects = timers.map { timer in
             let deadline =
                 timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
-            return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(log.quote(timer.state)),"
+            let state = log.quote(timer.state.rawValue)
+            return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(state),"
                 + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
                 + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
                 + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")

@@ -48,11 +48,9 @@ enum TimerSelection {
         }
         if timers.isEmpty { throw ControlFailure(status: .noTimer, message: "no timers running") }
         if timers.count == 1 { return timers[0] }
-        let ringing = timers.filter {
-            $0.state == TimerState.ringing.rawValue || $0.state == TimerState.silent.rawValue
-        }
+        let ringing = timers.filter { $0.state.isRinging }
         if ringing.count == 1 { return ringing[0] }
-        let list = timers.map { "\($0.label) (\($0.state))" }.joined(separator: ", ")
+        let list = timers.map { "\($0.label) (\($0.state.rawValue))" }.joined(separator: ", ")
         throw ControlFailure(
             status: .usage, message: "\(timers.count) timers are running: \(list); name one: eggtimer \(verb) LABEL")
     }

@@ -83,7 +83,7 @@ private func removeFolder(_ path: String) {
         var info = stat()
         #expect(stat(server.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let status = TimerStatus(
-            label: "soft", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
+            label: "soft", pid: 42, state: .counting, remaining: .seconds(61), deadlineUnixMilliseconds: 1)
         let done = serveOnce(server) { line in ControlRequest(line: line) == .status ? status.line : "error\tbad" }
         let answer = try ControlClient.exchange(ControlRequest.status.line, label: "soft", folder: folder)
         done.wait()
@@ -135,7 +135,7 @@ private func removeFolder(_ path: String) {
         #expect(client == .system(call: "connect", code: ECONNREFUSED))
         #expect(second == .labelInUse(label: "tea"))
         let status = TimerStatus(
-            label: "tea", pid: 42, state: "counting", remaining: .seconds(61), deadlineUnixMilliseconds: 1)
+            label: "tea", pid: 42, state: .counting, remaining: .seconds(61), deadlineUnixMilliseconds: 1)
         let done = serveOnce(server) { _ in status.line }
         let answer = try ControlClient.exchange(ControlRequest.status.line, label: "tea", folder: folder)
         done.wait()
@@ -269,7 +269,7 @@ private func removeFolder(_ path: String) {
 
     @Test func statusRepliesRoundTripAndRejectGarbage() {
         let status = TimerStatus(
-            label: "1h30", pid: 7, state: "snoozed", remaining: .nanoseconds(1_500_000_001),
+            label: "1h30", pid: 7, state: .snoozed, remaining: .nanoseconds(1_500_000_001),
             deadlineUnixMilliseconds: nil)
         #expect(TimerStatus(line: status.line) == status)
         #expect(TimerStatus(line: "error\tno") == nil)

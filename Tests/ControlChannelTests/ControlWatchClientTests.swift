@@ -2,6 +2,7 @@ import ControlChannel
 import Dispatch
 import Glibc
 import Testing
+import TimerModel
 
 /// `ControlClient.watch` against fake timers: real `ControlServer`s in a private folder, served
 /// from another thread, which sends `lines` (waiting for `go` before each after the first) and
@@ -46,7 +47,7 @@ import Testing
         rmdir(folder)
     }
 
-    private func status(_ state: String) -> String {
+    private func status(_ state: TimerState) -> String {
         TimerStatus(label: "tea", pid: 7, state: state, remaining: .seconds(5), deadlineUnixMilliseconds: 1).line
     }
 
@@ -54,15 +55,15 @@ import Testing
         let folder = folder()
         defer { remove(folder) }
         let server = try ControlServer(folder: folder, label: "tea")
-        let fake = serve(server, lines: [status("counting"), status("paused")])
+        let fake = serve(server, lines: [status(.counting), status(.paused)])
         let watch = try ControlClient.watch(label: "tea", folder: folder)
-        #expect(try watch.next(until: .now) == .line(status("counting")))
+        #expect(try watch.next(until: .now) == .line(status(.counting)))
         let start = ContinuousClock.now
         #expect(try watch.next(until: .now + .milliseconds(100)) == .quiet)
         #expect(ContinuousClock.now - start < .seconds(2), "a stalled timer costs the deadline, no more")
         #expect(try watch.next(until: .now) == .quiet)
         fake.go.signal()
-        #expect(try watch.next(until: .now + .seconds(5)) == .line(status("paused")))
+        #expect(try watch.next(until: .now + .seconds(5)) == .line(status(.paused)))
         fake.done.wait()
         #expect(try watch.next(until: .now + .seconds(5)) == .ended)
         #expect(try watch.next(until: .now) == .ended)
@@ -98,9 +99,9 @@ import Testing
         let folder = folder()
         defer { remove(folder) }
         let server = try ControlServer(folder: folder, label: "tea")
-        let fake = serve(server, lines: [status("counting"), "hello"])
+        let fake = serve(server, lines: [status(.counting), "hello"])
         let watch = try ControlClient.watch(label: "tea", folder: folder)
-        #expect(try watch.next(until: .now) == .line(status("counting")))
+        #expect(try watch.next(until: .now) == .line(status(.counting)))
         fake.go.signal()
         #expect(throws: ControlError.badAnswer(path: folder + "/tea.sock")) {
             try watch.next(until: .now + .seconds(5))

@@ -7,7 +7,7 @@ import Testing
 /// clients still understood), and where `at` is documented.
 @Suite struct AlarmStatusTests {
     private let alarm = TimerStatus(
-        label: "wake", pid: 42, state: "counting", remaining: .seconds(3600),
+        label: "wake", pid: 42, state: .counting, remaining: .seconds(3600),
         deadlineUnixMilliseconds: 1_796_105_700_000, at: "2026-12-01T07:15:00+01:00", every: "weekday",
         clockUnsynchronised: true)
 

@@ -287,20 +287,16 @@ private let t0 = ContinuousClock.now
 
     @Test func theStatePayloadPromisesTheRefreshPeriodExceptWhenFinal() throws {
         let topics = TimerTopics(node: "kitchen", label: "tea")
-        let counting = TimerStatus(
-            label: "tea", pid: 7, state: "counting", remaining: .seconds(60), deadlineUnixMilliseconds: nil)
+        var counting = TimerSnapshot(
+            state: .counting, label: "tea", kind: .plain, total: .seconds(60), remaining: .seconds(60), deadline: nil,
+            deadlineUnixMilliseconds: nil, pid: 7)
         let payload = try #require(
-            BusLink.payload(
-                counting, total: .seconds(60), topics: topics, instance: "ab",
-                published: (Self.published, synchronised: false)))
+            BusLink.payload(counting, topics: topics, instance: "ab", published: (Self.published, synchronised: false)))
         #expect(payload.publishedUnixMilliseconds == Self.published && payload.publisherClockSynchronised == false)
         #expect(payload.intervalSeconds == BusLink.refreshPeriod / .seconds(1))
-        let done = TimerStatus(label: "tea", pid: 7, state: "done", remaining: .zero, deadlineUnixMilliseconds: nil)
+        counting.state = .done
         let final = try #require(
-            BusLink.payload(
-                done, total: .seconds(60), topics: topics, instance: "ab",
-                published: (Self.published, synchronised: true)
-            ))
+            BusLink.payload(counting, topics: topics, instance: "ab", published: (Self.published, synchronised: true)))
         #expect(final.intervalSeconds == nil && final.publishedUnixMilliseconds == Self.published)
     }
 }
@@ -320,11 +316,11 @@ private let t0 = ContinuousClock.now
         #expect(!BusOptions.isValidTarget("kit chen/1:30") && !BusOptions.isValidTarget("kitchen/"))
     }
 
-    @Test func theStatusBecomesTheStatePayload() throws {
-        let status = TimerStatus(
-            label: "tea", pid: 7, state: "counting", remaining: .milliseconds(61_500),
-            deadlineUnixMilliseconds: 1_795_000_000_123)
-        let payload = try #require(BusLink.payload(status, total: .seconds(240), topics: topics))
+    @Test func theSnapshotBecomesTheStatePayload() throws {
+        let snapshot = TimerSnapshot(
+            state: .counting, label: "tea", kind: .plain, total: .seconds(240), remaining: .milliseconds(61_500),
+            deadline: nil, deadlineUnixMilliseconds: 1_795_000_000_123, pid: 7)
+        let payload = try #require(BusLink.payload(snapshot, topics: topics))
         #expect(
             payload
                 == TimerStatePayload(
@@ -560,9 +556,10 @@ private let t0 = ContinuousClock.now
     }
 
     @Test func theMenuPublishesNoState() {
-        let status = TimerStatus(
-            label: "menu-1", pid: 1, state: "menu", remaining: .zero, deadlineUnixMilliseconds: nil)
-        #expect(BusLink.payload(status, total: .zero, topics: topics) == nil)
+        let menu = TimerSnapshot(
+            state: .menu, label: "menu-1", kind: nil, total: .zero, remaining: .zero, deadline: nil,
+            deadlineUnixMilliseconds: nil, pid: 1)
+        #expect(BusLink.payload(menu, topics: topics) == nil)
     }
 
     @Test func onlyAStateLengthOrDeadlineChangeIsNews() {

@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import Testing
+import TimerModel
 
 /// A private `XDG_RUNTIME_DIR` for one test; its `eggtimer` folder is made only on request.
 private struct RuntimeDirectory: ~Copyable {
@@ -63,7 +64,7 @@ private func serve(_ server: ControlServer, count: Int, reply: @escaping @Sendab
 /// 2026-11-30T08:12:03Z (09:12:03 at UTC+1), in milliseconds since the epoch.
 private let nineTwelve: Int64 = 1_796_026_323_000
 
-private func status(_ label: String, _ state: String, deadline: Int64? = nineTwelve) -> TimerStatus {
+private func status(_ label: String, _ state: TimerState, deadline: Int64? = nineTwelve) -> TimerStatus {
     TimerStatus(
         label: label, pid: 4242, state: state, remaining: .milliseconds(299_500), deadlineUnixMilliseconds: deadline)
 }
@@ -85,7 +86,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
     @Test func statusListsARunningTimer() throws {
         let runtime = try RuntimeDirectory()
         let server = try ControlServer(folder: runtime.folder, label: "soft")
-        let served = serve(server, count: 1) { _ in status("soft", "counting").line }
+        let served = serve(server, count: 1) { _ in status("soft", .counting).line }
         var environment = runtime.environment
         let fiveMinutesBefore = Duration.milliseconds(nineTwelve) - .seconds(300)
         environment.merge(try RealtimeShift.environment(file: runtime.base + "/clock", now: fiveMinutesBefore)) { $1 }
@@ -106,8 +107,8 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let runtime = try RuntimeDirectory()
         let soft = try ControlServer(folder: runtime.folder, label: "soft")
         let tea = try ControlServer(folder: runtime.folder, label: "tea")
-        let servedSoft = serve(soft, count: 1) { _ in status("soft", "ringing").line }
-        let servedTea = serve(tea, count: 1) { _ in status("tea", "paused", deadline: nil).line }
+        let servedSoft = serve(soft, count: 1) { _ in status("soft", .ringing).line }
+        let servedTea = serve(tea, count: 1) { _ in status("tea", .paused, deadline: nil).line }
         let result = runEggtimer(["status", "--json"], environment: runtime.environment)
         servedSoft.done.wait()
         servedTea.done.wait()
@@ -123,8 +124,8 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let runtime = try RuntimeDirectory()
         let soft = try ControlServer(folder: runtime.folder, label: "soft")
         let tea = try ControlServer(folder: runtime.folder, label: "tea")
-        let servedSoft = serve(soft, count: 1) { _ in status("soft", "ringing").line }
-        let servedTea = serve(tea, count: 1) { _ in status("tea", "ringing").line }
+        let servedSoft = serve(soft, count: 1) { _ in status("soft", .ringing).line }
+        let servedTea = serve(tea, count: 1) { _ in status("tea", .ringing).line }
         let result = runEggtimer(["ack"], environment: runtime.environment)
         servedSoft.done.wait()
         servedTea.done.wait()
@@ -143,7 +144,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let tea = try ControlServer(folder: runtime.folder, label: "tea")
         let served = serve(tea, count: 2) { line in
             ControlRequest(line: line) == .command(.acknowledge)
-                ? status("tea", "done").line : status("tea", "ringing").line
+                ? status("tea", .done).line : status("tea", .ringing).line
         }
         let result = runEggtimer(["ack", "tea"], environment: runtime.environment)
         served.done.wait()
@@ -158,7 +159,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
     @Test func aLabelDifferingInCaseAloneFindsTheTimer() throws {
         let runtime = try RuntimeDirectory()
         let server = try ControlServer(folder: runtime.folder, label: "Soft")
-        let served = serve(server, count: 2) { _ in status("Soft", "counting").line }
+        let served = serve(server, count: 2) { _ in status("Soft", .counting).line }
         let result = runEggtimer(["cancel", "soft"], environment: runtime.environment)
         served.done.wait()
         #expect(result.termination == .exited(0))
@@ -171,7 +172,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let server = try ControlServer(folder: runtime.folder, label: "soft")
         let served = serve(server, count: 2) { line in
             ControlRequest(line: line) == .status
-                ? status("soft", "ringing").line : status("soft", "snoozed", deadline: nineTwelve + 600_000).line
+                ? status("soft", .ringing).line : status("soft", .snoozed, deadline: nineTwelve + 600_000).line
         }
         let result = runEggtimer(["snooze", "--for", "90s"], environment: runtime.environment)
         served.done.wait()
@@ -185,7 +186,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         let server = try ControlServer(folder: runtime.folder, label: "soft")
         let served = serve(server, count: 2) { line in
             ControlRequest(line: line) == .status
-                ? status("soft", "counting").line : "error\tsoft is counting, not ringing"
+                ? status("soft", .counting).line : "error\tsoft is counting, not ringing"
         }
         let result = runEggtimer(["ack"], environment: runtime.environment)
         served.done.wait()
@@ -234,7 +235,7 @@ private func status(_ label: String, _ state: String, deadline: Int64? = nineTwe
         try #require(bound == 0)
         close(stale)
         let server = try ControlServer(folder: runtime.folder, label: "soft")
-        let served = serve(server, count: 1) { _ in status("soft", "counting").line }
+        let served = serve(server, count: 1) { _ in status("soft", .counting).line }
         let result = runEggtimer(["status"], environment: runtime.environment)
         served.done.wait()
         #expect(result.termination == .exited(0))

@@ -15,7 +15,7 @@ import Testing
     /// The `state=` word of a status line.
     private func state(_ next: ControlWatch.Next) -> String? {
         guard case .line(let line) = next else { return nil }
-        return TimerStatus(line: line)?.state
+        return TimerStatus(line: line)?.state.rawValue
     }
 
     /// A watch on `label` in `house`.

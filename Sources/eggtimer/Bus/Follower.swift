@@ -180,7 +180,7 @@ struct Follower {
                 printError("eggtimer: ignored a malformed state on \(topic)")
                 return
             }
-            let rings = state.state == "ringing" || state.state == "silent"
+            let rings = state.timerState?.isRinging == true
             ringingStates[key] = rings ? (topics, state) : nil
             said = rings && houseClock.isStale(state) ? "stale" : state.state
         case "availability" where payload == Array("offline".utf8): offline.insert(key)

@@ -162,7 +162,7 @@ struct HouseSurvey {
     static func target(among timers: [TimerStatePayload], target: String?, verb: String) throws(ControlFailure)
         -> TimerStatePayload
     {
-        let ringing = timers.filter { $0.state == "ringing" || $0.state == "silent" }
+        let ringing = timers.filter { $0.timerState?.isRinging == true }
         // `cancel`, `pause`, `resume` and `add` act on a timer in any state; `ack` and `snooze` on a ringing one.
         let anyState = verb != "ack" && verb != "snooze"
         let candidates: [TimerStatePayload]
@@ -208,8 +208,8 @@ struct HouseSurvey {
                 message: "\(name) is stale: its state was not refreshed for \(TimerStatePayload.staleIntervals) of its "
                     + "intervals (its timer is gone or cannot reach the broker)")
         }
-        let ringing = ["ringing", "silent"] + (verb == "ack" ? ["snoozed"] : [])
-        if named, verb == "ack" || verb == "snooze", !ringing.contains(timer.state) {
+        let rings = timer.timerState.map { $0.isRinging || (verb == "ack" && $0 == .snoozed) } ?? false
+        if named, verb == "ack" || verb == "snooze", !rings {
             let name = timer.label.escapingControlCharacters
             throw ControlFailure(
                 status: .noTimer, message: "\(name) is \(timer.state.escapingControlCharacters), not ringing")

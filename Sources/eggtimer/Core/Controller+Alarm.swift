@@ -136,7 +136,6 @@ extension Controller {
         let deadline = max(now, reading.boot(at: schedule.occurrence.instant))
         let total = max(.nanoseconds(1), now.duration(to: deadline))
         let run = Run(kind: .plain, label: label, countdown: Self.countdown(endingAt: deadline, total: total))
-        lastRun = run
         mode = .counting(Counting(run: run, startedAt: now, pickedEntry: nil))
         var extra: [(String, TimerEvent.Value)] = [("rings", .text(schedule.whenText))]
         if let note = schedule.occurrence.note { extra.append(("rule", .text(note))) }
@@ -154,7 +153,7 @@ extension Controller {
     ///   - outcome: How this ringing ended: done (acknowledged) or missed.
     ///   - now: The boot clock now.
     mutating func leaveOrRepeat(_ outcome: TimerState, at now: Instant) {
-        guard var schedule, let reading = wallReading, let label = lastRun?.label,
+        guard var schedule, let reading = wallReading, let label = recentRun?.label,
             schedule.advance(now: reading.wall(at: now), resolver: LocalTimeResolver())
         else {
             leave(outcome)

@@ -29,6 +29,6 @@ extension Controller {
         var extra: [(String, TimerEvent.Value)] = []
         if let status { extra.append(("status", .integer(Int64(status)))) }
         if let signal { extra.append(("signal", .integer(Int64(signal)))) }
-        emit(event(.doneCommand, currentRun ?? lastRun, at: now, extra: extra))
+        emit(event(.doneCommand, recentRun, at: now, extra: extra))
     }
 }

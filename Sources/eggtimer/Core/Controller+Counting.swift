@@ -83,7 +83,7 @@ extension Controller {
         if configuration.runsDoneCommand, !counting.snoozed { perform(.runDoneCommand) }
         if isOneShot(counting.run), pomodoro?.isLastInterval != true, let phase = pomodoro?.phase {
             // The alarm plays its pass out while the next interval starts.
-            if audio.deviceDown { perform(.bell) }
+            if audio.silent { perform(.bell) }
             nextInterval(skipped: false, at: now)
             if case .counting(var next) = mode, audio.playerActive {
                 next.previousAlarm = PreviousAlarm(run: counting.run, deadline: deadline, phase: phase)

@@ -45,7 +45,6 @@ extension Controller {
             countdown.pause(at: now.advanced(by: resumption.total - left))
         }
         let run = Run(kind: resumption.kind, label: resumption.label, countdown: countdown)
-        lastRun = run
         var counting = Counting(run: run, startedAt: now, pickedEntry: nil)
         counting.snoozed = resumption.snoozed
         mode = .counting(counting)

@@ -32,7 +32,7 @@ extension Controller {
     mutating func handleAudio(_ report: AlarmPlayer.Event, at now: Instant) {
         switch report {
         case .firstFrame(let instant):
-            audio.deviceDown = false
+            audio.silent = false
             audio.notice = nil
             if case .counting(let counting) = mode, let previous = counting.previousAlarm {
                 // The ended interval's one pass, sounding while the next interval counts.
@@ -55,8 +55,8 @@ extension Controller {
                 ringing.playingSince = now
                 mode = .ringing(ringing)
             }
-            if audio.deviceDown { emit(event(.deviceRecovered, currentRun, at: now)) }
-            audio.deviceDown = false
+            if audio.silent { emit(event(.deviceRecovered, currentRun, at: now)) }
+            audio.silent = false
             audio.notice = nil
         case .finished:
             handleAudioEnd(stoppedAt: nil)
@@ -94,12 +94,12 @@ extension Controller {
         // Once per problem: a retry that fails the same way (the device is tried again 1.5 s
         // before the deadline) is not news.
         // Logged at once, even ahead of an acknowledgement waiting for its stop: it happened first.
-        if !audio.deviceDown, error != audio.notice {
+        if !audio.silent, error != audio.notice {
             perform(
-                .emit(event(.deviceUnavailable, currentRun ?? lastRun, at: now, extra: [("reason", .text("\(error)"))]))
+                .emit(event(.deviceUnavailable, recentRun, at: now, extra: [("reason", .text("\(error)"))]))
             )
         }
-        audio.deviceDown = true
+        audio.silent = true
         audio.notice = error
     }
 
@@ -110,7 +110,7 @@ extension Controller {
             miss(ringing, at: now)
             return
         }
-        guard audio.deviceDown else { return }
+        guard audio.silent else { return }
         var ringing = ringing
         let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
         if slot != ringing.lastBellSlot {
@@ -134,11 +134,11 @@ extension Controller {
         // Proven heard already, or a device is taking the audio now: confirmed by its clean stop
         // (see `logAcknowledgement`). A stall goes unnoticed for at most `answerLimit`, so audio
         // taken before that is proven.
-        let playing = ringing.playingSince != nil && !audio.deviceDown
+        let playing = ringing.playingSince != nil && !audio.silent
         let proven =
             ringing.sounded
             || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
-        let failedBefore = audio.deviceDown || audio.notice != nil
+        let failedBefore = audio.silent || audio.notice != nil
         if !proven, !playing, failedBefore { audio.alarmFailed = true }
         logAcknowledgement(
             event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]), unproven: !proven && playing)

@@ -45,6 +45,10 @@ struct Controller {
         /// How each preset's time was computed from the egg's size, temperature and the altitude
         /// ("Soft, 58 g from the fridge at sea level"); nil for a fixed time.
         var presetBasis: [String?] = []
+        /// The label this process answers to (its control socket's, its topics'): the snapshot's.
+        var label = ""
+        /// This process's id, for the snapshot.
+        var pid: Int32 = 0
     }
 
     /// How the app was started.
@@ -63,8 +67,11 @@ struct Controller {
     /// The audio device's health, kept across modes: a problem found at start or when the device
     /// is opened before the deadline is still the problem while ringing.
     struct AudioHealth: Equatable {
-        /// Whether the device is failing right now (the fallback bell rings while ringing).
-        var deviceDown = false
+        /// Whether the alarm reaches no device right now (a ringing is ``TimerState/silent``).
+        ///
+        /// The device fails (the player's `deviceUnavailable`, the log's `device_unavailable`) and
+        /// the fallback bell rings: one name on the timer side for the three of issue 22.
+        var silent = false
         /// The last device problem, shown on screen, until a device plays again.
         var notice: AlarmError?
         /// Whether any alarm this session was heard on no device (exit 69).
@@ -77,13 +84,17 @@ struct Controller {
     /// Whether the app returns to the menu after a timer (started without arguments).
     let fromMenu: Bool
     /// Where the app is; set only by the controller's own files.
-    var mode: Mode = .menu(Menu())
+    var mode: Mode = .menu(Menu()) {
+        didSet { if let run = currentRun { recentRun = run } }
+    }
     /// The pomodoro plan's progress, when running one.
     var pomodoro: Pomodoro?
     var audio = AudioHealth()
-    /// The last run begun (kept after it ends, for events that come after it: a device that
-    /// hung while stopping, the `--on-done` command ending).
-    var lastRun: Run?
+    /// The current run, or the last one as it was when it ended (`+`/`-` included).
+    ///
+    /// For what comes after a run: a device that hung while stopping, the `--on-done` command
+    /// ending, the final snapshot. Follows ``mode``.
+    private(set) var recentRun: Run?
     /// How the last timer ended (done, cancelled, missed), for the exit status.
     var outcome: TimerState?
 
@@ -249,7 +260,7 @@ struct Controller {
         switch mode {
         case .counting(let counting):
             counting.snoozed ? .snoozed : counting.run.countdown.isPaused ? .paused : .counting
-        case .ringing: audio.deviceDown ? .silent : .ringing
+        case .ringing: audio.silent ? .silent : .ringing
         case .menu: nil
         case .exited: outcome
         }
@@ -269,7 +280,7 @@ struct Controller {
             wakes.append(deadline)
             if !counting.armed { wakes.append(deadline.advanced(by: .zero - configuration.armLead)) }
         case .ringing(let ringing):
-            if audio.deviceDown {
+            if audio.silent {
                 let slot = ringing.bellSlot(at: now, period: configuration.bellPeriod)
                 wakes.append(ringing.since.advanced(by: configuration.bellPeriod * (slot + 1)))
                 if let loops = ringing.loops {
@@ -305,7 +316,7 @@ struct Controller {
     mutating func startAlarm(at: Instant, loops: Int?) {
         releaseHeld(stoppedAt: nil, hung: false)  // a new ringing replaces the old: no stop report comes
         audio.playerActive = true
-        audio.deviceDown = false  // the player reports again if the device still fails
+        audio.silent = false  // the player reports again if the device still fails
         out.append(.startAlarm(at: at, loops: loops))
     }
 
@@ -388,7 +399,6 @@ struct Controller {
         var countdown = Countdown<Instant>(total: duration)
         countdown.start(at: now)
         let run = Run(kind: kind, label: label, countdown: countdown)
-        lastRun = run
         mode = .counting(Counting(run: run, startedAt: now, pickedEntry: picked))
         var extra: [(String, TimerEvent.Value)] = []
         if let explanation = explanation(of: run) { extra.append(("computed", .text(explanation))) }

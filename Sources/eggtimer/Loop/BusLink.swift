@@ -233,10 +233,10 @@ struct BusLink {
         }
     }
 
-    /// The retained state payload for a timer's status.
+    /// The retained state payload of a timer's snapshot (``TimerStatePayload/init(_:topics:instance:published:interval:)``
+    /// with `interval_s` ``refreshPeriod``).
     /// - Parameters:
-    ///   - status: What the control socket would answer (``Session/status(at:)``).
-    ///   - total: The countdown's length (the snooze's, while snoozed).
+    ///   - snapshot: The timer as the controller sees it.
     ///   - topics: The timer's topics: the payload carries their node and label.
     ///   - instance: The process's id (``instance``).
     ///   - published: The wall clock now (Unix milliseconds) and whether it is synchronised; nil
@@ -244,16 +244,10 @@ struct BusLink {
     /// - Returns: The payload; nil for the menu (no timer). `interval_s` is ``refreshPeriod``,
     ///   or null for a final state (not published again).
     static func payload(
-        _ status: TimerStatus, total: Duration, topics: TimerTopics, instance: String? = nil,
+        _ snapshot: TimerSnapshot, topics: TimerTopics, instance: String? = nil,
         published: (unixMilliseconds: Int64, synchronised: Bool)? = nil
     ) -> TimerStatePayload? {
-        guard status.state != "menu" else { return nil }
-        let interval = published != nil && !isFinal(status.state) ? refreshPeriod / .seconds(1) : nil
-        return TimerStatePayload(
-            state: status.state, label: topics.label, node: topics.node, durationSeconds: total / .seconds(1),
-            remainingSeconds: status.remaining / .seconds(1), deadlineUnixMilliseconds: status.deadlineUnixMilliseconds,
-            instance: instance, publishedUnixMilliseconds: published?.unixMilliseconds,
-            publisherClockSynchronised: published?.synchronised, intervalSeconds: interval)
+        TimerStatePayload(snapshot, topics: topics, instance: instance, published: published, interval: refreshPeriod)
     }
 
     /// Whether `new` says something `old` did not: another state, length or deadline (the time

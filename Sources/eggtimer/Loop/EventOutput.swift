@@ -1,4 +1,5 @@
 import TimerCore
+import TimerModel
 
 /// Writes what happens to standard output: one JSON object per event (`--json`), or plain lines
 /// (events, and one line whenever a whole minute is left) when no UI is there.
@@ -24,11 +25,6 @@ struct EventOutput {
         self.stdout = Output(descriptor: descriptor)
     }
 
-    /// `instant` (boot clock) as milliseconds since the Unix epoch on the wall clock now.
-    func unixMilliseconds(_ instant: ContinuousClock.Instant) -> Int64 {
-        format.wallClock.unixNanoseconds(bootNanoseconds: format.clock.nanoseconds(instant)) / 1_000_000
-    }
-
     /// The errno of the first failed write to standard output, if one failed.
     var failed: Int32? { stdout.failed }
 
@@ -41,26 +37,38 @@ struct EventOutput {
         }
     }
 
+    /// The deadline of `timer` while it counts towards it (`counting`, or `snoozed` until it rings
+    /// again); nil otherwise (paused, ringing, in the menu, over).
+    private static func countingDeadline(_ timer: TimerSnapshot) -> ContinuousClock.Instant? {
+        timer.state == .counting || timer.state == .snoozed ? timer.deadline : nil
+    }
+
     /// Writes the plain "N:00 left" line when the whole minutes left changed since the last call.
-    mutating func writeMinuteLine(_ controller: Controller, at now: ContinuousClock.Instant) {
-        guard log == .plain, case .counting(let counting) = controller.mode, counting.run.countdown.isRunning else {
+    /// - Parameters:
+    ///   - timer: The round's snapshot (its boot deadline gives the time left at `now`).
+    ///   - now: The boot clock now.
+    mutating func writeMinuteLine(_ timer: TimerSnapshot, at now: ContinuousClock.Instant) {
+        guard log == .plain, let deadline = Self.countingDeadline(timer) else {
             lastMinute = -1
             return
         }
         // Whole minutes left, rounded up: changes exactly when a whole minute is left.
-        let left = counting.run.countdown.remaining(at: now)
+        let left = max(.zero, now.duration(to: deadline))
         let minute = (left.roundedUpToWholeSeconds.components.seconds + 59) / 60
         if lastMinute >= 0, minute != lastMinute, left > .zero {
-            stdout.write(format.line("\(left.clockText) left", label: counting.run.label, at: now) + "\n")
+            let label = timer.runLabel ?? timer.label
+            stdout.write(format.line("\(left.clockText) left", label: label, at: now) + "\n")
         }
         lastMinute = minute
     }
 
-    /// When the next minute line is due (a whole minute before the deadline); nil if none.
-    func nextMinuteLine(_ controller: Controller, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        guard log == .plain, case .counting(let counting) = controller.mode,
-            let deadline = counting.run.countdown.deadline
-        else { return nil }
+    /// When the next minute line is due (a whole minute before the deadline).
+    /// - Parameters:
+    ///   - timer: The round's snapshot.
+    ///   - now: The boot clock now.
+    /// - Returns: The instant; nil when no line is due (not counting, or no plain log).
+    func nextMinuteLine(_ timer: TimerSnapshot, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard log == .plain, let deadline = Self.countingDeadline(timer) else { return nil }
         return nextStep(before: deadline, every: .seconds(60), after: now)
     }
 }

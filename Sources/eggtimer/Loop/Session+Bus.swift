@@ -4,14 +4,13 @@ import HouseBus
 // broker's reports (BusLink).
 
 extension Session {
-    /// The timer's state as the broker's retained state topic carries it; nil in the menu.
+    /// The timer's state as the broker's retained state topic carries it: the round's snapshot,
+    /// published at `now`; nil in the menu.
     func statePayload(at now: ContinuousClock.Instant) -> TimerStatePayload? {
         guard let link else { return nil }
-        let total = (controller.currentRun ?? controller.lastRun)?.countdown.total ?? .zero
-        let wall = (clock.nanoseconds(now) + WallClock.system.offset()) / 1_000_000
+        let wall = Self.wall(at: now, clock).unixNanoseconds / 1_000_000
         return BusLink.payload(
-            status(at: now), total: total, topics: link.topics, instance: link.instance,
-            published: (wall, ClockSync.isSynchronised()))
+            snapshot, topics: link.topics, instance: link.instance, published: (wall, ClockSync.isSynchronised()))
     }
 
     /// Publishes the timer's state when it changed (or is due again); nothing without `--mqtt`.

@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerModel
 import TimerText
 
 /// One run of the event loop: the controller, what carries out its effects (the alarm player,
@@ -10,6 +11,9 @@ import TimerText
 /// Owned by the main thread.
 struct Session {
     var controller: Controller
+    /// The timer as the last round left it (``Controller/snapshot(at:wall:)``, at the round's
+    /// instants): what the fronts read.
+    private(set) var snapshot: TimerSnapshot
     var terminal: TerminalSession
     var output: EventOutput
     var view: View
@@ -66,9 +70,13 @@ struct Session {
         configuration.ringFor = options.ringFor
         configuration.presetBasis = options.presetBasis
         configuration.runsDoneCommand = options.onDone != nil
+        configuration.label = options.processLabel
+        configuration.pid = getpid()
         doneCommand = options.onDone
         label = options.processLabel
         controller = Controller(configuration: configuration, start: start)
+        let (now, wall) = Self.readClocks(clock)
+        snapshot = controller.snapshot(at: now, wall: wall)
         self.records = records
         terminal = TerminalSession(routing: routing)
         output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
@@ -91,6 +99,7 @@ struct Session {
         if let deviceProblem {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
+        snapshot = controller.snapshot(at: now, wall: wall)
         while true {
             publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
@@ -98,9 +107,9 @@ struct Session {
             shareStatus()  // after the effects: a reply goes out before the watchers hear of it
             followForeground()
             now = clock.now()
-            view.clockWarning = followsWallClock && !controller.clockSynchronised
+            view.clockWarning = snapshot.clockUnsynchronised
             terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
-            output.writeMinuteLine(controller, at: now)
+            output.writeMinuteLine(snapshot, at: now)
             reportOutputFailures()
             let inputs: [Input]
             loop.first(WallTimer.self)?.deadline = controller.wallDeadline
@@ -109,9 +118,10 @@ struct Session {
             effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
             // Each round (one adjtimex call): NTP's first answer after boot is a clock step, which
             // the wall-clock timer turns into a wake-up.
-            if followsWallClock {
+            if controller.followsWallClock {
                 effects += controller.observe(clockSynchronised: clockSynchronised(), at: now)
             }
+            snapshot = controller.snapshot(at: now, wall: wall)
         }
     }
 
@@ -119,15 +129,20 @@ struct Session {
     ///
     /// The wall time comes from a bracketed reading of the two clocks' offset, so a preemption
     /// between the two reads cannot look like a clock step.
-    private func readClocks() -> (ContinuousClock.Instant, WallInstant) {
+    private func readClocks() -> (ContinuousClock.Instant, WallInstant) { Self.readClocks(clock) }
+
+    /// ``readClocks()`` on `clock`.
+    private static func readClocks(_ clock: MonotonicClock) -> (ContinuousClock.Instant, WallInstant) {
         let now = clock.now()
-        return (now, WallInstant(unixNanoseconds: clock.nanoseconds(now) + WallClock.system.offset()))
+        return (now, wall(at: now, clock))
     }
 
     /// Brings the timer's record up to date (nothing when unchanged).
     private mutating func recordTimer() {
         guard var keeper = records else { return }
-        keeper.update(controller, clock: clock)
+        keeper.update(
+            snapshot, schedule: controller.schedule?.record, recoveredDeadline: controller.recovered?.deadline.deadline,
+            clock: clock)
         records = keeper
     }
 
@@ -153,7 +168,7 @@ struct Session {
         let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
         let bus = link?.nextRefresh
-        return [controller.nextWake(at: now), screen, output.nextMinuteLine(controller, at: now), foreground, bus]
+        return [controller.nextWake(at: now), screen, output.nextMinuteLine(snapshot, at: now), foreground, bus]
             .compactMap { $0 }.min()
     }
 
@@ -233,23 +248,16 @@ struct Session {
     /// The line a watcher gets: the status line as a `status` request's reply.
     private func watchLine(at now: ContinuousClock.Instant) -> String { status(at: now).line }
 
-    /// What this timer says about itself on the control socket.
+    /// What this timer says about itself on the control socket: its snapshot at `now` (the wall
+    /// clock read now), as the status line encodes it.
     func status(at now: ContinuousClock.Instant) -> TimerStatus {
-        let run = controller.currentRun
-        var deadline = run?.countdown.deadline.map { output.unixMilliseconds($0) }
-        // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
-        if let wall = controller.scheduledRing { deadline = wall.unixNanoseconds / 1_000_000 }
-        return TimerStatus(
-            label: label, pid: getpid(), state: controller.state?.rawValue ?? "menu",
-            remaining: run?.countdown.remaining(at: now) ?? .zero, deadlineUnixMilliseconds: deadline,
-            at: controller.schedule?.occurrence.isoText, every: controller.schedule?.recurrenceText,
-            clockUnsynchronised: followsWallClock && !controller.clockSynchronised,
-            detached: controller.detached)
+        TimerStatus(controller.snapshot(at: now, wall: Self.wall(at: now, clock)))
     }
 
-    /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered
-    /// after a reboot that has not rung yet.
-    private var followsWallClock: Bool { controller.schedule != nil || controller.recovered != nil }
+    /// What the wall clock reads at `now` on `clock` (the offset read now).
+    static func wall(at now: ContinuousClock.Instant, _ clock: MonotonicClock) -> WallInstant {
+        WallInstant(unixNanoseconds: clock.nanoseconds(now) + WallClock.system.offset())
+    }
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
     private mutating func startDoneCommand() {

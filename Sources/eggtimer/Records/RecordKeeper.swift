@@ -1,12 +1,14 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerModel
+import TimerText
 
 /// Keeps this process's timer record (``TimerRecord``) in step with its controller: written when
 /// a timer starts and whenever its deadline or state changes, removed when it ends; kept when
 /// SIGTERM or SIGHUP ends the process, so `eggtimer recover` can start it again.
 ///
-/// ``update(_:clock:)`` runs once per loop round and compares a small snapshot, so an unchanged
+/// ``update(_:schedule:recoveredDeadline:clock:)`` runs once per loop round and compares a small snapshot, so an unchanged
 /// timer costs two clock reads and no I/O. A write blocks for an `fsync` (see ``RecordStore``).
 /// Owned by the event loop's thread.
 struct RecordKeeper {
@@ -57,7 +59,7 @@ struct RecordKeeper {
     ///   - label: The control socket's label.
     ///   - options: The command line (the alarm options are recorded).
     ///   - resumedFrom: The record this process was started from, if any.
-    /// - Returns: The keeper, which writes nothing until ``update(_:clock:)``.
+    /// - Returns: The keeper, which writes nothing until ``update(_:schedule:recoveredDeadline:clock:)``.
     static func open(label: String, options: Options, resumedFrom: String?) -> RecordKeeper? {
         guard let store = RecordStore.current(), let bootID = BootClock.bootID() else {
             printError(
@@ -126,11 +128,19 @@ struct RecordKeeper {
         return base + (base.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")]) + path
     }
 
-    /// Writes, rewrites or removes the record to match `controller` (nothing when unchanged;
-    /// nothing once it has exited, which ``end(keepingFor:)`` settles).
-    mutating func update(_ controller: Controller, clock: MonotonicClock) {
-        if case .exited = controller.mode { return }
-        guard let snapshot = Self.snapshot(controller, presets: presets) else {
+    /// Writes, rewrites or removes the record to match the round's snapshot (nothing when
+    /// unchanged; nothing once the timer is over, which ``end(keepingFor:)`` settles).
+    /// - Parameters:
+    ///   - timer: The round's snapshot (``Controller/snapshot(at:wall:)``).
+    ///   - schedule: An alarm at a time's schedule as recorded (resumption-only data); nil for none.
+    ///   - recoveredDeadline: A countdown recovered after a reboot, while it follows it: its
+    ///     recorded UTC deadline, kept as it is; nil otherwise.
+    ///   - clock: Maps the boot deadline to CLOCK_BOOTTIME nanoseconds.
+    mutating func update(
+        _ timer: TimerSnapshot, schedule: ScheduleRecord?, recoveredDeadline: WallInstant?, clock: MonotonicClock
+    ) {
+        if timer.state.isFinal { return }
+        guard let snapshot = Self.snapshot(timer, schedule: schedule) else {
             if mayExist { store.remove(name: name) }
             (written, mayExist) = (nil, false)
             return
@@ -142,8 +152,7 @@ struct RecordKeeper {
             label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
             deadlineBootNanoseconds: deadline,
             // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
-            deadlineUnixNanoseconds: controller.recovered?.deadline.deadline.unixNanoseconds
-                ?? deadline.map { $0 + offset },
+            deadlineUnixNanoseconds: recoveredDeadline?.unixNanoseconds ?? deadline.map { $0 + offset },
             remaining: snapshot.left, bootID: bootID, pid: getpid(), pidStart: pidStart, alarm: alarm,
             schedule: snapshot.schedule,
             bus: bus)
@@ -184,30 +193,28 @@ struct RecordKeeper {
         return false
     }
 
-    /// What a record of `controller`'s timer would say; nil when no timer runs (the menu, the end).
-    static func snapshot(_ controller: Controller, presets: [Preset]) -> Snapshot? {
-        let run: Run
+    /// What a record of the timer in `timer` would say; nil when no timer runs (the menu, the end).
+    /// - Parameters:
+    ///   - timer: The round's snapshot.
+    ///   - schedule: An alarm at a time's schedule as recorded; nil for none.
+    /// - Returns: The record's changing part; nil in the menu and once the timer is over.
+    static func snapshot(_ timer: TimerSnapshot, schedule: ScheduleRecord?) -> Snapshot? {
         let state: TimerRecord.State
-        var deadline: ContinuousClock.Instant?
-        switch controller.mode {
-        case .counting(let counting):
-            run = counting.run
-            deadline = run.countdown.deadline
-            state = deadline == nil ? .paused : counting.snoozed ? .snoozed : .counting
-        case .ringing(let ringing):
-            (run, state, deadline) = (ringing.run, .ringing, ringing.since)
-        case .menu, .exited:
-            return nil
+        switch timer.state {
+        case .counting: state = .counting
+        case .paused: state = .paused
+        case .snoozed: state = .snoozed
+        case .ringing, .silent: state = .ringing
+        case .menu, .done, .cancelled, .missed: return nil
         }
         let kind: TimerRecord.Kind
-        switch run.kind {
-        case .plain: kind = .plain
-        case .pomodoro: kind = .pomodoro
-        case .egg(let index): kind = presets.indices.contains(index) ? .egg(presets[index].name) : .plain
+        switch timer.kind {
+        case .egg(let name)?: kind = .egg(name)
+        case .pomodoro?: kind = .pomodoro
+        case .plain?, .alarm?, nil: kind = .plain
         }
-        let left = deadline == nil ? run.countdown.remaining(at: .now) : nil
         return Snapshot(
-            label: run.label, kind: kind, total: run.countdown.total, state: state, deadline: deadline, left: left,
-            schedule: controller.schedule?.record)
+            label: timer.runLabel ?? timer.label, kind: kind, total: timer.total, state: state,
+            deadline: timer.deadline, left: timer.deadline == nil ? timer.remaining : nil, schedule: schedule)
     }
 }

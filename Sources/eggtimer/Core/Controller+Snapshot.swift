@@ -1,0 +1,59 @@
+import TimerCore
+import TimerModel
+import TimerText
+
+// The controller's side of issue 22's one snapshot: what every front (screen, log, control
+// socket, record, MQTT) reads of the timer, made from the controller's state alone.
+
+extension Controller {
+    /// The timer as every front sees it at the round's instants.
+    ///
+    /// A pure function of the controller's state and the two instants: the wall time of the
+    /// deadline is the boot deadline moved by the round's wall reading (an alarm at a time says its
+    /// scheduled time instead, exact). In the menu the state is ``TimerState/menu`` with no kind;
+    /// once exited, the final state with the last run's label and length (`+`/`-` included).
+    /// - Parameters:
+    ///   - now: The round's instant on the boot clock.
+    ///   - wall: What the wall clock (CLOCK_REALTIME) read at `now`.
+    /// - Returns: The snapshot; its `label` and `pid` are the configuration's.
+    func snapshot(at now: Instant, wall: WallInstant) -> TimerSnapshot {
+        let run: Run? =
+            switch mode {
+            case .counting(let counting): counting.run
+            case .ringing(let ringing): ringing.run
+            case .menu: nil
+            case .exited: recentRun
+            }
+        var deadline: Instant?
+        if case .exited = mode {} else { deadline = run?.countdown.deadline }
+        var deadlineWall = deadline.map { WallReading(boot: now, wall: wall).wall(at: $0).unixNanoseconds }
+        // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
+        if let scheduled = scheduledRing { deadlineWall = scheduled.unixNanoseconds }
+        var remaining = Duration.zero
+        if case .exited = mode {} else { remaining = run?.countdown.remaining(at: now) ?? .zero }
+        var device = TimerSnapshot.DeviceHealth.ok
+        if audio.silent { device = .silent(audio.notice.map { "\($0)" } ?? "no device plays the alarm") }
+        return TimerSnapshot(
+            state: state ?? .menu, label: configuration.label, kind: run.map(kind(of:)),
+            total: run?.countdown.total ?? .zero, remaining: remaining, deadline: deadline,
+            deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
+            schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
+            clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
+            runLabel: run?.label)
+    }
+
+    /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered
+    /// after a reboot that has not rung yet.
+    var followsWallClock: Bool { schedule != nil || recovered != nil }
+
+    /// What `run` is for, in the snapshot's terms.
+    private func kind(of run: Run) -> TimerSnapshot.Kind {
+        if schedule != nil { return .alarm }
+        switch run.kind {
+        case .plain: return .plain
+        case .pomodoro: return .pomodoro(phase: pomodoro?.phase.rawValue ?? Pomodoro.Phase.work.rawValue)
+        case .egg(let index):
+            return configuration.presets.indices.contains(index) ? .egg(configuration.presets[index].name) : .plain
+        }
+    }
+}
