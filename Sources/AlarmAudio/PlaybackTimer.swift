@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemKit
 
 /// The playback loop's view of time: where it reads the clock and how it sleeps.
 ///
@@ -68,8 +69,7 @@ struct SystemPlaybackTimer: PlaybackTimer {
     /// - Returns: The CLOCK_BOOTTIME time of `instant`.
     private static func bootTime(of instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> timespec {
         let target = anchor.boot + anchor.instant.duration(to: instant)
-        let (seconds, attoseconds) = target.components
-        return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        return target.timespecValue
     }
 
     /// One `ContinuousClock` instant and its CLOCK_BOOTTIME time, read once: `ContinuousClock.now`

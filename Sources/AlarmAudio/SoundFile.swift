@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// A regular file opened for reading; sole owner of its descriptor.
 ///
@@ -29,11 +30,11 @@ struct SoundFile: ~Copyable {
                 characters.baseAddress.map { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } ?? -1
             }
         }
-        guard descriptor >= 0 else { throw .soundNotFound(path: path.description, reason: errnoText(errno)) }
+        guard descriptor >= 0 else { throw .soundNotFound(path: path.description, reason: errorText(errno)) }
         var status = stat()
         let failure =
             fstat(descriptor, &status) != 0
-            ? errnoText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
+            ? errorText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
         if let failure {
             close(descriptor)  // self is not initialised yet, so deinit will not run
             throw .soundNotFound(path: path.description, reason: failure)
@@ -52,7 +53,7 @@ struct SoundFile: ~Copyable {
         while true {
             let bytesRead = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if bytesRead < 0, errno == EINTR { continue }
-            guard bytesRead >= 0 else { throw ReadError(reason: errnoText(errno)) }
+            guard bytesRead >= 0 else { throw ReadError(reason: errorText(errno)) }
             if bytesRead == 0 { isAtEnd = true }
             chunk.removeLast(limit - bytesRead)
             return chunk

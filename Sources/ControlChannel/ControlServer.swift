@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemKit
 
 /// A running timer's control socket: `<folder>/<label>.sock`, mode 0600, accepting requests only
 /// from processes of the same user (SO_PEERCRED).
@@ -157,11 +158,7 @@ public final class ControlServer {
         var name = ""
         var replacing = false
         for scalar in label.unicodeScalars {
-            let plain =
-                scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                    || "-_.".unicodeScalars.contains(scalar))
-            if plain {
+            if LabelRule.allows(scalar) {
                 name.unicodeScalars.append(scalar)
                 replacing = false
             } else if !replacing {
@@ -170,7 +167,7 @@ public final class ControlServer {
             }
         }
         if name.first == "." || name.first == "-" { name = "_" + name.dropFirst() }
-        return name.isEmpty ? "_" : String(name.prefix(64))
+        return name.isEmpty ? "_" : String(name.prefix(LabelRule.limit))
     }
 
     /// Whether a peer with user id `peerUID` may control a timer run by `ownUID`: only the same user.

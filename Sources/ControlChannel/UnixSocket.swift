@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemKit
 
 /// Small helpers over `AF_UNIX` stream sockets: every descriptor close-on-exec and
 /// non-blocking from birth.
@@ -100,8 +101,7 @@ enum UnixSocket {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
             var ready = pollfd(fd: fd, events: events, revents: 0)
-            let milliseconds = Int32(
-                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: left.wholeMilliseconds(rounding: .up))
             let result = poll(&ready, 1, milliseconds)
             if result > 0 { return true }
             if result < 0, errno != EINTR { return false }

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerCore
 
 /// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import SystemKit
 
 /// `eggtimer follow --mqtt URL` and `eggtimer status|ack|cancel|snooze --mqtt URL [NODE/LABEL]`:
 /// the subcommands that reach every timer in the house through the MQTT broker.

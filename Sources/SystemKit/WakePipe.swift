@@ -1,8 +1,8 @@
 import CSystem
 import Glibc
 
-/// A pipe used as a doorbell between threads: ``ring()`` makes the read end readable, so a thread
-/// waiting in `poll` on ``descriptor`` wakes up; ``drain()`` makes it quiet again.
+/// A pipe used to wake a thread waiting in `poll`: ``ring()`` makes the read end readable, so a
+/// thread polling ``descriptor`` for `POLLIN` wakes up; ``drain()`` makes it quiet again.
 ///
 /// Both ends are close-on-exec and non-blocking from birth (`pipe2`), so neither ringing nor
 /// draining ever blocks and no child spawned by another thread inherits them. Sole owner of the
@@ -10,18 +10,25 @@ import Glibc
 ///
 /// Thread-safe: the descriptors never change, and `read`/`write` on a pipe may be called from any
 /// thread at once.
-struct Doorbell: ~Copyable, Sendable {
+public struct WakePipe: ~Copyable, Sendable {
     /// The read end, for a poll set (`POLLIN`); -1 if no pipe could be made (out of descriptors),
     /// in which case ``ring()`` does nothing and waiters must poll on a timeout instead.
-    let descriptor: Int32
+    public let descriptor: Int32
     private let writeDescriptor: Int32
+    /// Why no pipe could be made (`EMFILE`, `ENFILE`), or nil when ``descriptor`` is valid.
+    public let failure: Errno?
 
-    /// Makes the pipe.
+    /// Makes the pipe; never throws: a failure leaves ``descriptor`` at -1 and sets ``failure``.
     ///
     /// C: `pipe2` with `O_CLOEXEC | O_NONBLOCK`.
-    init() {
+    public init() {
         var ends: [Int32] = [-1, -1]
-        if pipe2(&ends, O_CLOEXEC | O_NONBLOCK) != 0 { ends = [-1, -1] }
+        if pipe2(&ends, O_CLOEXEC | O_NONBLOCK) != 0 {
+            failure = .current
+            ends = [-1, -1]
+        } else {
+            failure = nil
+        }
         descriptor = ends[0]
         writeDescriptor = ends[1]
     }
@@ -31,20 +38,20 @@ struct Doorbell: ~Copyable, Sendable {
         if writeDescriptor >= 0 { close(writeDescriptor) }
     }
 
-    /// Makes ``descriptor`` readable; does not block.
+    /// Makes ``descriptor`` readable; does not block; any thread.
     ///
     /// A full pipe (`EAGAIN`) is already readable, so that failure is harmless. C: `write`.
-    func ring() {
+    public func ring() {
         guard writeDescriptor >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(writeDescriptor, &byte, 1)
     }
 
     /// Reads everything waiting in the pipe, so ``descriptor`` polls quiet until the next ring;
-    /// does not block.
+    /// does not block; any thread.
     ///
     /// C: `read`.
-    func drain() {
+    public func drain() {
         guard descriptor >= 0 else { return }
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
