@@ -37,7 +37,7 @@ struct SystemPlaybackTimer: PlaybackTimer {
     /// C: `timerfd_create`, `timerfd_settime`, `poll`, `clock_nanosleep`.
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {
         guard !control.isStopRequested, ContinuousClock.now < deadline else { return }
-        let timer = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        let timer = (try? FileDescriptor.timer(clock: CLOCK_BOOTTIME, flags: Int32(TFD_NONBLOCK)).release()) ?? -1
         defer { if timer >= 0 { close(timer) } }
         while !control.isStopRequested {
             let now = ContinuousClock.now

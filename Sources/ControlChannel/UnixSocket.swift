@@ -26,10 +26,13 @@ enum UnixSocket {
     /// C: `socket`.
     /// - Throws: `.system` when the kernel refuses.
     static func make() throws(ControlError) -> Int32 {
-        let fd = socket(
-            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .system(call: "socket", code: errno) }
-        return fd
+        do {
+            return try FileDescriptor.socket(
+                domain: AF_UNIX, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            ).release()
+        } catch {
+            throw .system(call: "socket", code: error.code)
+        }
     }
 
     /// Calls `body` with `path` as a `sockaddr_un`.

@@ -1,12 +1,11 @@
-import CSystem
 import Glibc
 
 /// A pipe used to wake a thread waiting in `poll`: ``ring()`` makes the read end readable, so a
 /// thread polling ``descriptor`` for `POLLIN` wakes up; ``drain()`` makes it quiet again.
 ///
-/// Both ends are close-on-exec and non-blocking from birth (`pipe2`), so neither ringing nor
-/// draining ever blocks and no child spawned by another thread inherits them. Sole owner of the
-/// two descriptors; closes them when dropped.
+/// Both ends are close-on-exec and non-blocking from birth (``FileDescriptor/pipe(flags:)``), so
+/// neither ringing nor draining ever blocks and no child spawned by another thread inherits them.
+/// Sole owner of the two descriptors; closes them when dropped.
 ///
 /// Thread-safe: the descriptors never change, and `read`/`write` on a pipe may be called from any
 /// thread at once.
@@ -22,15 +21,14 @@ public struct WakePipe: ~Copyable, Sendable {
     ///
     /// C: `pipe2` with `O_CLOEXEC | O_NONBLOCK`.
     public init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe2(&ends, O_CLOEXEC | O_NONBLOCK) != 0 {
-            failure = .current
-            ends = [-1, -1]
-        } else {
+        do {
+            let ends = try FileDescriptor.pipe(flags: O_NONBLOCK)
+            descriptor = ends.read.release()
+            writeDescriptor = ends.write.release()
             failure = nil
+        } catch {
+            (descriptor, writeDescriptor, failure) = (-1, -1, error)
         }
-        descriptor = ends[0]
-        writeDescriptor = ends[1]
     }
 
     deinit {
