@@ -29,11 +29,11 @@ let package = Package(
         // libmosquitto's header only, seen only by HouseBus. No pkgConfig and no `link`: HouseBus
         // loads the library with dlopen, so the binary does not need it (nor libssl, libcrypto).
         .systemLibrary(name: "CMosquitto"),
-        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit (and the tests).
+        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit, the CLI and the tests.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
         // wake pipe, the lock box, thread start, backoff, Duration conversions, JSON string
-        // literals, UTC text, the label rule. The only shipped target that imports CSystem.
+        // literals, UTC text, the label rule. The only library target that imports CSystem.
         .target(name: "SystemKit", dependencies: ["CSystem"], swiftSettings: shippedSettings),
 
         // Timing: pure Swift, no C, no I/O.
@@ -45,11 +45,11 @@ let package = Package(
         // I/O, in a library so that `make fuzz` can build them.
         .target(name: "TimerText", dependencies: ["TimerCore"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
-        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem", "SystemKit"], swiftSettings: shippedSettings),
+        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "SystemKit"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
-        .target(name: "ControlChannel", dependencies: ["CSystem", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        .target(name: "ControlChannel", dependencies: ["SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
-        .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// The other end of ``ControlServer``: finds the running timers in a runtime folder and sends
 /// each one request line, reading its one reply line, within a deadline.
@@ -65,8 +65,8 @@ public enum ControlClient {
         // A full queue (idle peers flooding it) is tried again within the deadline.
         let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
         defer { close(fd) }
-        var listener = CSystem_PeerCredentials()
-        guard CSystem_peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }
+        var listener = PeerCredentials()
+        guard peerCredentials(fd, &listener) == 0 else { throw .system(call: "getsockopt", code: errno) }
         guard listener.uid == getuid() else { throw .foreignListener(path: path, uid: listener.uid) }
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
             throw .noAnswer(path: path, peerPID: peerPID(fd))
@@ -89,7 +89,7 @@ public enum ControlClient {
     ///
     /// It answers once it accepts. nil when the kernel does not say. C: `getsockopt(SO_PEERCRED)`.
     private static func peerPID(_ fd: Int32) -> Int32? {
-        var peer = CSystem_PeerCredentials()
-        return CSystem_peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
+        var peer = PeerCredentials()
+        return peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
     }
 }

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import SystemKit
 
@@ -123,8 +122,8 @@ public final class ControlServer {
             } catch {
                 throw .labelInUse(label: label)  // alive, just busy (EAGAIN)
             }
-            var listener = CSystem_PeerCredentials()
-            let ours = CSystem_peerCredentials(probe, &listener) == 0 && listener.uid == getuid()
+            var listener = PeerCredentials()
+            let ours = peerCredentials(probe, &listener) == 0 && listener.uid == getuid()
             close(probe)
             guard ours else {
                 unlink(path)
@@ -140,10 +139,10 @@ public final class ControlServer {
     ///   user: closed at once).
     /// C: `accept4`, `getsockopt(SO_PEERCRED)`.
     public func accept() -> ControlConnection? {
-        let fd = accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let fd = acceptConnection(on: descriptor, flags: Int32(SOCK_NONBLOCK.rawValue))
         guard fd >= 0 else { return nil }
-        var peer = CSystem_PeerCredentials()
-        guard CSystem_peerCredentials(fd, &peer) == 0, Self.accepts(peerUID: peer.uid, ownUID: getuid()) else {
+        var peer = PeerCredentials()
+        guard peerCredentials(fd, &peer) == 0, Self.accepts(peerUID: peer.uid, ownUID: getuid()) else {
             close(fd)
             return nil
         }

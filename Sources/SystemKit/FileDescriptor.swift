@@ -71,7 +71,7 @@ public struct FileDescriptor: ~Copyable {
     /// - Returns: The connected socket.
     /// - Throws: ``Errno`` (`EAGAIN` when none waits on a non-blocking listener). C: `accept4`.
     public func accept(flags: Int32 = 0) throws(Errno) -> FileDescriptor {
-        let result = accept4(rawValue, nil, nil, flags | Int32(SOCK_CLOEXEC.rawValue))
+        let result = acceptConnection(on: rawValue, flags: flags)
         guard result >= 0 else { throw .current }
         return FileDescriptor(owning: result)
     }
@@ -79,11 +79,11 @@ public struct FileDescriptor: ~Copyable {
     /// A timer descriptor on `clock`, close-on-exec from birth.
     /// - Parameters:
     ///   - clock: `CLOCK_BOOTTIME`, `CLOCK_REALTIME`, … (a `clockid_t`).
-    ///   - flags: More flags (`TFD_NONBLOCK`); `TFD_CLOEXEC` is added.
+    ///   - nonBlocking: Whether reads fail with `EAGAIN` instead of waiting (`TFD_NONBLOCK`).
     /// - Returns: The unarmed timer.
     /// - Throws: ``Errno`` as `timerfd_create` left it. C: `timerfd_create`.
-    public static func timer(clock: Int32, flags: Int32 = 0) throws(Errno) -> FileDescriptor {
-        let result = timerfd_create(clockid_t(clock), flags | Int32(TFD_CLOEXEC))
+    public static func timer(clock: Int32, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        let result = timerfd_create(clockid_t(clock), Int32(TFD_CLOEXEC) | (nonBlocking ? Int32(TFD_NONBLOCK) : 0))
         guard result >= 0 else { throw .current }
         return FileDescriptor(owning: result)
     }

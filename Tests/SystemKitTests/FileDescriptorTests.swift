@@ -16,8 +16,9 @@ import Testing
         #expect(fcntl(pipe.read.rawValue, F_GETFL) & O_NONBLOCK != 0)
         let socket = try FileDescriptor.socket(domain: AF_UNIX, type: Int32(SOCK_STREAM.rawValue))
         #expect(Self.isCloseOnExec(socket.rawValue))
-        let timer = try FileDescriptor.timer(clock: CLOCK_BOOTTIME)
+        let timer = try FileDescriptor.timer(clock: CLOCK_BOOTTIME, nonBlocking: true)
         #expect(Self.isCloseOnExec(timer.rawValue))
+        #expect(fcntl(timer.rawValue, F_GETFL) & O_NONBLOCK != 0)
     }
 
     @Test func openFailuresThrowTheirErrno() {
@@ -66,5 +67,29 @@ import Testing
         let raw = read.release()
         #expect(fcntl(raw, F_GETFD) >= 0, "still open after release")
         close(raw)
+    }
+}
+
+@Suite struct SystemCallTests {
+    @Test func peerCredentialsNameThisProcess() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+        defer { for end in ends { close(end) } }
+        var peer = PeerCredentials()
+        #expect(peerCredentials(ends[0], &peer) == 0)
+        #expect(peer.pid == getpid() && peer.uid == getuid() && peer.gid == getgid())
+        #expect(peerCredentials(-1, &peer) == -1 && errno == EBADF)
+    }
+
+    @Test func anArmedTimerFiresAtItsAbsoluteDeadline() throws {
+        let timer = try FileDescriptor.timer(clock: CLOCK_BOOTTIME, nonBlocking: true)
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        #expect(armTimer(timer.rawValue, at: now))  // already due: fires at once
+        var entry = pollfd(fd: timer.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 10_000) == 1)
+        var expirations: UInt64 = 0
+        #expect(read(timer.rawValue, &expirations, 8) == 8 && expirations == 1)
+        #expect(!armTimer(-1, at: now) && errno == EBADF)
     }
 }
