@@ -29,8 +29,12 @@ let package = Package(
         // libmosquitto's header only, seen only by HouseBus. No pkgConfig and no `link`: HouseBus
         // loads the library with dlopen, so the binary does not need it (nor libssl, libcrypto).
         .systemLibrary(name: "CMosquitto"),
-        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by the CLI and AlarmAudio.
+        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit, the CLI and the tests.
         .systemLibrary(name: "CSystem"),
+        // The Swift home of system code several targets need: owned descriptors, errno text, the
+        // wake pipe, the lock box, thread start, backoff, Duration conversions, JSON string
+        // literals, UTC text, the label rule. The only library target that imports CSystem.
+        .target(name: "SystemKit", dependencies: ["CSystem"], swiftSettings: shippedSettings),
 
         // Timing: pure Swift, no C, no I/O.
         .target(name: "TimerCore", swiftSettings: shippedSettings),
@@ -41,15 +45,17 @@ let package = Package(
         // I/O, in a library so that `make fuzz` can build them.
         .target(name: "TimerText", dependencies: ["TimerCore"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
-        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "CSystem"], swiftSettings: shippedSettings),
+        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "SystemKit"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
-        .target(name: "ControlChannel", dependencies: ["CSystem", "TimerModel"], swiftSettings: shippedSettings),
+        .target(name: "ControlChannel", dependencies: ["SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
-        .target(name: "HouseBus", dependencies: ["CMosquitto", "CSystem", "TimerModel"], swiftSettings: shippedSettings),
+        .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
-            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem"],
+            dependencies: [
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "CSystem",
+            ],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
@@ -58,19 +64,21 @@ let package = Package(
             name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
+        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(
-            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "TestSupport"],
+            name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "SystemKit", "TestSupport"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
             exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "CSystem", "TestSupport",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "CSystem",
+                "TestSupport",
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "TimerModel"], swiftSettings: strictSettings),
+        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
             name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem", "TestSupport"],

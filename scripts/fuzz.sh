@@ -86,12 +86,12 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
+        for l in SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
             $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
             "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
-            "$out/libTimerModel.a" "$out/libTimerCore.a" -lasound -lmpg123 -ldl
+            "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config)
@@ -101,20 +101,23 @@ for t in $targets; do
         build "$t" -I "$out/modules" "$source" Sources/TimerText/*.swift "$out/libTimerCore.a"
         ;;
     control)
+        library SystemKit
         library TimerModel
         build control -I "$out/modules" -I Sources/CSystem Tests/Fuzz/ControlLineFuzz.swift \
-            Sources/ControlChannel/*.swift "$out/libTimerModel.a"
+            Sources/ControlChannel/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a"
         ;;
     bus)
+        library SystemKit
         library TimerModel
         build bus -I "$out/modules" -I Sources/CSystem -I Sources/CMosquitto Tests/Fuzz/BusPayloadFuzz.swift \
-            Sources/HouseBus/*.swift "$out/libTimerModel.a"
+            Sources/HouseBus/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a"
         ;;
     sound)
+        library SystemKit
         # shellcheck disable=SC2046
-        build sound -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CSystem \
+        build sound -I "$out/modules" -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CSystem \
             $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g') \
-            Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift -lasound -lmpg123
+            Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift "$out/libSystemKit.a" -lasound -lmpg123
         ;;
     *) echo "fuzz.sh: unknown target '$t'" >&2; exit 64 ;;
     esac

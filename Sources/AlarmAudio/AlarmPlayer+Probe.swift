@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 extension AlarmPlayer {
     /// Checks that `device` works by opening it as the player would for `sound`, then closing it,
@@ -29,7 +30,7 @@ extension AlarmPlayer {
     ) throws(AlarmError) {
         precondition(limit > .zero, "limit must be positive")
         let probe = DeviceProbe()
-        let started = PlaybackThread.start {
+        let started = SystemThread.start {
             probe.run { () throws(ALSAError) in
                 let playback = try PCMPlayback(
                     device: device, sampleRate: sound.sampleRate, channels: sound.channels,
@@ -43,7 +44,7 @@ extension AlarmPlayer {
             thread.detach()  // joined by nobody: it may never return
         case .failure(let error):
             throw .deviceUnavailable(
-                device: device, reason: "cannot start a thread to open it: \(errnoText(error.code))")
+                device: device, reason: "cannot start a thread to open it: \(errorText(error.code))")
         }
         switch probe.wait(until: .now + limit) {
         case .answered(nil): return
@@ -73,7 +74,7 @@ private final class DeviceProbe: Sendable {
     }
 
     private let state = Locked(State())
-    private let doorbell = Doorbell()
+    private let doorbell = WakePipe()
 
     /// Records the alsa-lib call the helper is about to make; called on the helper thread.
     func setStage(_ stage: String) {

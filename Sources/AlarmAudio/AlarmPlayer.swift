@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Plays an ``AlarmSound`` in a loop on an ALSA device, from a dedicated playback thread, without
 /// ever blocking the thread that drives it.
 ///
@@ -126,7 +128,7 @@ public final class AlarmPlayer {
     private struct Ringing {
         let control: PlaybackControl
         /// `nil` when no thread could be started (its events were queued by ``start(at:loops:now:)``).
-        let thread: PlaybackThread?
+        let thread: SystemThread?
         /// When an unanswered stop makes the device hung; `nil` until ``stop(at:)``.
         var stopDeadline: ContinuousClock.Instant?
     }
@@ -244,7 +246,7 @@ public final class AlarmPlayer {
         let control = PlaybackControl(run: lastRun)
         let (inbox, runner, run) = (self.inbox, self.runner, lastRun)
         let post: @Sendable (Event) -> Void = { inbox.post($0, run: run) }
-        switch PlaybackThread.start({
+        switch SystemThread.start({
             let report = runner(control, startAt, loops, post)
             post(report.stoppedAt == nil ? .finished(report) : .stopped(report))  // the thread's last act
         }) {
@@ -252,7 +254,7 @@ public final class AlarmPlayer {
             ringing = Ringing(control: control, thread: thread)
         case .failure(let error):
             let failure = AlarmError.deviceUnavailable(
-                device: device, reason: "cannot start the playback thread: \(errnoText(error.code))")
+                device: device, reason: "cannot start the playback thread: \(errorText(error.code))")
             post(.deviceUnavailable(failure))
             post(.finished(Report(lastError: failure)))
             ringing = Ringing(control: control, thread: nil)

@@ -117,11 +117,3 @@ extension AlarmSound {
         }
     }
 }
-
-/// The C library's text for an `errno` value, for example "No such file or directory".
-///
-/// - Parameter code: A positive `errno` value.
-/// - Returns: The message, without a trailing newline. C: `strerror`.
-func errnoText(_ code: Int32) -> String {
-    String(cString: strerror(code))
-}

@@ -1,5 +1,6 @@
 import CAlsa
 import Glibc
+import SystemKit
 
 /// An open, non-blocking ALSA playback stream of interleaved signed 16-bit samples; sole owner of
 /// its `snd_pcm_t` (and of the private configuration tree it was opened from, if any).
@@ -83,8 +84,7 @@ struct PCMPlayback: ~Copyable, PCMSink {
         var buffer: snd_pcm_uframes_t = 0
         var period: snd_pcm_uframes_t = 0
         do {
-            let microseconds =
-                latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000
+            let microseconds = latency.wholeMicroseconds()
             try ALSAError.check(
                 snd_pcm_set_params(
                     pcm, SND_PCM_FORMAT_S16, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(sampleRate),

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemKit
 
 /// What the owner of one ringing and its playback thread share: the stop request, the wake-up
 /// pipe that makes a stop immediate, and which device call the thread is in and since when.
@@ -23,7 +24,7 @@ final class PlaybackControl: Sendable {
     let run: UInt64
     private let stopFlag = Atomic<Bool>(false)
     private let call = Locked<DeviceCall?>(nil)
-    private let wake = Doorbell()
+    private let wake = WakePipe()
 
     /// Creates the control and its non-blocking, close-on-exec wake pipe.
     /// - Parameter run: Which ringing of its player this is.

@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Carries events from playback threads to the thread that owns the player: queues them under a
 /// lock and rings a doorbell pipe whose read end sits in that thread's poll set.
 ///
@@ -7,7 +9,7 @@
 /// Thread-safe: any thread may post; ``take()`` is meant for the owning thread.
 final class PlaybackInbox: Sendable {
     private let queue = Locked<[(run: UInt64, event: AlarmPlayer.Event)]>([])
-    private let doorbell = Doorbell()
+    private let doorbell = WakePipe()
 
     /// The doorbell's read end, readable (`POLLIN`) while events wait; close-on-exec and
     /// non-blocking; -1 if no pipe could be made.

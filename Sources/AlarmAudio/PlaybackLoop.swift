@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// The body of an ``AlarmPlayer``'s playback thread: opens a sink, waits for the start instant,
 /// loops the sound sample-exactly, recovers underruns, reopens lost devices with backoff, and

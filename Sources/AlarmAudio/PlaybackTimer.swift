@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// The playback loop's view of time: where it reads the clock and how it sleeps.
 ///
@@ -36,7 +36,7 @@ struct SystemPlaybackTimer: PlaybackTimer {
     /// C: `timerfd_create`, `timerfd_settime`, `poll`, `clock_nanosleep`.
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {
         guard !control.isStopRequested, ContinuousClock.now < deadline else { return }
-        let timer = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        let timer = (try? FileDescriptor.timer(clock: CLOCK_BOOTTIME, nonBlocking: true).release()) ?? -1
         defer { if timer >= 0 { close(timer) } }
         while !control.isStopRequested {
             let now = ContinuousClock.now
@@ -49,9 +49,8 @@ struct SystemPlaybackTimer: PlaybackTimer {
                     pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                 ]
-                var setting = itimerspec(it_interval: timespec(), it_value: wake)
                 // No timerfd (or no pipe): look at the clock and the flag every 10 ms.
-                let armed = timer >= 0 && timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil) == 0
+                let armed = timer >= 0 && armTimer(timer, at: wake)
                 let timeout: Int32 = armed && control.wakeFD >= 0 ? -1 : 10
                 _ = poll(&fds, 2, timeout)
             } else {
@@ -68,8 +67,7 @@ struct SystemPlaybackTimer: PlaybackTimer {
     /// - Returns: The CLOCK_BOOTTIME time of `instant`.
     private static func bootTime(of instant: ContinuousClock.Instant, now: ContinuousClock.Instant) -> timespec {
         let target = anchor.boot + anchor.instant.duration(to: instant)
-        let (seconds, attoseconds) = target.components
-        return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        return target.timespecValue
     }
 
     /// One `ContinuousClock` instant and its CLOCK_BOOTTIME time, read once: `ContinuousClock.now`

@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// A regular file opened for reading; sole owner of its descriptor.
 ///
@@ -9,11 +10,11 @@ struct SoundFile: ~Copyable {
         let reason: String
     }
 
-    private let descriptor: Int32
+    private let file: FileDescriptor
     /// Whether a read has returned end-of-file.
     private(set) var isAtEnd = false
 
-    /// Opens `path` non-blocking and close-on-exec, and checks that it is a regular file.
+    /// Opens `path` non-blocking and close-on-exec (``FileDescriptor/open(_:_:permissions:)``), and checks that it is a regular file.
     ///
     /// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and a terminal
     /// or a modem line for carrier. It changes nothing for the regular files read afterwards.
@@ -24,24 +25,19 @@ struct SoundFile: ~Copyable {
         guard !path.bytes.contains(0) else {
             throw .soundNotFound(path: path.description, reason: "the path contains a NUL byte")
         }
-        let descriptor = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { characters in
-                characters.baseAddress.map { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } ?? -1
-            }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path.bytes, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw .soundNotFound(path: path.description, reason: error.text)
         }
-        guard descriptor >= 0 else { throw .soundNotFound(path: path.description, reason: errnoText(errno)) }
         var status = stat()
         let failure =
-            fstat(descriptor, &status) != 0
-            ? errnoText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
-        if let failure {
-            close(descriptor)  // self is not initialised yet, so deinit will not run
-            throw .soundNotFound(path: path.description, reason: failure)
-        }
-        self.descriptor = descriptor
+            fstat(file.rawValue, &status) != 0
+            ? errorText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
+        if let failure { throw .soundNotFound(path: path.description, reason: failure) }  // `file` closes itself
+        self.file = file
     }
-
-    deinit { close(descriptor) }
 
     /// Reads the next bytes, retrying when a signal interrupts.
     /// - Parameter limit: The most bytes to read, greater than 0.
@@ -50,9 +46,9 @@ struct SoundFile: ~Copyable {
     mutating func read(upTo limit: Int) throws(ReadError) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: limit)
         while true {
-            let bytesRead = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let bytesRead = chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
             if bytesRead < 0, errno == EINTR { continue }
-            guard bytesRead >= 0 else { throw ReadError(reason: errnoText(errno)) }
+            guard bytesRead >= 0 else { throw ReadError(reason: errorText(errno)) }
             if bytesRead == 0 { isAtEnd = true }
             chunk.removeLast(limit - bytesRead)
             return chunk

@@ -9,7 +9,6 @@
    module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
    __fds_bits), which breaks clean builds at random. What needs it is declared below instead. */
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/ioctl.h>
@@ -21,21 +20,6 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-
-/* pthread_create with every signal blocked in the new thread: the mask is filled on the calling
-   thread for the moment of creation (a new thread inherits it), then restored. Signals belong to
-   the process's event loop (its signalfd, or their default action before it exists): a worker left
-   with them unblocked could be picked for SIGINT or SIGTERM, whose default action would end the
-   process without its clean-up, and an abandoned worker may live on for the rest of the process.
-   Returns 0, or the errno value pthread_create returned (EAGAIN, say). */
-static inline int CSystem_startThreadSignalsBlocked(pthread_t *thread, void *(*start)(void *), void *argument) {
-    sigset_t every, caller;
-    sigfillset(&every);
-    pthread_sigmask(SIG_SETMASK, &every, &caller);
-    int result = pthread_create(thread, NULL, start, argument);
-    pthread_sigmask(SIG_SETMASK, &caller, NULL);
-    return result;
-}
 
 /* From <poll.h> under _GNU_SOURCE (glibc 2.36 declares exactly this). */
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);

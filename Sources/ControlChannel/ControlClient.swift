@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// The other end of ``ControlServer``: finds the running timers in a runtime folder and sends
 /// each one request line, reading its one reply line, within a deadline.
@@ -91,8 +91,8 @@ public enum ControlClient {
         // bind() and listen(): never removed here, only by the holder of its label's lock.
         // A full queue (idle peers flooding it) is tried again within the deadline.
         let fd = try UnixSocket.connect(to: path, retryingUntil: deadline)
-        var listener = CSystem_PeerCredentials()
-        guard CSystem_peerCredentials(fd, &listener) == 0 else {
+        var listener = PeerCredentials()
+        guard peerCredentials(fd, &listener) == 0 else {
             let code = errno
             close(fd)
             throw .system(call: "getsockopt", code: code)
@@ -108,7 +108,7 @@ public enum ControlClient {
     ///
     /// It answers once it accepts. nil when the kernel does not say. C: `getsockopt(SO_PEERCRED)`.
     static func peerPID(_ fd: Int32) -> Int32? {
-        var peer = CSystem_PeerCredentials()
-        return CSystem_peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
+        var peer = PeerCredentials()
+        return peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// Why a control socket could not be set up or a timer could not be reached.
 public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
@@ -29,7 +30,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         switch self {
         case .unsafeFolder(let path, let reason): "unsafe runtime folder '\(path)': \(reason)"
         case .labelInUse(let label): "a timer labelled '\(label)' is already running"
-        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .system(let call, let code): "\(call): \(errorText(code))"
         case .foreignListener(let path, let uid): "\(path) is served by user \(uid), not by you: not trusted"
         case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// A running timer's control socket: `<folder>/<label>.sock`, mode 0600, accepting requests only
 /// from processes of the same user (SO_PEERCRED).
@@ -122,8 +122,8 @@ public final class ControlServer {
             } catch {
                 throw .labelInUse(label: label)  // alive, just busy (EAGAIN)
             }
-            var listener = CSystem_PeerCredentials()
-            let ours = CSystem_peerCredentials(probe, &listener) == 0 && listener.uid == getuid()
+            var listener = PeerCredentials()
+            let ours = peerCredentials(probe, &listener) == 0 && listener.uid == getuid()
             close(probe)
             guard ours else {
                 unlink(path)
@@ -139,10 +139,10 @@ public final class ControlServer {
     ///   user: closed at once).
     /// C: `accept4`, `getsockopt(SO_PEERCRED)`.
     public func accept() -> ControlConnection? {
-        let fd = accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let fd = acceptConnection(on: descriptor, flags: Int32(SOCK_NONBLOCK.rawValue))
         guard fd >= 0 else { return nil }
-        var peer = CSystem_PeerCredentials()
-        guard CSystem_peerCredentials(fd, &peer) == 0, Self.accepts(peerUID: peer.uid, ownUID: getuid()) else {
+        var peer = PeerCredentials()
+        guard peerCredentials(fd, &peer) == 0, Self.accepts(peerUID: peer.uid, ownUID: getuid()) else {
             close(fd)
             return nil
         }
@@ -157,11 +157,7 @@ public final class ControlServer {
         var name = ""
         var replacing = false
         for scalar in label.unicodeScalars {
-            let plain =
-                scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                    || "-_.".unicodeScalars.contains(scalar))
-            if plain {
+            if LabelRule.allows(scalar) {
                 name.unicodeScalars.append(scalar)
                 replacing = false
             } else if !replacing {
@@ -170,7 +166,7 @@ public final class ControlServer {
             }
         }
         if name.first == "." || name.first == "-" { name = "_" + name.dropFirst() }
-        return name.isEmpty ? "_" : String(name.prefix(64))
+        return name.isEmpty ? "_" : String(name.prefix(LabelRule.limit))
     }
 
     /// Whether a peer with user id `peerUID` may control a timer run by `ownUID`: only the same user.

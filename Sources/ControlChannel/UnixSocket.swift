@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// Small helpers over `AF_UNIX` stream sockets: every descriptor close-on-exec and
 /// non-blocking from birth.
@@ -25,10 +25,13 @@ enum UnixSocket {
     /// C: `socket`.
     /// - Throws: `.system` when the kernel refuses.
     static func make() throws(ControlError) -> Int32 {
-        let fd = socket(
-            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .system(call: "socket", code: errno) }
-        return fd
+        do {
+            return try FileDescriptor.socket(
+                domain: AF_UNIX, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            ).release()
+        } catch {
+            throw .system(call: "socket", code: error.code)
+        }
     }
 
     /// Calls `body` with `path` as a `sockaddr_un`.
@@ -100,8 +103,7 @@ enum UnixSocket {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
             var ready = pollfd(fd: fd, events: events, revents: 0)
-            let milliseconds = Int32(
-                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: left.wholeMilliseconds(rounding: .up))
             let result = poll(&ready, 1, milliseconds)
             if result > 0 { return true }
             if result < 0, errno != EINTR { return false }

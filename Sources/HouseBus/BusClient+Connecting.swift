@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import SystemKit
 
 extension BusClient {
     /// Makes a fresh handle and starts a connect worker with it; on failure reports and backs off.
@@ -77,9 +78,6 @@ extension BusClient {
         disconnectCode = nil
     }
 }
-
-/// `strerror(code)` as a String.
-func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 /// A C library's message as part of a sentence: no final `.`, the first letter lower-case unless
 /// the word is an acronym (`Connection refused.` → `connection refused`, `TLS error` stays).

@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import SystemKit
 
 /// An MQTT client driven by the caller's event loop: one descriptor to poll, one instant to wake
 /// at, and ``service(revents:at:)`` to call for either.
@@ -41,7 +42,7 @@ public final class BusClient {
     let settings: BusSettings
     let library: MosquittoLibrary
     var phase = Phase.idle
-    var backoff = ReconnectBackoff()
+    var backoff = Backoff.reconnect
     /// Events gathered since the last ``service(revents:at:)`` (callbacks and `start` add to it).
     var pendingEvents: [BusEvent] = []
     /// The last retained message per topic, in the order topics were first published.

@@ -1,25 +1,27 @@
 import CMosquitto
-import CSystem
 import Glibc
+import SystemKit
 
 /// One `mosquitto_connect` (resolve + TCP connect + CONNECT queued) on its own worker thread.
 ///
 /// `mosquitto_connect` resolves with `getaddrinfo` and connects with a blocking `connect`: a host
 /// without DNS or a blackholed address would hold the event loop for seconds to minutes. The
-/// worker owns the handle while it runs; when it ends it closes the write end of a pipe, which
-/// makes ``wakeDescriptor`` readable (POLLHUP) in the loop's poll, and the loop takes the handle
-/// back with ``takeOutcome()``. An attempt over its deadline is ``abandon()``ed: never joined;
-/// the worker destroys its own handle whenever `mosquitto_connect` returns.
+/// worker owns the handle while it runs; when it ends it rings a ``WakePipe``, which makes
+/// ``wakeDescriptor`` readable in the loop's poll, and the loop takes the handle back with
+/// ``takeOutcome()``. An attempt over its deadline is ``abandon(library:)``ed: never joined; the
+/// worker destroys its own handle whenever `mosquitto_connect` returns.
 ///
-/// Descriptors: the pipe is made with `pipe2(O_CLOEXEC | O_NONBLOCK)`. libmosquitto 2.0.11 makes
-/// its socket without `SOCK_CLOEXEC` (checked with `fcntl(F_GETFD)`); the worker sets `FD_CLOEXEC`
-/// as soon as `mosquitto_connect` returns. Until then (the resolve and connect, up to the kernel's TCP connect timeout in an
-/// abandoned worker) a child that another thread spawns without closing descriptors would inherit
-/// the socket; eggtimer's own children close every descriptor from 3 (`posix_spawn`'s close-from).
+/// Descriptors: the wake pipe is made with `pipe2(O_CLOEXEC | O_NONBLOCK)` and closed when the
+/// attempt is dropped by both the loop and the worker. libmosquitto 2.0.11 makes its socket
+/// without `SOCK_CLOEXEC` (checked with `fcntl(F_GETFD)`); the worker sets `FD_CLOEXEC` as soon
+/// as `mosquitto_connect` returns. Until then (the resolve and connect, up to the kernel's TCP
+/// connect timeout in an abandoned worker) a child that another thread spawns without closing
+/// descriptors would inherit the socket; eggtimer's own children close every descriptor from 3
+/// (`posix_spawn`'s close-from).
 ///
-/// `@unchecked Sendable`: `handle`, `outcome` and `abandoned` are read and written only with
-/// `mutex` held, and the C handle is used by one thread at a time: the worker from its start
-/// until it records the outcome, then the loop thread after ``takeOutcome()`` returned it.
+/// `@unchecked Sendable`: the mutable state sits in `state` (a ``Locked``), and the C handle is
+/// used by one thread at a time: the worker from its start until it records the outcome, then
+/// the loop thread after ``takeOutcome()`` returned it.
 final class ConnectAttempt: @unchecked Sendable {
     /// What `mosquitto_connect` returned, and `errno` right after it.
     struct Outcome {
@@ -27,19 +29,21 @@ final class ConnectAttempt: @unchecked Sendable {
         let errorNumber: Int32
     }
 
-    /// The read end of the wake pipe, to poll for POLLIN.
+    /// What the worker and the loop share, behind `state`'s mutex.
+    private struct State {
+        var handle: OpaquePointer?
+        var outcome: Outcome?
+        var abandoned = false
+    }
+
+    /// The read end of the wake pipe, to poll for POLLIN: readable once the worker is done.
     ///
-    /// It reports POLLHUP when the worker is done. Owned by the loop thread (closed by
-    /// ``takeOutcome()`` or ``abandon(library:)``).
-    let wakeDescriptor: Int32
+    /// Open as long as the attempt lives.
+    var wakeDescriptor: Int32 { wake.descriptor }
     /// When the loop gives up on this attempt (boot clock).
     let deadline: ContinuousClock.Instant
-    private let wakeWriteEnd: Int32
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var handle: OpaquePointer?
-    private var outcome: Outcome?
-    private var abandoned = false
-    private var closedWakeDescriptor = false
+    private let wake: WakePipe
+    private let state: Locked<State>
 
     /// Creates the pipe and starts the worker, which calls `mosquitto_connect(handle, host, port, keepalive)`.
     ///
@@ -58,69 +62,55 @@ final class ConnectAttempt: @unchecked Sendable {
         handle: OpaquePointer, library: MosquittoLibrary, host: String, port: Int32, keepalive: Int32,
         deadline: ContinuousClock.Instant
     ) -> Result<ConnectAttempt, ConnectStartError> {
-        var ends: [Int32] = [-1, -1]
-        guard pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0 else {
-            let error = errno
+        let wake = WakePipe()
+        if let failure = wake.failure {
             library.destroy(handle)
-            return .failure(ConnectStartError(function: "pipe2", code: error))
+            return .failure(ConnectStartError(function: "pipe2", code: failure.code))
         }
-        let attempt = ConnectAttempt(handle: handle, read: ends[0], write: ends[1], deadline: deadline)
-        let started = WorkerThread.start { attempt.run(library: library, host: host, port: port, keepalive: keepalive) }
-        guard started == 0 else {
-            close(ends[1])
-            close(ends[0])
-            attempt.closedWakeDescriptor = true
+        let attempt = ConnectAttempt(handle: handle, wake: wake, deadline: deadline)
+        let failure = SystemThread.startDetached {
+            attempt.run(library: library, host: host, port: port, keepalive: keepalive)
+        }
+        if let failure {
+            attempt.state.withLock { $0.handle = nil }
             library.destroy(handle)
-            return .failure(ConnectStartError(function: "pthread_create", code: started))
+            return .failure(ConnectStartError(function: "pthread_create", code: failure.code))
         }
         return .success(attempt)
     }
 
-    private init(handle: OpaquePointer, read: Int32, write: Int32, deadline: ContinuousClock.Instant) {
-        self.handle = handle
-        self.wakeDescriptor = read
-        self.wakeWriteEnd = write
+    private init(handle: OpaquePointer, wake: consuming WakePipe, deadline: ContinuousClock.Instant) {
+        self.state = Locked(State(handle: handle))
+        self.wake = wake
         self.deadline = deadline
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// The worker's body: connect, make the socket close-on-exec, record or clean up, wake the loop.
     private func run(library: MosquittoLibrary, host: String, port: Int32, keepalive: Int32) {
-        guard let handle = locked({ self.handle }) else { return }
+        guard let handle = state.withLock({ $0.handle }) else { return }
         let code = library.connect(handle, host, port, keepalive)
         let errorNumber = errno
         let socket = library.socket(handle)
         if socket >= 0 { CloseOnExec.mark(socket) }
-        let keep = locked { () -> Bool in
-            if abandoned { return false }
-            outcome = Outcome(code: code, errorNumber: errorNumber)
+        let keep = state.withLock { state -> Bool in
+            if state.abandoned { return false }
+            state.outcome = Outcome(code: code, errorNumber: errorNumber)
             return true
         }
         if !keep { library.destroy(handle) }
-        close(wakeWriteEnd)
+        wake.ring()
     }
 
     /// The worker's outcome and the handle, once it has finished; nil while it runs.
     ///
-    /// Loop thread only. The first non-nil answer hands the handle back (the caller owns it) and
-    /// closes ``wakeDescriptor``; call no more after that.
+    /// Loop thread only. The first non-nil answer hands the handle back (the caller owns it);
+    /// call no more after that.
     func takeOutcome() -> (handle: OpaquePointer, outcome: Outcome)? {
-        let taken = locked { () -> (OpaquePointer, Outcome)? in
-            guard let outcome, let handle else { return nil }
-            self.handle = nil
+        state.withLock { state -> (OpaquePointer, Outcome)? in
+            guard let outcome = state.outcome, let handle = state.handle else { return nil }
+            state.handle = nil
             return (handle, outcome)
         }
-        guard let taken else { return nil }
-        closeWakeDescriptor()
-        return taken
     }
 
     /// Gives up on the attempt without waiting.
@@ -129,26 +119,13 @@ final class ConnectAttempt: @unchecked Sendable {
     /// already has). Loop thread only.
     /// C: `mosquitto_destroy`.
     func abandon(library: MosquittoLibrary) {
-        let finished = locked { () -> OpaquePointer? in
-            abandoned = true
-            guard outcome != nil, let handle else { return nil }
-            self.handle = nil
+        let finished = state.withLock { state -> OpaquePointer? in
+            state.abandoned = true
+            guard state.outcome != nil, let handle = state.handle else { return nil }
+            state.handle = nil
             return handle
         }
         if let finished { library.destroy(finished) }
-        closeWakeDescriptor()
-    }
-
-    private func closeWakeDescriptor() {
-        guard !closedWakeDescriptor else { return }
-        closedWakeDescriptor = true
-        close(wakeDescriptor)
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }
 

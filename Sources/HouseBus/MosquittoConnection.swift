@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import SystemKit
 
 /// Sole owner of one configured libmosquitto client (`struct mosquitto`) on the event loop thread.
 ///

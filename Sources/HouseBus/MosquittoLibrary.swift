@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import SystemKit
 
 /// libmosquitto's functions, loaded with `dlopen` the first time a ``BusClient`` is made.
 ///
@@ -128,7 +129,7 @@ struct MosquittoLibrary: Sendable {
     /// - Returns: One line as part of a sentence (``sentence(_:)``), for example `connection refused`.
     /// C: `mosquitto_strerror`, `strerror`.
     func text(_ code: Int32, errorNumber: Int32 = 0) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return sentence(String(cString: strerror(errorNumber))) }
+        if code == MOSQ_ERR_ERRNO.rawValue, errorNumber != 0 { return sentence(Errno(errorNumber).text) }
         // mosquitto_strerror 2.0.11 says "Unknown error." for this one.
         if code == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer within the keepalive" }
         guard let text = errorText(code) else { return "error \(code)" }

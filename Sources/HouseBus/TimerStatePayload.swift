@@ -1,3 +1,5 @@
+import SystemKit
+
 /// The retained JSON state of one timer on `<prefix>/<node>/<label>/state`.
 ///
 /// Keys: `state`, `label`, `node`, `duration_s`, `remaining_s`, `deadline` (UTC ISO 8601 with

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerCore
 import TimerModel
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 import TimerCore
 import TimerText
 
@@ -100,24 +101,8 @@ struct EventLog {
         return negative ? "-" + text : text
     }
 
-    /// A JSON string literal.
-    func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (``JSONText/quoted(_:)``).
+    func quote(_ text: String) -> String { JSONText.quoted(text) }
 }
 
 extension TimerEvent.Value: CustomStringConvertible {
@@ -174,16 +159,9 @@ struct WallClock: Sendable {
     /// Unix time in nanoseconds of an instant given as CLOCK_BOOTTIME nanoseconds.
     func unixNanoseconds(bootNanoseconds: Int64) -> Int64 { bootNanoseconds + offset() }
 
-    /// `2026-11-30T09:12:03.456Z`: UTC, milliseconds rounded down.
+    /// `2026-11-30T09:12:03.456Z`: UTC, milliseconds rounded down (``UTCTimestamp``).
     func utcText(bootNanoseconds: Int64) -> String {
-        let unix = unixNanoseconds(bootNanoseconds: bootNanoseconds)
-        let (secondsPart, nanos) = unix.quotientAndRemainder(dividingBy: 1_000_000_000)
-        var seconds = time_t(nanos < 0 ? secondsPart - 1 : secondsPart)
-        let millis = (nanos < 0 ? nanos + 1_000_000_000 : nanos) / 1_000_000
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int(millis), 3))Z"
+        UTCTimestamp.text(unixNanoseconds: unixNanoseconds(bootNanoseconds: bootNanoseconds))
     }
 
     /// `09:12:03`: the local time of day, 24-hour.

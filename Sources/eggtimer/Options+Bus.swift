@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import SystemKit
 import TimerCore
 import TimerText
 
@@ -47,16 +48,9 @@ struct BusOptions: Equatable, Sendable {
     ///   - fallback: What an empty `text` gives.
     /// - Returns: A valid label.
     static func topicLevel(_ text: String, fallback: String) -> String {
-        var bytes = text.utf8.prefix(Options.labelLimit).map { byte -> UInt8 in
-            let plain =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-            return plain ? byte : UInt8(ascii: "_")
-        }
+        var bytes = text.utf8.prefix(Options.labelLimit).map { LabelRule.allows($0) ? $0 : UInt8(ascii: "_") }
         guard let first = bytes.first else { return fallback }
-        if first == UInt8(ascii: ".") || first == UInt8(ascii: "-") { bytes[0] = UInt8(ascii: "_") }
+        if !LabelRule.allowsFirst(first) { bytes[0] = UInt8(ascii: "_") }
         return String(decoding: bytes, as: UTF8.self)
     }
 

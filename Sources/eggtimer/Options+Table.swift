@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 import TimerCore
 import TimerModel
 import TimerText
@@ -177,8 +178,7 @@ extension Options {
     static let modes = [Mode(name: "at", usage: "TIME", help: "ring at TIME on the wall clock (--every: repeat)")]
 
     /// What a label must be, for messages (see ``isValidLabel(_:)``).
-    static let labelRule =
-        "one word of ASCII letters, digits, '-', '_' and '.', 1 to \(labelLimit) characters, not starting with '.' or '-'"
+    static let labelRule = LabelRule.description
 
     static func duration(_ name: ValueSource, _ value: String) throws(UsageError) -> Duration {
         do { return try DurationParser.parse(value) } catch { throw name.error(because: error.description) }

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 import TimerCore
 import TimerText
 
@@ -135,7 +136,7 @@ struct Options: Equatable {
     /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
     static let countLimit = 1_000_000
     /// The longest label, in characters (ASCII, so also bytes).
-    static let labelLimit = 64
+    static let labelLimit = LabelRule.limit
     /// The longest `snooze --for` (what the control protocol carries).
     static let snoozeLimit = Duration.seconds(999 * 3600)
 
@@ -144,19 +145,7 @@ struct Options: Equatable {
     /// A label is one word of ASCII letters, digits, `-`, `_` and `.`, 1–64 characters, not
     /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
     /// `/`, no space, no wildcard and cannot be `.` or `..`.
-    static func isValidLabel(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard (1...labelLimit).contains(bytes.count), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "-")
-        else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                true
-            default: false
-            }
-        }
-    }
+    static func isValidLabel(_ text: String) -> Bool { LabelRule.isValid(text) }
 
     /// Parses `arguments` (without the program name).
     ///

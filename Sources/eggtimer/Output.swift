@@ -61,8 +61,3 @@ func reopenClosedStandardDescriptors() {
         }
     }
 }
-
-/// The C library's text for `error` (`strerror`), such as "No space left on device".
-func errorText(_ error: Int32) -> String {
-    String(cString: strerror(error))
-}

@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// eggtimer: parse the command line, then read the config file and run the event loop (or, for a
 /// subcommand, talk to the running timers and end).

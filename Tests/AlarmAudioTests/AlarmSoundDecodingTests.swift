@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import SystemKit
 import Testing
 
 @testable import AlarmAudio
@@ -229,7 +230,7 @@ import Testing
     ) throws -> (outcome: Result<AlarmSound, AlarmError>?, unblocked: Bool) {
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
-        let thread = try PlaybackThread.start {
+        let thread = try SystemThread.start {
             let result = Result { () throws(AlarmError) in try AlarmSound.decode(path: path) }
             outcome.result.withLock { $0 = result }
             done.signal()

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import SystemKit
 import Testing
 
 @testable import AlarmAudio
@@ -118,8 +119,8 @@ import Testing
         let device = FakeDevice(channels: 2, timer: timer, state: script)
         let (report, events) = try playToEnd(device, timer: timer, loops: 1)
 
-        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(ENODEV))
-        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errorText(ENODEV))
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errorText(ENOENT))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
             events == [
@@ -149,7 +150,7 @@ import Testing
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 3)
 
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000, 2000].map { .milliseconds($0) })
-        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errorText(ENOENT))
         #expect(events == Array(repeating: .deviceUnavailable(unavailable), count: 9))
         #expect(device.calls == Array(repeating: .openFailed, count: 9))
         #expect(report == AlarmPlayer.Report(stoppedAt: report.stoppedAt, lastError: unavailable))
@@ -165,7 +166,7 @@ import Testing
         let device = FakeDevice(channels: 2, timer: timer, state: script)
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
-        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
         #expect(events == Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(
@@ -191,7 +192,7 @@ import Testing
         let startAt = timer.now()
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
-        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
         #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(report.framesWritten == 8 * 256)
@@ -218,7 +219,7 @@ import Testing
         driver.start(at: timer.now(), loops: 1)
         let report = try #require(driver.waitForReport())
 
-        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
             driver.events == [
@@ -246,8 +247,8 @@ import Testing
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 100)
 
         #expect(timer.sleeps == [100, 200, 100, 200, 400].map { .milliseconds($0) })
-        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errnoText(ENOENT))
-        let lost = AlarmError.deviceLost(device: "fake", reason: errnoText(EIO))
+        let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errorText(ENOENT))
+        let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
             events == [
@@ -275,7 +276,7 @@ import Testing
         let (report, events) = try playUntilParkedThenStop(
             PlayerDriver(player, now: timer.now), timer: timer, loops: nil, startAt: startAt)
 
-        let lost = AlarmError.deviceLost(device: name, reason: errnoText(EIO))
+        let lost = AlarmError.deviceLost(device: name, reason: errorText(EIO))
         #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000].map { .milliseconds($0) })
         #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 7))
         #expect(!events.contains(.deviceRecovered))

@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 import Testing
 
 @testable import AlarmAudio
@@ -89,7 +90,7 @@ import Testing
                 open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             }
         }
-        try #require(fd >= 0, "cannot create the file: \(errnoText(errno))")
+        try #require(fd >= 0, "cannot create the file: \(errorText(errno))")
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         try #require(written == bytes.count)

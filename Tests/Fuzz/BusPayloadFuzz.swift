@@ -1,5 +1,7 @@
 // libFuzzer entry for MQTT payloads: commands, timer states, JSON (make fuzz; not part of `swift test`).
-// Built by scripts/fuzz.sh with HouseBus's sources in one module: -sanitize=fuzzer,address.
+// Built by scripts/fuzz.sh with HouseBus's sources in one module, over SystemKit's: -sanitize=fuzzer,address.
+
+import SystemKit
 
 /// Parses the input as a command payload, a state payload and a JSON value; an accepted command
 /// or state must be in range, and a state must read back from its own JSON.

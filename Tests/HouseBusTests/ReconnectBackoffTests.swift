@@ -1,10 +1,11 @@
+import SystemKit
 import Testing
 
 @testable import HouseBus
 
 @Suite struct ReconnectBackoffTests {
     @Test func waitsDoubleFromOneSecondToThirtyWithJitterAndResetOnSuccess() {
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff.reconnect
         for base in [1, 2, 4, 8, 16, 30, 30, 30] {
             let wait = backoff.next()
             #expect(wait >= .seconds(base) * 0.8 && wait <= .seconds(base) * 1.2, "base \(base) s: \(wait)")
@@ -16,7 +17,7 @@ import Testing
 
     @Test func jitterSpreadsTheWaits() {
         let waits = (0..<20).map { _ in
-            var backoff = ReconnectBackoff()
+            var backoff = Backoff.reconnect
             return backoff.next()
         }
         #expect(Set(waits).count > 1)

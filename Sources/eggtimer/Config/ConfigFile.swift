@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 
 /// A bad config file: one line naming the file and, for a bad line, its number and key; the app
 /// exits 78 (EX_CONFIG).

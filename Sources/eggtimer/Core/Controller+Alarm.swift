@@ -1,3 +1,4 @@
+import SystemKit
 import TimerCore
 import TimerModel
 import TimerText
@@ -80,7 +81,7 @@ extension Controller {
             stopAlarm()
         }
         mode = .counting(counting)
-        let stepMilliseconds = step.components.seconds * 1000 + step.components.attoseconds / 1_000_000_000_000_000
+        let stepMilliseconds = step.wholeMilliseconds()
         emit(event(.rescheduled, counting.run, at: now, extra: [("step_ms", .integer(stepMilliseconds))]))
     }
 

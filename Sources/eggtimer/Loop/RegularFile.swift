@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// Opening a file named on the command line or in the config file that must be a regular file
 /// (the broker's CA certificates, its password file) without ever waiting in `open(2)`.

@@ -1,6 +1,7 @@
 import AlarmAudio
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerCore
 import TimerModel
 import TimerText

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerText
 
 /// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an

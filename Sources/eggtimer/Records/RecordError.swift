@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Why a timer record could not be written, read or used; the text is one line for messages.
 enum RecordError: Error, Equatable, CustomStringConvertible {
     /// A system call failed: the call and path, and the `errno`.

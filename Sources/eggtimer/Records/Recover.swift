@@ -1,6 +1,7 @@
 import CSystem
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerCore
 
 /// `eggtimer recover`: starts again, as one detached process each, the timers recorded in the

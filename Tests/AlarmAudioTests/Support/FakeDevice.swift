@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import SystemKit
 
 @testable import AlarmAudio
 
@@ -66,7 +67,7 @@ final class FakeDevice: Sendable {
     let channels: Int
     let timer: (any PlaybackTimer)?
     /// A pipe that is never rung, so its read end never becomes readable: a "device" that never has room.
-    let stuckPipe = Doorbell()
+    let stuckPipe = WakePipe()
     /// Opened when a call blocks at `blockAt`.
     let blocked = DispatchGate()
     fileprivate let releasedGate = DispatchGate()

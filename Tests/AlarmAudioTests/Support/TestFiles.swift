@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 @testable import AlarmAudio
 
@@ -17,7 +18,7 @@ enum TestFiles {
         let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
-        guard let made else { preconditionFailure("mkdtemp failed: \(errnoText(errno))") }
+        guard let made else { preconditionFailure("mkdtemp failed: \(errorText(errno))") }
         return made
     }
 

@@ -6,15 +6,20 @@ import Glibc
 /// uninstrumented Swift runtime, so ThreadSanitizer cannot see it and reports every access it
 /// guards as a race (`make sanitize-thread` did, for the CLI's old event inbox).
 ///
-/// Thread-safe: `value` is only read or written with the mutex held.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+/// `Value` need not be `Sendable` (as with `Synchronization.Mutex`): it is only reached inside
+/// ``withLock(_:)``, so a non-`Sendable` value (a C handle, say) is used by one thread at a time
+/// as long as `body` lets no reference to it escape unguarded; what `body` returns is the
+/// caller's to own.
+///
+/// Thread-safe: `value` is only read or written with the mutex held (hence `@unchecked Sendable`).
+public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
     /// Creates the lock around `value`.
     /// - Parameter value: The initial value.
     /// C: `pthread_mutex_init`.
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -31,13 +36,13 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with the mutex held and exclusive access to the value.
     ///
     /// Blocks while another thread holds the mutex; `body` must be short and must not take this
-    /// lock again.
+    /// lock again. Any thread.
     /// - Parameter body: Reads or changes the value.
     /// - Returns: What `body` returns.
     /// C: `pthread_mutex_lock`, `pthread_mutex_unlock`.
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
+        return try body(&value)
     }
 }
