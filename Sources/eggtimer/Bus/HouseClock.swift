@@ -15,6 +15,12 @@ struct HouseClock: Sendable {
     static let system = HouseClock(
         nowUnixMilliseconds: { HouseSurvey.nowUnixMilliseconds() }, isSynchronised: { ClockSync.isSynchronised() })
 
+    /// The wall clock and its synchronisation now, read once.
+    /// - Returns: The reading, for ``WallReading/isStale(_:)`` and the follower's reducer.
+    func reading() -> WallReading {
+        WallReading(unixMilliseconds: nowUnixMilliseconds(), synchronised: isSynchronised())
+    }
+
     /// Whether `state` is stale now (``TimerStatePayload/isStale(atUnixMilliseconds:clockSynchronised:)``):
     /// never while this clock is not synchronised.
     /// - Parameter state: A retained state.

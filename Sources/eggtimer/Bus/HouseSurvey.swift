@@ -17,17 +17,8 @@ struct HouseSurvey {
     private let options: BusOptions
     /// The wall clock that judges whether a state is stale.
     private let clock: HouseClock
-    /// The topic this client publishes to itself once subscribed: when it comes back, every
-    /// retained state has arrived before it.
-    private let probe: String
-    /// The states collected, by `node/label`.
-    private var timers: [String: TimerStatePayload] = [:]
-    /// The timers whose availability is `offline` (killed: their Last Will), by `node/label`.
-    private var offline: Set<String> = []
-    /// Whether the probe came back.
-    private var probed = false
-    /// The message ids published and not yet acknowledged by the broker.
-    private var awaited: Set<Int32> = []
+    /// What was collected and what it means (the decisions; this type carries out its effects).
+    private var tally: SurveyTally
 
     /// Makes the client and starts connecting.
     /// - Parameters:
@@ -38,7 +29,8 @@ struct HouseSurvey {
         self.options = options
         self.clock = clock
         let random = UInt32.random(in: 0...UInt32.max)
-        probe = "\(options.prefix)/probe/\(getpid())-\(random)"
+        let probe = "\(options.prefix)/probe/\(getpid())-\(random)"
+        tally = SurveyTally(prefix: options.prefix, probe: probe)
         let client = try BusLink.connect(options, clientName: "client", will: nil)
         client.subscribe("\(options.prefix)/+/+/state", qos: 1)
         client.subscribe("\(options.prefix)/+/+/availability", qos: 1)
@@ -58,14 +50,14 @@ struct HouseSurvey {
     /// Every timer's state, sorted by node and label (final states left out).
     ///
     /// A timer whose availability is `offline` (its process died: the retained state it left is
-    /// stale) has the state `offline`; one whose state is stale (``HouseClock/isStale(_:)``) the
+    /// stale) has the state `offline`; one whose state is stale (``WallReading/isStale(_:)``) the
     /// state `stale`.
     /// - Parameter end: The deadline (boot clock).
     /// - Returns: The states collected once the probe came back.
     /// - Throws: `ExitStatus.unavailable` when the broker fails or the deadline passes (said).
     mutating func collect(until end: ContinuousClock.Instant) throws(ExitStatus) -> [TimerStatePayload] {
-        try pump(until: end) { $0.probed }
-        return Self.listed(timers, offline: offline, clock: clock)
+        try pump(until: end) { $0.tally.probed }
+        return Self.listed(tally.timers, offline: tally.offline, wall: clock.reading())
     }
 
     /// The states to list, sorted by `node/label`: final ones left out, an `offline` one's state
@@ -78,11 +70,24 @@ struct HouseSurvey {
     static func listed(_ timers: [String: TimerStatePayload], offline: Set<String>, clock: HouseClock)
         -> [TimerStatePayload]
     {
+        listed(timers, offline: offline, wall: clock.reading())
+    }
+
+    /// The states to list, sorted by `node/label`: final ones left out, an `offline` one's state
+    /// `offline`, a stale one's `stale` (judged at `wall`).
+    /// - Parameters:
+    ///   - timers: The states collected, by `node/label`.
+    ///   - offline: The keys whose availability is `offline`.
+    ///   - wall: The reader's wall clock and whether it was synchronised, read once.
+    /// - Returns: The states, in order.
+    static func listed(_ timers: [String: TimerStatePayload], offline: Set<String>, wall: WallReading)
+        -> [TimerStatePayload]
+    {
         timers.keys.sorted().compactMap { key in
             guard var timer = timers[key], !BusLink.isFinal(timer.state) else { return nil }
             if offline.contains(key) {
                 timer.state = "offline"
-            } else if clock.isStale(timer) {
+            } else if wall.isStale(timer) {
                 timer.state = "stale"
             }
             return timer
@@ -96,8 +101,8 @@ struct HouseSurvey {
             printError("eggtimer: MQTT: the command could not be sent")
             throw .unavailable
         }
-        awaited.insert(id)
-        try pump(until: end) { $0.awaited.isEmpty }
+        tally.awaiting(id)
+        try pump(until: end) { $0.tally.awaited.isEmpty }
     }
 
     /// Services the client until `done` holds.
@@ -113,36 +118,15 @@ struct HouseSurvey {
         }
     }
 
-    /// One report of the client.
+    /// One report of the client, through the tally; its effects carried out.
     private mutating func handle(_ event: BusEvent) throws(ExitStatus) {
-        switch event {
-        case .connected:
-            client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
-        case .connectionLost(let reason):
-            printError("eggtimer: MQTT: \(reason)")
-            throw .unavailable
-        case .message(let topic, let payload, _):
-            if topic == probe {
-                probed = true
-            } else if let (topics, kind) = TimerTopics.parse(topic, prefix: options.prefix) {
-                let key = "\(topics.node)/\(topics.label)"
-                switch kind {
-                case "state":
-                    // The topic names the timer: the payload's node and label may be spelled otherwise.
-                    var timer = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
-                    timer?.node = topics.node
-                    timer?.label = topics.label
-                    timers[key] = timer
-                case "availability" where payload == Array("offline".utf8): offline.insert(key)
-                case "availability": offline.remove(key)
-                default: break
-                }
+        for effect in tally.handle(event) {
+            switch effect {
+            case .publish(let message): client.publish(message)
+            case .fail(let line):
+                printError("eggtimer: \(line)")
+                throw .unavailable
             }
-        case .published(let id):
-            awaited.remove(id)
-        case .notice:
-            // A one-shot survey publishes nothing that expires: the 3.1.1 fallback is not worth a line.
-            break
         }
     }
 
