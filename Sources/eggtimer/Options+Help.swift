@@ -36,13 +36,13 @@ extension Options {
           the wall clock: if the clock is set, it moves. A time in a daylight-saving
           gap rings when the gap ends; one that occurs twice rings at the first.
 
-        Options:
+        Options\(Spec.Group.timer.headingNote):
         \(optionHelp(groups: [.timer, .general]))
-        Egg times:
+        Egg times\(Spec.Group.presets.headingNote):
         \(optionHelp(groups: [.presets]))
-        Pomodoro options:
+        Pomodoro options\(Spec.Group.pomodoro.headingNote):
         \(optionHelp(groups: [.pomodoro]))
-        Alarm options (only with at):
+        Alarm options\(Spec.Group.alarm.headingNote):
         \(optionHelp(groups: [.alarm]))
         Subcommand options:
         \(optionHelp(groups: [.subcommand]))
@@ -88,7 +88,7 @@ extension Options {
                 let short = spec.names.first { !$0.hasPrefix("--") }
                 let long = spec.names.filter { $0.hasPrefix("--") }.joined(separator: ", ")
                 let left = "  " + (short.map { $0 + ", " } ?? "    ") + long + (spec.argument.map { " " + $0 } ?? "")
-                return (left, spec.help)
+                return (left, spec.help + fitNote(spec, heading: spec.group.scopes))
             })
     }
 

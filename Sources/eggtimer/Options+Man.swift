@@ -132,19 +132,18 @@ extension Options {
     private static let manOptions: String = {
         let groups: [(title: String, group: Spec.Group)] = [
             ("Timer options", .timer), ("General options", .general), ("Egg times", .presets),
-            ("Pomodoro options (only with pomodoro)", .pomodoro),
-            ("Alarm options (only with at)", .alarm), ("Subcommand options", .subcommand),
+            ("Pomodoro options", .pomodoro), ("Alarm options", .alarm), ("Subcommand options", .subcommand),
         ]
         let sections = groups.map { title, group in
-            ".SS \(title)\n" + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")
+            ".SS \(title + group.headingNote)\n"
+                + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")
         }
         return ".SH OPTIONS\n" + sections.joined(separator: "\n")
     }()
 
-    /// One option's `.TP` entry; an option of subcommands names them.
+    /// One option's `.TP` entry; where it fits other than its section's heading says, it says so.
     private static func manEntry(_ spec: Spec) -> String {
-        let with = spec.group == .subcommand ? " (\(spec.subcommands.joined(separator: ", ")))" : ""
-        return ".TP\n\(roffHead(spec))\n\(sentence(spec.help + with))"
+        ".TP\n\(roffHead(spec))\n\(sentence(spec.help + fitNote(spec, heading: spec.group.scopes)))"
     }
 
     private static let manSubcommands: String =
