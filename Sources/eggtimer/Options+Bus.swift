@@ -122,7 +122,10 @@ struct BusOptions: Equatable, Sendable {
 
 extension Options {
     /// The subcommands the MQTT options work with (besides a timer).
-    private static let busSubcommands = ["follow", "status", "ack", "cancel", "snooze"]
+    private static let busSubcommands = ["follow", "status", "ack", "cancel", "snooze", "pause", "resume", "add"]
+
+    /// Where the broker options fit: every timer, and ``busSubcommands``.
+    private static let busScopes = Scope.timers + Scope.subcommands(busSubcommands)
 
     /// The MQTT option rows: general, so they work with a timer and with ``busSubcommands``.
     static let busSpecs: [Spec] = [
@@ -130,26 +133,26 @@ extension Options {
             names: ["--mqtt"], argument: "URL", group: .general,
             help: "join the MQTT broker at mqtt://[user@]host[:port] (or mqtts://): publish this timer's state, "
                 + "take commands; with follow and the subcommands, reach every timer in the house",
-            subcommands: busSubcommands, inConfigFile: true
+            fits: busScopes, inConfigFile: true
         ) { options, name, value throws(UsageError) in
             try checkBrokerURL(name, value)
             options.bus.url = value
         },
         Spec(
             names: ["--mqtt-cafile"], argument: "FILE", group: .general,
-            help: "CA certificates (PEM) to check an mqtts:// broker with", subcommands: busSubcommands,
+            help: "CA certificates (PEM) to check an mqtts:// broker with", fits: busScopes,
             inConfigFile: true
         ) { options, _, value in options.bus.caFile = value },
         Spec(
             names: ["--mqtt-password-file"], argument: "FILE", group: .general,
             help: "the broker password is this file's first line (else $\(BusOptions.passwordVariable); "
                 + "never on the command line)",
-            subcommands: busSubcommands, inConfigFile: true
+            fits: busScopes, inConfigFile: true
         ) { options, _, value in options.bus.passwordFile = value },
         Spec(
             names: ["--node"], argument: "NAME", group: .general,
             help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ .",
-            subcommands: ["follow"], inConfigFile: true
+            fits: Scope.timers + Scope.subcommands(["follow"]), inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.bus.node = value
@@ -157,7 +160,7 @@ extension Options {
         Spec(
             names: ["--mqtt-prefix"], argument: "P", group: .general,
             help: "the MQTT topics' first level (default eggtimer): P/NODE/LABEL/state, command, availability",
-            subcommands: busSubcommands, inConfigFile: true
+            fits: busScopes, inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard BusOptions.isValidPrefix(value) else {
                 throw name.error("needs levels split by '/', each \(labelRule), got '\(value)'")
@@ -169,7 +172,8 @@ extension Options {
         },
         Spec(
             names: ["--mqtt-keepalive"], argument: "D", group: .hidden,
-            help: "the MQTT keepalive (default 30s): how soon the broker declares a silent timer offline"
+            help: "the MQTT keepalive (default 30s): how soon the broker declares a silent timer offline",
+            fits: busScopes
         ) { options, name, value throws(UsageError) in
             let keepalive = try duration(name, value)
             // libmosquitto takes no keepalive under 5 s.

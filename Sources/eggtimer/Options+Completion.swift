@@ -88,12 +88,11 @@ extension Options {
             case $command in
         \(subcommandArms)
                 '')
-                    options="\(names(groups: [.general, .timer, .presets, .pomodoro]))"
+                    options="\(names(fitting: Scope.timers))"
                     local modes="\(modeWords)"
                     [[ $cur == -* ]] || { _eggtimer_reply "${modes// /$'\\n'}"; return; } ;;
-                pomodoro) options="\(names(groups: [.general, .timer, .pomodoro]))" ;;
-                \(modes.map(\.name).joined(separator: " | "))) options="\(names(groups: [.general, .timer, .alarm]))" ;;
-                *) options="\(names(groups: [.general, .timer, .presets]))" ;;
+        \(modeArms)
+                *) options="\(names(fitting: [.duration]))" ;;
             esac
             [[ $cur == -* ]] && _eggtimer_reply "${options// /$'\\n'}"
         }
@@ -107,10 +106,19 @@ extension Options {
         spec.takesValue && spec.group != .hidden && !spec.names.contains("--device") && !spec.names.contains("--sound")
     }.flatMap(\.names)
 
-    /// The visible option names of `groups`, space-separated, in table order.
-    private static func names(groups: [Spec.Group]) -> String {
-        optionSpecs.filter { groups.contains($0.group) }.flatMap(\.names).joined(separator: " ")
+    /// The visible option names that fit any of `scopes` (``Spec/fits``), space-separated, in table order.
+    private static func names(fitting scopes: [Scope]) -> String {
+        optionSpecs.filter { spec in spec.group != .hidden && scopes.contains(where: spec.fits.contains) }
+            .flatMap(\.names).joined(separator: " ")
     }
+
+    /// One `case` arm per egg, `pomodoro` and each mode with words after it: the options that fit it.
+    private static let modeArms =
+        (Preset.eggs.indices.map { (Preset.eggs[$0].name.lowercased(), Scope.egg($0)) }
+        + [("pomodoro", .pomodoro)] + modes.map { ($0.name, Scope.at) }).map { word, scope in
+            "        \(word)) options=\"\(names(fitting: [scope]))\" ;;"
+        }
+        .joined(separator: "\n")
 
     /// What may come first: the subcommands (with aliases), the eggs and `pomodoro`, space-separated.
     private static let modeWords =
@@ -120,7 +128,8 @@ extension Options {
     /// One `case` arm per subcommand: its options, and the running timers' labels for its one
     /// LABEL argument.
     private static let subcommandArms = Subcommand.table.map { subcommand in
-        let options = optionSpecs.filter { $0.subcommands.contains(subcommand.name) }.flatMap(\.names)
+        let options = optionSpecs.filter { $0.group != .hidden && $0.fits.contains(.subcommand(subcommand.name)) }
+            .flatMap(\.names)
         let labels =
             subcommand.takesLabel
             ? "\n            [[ $cur != -* && $arguments -eq 0 ]] && _eggtimer_reply \"$(_eggtimer_labels \"${words[0]}\")\""

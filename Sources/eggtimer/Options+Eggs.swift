@@ -49,14 +49,15 @@ extension Options {
     static let eggSpecs: [Spec] = [
         Spec(
             names: ["--size"], argument: "S|M|L|XL", group: .presets,
-            help: "compute the egg times for this EU size (S 48 g, M 58 g, L 68 g, XL 78 g)", inConfigFile: true
+            help: "compute the egg times for this EU size (S 48 g, M 58 g, L 68 g, XL 78 g)", fits: Scope.eggs,
+            inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.size = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.size(value) }
             options.eggs.set("size", from: name, replacing: "weight")
         },
         Spec(
             names: ["--weight"], argument: "GRAMS", group: .presets,
-            help: "compute the egg times for this weight (62g)",
+            help: "compute the egg times for this weight (62g)", fits: Scope.eggs,
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.grams = try parsed(name) { () throws(EggValueParseError) in try EggValueParser.weight(value) }
@@ -69,7 +70,7 @@ extension Options {
         ),
         Spec(
             names: ["--fridge-temperature"], argument: "TEMP", group: .presets,
-            help: "what 'from the fridge' means (default 4C)", inConfigFile: true
+            help: "what 'from the fridge' means (default 4C)", fits: Scope.eggs, inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.eggs.fridgeCelsius = try parsed(name) { () throws(EggValueParseError) in
                 try EggValueParser.fridgeTemperature(value)
@@ -95,7 +96,9 @@ extension Options {
         check: @escaping @Sendable (String) throws(EggValueParseError) -> Void,
         keep: @escaping @Sendable (inout EggSettings, String) -> Void
     ) -> Spec {
-        Spec(names: ["--" + name], argument: argument, group: .presets, help: help, inConfigFile: true) {
+        Spec(
+            names: ["--" + name], argument: argument, group: .presets, help: help, fits: Scope.eggs, inConfigFile: true
+        ) {
             options, source, value throws(UsageError) in
             try parsed(source) { () throws(EggValueParseError) in try check(value) }
             keep(&options.eggs, value)

@@ -5,67 +5,80 @@ extension Options {
     /// The widest `--help` line, in columns.
     static let helpWidth = 80
 
+    /// Where every two-column row's text starts in `--help` (usage, subcommands, options, keys),
+    /// counted from 0; a left part too wide for it has its text start there on the next line.
+    static let helpColumn = 30
+
+    /// The `--help` text for the eggs (``Preset/eggs``).
+    static let help = helpText(presets: Preset.eggs)
+
     /// The `--help` text; every line fits ``helpWidth`` columns.
     ///
-    /// The subcommands and options are listed from the tables the parser reads
-    /// (``Subcommand/table``, ``optionSpecs``).
-    static let help = """
-        eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
+    /// The layout rule: the first line names the program; every other line at column 0 is a
+    /// heading ending in `:` after a blank line; under it, text is indented by 2 and every
+    /// two-column row's text starts at ``helpColumn``. The subcommands and options are listed
+    /// from the tables the parser reads (``Subcommand/table``, ``optionSpecs``), the prose and the
+    /// keys from what the man page prints too (Options+Prose.swift).
+    /// - Parameter presets: The eggs, whose names and times the usage and the keys show.
+    /// - Returns: The text, without a final newline.
+    static func helpText(presets: [Preset]) -> String {
+        let eggs = presets.map { $0.name.lowercased() }.joined(separator: "|")
+        let usage = helpRows(
+            [
+                ("  eggtimer", "the egg menu: " + menuText(presets)), ("  eggtimer \(eggs)", "boil one egg"),
+                ("  eggtimer DURATION", "count down DURATION"),
+                ("  eggtimer pomodoro", "25 min work, 5 min breaks, long break after four"),
+            ] + modes.map { ("  eggtimer \($0.name) \($0.usage)", $0.help) })
+        let keys = helpRows(keyTable(presets).map { ("  " + $0.keys, $0.action) })
+        let proseSections = prose.map { "\($0.title):\n" + helpParagraph($0.text) }.joined(separator: "\n\n")
+        return """
+            eggtimer - a kitchen timer whose alarm loops through ALSA until you press a key
 
-        Usage:
-          eggtimer                    the egg menu: Soft 5:00, Medium 7:00, Hard 12:00
-          eggtimer soft|medium|hard   boil one egg
-          eggtimer DURATION           count down DURATION
-          eggtimer pomodoro           25 min work, 5 min breaks, long break after four
-        \(modeHelp)
+            Usage:
+            \(usage)
 
-        Subcommands, for this user's running timers (without LABEL: the only timer,
-        else the only ringing one):
-        \(subcommandHelp)
-        With --mqtt URL, status, ack, cancel, snooze, pause, resume and add reach
-        every timer on the broker: give NODE/LABEL or LABEL.
+            Subcommands (for this user's running timers):
+            \(subcommandHelp)
+            \(helpParagraph(
+                "Without LABEL: the only timer, else the only ringing one. With --mqtt URL, status, ack, cancel, "
+                    + "snooze, pause, resume and add reach every timer on the broker: give NODE/LABEL or LABEL."))
 
-        DURATION: 90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m),
-          1m30 (1 m 30 s), 5min, 90sec, "2 hours", "1h 30m"; more than zero, at
-          most \(DurationParser.maximumText) (999 h 59 min 59 s). A countdown runs on the boot clock:
-          setting the wall clock never moves it.
-        TIME: 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, tomorrow 07:00,
-          2026-12-24 18:00, ISO 8601 (2026-12-24T18:00+01:00); local time (TZ). A
-          time of day already past means tomorrow; a date or instant must be after
-          now and at most \(DurationParser.maximumText) ahead, as a countdown. An alarm follows
-          the wall clock: if the clock is set, it moves. A time in a daylight-saving
-          gap rings when the gap ends; one that occurs twice rings at the first.
+            \(proseSections)
 
-        Options:
-        \(optionHelp(groups: [.timer, .general]))
-        Egg times:
-        \(optionHelp(groups: [.presets]))
-        Pomodoro options:
-        \(optionHelp(groups: [.pomodoro]))
-        Alarm options (only with at):
-        \(optionHelp(groups: [.alarm]))
-        Subcommand options:
-        \(optionHelp(groups: [.subcommand]))
+            Options\(Spec.Group.timer.headingNote):
+            \(optionHelp(groups: [.timer, .general]))
 
-        Keys: 1-3 or s/m/h pick an egg, arrows + Enter, t types a time; space
-          pauses and resumes, r restarts, + and - add or take a minute, n skips a
-          pomodoro interval, c or Esc cancels, q quits; z snoozes the alarm, any
-          other key stops it.
-        Without a keyboard: eggtimer ack, or kill -USR1 PID, stops the alarm.
+            Egg times\(Spec.Group.presets.headingNote):
+            \(optionHelp(groups: [.presets]))
 
-        Exit status:
-        \(exitStatusHelp)
-        """
+            Pomodoro options\(Spec.Group.pomodoro.headingNote):
+            \(optionHelp(groups: [.pomodoro]))
+
+            Alarm options\(Spec.Group.alarm.headingNote):
+            \(optionHelp(groups: [.alarm]))
+
+            Subcommand options:
+            \(optionHelp(groups: [.subcommand]))
+
+            Keys (\(keysHeading.prefix(1).lowercased() + keysHeading.dropFirst())):
+            \(keys)
+            \(helpParagraph(keyboardlessText))
+
+            Exit status:
+            \(exitStatusHelp)
+            """
+    }
+
+    /// `text` wrapped to ``helpWidth`` and indented by 2, as text under a heading.
+    static func helpParagraph(_ text: String) -> String {
+        wrap(text, width: helpWidth - 2).map { "  " + $0 }.joined(separator: "\n")
+    }
 
     /// The exit statuses for `--help`, from ``ExitStatus/table``, one per line.
     private static let exitStatusHelp = ExitStatus.table.map { entry in
         let code = "\(entry.status.code)"
         return "  " + String(repeating: " ", count: 4 - code.count) + code + "  " + entry.meaning
     }.joined(separator: "\n")
-
-    /// The modes with words after them (``modes``), in the Usage section's column.
-    private static let modeHelp = helpRows(
-        modes.map { ("  eggtimer \($0.name) \($0.usage)", $0.help) }, column: 30)
 
     /// The subcommands, one entry each.
     ///
@@ -78,7 +91,7 @@ extension Options {
                 "  eggtimer \(subcommand.name) \(subcommand.usage)",
                 subcommand.help + (aliases.isEmpty ? "" : " (alias: \(aliases))")
             )
-        }, column: 30)
+        })
 
     /// The options of `groups`, in table order: `  -D, --device NAME   ALSA PCM …`.
     private static func optionHelp(groups: [Spec.Group]) -> String {
@@ -88,18 +101,17 @@ extension Options {
                 let short = spec.names.first { !$0.hasPrefix("--") }
                 let long = spec.names.filter { $0.hasPrefix("--") }.joined(separator: ", ")
                 let left = "  " + (short.map { $0 + ", " } ?? "    ") + long + (spec.argument.map { " " + $0 } ?? "")
-                return (left, spec.help)
+                return (left, spec.help + fitNote(spec, heading: spec.group.scopes))
             })
     }
 
-    /// Two columns: the left texts, then each text wrapped in a column after the widest left
-    /// one; a left text too wide for `column` has its text start on the next line.
+    /// Two columns: the left texts, then each text wrapped in the column from `column` on; a
+    /// left text too wide for `column` has its text start there on the next line.
     /// - Parameters:
     ///   - rows: The left texts and their texts.
-    ///   - column: Where the texts start (nil: two after the widest left text, from 24 to 30).
+    ///   - column: Where the texts start (``helpColumn`` for every section of `--help`).
     /// - Returns: The lines joined by newlines, each at most ``helpWidth`` columns.
-    static func helpRows(_ rows: [(left: String, text: String)], column: Int? = nil) -> String {
-        let column = column ?? min(30, max(24, (rows.map(\.left.displayWidth).max() ?? 0) + 2))
+    static func helpRows(_ rows: [(left: String, text: String)], column: Int = helpColumn) -> String {
         let indent = String(repeating: " ", count: column)
         var lines: [String] = []
         for row in rows {

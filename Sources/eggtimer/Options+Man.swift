@@ -5,30 +5,22 @@ import TimerModel
 // (Options+Table.swift, ExitStatus.table), so the installed page lists what the binary accepts.
 
 extension Options {
+    /// The eggtimer(1) man page for the eggs (``Preset/eggs``).
+    static let manPage = manText(presets: Preset.eggs)
+
     /// The eggtimer(1) man page in troff (the `man` macros), ending in a newline.
     ///
     /// Every option but the hidden ones, every subcommand, key and exit status; files and
     /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
-    static let manPage: String =
-        ([
-            manHeader, manOptions, manSubcommands, manKeys, manStates, manMQTT, manFilesAndEnvironment, manExitStatus,
-            manExamples,
-        ]
-        .joined(separator: "\n")) + "\n"
-
-    /// The keys, for the man page: what is pressed, what it does.
-    static let keyTable: [(keys: String, action: String)] = [
-        ("1-3, s m h", "in the menu: pick Soft, Medium or Hard (arrows and Enter too)"),
-        ("t", "in the menu: type a time (Enter starts it, Backspace and Ctrl-U erase)"),
-        ("space", "pause and resume"),
-        ("r", "restart"),
-        ("+  -", "add or take a minute"),
-        ("n", "skip a pomodoro interval"),
-        ("c, Esc", "cancel"),
-        ("q", "quit"),
-        ("z", "while ringing: snooze the alarm (10 min)"),
-        ("any other key", "while ringing: stop the alarm"),
-    ]
+    /// - Parameter presets: The eggs, whose names and times the synopsis, the description and the
+    ///   keys show (a test passes others).
+    /// - Returns: The page.
+    static func manText(presets: [Preset]) -> String {
+        [
+            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manFilesAndEnvironment,
+            manExitStatus, manExamples,
+        ].joined(separator: "\n") + "\n"
+    }
 
     /// `text` as troff text: backslashes as `\e`, hyphens as `\-` (so options copy as typed), and
     /// a leading `.` or `'` kept from reading as a request.
@@ -68,18 +60,20 @@ extension Options {
             + (spec.argument.map { " \\fI" + roff($0) + "\\fR" } ?? "")
     }
 
-    private static let durationText = roff(
-        "90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m), 1m30 (1 m 30 s), 5min, 90sec, "
-            + "\"2 hours\", \"1h 30m\"; more than zero, at most \(DurationParser.maximumText).")
+    /// A prose section (Options+Prose.swift) as a paragraph: `\fIDURATION\fR: …`.
+    private static func manProse(_ prose: Prose, _ qualifier: String = "") -> String {
+        "\\fI\(prose.title)\\fR\(qualifier): " + roff(prose.text)
+    }
 
-    private static let manHeader = #"""
+    private static func manHeader(_ presets: [Preset]) -> String {
+        #"""
         .TH EGGTIMER 1 "" "eggtimer \#(Version.current)" "User Commands"
         .nh
         .SH NAME
         eggtimer \- a kitchen timer whose alarm loops through ALSA until you press a key
         .SH SYNOPSIS
         .B eggtimer
-        [\fIOPTION\fR]... [\#(Preset.eggs.map { "\\fB\(roff($0.name.lowercased()))\\fR" }.joined(separator: "|"))\#
+        [\fIOPTION\fR]... [\#(presets.map { "\\fB\(roff($0.name.lowercased()))\\fR" }.joined(separator: "|"))\#
         |\fIDURATION\fR]
         .br
         .B eggtimer pomodoro
@@ -91,8 +85,7 @@ extension Options {
         counts down an egg time, a \fIDURATION\fR or pomodoro intervals, then loops an alarm sound \#
         through ALSA until somebody acknowledges it: a key in the terminal, \fBeggtimer ack\fR from \#
         another shell, or SIGUSR1.
-        Without an argument it opens the egg menu: \#
-        \#(roff(Preset.eggs.map { "\($0.name) \($0.duration.clockText)" }.joined(separator: ", "))).
+        Without an argument it opens the egg menu: \#(roff(menuText(presets))).
         .PP
         In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
         line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
@@ -115,40 +108,32 @@ extension Options {
         SIGUSR1. A log redirected to a file (\fB\-\-json > log\fR) goes on. In the egg menu, \#
         with nothing counting, a hang\-up ends eggtimer with 129.
         .PP
-        \fIDURATION\fR: \#(durationText)
-        The countdown runs on the boot clock: it keeps counting through suspend, and setting the \#
-        wall clock never moves it. Only a countdown recovered after a reboot, whose boot clock is \#
+        \#(manProse(durationProse))
+        Only a countdown recovered after a reboot, whose boot clock is \#
         gone, follows its recorded UTC deadline on the wall clock until it rings (a wall clock \#
         earlier than the record's last write is taken as that write); while the kernel says the \#
         clock is not synchronised, one that looks more than an hour overdue is kept, not dropped, \#
         and decided once the clock is set.
         .PP
-        \fITIME\fR (\fBeggtimer at\fR): 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, midnight, \#
-        tomorrow 07:00, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
-        time zone (\fBTZ\fR). A time of day already past today means tomorrow. A date or an \#
-        instant must lie after now and at most 999:59:59 ahead (as the longest \fIDURATION\fR); \#
-        one in the past or further ahead exits 64 naming it. \#
-        An alarm at a time follows the wall clock: when the clock is set it is resolved again, and \#
-        a clock set past it rings at once. A local time inside a daylight\-saving gap rings at the \#
-        first instant after the gap; one that occurs twice rings at its first occurrence.
+        \#(manProse(timeProse, " (\\fBeggtimer at\\fR)"))
         """#
+    }
 
     private static let manOptions: String = {
         let groups: [(title: String, group: Spec.Group)] = [
             ("Timer options", .timer), ("General options", .general), ("Egg times", .presets),
-            ("Pomodoro options (only with pomodoro)", .pomodoro),
-            ("Alarm options (only with at)", .alarm), ("Subcommand options", .subcommand),
+            ("Pomodoro options", .pomodoro), ("Alarm options", .alarm), ("Subcommand options", .subcommand),
         ]
         let sections = groups.map { title, group in
-            ".SS \(title)\n" + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")
+            ".SS \(title + group.headingNote)\n"
+                + optionSpecs.filter { $0.group == group }.map(manEntry).joined(separator: "\n")
         }
         return ".SH OPTIONS\n" + sections.joined(separator: "\n")
     }()
 
-    /// One option's `.TP` entry; an option of subcommands names them.
+    /// One option's `.TP` entry; where it fits other than its section's heading says, it says so.
     private static func manEntry(_ spec: Spec) -> String {
-        let with = spec.group == .subcommand ? " (\(spec.subcommands.joined(separator: ", ")))" : ""
-        return ".TP\n\(roffHead(spec))\n\(sentence(spec.help + with))"
+        ".TP\n\(roffHead(spec))\n\(sentence(spec.help + fitNote(spec, heading: spec.group.scopes)))"
     }
 
     private static let manSubcommands: String =
@@ -164,10 +149,12 @@ extension Options {
                 + sentence(subcommand.help) + (aliases.isEmpty ? "" : "\nAlias: \(aliases).")
         }.joined(separator: "\n")
 
-    private static let manKeys: String =
-        ".SH KEYS\nWith the countdown on a terminal:\n"
-        + keyTable.map { ".TP\n.B \(roff($0.keys).replacingSpaces())\n\(sentence($0.action))" }.joined(separator: "\n")
-        + "\n.PP\nWithout a keyboard, \\fBeggtimer ack\\fR or \\fBkill \\-USR1\\fR \\fIPID\\fR stops the alarm."
+    private static func manKeys(_ presets: [Preset]) -> String {
+        ".SH KEYS\n\(keysHeading):\n"
+            + keyTable(presets).map { ".TP\n.B \(roff($0.keys).replacingSpaces())\n\(sentence($0.action))" }
+            .joined(separator: "\n")
+            + "\n.PP\n" + roff(keyboardlessText)
+    }
 
     /// The state words (``TimerState/summary``), as `status`, the control socket and MQTT say them.
     private static let manStates: String =

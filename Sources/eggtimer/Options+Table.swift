@@ -10,11 +10,11 @@ import TimerText
 
 extension Options {
     /// One option: its spellings, its value's name, where `--help` lists it and what it says
-    /// there, which subcommands take it, and what it sets.
+    /// there, the modes and subcommands it fits, and what it sets.
     struct Spec: Sendable {
-        /// Where `--help` lists an option, and what it works with.
+        /// Where `--help` and the man page list an option (what it fits is ``fits``).
         enum Group: Sendable, Equatable {
-            /// Works with a timer and with the subcommands listed in ``subcommands``.
+            /// Works with a timer and with the subcommands its ``fits`` lists.
             case general
             /// Starting a timer: device, sound, alarm.
             case timer
@@ -24,7 +24,7 @@ extension Options {
             case pomodoro
             /// Only with `at`.
             case alarm
-            /// Only with the subcommands listed in ``subcommands``.
+            /// Only with the subcommands its ``fits`` lists.
             case subcommand
             /// Not in `--help`, the man page or the completion: for `make install`, and what
             /// `eggtimer recover` passes to the timers it starts.
@@ -38,8 +38,9 @@ extension Options {
         var group: Group
         /// One line for `--help` (wrapped there to fit 80 columns).
         var help: String
-        /// The subcommands (by ``Subcommand/name``) it works with; timer options work with none.
-        var subcommands: [String] = []
+        /// Where it does something: the modes and subcommands (the one place that says so; the
+        /// parser refuses it elsewhere, and `--help`, the man page and the completion list it from here).
+        var fits: [Scope]
         /// Whether the config file may set it, under ``configKey``.
         var inConfigFile = false
         /// Sets the option's value in `options`.
@@ -71,7 +72,7 @@ extension Options {
         /// The command, from its label (validated) and the options given.
         var make: @Sendable (_ label: String?, _ options: Options) -> ControlCommand
 
-        /// Its name, as options' ``Spec/subcommands`` and messages say it.
+        /// Its name, as options' ``Spec/fits`` and messages say it.
         var name: String { names[0] }
 
         /// The subcommand `word` names (case-insensitively, as modes), if any.
@@ -202,9 +203,6 @@ extension Options {
         return n
     }
 
-    /// The names of every subcommand, for options that work with all of them.
-    private static let allSubcommands = Subcommand.table.map(\.name)
-
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
         generalSpecs + timerSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs + subcommandSpecs
@@ -214,7 +212,7 @@ extension Options {
         Spec(
             names: ["--every"], argument: "WHEN", group: .alarm,
             help: "ring again after each ringing: day, weekday, weekend, days such as mon,wed,fri, or an interval "
-                + "such as 2h"
+                + "such as 2h", fits: [.at]
         ) { options, _, value throws(UsageError) in
             options.every = try Recurrence.parse(value)
             options.everyText = value
@@ -225,24 +223,27 @@ extension Options {
         Spec(
             names: ["--json"], group: .general,
             help: "print one JSON object per event on standard output (status: an array)",
-            subcommands: ["status"]
+            fits: Scope.timers + [.resumed, .subcommand("status")]
         ) { options, _, _ in options.json = true },
-        Spec(names: ["-h", "--help"], group: .general, help: "show this help", subcommands: allSubcommands) {
+        Spec(names: ["-h", "--help"], group: .general, help: "show this help", fits: Scope.everywhere) {
             options, _, _ in options.command = .help
         },
-        Spec(names: ["--version"], group: .general, help: "show the version", subcommands: allSubcommands) {
+        Spec(names: ["--version"], group: .general, help: "show the version", fits: Scope.everywhere) {
             options, _, _ in options.command = .version
         },
     ]
 
+    /// Where the alarm's sound options fit: every timer, and `follow`, which rings too.
+    private static let timersAndFollow = Scope.timers + Scope.subcommands(["follow"])
+
     private static let timerSpecs: [Spec] = [
         Spec(
             names: ["-D", "--device"], argument: "NAME", group: .timer,
-            help: "ALSA PCM to play on (default \"default\"; see aplay -L)", subcommands: ["follow"], inConfigFile: true
+            help: "ALSA PCM to play on (default \"default\"; see aplay -L)", fits: timersAndFollow, inConfigFile: true
         ) { options, _, value in options.device = value },
         Spec(
             names: ["--sound"], argument: "PATH", group: .timer,
-            help: "MP3 file to loop instead of the shipped alarm sound", subcommands: ["follow"], inConfigFile: true
+            help: "MP3 file to loop instead of the shipped alarm sound", fits: timersAndFollow, inConfigFile: true
         ) { options, name, value throws(UsageError) in
             // `--sound 1s`: a duration where the file belongs (and no file of that name).
             if (try? DurationParser.parse(value)) != nil, access(value, F_OK) != 0 {
@@ -252,32 +253,34 @@ extension Options {
         },
         Spec(
             names: ["--loops"], argument: "N", group: .timer,
-            help: "stop the alarm by itself after N plays (null and file: devices take no time to play them)"
+            help: "stop the alarm by itself after N plays (null and file: devices take no time to play them)",
+            fits: Scope.timers
         ) { options, name, value throws(UsageError) in options.loops = try count(name, value) },
         Spec(
             names: ["--ring-for"], argument: "D", group: .timer,
-            help: "stop ringing after D if nobody stops the alarm (the timer is missed)", inConfigFile: true
+            help: "stop ringing after D if nobody stops the alarm (the timer is missed)", fits: Scope.timers,
+            inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ringFor = try duration(name, value) },
         Spec(
             names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)",
-            subcommands: ["follow"], inConfigFile: true
+            fits: timersAndFollow, inConfigFile: true
         ) { options, name, value throws(UsageError) in options.volume = try percent(name, value) },
         Spec(
             names: ["--ramp"], argument: "D", group: .timer,
-            help: "rise from quiet to the volume over the first D of the alarm", subcommands: ["follow"],
+            help: "rise from quiet to the volume over the first D of the alarm", fits: timersAndFollow,
             inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ramp = try duration(name, value) },
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,
             help: "name the timer for status, ack, cancel and snooze (default: the egg, "
-                + "the duration as typed, or pomodoro); letters, digits, - _ ."
+                + "the duration as typed, or pomodoro); letters, digits, - _ .", fits: Scope.timers
         ) { options, name, value throws(UsageError) in
             guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.label = value
         },
         Spec(
             names: ["--on-done"], argument: "CMD", group: .timer,
-            help: "run CMD with /bin/sh -c once the time is up (never when cancelled)"
+            help: "run CMD with /bin/sh -c once the time is up (never when cancelled)", fits: Scope.timers
         ) { options, _, value in options.onDone = value },
     ]
 
@@ -285,7 +288,8 @@ extension Options {
         let preset = Preset.eggs[index]
         return Spec(
             names: ["--" + preset.name.lowercased()], argument: "D", group: .presets,
-            help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))", inConfigFile: true
+            help: "\(preset.name.lowercased()) egg time (default \(preset.duration.clockText))",
+            fits: [.menu, .egg(index)], inConfigFile: true
         ) { options, name, value throws(UsageError) in
             options.presets[index].duration = try duration(name, value)
             options.explicitPresets[index] = true
@@ -293,32 +297,43 @@ extension Options {
     }
 
     private static let pomodoroSpecs: [Spec] = [
-        Spec(names: ["--work"], argument: "D", group: .pomodoro, help: "work interval (default 25m)") {
+        Spec(names: ["--work"], argument: "D", group: .pomodoro, help: "work interval (default 25m)", fits: [.pomodoro])
+        {
             options, name, value throws(UsageError) in options.plan.work = try duration(name, value)
         },
-        Spec(names: ["--short-break"], argument: "D", group: .pomodoro, help: "short break (default 5m)") {
+        Spec(
+            names: ["--short-break"], argument: "D", group: .pomodoro, help: "short break (default 5m)",
+            fits: [.pomodoro]
+        ) {
             options, name, value throws(UsageError) in options.plan.shortBreak = try duration(name, value)
         },
-        Spec(names: ["--long-break"], argument: "D", group: .pomodoro, help: "long break (default 15m)") {
+        Spec(
+            names: ["--long-break"], argument: "D", group: .pomodoro, help: "long break (default 15m)",
+            fits: [.pomodoro]
+        ) {
             options, name, value throws(UsageError) in options.plan.longBreak = try duration(name, value)
         },
         Spec(
             names: ["--long-break-after"], argument: "N", group: .pomodoro,
-            help: "completed pomodori before a long break (default 4)"
+            help: "completed pomodori before a long break (default 4)", fits: [.pomodoro]
         ) { options, name, value throws(UsageError) in options.plan.longBreakAfter = try count(name, value) },
-        Spec(names: ["--sets"], argument: "N", group: .pomodoro, help: "long-break cycles to run (default 1)") {
+        Spec(
+            names: ["--sets"], argument: "N", group: .pomodoro, help: "long-break cycles to run (default 1)",
+            fits: [.pomodoro]
+        ) {
             options, name, value throws(UsageError) in options.plan.sets = try count(name, value)
         },
         Spec(
             names: ["--wait"], group: .pomodoro,
-            help: "loop the alarm until a key between intervals; without it each interval's alarm plays once"
+            help: "loop the alarm until a key between intervals; without it each interval's alarm plays once",
+            fits: [.pomodoro]
         ) { options, _, _ in options.wait = true },
     ]
 
     private static let subcommandSpecs: [Spec] = [
         Spec(
             names: ["--for"], argument: "D", group: .subcommand, help: "snooze for D instead of 10m",
-            subcommands: ["snooze"]
+            fits: [.subcommand("snooze")]
         ) { options, name, value throws(UsageError) in
             let snooze = try duration(name, value)
             guard snooze <= snoozeLimit else { throw name.error("takes at most 999h, got '\(value)'") }
@@ -328,17 +343,19 @@ extension Options {
             names: ["--boot"], group: .subcommand,
             help: "only the timers an earlier boot left (a power cut, a reboot), as the boot service does; "
                 + "timers killed in this boot stay for a plain recover",
-            subcommands: ["recover"]
+            fits: [.subcommand("recover")]
         ) { options, _, _ in options.recoverBoot = true },
     ]
 
     /// What `make install` generates from these tables (``Document``).
     private static let hiddenSpecs: [Spec] = [
-        Spec(names: ["--print-man"], group: .hidden, help: "print the eggtimer(1) man page") { options, _, _ in
+        Spec(names: ["--print-man"], group: .hidden, help: "print the eggtimer(1) man page", fits: [.menu]) {
+            options, _, _ in
             options.command = .print(.manPage)
         },
         Spec(
-            names: ["--print-completion"], argument: "SHELL", group: .hidden, help: "print the completion script"
+            names: ["--print-completion"], argument: "SHELL", group: .hidden, help: "print the completion script",
+            fits: [.menu]
         ) { options, name, value throws(UsageError) in
             guard value == "bash" else {
                 throw UsageError(description: "option '\(name)' knows only 'bash', got '\(value)'")
@@ -347,7 +364,7 @@ extension Options {
         },
         Spec(
             names: ["--resume-record"], argument: "PATH", group: .hidden,
-            help: "run the timer recorded in PATH (eggtimer recover starts timers so)"
+            help: "run the timer recorded in PATH (eggtimer recover starts timers so)", fits: [.resumed]
         ) { options, _, value in options.resumeRecord = value },
     ]
 }

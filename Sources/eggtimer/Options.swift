@@ -152,8 +152,10 @@ struct Options: Equatable {
     /// `-h`, `--help` and `--version` win wherever they appear as an option (not as an option's
     /// value, not after `--`): over any usage error before or after them, so that
     /// `eggtimer soft --help` and `eggtimer --loops 0 --help` print the help. The first of them wins.
-    /// A first positional word that names a subcommand (``subcommands``) makes the command
-    /// `.control`; timer options are then a usage error, as subcommand options are without theirs.
+    /// A first positional word that names a subcommand (``Subcommand/table``) makes the command
+    /// `.control`. An option given on the command line where it does nothing (its row's
+    /// ``Spec/fits`` lacks the subcommand or mode) is a usage error; the config file's settings
+    /// in `base` are never refused.
     /// - Parameters:
     ///   - arguments: The arguments as text.
     ///   - raw: The same arguments as the bytes the kernel passed, when known: file names are
@@ -178,7 +180,7 @@ struct Options: Equatable {
         if let firstError { throw firstError }
         let positional = parser.positional
         if let word = positional.first, let subcommand = Subcommand.named(word) {
-            try checkOptions(parser.given, subcommand: subcommand)
+            try check(parser.given, fit: .subcommand(subcommand.name))
             options.command = .control(try subcommand.command(Array(positional.dropFirst()), options))
             return options
         }
@@ -192,37 +194,10 @@ struct Options: Equatable {
             default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
             }
         }
-        try checkOptions(parser.given, subcommand: nil)
-        if let pomodoroOnly = parser.given.first(where: { $0.spec.group == .pomodoro }), options.command != .pomodoro {
-            throw UsageError(description: "option '\(pomodoroOnly.name)' only works with 'pomodoro'")
-        }
-        if let alarmOnly = parser.given.first(where: { $0.spec.group == .alarm }) {
-            guard case .alarm = options.command else {
-                throw UsageError(description: "option '\(alarmOnly.name)' only works with 'at'")
-            }
-        }
+        try check(parser.given, fit: scope(of: options.command, resumed: options.resumeRecord != nil))
         try options.computeEggTimes()
         try options.bus.check(label: options.label)
         return options
-    }
-
-    /// Checks that each option given works with the subcommand.
-    /// - Parameters:
-    ///   - given: The options as typed, in order, with their specs.
-    ///   - subcommand: The subcommand, or nil for a timer or the menu.
-    /// - Throws: `UsageError` naming the first option that does not fit.
-    private static func checkOptions(_ given: [(name: String, spec: Spec)], subcommand: Subcommand?) throws(UsageError)
-    {
-        for (name, spec) in given {
-            if let subcommand {
-                guard spec.subcommands.contains(subcommand.name) else {
-                    throw UsageError(description: "option '\(name)' does not work with '\(subcommand.name)'")
-                }
-            } else if spec.group == .subcommand {
-                let names = spec.subcommands.map { "'\($0)'" }.joined(separator: " or ")
-                throw UsageError(description: "option '\(name)' only works with \(names)")
-            }
-        }
     }
 
     /// The command line, token by token.
