@@ -67,13 +67,16 @@ struct App {
         if let wall = WallTimer() { loop.add(wall) }
         var link: BusLink?
         if options.bus.url != nil {
-            do { link = try BusLink(options: options.bus, label: label, at: clock.now()) } catch {
+            do {
+                let opened = try BusLink.open(options: options.bus, label: label, at: clock.now())
+                link = opened.link
+                loop.add(opened.client)
+            } catch {
                 // A recovered timer rings locally rather than not at all (its password file gone,
                 // libmosquitto removed); a new one stops here, as its command line asked for MQTT.
                 guard options.resumeRecord != nil else { return error }
                 printError("eggtimer: warning: the recovered timer runs without MQTT")
             }
-            if let client = link?.client { loop.add(client) }
         }
         let records = RecordKeeper.open(label: label, options: options, resumedFrom: options.resumeRecord)
         var session = Session(

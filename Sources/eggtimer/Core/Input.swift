@@ -30,8 +30,8 @@ enum Input: Equatable {
     case command(Command, from: Origin, connection: Int? = nil)
     /// The `--on-done` command ended: its exit status, or the signal that ended it.
     case doneCommandEnded(status: Int32?, signal: Int32?)
-    /// What the MQTT broker connection reported (``BusLink`` turns this timer's commands into
-    /// ``command(_:from:connection:)`` and says the connection's troubles).
+    /// What the MQTT broker connection reported (the session hands it to ``BusLink``, whose
+    /// commands for this timer take its place as ``command(_:from:connection:)``).
     case bus(BusEvent)
     /// A child process another front waits for ended (`recover`'s started timer): its pid and
     /// how it ended (``ChildWatch``).

@@ -1,10 +1,9 @@
 import ControlChannel
-import Glibc
 import HouseBus
 import TimerModel
 
-/// A timer's presence on the MQTT broker: its retained state, its availability with the Last
-/// Will, its Home Assistant discovery configs, and its command topic.
+/// A timer's presence on the MQTT broker as a pure reducer: its retained state, its availability
+/// with the Last Will, its Home Assistant discovery configs, and its command topic.
 ///
 /// Another process may already run a timer with this node and label on the broker (two Pis both
 /// called `raspberrypi`). So the link first looks at what the broker holds on its state topic
@@ -14,12 +13,12 @@ import TimerModel
 /// timer is gone (its availability `offline` or cleared). It never clears a retained state that
 /// is not its own.
 ///
-/// The ``BusClient`` is shared with the ``EventLoop``, which polls it and hands its events back
-/// through ``route(_:)``. Publishing never blocks; a broker that is down only delays the retained
-/// messages, which the client sends again after every (re)connect. Owned by the main thread.
+/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:at:)``, the
+/// timer's state through ``update(_:at:force:)``, both with the boot clock's reading; what is to
+/// be published or said comes back as ``BusEffect``s, which the session carries out (publishing
+/// through the ``BusClient`` that ``open(options:label:at:houseClock:)`` made). Owned by the main
+/// thread.
 struct BusLink {
-    /// The connection (also polled by the event loop).
-    let client: BusClient
     /// This timer's topics.
     let topics: TimerTopics
     /// This process's id in its state payloads (``TimerStatePayload/instance``).
@@ -27,6 +26,8 @@ struct BusLink {
     /// The topic the link publishes to itself while looking at the state topic: when the probe
     /// comes back, every retained message on its subscriptions has arrived.
     let probe: String
+    /// The wall clock that judges whether another timer's state is stale.
+    let houseClock: HouseClock
     /// Whether this timer holds its topics.
     private(set) var claim = Claim.looking
     /// The last state the broker sent on the state topic (anyone's; nil: none, or cleared).
@@ -37,9 +38,15 @@ struct BusLink {
     private var seenGone = false
     /// Whether the warning about another timer on the topics was said.
     private var warnedShared = false
-
-    /// The wall clock that judges whether another timer's state is stale.
-    let houseClock: HouseClock
+    /// The last state published (retained), and when; nil before the first or after a clear.
+    private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
+    /// Whether the broker is unreachable and this was said (once per outage, not per retry).
+    private var down = false
+    /// Whether the client (re)connected since the last ``update(_:at:force:)``: it has just sent
+    /// the retained table again, whose state may be stale.
+    private var replayed = false
+    /// The retained command last ignored (said once, not again after every reconnect).
+    private var ignoredRetainedCommand: [UInt8]?
 
     /// Whether this timer may use its topics.
     enum Claim: Equatable {
@@ -50,28 +57,14 @@ struct BusLink {
         /// Another live timer holds them: nothing is published there, commands are not acted on.
         case yielded
     }
-    /// The last state published (retained), and when; nil before the first or after a clear.
-    private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
-    /// Whether the broker is unreachable and this was said (once per outage, not per retry).
-    private var down = false
-    /// Whether the client (re)connected since the last ``update(_:at:)``: it has just sent the
-    /// retained table again, whose state may be stale.
-    private var replayed = false
-    /// The retained command last ignored (said once, not again after every reconnect).
-    private var ignoredRetainedCommand: [UInt8]?
-    /// Lines to say: connection warnings (``Notice/warning``), the connection back
-    /// (``Notice/restored``) and ignored payloads (``Notice/log``).
-    private(set) var notices: [Notice] = []
 
-    /// A line for the user.
-    enum Notice: Equatable {
-        /// Worth showing on the UI too: the broker is unreachable. The text has no `warning: `
-        /// (the screen and standard error put it in front).
-        case warning(String)
-        /// The broker is back: the warning goes away (standard error says so when no UI is on).
-        case restored(String)
-        /// Only for the log (standard error when no UI is on): an ignored payload.
-        case log(String)
+    /// What one broker report means: the commands for the controller (all from ``Origin/mqtt``)
+    /// and the effects for the session, in order.
+    struct Step: Equatable {
+        /// This timer's commands, in the order they arrived.
+        var commands: [Command] = []
+        /// What to publish and say.
+        var effects: [BusEffect] = []
     }
 
     /// The longest a counting timer's retained state goes without being published again.
@@ -90,74 +83,47 @@ struct BusLink {
     /// How far a deadline may move (the wall clock's mapping) before it counts as a change.
     static let deadlineTolerance: Int64 = 100
 
-    /// Connects to the broker (asynchronously) as the timer `label` of this node.
+    /// A link that has seen nothing yet (``Claim/looking``).
     /// - Parameters:
-    ///   - options: The MQTT options.
-    ///   - label: The timer's label (its control socket's); ``TimerTopics`` escapes it.
-    ///   - now: The boot clock's reading.
+    ///   - topics: The timer's topics (``topics(_:label:)``).
+    ///   - instance: This process's id (``TimerStatePayload/newInstanceID()``).
     ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
-    /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
-    ///   unreadable password file or a bad URL, `.noInput` for an unreadable CA file; one line on
-    ///   standard error says which.
-    init(options: BusOptions, label: String, at now: ContinuousClock.Instant, houseClock: HouseClock = .system)
-        throws(ExitStatus)
-    {
+    init(topics: TimerTopics, instance: String, houseClock: HouseClock = .system) {
+        self.topics = topics
+        self.instance = instance
         self.houseClock = houseClock
-        topics = Self.topics(options, label: label)
-        instance = TimerStatePayload.newInstanceID()
-        probe = "\(options.prefix)/probe/\(instance)"
-        let node = topics.node
-        let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
-        client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
-        client.subscribe(topics.command, qos: 1)
-        // Its own availability too: a Last Will of an earlier process with this node and label (a
-        // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
-        client.subscribe(topics.availability, qos: 1)
-        // Its own state: whose it is (another timer's with this node and label?).
-        client.subscribe(topics.state, qos: 1)
-        client.subscribe(probe, qos: 1)
-        client.start(at: now)
+        probe = "\(topics.prefix)/probe/\(instance)"
+    }
+
+    /// The probe (not retained): it comes back once every retained message has arrived.
+    private var probeMessage: BusMessage {
+        BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1)
     }
 
     /// Takes the topics: availability `online` and the discovery configs (retained, so the client
-    /// sends them again after every reconnect); the state follows at the next ``update(_:at:)``.
-    private mutating func take() {
+    /// sends them again after every reconnect); the state follows at the next ``update(_:at:force:)``.
+    private mutating func take() -> [BusEffect] {
         claim = .held
-        client.publish(Self.online(topics.availability))
-        for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
-    }
-
-    /// Whether `state`, seen on this timer's state topic, belongs to a live timer other than
-    /// `instance`: another id (or none: an eggtimer before issue 20), not a final state, its
-    /// availability not `offline` or cleared (`gone`), and not stale.
-    /// - Parameters:
-    ///   - state: The last state the broker sent on the topic; nil when none or cleared.
-    ///   - gone: Whether the last availability sent was `offline` or cleared.
-    ///   - instance: This process's id.
-    ///   - clock: The wall clock that judges staleness (``HouseClock/isStale(_:)``).
-    /// - Returns: Whether this timer must stay off the topics.
-    static func isHeldByAnother(
-        _ state: TimerStatePayload?, gone: Bool, instance: String, clock: HouseClock = .system
-    ) -> Bool {
-        guard let state, state.instance != instance, !gone, !isFinal(state.state) else { return false }
-        return !clock.isStale(state)
+        return [.publish(Self.online(topics.availability))]
+            + HomeAssistantDiscovery.configs(for: topics).map(BusEffect.publish)
     }
 
     /// Decides about the topics once the probe is back: takes them, or yields (warning once).
-    private mutating func decide() {
-        guard claim != .held else { return }
+    private mutating func decide() -> [BusEffect] {
+        guard claim != .held else { return [] }
         guard Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock) else {
-            take()
-            return
+            return take()
         }
         claim = .yielded
-        guard !warnedShared else { return }
+        guard !warnedShared else { return [] }
         warnedShared = true
         let shown = "\(topics.node)/\(topics.label)".escapingControlCharacters
-        notices.append(
-            .warning(
-                "MQTT: another timer already runs as \(shown) on the broker (two machines with one node name?); "
-                    + "this one counts and rings here but stays off its topics: give it another --node or --label"))
+        return [
+            .notice(
+                .warning(
+                    "MQTT: another timer already runs as \(shown) on the broker (two machines with one node name?); "
+                        + "this one counts and rings here but stays off its topics: give it another --node or --label"))
+        ]
     }
 
     /// Looks again (a new probe) when the timer that held the topics may be gone.
@@ -166,11 +132,11 @@ struct BusLink {
     /// state and discovery configs; a Last Will says `offline` alone; taking the topics at the
     /// final state instead could race the rest of the other timer's clean end) and each round
     /// (the other's state may have gone stale).
-    private mutating func lookAgainIfFree() {
+    private mutating func lookAgainIfFree() -> [BusEffect] {
         guard claim == .yielded, !Self.isHeldByAnother(seenState, gone: seenGone, instance: instance, clock: houseClock)
-        else { return }
+        else { return [] }
         claim = .looking
-        client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
+        return [.publish(probeMessage)]
     }
 
     /// Whether the broker's retained state on the topic is this process's own, or none, while the
@@ -183,153 +149,59 @@ struct BusLink {
         claim == .held && !seenUnreadable && (seenState == nil || seenState?.instance == instance)
     }
 
-    /// The topics of the timer `label` on this node: the label as it is (``TimerTopics`` escapes
-    /// it injectively), `timer` for an empty one.
-    static func topics(_ options: BusOptions, label: String) -> TimerTopics {
-        TimerTopics(prefix: options.prefix, node: options.nodeName, label: label.isEmpty ? "timer" : label)
-    }
-
-    /// Makes a client for `options` (loading libmosquitto on first use); it is not started.
-    /// - Parameters:
-    ///   - options: The MQTT options.
-    ///   - clientName: The client id's middle part (at most 40 characters, for the broker's log);
-    ///     the pid and a random number make it unique.
-    ///   - will: The Last Will, if any.
-    /// - Returns: The client, not connecting yet.
-    /// - Throws: `ExitStatus`, as ``init(options:label:at:)`` says.
-    static func connect(_ options: BusOptions, clientName: String, will: BusMessage?) throws(ExitStatus) -> BusClient {
-        let address: BrokerAddress
-        do {
-            address = try BrokerAddress.parse(options.url ?? "")
-        } catch {
-            printError("eggtimer: option '--mqtt' \(error.message)")
-            throw .usage
-        }
-        if let caFile = options.caFile {
-            // libmosquitto says only "invalid function arguments provided" for a missing file.
-            // A FIFO is refused at once: libmosquitto's own open would wait for a writer for ever.
-            do { close(try RegularFile.open(caFile)) } catch {
-                printError("eggtimer: option '--mqtt-cafile' cannot read '\(caFile)': \(error.reason)")
-                throw .noInput
-            }
-        }
-        let password: String?
-        do { password = try options.password() } catch {
-            printError("eggtimer: \(error.description)")
-            throw .noInput
-        }
-        let settings = BusSettings(
-            address: address, password: password, caFile: options.caFile,
-            clientID: "eggtimer-\(clientName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
-            keepalive: options.keepalive, will: will, connectLimit: .seconds(5))
-        do {
-            return try BusClient(settings: settings)
-        } catch .libraryMissing(let text) {
-            printError("eggtimer: --mqtt needs libmosquitto (apt install libmosquitto1): \(text)")
-            throw .unavailable
-        } catch {
-            printError("eggtimer: --mqtt: \(error.message)")
-            throw .unavailable
-        }
-    }
-
-    /// The retained state payload of a timer's snapshot (``TimerStatePayload/init(_:topics:instance:published:interval:)``
-    /// with `interval_s` ``refreshPeriod``).
-    /// - Parameters:
-    ///   - snapshot: The timer as the controller sees it.
-    ///   - topics: The timer's topics: the payload carries their node and label.
-    ///   - instance: The process's id (``instance``).
-    ///   - published: The wall clock now (Unix milliseconds) and whether it is synchronised; nil
-    ///     leaves `published`, `clock_synced` and `interval_s` out.
-    /// - Returns: The payload; nil for the menu (no timer). `interval_s` is ``refreshPeriod``,
-    ///   or null for a final state (not published again).
-    static func payload(
-        _ snapshot: TimerSnapshot, topics: TimerTopics, instance: String? = nil,
-        published: (unixMilliseconds: Int64, synchronised: Bool)? = nil
-    ) -> TimerStatePayload? {
-        TimerStatePayload(snapshot, topics: topics, instance: instance, published: published, interval: refreshPeriod)
-    }
-
-    /// Whether `new` says something `old` did not: another state, length or deadline (the time
-    /// left alone changes all the time and is refreshed by ``refreshPeriod``).
-    static func differs(_ new: TimerStatePayload, from old: TimerStatePayload) -> Bool {
-        guard new.state == old.state, new.durationSeconds == old.durationSeconds, new.label == old.label else {
-            return true
-        }
-        switch (new.deadlineUnixMilliseconds, old.deadlineUnixMilliseconds) {
-        case (nil, nil): return false
-        case (let a?, let b?): return abs(a - b) > deadlineTolerance
-        default: return true
-        }
-    }
-
-    /// Publishes `payload` as the retained state when it changed, or is due again.
+    /// The effects for the timer's state now: its retained state published when it changed, or
+    /// is due again.
     ///
     /// Due: ``refreshPeriod`` passed since the last time, or a (re)connect replayed one older than
     /// ``replayTolerance``. nil clears a state published before (the menu again) if the broker's
-    /// is still this process's own. Nothing while the topics are not ``Claim/held``.
+    /// is still this process's own. Nothing while the topics are not ``Claim/held``; while they
+    /// are ``Claim/yielded`` to a timer whose state has gone stale since, a probe (looking again).
     /// - Parameters:
-    ///   - payload: The timer's state now.
+    ///   - payload: The timer's state now; nil in the menu.
     ///   - now: The boot clock's reading.
     ///   - force: Publish a state even if it is not due (MQTT `status`).
-    /// - Returns: Whether a message was published (for tests).
-    @discardableResult
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false) -> Bool {
+    /// - Returns: What to publish, in order (nothing, a probe, or one state message).
+    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false)
+        -> [BusEffect]
+    {
         // Waiting on another timer whose state has gone stale meanwhile: look again.
-        if claim == .yielded { lookAgainIfFree() }
-        guard claim == .held else { return false }
+        if claim == .yielded { return lookAgainIfFree() }
+        guard claim == .held else { return [] }
         guard let payload else {
-            guard published != nil else { return false }
+            guard published != nil else { return [] }
             published = nil
-            guard ownsRetainedState else { return false }
-            client.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
-            return true
+            guard ownsRetainedState else { return [] }
+            return [.publish(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))]
         }
         let stale = replayed && published.map { now >= $0.at.advanced(by: Self.replayTolerance) } == true
         replayed = false
-        guard force || stale || Self.isDue(payload, after: published, at: now) else { return false }
-        client.publish(
-            BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: Self.stateExpiry))
+        guard force || stale || Self.isDue(payload, after: published, at: now) else { return [] }
         published = (payload, now)
-        return true
+        return [
+            .publish(
+                BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: Self.stateExpiry)
+            )
+        ]
     }
 
-    /// Whether `payload` is to be published at `now`: nothing was yet, it differs from the last
-    /// one (``differs(_:from:)``), or ``refreshPeriod`` has passed since.
-    /// - Parameters:
-    ///   - payload: The state now.
-    ///   - last: The last state published and when (boot clock), if any.
-    ///   - now: The boot clock's reading.
-    /// - Returns: Whether to publish.
-    static func isDue(
-        _ payload: TimerStatePayload, after last: (payload: TimerStatePayload, at: ContinuousClock.Instant)?,
-        at now: ContinuousClock.Instant
-    ) -> Bool {
-        guard let last else { return true }
-        return differs(payload, from: last.payload) || now >= last.at.advanced(by: refreshPeriod)
-    }
-
-    /// When the retained state is due again (``refreshPeriod`` after the last); nil for none.
+    /// When the retained state is due again (``refreshPeriod`` after the last, boot clock); nil
+    /// for none (not held, nothing published, or a final state).
     var nextRefresh: ContinuousClock.Instant? {
         guard claim == .held, let published, !Self.isFinal(published.payload.state) else { return nil }
         return published.at.advanced(by: Self.refreshPeriod)
     }
 
-    /// Takes the broker's reports out of `inputs`: this timer's commands become
-    /// ``Input/command(_:from:connection:)``, the rest become ``notices`` or nothing.
-    /// - Returns: The inputs for the controller.
-    mutating func route(_ inputs: [Input]) -> [Input] {
-        inputs.compactMap { input in
-            guard case .bus(let event) = input else { return input }
-            return command(from: event)
-        }
-    }
-
-    /// One broker report: a command for this timer, or a notice, or nothing.
-    private mutating func command(from event: BusEvent) -> Input? {
+    /// One broker report: this timer's commands, and what to publish or say.
+    /// - Parameters:
+    ///   - event: What the client reported.
+    ///   - now: The boot clock's reading (unused today: the claim is decided by the probe and the
+    ///     house clock; kept so every step of the reducer is placed in time).
+    /// - Returns: The commands (from ``Origin/mqtt``) and effects, in order.
+    mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> Step {
+        var step = Step()
         switch event {
         case .connected:
-            if down { notices.append(.restored("MQTT: connected to the broker again")) }
+            if down { step.effects.append(.notice(.restored("MQTT: connected to the broker again"))) }
             down = false
             // The client has just sent the retained table again, whose state may be stale (its
             // remaining_s from before the outage): a fresh one is due at once (update).
@@ -337,72 +209,47 @@ struct BusLink {
             // Not holding the topics yet: look at what the broker holds there first.
             if claim != .held {
                 claim = .looking
-                client.publish(BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1))
+                step.effects.append(.publish(probeMessage))
             }
         case .connectionLost(let reason):
             if !down {
-                notices.append(
-                    .warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting"))
+                step.effects.append(
+                    .notice(.warning("MQTT: \(reason); the timer counts and rings here anyway, reconnecting")))
             }
             down = true
         case .message(let topic, _, _) where topic == probe:
-            if claim == .looking { decide() }
+            if claim == .looking { step.effects += decide() }
         case .message(let topic, let payload, _) where topic == topics.state:
             seenState = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
             seenUnreadable = !payload.isEmpty && seenState == nil
         case .message(let topic, let payload, _) where topic == topics.availability:
             seenGone = payload.isEmpty || payload == Array("offline".utf8)
             // An earlier process's Last Will, or the clean end of another with this node and label.
-            if seenGone, claim == .held { client.publish(Self.online(topics.availability)) }
-            lookAgainIfFree()
+            if seenGone, claim == .held { step.effects.append(.publish(Self.online(topics.availability))) }
+            step.effects += lookAgainIfFree()
         case .message(let topic, let payload, let retained):
             // Another timer's commands, while it holds the topics.
-            guard topic == topics.command, claim != .yielded else { return nil }
+            guard topic == topics.command, claim != .yielded else { break }
             if retained {
                 // A command someone left retained is a state of the broker, not an event: acted on, a
                 // `cancel` would end every timer of this label the moment it starts. Said once per payload.
-                if ignoredRetainedCommand != payload { notices.append(.log(Self.retainedCommandLine(topic, payload))) }
+                if ignoredRetainedCommand != payload {
+                    step.effects.append(.notice(.log(Self.retainedCommandLine(topic, payload))))
+                }
                 ignoredRetainedCommand = payload
-                return nil
+                break
             }
             do {
-                return .command(try BusCommand.parse(payload), from: .mqtt)
+                step.commands.append(try BusCommand.parse(payload))
             } catch {
-                notices.append(.log("ignored MQTT command on \(topic): \(error.message)"))
+                step.effects.append(.notice(.log("ignored MQTT command on \(topic): \(error.message)")))
             }
         case .notice(let text):
-            notices.append(.log("MQTT: \(text)"))
+            step.effects.append(.notice(.log("MQTT: \(text)")))
         case .published:
             break
         }
-        return nil
-    }
-
-    /// The log line for a retained command ignored on `topic`: its payload (at most
-    /// ``BusCommand/byteLimit`` bytes, control characters escaped) and how to clear it.
-    static func retainedCommandLine(_ topic: String, _ payload: [UInt8]) -> String {
-        let text = String(decoding: payload.prefix(BusCommand.byteLimit), as: UTF8.self).escapingControlCharacters
-        let shown = topic.escapingControlCharacters
-        return "ignored a retained MQTT command on \(shown) ('\(text)'): commands are not kept; "
-            + "clear it with mosquitto_pub -r -n -t '\(shown)'"
-    }
-
-    /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
-    static func online(_ availability: String) -> BusMessage {
-        BusMessage(topic: availability, payload: Array("online".utf8), retain: true, qos: 1)
-    }
-
-    /// Takes the notices gathered so far.
-    mutating func takeNotices() -> [Notice] {
-        defer { notices = [] }
-        return notices
-    }
-
-    /// The last messages (``finalMessages(final:)``); waits at most ``finishLimit`` for them to
-    /// leave, then disconnects.
-    /// - Parameter final: The timer's final state, if it ran one.
-    func finish(final: TimerStatePayload?) {
-        client.finish(publishing: finalMessages(final: final), limit: Self.finishLimit)
+        return step
     }
 
     /// The last messages of a timer holding its topics: the final state (not retained), then the
@@ -411,10 +258,11 @@ struct BusLink {
     ///
     /// None when the topics are not held, or when the broker's retained state is not this
     /// process's own (``ownsRetainedState``): another timer's state, availability and discovery
-    /// configs stay; in doubt nothing is cleared.
+    /// configs stay; in doubt nothing is cleared. The session hands them to
+    /// ``BusClient/finish(publishing:limit:)`` with ``finishLimit``.
     /// - Parameter final: The timer's final state, if it ran one.
     /// - Returns: The messages, in order.
-    func finalMessages(final: TimerStatePayload?) -> [BusMessage] {
+    func finish(final: TimerStatePayload?) -> [BusMessage] {
         guard ownsRetainedState else { return [] }
         var messages: [BusMessage] = []
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
@@ -423,20 +271,4 @@ struct BusLink {
         messages += Self.leaving(topics.availability)
         return messages
     }
-
-    /// A clean end's availability messages: `offline` for those listening now (not retained),
-    /// then the retained `online` cleared (an empty retained payload), so nothing stays behind.
-    ///
-    /// The Last Will stays a retained `offline`: a process that dies shows offline until it runs again.
-    /// - Parameter availability: The availability topic.
-    /// - Returns: The two messages, in order (QoS 1).
-    static func leaving(_ availability: String) -> [BusMessage] {
-        [
-            BusMessage(topic: availability, payload: Array("offline".utf8), retain: false, qos: 1),
-            BusMessage(topic: availability, payload: [], retain: true, qos: 1),
-        ]
-    }
-
-    /// Whether a state name is a final one (done, cancelled, missed).
-    static func isFinal(_ state: String) -> Bool { TimerState(rawValue: state)?.isFinal ?? false }
 }

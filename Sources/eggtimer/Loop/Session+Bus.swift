@@ -1,7 +1,8 @@
 import HouseBus
 
-// The session's side of `--mqtt`: what it publishes after each round, and what it does with the
-// broker's reports (BusLink).
+// The session's side of `--mqtt`: it feeds the link (BusLink, a pure reducer) the broker's
+// reports and the timer's state after each round, and carries out the link's effects: publishing
+// through the client the event loop polls, and saying its notices.
 
 extension Session {
     /// The timer's state as the broker's retained state topic carries it: the round's snapshot,
@@ -18,23 +19,43 @@ extension Session {
     /// Once the controller has exited, ``finishBus()`` publishes the final state instead.
     /// - Parameter now: Publish it even if unchanged (``Effect/publishState``: MQTT `status`).
     mutating func publishState(now: Bool = false) {
-        guard link != nil else { return }
+        guard var link else { return }
         if case .exited = controller.mode { return }
         let instant = clock.now()
-        let payload = statePayload(at: instant)
-        link?.update(payload, at: instant, force: now)
+        let effects = link.update(statePayload(at: instant), at: instant, force: now)
+        self.link = link
+        carryOut(effects)
     }
 
-    /// Takes the broker's reports out of `inputs` and says its notices: a warning on the UI (which
-    /// puts `warning: ` in front) or on standard error, the connection back by taking the warning
-    /// off the UI or on standard error, an ignored payload on standard error only while no UI is on.
-    /// - Returns: The inputs for the controller, with this timer's commands.
+    /// Hands the broker's reports in `inputs` to the link and carries out its effects; this
+    /// timer's commands take their place as ``Input/command(_:from:connection:)`` from `.mqtt`.
+    /// - Returns: The inputs for the controller, in order.
     mutating func routeBus(_ inputs: [Input]) -> [Input] {
         guard var link else { return inputs }
-        let routed = link.route(inputs)
-        for notice in link.takeNotices() {
-            switch notice {
-            case .warning(let text):
+        var routed: [Input] = []
+        for input in inputs {
+            guard case .bus(let event) = input else {
+                routed.append(input)
+                continue
+            }
+            let step = link.handle(event, at: clock.now())
+            carryOut(step.effects)
+            routed += step.commands.map { .command($0, from: .mqtt, connection: nil) }
+        }
+        self.link = link
+        return routed
+    }
+
+    /// Carries out the link's effects in order: publishes through the loop's ``BusClient`` (never
+    /// blocks), and says notices: a warning on the UI (which puts `warning: ` in front) or on
+    /// standard error, the connection back by taking the warning off the UI or on standard error,
+    /// a log line on standard error only while no UI is on.
+    private mutating func carryOut(_ effects: [BusEffect]) {
+        for effect in effects {
+            switch effect {
+            case .publish(let message):
+                loop.first(BusClient.self)?.publish(message)
+            case .notice(.warning(let text)):
                 guard terminal.hasScreen else {
                     printError("eggtimer: warning: " + text)
                     continue
@@ -42,25 +63,25 @@ extension Session {
                 // One line about the broker on screen: the latest.
                 view.messages.removeAll { $0.hasPrefix("MQTT: ") }
                 view.messages.append(text)
-            case .restored(let text):
+            case .notice(.restored(let text)):
                 guard terminal.hasScreen else {
                     printError("eggtimer: " + text)
                     continue
                 }
                 view.messages.removeAll { $0.hasPrefix("MQTT: ") }
-            case .log(let text):
+            case .notice(.log(let text)):
                 if !terminal.hasScreen { printError("eggtimer: " + text) }
             }
         }
-        self.link = link
-        return routed
     }
 
     /// The end of the run on the broker: the final state, then the retained messages cleared and
-    /// the availability offline; waits at most ``BusLink/finishLimit``.
+    /// the availability offline (``BusLink/finish(final:)``); waits at most ``BusLink/finishLimit``
+    /// for them to leave, then disconnects.
     mutating func finishBus() {
         guard let link else { return }
-        link.finish(final: statePayload(at: clock.now()))
+        let messages = link.finish(final: statePayload(at: clock.now()))
+        loop.first(BusClient.self)?.finish(publishing: messages, limit: BusLink.finishLimit)
         self.link = nil
     }
 }

@@ -138,12 +138,15 @@ struct Session {
         return (now, wall(at: now, clock))
     }
 
-    /// Brings the timer's record up to date (nothing when unchanged).
+    /// Brings the timer's record up to date: the keeper plans the write or removal (nothing when
+    /// unchanged), the session carries it out.
     private mutating func recordTimer() {
         guard var keeper = records else { return }
-        keeper.update(
+        let step = keeper.plan(
             snapshot, schedule: controller.schedule?.record, recoveredDeadline: controller.recovered?.deadline.deadline,
-            clock: clock)
+            offset: WallClock.system.offset(), clock: clock)
+        guard let step else { return }
+        keeper.perform(step)
         records = keeper
     }
 

@@ -129,7 +129,8 @@ struct RecordKeeper {
     }
 
     /// Writes, rewrites or removes the record to match the round's snapshot (nothing when
-    /// unchanged; nothing once the timer is over, which ``end(keepingFor:)`` settles).
+    /// unchanged; nothing once the timer is over, which ``end(keepingFor:)`` settles): what
+    /// ``plan(_:schedule:recoveredDeadline:offset:clock:)`` asks for, carried out by ``perform(_:)``.
     /// - Parameters:
     ///   - timer: The round's snapshot (``Controller/snapshot(at:wall:)``).
     ///   - schedule: An alarm at a time's schedule as recorded (resumption-only data); nil for none.
@@ -139,37 +140,73 @@ struct RecordKeeper {
     mutating func update(
         _ timer: TimerSnapshot, schedule: ScheduleRecord?, recoveredDeadline: WallInstant?, clock: MonotonicClock
     ) {
-        if timer.state.isFinal { return }
-        guard let snapshot = Self.snapshot(timer, schedule: schedule) else {
+        let step = plan(
+            timer, schedule: schedule, recoveredDeadline: recoveredDeadline, offset: WallClock.system.offset(),
+            clock: clock)
+        if let step { perform(step) }
+    }
+
+    /// What to do on disk to bring the record in step with the round's snapshot (no I/O):
+    /// ``Change`` decided by ``change(to:written:mayExist:offset:writtenOffset:)``, with the record to write.
+    /// - Parameters:
+    ///   - timer: The round's snapshot (``Controller/snapshot(at:wall:)``).
+    ///   - schedule: An alarm at a time's schedule as recorded (resumption-only data); nil for none.
+    ///   - recoveredDeadline: A countdown recovered after a reboot, while it follows it: its
+    ///     recorded UTC deadline, kept as it is; nil otherwise.
+    ///   - offset: The wall clock's offset from the boot clock now, in nanoseconds
+    ///     (``WallClock/offset()``).
+    ///   - clock: Maps the boot deadline to CLOCK_BOOTTIME nanoseconds.
+    /// - Returns: The step for ``perform(_:)``; nil when the record is as it should be.
+    func plan(
+        _ timer: TimerSnapshot, schedule: ScheduleRecord?, recoveredDeadline: WallInstant?, offset: Int64,
+        clock: MonotonicClock
+    ) -> Step? {
+        let snapshot = Self.snapshot(timer, schedule: schedule)
+        switch Self.change(
+            to: snapshot, written: written, mayExist: mayExist, offset: offset, writtenOffset: writtenOffset,
+            final: timer.state.isFinal)
+        {
+        case .unchanged: return nil
+        case .remove: return .remove
+        case .write:
+            guard let snapshot else { return nil }
+            let deadline = snapshot.deadline.map { clock.nanoseconds($0) }
+            let record = TimerRecord(
+                label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
+                deadlineBootNanoseconds: deadline,
+                // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
+                deadlineUnixNanoseconds: recoveredDeadline?.unixNanoseconds ?? deadline.map { $0 + offset },
+                remaining: snapshot.left, bootID: bootID, pid: getpid(), pidStart: pidStart, alarm: alarm,
+                schedule: snapshot.schedule,
+                bus: bus)
+            return .write(record, snapshot, offset: offset)
+        }
+    }
+
+    /// Carries out what ``plan(_:schedule:recoveredDeadline:offset:clock:)`` asked for: blocks for
+    /// the write's `fsync`; a failed write is said once on standard error and tried again next round.
+    /// - Parameter step: The write or the removal.
+    mutating func perform(_ step: Step) {
+        switch step {
+        case .remove:
             if mayExist { store.remove(name: name) }
             (written, mayExist) = (nil, false)
-            return
-        }
-        let offset = WallClock.system.offset()
-        if snapshot == written, abs(offset - writtenOffset) <= 1_000_000_000 { return }
-        let deadline = snapshot.deadline.map { clock.nanoseconds($0) }
-        let record = TimerRecord(
-            label: snapshot.label, kind: snapshot.kind, total: snapshot.total, state: snapshot.state,
-            deadlineBootNanoseconds: deadline,
-            // A countdown recovered after a reboot keeps its recorded UTC deadline while it follows it.
-            deadlineUnixNanoseconds: recoveredDeadline?.unixNanoseconds ?? deadline.map { $0 + offset },
-            remaining: snapshot.left, bootID: bootID, pid: getpid(), pidStart: pidStart, alarm: alarm,
-            schedule: snapshot.schedule,
-            bus: bus)
-        mayExist = true
-        do {
-            try store.write(record, name: name)
-            (written, writtenOffset, writtenRecord) = (snapshot, offset, record)
-            if let takeover {
-                unlink(takeover)
-                self.takeover = nil
+        case .write(let record, let snapshot, let offset):
+            mayExist = true
+            do {
+                try store.write(record, name: name)
+                (written, writtenOffset, writtenRecord) = (snapshot, offset, record)
+                if let takeover {
+                    unlink(takeover)
+                    self.takeover = nil
+                }
+            } catch {
+                written = nil
+                if !warned {
+                    printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
+                }
+                warned = true
             }
-        } catch {
-            written = nil
-            if !warned {
-                printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
-            }
-            warned = true
         }
     }
 
