@@ -39,7 +39,16 @@ extension Controller {
             deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
             schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
             clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
-            runLabel: run?.label)
+            runLabel: run?.label, pomodoro: pomodoroProgress)
+    }
+
+    /// The pomodoro's set progress as the tomato meter shows it; nil without a pomodoro.
+    private var pomodoroProgress: TimerSnapshot.PomodoroProgress? {
+        guard let pomodoro else { return nil }
+        var done = pomodoro.completedInSet
+        // Ringing at the end of a work interval (--wait): that pomodoro is done already.
+        if case .ringing = mode, pomodoro.phase == .work { done += 1 }
+        return .init(done: done, perSet: pomodoro.plan.longBreakAfter, isLast: pomodoro.isLastInterval)
     }
 
     /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered

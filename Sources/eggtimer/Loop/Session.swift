@@ -108,7 +108,9 @@ struct Session {
             followForeground()
             now = clock.now()
             view.clockWarning = snapshot.clockUnsynchronised
-            terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
+            let screen = controller.screen(at: now)
+            terminal.draw(
+                view.lines(snapshot, screen, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(snapshot, at: now)
             reportOutputFailures()
             let inputs: [Input]
@@ -165,7 +167,7 @@ struct Session {
     /// The next instant anything is due: the controller's deadlines, the screen's next change,
     /// the next plain minute line.
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
+        let screen = terminal.hasScreen ? view.nextChange(snapshot, controller.screen(at: now), at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
         let bus = link?.nextRefresh
         return [controller.nextWake(at: now), screen, output.nextMinuteLine(snapshot, at: now), foreground, bus]
