@@ -38,6 +38,22 @@ public struct TimerSnapshot: Equatable, Sendable {
         public init(at: String, every: String? = nil) { (self.at, self.every) = (at, every) }
     }
 
+    /// A pomodoro's progress through its set: the tomato meter.
+    public struct PomodoroProgress: Equatable, Sendable {
+        /// Work intervals done in the current set, `0...perSet` (the one just ended counts while its
+        /// alarm rings).
+        public var done: Int
+        /// Work intervals in a set (`--long-break-after`), at least 1.
+        public var perSet: Int
+        /// Whether this is the session's last interval (the last set's long break).
+        public var isLast: Bool
+
+        /// Creates a progress.
+        public init(done: Int, perSet: Int, isLast: Bool) {
+            (self.done, self.perSet, self.isLast) = (done, perSet, isLast)
+        }
+    }
+
     /// The state, in the shared vocabulary (``TimerState``).
     public var state: TimerState
     /// The timer's label (its control socket's name, its topics'); the process's label in the menu.
@@ -69,17 +85,19 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var detached: Bool
     /// The process's id.
     public var pid: Int32
+    /// A pomodoro's progress through its set; nil for any other timer.
+    public var pomodoro: PomodoroProgress?
 
     /// Creates a snapshot.
     public init(
         state: TimerState, label: String, kind: Kind?, total: Duration, remaining: Duration,
         deadline: ContinuousClock.Instant?, deadlineUnixMilliseconds: Int64?, schedule: Schedule? = nil,
         device: DeviceHealth = .ok, clockUnsynchronised: Bool = false, detached: Bool = false, pid: Int32,
-        runLabel: String? = nil
+        runLabel: String? = nil, pomodoro: PomodoroProgress? = nil
     ) {
         (self.state, self.label, self.kind, self.total, self.remaining) = (state, label, kind, total, remaining)
         (self.deadline, self.deadlineUnixMilliseconds, self.schedule) = (deadline, deadlineUnixMilliseconds, schedule)
         (self.device, self.clockUnsynchronised, self.detached, self.pid) = (device, clockUnsynchronised, detached, pid)
-        self.runLabel = runLabel
+        (self.runLabel, self.pomodoro) = (runLabel, pomodoro)
     }
 }

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerModel
 
 /// Something that happened to a timer, for the `--json` stream and the plain-line log.
 ///
@@ -42,5 +43,22 @@ struct TimerEvent: Equatable, Sendable {
     struct Field: Equatable, Sendable {
         var key: String
         var value: Value
+    }
+}
+
+extension TimerEvent {
+    /// An event named `name` at `at` about the timer in `snapshot`: the fields it shares with the
+    /// snapshot come from it (issue 22), `extra` are the event's own (`by`, `reason`, …).
+    ///
+    /// The label is the run's own (``TimerSnapshot/runLabel``, empty without a run), `total` and
+    /// `remaining` the snapshot's; a pomodoro's `phase`, then an alarm's `at` (its occurrence as
+    /// local ISO 8601) lead the extra fields, in that order.
+    init(_ name: Name, _ snapshot: TimerSnapshot, at: ContinuousClock.Instant, extra: [Field] = []) {
+        var fields = extra
+        if let schedule = snapshot.schedule { fields.insert(.init(key: "at", value: .text(schedule.at)), at: 0) }
+        if case .pomodoro(let phase)? = snapshot.kind { fields.insert(.init(key: "phase", value: .text(phase)), at: 0) }
+        self.init(
+            name: name, label: snapshot.runLabel ?? "", total: snapshot.total, remaining: snapshot.remaining, at: at,
+            extra: fields)
     }
 }

@@ -17,20 +17,28 @@ extension Controller {
     ///   - wall: What the wall clock (CLOCK_REALTIME) read at `now`.
     /// - Returns: The snapshot; its `label` and `pid` are the configuration's.
     func snapshot(at now: Instant, wall: WallInstant) -> TimerSnapshot {
-        let run: Run? =
-            switch mode {
-            case .counting(let counting): counting.run
-            case .ringing(let ringing): ringing.run
-            case .menu: nil
-            case .exited: recentRun
-            }
-        var deadline: Instant?
-        if case .exited = mode {} else { deadline = run?.countdown.deadline }
-        var deadlineWall = deadline.map { WallReading(boot: now, wall: wall).wall(at: $0).unixNanoseconds }
+        if case .exited = mode { return snapshot(of: recentRun, at: now, wall: wall, over: true) }
+        return snapshot(of: currentRun, at: now, wall: wall)
+    }
+
+    /// The timer as every front sees it at `now`, with `run` as its countdown: the current run, or
+    /// one that has just ended (an event about it).
+    /// - Parameters:
+    ///   - run: The run the snapshot describes (nil: none).
+    ///   - now: The instant on the boot clock.
+    ///   - wall: What the wall clock read at `now`; nil: no wall time of the deadline (an alarm
+    ///     at a time still says its scheduled time).
+    ///   - over: Whether the timer is over: no deadline, nothing left.
+    /// - Returns: The snapshot; its `label` and `pid` are the configuration's.
+    func snapshot(of run: Run?, at now: Instant, wall: WallInstant?, over: Bool = false) -> TimerSnapshot {
+        let deadline = over ? nil : run?.countdown.deadline
+        var deadlineWall: Int64?
+        if let wall, let deadline {
+            deadlineWall = WallReading(boot: now, wall: wall).wall(at: deadline).unixNanoseconds
+        }
         // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
         if let scheduled = scheduledRing { deadlineWall = scheduled.unixNanoseconds }
-        var remaining = Duration.zero
-        if case .exited = mode {} else { remaining = run?.countdown.remaining(at: now) ?? .zero }
+        let remaining = over ? .zero : run?.countdown.remaining(at: now) ?? .zero
         var device = TimerSnapshot.DeviceHealth.ok
         if audio.silent { device = .silent(audio.notice.map { "\($0)" } ?? "no device plays the alarm") }
         return TimerSnapshot(
@@ -39,7 +47,16 @@ extension Controller {
             deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
             schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
             clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
-            runLabel: run?.label)
+            runLabel: run?.label, pomodoro: pomodoroProgress)
+    }
+
+    /// The pomodoro's set progress as the tomato meter shows it; nil without a pomodoro.
+    private var pomodoroProgress: TimerSnapshot.PomodoroProgress? {
+        guard let pomodoro else { return nil }
+        var done = pomodoro.completedInSet
+        // Ringing at the end of a work interval (--wait): that pomodoro is done already.
+        if case .ringing = mode, pomodoro.phase == .work { done += 1 }
+        return .init(done: done, perSet: pomodoro.plan.longBreakAfter, isLast: pomodoro.isLastInterval)
     }
 
     /// Whether the timer follows the wall clock: an alarm at a time, or a countdown recovered

@@ -420,17 +420,13 @@ struct Controller {
         if case .ringing(let ringing) = mode { advanceRinging(ringing, to: now) }
     }
 
-    /// A timer event for `run` at `now`, with the pomodoro phase where there is one.
+    /// A timer event for `run` at `now`: its common fields from `run`'s snapshot (label, total,
+    /// time left, the pomodoro phase and the alarm's time where there are), `extra` its own.
     func event(
         _ name: TimerEvent.Name, _ run: Run?, at now: Instant, extra: [(String, TimerEvent.Value)] = []
     ) -> TimerEvent {
-        var fields = extra.map { TimerEvent.Field(key: $0.0, value: $0.1) }
-        if let schedule { fields.insert(.init(key: "at", value: .text(schedule.occurrence.isoText)), at: 0) }
-        if run?.kind == .pomodoro, let pomodoro {
-            fields.insert(.init(key: "phase", value: .text(pomodoro.phase.rawValue)), at: 0)
-        }
-        return TimerEvent(
-            name: name, label: run?.label ?? "", total: run?.countdown.total ?? .zero,
-            remaining: run?.countdown.remaining(at: now) ?? .zero, at: now, extra: fields)
+        TimerEvent(
+            name, snapshot(of: run, at: now, wall: nil), at: now,
+            extra: extra.map { TimerEvent.Field(key: $0.0, value: $0.1) })
     }
 }

@@ -27,10 +27,10 @@ struct Session {
     /// The label this process answers to on its control socket.
     private let label: String
     /// `--json` was given (an input of ``OutputRouting/decide(_:)``).
-    private let json: Bool
+    let json: Bool
     /// Whether this job is in the background of a terminal it would use in the foreground, so
     /// the loop looks every ``foregroundCheck`` for `fg`.
-    private var awaitsForeground = false
+    var awaitsForeground = false
 
     /// How often a background job looks whether it was brought to the foreground.
     ///
@@ -40,6 +40,8 @@ struct Session {
     static let foregroundCheck: Duration = .milliseconds(250)
     /// Which output failures were said on standard error already.
     private var reported = (log: false, screen: false)
+    /// The wall deadline last handed to the ``WallTimer`` (``handOverWallDeadline()``).
+    var wallDeadline: WallInstant?
     /// Keeps the timer's record for `eggtimer recover`; nil when there is no state folder.
     private var records: RecordKeeper?
     /// The timer's presence on the MQTT broker (`--mqtt`); nil without one.
@@ -83,10 +85,10 @@ struct Session {
         output = EventOutput(log: routing.log, clock: clock, descriptor: STDOUT_FILENO)
         view = View(style: .init(unicode: Self.localeIsUTF8(), color: Self.colorWanted()))
         view.messages = startup.warnings + notes
-        view.hasKeyboard = terminal.hasKeyboard
         view.processID = getpid()
         json = options.json
         (self.loop, self.player, self.signals, self.clock) = (loop, player, signals, clock)
+        applyRouting()
     }
 
     /// Runs until the controller exits (or a signal ends it).
@@ -101,6 +103,7 @@ struct Session {
             effects += controller.handle(.audio(.deviceUnavailable(deviceProblem)), at: clock.now())
         }
         snapshot = controller.snapshot(at: now, wall: wall)
+        handOverWallDeadline()
         while true {
             publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
@@ -109,11 +112,12 @@ struct Session {
             followForeground()
             now = clock.now()
             view.clockWarning = snapshot.clockUnsynchronised
-            terminal.draw(view.lines(controller, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
+            let screen = controller.screen(at: now)
+            terminal.draw(
+                view.lines(snapshot, screen, at: now, columns: terminal.size.columns, rows: terminal.size.rows))
             output.writeMinuteLine(snapshot, at: now)
             reportOutputFailures()
             let inputs: [Input]
-            loop.first(WallTimer.self)?.deadline = controller.wallDeadline
             do { inputs = try loop.wait(until: nextWake(at: now)) } catch { return finish(error) }
             (now, wall) = readClocks()
             effects = controller.handle(round: routeBus(inputs), at: now, wall: wall)
@@ -123,6 +127,7 @@ struct Session {
                 effects += controller.observe(clockSynchronised: clockSynchronised(), at: now)
             }
             snapshot = controller.snapshot(at: now, wall: wall)
+            handOverWallDeadline()
         }
     }
 
@@ -169,7 +174,7 @@ struct Session {
     /// The next instant anything is due: the controller's deadlines, the screen's next change,
     /// the next plain minute line.
     private func nextWake(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let screen = terminal.hasScreen ? view.nextChange(controller, at: now) : nil
+        let screen = terminal.hasScreen ? view.nextChange(snapshot, controller.screen(at: now), at: now) : nil
         let foreground = awaitsForeground ? now.advanced(by: Self.foregroundCheck) : nil
         let bus = link?.nextRefresh
         return [controller.nextWake(at: now), screen, output.nextMinuteLine(snapshot, at: now), foreground, bus]
@@ -201,38 +206,6 @@ struct Session {
             }
         }
         return nil
-    }
-
-    /// Re-decides the routing if the terminal's foreground changed since the last look (a job
-    /// brought to the foreground by `fg`, or put in the background): the keyboard, the screen and
-    /// the log follow.
-    ///
-    /// One `tcgetpgrp` per round.
-    private mutating func followForeground() {
-        if terminal.follow(decideRouting()) { rerouted() }
-    }
-
-    /// Continued after a stop (Ctrl-Z then `fg` or `bg`, SIGSTOP then SIGCONT): takes the
-    /// terminal again if this job is in the foreground now, else stays off it.
-    private mutating func retakeTerminal() {
-        if terminal.retake(decideRouting()) { rerouted() }
-    }
-
-    /// The routing for the terminal's foreground as it is now; notes whether being brought to
-    /// the foreground would change it (then the loop looks for that).
-    private mutating func decideRouting() -> OutputRouting {
-        var facts = OutputRouting.Facts.current(json: json)
-        let routing = OutputRouting.decide(facts)
-        facts.foreground = true
-        awaitsForeground = OutputRouting.decide(facts) != routing
-        return routing
-    }
-
-    /// Points the log, the keyboard input and the view at the terminal session's new routing.
-    private mutating func rerouted() {
-        output.log = terminal.routing.log
-        loop.first(Keyboard.self)?.follow(keyboard: terminal.routing.keyboard)
-        view.hasKeyboard = terminal.hasKeyboard
     }
 
     /// Answers a control request with the timer's status as it is now, or the refusal.

@@ -29,8 +29,8 @@ final class WallTimer: LoopSource {
     let descriptor: Int32
     /// The deadline armed, if any, so an unchanged one is not armed again each round.
     private var armed: WallInstant?
-    /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``); nil for
-    /// none (then the descriptor is not polled).
+    /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``, handed over
+    /// by the session when it changes); nil for none (then the descriptor is not polled).
     var deadline: WallInstant? {
         didSet { arm(at: deadline) }
     }
@@ -66,7 +66,8 @@ final class WallTimer: LoopSource {
     /// Reads the descriptor once it polled readable; never blocks.
     ///
     /// After ``Reading/clockSet`` the kernel no longer cancels the timer on a set until it is
-    /// armed again, so the next ``arm(at:)`` re-arms it even at the same instant.
+    /// armed again, so it is armed again at once at ``deadline`` (the caller hands over a
+    /// deadline only when it changes).
     /// C: `read`.
     /// - Returns: Whether the deadline passed or the clock was set.
     func read() -> Reading {
@@ -74,6 +75,7 @@ final class WallTimer: LoopSource {
         let count = Glibc.read(descriptor, &expirations, MemoryLayout<UInt64>.size)
         if count < 0, errno == ECANCELED {
             armed = nil
+            arm(at: deadline)
             return .clockSet
         }
         return count == MemoryLayout<UInt64>.size ? .fired : .none

@@ -1,6 +1,8 @@
+import TimerModel
+
 /// The view's own animation timing: the flashing title while ringing, the flash of a picked menu
-/// entry, and the once-a-second clock. All are worked out from instants the controller keeps
-/// (the deadline, when a countdown started), so the view stays pure.
+/// entry, and the once-a-second clock. All are worked out from instants the controller gives out
+/// (the snapshot's deadline, the ``ScreenExtras``' pick and ringing instants), so the view stays pure.
 extension View {
     /// How often a flashing title toggles while ringing.
     static let flashPeriod: Duration = .milliseconds(500)
@@ -10,49 +12,44 @@ extension View {
     static let pickFlashToggles = 6
 
     /// Whether the title shows "on" (reverse video) at `now` while ringing.
-    func flashOn(_ controller: Controller, at now: ContinuousClock.Instant) -> Bool {
-        guard case .ringing(let ringing) = controller.mode else { return false }
-        return Int((ringing.since.duration(to: now) / Self.flashPeriod).rounded(.down)) % 2 == 0
+    func flashOn(_ screen: ScreenExtras, at now: ContinuousClock.Instant) -> Bool {
+        guard let since = screen.ringingSince else { return false }
+        return Int((since.duration(to: now) / Self.flashPeriod).rounded(.down)) % 2 == 0
     }
 
     /// The menu entry flashing after a pick at `now` and whether it shows highlighted; nil once the
     /// flash is over.
-    func flashingEntry(_ controller: Controller, at now: ContinuousClock.Instant) -> (entry: Int, on: Bool)? {
-        guard let toggle = pickFlashToggle(controller, at: now), case .counting(let counting) = controller.mode,
-            let entry = counting.pickedEntry
-        else { return nil }
+    func flashingEntry(_ screen: ScreenExtras, at now: ContinuousClock.Instant) -> (entry: Int, on: Bool)? {
+        guard let toggle = pickFlashToggle(screen, at: now), let entry = screen.pickedEntry else { return nil }
         return (entry, toggle.index % 2 == 0)
     }
 
     /// While a picked entry flashes: when the pick was and which toggle (0 on, 1 off, …) shows.
-    private func pickFlashToggle(_ controller: Controller, at now: ContinuousClock.Instant) -> (
+    private func pickFlashToggle(_ screen: ScreenExtras, at now: ContinuousClock.Instant) -> (
         since: ContinuousClock.Instant, index: Int
     )? {
-        guard case .counting(let counting) = controller.mode, counting.pickedEntry != nil,
-            now < counting.startedAt.advanced(by: Self.pickFlashLength)
+        guard screen.pickedEntry != nil, let pickedAt = screen.pickedAt,
+            now < pickedAt.advanced(by: Self.pickFlashLength)
         else { return nil }
         let length = Self.pickFlashLength / Self.pickFlashToggles
-        return (counting.startedAt, Int((counting.startedAt.duration(to: now) / length).rounded(.down)))
+        return (pickedAt, Int((pickedAt.duration(to: now) / length).rounded(.down)))
     }
 
     /// The next instant after `now` at which the lines change by time alone: a flash toggle, or
     /// the clock and spinner stepping (on whole seconds of the time left).
     /// - Returns: nil when nothing on screen moves by itself (the menu, a paused timer).
-    func nextChange(_ controller: Controller, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    func nextChange(
+        _ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant? {
         var changes: [ContinuousClock.Instant] = []
-        if let toggle = pickFlashToggle(controller, at: now) {
+        if let toggle = pickFlashToggle(screen, at: now) {
             changes.append(toggle.since.advanced(by: Self.pickFlashLength / Self.pickFlashToggles * (toggle.index + 1)))
         }
-        switch controller.mode {
-        case .counting(let counting):
-            if let deadline = counting.run.countdown.deadline {
-                changes.append(nextStep(before: deadline, every: Self.spinnerStep, after: now))
-            }
-        case .ringing(let ringing):
-            let flashes = Int((ringing.since.duration(to: now) / Self.flashPeriod).rounded(.down)) + 1
-            changes.append(ringing.since.advanced(by: Self.flashPeriod * flashes))
-        case .menu, .exited:
-            break
+        if let since = screen.ringingSince {
+            let flashes = Int((since.duration(to: now) / Self.flashPeriod).rounded(.down)) + 1
+            changes.append(since.advanced(by: Self.flashPeriod * flashes))
+        } else if Self.showsRun(snapshot, screen), let deadline = snapshot.deadline {
+            changes.append(nextStep(before: deadline, every: Self.spinnerStep, after: now))
         }
         return changes.min()
     }

@@ -1,8 +1,10 @@
 import TimerCore
+import TimerModel
 
-/// Lays out what the terminal shows for a controller state at an instant, fitted to a size.
+/// Lays out what the terminal shows for a timer's snapshot at an instant, fitted to a size.
 ///
-/// Pure: the same state, instant and size always give the same lines, which the `Screen` compares
+/// Pure: the same ``TimerSnapshot`` and ``ScreenExtras``, instant and size always give the same
+/// lines (it never reads the controller), which the `Screen` compares
 /// to decide whether to redraw. Lines hold ANSI SGR codes; their visible text never exceeds the
 /// width, measured by display width.
 struct View {
@@ -34,49 +36,68 @@ struct View {
     /// wakes the process once a second (the floor was twice; BENCHMARKS.md measures it).
     static let spinnerStep: Duration = .seconds(1)
 
-    /// The lines for `controller` at `now` in a `columns` × `rows` terminal.
-    func lines(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int, rows: Int) -> [String] {
-        let rowsOut = layout(controller, at: now, columns: columns)
+    /// The lines for `snapshot` and `screen` at `now` (boot clock) in a `columns` × `rows` terminal.
+    ///
+    /// The time left is worked out at `now` from the snapshot's deadline (its `remaining` while
+    /// paused), so a snapshot taken earlier in the round draws the same as one taken at `now`.
+    func lines(
+        _ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant, columns: Int, rows: Int
+    ) -> [String] {
+        let rowsOut = layout(snapshot, screen, at: now, columns: columns)
         if columns < 24 || rows < rowsOut.count {
-            return [fit(compact(controller, at: now), columns).styled(.plain, style)]
+            return [fit(compact(snapshot, screen, at: now), columns).styled(.plain, style)]
         }
         return rowsOut.map { fit($0.text, columns).styled($0.tone, style) }
     }
 
     /// The one plain line for tiny panes: time left first (what must survive the cut), spinner, title.
-    func compact(_ controller: Controller, at now: ContinuousClock.Instant) -> String {
-        guard let run = controller.currentRun else {
-            if case .menu(let menu) = controller.mode, let entry = menu.entry { return "Time: \(entry)_" }
+    func compact(_ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant) -> String {
+        guard Self.showsRun(snapshot, screen) else {
+            if let entry = screen.menu?.entry { return "Time: \(entry)_" }
             return "Eggs? 1 soft 2 medium 3 hard"
         }
-        return
-            "\(run.countdown.remaining(at: now).clockText) \(spinner(run, at: now)) \(title(controller, run, at: now))"
+        let left = Self.remaining(snapshot, at: now)
+        return "\(left.clockText) \(spinner(left)) \(title(snapshot, screen, at: now))"
+    }
+
+    /// Whether a countdown is on screen (counting, paused, snoozed or ringing).
+    static func showsRun(_ snapshot: TimerSnapshot, _ screen: ScreenExtras) -> Bool {
+        !screen.exited && snapshot.kind != nil
+    }
+
+    /// The time left at `now`: to the snapshot's deadline, or its frozen time left while paused.
+    static func remaining(_ snapshot: TimerSnapshot, at now: ContinuousClock.Instant) -> Duration {
+        guard let deadline = snapshot.deadline else { return snapshot.remaining }
+        return max(.zero, now.duration(to: deadline))
     }
 
     /// A row of the layout: its text and look.
     private typealias Row = (text: String, tone: Tone)
 
-    private func layout(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int) -> [Row] {
-        var rows: [Row] = [("", .plain), titleRow(controller, at: now)]
+    private func layout(
+        _ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant, columns: Int
+    ) -> [Row] {
+        var rows: [Row] = [("", .plain), titleRow(snapshot, screen, at: now)]
         // How a computed egg time came about, under the title.
-        let note = controller.currentRun.flatMap(controller.explanation) ?? controller.schedule?.occurrence.note
-        rows.append((note.map { "  " + $0 } ?? "", .dim))
-        if showsMenu(controller) { rows += menuRows(controller, at: now) }
-        if let run = controller.currentRun {
-            let time = run.countdown.remaining(at: now).clockText
-            let spin = spinner(run, at: now)
+        rows.append((screen.note.map { "  " + $0 } ?? "", .dim))
+        if showsMenu(snapshot, screen) { rows += menuRows(snapshot, screen, at: now) }
+        if Self.showsRun(snapshot, screen) {
+            let left = Self.remaining(snapshot, at: now)
+            let time = left.clockText
+            let spin = spinner(left)
             let barWidth = max(4, columns - 4 - spin.unicodeScalars.count - 2 - time.utf8.count - 2)
-            let filled = Int((run.countdown.progress(at: now) * Double(barWidth)).rounded(.down))
+            let progress = min(1, max(0, (snapshot.total - left) / snapshot.total))
+            let filled = Int((progress * Double(barWidth)).rounded(.down))
             let bar =
                 String(repeating: style.unicode ? "█" : "#", count: filled)
                 + String(repeating: style.unicode ? "░" : "-", count: barWidth - filled)
             rows.append(("  \(spin) \(bar)  \(time)", .bar))
             rows.append(("", .plain))
         }
-        rows.append(("  " + legend(controller, at: now, columns: columns - 2), .dim))
+        rows.append(("  " + legend(snapshot, screen, columns: columns - 2), .dim))
         // Problems wrap rather than lose their end (the device name, the hint).
         var problems: [String] = []
-        if let notice = controller.audio.notice {
+        if let notice = screen.deviceNotice {
             problems.append("no sound: \(notice)")
             problems.append("the terminal bell rings instead; -D NAME picks a device (see aplay -L)")
         }
@@ -90,16 +111,14 @@ struct View {
     }
 
     /// The title, flashing while ringing, with the tomato meter during a pomodoro.
-    private func titleRow(_ controller: Controller, at now: ContinuousClock.Instant) -> Row {
-        let titleText = controller.currentRun.map { title(controller, $0, at: now) } ?? exitedTitle(controller)
+    private func titleRow(_ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant) -> Row {
+        let titleText =
+            Self.showsRun(snapshot, screen) ? title(snapshot, screen, at: now) : exitedTitle(snapshot, screen)
         var titleTone: Tone = .title
-        if case .ringing = controller.mode, flashOn(controller, at: now) { titleTone = .flash }
+        if flashOn(screen, at: now) { titleTone = .flash }
         var titleLine = "  " + titleText
-        if let pomodoro = controller.pomodoro {
-            var done = pomodoro.completedInSet
-            // Ringing at the end of a work interval (--wait): that pomodoro is done already.
-            if case .ringing = controller.mode, pomodoro.phase == .work { done += 1 }
-            let total = pomodoro.plan.longBreakAfter
+        if let pomodoro = snapshot.pomodoro {
+            let (done, total) = (pomodoro.done, pomodoro.perSet)
             let meter =
                 String(repeating: style.unicode ? "●" : "*", count: min(done, total))
                 + String(repeating: style.unicode ? "○" : ".", count: max(0, total - done))
@@ -110,32 +129,28 @@ struct View {
 
     /// The title after the timer ended, while eggtimer stops the audio and exits (a moment on a
     /// working device, up to half a second on a stalled one); the menu's title in the menu.
-    private func exitedTitle(_ controller: Controller) -> String {
-        guard case .exited = controller.mode else { return EggTitles.menu }
-        switch controller.outcome {
-        case .done?: return "Alarm stopped."
-        case .cancelled?: return "Cancelled."
-        case .missed?: return "Missed: nobody stopped the alarm."
+    private func exitedTitle(_ snapshot: TimerSnapshot, _ screen: ScreenExtras) -> String {
+        guard screen.exited else { return EggTitles.menu }
+        switch snapshot.state {
+        case .done: return "Alarm stopped."
+        case .cancelled: return "Cancelled."
+        case .missed: return "Missed: nobody stopped the alarm."
         default: return "Goodbye."
         }
     }
 
     /// Whether the egg menu shows: in the menu, while an egg boils, and for a time typed in it.
-    private func showsMenu(_ controller: Controller) -> Bool {
-        switch controller.mode {
-        case .menu: return true
-        case .exited: return false
-        case .counting, .ringing: break
-        }
-        if case .egg = controller.currentRun?.kind { return true }
-        return controller.fromMenu && controller.currentRun?.kind == .plain
+    private func showsMenu(_ snapshot: TimerSnapshot, _ screen: ScreenExtras) -> Bool {
+        if screen.menu != nil { return true }
+        guard Self.showsRun(snapshot, screen) else { return false }
+        if screen.egg != nil { return true }
+        return screen.fromMenu && snapshot.kind == .plain
     }
 
     /// The presets, "Other time" (or the time being typed), and the typing error line.
-    private func menuRows(_ controller: Controller, at now: ContinuousClock.Instant) -> [Row] {
-        let presets = controller.configuration.presets
-        var menu: Controller.Menu?
-        if case .menu(let shown) = controller.mode { menu = shown }
+    private func menuRows(_ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant) -> [Row] {
+        let presets = screen.presets
+        let menu = screen.menu
         let nameWidth = presets.map(\.name.count).max() ?? 0
         let timeWidth = presets.map(\.duration.clockText.count).max() ?? 0
         var rows: [Row] = []
@@ -144,62 +159,59 @@ struct View {
             let text =
                 "   \(index + 1)  " + preset.name.padding(nameWidth) + "  "
                 + String(repeating: " ", count: timeWidth - time.count) + time
-            rows.append((text, tone(forEntry: index, controller, menu: menu, at: now)))
+            rows.append((text, tone(forEntry: index, screen, at: now)))
         }
         let otherText = menu?.entry.map { "   t  Time: \($0)_" } ?? "   t  Other time..."
-        rows.append((otherText, tone(forEntry: presets.count, controller, menu: menu, at: now)))
+        rows.append((otherText, tone(forEntry: presets.count, screen, at: now)))
         let error = menu?.error
         rows.append((error.map { "  " + $0 } ?? "", error == nil ? .plain : .error))
         return rows
     }
 
-    private func tone(
-        forEntry index: Int, _ controller: Controller, menu: Controller.Menu?, at now: ContinuousClock.Instant
-    ) -> Tone {
-        if let flashing = flashingEntry(controller, at: now), flashing.entry == index {
+    private func tone(forEntry index: Int, _ screen: ScreenExtras, at now: ContinuousClock.Instant) -> Tone {
+        if let flashing = flashingEntry(screen, at: now), flashing.entry == index {
             return flashing.on ? .selected : .plain
         }
-        if let menu { return menu.selection == index ? .selected : .plain }
-        if case .egg(let picked) = controller.currentRun?.kind, picked == index { return .title }
+        if let menu = screen.menu { return menu.selection == index ? .selected : .plain }
+        if screen.egg == index { return .title }
         return .plain
     }
 
-    /// The title for `run`: the egg, pomodoro and plain timer texts.
-    func title(_ controller: Controller, _ run: Run, at now: ContinuousClock.Instant) -> String {
-        let ringing: Bool
-        if case .ringing = controller.mode { ringing = true } else { ringing = false }
-        if run.countdown.isPaused { return EggTitles.paused }
-        if case .counting(let counting) = controller.mode, counting.snoozed { return "Snoozed." }
-        switch run.kind {
-        case .egg(let index):
-            return ringing ? EggTitles.done : EggTitles.counting(controller.configuration.presets[index].name)
-        case .plain:
-            if let schedule = controller.schedule {
-                let left = run.countdown.remaining(at: now).clockText
-                return ringing ? "Alarm! \(schedule.occurrence.time)" : "Rings \(schedule.whenText), in \(left)."
-            }
-            return ringing ? "Time's up!" : "Counting down \(run.countdown.total.clockText)."
-        case .pomodoro:
-            let phase = controller.pomodoro?.phase ?? .work
-            if ringing, controller.pomodoro?.isLastInterval == true { return "Session complete!" }
-            if ringing { return phase == .work ? "Pomodoro done! Take a break." : "Ready to work!" }
-            return phase == .work ? "Pomodoro!" : "Rest break."
+    /// The title for the countdown on screen: the egg, pomodoro, alarm and plain timer texts.
+    func title(_ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant) -> String {
+        let ringing = snapshot.state.isRinging
+        if snapshot.deadline == nil, !ringing { return EggTitles.paused }
+        if snapshot.state == .snoozed { return "Snoozed." }
+        switch snapshot.kind {
+        case .egg(let name)?:
+            return ringing ? EggTitles.done : EggTitles.counting(name)
+        case .alarm?:
+            let left = Self.remaining(snapshot, at: now).clockText
+            let (time, when) = (screen.alarmTime ?? "", screen.alarmWhen ?? "")
+            return ringing ? "Alarm! \(time)" : "Rings \(when), in \(left)."
+        case .plain?, nil:
+            return ringing ? "Time's up!" : "Counting down \(snapshot.total.clockText)."
+        case .pomodoro(let phase)?:
+            let work = phase == Pomodoro.Phase.work.rawValue
+            if ringing, snapshot.pomodoro?.isLast == true { return "Session complete!" }
+            if ringing { return work ? "Pomodoro done! Take a break." : "Ready to work!" }
+            return work ? "Pomodoro!" : "Rest break."
         }
     }
 
-    /// The spinner glyph: turns with the time left, so it stands still while paused.
-    func spinner(_ run: Run, at now: ContinuousClock.Instant) -> String {
+    /// The spinner glyph for `left`, the time left: turns with it, so it stands still while paused.
+    func spinner(_ left: Duration) -> String {
         let frames: [String] =
             style.unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"]
-        let step = Int((run.countdown.remaining(at: now) / Self.spinnerStep).rounded(.up))
+        let step = Int((left / Self.spinnerStep).rounded(.up))
         return frames[(frames.count - step % frames.count) % frames.count]
     }
 
     /// The keys that work now, worded for the state, as many whole entries as fit in `columns`.
-    func legend(_ controller: Controller, at now: ContinuousClock.Instant, columns: Int = .max) -> String {
+    func legend(_ snapshot: TimerSnapshot, _ screen: ScreenExtras, columns: Int = .max) -> String {
         let dot = style.unicode ? " · " : " | "
         var fitted = ""
-        for entry in legendEntries(controller, at: now) {
+        for entry in legendEntries(snapshot, screen) {
             let next = fitted.isEmpty ? entry : fitted + dot + entry
             if next.displayWidth > columns { break }
             fitted = next
@@ -208,32 +220,30 @@ struct View {
     }
 
     /// The legend's entries, most important first.
-    private func legendEntries(_ controller: Controller, at now: ContinuousClock.Instant) -> [String] {
+    private func legendEntries(_ snapshot: TimerSnapshot, _ screen: ScreenExtras) -> [String] {
+        let ringing = Self.showsRun(snapshot, screen) && snapshot.state.isRinging
         if !hasKeyboard {
-            if case .ringing = controller.mode { return ["no keyboard: kill -USR1 \(processID) stops the alarm"] }
+            if ringing { return ["no keyboard: kill -USR1 \(processID) stops the alarm"] }
             return ["no keyboard: Ctrl-C quits"]
         }
-        switch controller.mode {
-        case .menu(let menu):
+        if let menu = screen.menu {
             if menu.entry != nil { return ["Enter start", "Esc back", "Backspace erase"] }
             let updown = style.unicode ? "↑↓ Enter pick" : "arrows+Enter pick"
             return ["1-3 egg", "q quit", updown, "t type a time"]
-        case .counting(let counting) where controller.schedule != nil && !counting.snoozed:
-            // An alarm at a time cannot be paused, restarted or moved (``Controller/isAlarmKeyIgnored``).
-            return [controller.fromMenu ? "c menu" : "c cancel", "q quit"]
-        case .counting(let counting):
-            var keys = [counting.run.countdown.isPaused ? "space resume" : "space pause", "r restart"]
-            if controller.canAdjust(by: .seconds(60), at: now) { keys.append("+ minute") }
-            if controller.canAdjust(by: .seconds(-60), at: now) { keys.append("- minute") }
-            if controller.pomodoro != nil { keys.append("n skip") }
-            keys.append(controller.fromMenu ? "c menu" : "c cancel")
-            keys.append("q quit")
-            return keys
-        case .ringing:
-            return ["any key: stop the alarm", "z snooze"]
-        case .exited:
-            return []
         }
+        guard Self.showsRun(snapshot, screen) else { return [] }
+        if ringing { return ["any key: stop the alarm", "z snooze"] }
+        if snapshot.schedule != nil, snapshot.state != .snoozed {
+            // An alarm at a time cannot be paused, restarted or moved (``Controller/isAlarmKeyIgnored``).
+            return [screen.fromMenu ? "c menu" : "c cancel", "q quit"]
+        }
+        var keys = [snapshot.deadline == nil ? "space resume" : "space pause", "r restart"]
+        if screen.canAdd { keys.append("+ minute") }
+        if screen.canTake { keys.append("- minute") }
+        if snapshot.pomodoro != nil { keys.append("n skip") }
+        keys.append(screen.fromMenu ? "c menu" : "c cancel")
+        keys.append("q quit")
+        return keys
     }
 }
 
