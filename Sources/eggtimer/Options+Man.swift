@@ -120,7 +120,7 @@ extension Options {
         and decided once the clock is set.
         .PP
         \fITIME\fR (\fBeggtimer at\fR): 14:30, 7:05, 07:05:30, 7pm, 7:30am, noon, midnight, \#
-        tomorrow 07:00, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
+        7 pm, tomorrow 07:00, 7pm tomorrow, 2026\-12\-24 18:00, or ISO 8601 (2026\-12\-24T18:00+01:00), in the local \#
         time zone (\fBTZ\fR). A time of day already past today means tomorrow. A date or an \#
         instant must lie after now and at most 999:59:59 ahead (as the longest \fIDURATION\fR); \#
         one in the past or further ahead exits 64 naming it. \#
