@@ -93,7 +93,7 @@ extension Options {
         In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
         line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
         unattended as a systemd user service.
-        Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
+        Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed without its spaces (1h 30 is 1h30), or \#
         pomodoro) and a control socket, through which the subcommands reach it.
         The record of a running timer survives SIGTERM, \fBkill\ \-9\fR and a power cut; \#
         \fBeggtimer recover\fR starts it again, and \fBeggtimer status\fR lists it as kept \#
