@@ -87,6 +87,8 @@ extension Options {
         counts down an egg time, a \fIDURATION\fR or pomodoro intervals, then loops an alarm sound \#
         through ALSA until somebody acknowledges it: a key in the terminal, \fBeggtimer ack\fR from \#
         another shell, or SIGUSR1.
+        A pomodoro's intervals are named alike on screen and in the log: "Pomodoro!" (\fBwork\fR), \#
+        "Short break." (\fBshort break\fR) and "Long break." (\fBlong break\fR).
         Without an argument it opens the egg menu: \#
         \#(roff(Preset.eggs.map { "\($0.name) \($0.duration.clockText)" }.joined(separator: ", "))).
         .PP

@@ -183,7 +183,11 @@ struct View {
             let phase = controller.pomodoro?.phase ?? .work
             if ringing, controller.pomodoro?.isLastInterval == true { return "Session complete!" }
             if ringing { return phase == .work ? "Pomodoro done! Take a break." : "Ready to work!" }
-            return phase == .work ? "Pomodoro!" : "Rest break."
+            switch phase {
+            case .work: return "Pomodoro!"
+            case .shortBreak: return "Short break."
+            case .longBreak: return "Long break."
+            }
         }
     }
 
