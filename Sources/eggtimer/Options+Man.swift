@@ -182,7 +182,9 @@ extension Options {
         .I $XDG_CONFIG_HOME/eggtimer/config
         The configuration file (\fI~/.config/eggtimer/config\fR when XDG_CONFIG_HOME is unset): \#
         \fIkey\fR = \fIvalue\fR lines for the kitchen's device, sound, volume, ramp, egg times and \#
-        ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key.
+        ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key. \#
+        A timer, the menu and the long\-running subcommands (\fBfollow\fR) read it; \#
+        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR, …) never do.
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#
