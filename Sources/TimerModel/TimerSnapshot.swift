@@ -11,7 +11,7 @@ public struct TimerSnapshot: Equatable, Sendable {
         case egg(String)
         /// A plain countdown (`eggtimer 90`, a time typed in the menu).
         case plain
-        /// A pomodoro interval: its phase (`work`, `break`, `long-break`).
+        /// A pomodoro interval: its phase (`work`, `short break`, `long break`: TimerCore's `Pomodoro.Phase` raw values).
         case pomodoro(phase: String)
         /// An alarm at a time of day (`eggtimer at TIME`).
         case alarm

@@ -4,9 +4,10 @@ import TimerCore
 ///
 /// Accepted (case-insensitive, words separated by spaces):
 /// - a time of day: `14:30`, `7:05`, `07:05:30`, `7pm`, `7:30am`, `12am` (midnight), `noon`, `midnight`;
-/// - `tomorrow` and a time of day: `tomorrow 07:00`, `tomorrow 7am`;
-/// - a date and a 24-hour time: `2026-12-24 18:00`, ISO 8601 `2026-12-24T18:00`, `2026-12-24T18:00:30`;
-/// - either with a UTC offset, which makes it an absolute instant: `2026-12-24T18:00Z`, `…+01:00`, `…-0530`.
+///   `am`/`pm` (or `a.m.`/`p.m.`) may stand as a word of its own: `7 pm`, `7:30 PM`;
+/// - `tomorrow` before or after a time of day: `tomorrow 07:00`, `tomorrow 7 am`, `7pm tomorrow`;
+/// - a date and a time: `2026-12-24 18:00`, `2026-12-24 7pm`, ISO 8601 `2026-12-24T18:00`, `2026-12-24T18:00:30`;
+/// - a 24-hour time after a date with a UTC offset, which makes it an absolute instant: `2026-12-24T18:00Z`, `…+01:00`, `…-0530`.
 ///
 /// A date is any day of years 0001...9999 here; `LocalTimeResolver` then refuses one in the past
 /// or more than ``farthest`` ahead.
@@ -25,10 +26,18 @@ public enum AlarmTimeParser {
     /// - Returns: The time as written, not yet resolved against a zone or a date.
     /// - Throws: `UsageError` ("invalid alarm time '25:00': hour must be 0–23").
     public static func parse(_ text: String) throws(UsageError) -> LocalAlarmTime {
-        let words = text.lowercased().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var words = joinedMeridiems(text.lowercased().split(separator: " ").map(String.init))
+        var tomorrow = false
+        if words.first == "tomorrow" {
+            (tomorrow, words) = (true, Array(words.dropFirst()))
+        } else if words.count > 1, words.last == "tomorrow" {
+            (tomorrow, words) = (true, Array(words.dropLast()))
+        }
         switch words.count {
         case 0:
-            throw UsageError(description: "invalid alarm time '': give a time such as 14:30, 7pm or 2026-12-24 18:00")
+            throw failure(words.isEmpty && !tomorrow ? "" : text, "TIME is one of \(forms)")
+        case 1 where tomorrow:
+            return .tomorrow(try timeOfDay(words[0], token: text))
         case 1:
             if let tee = words[0].firstIndex(of: "t"), words[0].first?.isNumber == true {
                 let date = String(words[0][..<tee])
@@ -36,27 +45,60 @@ public enum AlarmTimeParser {
                 return try dated(date, time, token: text)
             }
             return .timeOfDay(try timeOfDay(words[0], token: text))
-        case 2 where words[0] == "tomorrow":
-            return .tomorrow(try timeOfDay(words[1], token: text))
-        case 2:
-            return try dated(words[0], words[1], token: text)
+        case 2 where !tomorrow && words[0].first?.isNumber == true && words[0].contains("-"):
+            return try dated(words[0], words[1], twelveHourAllowed: true, token: text)
         default:
-            throw failure(text, "give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00")
+            // Name the first word that is no part of a time: `please` in `tomorrow 07:00 please`.
+            let bad = words.first { word in
+                let dateShaped = word.first?.isNumber == true && word.contains("-")
+                return !dateShaped && (try? timeOfDay(word, token: text)) == nil
+            }
+            throw notATime(bad ?? words[words.count - 1], in: text)
         }
+    }
+
+    /// What TIME may be, for messages: every form, as typed.
+    public static let forms =
+        "14:30, 7:05, 7pm, 7 pm, noon, midnight, tomorrow 7:00, 7pm tomorrow, 2026-12-24 18:00 or ISO 8601 (2026-12-24T18:00+01:00)"
+
+    /// Joins a lone `am`/`pm` (also `a.m.`, `p.m.`) to the number before it: `7 pm` → `7pm`.
+    /// - Parameter words: Lowercased words.
+    /// - Returns: The words with each meridiem word joined to a preceding word ending in a digit.
+    private static func joinedMeridiems(_ words: [String]) -> [String] {
+        var joined: [String] = []
+        for word in words {
+            let plain = String(word.filter { $0 != "." })
+            if plain == "am" || plain == "pm", let last = joined.last, last.last?.isNumber == true {
+                joined[joined.count - 1] = last + plain
+            } else if word.hasSuffix("a.m.") || word.hasSuffix("p.m.") {
+                joined.append(String(word.dropLast(4)) + plain.suffix(2))
+            } else {
+                joined.append(word)
+            }
+        }
+        return joined
+    }
+
+    /// The one-line error for a word that is no part of a time: it names the word and lists ``forms``.
+    private static func notATime(_ word: String, in text: String) -> UsageError {
+        if word == text.trimmingSpaces { return failure(text, "TIME is one of \(forms)") }
+        return failure(text, "'\(word)' is not part of a time; TIME is one of \(forms)")
     }
 
     /// A date word and a 24-hour time word with an optional UTC offset.
     /// - Parameters:
     ///   - dateText: `YYYY-MM-DD`.
     ///   - timeText: `HH:MM[:SS][Z|±HH:MM|±HHMM]`.
+    ///   - twelveHourAllowed: Whether a time without an offset may be any time of day (`7pm`, `noon`).
     ///   - token: The whole argument, named in errors.
     /// - Returns: `.instant` when `timeText` has an offset, else `.date` (local time).
     /// - Throws: `UsageError` naming `token`.
-    private static func dated(_ dateText: String, _ timeText: String, token: String) throws(UsageError)
-        -> LocalAlarmTime
-    {
+    private static func dated(
+        _ dateText: String, _ timeText: String, twelveHourAllowed: Bool = false, token: String
+    ) throws(UsageError) -> LocalAlarmTime {
         let date = try self.date(dateText, token: token)
         let (clock, offsetText) = splitOffset(timeText)
+        if offsetText == nil, twelveHourAllowed { return .date(date, try timeOfDay(clock, token: token)) }
         let time = try twentyFourHour(clock, token: token)
         guard let offsetText else { return .date(date, time) }
         let offsetSeconds = try offset(offsetText, token: token)
@@ -130,7 +172,7 @@ public enum AlarmTimeParser {
     private static func twentyFourHour(_ text: String, token: String) throws(UsageError) -> TimeOfDay {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), (1...2).contains(parts[0].count), let hour = number(parts[0]) else {
-            throw failure(token, "give a time such as 14:30, 7pm, tomorrow 07:00 or 2026-12-24 18:00")
+            throw notATime(text, in: token)
         }
         guard hour <= 23 else { throw failure(token, "hour \(hour) must be 0–23") }
         let (minute, second) = try minutesAndSeconds(parts.dropFirst(), token: token)
@@ -164,5 +206,12 @@ public enum AlarmTimeParser {
     /// The one-line error for `token`.
     private static func failure(_ token: String, _ reason: String) -> UsageError {
         UsageError(description: "invalid alarm time '\(token)': \(reason)")
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces.
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -85,12 +85,14 @@ extension Options {
         counts down an egg time, a \fIDURATION\fR or pomodoro intervals, then loops an alarm sound \#
         through ALSA until somebody acknowledges it: a key in the terminal, \fBeggtimer ack\fR from \#
         another shell, or SIGUSR1.
+        A pomodoro's intervals are named alike on screen and in the log: "Pomodoro!" (\fBwork\fR), \#
+        "Short break." (\fBshort break\fR) and "Long break." (\fBlong break\fR).
         Without an argument it opens the egg menu: \#(roff(menuText(presets))).
         .PP
         In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
         line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
         unattended as a systemd user service.
-        Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed, or \#
+        Each running timer has a label (\fB\-\-label\fR, else the egg, the duration as typed without its spaces (1h 30 is 1h30), or \#
         pomodoro) and a control socket, through which the subcommands reach it.
         The record of a running timer survives SIGTERM, \fBkill\ \-9\fR and a power cut; \#
         \fBeggtimer recover\fR starts it again, and \fBeggtimer status\fR lists it as kept \#
@@ -181,7 +183,9 @@ extension Options {
         .I $XDG_CONFIG_HOME/eggtimer/config
         The configuration file (\fI~/.config/eggtimer/config\fR when XDG_CONFIG_HOME is unset): \#
         \fIkey\fR = \fIvalue\fR lines for the kitchen's device, sound, volume, ramp, egg times and \#
-        ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key.
+        ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key. \#
+        A timer, the menu and the long\-running subcommands (\fBfollow\fR) read it; \#
+        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR, …) never do.
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#

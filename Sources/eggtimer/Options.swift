@@ -104,7 +104,8 @@ struct Options: Equatable {
     var start: Controller.Start {
         switch command {
         case .preset(let index): .timer(.egg(index), presets[index].duration, label: label ?? presets[index].name)
-        case .countdown(let duration, let text): .timer(.plain, duration, label: label ?? text)
+        case .countdown(let duration, let text):
+            .timer(.plain, duration, label: label ?? Self.defaultLabel(typed: text))
         case .pomodoro: .pomodoro(plan, label: label ?? "pomodoro")
         case .menu, .help, .version, .control, .print, .alarm: .menu
         }
@@ -139,6 +140,14 @@ struct Options: Equatable {
     static let labelLimit = LabelRule.limit
     /// The longest `snooze --for` (what the control protocol carries).
     static let snoozeLimit = Duration.seconds(999 * 3600)
+
+    /// The label of a countdown without `--label`: the duration as typed, without spaces.
+    ///
+    /// `1h 30` → `1h30`, `7 min 30 s` → `7min30s`, so that `eggtimer cancel 1h30` needs no quotes.
+    /// A `:` stays (`1:30`, as `status` lists it); its socket is `1-30` and either name reaches it.
+    /// - Parameter typed: The duration's argument, already accepted by `DurationParser`.
+    /// - Returns: `typed` without its spaces and tabs.
+    static func defaultLabel(typed: String) -> String { String(typed.filter { $0 != " " && $0 != "\t" }) }
 
     /// Whether `text` may be a timer's label.
     ///

@@ -36,8 +36,9 @@ do {
         signal(SIGPIPE, SIG_IGN)  // `eggtimer status | head -1`: EPIPE, not death by SIGPIPE
         status = ControlCommands.run(command)
     default:
-        // Only a timer (or the menu) reads the config file, so help, version and the subcommands
-        // never fail because of it; the command line is then parsed again over its settings.
+        // Only a timer (or the menu, or `follow` above) reads the config file, so help, version and
+        // the one-shot subcommands never fail because of it; the command line is then parsed again
+        // over its settings.
         switch Result(catching: { () throws(ConfigError) in try Options.configured() }) {
         case .success(let settings):
             status = App(options: try Options.parse(arguments, raw: rawArguments, base: settings)).run()

@@ -62,7 +62,8 @@ import TimerText
         (["at", "0000-01-01", "00:00"], "'0000-01-01 00:00': there is no day 0000-01-01"),
         (["5m", "--every", "day"], "'--every'"), (["soft", "--every", "day"], "'--every'"),
         (["at", "7:00", "--every", "fortnight"], "'fortnight'"), (["at", "7:00", "--every", "30s"], "'30s'"),
-        (["at", "7:00", "--every"], "'--every'"),
+        (["at", "7:00", "--every"], "'--every'"), (["at", "7", "pm", "please"], "'please' is not part of a time"),
+        (["at", "7"], "TIME is one of 14:30, 7:05, 7pm, 7 pm, noon, midnight, tomorrow 7:00"),
     ])
     func badTimesAreOneLineNamingTheTokenAndExit64(arguments: [String], token: String) {
         let result = runEggtimer(arguments + ["-D", "null"], timeout: .seconds(10))
@@ -75,7 +76,9 @@ import TimerText
     @Test(arguments: [
         (["14:30"], "T14:30:00+01:00"), (["7:05"], "T07:05:00+01:00"), (["7pm"], "T19:00:00+01:00"),
         (["noon"], "T12:00:00+01:00"), (["tomorrow", "07:00"], "T07:00:00+01:00"),
-        (["tomorrow 7:30am"], "T07:30:00+01:00"),
+        (["tomorrow 7:30am"], "T07:30:00+01:00"), (["7", "pm"], "T19:00:00+01:00"),
+        (["7:30", "PM"], "T19:30:00+01:00"), (["7pm", "tomorrow"], "T19:00:00+01:00"),
+        (["noon", "tomorrow"], "T12:00:00+01:00"), (["tomorrow", "7", "am"], "T07:00:00+01:00"),
     ])
     func acceptedTimesStartAnAlarmAtThatLocalTime(time: [String], at: String) {
         // November to March in Berlin is CET (+01:00): the time-of-day forms land there this season

@@ -79,6 +79,17 @@ import Testing
         #expect(timer.finish() == .exited(1))
     }
 
+    /// A duration typed with a space (`eggtimer "1h 30"`) is labelled without it (`1h30`), a valid
+    /// `--label`: `cancel 1h30` unquoted finds it (issue 24).
+    @Test func aSpacedDurationsDefaultLabelNeedsNoQuotes() {
+        let house = House()
+        let timer = house.timer(["1h 30"], capture: "t")
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1h30""#))
+        #expect(house.command(["cancel", "1h30"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(1))
+    }
+
     /// A timer stopped with Ctrl-Z (SIGTSTP) or SIGSTOP cannot answer: one line says so, with
     /// how to continue it, not "skipped" and then "no timer labelled".
     @Test func aStoppedTimerIsSaidToBeStopped() {

@@ -83,17 +83,17 @@ private func visible(_ line: String) -> String {
         Case(
             name: "pomodoro",
             snapshot: {
-                var pomodoro = snapshot(.counting, kind: .pomodoro(phase: "break"))
+                var pomodoro = snapshot(.counting, kind: .pomodoro(phase: "short break"))
                 pomodoro.pomodoro = .init(done: 2, perSet: 4, isLast: false)
                 return pomodoro
             }(),
-            screen: adjustable, title: "  Rest break.   ●●○○", time: "1:29",
+            screen: adjustable, title: "  Short break.   ●●○○", time: "1:29",
             legend: "  space pause · r restart · + minute · - minute · n skip · c cancel · q quit"),
         Case(
             name: "the pomodoro's last interval ringing",
             snapshot: {
                 var pomodoro = snapshot(
-                    .ringing, kind: .pomodoro(phase: "long-break"), remaining: .zero,
+                    .ringing, kind: .pomodoro(phase: "long break"), remaining: .zero,
                     deadline: t0 - .seconds(1))
                 pomodoro.pomodoro = .init(done: 4, perSet: 4, isLast: true)
                 return pomodoro

@@ -211,3 +211,28 @@ private func visible(_ line: String) -> String {
         #expect(Startup.isAudible(AlarmSound.builtInTone()))
     }
 }
+
+/// A pomodoro's breaks are named as the log and the man page name them (issue 24: the long break
+/// was "Rest break.").
+@Suite struct PomodoroTitleTests {
+    let view = View(style: .init(unicode: true, color: true))
+
+    @Test func theShortAndTheLongBreakSayWhichTheyAre() {
+        let plan = Pomodoro.Plan(longBreakAfter: 1)
+        var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
+        #expect(view.title(controller, controller.currentRun!, at: t0) == "Pomodoro!")
+        _ = controller.handle(key: .character("n"), at: t0 + .seconds(60))  // skipped: a short break
+        #expect(controller.pomodoro?.phase == .shortBreak)
+        #expect(view.title(controller, controller.currentRun!, at: t0 + .seconds(61)) == "Short break.")
+        _ = controller.handle(key: .character("n"), at: t0 + .seconds(62))
+        #expect(controller.pomodoro?.phase == .work)
+        let end = t0 + .seconds(62) + plan.work
+        _ = controller.tick(at: end)  // the pomodoro done: ringing
+        _ = controller.handle(key: .character(" "), at: end + .seconds(1))
+        _ = controller.tick(at: end + .seconds(2))
+        #expect(controller.pomodoro?.phase == .longBreak)
+        #expect(view.title(controller, controller.currentRun!, at: end + .seconds(3)) == "Long break.")
+        #expect(Pomodoro.Phase.longBreak.rawValue == "long break", "the log's phase")
+        #expect(Options.manPage.contains(#""Long break." (\fBlong break\fR)"#), "the man page says it too")
+    }
+}

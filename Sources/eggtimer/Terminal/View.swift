@@ -195,7 +195,11 @@ struct View {
             let work = phase == Pomodoro.Phase.work.rawValue
             if ringing, snapshot.pomodoro?.isLast == true { return "Session complete!" }
             if ringing { return work ? "Pomodoro done! Take a break." : "Ready to work!" }
-            return work ? "Pomodoro!" : "Rest break."
+            switch Pomodoro.Phase(rawValue: phase) {
+            case .work?, nil: return "Pomodoro!"
+            case .shortBreak?: return "Short break."
+            case .longBreak?: return "Long break."
+            }
         }
     }
 

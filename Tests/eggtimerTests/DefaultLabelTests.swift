@@ -1,0 +1,28 @@
+import ControlChannel
+import Testing
+
+@testable import eggtimer
+
+/// A countdown's default label is the duration as typed, made a valid `--label` (issue 24).
+@Suite struct DefaultLabelTests {
+    @Test(arguments: [
+        ("90", "90"), ("7m30s", "7m30s"), ("1h 30", "1h30"), ("1h 30m", "1h30m"), ("7 min 30 s", "7min30s"),
+        ("2 hours", "2hours"), (" 5m ", "5m"), ("1.5m", "1.5m"), ("1H\t30M", "1H30M"),
+    ])
+    func aTypedDurationIsLabelledWithoutItsSpacesAsAValidLabel(typed: String, label: String) throws {
+        let options = try Options.parse([typed])
+        #expect(options.processLabel == label)
+        #expect(Options.isValidLabel(label), "\(label)")
+        #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
+    }
+
+    /// A clock-text duration keeps its `:` as `status` lists it; its socket name (`1-30`) is a valid
+    /// label, and either name reaches it (ControlTimerEndToEndTests).
+    @Test(arguments: [("1:30", "1-30"), ("1:30:00", "1-30-00")])
+    func aClockTextDurationKeepsItsColonsAndItsSocketNameIsAValidLabel(typed: String, socket: String) throws {
+        let label = try Options.parse([typed]).processLabel
+        #expect(!label.contains(" "))
+        #expect(ControlServer.socketName(for: label) == socket)
+        #expect(Options.isValidLabel(socket))
+    }
+}
