@@ -64,7 +64,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
-        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"], swiftSettings: strictSettings),
+        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(

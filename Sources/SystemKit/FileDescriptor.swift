@@ -11,7 +11,8 @@ public struct FileDescriptor: ~Copyable {
     /// The descriptor number, for system calls and poll sets; valid while this value lives.
     public let rawValue: Int32
 
-    private init(owning rawValue: Int32) { self.rawValue = rawValue }
+    /// Takes ownership of `rawValue`, a descriptor a SystemKit maker opened close-on-exec.
+    init(owning rawValue: Int32) { self.rawValue = rawValue }
 
     deinit { Glibc.close(rawValue) }
 
