@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "CSystem",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
             ],
             swiftSettings: shippedSettings),
 
