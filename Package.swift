@@ -29,11 +29,12 @@ let package = Package(
         // libmosquitto's header only, seen only by HouseBus. No pkgConfig and no `link`: HouseBus
         // loads the library with dlopen, so the binary does not need it (nor libssl, libcrypto).
         .systemLibrary(name: "CMosquitto"),
-        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit, the CLI and the tests.
+        // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit alone.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
         // wake pipe, the lock box, thread start, backoff, Duration conversions, JSON string
-        // literals, UTC text, the label rule. The only library target that imports CSystem.
+        // literals, UTC text, the label rule, and typed wrappers of the calls Glibc lacks. The only
+        // target that imports CSystem.
         .target(name: "SystemKit", dependencies: ["CSystem"], swiftSettings: shippedSettings),
 
         // Timing: pure Swift, no C, no I/O.
@@ -54,19 +55,19 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "CSystem",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
             ],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
         // processes; a library under Tests/ that no product links.
         .target(
-            name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+            name: "TestSupport", dependencies: ["SystemKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
-        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"], swiftSettings: strictSettings),
+        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ControlChannelTests", dependencies: ["ControlChannel", "CSystem", "TimerModel"], swiftSettings: strictSettings),
+            name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "SystemKit", "TestSupport"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
@@ -74,18 +75,17 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "CSystem",
-                "TestSupport",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
-            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "CSystem", "TestSupport"],
+            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "SystemKit", "TestSupport"],
             swiftSettings: strictSettings),
         // What a listener hears through a real PulseAudio server: `make test-services` only.
         .testTarget(
-            name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "CSystem", "TestSupport"],
+            name: "HeardTests", dependencies: ["eggtimer", "AlarmAudio", "SystemKit", "TestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

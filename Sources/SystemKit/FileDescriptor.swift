@@ -3,15 +3,17 @@ public import Glibc
 
 /// An open file descriptor, close-on-exec from birth; its sole owner, which closes it when dropped.
 ///
-/// Made only by calls given `O_CLOEXEC`, `SOCK_CLOEXEC`, `TFD_CLOEXEC` or `pipe2(O_CLOEXEC)` (or
-/// by calls whose descriptors always are, as `pidfd_open`), so no child that another thread
+/// Made only by calls given `O_CLOEXEC`, `SOCK_CLOEXEC`, `TFD_CLOEXEC`, `SFD_CLOEXEC` or
+/// `pipe2(O_CLOEXEC)` (`posix_openpt` too), or by calls whose descriptors always are, as
+/// `pidfd_open` (the makers are here and in `SystemCalls+*.swift`), so no child that another thread
 /// spawns meanwhile can inherit it. Not thread-safe to drop while another thread uses the
 /// number: keep it with its user.
 public struct FileDescriptor: ~Copyable {
     /// The descriptor number, for system calls and poll sets; valid while this value lives.
     public let rawValue: Int32
 
-    private init(owning rawValue: Int32) { self.rawValue = rawValue }
+    /// Takes ownership of `rawValue`, a descriptor a SystemKit maker opened close-on-exec.
+    init(owning rawValue: Int32) { self.rawValue = rawValue }
 
     deinit { Glibc.close(rawValue) }
 

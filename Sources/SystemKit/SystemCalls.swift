@@ -35,15 +35,3 @@ public func peerCredentials(_ descriptor: Int32, _ credentials: inout PeerCreden
 public func acceptConnection(on listener: Int32, flags: Int32 = 0) -> Int32 {
     accept4(listener, nil, nil, flags | Int32(SOCK_CLOEXEC.rawValue))
 }
-
-/// Arms the timer descriptor `timer` (from ``FileDescriptor/timer(clock:nonBlocking:)``) to fire once
-/// at `deadline` on its clock, an absolute time.
-/// - Parameters:
-///   - timer: A timerfd.
-///   - deadline: The clock time to fire at (seconds and nanoseconds on the timer's clock).
-/// - Returns: Whether the kernel took it (false with `errno` set). C: `timerfd_settime` with
-///   `TFD_TIMER_ABSTIME`.
-public func armTimer(_ timer: Int32, at deadline: Glibc.timespec) -> Bool {
-    var setting = itimerspec(it_interval: timespec(), it_value: deadline)
-    return timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil) == 0
-}

@@ -1,7 +1,7 @@
 import AlarmAudio
-import CSystem
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerCore
 import TimerText
 
@@ -50,7 +50,7 @@ struct App {
         let startup: Startup
         do { startup = try Startup(options: options) } catch { return error }
 
-        _ = CSystem_setTimerSlack(1)  // wake at the deadline, not up to 50 us after it
+        try? setTimerSlack(.nanoseconds(1))  // wake at the deadline, not up to 50 us after it
         Self.requestRealtimeScheduling()
         guard let signals = SignalSet() else {
             printError("eggtimer: cannot set up signal handling")

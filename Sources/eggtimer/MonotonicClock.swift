@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 
 /// The app's clock: `ContinuousClock` (CLOCK_BOOTTIME on Linux, counts through suspend), and a

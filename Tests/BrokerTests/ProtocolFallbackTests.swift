@@ -1,6 +1,6 @@
-import CSystem
 import Glibc
 import HouseBus
+import SystemKit
 import TestSupport
 import Testing
 
@@ -84,7 +84,7 @@ final class FakeMQTT311Broker {
     /// - Returns: false (so it can lead a `||` in a driver's condition).
     func pump() -> Bool {
         while true {
-            let client = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            let client = acceptConnection(on: listener, flags: Int32(SOCK_NONBLOCK.rawValue))
             guard client >= 0 else { break }
             connections.append((client, [], false))
         }

@@ -1,6 +1,6 @@
-import CSystem
 import Glibc
 import HouseBus
+import SystemKit
 import TestSupport
 import Testing
 
@@ -33,10 +33,12 @@ import Testing
     /// Waits until the process `pid` (not this process's child: `recover` started it) has ended.
     /// - Returns: Whether it ended within `timeout`.
     private func waitForEnd(_ pid: pid_t, timeout: Duration) -> Bool {
-        let pidfd = pidfd_open(pid, 0)
-        guard pidfd >= 0 else { return errno == ESRCH }
-        defer { close(pidfd) }
-        return waitReadable(pidfd, timeout: timeout)
+        do {
+            let pidfd = try FileDescriptor.process(pid)
+            return waitReadable(pidfd.rawValue, timeout: timeout)
+        } catch {
+            return error.code == ESRCH
+        }
     }
 
     /// Kills `timer` with SIGKILL once its record names the broker and its state `counting` is

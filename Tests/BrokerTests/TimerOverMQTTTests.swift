@@ -1,6 +1,6 @@
-import CSystem
 import Glibc
 import HouseBus
+import SystemKit
 import TestSupport
 import Testing
 
@@ -260,9 +260,7 @@ import Testing
     /// stale only while their own clock is synchronised, so what `status`, `ack` and `follow` do
     /// with it depends on this machine's clock (adjtimex), and both outcomes are checked.
     @Test func theStateSaysWhenItWasPublishedAndAStaleOneIsNotBelievedOnASynchronisedClock() throws {
-        var status: Int32 = 0
-        let clockState = CSystem_clockState(&status)
-        let synchronised = clockState < 0 || (clockState != CSystem_TIME_ERROR && status & CSystem_STA_UNSYNC == 0)
+        let synchronised = (try? kernelClockState())?.isSynchronised ?? true
         print("this machine's clock is \(synchronised ? "" : "not ")synchronised")
         let (broker, login, topics, watcher, timer) = try kitchenTimer("tea", "30m")
         let url = "mqtt://127.0.0.1:\(broker.port)"

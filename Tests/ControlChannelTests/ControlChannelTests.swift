@@ -1,7 +1,7 @@
-import CSystem
 import ControlChannel
 import Dispatch
 import Glibc
+import SystemKit
 import Testing
 import TimerModel
 
@@ -164,8 +164,8 @@ private func removeFolder(_ path: String) {
         // The kernel's record of a real peer: this process, on both ends of a socket pair.
         var pair: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
-        var peer = CSystem_PeerCredentials()
-        #expect(CSystem_peerCredentials(pair[0], &peer) == 0)
+        var peer = PeerCredentials()
+        #expect(peerCredentials(pair[0], &peer) == 0)
         #expect(peer.uid == getuid() && peer.pid == getpid())
         close(pair[0])
         close(pair[1])

@@ -1,5 +1,5 @@
-import CSystem
 public import Glibc
+import SystemKit
 
 /// A child process started with `posix_spawn`; the test reaps it with ``wait(timeout:)``.
 public struct Child: Sendable {
@@ -62,9 +62,7 @@ public struct Child: Sendable {
     /// - Returns: Whether it exited (true also when it is gone).
     @discardableResult
     public func exits(within timeout: Duration) -> Bool {
-        let pidfd = pidfd_open(pid, 0)
-        guard pidfd >= 0 else { return true }
-        defer { close(pidfd) }
-        return waitReadable(pidfd, timeout: timeout)
+        guard let pidfd = try? FileDescriptor.process(pid) else { return true }
+        return waitReadable(pidfd.rawValue, timeout: timeout)
     }
 }

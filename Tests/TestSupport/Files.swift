@@ -1,13 +1,16 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// A pipe whose ends are close-on-exec from birth, so a child that another test's thread spawns
 /// meanwhile cannot inherit them (and keep a reader or writer alive that the test thinks is gone).
 /// - Returns: The read and write ends; the caller closes both.
 public func makePipe() -> (read: Int32, write: Int32) {
-    var ends: [Int32] = [-1, -1]
-    precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe2 failed: errno \(errno)")
-    return (ends[0], ends[1])
+    do {
+        let pipe = try FileDescriptor.pipe()
+        return (pipe.read.release(), pipe.write.release())
+    } catch {
+        preconditionFailure("pipe2 failed: \(error)")
+    }
 }
 
 /// A new empty folder `/tmp/<prefix>-XXXXXX`, mode 0700; the caller removes it (``removeDirectory(_:)``).

@@ -1,5 +1,5 @@
-import CSystem
 public import Glibc
+import SystemKit
 
 /// How a reaped child ended and the user + system CPU time it used.
 public struct Reaped: Sendable {
@@ -16,10 +16,8 @@ public struct Reaped: Sendable {
 ///   - deadline: When to give up waiting (`ContinuousClock`).
 /// - Returns: How it ended and the CPU time it used.
 public func reap(_ pid: Glibc.pid_t, deadline: ContinuousClock.Instant) -> Reaped {
-    let pidfd = pidfd_open(pid, 0)
-    if pidfd >= 0 {
-        defer { close(pidfd) }
-        if !waitReadable(pidfd, timeout: ContinuousClock.now.duration(to: deadline)) { kill(pid, SIGKILL) }
+    if let pidfd = try? FileDescriptor.process(pid) {
+        if !waitReadable(pidfd.rawValue, timeout: ContinuousClock.now.duration(to: deadline)) { kill(pid, SIGKILL) }
     } else {
         kill(pid, SIGKILL)
     }

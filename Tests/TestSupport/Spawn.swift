@@ -1,5 +1,5 @@
-public import CSystem
 public import Glibc
+import SystemKit
 
 /// Starts `executable` with `posix_spawn`: the child gets only what `actions` set up on
 /// descriptors 0, 1 and 2, whatever other threads have open (or are opening) meanwhile, no blocked
@@ -31,9 +31,9 @@ public func spawnProcess(
     sigfillset(&all)
     posix_spawnattr_setsigdefault(&attributes, &all)
     var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if newSession { flags |= Int32(CSystem_POSIX_SPAWN_SETSID) }
+    if newSession { flags |= Int32(spawnNewSessionFlag) }
     posix_spawnattr_setflags(&attributes, Int16(flags))
-    precondition(posix_spawn_file_actions_addclosefrom_np(&actions, 3) == 0)
+    do { try addCloseFrom(&actions, from: 3) } catch { preconditionFailure("close-from: \(error)") }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     let environment = environment.merging(RealtimeShift.inherited) { own, _ in own }
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

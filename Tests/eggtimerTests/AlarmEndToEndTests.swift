@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 import TestSupport
 import Testing
 import TimerText
@@ -238,7 +238,7 @@ import TimerText
         )
         let resumed = try #require(
             recover.stdout.split(separator: "(pid ").last.flatMap { pid_t(String($0.prefix { $0.isNumber })) })
-        let pidfd = pidfd_open(resumed, 0)
+        let pidfd = (try? FileDescriptor.process(resumed))?.release() ?? -1
         defer { if pidfd >= 0 { close(pidfd) } }
         #expect(runEggtimer(["cancel", "wake"], environment: environment).termination == .exited(0))
         var ended = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)

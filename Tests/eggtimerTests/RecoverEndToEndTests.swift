@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 import TestSupport
 import Testing
 
@@ -573,10 +573,8 @@ import Testing
     /// Waits (an event: its pidfd) until process `pid`, which is not this process's child, has
     /// ended; fails the test after 20 s.
     private func waitForEnd(_ pid: pid_t) {
-        let fd = pidfd_open(pid, 0)
-        guard fd >= 0 else { return }  // already gone (reaped)
-        defer { close(fd) }
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard let pidfd = try? FileDescriptor.process(pid) else { return }  // already gone (reaped)
+        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
             let count = poll(&ready, 1, pollTimeout(until: deadline))

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import TestSupport
 import Testing

@@ -2,6 +2,9 @@ import Glibc
 import TestSupport
 import Testing
 
+/// The shim module only SystemKit may import.
+private let module = "CSystem"
+
 /// What the suite itself must hold to on a fresh machine: every outside program it runs comes
 /// from a package the Makefile installs, and nothing it does leaves the machine.
 @Suite struct TestHygieneTests {
@@ -41,6 +44,47 @@ import Testing
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// CSystem (the declarations Glibc lacks) is seen by SystemKit alone: every other target,
+    /// the tests' included, goes through SystemKit's typed wrappers (issue 23).
+    @Test func onlySystemKitImportsCSystem() {
+        var found: [String] = []
+        for folder in ["/Sources", "/Tests"] {
+            for file in swiftFiles(under: repositoryRoot + folder)
+            where !file.hasPrefix(repositoryRoot + "/Sources/SystemKit/") {
+                for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false)
+                    .enumerated()
+                where Self.importsCSystem(line) {
+                    found.append("\(file):\(number + 1): \(line)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+        #expect(
+            !swiftFiles(under: repositoryRoot + "/Sources/SystemKit").filter { readText($0).contains("CSystem_") }
+                .isEmpty)
+    }
+
+    @Test(arguments: [
+        // Built from parts, so that this file itself does not hold the text `grep` looks for.
+        ("import " + module, true), ("public import " + module, true),
+        ("  @_implementationOnly import " + module, true), ("@testable import " + module + "  // why", true),
+        ("import SystemKit", false), ("// import " + module, false), ("import " + module + "Extras", false),
+        ("let text = \"import " + module + "\"", false),
+    ])
+    func aCSystemImportIsRecognised(line: String, imports: Bool) {
+        #expect(Self.importsCSystem(Substring(line)) == imports)
+    }
+
+    /// Whether `line` is an import declaration of the CSystem module (any access level or attribute).
+    private static func importsCSystem(_ line: Substring) -> Bool {
+        let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let words = code.split(separator: " ")
+        guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { return false }
+        let modifiers: Set<Substring> = ["public", "package", "internal", "fileprivate", "private"]
+        guard words[..<index].allSatisfy({ $0.hasPrefix("@") || modifiers.contains($0) }) else { return false }
+        return words[index + 1] == "CSystem" || words[index + 1].hasPrefix("CSystem.")
     }
 
     /// `make test` runs the suite through scripts/isolated.sh; run otherwise, this fails.

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// A timer descriptor on the boot clock (CLOCK_BOOTTIME) that becomes readable at an absolute
 /// instant, for the event loop's poll set.
@@ -24,9 +24,8 @@ final class BootTimer: LoopSource {
     /// C: `timerfd_create`.
     /// - Parameter clock: Maps instants to CLOCK_BOOTTIME nanoseconds.
     init?(clock: MonotonicClock) {
-        let fd = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        descriptor = fd
+        guard let timer = try? FileDescriptor.timer(clock: CLOCK_BOOTTIME, nonBlocking: true) else { return nil }
+        descriptor = timer.release()
         self.clock = clock
     }
 
@@ -35,14 +34,9 @@ final class BootTimer: LoopSource {
     /// An instant in the past fires at once. C: `timerfd_settime` with `TFD_TIMER_ABSTIME`.
     /// - Parameter instant: When to become readable, on the boot clock.
     func arm(at instant: ContinuousClock.Instant?) {
-        var setting = itimerspec()
-        if let instant {
-            // 0 would disarm: fire at 1 ns instead when the instant is at the clock's origin.
-            let nanoseconds = max(1, clock.nanoseconds(instant))
-            setting.it_value = timespec(
-                tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        }
-        _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+        // 0 would disarm: fire at 1 ns instead when the instant is at the clock's origin.
+        let deadline = instant.map { Duration.nanoseconds(max(1, clock.nanoseconds($0))).timespecValue }
+        try? setTimer(descriptor, at: deadline)
     }
 
     /// Clears a fired timer so the descriptor stops being readable; never blocks.

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// Why a child process could not be started: the `errno` `posix_spawn` returned.
 struct SpawnError: Error, Equatable {
@@ -49,14 +49,14 @@ enum ChildProcess {
             posix_spawnattr_setpgroup(&attributes, 0)
             flags |= Int16(POSIX_SPAWN_SETPGROUP)
         case .session:
-            flags |= CSystem_POSIX_SPAWN_SETSID
+            flags |= spawnNewSessionFlag
         }
         posix_spawnattr_setflags(&attributes, flags)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         files(&actions)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        do { try addCloseFrom(&actions, from: 3) } catch { throw SpawnError(code: error.code) }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []

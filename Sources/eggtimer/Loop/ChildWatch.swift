@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// A child process's exit as a source of the event loop, through its pidfd.
 ///
@@ -39,7 +39,7 @@ final class ChildWatch: LoopSource {
     init(pid: pid_t, at now: ContinuousClock.Instant = .now, ended: @escaping (Exit) -> Input) {
         self.pid = pid
         self.ended = ended
-        descriptor = pidfd_open(pid, 0)
+        descriptor = (try? FileDescriptor.process(pid))?.release() ?? -1
         if descriptor < 0 { fallbackCheck = now }
     }
 

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// Whether the kernel counts the wall clock as synchronised (by NTP or a time daemon), from its
 /// clock discipline (`adjtimex`): a Pi without a real-time clock starts unsynchronised, in 1970 or
@@ -28,9 +28,7 @@ enum ClockSync {
         case "unsynchronised": return false
         default: break
         }
-        var status: Int32 = 0
-        let state = CSystem_clockState(&status)
-        guard state >= 0 else { return true }
-        return state != CSystem_TIME_ERROR && status & CSystem_STA_UNSYNC == 0
+        guard let state = try? kernelClockState() else { return true }
+        return state.isSynchronised
     }
 }

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 
 /// The `--on-done CMD` child: `/bin/sh -c CMD`, started at the deadline without waiting for it.

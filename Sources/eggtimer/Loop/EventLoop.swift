@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// Waits in one `ppoll` on the descriptors of a list of ``LoopSource``s and turns what happened
 /// into ``Input``s.
@@ -75,19 +75,21 @@ struct EventLoop {
                 owners.append(index)
             }
         }
-        let ready: Int32
+        let timeout: Duration?
         let before = now()
         if let deadline, deadline <= before {
-            var zero = Glibc.timespec(tv_sec: 0, tv_nsec: 0)
-            ready = ppoll(&fds, nfds_t(fds.count), &zero, nil)
+            timeout = .zero
         } else if let timer {
             timer.arm(at: deadline)
-            ready = ppoll(&fds, nfds_t(fds.count), nil, nil)
+            timeout = nil
         } else {
-            var timeout = Self.timespec(until: deadline, from: before)
-            ready = withOptionalPointer(&timeout) { ppoll(&fds, nfds_t(fds.count), $0, nil) }
+            timeout = deadline.map { max(.zero, before.duration(to: $0)) }  // the fallback without a timerfd
         }
-        if ready < 0 && errno != EINTR { throw .osError }
+        let ready: Int
+        do { ready = try pollDescriptors(&fds, timeout: timeout) } catch {
+            guard error.code == EINTR else { throw .osError }
+            ready = -1
+        }
 
         let after = now()
         var inputs: [Input] = []
@@ -108,19 +110,4 @@ struct EventLoop {
         inputs.append(.tick)
         return inputs
     }
-
-    /// The relative timeout from `now` to `deadline`, for the fallback without a timerfd.
-    private static func timespec(until deadline: ContinuousClock.Instant?, from now: ContinuousClock.Instant)
-        -> Glibc.timespec?
-    {
-        guard let deadline else { return nil }
-        let (seconds, attoseconds) = max(.zero, now.duration(to: deadline)).components
-        return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    }
-}
-
-/// Calls `body` with a pointer to `value`'s payload, or nil when it is nil.
-private func withOptionalPointer<T, R>(_ value: inout T?, _ body: (UnsafePointer<T>?) -> R) -> R {
-    guard var payload = value else { return body(nil) }
-    return withUnsafePointer(to: &payload) { body($0) }
 }

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 import TimerText
 
 /// A timer descriptor on the wall clock (CLOCK_REALTIME) that becomes readable at an absolute
@@ -39,9 +39,8 @@ final class WallTimer: LoopSource {
     ///
     /// C: `timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC)`.
     init?() {
-        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        descriptor = fd
+        guard let timer = try? FileDescriptor.timer(clock: CLOCK_REALTIME, nonBlocking: true) else { return nil }
+        descriptor = timer.release()
     }
 
     /// Arms the timer at `instant` on the wall clock, or disarms it for nil; does nothing when
@@ -53,14 +52,8 @@ final class WallTimer: LoopSource {
     func arm(at instant: WallInstant?) {
         guard instant != armed else { return }
         armed = instant
-        var setting = itimerspec()
-        if let instant {
-            let nanoseconds = max(1, instant.unixNanoseconds)  // 0 would disarm
-            setting.it_value = timespec(
-                tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        }
-        let flags = Int32(TFD_TIMER_ABSTIME) | CSystem_TFD_TIMER_CANCEL_ON_SET
-        _ = timerfd_settime(descriptor, instant == nil ? 0 : flags, &setting, nil)
+        let deadline = instant.map { Duration.nanoseconds(max(1, $0.unixNanoseconds)).timespecValue }  // 0 would disarm
+        try? setTimer(descriptor, at: deadline, cancelOnClockSet: true)
     }
 
     /// Reads the descriptor once it polled readable; never blocks.

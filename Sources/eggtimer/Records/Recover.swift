@@ -1,4 +1,3 @@
-import CSystem
 import ControlChannel
 import Glibc
 import SystemKit

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// The signals the app handles, blocked for every thread and read from a `signalfd` in the same
 /// poll set as the keyboard, so a signal is handled by the event loop like a key (never in an
@@ -10,7 +10,7 @@ import Glibc
 final class SignalSet {
     /// The signals read from the descriptor.
     static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT, SIGUSR1]
-    /// The readable descriptor (nonblocking).
+    /// The readable descriptor (nonblocking, close-on-exec); closed by ``close()``.
     let descriptor: Int32
 
     /// Blocks the handled signals, ignores SIGPIPE (a broken pipe becomes EPIPE), and opens the
@@ -20,19 +20,19 @@ final class SignalSet {
     /// `trap '' INT`) stays ignored: a blocked signal would be delivered to the signalfd even so
     /// (PLATFORM-NOTES), and a timer started with nohup must survive its terminal closing.
     /// - Returns: nil if the kernel refuses the signalfd (then signals keep their defaults).
-    /// C: `sigaction`, `pthread_sigmask`, `signalfd`.
+    /// C: `sigaction`, `pthread_sigmask`, `signalfd` (``FileDescriptor/signals(_:nonBlocking:)``).
     init?() {
+        let signals = Self.handled.filter { !Self.isIgnored($0) }
         var mask = sigset_t()
         sigemptyset(&mask)
-        for signal in Self.handled where !Self.isIgnored(signal) { sigaddset(&mask, signal) }
+        for signal in signals { sigaddset(&mask, signal) }
         signal(SIGPIPE, SIG_IGN)
         guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
-        let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else {
+        guard let descriptor = try? FileDescriptor.signals(signals, nonBlocking: true) else {
             pthread_sigmask(SIG_UNBLOCK, &mask, nil)
             return nil
         }
-        descriptor = fd
+        self.descriptor = descriptor.release()
     }
 
     /// Whether `signal`'s disposition is SIG_IGN, as inherited from the parent.
@@ -46,12 +46,7 @@ final class SignalSet {
     /// Reads every pending signal number; never blocks.
     func drain() -> [Int32] {
         var signals: [Int32] = []
-        var info = signalfd_siginfo()
-        while withUnsafeMutableBytes(of: &info, { read(descriptor, $0.baseAddress, $0.count) })
-            == MemoryLayout<signalfd_siginfo>.size
-        {
-            signals.append(Int32(bitPattern: info.ssi_signo))
-        }
+        while let signal = readSignal(from: descriptor) { signals.append(signal) }
         return signals
     }
 

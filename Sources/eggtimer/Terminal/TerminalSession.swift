@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 
 /// The terminal while eggtimer runs: the keyboard in cbreak mode and the full-screen UI, both
 /// optional, taken and given back together, and only while this process group is the
@@ -153,11 +153,9 @@ struct TerminalSession {
     private static func isForeground(_ descriptor: Int32) -> Bool { tcgetpgrp(descriptor) == getpgrp() }
 
     private func measure() -> (columns: Int, rows: Int) {
-        var rows: UInt16 = 0
-        var columns: UInt16 = 0
-        guard let ui = routing.ui, CSystem_windowSize(ui, &rows, &columns) == 0, columns > 0, rows > 0 else {
+        guard let ui = routing.ui, let size = try? windowSize(of: ui), size.columns > 0, size.rows > 0 else {
             return (80, 24)
         }
-        return (Int(columns), Int(rows))
+        return (Int(size.columns), Int(size.rows))
     }
 }

@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import SystemKit
 import TestSupport
 
 /// `eggtimer` running in a new session on a pseudo-terminal, as a user's shell would run it: the
@@ -35,14 +35,17 @@ final class PseudoTerminal {
         executable: String = eggtimerPath
     ) {
         // Not openpty: it cannot make its descriptors close-on-exec atomically.
-        let master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
-        precondition(master >= 0, "posix_openpt failed: errno \(errno)")
-        precondition(grantpt(master) == 0 && unlockpt(master) == 0, "grantpt/unlockpt failed: errno \(errno)")
-        var name = [CChar](repeating: 0, count: 256)
-        precondition(ptsname_r(master, &name, name.count) == 0)
+        let master: Int32
+        let name: String
+        do {
+            master = try FileDescriptor.pseudoTerminal(flags: O_NONBLOCK).release()
+            name = try pseudoTerminalPath(of: master)
+            try setWindowSize(of: master, to: WindowSize(rows: rows, columns: columns))
+        } catch {
+            preconditionFailure("cannot make a pseudo-terminal: \(error)")
+        }
         let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         precondition(slave >= 0, "cannot open the pty slave: errno \(errno)")
-        precondition(CSystem_setWindowSize(master, rows, columns) == 0)
         (self.master, self.slave) = (master, slave)
         settingsBefore = Self.settings(of: slave)
 
@@ -54,8 +57,7 @@ final class PseudoTerminal {
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         pid = spawn(arguments, actions: &actions, environment: environment, newSession: true, executable: executable)
-        pidfd = pidfd_open(pid, 0)
-        precondition(pidfd >= 0, "pidfd_open failed: errno \(errno)")
+        do { pidfd = try FileDescriptor.process(pid).release() } catch { preconditionFailure("pidfd_open: \(error)") }
     }
 
     deinit {
@@ -184,7 +186,7 @@ final class PseudoTerminal {
 
     /// Resizes the terminal, as a terminal emulator does; the kernel sends SIGWINCH.
     func resize(columns: UInt16, rows: UInt16) {
-        _ = CSystem_setWindowSize(master, rows, columns)
+        try? setWindowSize(of: master, to: WindowSize(rows: rows, columns: columns))
     }
 
     /// Closes the master side, as sshd does when a connection drops or a terminal emulator when

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import TestSupport
 import Testing
@@ -20,7 +19,7 @@ import Testing
     /// Even a descriptor the test process leaves inheritable (as another library might) stays out.
     @Test func aSpawnedChildHoldsNoneOfTheTestProcessesDescriptors() throws {
         var inheritable: [Int32] = [-1, -1]
-        try #require(pipe2(&inheritable, 0) == 0)
+        try #require(Glibc.pipe(&inheritable) == 0)  // deliberately not close-on-exec
         defer { for fd in inheritable { close(fd) } }
         let (pid, reader) = spawnIntoPipe(["10m", "--json", "-D", "null"])
         defer { close(reader) }
