@@ -19,7 +19,8 @@ enum ControlCommands {
     /// Runs `command` and says how it ended.
     /// - Returns: ``ExitStatus/done`` when listed or acted on (`status` also with no timers);
     ///   ``ExitStatus/noTimer`` when there was nothing to act on, or the timer refused;
-    ///   ``ExitStatus/usage`` when several timers could be meant.
+    ///   ``ExitStatus/usage`` when several timers could be meant. `ack --all` and `cancel --all`:
+    ///   ``ExitStatus/done`` when they acted on at least one timer, ``ExitStatus/noTimer`` when none fits.
     static func run(_ command: ControlCommand) -> ExitStatus {
         let folder = RuntimeFolder.current()
         switch command {
@@ -38,6 +39,9 @@ enum ControlCommands {
             .resume(let label), .add(let label, _):
             guard let vocabulary = command.vocabulary else { return .software }
             return act(vocabulary, label: label, folder: folder)
+        case .acknowledgeAll, .cancelAll:
+            guard let vocabulary = command.vocabulary else { return .software }
+            return actOnAll(vocabulary, folder: folder)
         case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
@@ -101,6 +105,37 @@ enum ControlCommands {
             printError("eggtimer: " + failure.message)
             return failure.status
         }
+    }
+
+    /// Sends `command` to every timer ``TimerSelection/all(among:for:)`` picks, one line each:
+    /// the outcome on standard output, a failure on standard error.
+    /// - Parameters:
+    ///   - command: ``Command/acknowledge`` or ``Command/cancel``.
+    ///   - folder: The runtime folder.
+    /// - Returns: ``ExitStatus/done`` when at least one timer acted; else the first failure's status
+    ///   (``ExitStatus/noTimer`` when none fits).
+    private static func actOnAll(_ command: Command, folder: String) -> ExitStatus {
+        guard let all = labels(in: folder) else { return .noTimer }
+        let targets: [TimerStatus]
+        do { targets = try TimerSelection.all(among: survey(all, folder: folder).timers, for: command) } catch {
+            printError("eggtimer: " + error.message)
+            return error.status
+        }
+        var text = ""
+        var failed: ExitStatus?
+        var acted = false
+        for target in targets {
+            switch send(command, to: target.label, folder: folder) {
+            case .success(let line):
+                text += line + "\n"
+                acted = true
+            case .failure(let failure):
+                printError("eggtimer: " + failure.message)
+                failed = failed ?? failure.status
+            }
+        }
+        let status = write(text)
+        return acted ? status : failed ?? .noTimer
     }
 
     /// One exchange with the chosen timer.
@@ -234,8 +269,8 @@ extension ControlCommand {
     /// `snooze --for D` carries whole seconds, at least one (D rounded up), as the protocol does.
     var vocabulary: Command? {
         switch self {
-        case .acknowledge: .acknowledge
-        case .cancel: .cancel
+        case .acknowledge, .acknowledgeAll: .acknowledge
+        case .cancel, .cancelAll: .cancel
         case .snooze(_, let length): .snooze(length.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
         case .pause: .pause
         case .resume: .resume

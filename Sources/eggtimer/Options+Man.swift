@@ -317,6 +317,10 @@ extension Options {
         .B eggtimer ack pasta
         From another shell: stop pasta's alarm.
         .TP
+        .B eggtimer ack \-\-all
+        Stop every alarm ringing or snoozed, one line each (exit 3 when none is); \fBcancel \-\-all\fR
+        ends every running timer.
+        .TP
         .B systemctl \-\-user start eggtimer@soft
         Run a soft egg as a user service (it logs to the journal).
         .TP

@@ -69,6 +69,34 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
     }
 }
 
+/// `ack --all` and `cancel --all` (issue 24): which timers each acts on, and the failure when none fits.
+@Suite struct AllTimersSelectionTests {
+    private let kitchen = [
+        timer("a", .counting), timer("b", .ringing), timer("c", .paused), timer("d", .snoozed),
+        timer("e", .silent), timer("f", .menu), timer("g", .done),
+    ]
+
+    @Test func ackAllTakesEveryRingingSilentOrSnoozedTimer() throws {
+        #expect(try TimerSelection.all(among: kitchen, for: .acknowledge).map(\.label) == ["b", "d", "e"])
+    }
+
+    @Test func cancelAllTakesEveryTimerNotOverYet() throws {
+        #expect(try TimerSelection.all(among: kitchen, for: .cancel).map(\.label) == ["a", "b", "c", "d", "e", "f"])
+    }
+
+    @Test(arguments: [
+        ([TimerStatus](), Command.acknowledge, "no timer is ringing or snoozed"),
+        ([timer("a", .counting), timer("b", .paused)], .acknowledge, "no timer is ringing or snoozed"),
+        ([], .cancel, "no timers running"), ([timer("g", .done)], .cancel, "no timers running"),
+        ([timer("b", .ringing)], .snooze(nil), "no timers running"),
+    ])
+    func noneFittingIsTheNoTimerStatus(timers: [TimerStatus], command: Command, message: String) {
+        #expect(throws: ControlFailure(status: .noTimer, message: message)) {
+            try TimerSelection.all(among: timers, for: command)
+        }
+    }
+}
+
 @Suite struct ControlOutcomeTests {
     private func outcome(_ reply: String, _ command: Command) -> Result<String, ControlFailure> {
         ControlCommands.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
@@ -178,6 +206,8 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
             (ControlCommand.acknowledge(label: nil), Command?.some(.acknowledge), "eggtimer/1\tack", "ack"),
             (.acknowledge(label: "tea"), .acknowledge, "eggtimer/1\tack", "ack"),
             (.cancel(label: nil), .cancel, "eggtimer/1\tcancel", "cancel"),
+            (.acknowledgeAll, .acknowledge, "eggtimer/1\tack", "ack"),
+            (.cancelAll, .cancel, "eggtimer/1\tcancel", "cancel"),
             (.snooze(label: nil, for: nil), .snooze(nil), "eggtimer/1\tsnooze", "snooze"),
             (.snooze(label: "tea", for: .seconds(90)), .snooze(.seconds(90)), "eggtimer/1\tsnooze\t90", "snooze 90"),
             // Whole seconds, at least one: rounded up.

@@ -65,6 +65,35 @@ import Testing
         #expect(eggs.finish() == .exited(0))
     }
 
+    /// One `ack --all` stops every ringing alarm, a line each, and then finds none (exit 3).
+    ///
+    /// Issue 24; plain `ack` with two ringing still lists them, `cancel --all` ends the rest.
+    @Test func ackAllStopsEveryRingingAlarmThenFindsNone() {
+        let house = House()
+        let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
+        let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
+        let soup = house.timer(["30s", "--label", "soup"], capture: "soup")
+        #expect(tea.expect(#""event":"sounding""#, until: soon()) && eggs.expect(#""event":"sounding""#, until: soon()))
+        #expect(soup.expect(#""event":"started""#, until: soon()))
+        #expect(house.command(["ack"]).termination == .exited(64))
+
+        let all = house.command(["ack", "--all"])
+        #expect(all.termination == .exited(0), "\(all.stderr)")
+        #expect(all.stdout == "eggs: alarm stopped\ntea: alarm stopped\n")
+        #expect(tea.finish() == .exited(0) && eggs.finish() == .exited(0))
+
+        let again = house.command(["ack", "--all"])
+        #expect(again.termination == .exited(3))
+        #expect(again.stderr == "eggtimer: no timer is ringing or snoozed\n")
+        #expect(again.stdout.isEmpty)
+
+        let cancel = house.command(["cancel", "--all"])
+        #expect(cancel.termination == .exited(0), "\(cancel.stderr)")
+        #expect(cancel.stdout == "soup: cancelled\n")
+        #expect(soup.finish() == .exited(1))
+        #expect(house.command(["cancel", "--all"]).termination == .exited(3))
+    }
+
     /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
     /// MQTT name it), though its socket is `1-30`; either name reaches it.
     @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
