@@ -25,7 +25,9 @@ enum ControlCommands {
         let folder = RuntimeFolder.current()
         switch command {
         case .status(let json):
-            let timers = survey(labels(in: folder) ?? [], folder: folder).timers
+            // A timer that does not answer (stopped, hung) is part of the report, not a warning,
+            // except with --json, whose array holds only timers that answered.
+            let (timers, _, unanswered) = survey(labels(in: folder) ?? [], folder: folder, warn: json)
             let store = RecordStore.current()
             let bootID = BootClock.bootID()
             let kept = store.map { KeptRecord.list(in: $0, running: timers, bootID: bootID, now: .now) } ?? []
@@ -34,7 +36,8 @@ enum ControlCommands {
             if json { return write(StatusReport.json(timers, kept: kept, time: time)) }
             let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
-                StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
+                StatusReport.table(timers, unanswered: unanswered, kept: kept, time: time, now: now)
+                    + notes.map { $0 + "\n" }.joined())
         case .acknowledge(let label), .cancel(let label), .snooze(let label, _), .pause(let label),
             .resume(let label), .add(let label, _):
             guard let vocabulary = command.vocabulary else { return .software }
@@ -68,7 +71,7 @@ enum ControlCommands {
                 return .configuration
             }
         }
-        let (timers, namedFailure) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
+        let (timers, namedFailure, unanswered) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
         if let namedFailure {
             printError("eggtimer: " + namedFailure)
             return .noTimer
@@ -96,7 +99,7 @@ enum ControlCommands {
                     result = .failure(error)
                 }
             } else {
-                result = .failure(error)
+                result = .failure(TimerSelection.unanswered(error, count: unanswered.count))
             }
         }
         switch result {
@@ -117,8 +120,9 @@ enum ControlCommands {
     private static func actOnAll(_ command: Command, folder: String) -> ExitStatus {
         guard let all = labels(in: folder) else { return .noTimer }
         let targets: [TimerStatus]
-        do { targets = try TimerSelection.all(among: survey(all, folder: folder).timers, for: command) } catch {
-            printError("eggtimer: " + error.message)
+        let (timers, _, unanswered) = survey(all, folder: folder)
+        do { targets = try TimerSelection.all(among: timers, for: command) } catch {
+            printError("eggtimer: " + TimerSelection.unanswered(error, count: unanswered.count).message)
             return error.status
         }
         var text = ""
@@ -192,18 +196,22 @@ enum ControlCommands {
 
     /// The status of each timer in `labels` (socket names) that answers, in that order, each with
     /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
-    /// stale sockets are skipped silently, other failures with a warning.
+    /// stale sockets are skipped silently (their timer is gone); a timer that does not answer
+    /// (stopped, hung, or not eggtimer) is counted in `unanswered`, and warned about when `warn`.
     /// - Parameters:
     ///   - labels: The socket names to ask.
     ///   - folder: The runtime folder.
     ///   - named: A label the caller asked for by name: its failure is returned, not warned about
     ///     (the caller says it, once).
-    /// - Returns: The statuses, and what went wrong with `named`, if anything.
+    ///   - warn: Whether to say each other failure on standard error, ending in `; skipped`.
+    /// - Returns: The statuses, what went wrong with `named`, if anything, and one clause for each
+    ///   other timer that did not answer (``failureText(_:label:)``).
     private static func survey(
-        _ labels: [String], folder: String, named: String? = nil
-    ) -> (timers: [TimerStatus], namedFailure: String?) {
+        _ labels: [String], folder: String, named: String? = nil, warn: Bool = true
+    ) -> (timers: [TimerStatus], namedFailure: String?, unanswered: [String]) {
         var timers: [TimerStatus] = []
         var namedFailure: String?
+        var unanswered: [String] = []
         for label in labels {
             do throws(ControlError) {
                 let reply = try ControlClient.exchange(
@@ -216,11 +224,12 @@ enum ControlCommands {
                 if label == named {
                     namedFailure = failureText(error, label: label)
                 } else {
-                    printError("eggtimer: " + failureText(error, label: label) + "; skipped")
+                    unanswered.append(failureText(error, label: label))
+                    if warn { printError("eggtimer: " + failureText(error, label: label) + "; skipped") }
                 }
             }
         }
-        return (timers, namedFailure)
+        return (timers, namedFailure, unanswered)
     }
 
     /// The labels of the sockets in `folder`, when it passes the timer's own rules (a missing
@@ -243,7 +252,7 @@ enum ControlCommands {
     private static func failureText(_ error: ControlError, label: String) -> String {
         switch error {
         case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
-            "\(label): not answering: its process \(pid) is stopped (Ctrl-Z or SIGSTOP; `fg` or `kill -CONT \(pid)`)"
+            "\(label): stopped (SIGSTOP or Ctrl-Z), not answering (pid \(pid); `fg` or `kill -CONT \(pid)` continues it)"
         case .noAnswer(_, let pid?): "\(label): no answer within \(answerLimit.components.seconds) s (pid \(pid))"
         case .noAnswer: "\(label): no answer within \(answerLimit.components.seconds) s"
         case .badAnswer: "\(label) answered something that is not eggtimer's"

@@ -18,13 +18,21 @@ enum StatusReport {
     /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``). Kept records
     /// have LABEL, ENDED (how), STATE (as recorded) and LEFT (the time left, or how overdue).
     /// - Parameters:
+    ///
+    /// Timers whose socket took the connection but did not answer (stopped with SIGSTOP or
+    /// Ctrl-Z, hung) run: they are counted under the table (or instead of ``noneRunning``), one
+    /// line each: `1 timer running, not answering:` then `  jc: stopped (SIGSTOP or Ctrl-Z), …`.
+    /// - Parameters:
     ///   - timers: The timers, in the order to print.
+    ///   - unanswered: One clause per running timer that did not answer, in order.
     ///   - kept: The records no running timer owns (``KeptRecord``).
     ///   - time: Local wall-clock time for the deadlines.
     ///   - now: The wall clock now, milliseconds since the Unix epoch: which day is today.
     /// - Returns: The lines, each ending in a newline.
-    static func table(_ timers: [TimerStatus], kept: [KeptRecord] = [], time: LocalTime, now: Int64) -> String {
-        var text = noneRunning + "\n"
+    static func table(
+        _ timers: [TimerStatus], unanswered: [String] = [], kept: [KeptRecord] = [], time: LocalTime, now: Int64
+    ) -> String {
+        var text = unanswered.isEmpty ? noneRunning + "\n" : ""
         if !timers.isEmpty {
             let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
             let rows = timers.map { timer in
@@ -39,6 +47,12 @@ enum StatusReport {
             let warning =
                 timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
             text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning
+        }
+        if !unanswered.isEmpty {
+            let count = unanswered.count == 1 ? "1 timer" : "\(unanswered.count) timers"
+            text +=
+                (timers.isEmpty ? count : count + " more") + " running, not answering:\n"
+                + unanswered.map { "  " + $0.escapingControlCharacters + "\n" }.joined()
         }
         guard !kept.isEmpty else { return text }
         let header = ["LABEL", "ENDED", "STATE", "LEFT"]

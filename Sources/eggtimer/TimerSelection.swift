@@ -78,4 +78,16 @@ enum TimerSelection {
         default: false
         }
     }
+
+    /// `failure` reworded when timers that did not answer were left out: not "no timers running"
+    /// (they run) but how many run without answering.
+    /// - Parameters:
+    ///   - failure: Why nothing was chosen among the timers that answered.
+    ///   - count: How many other timers did not answer (each already said on standard error).
+    /// - Returns: `failure`, or for ``ExitStatus/noTimer`` with `count` above 0:
+    ///   `no timers running` → `no timer answering (1 running, not answering)`.
+    static func unanswered(_ failure: ControlFailure, count: Int) -> ControlFailure {
+        guard count > 0, failure.status == .noTimer, failure.message == "no timers running" else { return failure }
+        return ControlFailure(status: .noTimer, message: "no timer answering (\(count) running, not answering)")
+    }
 }

@@ -136,6 +136,36 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
         #expect(StatusReport.json([], time: utcPlusOne) == "[]\n")
     }
 
+    /// Timers that did not answer run: they are counted, never "no timers running" (issue 24).
+    @Test func timersThatDoNotAnswerAreCountedAsRunning() {
+        let stopped = "jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid 9)"
+        #expect(
+            StatusReport.table([], unanswered: [stopped], time: utcPlusOne, now: nineTwelve)
+                == "1 timer running, not answering:\n  \(stopped)\n")
+        let both = StatusReport.table(
+            [timer("tea", .counting)], unanswered: [stopped, "x\u{1B}: no answer within 1 s"], time: utcPlusOne,
+            now: nineTwelve)
+        #expect(both.hasPrefix("LABEL "))
+        #expect(
+            both.hasSuffix("\n2 timers more running, not answering:\n  \(stopped)\n  x\\x1B: no answer within 1 s\n"))
+        #expect(!both.contains(StatusReport.noneRunning))
+    }
+
+    @Test(arguments: [
+        (
+            ControlFailure(status: .noTimer, message: "no timers running"), 2,
+            "no timer answering (2 running, not answering)"
+        ),
+        (ControlFailure(status: .noTimer, message: "no timers running"), 0, "no timers running"),
+        (
+            ControlFailure(status: .noTimer, message: "no timer labelled 'x' is running"), 1,
+            "no timer labelled 'x' is running"
+        ),
+    ])
+    func nothingChosenSaysTimersThatDoNotAnswerRun(failure: ControlFailure, count: Int, message: String) {
+        #expect(TimerSelection.unanswered(failure, count: count).message == message)
+    }
+
     @Test func theTableHasAHeaderAndAlignedRows() {
         var soft = timer("soft", .counting, pid: 4242, remaining: .milliseconds(298_500))
         // To the nearest second: 4:59 (298.5 s rounded up) from 09:07:05.499 is 09:12:04, not 09:12:03.

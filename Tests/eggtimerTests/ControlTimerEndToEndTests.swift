@@ -119,11 +119,42 @@ import Testing
         #expect(cancel.termination == .exited(3))
         #expect(
             cancel.stderr
-                == "eggtimer: jc: not answering: its process \(timer.pid) is stopped (Ctrl-Z or SIGSTOP; "
-                + "`fg` or `kill -CONT \(timer.pid)`)\n")
+                == "eggtimer: jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid \(timer.pid); "
+                + "`fg` or `kill -CONT \(timer.pid)` continues it)\n")
         kill(timer.pid, SIGCONT)
         #expect(house.command(["cancel", "jc"]).termination == .exited(0))
         #expect(timer.finish() == .exited(1))
+    }
+
+    /// `status` with a stopped timer (issue 24): not "skipped" and then "no timers running", but
+    /// counted as running and said to be stopped; plain `ack` says none answers, not none runs.
+    @Test func statusCountsAStoppedTimerAsRunningAndSaysItIsStopped() {
+        let house = House()
+        let stopped = house.timer(["30s", "--label", "jc"], capture: "jc")
+        #expect(stopped.expect(#""event":"started""#, until: soon()))
+        let stoppedLine =
+            "  jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid \(stopped.pid); "
+            + "`fg` or `kill -CONT \(stopped.pid)` continues it)\n"
+        kill(stopped.pid, SIGSTOP)
+        defer { kill(stopped.pid, SIGCONT) }
+        let alone = house.command(["status"])
+        #expect(alone.termination == .exited(0))
+        #expect(alone.stderr == "")
+        #expect(alone.stdout == "1 timer running, not answering:\n" + stoppedLine, "\(alone.stdout)")
+        let ack = house.command(["ack"])
+        #expect(ack.termination == .exited(3))
+        #expect(ack.stderr.hasSuffix("eggtimer: no timer answering (1 running, not answering)\n"), "\(ack.stderr)")
+
+        let tea = house.timer(["30s", "--label", "tea"], capture: "tea")
+        #expect(tea.expect(#""event":"started""#, until: soon()))
+        let both = house.command(["status"])
+        #expect(both.stdout.hasPrefix("LABEL "), "\(both.stdout)")
+        #expect(both.stdout.contains("\ntea "))
+        #expect(both.stdout.hasSuffix("\n1 timer more running, not answering:\n" + stoppedLine), "\(both.stdout)")
+        #expect(!both.stdout.contains("no timers running"))
+        kill(stopped.pid, SIGCONT)
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(stopped.finish() == .exited(1) && tea.finish() == .exited(1))
     }
 
     @Test func aSecondTimerWithARunningLabelIsRefused() {
