@@ -87,6 +87,11 @@ extension Options {
         another shell, or SIGUSR1.
         Without an argument it opens the egg menu: \#(roff(menuText(presets))).
         .PP
+        Times in whole seconds follow one rule everywhere (the screen, the log's lines, \#
+        \fBstatus\fR, \fBstatus \-\-mqtt\fR): a time of day is cut to its second, as clocks show it \#
+        (an alarm due at 09:12:03.6 rings at \fB09:12:03\fR, the second the log says the time is up); \#
+        a time left is rounded up, as countdowns show it, so \fB0:00\fR only once it rings.
+        .PP
         In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
         line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
         unattended as a systemd user service.

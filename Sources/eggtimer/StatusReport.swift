@@ -130,9 +130,9 @@ struct LocalTime: Sendable {
     /// The system's time zone (`localtime_r`, TZ honoured).
     static let system = LocalTime(local: WallClock.system.local)
 
-    /// `09:12:03`: the local time of day, 24-hour, to the nearest second: a deadline read back a
-    /// hair before a whole second (through the boot clock) shows that second, and a deadline at
-    /// 09:07:05.499 + 4:59.5 left (shown 4:59 rounded up) shows 09:12:04, as now + the time left.
+    /// `09:12:03`: the local time of day, 24-hour, truncated to the second as clocks show
+    /// (``WholeSeconds/wallSecond(unixMilliseconds:)``, the rule the log's lines follow too): a
+    /// deadline at 09:12:03.600 shows 09:12:03, the second the log says the time is up.
     func clockText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
@@ -163,8 +163,8 @@ struct LocalTime: Sendable {
             ?? CivilDate(daysSinceEpoch: Int(seconds / 86_400))
     }
 
-    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, to the nearest second (as
-    /// ``clockText(unixMilliseconds:)``).
+    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, truncated to the second
+    /// (as ``clockText(unixMilliseconds:)``).
     func isoText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         let offsetMinutes = Int(parts.tm_gmtoff) / 60
@@ -174,10 +174,9 @@ struct LocalTime: Sendable {
             + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))\(offset)"
     }
 
-    /// Whole seconds, to the nearest (a half rounds up; also before 1970).
+    /// The whole second a wall-clock instant falls in (``WholeSeconds``; also before 1970).
     private static func seconds(_ milliseconds: Int64) -> time_t {
-        let (quotient, remainder) = (milliseconds + 500).quotientAndRemainder(dividingBy: 1000)
-        return time_t(remainder < 0 ? quotient - 1 : quotient)
+        time_t(WholeSeconds.wallSecond(unixMilliseconds: milliseconds))
     }
 
     private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {

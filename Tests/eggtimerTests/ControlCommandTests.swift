@@ -168,13 +168,14 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
 
     @Test func theTableHasAHeaderAndAlignedRows() {
         var soft = timer("soft", .counting, pid: 4242, remaining: .milliseconds(298_500))
-        // To the nearest second: 4:59 (298.5 s rounded up) from 09:07:05.499 is 09:12:04, not 09:12:03.
+        // A time of day is cut to its second (09:12:03.999 is 09:12:03, when the log says the time
+        // is up); the time left is rounded up (298.5 s is 4:59): WholeSeconds.
         soft.deadlineUnixMilliseconds = nineTwelve + 999
         let tea = timer("tea", .paused, pid: 17, remaining: .seconds(3723))
         #expect(
             StatusReport.table([soft, tea], time: utcPlusOne, now: nineTwelve) == """
                 LABEL   PID  STATE     REMAINING  RINGS AT
-                soft   4242  counting       4:59  09:12:04
+                soft   4242  counting       4:59  09:12:03
                 tea      17  paused      1:02:03  -
 
                 """)
@@ -219,12 +220,13 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
             return parts
         }
         #expect(zone.isoText(unixMilliseconds: 0).hasSuffix(text))
-        #expect(utcPlusOne.isoText(unixMilliseconds: -1001) == "1970-01-01T00:59:59+01:00")
-        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T01:00:00+01:00", "nearest")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1001) == "1970-01-01T00:59:58+01:00")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1000) == "1970-01-01T00:59:59+01:00")
+        // Cut to the second, also before 1970 (WholeSeconds).
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T00:59:59+01:00", "truncated")
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve) == "09:12:03")
-        // A whole-second deadline read back through the boot clock a hair early is still that second.
-        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:03")
-        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 499) == "09:12:03")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:02")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 999) == "09:12:03")
     }
 }
 
