@@ -196,16 +196,18 @@ enum ControlCommands {
 
     /// The status of each timer in `labels` (socket names) that answers, in that order, each with
     /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
-    /// stale sockets are skipped silently (their timer is gone); a timer that does not answer
-    /// (stopped, hung, or not eggtimer) is counted in `unanswered`, and warned about when `warn`.
+    /// stale sockets are skipped silently (their timer is gone); a timer that does not answer in
+    /// time (stopped, hung) is counted in `unanswered`, and warned about when `warn`; any other
+    /// failure (another user's socket, an answer that is not eggtimer's: no timer of this user's)
+    /// is always warned about.
     /// - Parameters:
     ///   - labels: The socket names to ask.
     ///   - folder: The runtime folder.
     ///   - named: A label the caller asked for by name: its failure is returned, not warned about
     ///     (the caller says it, once).
-    ///   - warn: Whether to say each other failure on standard error, ending in `; skipped`.
+    ///   - warn: Whether to say a timer that did not answer on standard error, ending in `; skipped`.
     /// - Returns: The statuses, what went wrong with `named`, if anything, and one clause for each
-    ///   other timer that did not answer (``failureText(_:label:)``).
+    ///   other timer that did not answer in time (``failureText(_:label:)``).
     private static func survey(
         _ labels: [String], folder: String, named: String? = nil, warn: Bool = true
     ) -> (timers: [TimerStatus], namedFailure: String?, unanswered: [String]) {
@@ -223,9 +225,12 @@ enum ControlCommands {
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)
-                } else {
+                } else if case .noAnswer = error, !warn {
                     unanswered.append(failureText(error, label: label))
-                    if warn { printError("eggtimer: " + failureText(error, label: label) + "; skipped") }
+                } else {
+                    // Not a timer of this user's (another user's socket, a foreign answer): a warning.
+                    if case .noAnswer = error { unanswered.append(failureText(error, label: label)) }
+                    printError("eggtimer: " + failureText(error, label: label) + "; skipped")
                 }
             }
         }
