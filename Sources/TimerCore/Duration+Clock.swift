@@ -1,6 +1,6 @@
 extension Duration {
     /// Whole seconds, rounding any fraction up (what a countdown display shows): 0.001 s → 1 s,
-    /// 1 s → 1 s, zero and negative → 0 s.
+    /// 1 s → 1 s, zero and negative → 0 s; a time left on every front (``WholeSeconds``).
     public var roundedUpToWholeSeconds: Duration {
         let (seconds, attoseconds) = components
         if self <= .zero { return .zero }
@@ -22,7 +22,7 @@ extension Duration {
     /// Clock text for a countdown display, seconds rounded up: `m:ss` below one hour, `h:mm:ss`
     /// from one hour (`25:00:00` for 25 h; there is no day field).
     public var clockText: String {
-        let total = roundedUpToWholeSeconds.components.seconds
+        let total = WholeSeconds.left(self)
         let hours = total / 3600
         let minutes = (total % 3600) / 60
         let seconds = total % 60

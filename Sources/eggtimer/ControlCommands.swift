@@ -19,12 +19,15 @@ enum ControlCommands {
     /// Runs `command` and says how it ended.
     /// - Returns: ``ExitStatus/done`` when listed or acted on (`status` also with no timers);
     ///   ``ExitStatus/noTimer`` when there was nothing to act on, or the timer refused;
-    ///   ``ExitStatus/usage`` when several timers could be meant.
+    ///   ``ExitStatus/usage`` when several timers could be meant. `ack --all` and `cancel --all`:
+    ///   ``ExitStatus/done`` when they acted on at least one timer, ``ExitStatus/noTimer`` when none fits.
     static func run(_ command: ControlCommand) -> ExitStatus {
         let folder = RuntimeFolder.current()
         switch command {
         case .status(let json):
-            let timers = survey(labels(in: folder) ?? [], folder: folder).timers
+            // A timer that does not answer (stopped, hung) is part of the report, not a warning,
+            // except with --json, whose array holds only timers that answered.
+            let (timers, _, unanswered) = survey(labels(in: folder) ?? [], folder: folder, warn: json)
             let store = RecordStore.current()
             let bootID = BootClock.bootID()
             let kept = store.map { KeptRecord.list(in: $0, running: timers, bootID: bootID, now: .now) } ?? []
@@ -33,11 +36,15 @@ enum ControlCommands {
             if json { return write(StatusReport.json(timers, kept: kept, time: time)) }
             let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
             return write(
-                StatusReport.table(timers, kept: kept, time: time, now: now) + notes.map { $0 + "\n" }.joined())
+                StatusReport.table(timers, unanswered: unanswered, kept: kept, time: time, now: now)
+                    + notes.map { $0 + "\n" }.joined())
         case .acknowledge(let label), .cancel(let label), .snooze(let label, _), .pause(let label),
             .resume(let label), .add(let label, _):
             guard let vocabulary = command.vocabulary else { return .software }
             return act(vocabulary, label: label, folder: folder)
+        case .acknowledgeAll, .cancelAll:
+            guard let vocabulary = command.vocabulary else { return .software }
+            return actOnAll(vocabulary, folder: folder)
         case .recover(let bootOnly): return Recover.run(bootOnly: bootOnly)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
@@ -64,7 +71,7 @@ enum ControlCommands {
                 return .configuration
             }
         }
-        let (timers, namedFailure) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
+        let (timers, namedFailure, unanswered) = survey(wanted.map { [$0] } ?? all, folder: folder, named: wanted)
         if let namedFailure {
             printError("eggtimer: " + namedFailure)
             return .noTimer
@@ -92,7 +99,7 @@ enum ControlCommands {
                     result = .failure(error)
                 }
             } else {
-                result = .failure(error)
+                result = .failure(TimerSelection.unanswered(error, count: unanswered.count))
             }
         }
         switch result {
@@ -101,6 +108,38 @@ enum ControlCommands {
             printError("eggtimer: " + failure.message)
             return failure.status
         }
+    }
+
+    /// Sends `command` to every timer ``TimerSelection/all(among:for:)`` picks, one line each:
+    /// the outcome on standard output, a failure on standard error.
+    /// - Parameters:
+    ///   - command: ``Command/acknowledge`` or ``Command/cancel``.
+    ///   - folder: The runtime folder.
+    /// - Returns: ``ExitStatus/done`` when at least one timer acted; else the first failure's status
+    ///   (``ExitStatus/noTimer`` when none fits).
+    private static func actOnAll(_ command: Command, folder: String) -> ExitStatus {
+        guard let all = labels(in: folder) else { return .noTimer }
+        let targets: [TimerStatus]
+        let (timers, _, unanswered) = survey(all, folder: folder)
+        do { targets = try TimerSelection.all(among: timers, for: command) } catch {
+            printError("eggtimer: " + TimerSelection.unanswered(error, count: unanswered.count).message)
+            return error.status
+        }
+        var text = ""
+        var failed: ExitStatus?
+        var acted = false
+        for target in targets {
+            switch send(command, to: target.label, folder: folder) {
+            case .success(let line):
+                text += line + "\n"
+                acted = true
+            case .failure(let failure):
+                printError("eggtimer: " + failure.message)
+                failed = failed ?? failure.status
+            }
+        }
+        let status = write(text)
+        return acted ? status : failed ?? .noTimer
     }
 
     /// One exchange with the chosen timer.
@@ -157,18 +196,24 @@ enum ControlCommands {
 
     /// The status of each timer in `labels` (socket names) that answers, in that order, each with
     /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
-    /// stale sockets are skipped silently, other failures with a warning.
+    /// stale sockets are skipped silently (their timer is gone); a timer that does not answer in
+    /// time (stopped, hung) is counted in `unanswered`, and warned about when `warn`; any other
+    /// failure (another user's socket, an answer that is not eggtimer's: no timer of this user's)
+    /// is always warned about.
     /// - Parameters:
     ///   - labels: The socket names to ask.
     ///   - folder: The runtime folder.
     ///   - named: A label the caller asked for by name: its failure is returned, not warned about
     ///     (the caller says it, once).
-    /// - Returns: The statuses, and what went wrong with `named`, if anything.
+    ///   - warn: Whether to say a timer that did not answer on standard error, ending in `; skipped`.
+    /// - Returns: The statuses, what went wrong with `named`, if anything, and one clause for each
+    ///   other timer that did not answer in time (``failureText(_:label:)``).
     private static func survey(
-        _ labels: [String], folder: String, named: String? = nil
-    ) -> (timers: [TimerStatus], namedFailure: String?) {
+        _ labels: [String], folder: String, named: String? = nil, warn: Bool = true
+    ) -> (timers: [TimerStatus], namedFailure: String?, unanswered: [String]) {
         var timers: [TimerStatus] = []
         var namedFailure: String?
+        var unanswered: [String] = []
         for label in labels {
             do throws(ControlError) {
                 let reply = try ControlClient.exchange(
@@ -180,12 +225,16 @@ enum ControlCommands {
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)
+                } else if case .noAnswer = error, !warn {
+                    unanswered.append(failureText(error, label: label))
                 } else {
+                    // Not a timer of this user's (another user's socket, a foreign answer): a warning.
+                    if case .noAnswer = error { unanswered.append(failureText(error, label: label)) }
                     printError("eggtimer: " + failureText(error, label: label) + "; skipped")
                 }
             }
         }
-        return (timers, namedFailure)
+        return (timers, namedFailure, unanswered)
     }
 
     /// The labels of the sockets in `folder`, when it passes the timer's own rules (a missing
@@ -208,7 +257,7 @@ enum ControlCommands {
     private static func failureText(_ error: ControlError, label: String) -> String {
         switch error {
         case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
-            "\(label): not answering: its process \(pid) is stopped (Ctrl-Z or SIGSTOP; `fg` or `kill -CONT \(pid)`)"
+            "\(label): stopped (SIGSTOP or Ctrl-Z), not answering (pid \(pid); `fg` or `kill -CONT \(pid)` continues it)"
         case .noAnswer(_, let pid?): "\(label): no answer within \(answerLimit.components.seconds) s (pid \(pid))"
         case .noAnswer: "\(label): no answer within \(answerLimit.components.seconds) s"
         case .badAnswer: "\(label) answered something that is not eggtimer's"
@@ -234,8 +283,8 @@ extension ControlCommand {
     /// `snooze --for D` carries whole seconds, at least one (D rounded up), as the protocol does.
     var vocabulary: Command? {
         switch self {
-        case .acknowledge: .acknowledge
-        case .cancel: .cancel
+        case .acknowledge, .acknowledgeAll: .acknowledge
+        case .cancel, .cancelAll: .cancel
         case .snooze(_, let length): .snooze(length.map { max(.seconds(1), $0.roundedUpToWholeSeconds) })
         case .pause: .pause
         case .resume: .resume

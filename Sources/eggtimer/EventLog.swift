@@ -167,8 +167,7 @@ struct WallClock: Sendable {
     /// `09:12:03`: the local time of day, 24-hour.
     func localClockText(bootNanoseconds: Int64) -> String {
         let unix = unixNanoseconds(bootNanoseconds: bootNanoseconds)
-        let (secondsPart, nanos) = unix.quotientAndRemainder(dividingBy: 1_000_000_000)
-        let parts = local(time_t(nanos < 0 ? secondsPart - 1 : secondsPart))
+        let parts = local(time_t(WholeSeconds.wallSecond(unixNanoseconds: unix)))
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
     }
 

@@ -89,6 +89,11 @@ extension Options {
         "Short break." (\fBshort break\fR) and "Long break." (\fBlong break\fR).
         Without an argument it opens the egg menu: \#(roff(menuText(presets))).
         .PP
+        Times in whole seconds follow one rule everywhere (the screen, the log's lines, \#
+        \fBstatus\fR, \fBstatus \-\-mqtt\fR): a time of day is cut to its second, as clocks show it \#
+        (an alarm due at 09:12:03.6 rings at \fB09:12:03\fR, the second the log says the time is up); \#
+        a time left is rounded up, as countdowns show it, so \fB0:00\fR only once it rings.
+        .PP
         In a terminal it draws the countdown on the alternate screen; otherwise it prints one plain \#
         line per event on standard output (one JSON object with \fB\-\-json\fR), so it runs \#
         unattended as a systemd user service.
@@ -320,6 +325,10 @@ extension Options {
         .TP
         .B eggtimer ack pasta
         From another shell: stop pasta's alarm.
+        .TP
+        .B eggtimer ack \-\-all
+        Stop every alarm ringing or snoozed, one line each (exit 3 when none is); \fBcancel \-\-all\fR
+        ends every running timer.
         .TP
         .B systemctl \-\-user start eggtimer@soft
         Run a soft egg as a user service (it logs to the journal).

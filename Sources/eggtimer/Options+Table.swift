@@ -105,6 +105,9 @@ extension Options {
             // A timer's default label may be a duration as typed (`1:30`): the socket's name is
             // made from it (ControlServer.socketName), so any one-line name without `/` will do.
             let label = arguments.first
+            if let label, options.all {
+                throw UsageError(description: "unexpected label '\(label)' with '--all': give a label or --all")
+            }
             if let label, options.bus.url != nil {
                 // Across the house: `LABEL` or `NODE/LABEL`, as the topics name them.
                 guard BusOptions.isValidTarget(label) else {
@@ -127,15 +130,18 @@ extension Options {
                     + "that no longer run",
                 takesLabel: false
             ) { _, options in .status(json: options.json) },
-            Subcommand(names: ["ack"], usage: "[LABEL]", help: "stop the alarm", takesLabel: true) { label, _ in
-                .acknowledge(label: label)
+            Subcommand(
+                names: ["ack"], usage: "[LABEL]", help: "stop the alarm (--all: every one ringing or snoozed)",
+                takesLabel: true
+            ) { label, options in
+                options.all ? .acknowledgeAll : .acknowledge(label: label)
             },
             Subcommand(
                 names: ["cancel"], usage: "[LABEL]",
-                help: "end the timer (one that no longer runs: forget its kept record)",
+                help: "end the timer (one that no longer runs: forget its kept record; --all: every running one)",
                 takesLabel: true
-            ) { label, _ in
-                .cancel(label: label)
+            ) { label, options in
+                options.all ? .cancelAll : .cancel(label: label)
             },
             Subcommand(
                 names: ["snooze"], usage: "[LABEL] [--for D]",
@@ -331,6 +337,11 @@ extension Options {
     ]
 
     private static let subcommandSpecs: [Spec] = [
+        Spec(
+            names: ["--all"], group: .subcommand,
+            help: "act on every timer that fits (ack: ringing or snoozed; cancel: running), one line each",
+            fits: Scope.subcommands(["ack", "cancel"])
+        ) { options, _, _ in options.all = true },
         Spec(
             names: ["--for"], argument: "D", group: .subcommand, help: "snooze for D instead of 10m",
             fits: [.subcommand("snooze")]

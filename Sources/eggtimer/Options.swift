@@ -13,6 +13,10 @@ enum ControlCommand: Equatable {
     case acknowledge(label: String?)
     /// End the timer labelled `label` (nil: as for `acknowledge`).
     case cancel(label: String?)
+    /// `ack --all`: stop the alarm of every timer ringing or snoozed.
+    case acknowledgeAll
+    /// `cancel --all`: end every running timer.
+    case cancelAll
     /// Silence the alarm and ring it again after `for` (nil: the timer's default, 10 min).
     case snooze(label: String?, for: Duration?)
     /// Freeze the time left of the timer labelled `label` (nil: as for `acknowledge`).
@@ -85,6 +89,9 @@ struct Options: Equatable {
     var snoozeFor: Duration?
     /// `add SECONDS`: the amount (read only into ``ControlCommand/add(label:by:)``).
     var addAmount: Duration = .zero
+    /// `ack --all`, `cancel --all`: every timer that fits (read only into ``ControlCommand/acknowledgeAll``
+    /// and ``ControlCommand/cancelAll``).
+    var all = false
     /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:)``).
     var recoverBoot = false
     /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.

@@ -18,13 +18,21 @@ enum StatusReport {
     /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``). Kept records
     /// have LABEL, ENDED (how), STATE (as recorded) and LEFT (the time left, or how overdue).
     /// - Parameters:
+    ///
+    /// Timers whose socket took the connection but did not answer (stopped with SIGSTOP or
+    /// Ctrl-Z, hung) run: they are counted under the table (or instead of ``noneRunning``), one
+    /// line each: `1 timer running, not answering:` then `  jc: stopped (SIGSTOP or Ctrl-Z), …`.
+    /// - Parameters:
     ///   - timers: The timers, in the order to print.
+    ///   - unanswered: One clause per running timer that did not answer, in order.
     ///   - kept: The records no running timer owns (``KeptRecord``).
     ///   - time: Local wall-clock time for the deadlines.
     ///   - now: The wall clock now, milliseconds since the Unix epoch: which day is today.
     /// - Returns: The lines, each ending in a newline.
-    static func table(_ timers: [TimerStatus], kept: [KeptRecord] = [], time: LocalTime, now: Int64) -> String {
-        var text = noneRunning + "\n"
+    static func table(
+        _ timers: [TimerStatus], unanswered: [String] = [], kept: [KeptRecord] = [], time: LocalTime, now: Int64
+    ) -> String {
+        var text = unanswered.isEmpty ? noneRunning + "\n" : ""
         if !timers.isEmpty {
             let header = ["LABEL", "PID", "STATE", "REMAINING", "RINGS AT"]
             let rows = timers.map { timer in
@@ -39,6 +47,12 @@ enum StatusReport {
             let warning =
                 timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
             text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning
+        }
+        if !unanswered.isEmpty {
+            let count = unanswered.count == 1 ? "1 timer" : "\(unanswered.count) timers"
+            text +=
+                (timers.isEmpty ? count : count + " more") + " running, not answering:\n"
+                + unanswered.map { "  " + $0.escapingControlCharacters + "\n" }.joined()
         }
         guard !kept.isEmpty else { return text }
         let header = ["LABEL", "ENDED", "STATE", "LEFT"]
@@ -116,9 +130,9 @@ struct LocalTime: Sendable {
     /// The system's time zone (`localtime_r`, TZ honoured).
     static let system = LocalTime(local: WallClock.system.local)
 
-    /// `09:12:03`: the local time of day, 24-hour, to the nearest second: a deadline read back a
-    /// hair before a whole second (through the boot clock) shows that second, and a deadline at
-    /// 09:07:05.499 + 4:59.5 left (shown 4:59 rounded up) shows 09:12:04, as now + the time left.
+    /// `09:12:03`: the local time of day, 24-hour, truncated to the second as clocks show
+    /// (``WholeSeconds/wallSecond(unixMilliseconds:)``, the rule the log's lines follow too): a
+    /// deadline at 09:12:03.600 shows 09:12:03, the second the log says the time is up.
     func clockText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
@@ -149,8 +163,8 @@ struct LocalTime: Sendable {
             ?? CivilDate(daysSinceEpoch: Int(seconds / 86_400))
     }
 
-    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, to the nearest second (as
-    /// ``clockText(unixMilliseconds:)``).
+    /// `2026-11-30T09:12:03+01:00`: local ISO 8601 with the UTC offset, truncated to the second
+    /// (as ``clockText(unixMilliseconds:)``).
     func isoText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
         let offsetMinutes = Int(parts.tm_gmtoff) / 60
@@ -160,10 +174,9 @@ struct LocalTime: Sendable {
             + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))\(offset)"
     }
 
-    /// Whole seconds, to the nearest (a half rounds up; also before 1970).
+    /// The whole second a wall-clock instant falls in (``WholeSeconds``; also before 1970).
     private static func seconds(_ milliseconds: Int64) -> time_t {
-        let (quotient, remainder) = (milliseconds + 500).quotientAndRemainder(dividingBy: 1000)
-        return time_t(remainder < 0 ? quotient - 1 : quotient)
+        time_t(WholeSeconds.wallSecond(unixMilliseconds: milliseconds))
     }
 
     private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {

@@ -54,4 +54,40 @@ enum TimerSelection {
         throw ControlFailure(
             status: .usage, message: "\(timers.count) timers are running: \(list); name one: eggtimer \(verb) LABEL")
     }
+
+    /// The timers `ack --all` or `cancel --all` act on: for ``Command/acknowledge`` every one
+    /// ringing (or silent) or snoozed, for ``Command/cancel`` every one not over yet.
+    /// - Parameters:
+    ///   - timers: The running timers that answered, sorted by label.
+    ///   - command: ``Command/acknowledge`` or ``Command/cancel`` (any other fits none).
+    /// - Returns: Those that fit, in order; never empty.
+    /// - Throws: `ControlFailure` with ``ExitStatus/noTimer`` when none fits.
+    static func all(among timers: [TimerStatus], for command: Command) throws(ControlFailure) -> [TimerStatus] {
+        let fitting = timers.filter { fits($0.state, command) }
+        guard fitting.isEmpty else { return fitting }
+        let what = command == .acknowledge ? "no timer is ringing or snoozed" : "no timers running"
+        throw ControlFailure(status: .noTimer, message: what)
+    }
+
+    /// Whether `--all` with `command` acts on a timer in `state`: `ack` on one ringing, silent or
+    /// snoozed, `cancel` on one not over yet (the egg menu too).
+    static func fits(_ state: TimerState, _ command: Command) -> Bool {
+        switch command {
+        case .acknowledge: state.isRinging || state == .snoozed
+        case .cancel: !state.isFinal
+        default: false
+        }
+    }
+
+    /// `failure` reworded when timers that did not answer were left out: not "no timers running"
+    /// (they run) but how many run without answering.
+    /// - Parameters:
+    ///   - failure: Why nothing was chosen among the timers that answered.
+    ///   - count: How many other timers did not answer (each already said on standard error).
+    /// - Returns: `failure`, or for ``ExitStatus/noTimer`` with `count` above 0:
+    ///   `no timers running` → `no timer answering (1 running, not answering)`.
+    static func unanswered(_ failure: ControlFailure, count: Int) -> ControlFailure {
+        guard count > 0, failure.status == .noTimer, failure.message == "no timers running" else { return failure }
+        return ControlFailure(status: .noTimer, message: "no timer answering (\(count) running, not answering)")
+    }
 }

@@ -128,6 +128,33 @@ import Testing
         #expect(timer.stdout.contains(#""by":"mqtt""#))
     }
 
+    /// `ack --all --mqtt` (issue 24): one command reaches every ringing timer on the broker, a
+    /// line each, and both end acknowledged; with none left it exits 3.
+    @Test func ackAllOverMQTTReachesEveryRingingTimer() throws {
+        let (broker, login, eggs, watcher, first) = try kitchenTimer(
+            "eggs", "1s",
+            watching: {
+                [$0.state, TimerTopics(node: "kitchen", label: "tea").state]
+            })
+        let tea = TimerTopics(node: "kitchen", label: "tea")
+        let second = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
+        #expect(
+            watcher.wait(timeout: .seconds(15)) {
+                states($0, topic: eggs.state).contains("ringing") && states($0, topic: tea.state).contains("ringing")
+            }, "\(watcher.lines)")
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let all = runEggtimer(["ack", "--all", "--mqtt", url])
+        #expect(all.termination == .exited(0), "\(all.stderr)")
+        #expect(
+            all.stdout.split(separator: "\n").sorted() == ["kitchen/eggs: ack sent", "kitchen/tea: ack sent"],
+            "\(all.stdout)")
+        #expect(first.finish() == .exited(0) && second.finish() == .exited(0))
+        let again = runEggtimer(["ack", "--all", "--mqtt", url])
+        #expect(again.termination == .exited(3), "\(again.stdout)")
+        #expect(again.stderr == "eggtimer: no timer is ringing or snoozed on the MQTT broker\n")
+        _ = login
+    }
+
     @Test func commandsForAnotherTimerAndGarbageAreIgnored() throws {
         let (broker, login, topics, watcher, timer) = try kitchenTimer("rice", "30m")
         #expect(watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains("counting") })

@@ -230,6 +230,24 @@ private let t0 = ContinuousClock.now
         #expect(try HouseSurvey.target(among: timers, target: "pie", verb: "ack").label == "pie")
         #expect(try HouseSurvey.target(among: timers, target: "k/1:30", verb: "snooze").label == "1:30")
     }
+
+    /// `ack --all --mqtt` and `cancel --all --mqtt` (issue 24): every timer that fits, never an
+    /// offline or stale one; none fitting is the no-timer status.
+    @Test func allReachesEveryFittingTimerOnTheBroker() throws {
+        let timers = [
+            timer("attic", "soup", "counting"), timer("attic", "pie", "snoozed"), timer("k", "tea", "ringing"),
+            timer("k", "stew", "offline"), timer("k", "jam", "stale"), timer("k", "rice", "silent"),
+            timer("k", "old", "done"),
+        ]
+        #expect(try HouseSurvey.all(among: timers, for: .acknowledge).map(\.label) == ["pie", "tea", "rice"])
+        #expect(try HouseSurvey.all(among: timers, for: .cancel).map(\.label) == ["soup", "pie", "tea", "rice"])
+        #expect(
+            throws: ControlFailure(status: .noTimer, message: "no timer is ringing or snoozed on the MQTT broker")
+        ) { try HouseSurvey.all(among: [timer("k", "stew", "offline"), timers[0]], for: .acknowledge) }
+        #expect(throws: ControlFailure(status: .noTimer, message: "no timers running on the MQTT broker")) {
+            try HouseSurvey.all(among: [timer("k", "old", "done")], for: .cancel)
+        }
+    }
 }
 
 /// Issue 20: `status`/`ack --mqtt` on an injected wall clock: stale states are listed and refused.

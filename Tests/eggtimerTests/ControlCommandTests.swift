@@ -69,6 +69,34 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
     }
 }
 
+/// `ack --all` and `cancel --all` (issue 24): which timers each acts on, and the failure when none fits.
+@Suite struct AllTimersSelectionTests {
+    private let kitchen = [
+        timer("a", .counting), timer("b", .ringing), timer("c", .paused), timer("d", .snoozed),
+        timer("e", .silent), timer("f", .menu), timer("g", .done),
+    ]
+
+    @Test func ackAllTakesEveryRingingSilentOrSnoozedTimer() throws {
+        #expect(try TimerSelection.all(among: kitchen, for: .acknowledge).map(\.label) == ["b", "d", "e"])
+    }
+
+    @Test func cancelAllTakesEveryTimerNotOverYet() throws {
+        #expect(try TimerSelection.all(among: kitchen, for: .cancel).map(\.label) == ["a", "b", "c", "d", "e", "f"])
+    }
+
+    @Test(arguments: [
+        ([TimerStatus](), Command.acknowledge, "no timer is ringing or snoozed"),
+        ([timer("a", .counting), timer("b", .paused)], .acknowledge, "no timer is ringing or snoozed"),
+        ([], .cancel, "no timers running"), ([timer("g", .done)], .cancel, "no timers running"),
+        ([timer("b", .ringing)], .snooze(nil), "no timers running"),
+    ])
+    func noneFittingIsTheNoTimerStatus(timers: [TimerStatus], command: Command, message: String) {
+        #expect(throws: ControlFailure(status: .noTimer, message: message)) {
+            try TimerSelection.all(among: timers, for: command)
+        }
+    }
+}
+
 @Suite struct ControlOutcomeTests {
     private func outcome(_ reply: String, _ command: Command) -> Result<String, ControlFailure> {
         ControlCommands.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
@@ -108,15 +136,46 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
         #expect(StatusReport.json([], time: utcPlusOne) == "[]\n")
     }
 
+    /// Timers that did not answer run: they are counted, never "no timers running" (issue 24).
+    @Test func timersThatDoNotAnswerAreCountedAsRunning() {
+        let stopped = "jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid 9)"
+        #expect(
+            StatusReport.table([], unanswered: [stopped], time: utcPlusOne, now: nineTwelve)
+                == "1 timer running, not answering:\n  \(stopped)\n")
+        let both = StatusReport.table(
+            [timer("tea", .counting)], unanswered: [stopped, "x\u{1B}: no answer within 1 s"], time: utcPlusOne,
+            now: nineTwelve)
+        #expect(both.hasPrefix("LABEL "))
+        #expect(
+            both.hasSuffix("\n2 timers more running, not answering:\n  \(stopped)\n  x\\x1B: no answer within 1 s\n"))
+        #expect(!both.contains(StatusReport.noneRunning))
+    }
+
+    @Test(arguments: [
+        (
+            ControlFailure(status: .noTimer, message: "no timers running"), 2,
+            "no timer answering (2 running, not answering)"
+        ),
+        (ControlFailure(status: .noTimer, message: "no timers running"), 0, "no timers running"),
+        (
+            ControlFailure(status: .noTimer, message: "no timer labelled 'x' is running"), 1,
+            "no timer labelled 'x' is running"
+        ),
+    ])
+    func nothingChosenSaysTimersThatDoNotAnswerRun(failure: ControlFailure, count: Int, message: String) {
+        #expect(TimerSelection.unanswered(failure, count: count).message == message)
+    }
+
     @Test func theTableHasAHeaderAndAlignedRows() {
         var soft = timer("soft", .counting, pid: 4242, remaining: .milliseconds(298_500))
-        // To the nearest second: 4:59 (298.5 s rounded up) from 09:07:05.499 is 09:12:04, not 09:12:03.
+        // A time of day is cut to its second (09:12:03.999 is 09:12:03, when the log says the time
+        // is up); the time left is rounded up (298.5 s is 4:59): WholeSeconds.
         soft.deadlineUnixMilliseconds = nineTwelve + 999
         let tea = timer("tea", .paused, pid: 17, remaining: .seconds(3723))
         #expect(
             StatusReport.table([soft, tea], time: utcPlusOne, now: nineTwelve) == """
                 LABEL   PID  STATE     REMAINING  RINGS AT
-                soft   4242  counting       4:59  09:12:04
+                soft   4242  counting       4:59  09:12:03
                 tea      17  paused      1:02:03  -
 
                 """)
@@ -161,12 +220,13 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
             return parts
         }
         #expect(zone.isoText(unixMilliseconds: 0).hasSuffix(text))
-        #expect(utcPlusOne.isoText(unixMilliseconds: -1001) == "1970-01-01T00:59:59+01:00")
-        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T01:00:00+01:00", "nearest")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1001) == "1970-01-01T00:59:58+01:00")
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1000) == "1970-01-01T00:59:59+01:00")
+        // Cut to the second, also before 1970 (WholeSeconds).
+        #expect(utcPlusOne.isoText(unixMilliseconds: -1) == "1970-01-01T00:59:59+01:00", "truncated")
         #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve) == "09:12:03")
-        // A whole-second deadline read back through the boot clock a hair early is still that second.
-        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:03")
-        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 499) == "09:12:03")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve - 1) == "09:12:02")
+        #expect(utcPlusOne.clockText(unixMilliseconds: nineTwelve + 999) == "09:12:03")
     }
 }
 
@@ -178,6 +238,8 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
             (ControlCommand.acknowledge(label: nil), Command?.some(.acknowledge), "eggtimer/1\tack", "ack"),
             (.acknowledge(label: "tea"), .acknowledge, "eggtimer/1\tack", "ack"),
             (.cancel(label: nil), .cancel, "eggtimer/1\tcancel", "cancel"),
+            (.acknowledgeAll, .acknowledge, "eggtimer/1\tack", "ack"),
+            (.cancelAll, .cancel, "eggtimer/1\tcancel", "cancel"),
             (.snooze(label: nil, for: nil), .snooze(nil), "eggtimer/1\tsnooze", "snooze"),
             (.snooze(label: "tea", for: .seconds(90)), .snooze(.seconds(90)), "eggtimer/1\tsnooze\t90", "snooze 90"),
             // Whole seconds, at least one: rounded up.

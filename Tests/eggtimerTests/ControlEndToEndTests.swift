@@ -246,15 +246,20 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         #expect(successor.path == path)
     }
 
-    /// A timer that never answers (stopped, hung) costs the answer limit and one warning line.
-    @Test func aTimerThatDoesNotAnswerIsSkippedWithAWarning() throws {
+    /// A timer that never answers (stopped, hung) costs the answer limit and one line: `status`
+    /// counts it as running, not answering (issue 24: not "skipped" and then "no timers running").
+    @Test func aTimerThatDoesNotAnswerIsCountedAsNotAnswering() throws {
         let runtime = try RuntimeDirectory()
         let mute = try ControlServer(folder: runtime.folder, label: "mute")  // listens, never accepts
         let result = runEggtimer(["status"], environment: runtime.environment)
         #expect(result.termination == .exited(0))
-        #expect(result.stdout == "no timers running\n")
         // The listener is this test process (SO_PEERCRED), running, not stopped.
-        #expect(result.stderr == "eggtimer: mute: no answer within 1 s (pid \(getpid())); skipped\n")
+        #expect(
+            result.stdout == "1 timer running, not answering:\n  mute: no answer within 1 s (pid \(getpid()))\n")
+        #expect(result.stderr == "")
+        let json = runEggtimer(["status", "--json"], environment: runtime.environment)
+        #expect(json.stdout == "[]\n")
+        #expect(json.stderr == "eggtimer: mute: no answer within 1 s (pid \(getpid())); skipped\n")
         _ = mute
     }
 }

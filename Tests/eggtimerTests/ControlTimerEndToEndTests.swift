@@ -65,6 +65,35 @@ import Testing
         #expect(eggs.finish() == .exited(0))
     }
 
+    /// One `ack --all` stops every ringing alarm, a line each, and then finds none (exit 3).
+    ///
+    /// Issue 24; plain `ack` with two ringing still lists them, `cancel --all` ends the rest.
+    @Test func ackAllStopsEveryRingingAlarmThenFindsNone() {
+        let house = House()
+        let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
+        let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
+        let soup = house.timer(["30s", "--label", "soup"], capture: "soup")
+        #expect(tea.expect(#""event":"sounding""#, until: soon()) && eggs.expect(#""event":"sounding""#, until: soon()))
+        #expect(soup.expect(#""event":"started""#, until: soon()))
+        #expect(house.command(["ack"]).termination == .exited(64))
+
+        let all = house.command(["ack", "--all"])
+        #expect(all.termination == .exited(0), "\(all.stderr)")
+        #expect(all.stdout == "eggs: alarm stopped\ntea: alarm stopped\n")
+        #expect(tea.finish() == .exited(0) && eggs.finish() == .exited(0))
+
+        let again = house.command(["ack", "--all"])
+        #expect(again.termination == .exited(3))
+        #expect(again.stderr == "eggtimer: no timer is ringing or snoozed\n")
+        #expect(again.stdout.isEmpty)
+
+        let cancel = house.command(["cancel", "--all"])
+        #expect(cancel.termination == .exited(0), "\(cancel.stderr)")
+        #expect(cancel.stdout == "soup: cancelled\n")
+        #expect(soup.finish() == .exited(1))
+        #expect(house.command(["cancel", "--all"]).termination == .exited(3))
+    }
+
     /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
     /// MQTT name it), though its socket is `1-30`; either name reaches it.
     @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
@@ -101,11 +130,42 @@ import Testing
         #expect(cancel.termination == .exited(3))
         #expect(
             cancel.stderr
-                == "eggtimer: jc: not answering: its process \(timer.pid) is stopped (Ctrl-Z or SIGSTOP; "
-                + "`fg` or `kill -CONT \(timer.pid)`)\n")
+                == "eggtimer: jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid \(timer.pid); "
+                + "`fg` or `kill -CONT \(timer.pid)` continues it)\n")
         kill(timer.pid, SIGCONT)
         #expect(house.command(["cancel", "jc"]).termination == .exited(0))
         #expect(timer.finish() == .exited(1))
+    }
+
+    /// `status` with a stopped timer (issue 24): not "skipped" and then "no timers running", but
+    /// counted as running and said to be stopped; plain `ack` says none answers, not none runs.
+    @Test func statusCountsAStoppedTimerAsRunningAndSaysItIsStopped() {
+        let house = House()
+        let stopped = house.timer(["30s", "--label", "jc"], capture: "jc")
+        #expect(stopped.expect(#""event":"started""#, until: soon()))
+        let stoppedLine =
+            "  jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid \(stopped.pid); "
+            + "`fg` or `kill -CONT \(stopped.pid)` continues it)\n"
+        kill(stopped.pid, SIGSTOP)
+        defer { kill(stopped.pid, SIGCONT) }
+        let alone = house.command(["status"])
+        #expect(alone.termination == .exited(0))
+        #expect(alone.stderr == "")
+        #expect(alone.stdout == "1 timer running, not answering:\n" + stoppedLine, "\(alone.stdout)")
+        let ack = house.command(["ack"])
+        #expect(ack.termination == .exited(3))
+        #expect(ack.stderr.hasSuffix("eggtimer: no timer answering (1 running, not answering)\n"), "\(ack.stderr)")
+
+        let tea = house.timer(["30s", "--label", "tea"], capture: "tea")
+        #expect(tea.expect(#""event":"started""#, until: soon()))
+        let both = house.command(["status"])
+        #expect(both.stdout.hasPrefix("LABEL "), "\(both.stdout)")
+        #expect(both.stdout.contains("\ntea "))
+        #expect(both.stdout.hasSuffix("\n1 timer more running, not answering:\n" + stoppedLine), "\(both.stdout)")
+        #expect(!both.stdout.contains("no timers running"))
+        kill(stopped.pid, SIGCONT)
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(stopped.finish() == .exited(1) && tea.finish() == .exited(1))
     }
 
     @Test func aSecondTimerWithARunningLabelIsRefused() {

@@ -207,6 +207,8 @@ import TimerText
         (["ack", "--", "tea"], .acknowledge(label: "tea")),
         (["cancel"], .cancel(label: nil)),
         (["cancel", "soft"], .cancel(label: "soft")),
+        (["ack", "--all"], .acknowledgeAll), (["--all", "ACK"], .acknowledgeAll), (["cancel", "--all"], .cancelAll),
+        (["ack", "--all", "--mqtt", "mqtt://h"], .acknowledgeAll),
         (["snooze"], .snooze(label: nil, for: nil)),
         (["snooze", "tea"], .snooze(label: "tea", for: nil)),
         (["snooze", "tea", "--for", "5m"], .snooze(label: "tea", for: .seconds(300))),
@@ -254,6 +256,19 @@ import TimerText
         (["snooze", "--for"], "option '--for' needs a value"),
         (["status", "tea"], "unexpected argument 'tea': 'status' takes no label"),
         (["ack", "tea", "soft"], "unexpected argument 'soft': give at most one label"),
+        (["ack", "--all", "tea"], "unexpected label 'tea' with '--all': give a label or --all"),
+        (["cancel", "tea", "--all"], "unexpected label 'tea' with '--all': give a label or --all"),
+        (
+            ["ack", "--all", "--mqtt", "mqtt://h", "k/tea"],
+            "unexpected label 'k/tea' with '--all': give a label or --all"
+        ),
+        (["snooze", "--all"], "option '--all' does not work with 'snooze' (only with 'ack' or 'cancel')"),
+        (["status", "--all"], "option '--all' does not work with 'status' (only with 'ack' or 'cancel')"),
+        (
+            ["5m", "--all"],
+            "option '--all' does not work with a timer of a given duration (only with 'ack' or 'cancel')"
+        ),
+        (["ack", "--all=yes"], "option '--all' takes no value: '--all=yes'"),
         (["2", "-D", "--json"], "option '-D' needs a value, got the option '--json'"),
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (

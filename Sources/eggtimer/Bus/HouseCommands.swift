@@ -31,6 +31,9 @@ enum HouseCommands {
             .resume(let target), .add(let target, _):
             guard let vocabulary = command.vocabulary else { return .software }
             return send(vocabulary, target: target, options: options)
+        case .acknowledgeAll, .cancelAll:
+            guard let vocabulary = command.vocabulary else { return .software }
+            return sendAll(vocabulary, options: options)
         case .snooze(_, _?):
             printError("eggtimer: option '--for' does not work with --mqtt (the timer's own snooze length is used)")
             return .usage
@@ -106,6 +109,38 @@ enum HouseCommands {
         } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
         out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command.text) sent\n")
+        return .done
+    }
+
+    /// `ack --all --mqtt`, `cancel --all --mqtt`: publishes the command to every timer on the broker
+    /// that fits (``HouseSurvey/all(among:for:)``), with QoS 1, one line each once the broker has it.
+    /// - Parameters:
+    ///   - command: ``Command/acknowledge`` or ``Command/cancel``.
+    ///   - options: The command line.
+    /// - Returns: ``ExitStatus/done`` when sent to at least one; ``ExitStatus/noTimer`` when none fits;
+    ///   ``ExitStatus/unavailable`` when the broker cannot be reached in time.
+    private static func sendAll(_ command: Command, options: Options) -> ExitStatus {
+        let end = ContinuousClock.now.advanced(by: deadline)
+        var survey: HouseSurvey
+        do { survey = try HouseSurvey(options: options.bus) } catch { return error }
+        defer { survey.close() }
+        let timers: [TimerStatePayload]
+        do { timers = try survey.collect(until: end) } catch { return error }
+        let chosen: [TimerStatePayload]
+        do { chosen = try HouseSurvey.all(among: timers, for: command) } catch {
+            printError("eggtimer: " + error.message)
+            return error.status
+        }
+        var out = Output(descriptor: STDOUT_FILENO)
+        for timer in chosen {
+            let topics = TimerTopics(prefix: options.bus.prefix, node: timer.node, label: timer.label)
+            do {
+                try survey.publish(
+                    BusMessage(topic: topics.command, payload: Array(command.text.utf8), retain: false, qos: 1),
+                    until: end)
+            } catch { return error }
+            out.write("\("\(timer.node)/\(timer.label)".escapingControlCharacters): \(command.text) sent\n")
+        }
         return .done
     }
 }

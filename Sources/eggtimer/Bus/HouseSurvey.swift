@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import HouseBus
 import TimerCore
+import TimerModel
 import TimerText
 
 /// A short-lived broker client for `eggtimer status|ack|cancel|snooze --mqtt`: it collects every
@@ -172,6 +173,22 @@ struct HouseSurvey {
             .joined(separator: ", ")
         throw ControlFailure(
             status: .usage, message: "\(candidates.count) timers fit: \(list); name one: eggtimer \(verb) NODE/LABEL")
+    }
+
+    /// The timers on the broker `ack --all` or `cancel --all` reach: those whose state
+    /// ``TimerSelection/fits(_:_:)`` the command, never an `offline` or `stale` one.
+    /// - Parameters:
+    ///   - timers: The retained states, in order.
+    ///   - command: ``Command/acknowledge`` or ``Command/cancel``.
+    /// - Returns: Those that fit, in order; never empty.
+    /// - Throws: `ControlFailure` with ``ExitStatus/noTimer`` when none fits.
+    static func all(among timers: [TimerStatePayload], for command: Command) throws(ControlFailure)
+        -> [TimerStatePayload]
+    {
+        let fitting = timers.filter { $0.timerState.map { TimerSelection.fits($0, command) } ?? false }
+        guard fitting.isEmpty else { return fitting }
+        let what = command == .acknowledge ? "no timer is ringing or snoozed" : "no timers running"
+        throw ControlFailure(status: .noTimer, message: "\(what) on the MQTT broker")
     }
 
     /// `timer` when `verb` can act on it: not for an `offline` or `stale` one (its process is
