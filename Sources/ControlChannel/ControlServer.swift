@@ -150,14 +150,14 @@ public final class ControlServer {
     }
 
     /// The socket's file name (without `.sock`) for `label`: the label itself when it is one word
-    /// of ASCII letters, digits, `-`, `_` and `.` (what `--label` accepts); a label typed as a
-    /// duration (`1:30`, `1h 30m`) has each run of other characters replaced by `-` (`1-30`,
-    /// `1h-30m`), and a leading `.` or `-` by `_`, so every label maps to a plain file name.
+    /// of ASCII letters, digits, `-`, `_` and `.` (LabelRule's file-name characters); a label with
+    /// others (`1:30`, an alarm's `+01.00`) has each run of them replaced by `-` (`1-30`), and a
+    /// leading `.` or `-` by `_`, so every label maps to a plain file name.
     public static func socketName(for label: String) -> String {
         var name = ""
         var replacing = false
         for scalar in label.unicodeScalars {
-            if LabelRule.allows(scalar) {
+            if LabelRule.allowsInFileName(scalar) {
                 name.unicodeScalars.append(scalar)
                 replacing = false
             } else if !replacing {

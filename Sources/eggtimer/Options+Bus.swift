@@ -48,7 +48,7 @@ struct BusOptions: Equatable, Sendable {
     ///   - fallback: What an empty `text` gives.
     /// - Returns: A valid label.
     static func topicLevel(_ text: String, fallback: String) -> String {
-        var bytes = text.utf8.prefix(Options.labelLimit).map { LabelRule.allows($0) ? $0 : UInt8(ascii: "_") }
+        var bytes = text.utf8.prefix(Options.labelLimit).map { LabelRule.allowsInFileName($0) ? $0 : UInt8(ascii: "_") }
         guard let first = bytes.first else { return fallback }
         if !LabelRule.allowsFirst(first) { bytes[0] = UInt8(ascii: "_") }
         return String(decoding: bytes, as: UTF8.self)
@@ -84,11 +84,12 @@ struct BusOptions: Equatable, Sendable {
     /// An environment variable's value, from the process's environment.
     static func processEnvironment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
-    /// Whether `text` may be a topic prefix: one or more levels split by `/`, each by the label rules.
+    /// Whether `text` may be a topic prefix: one or more levels split by `/`, each a name by
+    /// `LabelRule.isValidName` (no `+`: an MQTT wildcard).
     static func isValidPrefix(_ text: String) -> Bool {
         !text.isEmpty
             && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
-                Options.isValidLabel(String($0))
+                LabelRule.isValidName(String($0))
             }
     }
 
@@ -116,7 +117,7 @@ struct BusOptions: Equatable, Sendable {
         guard let label = parts.last, !label.isEmpty, label.utf8.count <= Options.labelLimit, !label.contains("/"),
             !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { return false }
-        return parts.count == 1 || Options.isValidLabel(parts[0])
+        return parts.count == 1 || LabelRule.isValidName(parts[0])
     }
 }
 
@@ -151,10 +152,12 @@ extension Options {
         ) { options, _, value in options.bus.passwordFile = value },
         Spec(
             names: ["--node"], argument: "NAME", group: .general,
-            help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ .",
+            help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ . (no : or +)",
             fits: Scope.timers + Scope.subcommands(["follow"]), inConfigFile: true
         ) { options, name, value throws(UsageError) in
-            guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
+            guard LabelRule.isValidName(value) else {
+                throw name.error("needs \(LabelRule.nameDescription), got '\(value)'")
+            }
             options.bus.node = value
         },
         Spec(
@@ -163,7 +166,7 @@ extension Options {
             fits: busScopes, inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard BusOptions.isValidPrefix(value) else {
-                throw name.error("needs levels split by '/', each \(labelRule), got '\(value)'")
+                throw name.error("needs levels split by '/', each \(LabelRule.nameDescription), got '\(value)'")
             }
             guard !value.hasPrefix(discoveryPrefix + "/"), value != discoveryPrefix else {
                 throw name.error("cannot start with '\(discoveryPrefix)', Home Assistant's discovery topics")

@@ -279,7 +279,7 @@ extension Options {
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,
             help: "name the timer for status, ack, cancel and snooze (default: the egg, "
-                + "the duration as typed, or pomodoro); letters, digits, - _ .", fits: Scope.timers
+                + "the duration as typed, or pomodoro); letters, digits, - _ . : +", fits: Scope.timers
         ) { options, name, value throws(UsageError) in
             guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.label = value

@@ -158,7 +158,7 @@ struct Options: Equatable {
 
     /// Whether `text` may be a timer's label.
     ///
-    /// A label is one word of ASCII letters, digits, `-`, `_` and `.`, 1–64 characters, not
+    /// A label is one word of ASCII letters, digits, `-`, `_`, `.`, `:` and `+`, 1–64 characters, not
     /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
     /// `/`, no space, no wildcard and cannot be `.` or `..`.
     static func isValidLabel(_ text: String) -> Bool { LabelRule.isValid(text) }

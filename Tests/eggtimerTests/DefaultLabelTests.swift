@@ -16,13 +16,23 @@ import Testing
         #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
     }
 
-    /// A clock-text duration keeps its `:` as `status` lists it; its socket name (`1-30`) is a valid
-    /// label, and either name reaches it (ControlTimerEndToEndTests).
+    /// A clock-text duration keeps its `:` as `status` lists it, a valid `--label`; its socket name
+    /// (`1-30`) is one too, and either name reaches it (ControlTimerEndToEndTests).
     @Test(arguments: [("1:30", "1-30"), ("1:30:00", "1-30-00")])
-    func aClockTextDurationKeepsItsColonsAndItsSocketNameIsAValidLabel(typed: String, socket: String) throws {
+    func aClockTextDurationKeepsItsColonsAsAValidLabel(typed: String, socket: String) throws {
         let label = try Options.parse([typed]).processLabel
-        #expect(!label.contains(" "))
+        #expect(Options.isValidLabel(label), "\(label)")
+        #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
         #expect(ControlServer.socketName(for: label) == socket)
         #expect(Options.isValidLabel(socket))
+    }
+
+    /// An alarm's default label (`at-` and its time) is a valid `--label` too.
+    @Test(arguments: [
+        ["at", "7:05"], ["at", "7pm", "tomorrow"], ["at", "2026-12-24", "18:00"], ["at", "2026-12-24T18:00+01:00"],
+    ])
+    func anAlarmsDefaultLabelIsAValidLabel(arguments: [String]) throws {
+        let label = try Options.parse(arguments).processLabel
+        #expect(Options.isValidLabel(label), "\(label)")
     }
 }

@@ -158,14 +158,18 @@ import TimerText
         #expect(try Options.parse(["1m", "--volume", value]).volume == volume)
     }
 
-    @Test(arguments: ["a", "Z", "9", "tea", "egg_2", "a.b", "a-", "x.", String(repeating: "l", count: 64)])
+    @Test(arguments: [
+        "a", "Z", "9", "tea", "egg_2", "a.b", "a-", "x.", String(repeating: "l", count: 64),
+        // Every default label is a valid --label (issue 24): a clock text, an alarm's time with its offset.
+        "1:30", "a+b", "at-2026-12-24t18.00+01.00",
+    ])
     func validLabels(label: String) throws {
         #expect(Options.isValidLabel(label))
         #expect(try Options.parse(["1m", "--label", label]).label == label)
     }
 
     @Test(arguments: [
-        "", ".", "..", ".hidden", "-x", "a b", "a/b", "a+b", "#", "tea\n", "café", "日本", "1:30", "a\u{0}",
+        "", ".", "..", ".hidden", "-x", "a b", "a/b", "#", "a*b", "a;b", "tea\n", "café", "日本", "a\u{0}",
         String(repeating: "l", count: 65),
     ])
     func invalidLabels(label: String) {
