@@ -282,8 +282,14 @@ extension Options {
         retained \fBoffline\fR.
         .TP
         .I homeassistant/sensor/NODE__LABEL/deadline/config
-        Home Assistant discovery, retained while the timer runs: a timestamp sensor of the \#
-        deadline, and \fIhomeassistant/button/NODE__LABEL/ack/config\fR, a button sending \fBack\fR. \#
+        Home Assistant discovery, retained while the timer runs, removed at its end: a timestamp \#
+        sensor of the deadline (Home Assistant counts it down; nothing is published every second); \#
+        \fIhomeassistant/sensor/NODE__LABEL/state/config\fR, an \fBenum\fR sensor of the state \#
+        (\fBoptions\fR: the STATES a timer publishes, all but \fBmenu\fR); and the buttons \#
+        \fIhomeassistant/button/NODE__LABEL/ack/config\fR, \fI.../snooze/config\fR and \#
+        \fI.../cancel/config\fR, sending \fBack\fR, \fBsnooze\fR and \fBcancel\fR to the command \#
+        topic. Each has the timer's availability topic, a \fBunique_id\fR \#
+        \fBeggtimer_NODE__LABEL_\fR\fIentity\fR and the node's device (\fBeggtimer_NODE\fR). \#
         In the object id \fINODE__LABEL\fR (and \fBunique_id\fR) ASCII letters, digits and \#
         \fB\-\fR stay, every other UTF\-8 byte, \fB_\fR too, becomes \fB_\fR and two \#
         lower\-case hex digits (\fB1:30\fR: \fB1_3a30\fR).
