@@ -105,3 +105,47 @@ import TimerModel
         #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == 1 })
     }
 }
+
+@Suite struct NodeDiscoveryTests {
+    let node = NodeTopics(node: "kitchen")
+
+    @Test func theNodeHasARingingSensorAndAnAcknowledgeAllButton() throws {
+        let configs = HomeAssistantDiscovery.nodeConfigs(for: node)
+        #expect(
+            configs.map(\.topic) == [
+                "homeassistant/binary_sensor/kitchen/ringing/config", "homeassistant/button/kitchen/ack-all/config",
+            ])
+        #expect(configs.allSatisfy { $0.retain && $0.qos == 1 })
+        let sensor = try #require(JSONValue.parse(configs[0].payload))
+        #expect(sensor["state_topic"] == .string("eggtimer/kitchen/ringing"))
+        #expect(sensor["payload_on"] == .string("ON"))
+        #expect(sensor["payload_off"] == .string("OFF"))
+        #expect(sensor["device_class"] == .string("sound"))
+        #expect(sensor["unique_id"] == .string("eggtimer_kitchen_ringing"))
+        #expect(sensor["name"] == .string("ringing"))
+        let button = try #require(JSONValue.parse(configs[1].payload))
+        #expect(button["command_topic"] == .string("eggtimer/kitchen/ack-all"))
+        #expect(button["payload_press"] == .string("ack"))
+        #expect(button["unique_id"] == .string("eggtimer_kitchen_ack-all"))
+        #expect(button["name"] == .string("acknowledge all"))
+        for json in [sensor, button] {
+            #expect(json["availability_topic"] == .string("eggtimer/kitchen/availability"))
+            #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
+            #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        }
+    }
+
+    @Test func theNodesConfigsAreTheSameBytesFromEveryTimerAndMeetNoTimers() {
+        let one = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(of: TimerTopics(node: "kitchen", label: "a")))
+        let other = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(of: TimerTopics(node: "kitchen", label: "b")))
+        #expect(one == other)
+        let timer = TimerTopics(node: "kitchen", label: "ringing")
+        let timerTopics = Set(HomeAssistantDiscovery.configs(for: timer).map(\.topic))
+        #expect(timerTopics.isDisjoint(with: one.map(\.topic)))
+        let ha = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(node: "garden room"), discoveryPrefix: "ha")
+        #expect(
+            ha.map(\.topic) == [
+                "ha/binary_sensor/garden_20room/ringing/config", "ha/button/garden_20room/ack-all/config",
+            ])
+    }
+}

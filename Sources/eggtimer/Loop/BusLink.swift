@@ -37,6 +37,8 @@ struct BusLink {
     private var seenGone = false
     /// Whether the warning about another timer on the topics was said.
     private var warnedShared = false
+    /// The node's timers as the broker shows them: its ringing state, its "acknowledge all".
+    private var node: NodeRinging
 
     /// The wall clock that judges whether another timer's state is stale.
     let houseClock: HouseClock
@@ -104,17 +106,20 @@ struct BusLink {
     {
         self.houseClock = houseClock
         topics = Self.topics(options, label: label)
+        node = NodeRinging(topics: NodeTopics(of: topics))
         instance = TimerStatePayload.newInstanceID()
         probe = "\(options.prefix)/probe/\(instance)"
         let node = topics.node
         let will = BusMessage(topic: topics.availability, payload: Array("offline".utf8), retain: true, qos: 1)
         client = try Self.connect(options, clientName: "\(node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
-        // Its own availability too: a Last Will of an earlier process with this node and label (a
-        // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
-        client.subscribe(topics.availability, qos: 1)
-        // Its own state: whose it is (another timer's with this node and label?).
-        client.subscribe(topics.state, qos: 1)
+        // Its own availability too, among the node's: a Last Will of an earlier process with this node and
+        // label (a power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
+        client.subscribe(self.node.topics.timerAvailabilities, qos: 1)
+        // Its own state (another timer's with this node and label?), among the node's (NodeRinging).
+        client.subscribe(self.node.topics.timerStates, qos: 1)
+        client.subscribe(self.node.topics.ringing, qos: 1)
+        client.subscribe(self.node.topics.ackAll, qos: 1)
         client.subscribe(probe, qos: 1)
         client.start(at: now)
     }
@@ -125,6 +130,9 @@ struct BusLink {
         claim = .held
         client.publish(Self.online(topics.availability))
         for config in HomeAssistantDiscovery.configs(for: topics) { client.publish(config) }
+        for config in HomeAssistantDiscovery.nodeConfigs(for: node.topics) { client.publish(config) }
+        client.publish(Self.online(node.topics.availability))
+        if let ringing = node.ringingUpdate() { client.publish(ringing) }
     }
 
     /// Whether `state`, seen on this timer's state topic, belongs to a live timer other than
@@ -327,6 +335,16 @@ struct BusLink {
 
     /// One broker report: a command for this timer, or a notice, or nothing.
     private mutating func command(from event: BusEvent) -> Input? {
+        if case .message(let topic, let payload, let retained) = event {
+            if node.see(topic: topic, payload: payload), claim == .held, let ringing = node.ringingUpdate() {
+                client.publish(ringing)
+            }
+            // "Acknowledge all": every timer of the node gets it and acknowledges itself (a press is an event).
+            if topic == node.topics.ackAll {
+                guard !retained, claim == .held, let state = published?.payload.state else { return nil }
+                return node.press(applyingTo: state) ? .command(.acknowledge, from: .mqtt) : nil
+            }
+        }
         switch event {
         case .connected:
             if down { notices.append(.restored("MQTT: connected to the broker again")) }
@@ -420,6 +438,7 @@ struct BusLink {
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
         messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
+        messages += node.leaving(topics.label)
         messages += Self.leaving(topics.availability)
         return messages
     }
