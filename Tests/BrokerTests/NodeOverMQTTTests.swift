@@ -16,9 +16,10 @@ func nodeLeftovers(_ node: String = "kitchen") -> Set<String> {
     return Set(configs + ["\(topics.ringing) OFF", "\(topics.availability) offline"])
 }
 
-/// Issue 24 end to end: the node's own entities over a real Mosquitto broker, several real
-/// eggtimer processes on one node, and mosquitto_sub/mosquitto_pub as Home Assistant. No test
-/// sleeps to wait for an event.
+/// Issue 24 end to end: the node's own entities over a real Mosquitto broker.
+///
+/// Several real eggtimer processes on one node, and mosquitto_sub/mosquitto_pub as Home
+/// Assistant. No test sleeps to wait for an event.
 @Suite struct NodeOverMQTTTests {
     private func bus(_ broker: MosquittoBroker) -> [String] {
         ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--node", "kitchen", "--mqtt-keepalive", "5s"]
