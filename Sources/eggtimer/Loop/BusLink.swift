@@ -118,7 +118,7 @@ struct BusLink {
         client.subscribe(self.node.topics.timerAvailabilities, qos: 1)
         // Its own state (another timer's with this node and label?), among the node's (NodeRinging).
         client.subscribe(self.node.topics.timerStates, qos: 1)
-        client.subscribe(self.node.topics.ringing, qos: 1)
+        client.subscribe(self.node.topics.ringing, qos: 0)  // no PUBACK to write: it is only compared
         client.subscribe(self.node.topics.ackAll, qos: 1)
         client.subscribe(probe, qos: 1)
         client.start(at: now)
