@@ -1,46 +1,69 @@
-/// Home Assistant MQTT discovery messages for one timer: a deadline sensor and an acknowledge button.
+import TimerModel
+
+/// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor;
+/// acknowledge, snooze and cancel buttons) and for its node (``nodeConfigs(for:discoveryPrefix:)``).
 ///
 /// Pure; any thread. See https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery.
 public enum HomeAssistantDiscovery {
+    /// The state words a timer publishes on its state topic (``TimerState`` without `menu`): the
+    /// `options` of the state sensor.
+    public static let publishedStates: [String] = TimerState.allCases.filter { $0 != .menu }.map(\.rawValue)
+
+    /// The buttons of one timer, each sending its ``Command/verb`` on the command topic.
+    static let buttons: [Command] = [.acknowledge, .snooze(nil), .cancel]
+
     /// The retained config messages for one timer (QoS 1).
     ///
-    /// A `sensor` with `device_class: timestamp` reading the deadline from the state topic, on
-    /// `<discoveryPrefix>/sensor/<node>_<label>/deadline/config`, and a `button` sending `ack`, on
-    /// `<discoveryPrefix>/button/<node>_<label>/ack/config`. The object id is
-    /// ``objectID(for:)``: Home Assistant's charset `[a-zA-Z0-9_-]`, injective. Both carry `name`, `unique_id`, `availability_topic` and
-    /// a `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
+    /// On `<discoveryPrefix>/<component>/<objectID>/<entity>/config`, the object id being
+    /// ``objectID(for:)`` (Home Assistant's charset `[a-zA-Z0-9_-]`, injective):
+    /// - `sensor`/`deadline`: `device_class: timestamp`, `value_template: {{ value_json.deadline }}`
+    ///   (Home Assistant counts it down: nothing is published every second);
+    /// - `sensor`/`state`: `device_class: enum`, `options` ``publishedStates``,
+    ///   `value_template: {{ value_json.state }}`;
+    /// - `button`/`ack`, `button`/`snooze`, `button`/`cancel`: `command_topic` the timer's,
+    ///   `payload_press` `ack`, `snooze`, `cancel`.
+    ///
+    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic` (the
+    /// timer's) and the node's `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
     /// - Parameters:
     ///   - topics: The timer's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
-    /// - Returns: The sensor's config, then the button's.
+    /// - Returns: The deadline sensor's config, the state sensor's, then the buttons' (ack, snooze, cancel).
     public static func configs(for topics: TimerTopics, discoveryPrefix: String = "homeassistant") -> [BusMessage] {
         let objectID = objectID(for: topics)
-        let device = JSONValue.object([
-            JSONMember("identifiers", .array([.string("eggtimer_\(topics.node)")])),
-            JSONMember("name", .string("eggtimer \(topics.node)")),
-        ])
-        let sensor = JSONValue.object([
+        let common = [
+            JSONMember("availability_topic", .string(topics.availability)),
+            JSONMember("device", device(node: topics.node)),
+        ]
+        let deadline = [
             JSONMember("name", .string("\(topics.label) deadline")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_deadline")),
             JSONMember("device_class", .string("timestamp")),
             JSONMember("state_topic", .string(topics.state)),
             JSONMember("value_template", .string("{{ value_json.deadline }}")),
-            JSONMember("availability_topic", .string(topics.availability)),
-            JSONMember("device", device),
-        ])
-        let button = JSONValue.object([
-            JSONMember("name", .string("\(topics.label) acknowledge")),
-            JSONMember("unique_id", .string("eggtimer_\(objectID)_ack")),
-            JSONMember("command_topic", .string(topics.command)),
-            JSONMember("payload_press", .string("ack")),
-            JSONMember("availability_topic", .string(topics.availability)),
-            JSONMember("device", device),
-        ])
-        let (sensorTopic, buttonTopic) = configTopics(objectID: objectID, discoveryPrefix: discoveryPrefix)
-        return [
-            BusMessage(topic: sensorTopic, payload: sensor.json(), retain: true, qos: 1),
-            BusMessage(topic: buttonTopic, payload: button.json(), retain: true, qos: 1),
         ]
+        let state = [
+            JSONMember("name", .string("\(topics.label) state")),
+            JSONMember("unique_id", .string("eggtimer_\(objectID)_state")),
+            JSONMember("device_class", .string("enum")),
+            JSONMember("options", .array(publishedStates.map(JSONValue.string))),
+            JSONMember("state_topic", .string(topics.state)),
+            JSONMember("value_template", .string("{{ value_json.state }}")),
+        ]
+        var messages = [
+            config(at: topic("sensor", objectID, "deadline", discoveryPrefix), deadline + common),
+            config(at: topic("sensor", objectID, "state", discoveryPrefix), state + common),
+        ]
+        for command in buttons {
+            let button = [
+                JSONMember("name", .string("\(topics.label) \(buttonName(command))")),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(command.verb)")),
+                JSONMember("command_topic", .string(topics.command)),
+                JSONMember("payload_press", .string(command.verb)),
+            ]
+            messages.append(config(at: topic("button", objectID, command.verb, discoveryPrefix), button + common))
+        }
+        return messages
     }
 
     /// The same topics as ``configs(for:discoveryPrefix:)`` with empty retained payloads, which
@@ -48,18 +71,36 @@ public enum HomeAssistantDiscovery {
     /// - Parameters:
     ///   - topics: The timer's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
-    /// - Returns: The sensor's removal, then the button's.
+    /// - Returns: One removal per config, in the same order.
     public static func removals(for topics: TimerTopics, discoveryPrefix: String = "homeassistant") -> [BusMessage] {
-        let (sensorTopic, buttonTopic) = configTopics(
-            objectID: objectID(for: topics), discoveryPrefix: discoveryPrefix)
-        return [
-            BusMessage(topic: sensorTopic, payload: [], retain: true, qos: 1),
-            BusMessage(topic: buttonTopic, payload: [], retain: true, qos: 1),
-        ]
+        configs(for: topics, discoveryPrefix: discoveryPrefix).map {
+            BusMessage(topic: $0.topic, payload: [], retain: true, qos: 1)
+        }
     }
 
-    private static func configTopics(objectID: String, discoveryPrefix: String) -> (String, String) {
-        ("\(discoveryPrefix)/sensor/\(objectID)/deadline/config", "\(discoveryPrefix)/button/\(objectID)/ack/config")
+    /// `<discoveryPrefix>/<component>/<objectID>/<entity>/config`.
+    static func topic(_ component: String, _ objectID: String, _ entity: String, _ discoveryPrefix: String) -> String {
+        "\(discoveryPrefix)/\(component)/\(objectID)/\(entity)/config"
+    }
+
+    /// A retained config (QoS 1) of `members` on `topic`.
+    static func config(at topic: String, _ members: [JSONMember]) -> BusMessage {
+        BusMessage(topic: topic, payload: JSONValue.object(members).json(), retain: true, qos: 1)
+    }
+
+    /// The node's device: `identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`.
+    static func device(node: String) -> JSONValue {
+        .object([
+            JSONMember("identifiers", .array([.string("eggtimer_\(node)")])),
+            JSONMember("name", .string("eggtimer \(node)")),
+        ])
+    }
+
+    private static func buttonName(_ command: Command) -> String {
+        switch command {
+        case .acknowledge: "acknowledge"
+        default: command.verb
+        }
     }
 
     /// The object id of a timer: `<node>__<label>`, each escaped by ``escaped(_:)``.

@@ -287,15 +287,44 @@ extension Options {
         .TP
         .I P/NODE/LABEL/availability
         \fBonline\fR (retained) while the timer runs; at a clean end \fBoffline\fR, not \#
-        retained, then cleared: an ended timer leaves nothing retained. Its Last Will is a \#
+        retained, then cleared: an ended timer leaves nothing of its own retained. Its Last Will is a \#
         retained \fBoffline\fR.
         .TP
         .I homeassistant/sensor/NODE__LABEL/deadline/config
-        Home Assistant discovery, retained while the timer runs: a timestamp sensor of the \#
-        deadline, and \fIhomeassistant/button/NODE__LABEL/ack/config\fR, a button sending \fBack\fR. \#
+        Home Assistant discovery, retained while the timer runs, removed at its end: a timestamp \#
+        sensor of the deadline (Home Assistant counts it down; nothing is published every second); \#
+        \fIhomeassistant/sensor/NODE__LABEL/state/config\fR, an \fBenum\fR sensor of the state \#
+        (\fBoptions\fR: the STATES a timer publishes, all but \fBmenu\fR); and the buttons \#
+        \fIhomeassistant/button/NODE__LABEL/ack/config\fR, \fI.../snooze/config\fR and \#
+        \fI.../cancel/config\fR, sending \fBack\fR, \fBsnooze\fR and \fBcancel\fR to the command \#
+        topic. Each has the timer's availability topic, a \fBunique_id\fR \#
+        \fBeggtimer_NODE__LABEL_\fR\fIentity\fR and the node's device (\fBeggtimer_NODE\fR). \#
         In the object id \fINODE__LABEL\fR (and \fBunique_id\fR) ASCII letters, digits and \#
         \fB\-\fR stay, every other UTF\-8 byte, \fB_\fR too, becomes \fB_\fR and two \#
         lower\-case hex digits (\fB1:30\fR: \fB1_3a30\fR).
+        .TP
+        .I P/NODE/ringing
+        The node's own entities, pinnable although its timers come and go (two levels after \fIP\fR, \#
+        so no label meets them): \fBON\fR (retained) while a timer of the node is \fBringing\fR \#
+        or \fBsilent\fR and its availability is not \fBoffline\fR, else \fBOFF\fR. Every timer of \#
+        the node reads the others' retained states (\fIP/NODE/+/state\fR) and publishes it only \#
+        when what it computes differs from the retained one it last saw, so they agree without a \#
+        leader; a timer ending cleanly publishes it without itself. \fIP/NODE/ack\-all\fR: \#
+        \fBack\fR there acknowledges every timer of the node that is ringing, silent or snoozed \#
+        (each gets the message and acknowledges itself; a retained one is ignored). \#
+        \fIP/NODE/availability\fR: \fBonline\fR (retained) from every timer of the node; the \#
+        last one to end cleanly (it sees no other timer of the node online) sets \fBoffline\fR \#
+        (retained). A Last Will covers only a timer's own availability: a crashed last timer \#
+        leaves the node \fBonline\fR (a press then reaches nobody), and its ringing state is \#
+        set right by the next timer of the node (it leaves out timers whose availability is \#
+        \fBoffline\fR). Two last timers ending at the same moment may both leave it \fBonline\fR. \#
+        Their discovery configs, the same bytes from every timer and never removed: \#
+        \fIhomeassistant/binary_sensor/NODE/ringing/config\fR (\fBstate_topic\fR \#
+        \fIP/NODE/ringing\fR, \fBdevice_class\fR \fBsound\fR, \fBunique_id\fR \#
+        \fBeggtimer_NODE_ringing\fR) and \fIhomeassistant/button/NODE/ack\-all/config\fR \#
+        (\fBpayload_press\fR \fBack\fR, \fBunique_id\fR \fBeggtimer_NODE_ack\-all\fR), with \#
+        the availability \fIP/NODE/availability\fR and the node's device; \fINODE\fR escaped as in \#
+        the object ids above.
         .PP
         A broker that is down, goes away or refuses the password gets one warning line; the timer \#
         counts and rings as always and eggtimer reconnects. \fBeggtimer follow\fR rings while any \#

@@ -1,16 +1,31 @@
 import HouseBus
 import Testing
+import TimerModel
 
 @Suite struct HomeAssistantDiscoveryTests {
     let topics = TimerTopics(node: "kitchen", label: "eggs")
 
+    /// The config on `topic`, parsed.
+    func config(_ topic: String, of configs: [BusMessage]) throws -> JSONValue {
+        let message = try #require(configs.first { $0.topic == topic }, "no config on \(topic)")
+        #expect(message.retain && message.qos == 1)
+        return try #require(JSONValue.parse(message.payload))
+    }
+
+    @Test func eachTimerHasTwoSensorsAndThreeButtons() {
+        #expect(
+            HomeAssistantDiscovery.configs(for: topics).map(\.topic) == [
+                "homeassistant/sensor/kitchen__eggs/deadline/config",
+                "homeassistant/sensor/kitchen__eggs/state/config",
+                "homeassistant/button/kitchen__eggs/ack/config",
+                "homeassistant/button/kitchen__eggs/snooze/config",
+                "homeassistant/button/kitchen__eggs/cancel/config",
+            ])
+    }
+
     @Test func sensorConfigCarriesTheDocumentedKeys() throws {
-        let configs = HomeAssistantDiscovery.configs(for: topics)
-        #expect(configs.count == 2)
-        let sensor = try #require(configs.first)
-        #expect(sensor.topic == "homeassistant/sensor/kitchen__eggs/deadline/config")
-        #expect(sensor.retain && sensor.qos == 1)
-        let json = try #require(JSONValue.parse(sensor.payload))
+        let json = try config(
+            "homeassistant/sensor/kitchen__eggs/deadline/config", of: HomeAssistantDiscovery.configs(for: topics))
         #expect(json["device_class"] == .string("timestamp"))
         #expect(json["state_topic"] == .string("eggtimer/kitchen/eggs/state"))
         #expect(json["value_template"] == .string("{{ value_json.deadline }}"))
@@ -21,16 +36,34 @@ import Testing
         #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
     }
 
-    @Test func buttonConfigAcknowledges() throws {
-        let button = try #require(HomeAssistantDiscovery.configs(for: topics).last)
-        #expect(button.topic == "homeassistant/button/kitchen__eggs/ack/config")
-        let json = try #require(JSONValue.parse(button.payload))
-        #expect(json["command_topic"] == .string("eggtimer/kitchen/eggs/command"))
-        #expect(json["payload_press"] == .string("ack"))
+    @Test func stateSensorIsAnEnumOfThePublishedStateWords() throws {
+        let json = try config(
+            "homeassistant/sensor/kitchen__eggs/state/config", of: HomeAssistantDiscovery.configs(for: topics))
+        #expect(json["device_class"] == .string("enum"))
+        // Pinned by hand: the documented words a timer publishes (the menu is never published).
+        let words = ["counting", "paused", "ringing", "silent", "snoozed", "done", "cancelled", "missed"]
+        #expect(json["options"] == .array(words.map(JSONValue.string)))
+        #expect(json["state_topic"] == .string("eggtimer/kitchen/eggs/state"))
+        #expect(json["value_template"] == .string("{{ value_json.state }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
-        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_ack"))
+        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_state"))
+        #expect(json["name"] == .string("eggs state"))
         #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-        #expect(json["name"]?.stringValue != nil)
+        #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+    }
+
+    @Test(arguments: [("ack", "eggs acknowledge"), ("snooze", "eggs snooze"), ("cancel", "eggs cancel")])
+    func buttonConfigSendsItsVerb(verb: String, name: String) throws {
+        let json = try config(
+            "homeassistant/button/kitchen__eggs/\(verb)/config", of: HomeAssistantDiscovery.configs(for: topics))
+        #expect(json["command_topic"] == .string("eggtimer/kitchen/eggs/command"))
+        #expect(json["payload_press"] == .string(verb))
+        #expect(try BusCommand.parse(Array(verb.utf8)).verb == verb)
+        #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
+        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(verb)"))
+        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
+        #expect(json["name"] == .string(name))
+        #expect(json["state_topic"] == nil)
     }
 
     @Test func objectIDsAreSanitisedAndThePrefixIsUsed() {
@@ -39,7 +72,10 @@ import Testing
         #expect(
             configs.map(\.topic) == [
                 "ha/sensor/garden_20room__t_c3_a9a_2e2/deadline/config",
+                "ha/sensor/garden_20room__t_c3_a9a_2e2/state/config",
                 "ha/button/garden_20room__t_c3_a9a_2e2/ack/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/snooze/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/cancel/config",
             ])
     }
 
@@ -65,6 +101,51 @@ import Testing
     @Test func removalsClearTheSameTopics() {
         let removals = HomeAssistantDiscovery.removals(for: topics)
         #expect(removals.map(\.topic) == HomeAssistantDiscovery.configs(for: topics).map(\.topic))
-        #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain })
+        #expect(removals.count == 5)
+        #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == 1 })
+    }
+}
+
+@Suite struct NodeDiscoveryTests {
+    let node = NodeTopics(node: "kitchen")
+
+    @Test func theNodeHasARingingSensorAndAnAcknowledgeAllButton() throws {
+        let configs = HomeAssistantDiscovery.nodeConfigs(for: node)
+        #expect(
+            configs.map(\.topic) == [
+                "homeassistant/binary_sensor/kitchen/ringing/config", "homeassistant/button/kitchen/ack-all/config",
+            ])
+        #expect(configs.allSatisfy { $0.retain && $0.qos == 1 })
+        let sensor = try #require(JSONValue.parse(configs[0].payload))
+        #expect(sensor["state_topic"] == .string("eggtimer/kitchen/ringing"))
+        #expect(sensor["payload_on"] == .string("ON"))
+        #expect(sensor["payload_off"] == .string("OFF"))
+        #expect(sensor["device_class"] == .string("sound"))
+        #expect(sensor["unique_id"] == .string("eggtimer_kitchen_ringing"))
+        #expect(sensor["name"] == .string("ringing"))
+        let button = try #require(JSONValue.parse(configs[1].payload))
+        #expect(button["command_topic"] == .string("eggtimer/kitchen/ack-all"))
+        #expect(button["payload_press"] == .string("ack"))
+        #expect(button["unique_id"] == .string("eggtimer_kitchen_ack-all"))
+        #expect(button["name"] == .string("acknowledge all"))
+        for json in [sensor, button] {
+            #expect(json["availability_topic"] == .string("eggtimer/kitchen/availability"))
+            #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
+            #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        }
+    }
+
+    @Test func theNodesConfigsAreTheSameBytesFromEveryTimerAndMeetNoTimers() {
+        let one = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(of: TimerTopics(node: "kitchen", label: "a")))
+        let other = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(of: TimerTopics(node: "kitchen", label: "b")))
+        #expect(one == other)
+        let timer = TimerTopics(node: "kitchen", label: "ringing")
+        let timerTopics = Set(HomeAssistantDiscovery.configs(for: timer).map(\.topic))
+        #expect(timerTopics.isDisjoint(with: one.map(\.topic)))
+        let ha = HomeAssistantDiscovery.nodeConfigs(for: NodeTopics(node: "garden room"), discoveryPrefix: "ha")
+        #expect(
+            ha.map(\.topic) == [
+                "ha/binary_sensor/garden_20room/ringing/config", "ha/button/garden_20room/ack-all/config",
+            ])
     }
 }

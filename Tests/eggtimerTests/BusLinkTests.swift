@@ -68,10 +68,17 @@ private let t0 = ContinuousClock.now
             BusMessage(topic: topics.state, payload: payload.json(), retain: true, qos: 1, expiry: BusLink.stateExpiry))
     }
 
-    /// What taking the topics publishes: `online`, then the discovery configs (all retained).
+    /// What taking the topics publishes: `online`, then the discovery configs, then the node's
+    /// configs, its `online` and its ringing state (`OFF`: none rings), all retained.
     private var taking: [BusEffect] {
-        [.publish(BusLink.online(topics.availability))]
+        let node = NodeTopics(of: topics)
+        return [.publish(BusLink.online(topics.availability))]
             + HomeAssistantDiscovery.configs(for: topics).map(BusEffect.publish)
+            + HomeAssistantDiscovery.nodeConfigs(for: node).map(BusEffect.publish)
+            + [
+                .publish(BusLink.online(node.availability)),
+                .publish(BusMessage(topic: node.ringing, payload: Array("OFF".utf8), retain: true, qos: 1)),
+            ]
     }
 
     @Test func theProbeIsThePrefixsProbeTopicOfTheInstance() {
@@ -182,7 +189,13 @@ private let t0 = ContinuousClock.now
                 == [
                     BusMessage(topic: topics.state, payload: done.json(), retain: false, qos: 1),
                     BusMessage(topic: topics.state, payload: [], retain: true, qos: 1),
-                ] + HomeAssistantDiscovery.removals(for: topics) + BusLink.leaving(topics.availability))
+                ] + HomeAssistantDiscovery.removals(for: topics)
+                // The last timer of the node it saw: the node's entities stay, said offline.
+                + [
+                    BusMessage(
+                        topic: NodeTopics(of: topics).availability, payload: Array("offline".utf8), retain: true,
+                        qos: 1)
+                ] + BusLink.leaving(topics.availability))
         #expect(link.finish(final: nil).first == BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
     }
 

@@ -27,11 +27,14 @@ extension BusLink {
         let client = try connect(
             options, clientName: "\(topics.node.prefix(16))-\(topics.label.prefix(16))", will: will)
         client.subscribe(topics.command, qos: 1)
-        // Its own availability too: a Last Will of an earlier process with this node and label (a
-        // power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
-        client.subscribe(topics.availability, qos: 1)
-        // Its own state: whose it is (another timer's with this node and label?).
-        client.subscribe(topics.state, qos: 1)
+        // Its own availability too, among the node's: a Last Will of an earlier process with this node and
+        // label (a power cut shorter than the broker's 1.5 × keepalive) may say offline after this one began.
+        let node = NodeTopics(of: topics)
+        client.subscribe(node.timerAvailabilities, qos: 1)
+        // Its own state (another timer's with this node and label?), among the node's (NodeRinging).
+        client.subscribe(node.timerStates, qos: 1)
+        client.subscribe(node.ringing, qos: 0)  // no PUBACK to write: it is only compared
+        client.subscribe(node.ackAll, qos: 1)
         client.subscribe(link.probe, qos: 1)
         client.start(at: now)
         return (link, client)

@@ -38,6 +38,8 @@ struct BusLink {
     private var seenGone = false
     /// Whether the warning about another timer on the topics was said.
     private var warnedShared = false
+    /// The node's timers as the broker shows them: its ringing state, its "acknowledge all".
+    private var node: NodeRinging
     /// The last state published (retained), and when; nil before the first or after a clear.
     private var published: (payload: TimerStatePayload, at: ContinuousClock.Instant)?
     /// Whether the broker is unreachable and this was said (once per outage, not per retry).
@@ -90,6 +92,7 @@ struct BusLink {
     ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
     init(topics: TimerTopics, instance: String, houseClock: HouseClock = .system) {
         self.topics = topics
+        node = NodeRinging(topics: NodeTopics(of: topics))
         self.instance = instance
         self.houseClock = houseClock
         probe = "\(topics.prefix)/probe/\(instance)"
@@ -104,8 +107,12 @@ struct BusLink {
     /// sends them again after every reconnect); the state follows at the next ``update(_:at:force:)``.
     private mutating func take() -> [BusEffect] {
         claim = .held
-        return [.publish(Self.online(topics.availability))]
-            + HomeAssistantDiscovery.configs(for: topics).map(BusEffect.publish)
+        var effects = [BusEffect.publish(Self.online(topics.availability))]
+        effects += HomeAssistantDiscovery.configs(for: topics).map(BusEffect.publish)
+        effects += HomeAssistantDiscovery.nodeConfigs(for: node.topics).map(BusEffect.publish)
+        effects.append(.publish(Self.online(node.topics.availability)))
+        if let ringing = node.ringingUpdate() { effects.append(.publish(ringing)) }
+        return effects
     }
 
     /// Decides about the topics once the probe is back: takes them, or yields (warning once).
@@ -199,6 +206,18 @@ struct BusLink {
     /// - Returns: The commands (from ``Origin/mqtt``) and effects, in order.
     mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> Step {
         var step = Step()
+        if case .message(let topic, let payload, let retained) = event {
+            if node.see(topic: topic, payload: payload), claim == .held, let ringing = node.ringingUpdate() {
+                step.effects.append(.publish(ringing))
+            }
+            // "Acknowledge all": every timer of the node gets it and acknowledges itself (a press is an event).
+            if topic == node.topics.ackAll {
+                if !retained, claim == .held, let state = published?.payload.state, node.press(applyingTo: state) {
+                    step.commands.append(.acknowledge)
+                }
+                return step
+            }
+        }
         switch event {
         case .connected:
             if down { step.effects.append(.notice(.restored("MQTT: connected to the broker again"))) }
@@ -268,6 +287,7 @@ struct BusLink {
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
         messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
+        messages += node.leaving(topics.label)
         messages += Self.leaving(topics.availability)
         return messages
     }

@@ -1,0 +1,138 @@
+import TimerModel
+
+/// What the timers of one node say on the broker, as every timer of the node sees it: the
+/// retained states and availabilities on `prefix/node/+/state` and `…/availability`, and the
+/// node's retained ringing state.
+///
+/// Every timer of the node keeps one and publishes the node's ringing state only when the
+/// aggregate it computes (``isRinging(excluding:)``) differs from the retained one it last saw
+/// (``seenRinging``): all of them see the same retained messages, so they agree without talking
+/// to each other, and no single process must stay alive. A value type; pure; any thread.
+public struct NodeRinging: Sendable, Equatable {
+    /// The node's topics.
+    public let topics: NodeTopics
+    /// The last state word each timer's state topic held, by label (absent: none, or cleared).
+    public private(set) var states: [String: String] = [:]
+    /// The labels whose availability is `offline` or cleared (a Last Will, a clean end).
+    public private(set) var gone: Set<String> = []
+    /// The labels whose availability is `online`.
+    public private(set) var online: Set<String> = []
+    /// The node's retained ringing state last seen (nil: none yet, or cleared).
+    public private(set) var seenRinging: Bool?
+
+    /// An empty picture of the node `topics`.
+    /// - Parameter topics: The node's topics.
+    public init(topics: NodeTopics) {
+        self.topics = topics
+    }
+
+    /// Takes in one message, if it is one of the node's.
+    /// - Parameters:
+    ///   - topic: The topic it arrived on.
+    ///   - payload: Its payload (empty: a clear).
+    /// - Returns: Whether it was one of the node's (a timer's state or availability on this node,
+    ///   or the node's ringing state).
+    @discardableResult
+    public mutating func see(topic: String, payload: [UInt8]) -> Bool {
+        if topic == topics.ringing {
+            seenRinging = payload == Self.on ? true : payload == Self.off ? false : nil
+            return true
+        }
+        guard let (timer, kind) = TimerTopics.parse(topic, prefix: topics.prefix), timer.node == topics.node else {
+            return false
+        }
+        switch kind {
+        case "state":
+            states[timer.label] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)?.state
+        case "availability" where timer.label != "follow":  // `follow`'s own, not a timer's
+            let isOnline = payload == Array("online".utf8)
+            if isOnline { gone.remove(timer.label) } else { gone.insert(timer.label) }
+            if isOnline { online.insert(timer.label) } else { online.remove(timer.label) }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The labels an "acknowledge all" press, taken in by ``press(applyingTo:)``, reached while
+    /// they rang or were snoozed: every one of them got the same press and ends acknowledged.
+    public private(set) var acknowledged: Set<String> = []
+
+    /// Whether a timer of the node rings: one of the states seen is `ringing` or `silent` (the
+    /// alarm sounds, or only the bell reaches anyone) and its availability is not `offline` or
+    /// cleared (a crashed timer's Last Will leaves its last state behind).
+    /// - Parameter labels: Timers to leave out (ending now), if any.
+    /// - Returns: The aggregate.
+    public func isRinging(excluding labels: Set<String> = []) -> Bool {
+        states.contains { entry in
+            !labels.contains(entry.key) && !gone.contains(entry.key) && Self.rings(entry.value)
+        }
+    }
+
+    /// Whether another timer than `label` of the node says it is `online`.
+    /// - Parameter label: The asking timer's label.
+    /// - Returns: Whether one does (then the node's availability stays `online`).
+    public func othersOnline(excluding label: String) -> Bool {
+        online.contains { $0 != label }
+    }
+
+    /// The retained ringing state to publish, when the aggregate differs from the one last seen.
+    ///
+    /// Marks it as seen (the broker's copy follows), so a timer asks once per change.
+    /// - Parameter labels: Timers to leave out (ending now), if any.
+    /// - Returns: The message (`ON` or `OFF`, retained, QoS 1), or nil when the broker has it.
+    public mutating func ringingUpdate(excluding labels: Set<String> = []) -> BusMessage? {
+        let ringing = isRinging(excluding: labels)
+        guard seenRinging != ringing else { return nil }
+        seenRinging = ringing
+        return BusMessage(topic: topics.ringing, payload: ringing ? Self.on : Self.off, retain: true, qos: 1)
+    }
+
+    /// The last messages of the timer `label` ending cleanly: the ringing state without it (and
+    /// without the timers an "acknowledge all" press ended along with it, whose clears may not
+    /// have arrived yet), and the node's availability `offline` when no other timer of the node
+    /// is `online`.
+    /// - Parameter label: The ending timer's label.
+    /// - Returns: The messages (retained, QoS 1), possibly none.
+    public func leaving(_ label: String) -> [BusMessage] {
+        var node = self
+        var messages: [BusMessage] = []
+        if let ringing = node.ringingUpdate(excluding: acknowledged.union([label])) { messages.append(ringing) }
+        if !othersOnline(excluding: label) {
+            messages.append(BusMessage(topic: topics.availability, payload: Self.offline, retain: true, qos: 1))
+        }
+        return messages
+    }
+
+    /// Takes in an "acknowledge all" press (not a retained one: a press is an event) for the timer
+    /// in `state`.
+    ///
+    /// Notes the labels it reaches (``acknowledged``), the timer's own included.
+    /// - Parameter state: The receiving timer's state word.
+    /// - Returns: Whether the press applies to it (``pressApplies(to:)``): acknowledge then.
+    public mutating func press(applyingTo state: String) -> Bool {
+        acknowledged.formUnion(states.filter { Self.pressApplies(to: $0.value) }.keys)
+        return Self.pressApplies(to: state)
+    }
+
+    /// Whether an "acknowledge all" press applies to a timer in `state`.
+    ///
+    /// It does while the timer rings (or only the bell does) or is snoozed; every other state
+    /// ignores it (nothing to acknowledge).
+    /// - Parameter state: The timer's state word.
+    /// - Returns: Whether to acknowledge.
+    public static func pressApplies(to state: String) -> Bool {
+        guard let state = TimerState(rawValue: state) else { return false }
+        return state == .ringing || state == .silent || state == .snoozed
+    }
+
+    /// Whether a state word is a ringing one (`ringing`, `silent`).
+    static func rings(_ state: String) -> Bool { state == "ringing" || state == "silent" }
+
+    /// The payload `ON`.
+    public static let on = Array("ON".utf8)
+    /// The payload `OFF`.
+    public static let off = Array("OFF".utf8)
+    /// The payload `offline`.
+    static let offline = Array("offline".utf8)
+}

@@ -1,0 +1,39 @@
+/// The MQTT topics of a node (a machine or room) as a whole: `<prefix>/<node>/<kind>`.
+///
+/// Two levels after the prefix, where a timer's topics (``TimerTopics``) have three: no label can
+/// make a timer topic equal to one of these. The node is escaped by ``TimerTopics/level(_:)``.
+/// Pure; any thread.
+public struct NodeTopics: Sendable, Equatable {
+    /// The first topic levels, `eggtimer` by default (may hold `/`).
+    public var prefix: String
+    /// The machine or room, for example the host name.
+    public var node: String
+
+    /// Creates the topics of one node.
+    /// - Parameters:
+    ///   - prefix: The topic prefix, for example `eggtimer`.
+    ///   - node: The node name (escaped by ``TimerTopics/level(_:)`` in the topics).
+    public init(prefix: String = "eggtimer", node: String) {
+        self.prefix = prefix
+        self.node = node
+    }
+
+    /// The node topics beside a timer's: its prefix and node.
+    /// - Parameter timer: One timer's topics.
+    public init(of timer: TimerTopics) {
+        self.init(prefix: timer.prefix, node: timer.node)
+    }
+
+    /// `prefix/node/` with the node escaped.
+    private var base: String { "\(prefix)/\(TimerTopics.level(node))/" }
+    /// The retained `ON`/`OFF`: whether a timer of the node rings (``NodeRinging``).
+    public var ringing: String { base + "ringing" }
+    /// Where the "acknowledge all" button sends `ack`: every timer of the node acknowledges itself.
+    public var ackAll: String { base + "ack-all" }
+    /// The retained availability of the node's entities (`online`, `offline`).
+    public var availability: String { base + "availability" }
+    /// The filter of every timer's state on the node: `prefix/node/+/state`.
+    public var timerStates: String { base + "+/state" }
+    /// The filter of every timer's availability on the node: `prefix/node/+/availability`.
+    public var timerAvailabilities: String { base + "+/availability" }
+}
