@@ -81,19 +81,20 @@ check "binary finds its sound from another folder" finds_sound
 # `make run` as a newcomer sees it: no command lines echoed; quitting the menu (0) or cancelling a
 # timer (1, q on its keys) leaves make content; any other status is one line and fails make.
 run_quiet() {
-    output=$("$make" run ARGS="1 -D null --loops 1" </dev/null 2>&1)
+    # --no-print-directory: under `make test` this make is a sub-make, which would say so.
+    output=$("$make" --no-print-directory run ARGS="1 -D null --loops 1" </dev/null 2>&1)
     status=$?
     printf '%s\n' "$output"
     [ "$status" -eq 0 ] && ! printf '%s\n' "$output" | grep -q -e 'swift build' -e '^make'
 }
 run_cancelled() {
-    output=$(printf q | "$make" run ARGS="1h -D null" 2>&1)
+    output=$(printf q | "$make" --no-print-directory run ARGS="1h -D null" 2>&1)
     status=$?
     printf '%s\n' "$output"
     [ "$status" -eq 0 ] && ! printf '%s\n' "$output" | grep -q -e 'swift build' -e 'make: \*\*\*'
 }
 run_failed() {
-    output=$("$make" run ARGS="--no-such-option" </dev/null 2>&1)
+    output=$("$make" --no-print-directory run ARGS="--no-such-option" </dev/null 2>&1)
     status=$?
     printf '%s\n' "$output"
     [ "$status" -ne 0 ] && printf '%s\n' "$output" | grep -q '^eggtimer ended with status 64 '

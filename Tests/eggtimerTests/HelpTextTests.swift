@@ -82,3 +82,15 @@ import TimerCore
         }
     }
 }
+
+/// troff reads the man page as ASCII: any other character (an ellipsis, an arrow, a dash typed in
+/// prose) is "invalid input character" at install and renders as garbage.
+@Suite struct ManPageCharacterTests {
+    @Test func theManPageIsASCIIOnly() {
+        let page = Options.manPage
+        let offending = page.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.unicodeScalars.contains { !$0.isASCII } }
+            .map { "line \($0.offset + 1): \($0.element.prefix(80))" }
+        #expect(offending.isEmpty, "\(offending)")
+    }
+}
