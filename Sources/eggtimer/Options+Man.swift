@@ -17,7 +17,8 @@ extension Options {
     /// - Returns: The page.
     static func manText(presets: [Preset]) -> String {
         [
-            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manFilesAndEnvironment,
+            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT,
+            manFilesAndEnvironment,
             manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }

@@ -24,9 +24,8 @@ extension Options {
     /// What `eggtimer at TIME` accepts.
     static let timeProse = Prose(
         title: "TIME",
-        text: "14:30, 7:05, 07:05:30, 7pm, 7:30am, 7 pm, noon, midnight, tomorrow 07:00, 7pm tomorrow, 2026-12-24 18:00, "
-            + "or ISO 8601 "
-            + "(2026-12-24T18:00+01:00), in the local time zone (TZ). A time of day already past today means "
+        text: "14:30, 7:05, 07:05:30, 7pm, 7:30am, 7 pm, noon, midnight, tomorrow 07:00, 7pm tomorrow, "
+            + "2026-12-24 18:00, or ISO 8601 (2026-12-24T18:00+01:00), in the local time zone (TZ). A time of day already past today means "
             + "tomorrow. A date or an instant must lie after now and at most \(DurationParser.maximumText) ahead "
             + "(as the longest DURATION); one in the past or further ahead exits 64 naming it. An alarm at a time "
             + "follows the wall clock: when the clock is set it is resolved again, and a clock set past it rings "
