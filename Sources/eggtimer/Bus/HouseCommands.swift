@@ -33,7 +33,7 @@ enum HouseCommands {
             return send(vocabulary, target: target, options: options)
         case .acknowledgeAll, .cancelAll:
             guard let vocabulary = command.vocabulary else { return .software }
-            return sendAll(vocabulary, options: options)
+            return send(vocabulary, target: nil, all: true, options: options)
         case .snooze(_, _?):
             printError("eggtimer: option '--for' does not work with --mqtt (the timer's own snooze length is used)")
             return .usage
@@ -82,44 +82,17 @@ enum HouseCommands {
         return .done
     }
 
-    /// `ack|cancel|snooze --mqtt [TARGET]`: picks the timer, publishes the command with QoS 1 and
-    /// ends once the broker has it.
+    /// `ack|cancel|snooze|pause|resume|add --mqtt [TARGET]`, or with `all` every timer that fits
+    /// (`ack --all --mqtt`, `cancel --all --mqtt`: ``HouseSurvey/all(among:for:)``): publishes the
+    /// command to each with QoS 1, one line each once the broker has it.
     /// - Parameters:
     ///   - command: What to ask; its payload is ``Command/text`` (`ack`), its verb names it in messages.
-    ///   - target: `LABEL` or `NODE/LABEL`, or nil for the only one that fits.
+    ///   - target: `LABEL` or `NODE/LABEL`, or nil for the only one that fits (ignored with `all`).
+    ///   - all: Whether every timer that fits is meant.
     ///   - options: The command line.
-    /// - Returns: The exit status, as for ``run(_:options:arguments:raw:)``.
-    private static func send(_ command: Command, target: String?, options: Options) -> ExitStatus {
-        let verb = command.verb
-        let end = ContinuousClock.now.advanced(by: deadline)
-        var survey: HouseSurvey
-        do { survey = try HouseSurvey(options: options.bus) } catch { return error }
-        defer { survey.close() }
-        let timers: [TimerStatePayload]
-        do { timers = try survey.collect(until: end) } catch { return error }
-        let chosen: TimerStatePayload
-        do { chosen = try HouseSurvey.target(among: timers, target: target, verb: verb) } catch {
-            printError("eggtimer: " + error.message)
-            return error.status
-        }
-        let topics = TimerTopics(prefix: options.bus.prefix, node: chosen.node, label: chosen.label)
-        do {
-            try survey.publish(
-                BusMessage(topic: topics.command, payload: Array(command.text.utf8), retain: false, qos: 1), until: end)
-        } catch { return error }
-        var out = Output(descriptor: STDOUT_FILENO)
-        out.write("\("\(chosen.node)/\(chosen.label)".escapingControlCharacters): \(command.text) sent\n")
-        return .done
-    }
-
-    /// `ack --all --mqtt`, `cancel --all --mqtt`: publishes the command to every timer on the broker
-    /// that fits (``HouseSurvey/all(among:for:)``), with QoS 1, one line each once the broker has it.
-    /// - Parameters:
-    ///   - command: ``Command/acknowledge`` or ``Command/cancel``.
-    ///   - options: The command line.
-    /// - Returns: ``ExitStatus/done`` when sent to at least one; ``ExitStatus/noTimer`` when none fits;
-    ///   ``ExitStatus/unavailable`` when the broker cannot be reached in time.
-    private static func sendAll(_ command: Command, options: Options) -> ExitStatus {
+    /// - Returns: ``ExitStatus/done`` when sent; ``ExitStatus/noTimer`` or ``ExitStatus/usage`` when
+    ///   none or several fit (said); ``ExitStatus/unavailable`` when the broker cannot be reached in time.
+    private static func send(_ command: Command, target: String?, all: Bool = false, options: Options) -> ExitStatus {
         let end = ContinuousClock.now.advanced(by: deadline)
         var survey: HouseSurvey
         do { survey = try HouseSurvey(options: options.bus) } catch { return error }
@@ -127,7 +100,12 @@ enum HouseCommands {
         let timers: [TimerStatePayload]
         do { timers = try survey.collect(until: end) } catch { return error }
         let chosen: [TimerStatePayload]
-        do { chosen = try HouseSurvey.all(among: timers, for: command) } catch {
+        do {
+            chosen =
+                all
+                ? try HouseSurvey.all(among: timers, for: command)
+                : [try HouseSurvey.target(among: timers, target: target, verb: command.verb)]
+        } catch {
             printError("eggtimer: " + error.message)
             return error.status
         }
