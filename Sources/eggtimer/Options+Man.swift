@@ -17,7 +17,8 @@ extension Options {
     /// - Returns: The page.
     static func manText(presets: [Preset]) -> String {
         [
-            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manFilesAndEnvironment,
+            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT,
+            manFilesAndEnvironment,
             manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }
@@ -168,7 +169,7 @@ extension Options {
         ".SH STATES\nWhat \\fBeggtimer status\\fR, the control socket and MQTT say a timer is:\n"
         + TimerState.allCases.map { ".TP\n.B \($0.rawValue)\n\(sentence($0.summary))" }.joined(separator: "\n")
 
-    /// The README's list of states: one Markdown table row per ``TimerState``, from ``TimerState/summary``.
+    /// docs/DESIGN.md's list of states: one Markdown table row per ``TimerState``, from ``TimerState/summary``.
     static let statesTable: String =
         "| state | meaning |\n|---|---|\n"
         + TimerState.allCases.map { "| `\($0.rawValue)` | \($0.summary) |" }.joined(separator: "\n")
