@@ -10,16 +10,15 @@ extension Options {
 
     /// The eggtimer(1) man page in troff (the `man` macros), ending in a newline.
     ///
-    /// Every option but the hidden ones, every subcommand, key and exit status; files and
-    /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
+    /// Every option but the hidden ones, every subcommand, key, state and exit status; MQTT topics,
+    /// payloads and discovery; the reference sections of ``manDetails``; files and environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
     /// - Parameter presets: The eggs, whose names and times the synopsis, the description and the
     ///   keys show (a test passes others).
     /// - Returns: The page.
     static func manText(presets: [Preset]) -> String {
         [
-            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT,
-            manFilesAndEnvironment,
-            manExitStatus, manExamples,
+            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manMQTTDetails,
+            manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }
 

@@ -153,4 +153,21 @@ import TimerText
         #expect(targets.count >= 10 && targets.contains("TimerCore") && targets.contains("CSystem"))
         for target in targets { #expect(design.contains("`\(target)`"), "docs/DESIGN.md does not name \(target)") }
     }
+
+    /// The man page is the full reference (issue 24): the sections moved from the README are there,
+    /// and CONFIGURATION names every config-file key.
+    @Test func theManPageCarriesTheReferenceTheReadmeUsedTo() throws {
+        let page = Options.manPage
+        for section in ["EGGS", "FROM ANOTHER SHELL", "ALARMS AT A TIME", "LOG", "CONFIGURATION", "NEVER SILENT"] {
+            #expect(page.contains("\n.SH \(section)\n"), "man page lacks \(section)")
+        }
+        let configuration = try #require(page.firstRange(of: "\n.SH CONFIGURATION\n"))
+        let section = page[configuration.upperBound...].split(separator: "\n.SH ").first ?? ""
+        for key in Options.configSpecs.map(\.key) {
+            #expect(section.contains("\\fB\(Options.roff(key))\\fR"), "CONFIGURATION lacks \(key)")
+        }
+        for fact in ["0.451", "audio_stopped_t_mono_ns", "overdue_s", "QoS 1", "byte\\-order mark", "500 ms"] {
+            #expect(page.contains(fact), "man page lacks \(fact)")
+        }
+    }
 }
