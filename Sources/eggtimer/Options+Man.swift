@@ -190,7 +190,7 @@ extension Options {
         \fIkey\fR = \fIvalue\fR lines for the kitchen's device, sound, volume, ramp, egg times and \#
         ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key. \#
         A timer, the menu and the long\-running subcommands (\fBfollow\fR) read it; \#
-        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR, …) never do.
+        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR and the others) never do.
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#

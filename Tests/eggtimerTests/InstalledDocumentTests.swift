@@ -170,4 +170,11 @@ import TimerText
             #expect(page.contains(fact), "man page lacks \(fact)")
         }
     }
+
+    /// groff reads the page as Latin-1 and warns on UTF-8 bytes (scripts/test-install.sh renders it
+    /// with `groff -ww`): the page is plain ASCII, other characters written as troff escapes.
+    @Test func theManPageIsPlainASCII() {
+        let other = Options.manPage.unicodeScalars.filter { !$0.isASCII }
+        #expect(other.isEmpty, "man page has non-ASCII characters: \(String(String.UnicodeScalarView(other)))")
+    }
 }
