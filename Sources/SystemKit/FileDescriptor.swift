@@ -1,5 +1,5 @@
 import CSystem
-public import Glibc
+import Glibc
 
 /// An open file descriptor, close-on-exec from birth; its sole owner, which closes it when dropped.
 ///

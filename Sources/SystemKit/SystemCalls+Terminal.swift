@@ -1,5 +1,5 @@
 import CSystem
-public import Glibc
+import Glibc
 
 /// A terminal's size in character cells.
 public struct WindowSize: Sendable, Hashable {

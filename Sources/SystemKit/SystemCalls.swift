@@ -1,5 +1,5 @@
 import CSystem
-public import Glibc
+import Glibc
 
 /// Who is at the other end of a connected Unix socket, as the kernel recorded it at connect time
 /// (`SO_PEERCRED`; `struct ucred`, which Swift's Glibc module lacks).

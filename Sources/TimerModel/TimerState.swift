@@ -2,7 +2,7 @@
 /// them.
 ///
 /// One vocabulary for every front: the controller derives the current one (in its
-/// ``TimerSnapshot``), the exit status follows the final one. The man page's and the README's
+/// ``TimerSnapshot``), the exit status follows the final one. The man page's and docs/DESIGN.md's
 /// list of states is made from ``summary``, so the words and their meanings cannot drift.
 public enum TimerState: String, Sendable, CaseIterable {
     /// No timer runs yet: the egg menu waits for a pick (a process started without a time).

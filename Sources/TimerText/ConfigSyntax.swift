@@ -1,7 +1,7 @@
 /// The config file's syntax, without its keys: `key = value` lines.
 ///
 /// Pure: it reads no file.
-/// The format, as README's "Config file" section documents it:
+/// The format, as docs/DESIGN.md's "Config file" section documents it:
 /// - One setting per line: `key = value`. Spaces and tabs around the key, the `=` and the value are
 ///   ignored, and so is a carriage return ending the line (a file saved with CR LF).
 /// - Blank lines, and lines whose first non-blank character is `#`, are ignored. There are no

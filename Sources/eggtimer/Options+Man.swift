@@ -10,16 +10,15 @@ extension Options {
 
     /// The eggtimer(1) man page in troff (the `man` macros), ending in a newline.
     ///
-    /// Every option but the hidden ones, every subcommand, key and exit status; files and
-    /// environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
+    /// Every option but the hidden ones, every subcommand, key, state and exit status; MQTT topics,
+    /// payloads and discovery; the reference sections of ``manDetails``; files and environment. `make install` writes it to `PREFIX/share/man/man1/eggtimer.1`.
     /// - Parameter presets: The eggs, whose names and times the synopsis, the description and the
     ///   keys show (a test passes others).
     /// - Returns: The page.
     static func manText(presets: [Preset]) -> String {
         [
-            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT,
-            manFilesAndEnvironment,
-            manExitStatus, manExamples,
+            manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manMQTTDetails,
+            manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }
 
@@ -169,7 +168,7 @@ extension Options {
         ".SH STATES\nWhat \\fBeggtimer status\\fR, the control socket and MQTT say a timer is:\n"
         + TimerState.allCases.map { ".TP\n.B \($0.rawValue)\n\(sentence($0.summary))" }.joined(separator: "\n")
 
-    /// The README's list of states: one Markdown table row per ``TimerState``, from ``TimerState/summary``.
+    /// docs/DESIGN.md's list of states: one Markdown table row per ``TimerState``, from ``TimerState/summary``.
     static let statesTable: String =
         "| state | meaning |\n|---|---|\n"
         + TimerState.allCases.map { "| `\($0.rawValue)` | \($0.summary) |" }.joined(separator: "\n")

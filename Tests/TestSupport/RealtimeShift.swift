@@ -1,4 +1,4 @@
-public import Glibc
+import Glibc
 import Synchronization
 
 /// The tests' wall-clock seam for whole processes: a preload shim that moves CLOCK_REALTIME alone.

@@ -217,9 +217,9 @@ private func message(_ text: String) -> String? {
         }
     }
 
-    /// README's example is a valid file that sets every key.
-    @Test func theReadmesExampleIsAValidFile() throws {
-        let readme = String(decoding: try #require(readFile(repositoryRoot + "/README.md")), as: UTF8.self)
+    /// The example in docs/DESIGN.md's "Config file" is a valid file that sets every key.
+    @Test func theDesignNotesExampleIsAValidFile() throws {
+        let readme = String(decoding: try #require(readFile(repositoryRoot + "/docs/DESIGN.md")), as: UTF8.self)
         let start = try #require(readme.firstRange(of: "```ini\n"))
         let end = try #require(readme[start.upperBound...].firstRange(of: "```\n"))
         let example = String(readme[start.upperBound..<end.lowerBound])
@@ -232,7 +232,7 @@ private func message(_ text: String) -> String? {
         let keys = Set(example.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix { $0 != " " } })
         #expect(keys.isSubset(of: Set(Options.configSpecs.map { Substring($0.key) })))
         for key in Options.configSpecs.map(\.key) {
-            #expect(example.contains(key), "README's example does not mention \(key)")
+            #expect(example.contains(key), "docs/DESIGN.md's example does not mention \(key)")
         }
     }
 

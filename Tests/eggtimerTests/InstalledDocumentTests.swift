@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TimerCore
 import TimerText
@@ -107,5 +108,73 @@ import TimerText
         #expect(completion.termination == .exited(0))
         #expect(completion.stdout == Options.bashCompletion)
         #expect(completion.stderr.isEmpty)
+    }
+
+    /// The README is for a user (issue 24): at most 150 lines, the reference lives in the man page.
+    @Test func theReadmeIsAtMost150Lines() throws {
+        let readme = try #require(readFile(repositoryRoot + "/README.md"))
+        let lines = readme.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count - 1
+        #expect(
+            lines > 0 && lines <= 150, "README.md has \(lines) lines; move the detail to the man page or docs/DESIGN.md"
+        )
+    }
+
+    /// Its first 40 lines get a person from nothing to a labelled timer acknowledged from another shell.
+    @Test func theReadmesFirst40LinesReachALabelledTimerAcknowledged() throws {
+        let readme = String(decoding: try #require(readFile(repositoryRoot + "/README.md")), as: UTF8.self)
+        let head = readme.split(separator: "\n", omittingEmptySubsequences: false).prefix(40).joined(separator: "\n")
+        for needed in ["make run", "make test", "make install", ".build/release/eggtimer", "-D null", "--label", "ack"]
+        {
+            #expect(head.contains(needed), "README's first 40 lines lack \(needed)")
+        }
+    }
+
+    /// The targets `Package.swift` declares (`.target`, `.executableTarget`, `.testTarget`, `.systemLibrary`).
+    static func packageTargets() throws -> [String] {
+        let manifest = String(decoding: try #require(readFile(repositoryRoot + "/Package.swift")), as: UTF8.self)
+        var names: [String] = []
+        var rest = manifest[...]
+        while let found = rest.firstRange(of: "name: \"") {
+            let before = manifest[..<found.lowerBound].reversed().drop { $0 == " " || $0 == "\n" }
+            let opener = String(before.prefix { $0 != "." && $0 != " " && $0 != "\n" }.reversed())
+            let name = rest[found.upperBound...].prefix { $0 != "\"" }
+            if ["target(", "executableTarget(", "testTarget(", "systemLibrary("].contains(opener) {
+                names.append(String(name))
+            }
+            rest = rest[found.upperBound...]
+        }
+        return names
+    }
+
+    /// docs/DESIGN.md, for people changing the code, names every target of the package.
+    @Test func theDesignNotesNameEveryTarget() throws {
+        let design = String(decoding: try #require(readFile(repositoryRoot + "/docs/DESIGN.md")), as: UTF8.self)
+        let targets = try Self.packageTargets()
+        #expect(targets.count >= 10 && targets.contains("TimerCore") && targets.contains("CSystem"))
+        for target in targets { #expect(design.contains("`\(target)`"), "docs/DESIGN.md does not name \(target)") }
+    }
+
+    /// The man page is the full reference (issue 24): the sections moved from the README are there,
+    /// and CONFIGURATION names every config-file key.
+    @Test func theManPageCarriesTheReferenceTheReadmeUsedTo() throws {
+        let page = Options.manPage
+        for section in ["EGGS", "FROM ANOTHER SHELL", "ALARMS AT A TIME", "LOG", "CONFIGURATION", "NEVER SILENT"] {
+            #expect(page.contains("\n.SH \(section)\n"), "man page lacks \(section)")
+        }
+        let configuration = try #require(page.firstRange(of: "\n.SH CONFIGURATION\n"))
+        let section = page[configuration.upperBound...].split(separator: "\n.SH ").first ?? ""
+        for key in Options.configSpecs.map(\.key) {
+            #expect(section.contains("\\fB\(Options.roff(key))\\fR"), "CONFIGURATION lacks \(key)")
+        }
+        for fact in ["0.451", "audio_stopped_t_mono_ns", "overdue_s", "QoS 1", "byte\\-order mark", "500 ms"] {
+            #expect(page.contains(fact), "man page lacks \(fact)")
+        }
+    }
+
+    /// groff reads the page as Latin-1 and warns on UTF-8 bytes (scripts/test-install.sh renders it
+    /// with `groff -ww`): the page is plain ASCII, other characters written as troff escapes.
+    @Test func theManPageIsPlainASCII() {
+        let other = Options.manPage.unicodeScalars.filter { !$0.isASCII }
+        #expect(other.isEmpty, "man page has non-ASCII characters: \(String(String.UnicodeScalarView(other)))")
     }
 }

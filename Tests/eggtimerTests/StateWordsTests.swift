@@ -5,7 +5,7 @@ import TimerModel
 @testable import eggtimer
 
 /// The state words, pinned (issue 22): a hand-written list of the words and their meanings, which
-/// the vocabulary, the man page and the README must match.
+/// the vocabulary, the man page and docs/DESIGN.md must match.
 @Suite struct StateWordsTests {
     /// The documented states, in order, with what each means.
     static let documented: [(word: String, meaning: String)] = [
@@ -39,9 +39,9 @@ import TimerModel
         }
     }
 
-    @Test func theReadmeHasTheGeneratedTableOfStates() throws {
-        let readme = String(decoding: try #require(readFile(repositoryRoot + "/README.md")), as: UTF8.self)
-        #expect(readme.contains(Options.statesTable + "\n"), "README's states table is not Options.statesTable")
-        for (word, meaning) in Self.documented { #expect(readme.contains("| `\(word)` | \(meaning) |")) }
+    @Test func theDesignNotesHaveTheGeneratedTableOfStates() throws {
+        let design = String(decoding: try #require(readFile(repositoryRoot + "/docs/DESIGN.md")), as: UTF8.self)
+        #expect(design.contains(Options.statesTable + "\n"), "docs/DESIGN.md's states table is not Options.statesTable")
+        for (word, meaning) in Self.documented { #expect(design.contains("| `\(word)` | \(meaning) |")) }
     }
 }

@@ -56,7 +56,7 @@ struct ExitStatus: Error, Hashable, Sendable {
     /// - Returns: The status with code 128 + `number`.
     static func signal(_ number: Int32) -> ExitStatus { ExitStatus(code: 128 + number) }
 
-    /// Every status with its meaning, in order, for `--help`, README and tests.
+    /// Every status with its meaning, in order, for `--help`, the man page, docs/DESIGN.md and tests.
     static let table: [(status: ExitStatus, meaning: String)] = [
         (.done, "done: the alarm was acknowledged or its --loops played"),
         (.cancelled, "cancelled, or quit before the timer was done"),

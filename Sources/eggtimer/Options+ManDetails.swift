@@ -1,0 +1,191 @@
+// The eggtimer(1) man page's reference sections beyond the option table: the eggs by physics, the
+// commands from another shell, alarms at a time, the log, the config file, the never-silent rules
+// and the kitchen Pi. Moved from the README (issue 24), which now points here.
+
+extension Options {
+    /// The reference sections that follow the keys and states in ``manPage``, in troff.
+    ///
+    /// The config file's keys are listed from ``configSpecs``, so the page names every key the parser
+    /// accepts.
+    static let manDetails: String = [
+        manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manKitchenPi,
+    ].joined(separator: "\n")
+
+    /// Paragraphs that continue the MQTT section of ``manPage``: addresses, passwords, the
+    /// subcommands with `--mqtt`, `follow`, reconnects and discovery's device.
+    static let manMQTTDetails = #"""
+        .PP
+        \fIURL\fR: \fBmqtt://\fR[\fIuser\fR@]\fIhost\fR[:\fIport\fR] (port 1883) or \fBmqtts://\fR
+        (8883, with \fB\-\-mqtt\-cafile\fR). The password comes from \fB\-\-mqtt\-password\-file\fR (its
+        first line) or EGGTIMER_MQTT_PASSWORD, never from the command line: a password in the URL exits
+        64. Both files must be regular files (a FIFO or a device is refused at once, never waited on): one
+        that is not, or cannot be read, exits 66 naming it. All of them are config\-file keys too, so a
+        kitchen Pi joins with no options. Discovery configs carry \fBavailability_topic\fR and a
+        \fBdevice\fR per node, and are removed when the timer ends. The availability's Last Will shows a
+        Pi that lost power offline after 1.5 \(mu the keepalive (30 s), until the timer runs again.
+        .PP
+        \fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR and
+        \fBadd\fR with \fB\-\-mqtt\fR [\fINODE\fR/\fILABEL\fR|\fILABEL\fR] collect the retained
+        states (a probe message they publish to themselves marks the end: no fixed wait), then publish the
+        command with QoS 1 and exit once the broker has it: 3 when no timer fits, when it is \fBoffline\fR
+        (\fIkitchen/stew is offline\fR) or \fBstale\fR, or when \fBack\fR or \fBsnooze\fR names one not
+        ringing (\fIsoup is counting, not ringing\fR); 64 when several fit (listed); 69 when the broker
+        cannot be reached within 5 s. They read \fB\-\-mqtt\fR from the command line only.
+        .PP
+        \fBfollow\fR rings through its own device (\fB\-D\fR, \fB\-\-sound\fR, \fB\-\-volume\fR,
+        \fB\-\-ramp\fR; the terminal bell while no device works), prints which timer rings, and a key or
+        \fBkill \-USR1\fR \fIPID\fR sends \fBack\fR to every timer it shows ringing; it keeps running
+        (Ctrl\-C: 130, SIGTERM: 143), says \fIkitchen/tea: stale\fR when a ringing one goes stale, and two
+        followers may share a node (when one ends, the other sets the availability online again). A broker
+        that is down is retried with a backoff of 1 s doubling to 30 s, and the state published again;
+        host names are resolved off the event loop.
+        """#
+
+    private static let manEggs = #"""
+        .SH EGGS
+        \fB\-\-size\fR, \fB\-\-weight\fR, \fB\-\-from\fR, \fB\-\-altitude\fR or \fB\-\-water\fR switch
+        Soft, Medium and Hard from their fixed times to Williams' heat\-conduction formula,
+        t = 0.451 \(mu M^(2/3) \(mu ln(0.76 \(mu (T_egg \- T_water) / (T_yolk \- T_water)) minutes,
+        M the weight in grams, the yolk at 63, 70 and 77 C, the water boiling by the standard atmosphere
+        at \fB\-\-altitude\fR. The sizes are the middles of the EU weight classes; \fB\-\-from fridge\fR
+        means 4 C unless \fB\-\-fridge\-temperature\fR says otherwise. The screen and the JSON
+        (\fBcomputed\fR) say how: "Soft, 68 g (size L) from the fridge at 1500 m (boiling at 95 C): 5:47".
+        A time given with \fB\-\-soft\fR wins; an egg that has no answer (too warm for the yolk target,
+        water below it) is a usage error (exit 64).
+        .PP
+        Each option fits where the OPTIONS headings say: the timer options with any timer (the menu, an
+        egg, a duration, \fBpomodoro\fR, \fBat\fR), the egg options with the menu and the eggs. An option
+        given where it does nothing is refused (exit 64), naming it and the mode:
+        \fIoption '\-\-soft' does not work with a timer of a given duration (only with the egg menu or 'soft')\fR.
+        Ctrl\-C, Ctrl\-\e and SIGTERM stop the audio, restore the terminal exactly and exit 130, 131 and 143.
+        """#
+
+    private static let manOtherShell = #"""
+        .SH FROM ANOTHER SHELL
+        A label is one word of letters, digits, \fB\-\fR, \fB_\fR, \fB.\fR, \fB:\fR and \fB+\fR (every default label is one); a second running timer
+        with the same label is refused (exit 64). \fB\-\-on\-done\fR \fICMD\fR runs \fB/bin/sh \-c\fR
+        \fICMD\fR at the deadline (never for a cancelled timer), in its own process group, with a clean
+        signal state and without EGGTIMER_MQTT_PASSWORD in its environment; its failure is logged, not
+        fatal. \fBkill \-USR1\fR \fIPID\fR acknowledges. Nothing to act on exits 3; several candidates
+        exit 64 and are listed.
+        .PP
+        A timer that takes the connection but does not answer within 1 s is still running:
+        \fBstatus\fR counts it under the table (\fI1 timer running, not answering:\fR), one line each
+        (\fIjc: stopped (SIGSTOP or Ctrl\-Z), not answering (pid 4242; ...)\fR, or \fIno answer within
+        1 s\fR); with \fB\-\-json\fR it is said on standard error. A socket whose timer is gone is passed
+        over in silence.
+        .PP
+        \fBstatus\fR also lists every timer that can still come back: a record kept by a timer that was
+        killed (\fBkill\fR, \fBsystemctl stop\fR: "ended by SIGTERM"; \fBkill \-9\fR or a crash:
+        "process gone") or left by an earlier boot ("earlier boot"), with its state and the time left or
+        how overdue. \fBeggtimer recover\fR starts it again; \fBeggtimer cancel\fR \fILABEL\fR forgets it
+        (\fItea: not running; its kept record is removed\fR). With \fB\-\-json\fR these are objects with
+        \fB"state":"kept"\fR, \fB"ended"\fR (\fBSIGTERM\fR, \fBgone\fR, \fBreboot\fR),
+        \fB"recorded_state"\fR, \fBremaining_s\fR and, once the deadline passed, \fBoverdue_s\fR; a
+        detached timer has \fB"detached":true\fR. A kept record that cannot be removed (a read\-only state
+        folder) makes \fBcancel\fR \fILABEL\fR say so and exit 71; while an \fBeggtimer recover\fR runs,
+        \fBcancel\fR \fILABEL\fR waits for it (saying so) and then cancels the timer if it brought it
+        back. The table ends with a line for timers that run without a control socket (a runtime folder
+        too deep or refused: \fIrunning without a control socket: tea (pid 4242)\fR; \fBkill \-USR1\fR
+        \fIPID\fR stops the alarm) and one naming records that cannot be read (\fBeggtimer recover\fR
+        says why).
+        """#
+
+    private static let manAlarmsAtATime = #"""
+        .SH ALARMS AT A TIME
+        A countdown runs on the boot clock; \fBeggtimer at\fR waits on a CLOCK_REALTIME timer armed at
+        its deadline and cancelled when the clock is set (NTP, \fBdate \-s\fR, a Pi without a real\-time
+        clock getting its time after boot), so the local time is resolved to UTC again at once. Example
+        of the rules: in Europe/Berlin 2026\-03\-29 02:30 (in the gap) rings at 03:00, and 2026\-10\-25
+        02:30 (twice) at its first occurrence (CEST); the screen and the \fBstarted\fR event (\fBrule\fR)
+        say which applied. JSON events carry \fBat\fR, the scheduled local time with its offset
+        (\fB2026\-11\-30T07:00:00+01:00\fR); \fBstatus\fR shows the next occurrence and the series.
+        .PP
+        With \fB\-\-every\fR, an acknowledged or missed ring schedules the next one, \fBsnooze\fR delays
+        only this ring and \fBcancel\fR ends the series. A series is recorded like a timer:
+        \fBeggtimer recover\fR brings it back after a reboot or a \fBkill \-9\fR, reports in one line
+        the occurrences missed meanwhile, and rings only the latest of them at once if it is within
+        \fB\-\-ring\-for\fR (else an hour). \fBpause\fR, \fBresume\fR and \fBadd\fR do not apply to an
+        alarm at a time: snooze or cancel it. While the kernel says the clock is not synchronised
+        (\fBadjtimex\fR: STA_UNSYNC), the screen, the plain log and \fBstatus\fR warn.
+        """#
+
+    private static let manLog = #"""
+        .SH LOG
+        Plain log lines lead with the local time: \fI09:12:03 Soft: time is up\fR. With \fB\-\-json\fR
+        each event is one object with \fBevent\fR, \fBlabel\fR, \fBduration_s\fR, \fBremaining_s\fR,
+        \fBt_mono_ns\fR (CLOCK_BOOTTIME nanoseconds) and \fBtime\fR (UTC,
+        \fB2026\-11\-30T09:12:03.456Z\fR), then extras (a pomodoro's \fBphase\fR, \fBcomputed\fR,
+        \fBat\fR, \fBrule\fR). \fBfinished\fR means the deadline was reached; \fBsounding\fR the first
+        alarm frame reached the device; \fBacknowledged\fR is logged once the device was dropped and
+        carries \fBaudio_stopped_t_mono_ns\fR. The label and the field names never change while the
+        timer runs: \fB+\fR and \fB\-\fR change the time, not the label.
+        """#
+
+    private static var manConfiguration: String {
+        #"""
+        .SH CONFIGURATION
+        The file (see FILES and EGGTIMER_CONFIG) holds one \fIkey\fR = \fIvalue\fR a line. A key is the
+        long option's name without \fB\-\-\fR and takes what the option takes; these are all the keys:
+        """# + "\n" + configSpecs.map { "\\fB" + roff($0.key) + "\\fR" }.joined(separator: ", ") + ".\n"
+            + #"""
+            Spaces and tabs around the key, the \fB=\fR and the value do not count. Blank lines and lines
+            starting with \fB#\fR are ignored; a \fB#\fR after a value is part of it. Double quotes keep
+            leading and trailing spaces (\fBdevice = "  odd name "\fR); inside them \fB\e"\fR is a quote and
+            \fB\e\e\fR a backslash, no other escape exists. Values are never empty. A relative \fBsound\fR is
+            taken from the file's folder. The file is UTF\-8 (a byte\-order mark at its start is ignored). A
+            missing default file is fine; a missing EGGTIMER_CONFIG file is not. Keys apply where they fit
+            (\fBsoft\fR, \fBsize\fR to the menu and the eggs) and are left unused elsewhere: a key is never
+            refused for the mode, as the same option on the command line is. A bad file exits 78 with one
+            line naming the file, the line and the key:
+            \fIeggtimer: /home/u/.config/eggtimer/config:3: volume: needs a whole number from 0 to 100
+            (percent), got '200'\fR. So do an unknown key, a key given twice, a line without \fB=\fR, text
+            that is not UTF\-8, a file that cannot be read, and a folder. The one\-shot subcommands never
+            read it, so a broken file cannot stop an alarm.
+            """#
+    }
+
+    private static let manNeverSilent = #"""
+        .SH NEVER SILENT
+        The sound is decoded before the countdown starts: a missing \fB\-\-sound\fR file exits 66, one that
+        is not audio exits 65. A damaged install (the shipped sound missing or broken) warns and rings a
+        built\-in tone through the same ALSA path. The device is tried at start (a warning names it, the
+        reason, and \fB\-D\fR/\fBaplay \-L\fR), then opened again 1.5 s before the deadline so the first
+        frame goes out on time. While ringing, underruns and suspends are recovered; a vanished device is
+        reopened with backoff. While no device works the terminal bell rings and the title flashes; an
+        alarm that reached no device exits 69, never 0. A device call that has not returned within 500 ms
+        (a stalled sound server, a Bluetooth sink, a driver stuck in the kernel) declares the device hung:
+        its thread is abandoned and the bell takes over; keys, Ctrl\-C and SIGTERM work throughout. A lost
+        log never silences the alarm: standard output that fails (\fB| head \-n 1\fR, \fB>/dev/full\fR,
+        journald restarting) stops the log with one line on standard error, and the countdown, the alarm
+        and the exit status go on; standard descriptors closed at start are opened on /dev/null. Keys
+        typed while the process was stopped across the deadline are dropped. Where the system allows it
+        (root, CAP_SYS_NICE, or \fBLimitRTPRIO=1\fR, as the user unit sets) eggtimer asks for SCHED_FIFO
+        priority 1, so a loaded machine still wakes it on time; otherwise it runs at normal priority.
+        """#
+
+    private static let manKitchenPi = #"""
+        .SH KITCHEN PI
+        Pick the device by name (\fBaplay \-L\fR, the lines that do not start with a space; the bash
+        completion offers them after \fB\-D\fR): card numbers change with the order USB devices appear.
+        On Raspberry Pi OS Lite (plain ALSA) name the card: \fBsysdefault:CARD=Headphones\fR for the jack,
+        \fBsysdefault:CARD=vc4hdmi0\fR for HDMI, \fBplughw:CARD=...,DEV=0\fR to convert rates too;
+        \fBdefault\fR is card 0, which may be HDMI with no speaker. On the desktop, PipeWire owns the cards
+        while a session runs: use \fB\-D default\fR (with pipewire\-alsa) or \fB\-D pulse\fR.
+        .PP
+        \fBsudo env "PATH=$PATH" make install\fR keeps the toolchain on sudo's path. The installed binary
+        needs only libasound2, libmpg123\-0 and libc. A service timer whose alarm rang unacknowledged
+        leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
+        stop\fR keeps its record, as a reboot does (cancel it to end it for good). A duration with other
+        characters needs escaping: \fBsystemctl \-\-user start "eggtimer@$(systemd\-escape '2 hours')"\fR.
+        .PP
+        After a reboot a timer whose deadline passed while the Pi was off rings at once; one more than an
+        hour overdue is only reported (\fBjournalctl \-\-user \-u eggtimer\-recover\fR). In a read\-only
+        state folder \fBrecover\fR still starts the timers, says so and keeps the records it could not
+        update. Pausing or moving a recovered countdown makes it a countdown of real time again. A
+        \fB\-\-mqtt\fR timer rejoins the same broker and topics (its record keeps the URL, node, prefix
+        and file paths, never the password): a password from EGGTIMER_MQTT_PASSWORD must be in
+        \fBrecover\fR's environment too (\fBEnvironment=\fR in \fBsystemctl \-\-user edit
+        eggtimer\-recover.service\fR), or use \fB\-\-mqtt\-password\-file\fR.
+        """#
+}
