@@ -10,10 +10,7 @@ import Testing
 @Suite struct FinalStateOverMQTTTests {
     /// The `state` payloads of the subscriber lines on `topic`, parsed, in order.
     private func states(_ lines: [String], topic: String) -> [TimerStatePayload] {
-        lines.compactMap { line in
-            guard line.hasPrefix(topic + " ") else { return nil }
-            return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))
-        }
+        StateLines.states(lines, topic: topic)
     }
 
     @Test func aMinuteAddedOverMQTTShowsInTheFinalCancelledState() throws {

@@ -27,10 +27,7 @@ func nodeLeftovers(_ node: String = "kitchen") -> Set<String> {
 
     /// The state words published on `topic`, in order (`mosquitto_sub -v` lines).
     private func states(_ lines: [String], topic: String) -> [String] {
-        lines.compactMap { line in
-            guard line.hasPrefix(topic + " {") else { return nil }
-            return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))?.state
-        }
+        StateLines.states(lines, topic: topic).map(\.state)
     }
 
     @Test func oneAcknowledgeAllPressEndsEveryRingingTimerOfTheNodeAndTheNodeStays() throws {

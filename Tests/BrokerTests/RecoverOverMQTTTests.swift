@@ -13,10 +13,7 @@ import Testing
 @Suite struct RecoverOverMQTTTests {
     /// The retained state payloads published on `topic` in `lines` (`mosquitto_sub -v` lines).
     private func states(_ lines: some Sequence<String>, topic: String) -> [TimerStatePayload] {
-        lines.compactMap { line in
-            guard line.hasPrefix(topic + " ") else { return nil }
-            return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))
-        }
+        StateLines.states(lines, topic: topic)
     }
 
     /// The timer's record file in `process`'s state folder (empty when missing).

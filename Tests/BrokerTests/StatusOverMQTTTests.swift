@@ -9,10 +9,7 @@ import Testing
 @Suite struct StatusOverMQTTTests {
     /// The state payloads `mosquitto_sub -v` printed for `topic`, in order.
     private func states(_ lines: [String], topic: String) -> [TimerStatePayload] {
-        lines.compactMap { line in
-            guard line.hasPrefix(topic + " ") else { return nil }
-            return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))
-        }
+        StateLines.states(lines, topic: topic)
     }
 
     /// An hour's countdown publishes its state once, then only when it changes or a minute has

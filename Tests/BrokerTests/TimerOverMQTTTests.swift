@@ -38,10 +38,7 @@ import Testing
     }
 
     /// The `state` payload of the subscriber line `topic payload`, parsed.
-    private func state(_ line: String, topic: String) -> TimerStatePayload? {
-        guard line.hasPrefix(topic + " ") else { return nil }
-        return TimerStatePayload.parse(Array(line.dropFirst(topic.count + 1).utf8))
-    }
+    private func state(_ line: String, topic: String) -> TimerStatePayload? { StateLines.state(line, topic: topic) }
 
     /// The states published on `topic`, in order.
     private func states(_ lines: [String], topic: String) -> [String] {
