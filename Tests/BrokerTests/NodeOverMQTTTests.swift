@@ -72,6 +72,13 @@ func nodeLeftovers(_ node: String = "kitchen") -> Set<String> {
         #expect(states(watcher.lines, topic: rice.state).allSatisfy { $0 == "counting" })
         #expect(!watcher.lines.contains("\(node.availability) offline"), "rice still runs on the node")
 
+        // A barrier, not a sleep: tea and soup ended, their availability clears are on the broker
+        // (QoS 1, sent before they exit); a `status` to rice comes to it after them (one connection,
+        // in order), and its republished state says it has taken them in, so at its end it knows
+        // it is the node's last timer.
+        let riceStates = states(watcher.lines, topic: rice.state).count
+        try mosquittoPublish(login, topic: rice.command, payload: "status", log: broker.log)
+        #expect(watcher.wait(timeout: .seconds(5)) { states($0, topic: rice.state).count > riceStates })
         riceTimer.signal(SIGTERM)
         #expect(riceTimer.finish() == .exited(143))
         #expect(watcher.wait(timeout: .seconds(5)) { $0.contains("\(node.availability) offline") }, "\(watcher.lines)")
