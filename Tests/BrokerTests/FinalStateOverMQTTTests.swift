@@ -8,11 +8,6 @@ import Testing
 /// A real Mosquitto broker per test, mosquitto_sub and mosquitto_pub as the other clients. No
 /// test sleeps to wait for an event.
 @Suite struct FinalStateOverMQTTTests {
-    /// The `state` payloads of the subscriber lines on `topic`, parsed, in order.
-    private func states(_ lines: [String], topic: String) -> [TimerStatePayload] {
-        StateLines.states(lines, topic: topic)
-    }
-
     @Test func aMinuteAddedOverMQTTShowsInTheFinalCancelledState() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
@@ -24,14 +19,18 @@ import Testing
                 "--node", "kitchen", "--mqtt-keepalive", "5s",
             ])
         #expect(
-            watcher.wait(timeout: .seconds(15)) { states($0, topic: topics.state).contains { $0.state == "counting" } })
+            watcher.wait(timeout: .seconds(15)) {
+                StateLines.states($0, topic: topics.state).contains { $0.state == "counting" }
+            })
         try mosquittoPublish(login, topic: topics.command, payload: "add 60", log: broker.log)
         #expect(timer.expect(#""by_s":60"#), "\(timer.stdout)\(timer.stderr)")
         try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: broker.log)
         #expect(timer.finish() == .exited(1))
         #expect(
-            watcher.wait(timeout: .seconds(5)) { states($0, topic: topics.state).contains { $0.state == "cancelled" } })
-        let final = try #require(states(watcher.lines, topic: topics.state).last { $0.state == "cancelled" })
+            watcher.wait(timeout: .seconds(5)) {
+                StateLines.states($0, topic: topics.state).contains { $0.state == "cancelled" }
+            })
+        let final = try #require(StateLines.states(watcher.lines, topic: topics.state).last { $0.state == "cancelled" })
         #expect(final.durationSeconds == 360, "\(final)")
     }
 }

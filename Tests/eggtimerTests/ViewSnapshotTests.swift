@@ -6,22 +6,6 @@ import TimerModel
 
 private let t0 = ContinuousClock.now
 
-/// Strips SGR escape codes, leaving what a person sees.
-private func visible(_ line: String) -> String {
-    var out = ""
-    var inEscape = false
-    for c in line {
-        if c == "\u{1B}" {
-            inEscape = true
-        } else if inEscape {
-            if c.isLetter { inEscape = false }
-        } else {
-            out.append(c)
-        }
-    }
-    return out
-}
-
 /// The screen as a pure function of the snapshot and its screen extras (issue 22): no controller.
 @Suite struct ViewSnapshotTests {
     /// One row of the table: a snapshot and its extras, and what the screen must show at `t0 + 1 s`.

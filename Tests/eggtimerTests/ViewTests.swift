@@ -7,24 +7,6 @@ import TimerCore
 
 private let t0 = ContinuousClock.now
 
-/// Strips SGR escape codes, leaving what a person sees.
-private func visible(_ line: String) -> String {
-    var out = ""
-    var inEscape = false
-    for c in line {
-        if c == "\u{1B}" {
-            inEscape = true
-            continue
-        }
-        if inEscape {
-            if c.isLetter { inEscape = false }
-            continue
-        }
-        out.append(c)
-    }
-    return out
-}
-
 @Suite struct ViewTests {
     let view = View(style: .init(unicode: true, color: true))
 

@@ -33,3 +33,19 @@ extension View {
         flashingEntry(controller.screen(at: now), at: now)
     }
 }
+
+/// `line` with its SGR escape codes stripped: what a person sees.
+func visible(_ line: String) -> String {
+    var out = ""
+    var inEscape = false
+    for c in line {
+        if c == "\u{1B}" {
+            inEscape = true
+        } else if inEscape {
+            if c.isLetter { inEscape = false }
+        } else {
+            out.append(c)
+        }
+    }
+    return out
+}
