@@ -42,9 +42,9 @@ let package = Package(
         // What every front reads and speaks: the timer's states (and, with issue 22, its snapshot and
         // the command vocabulary). Pure Swift, no C, no I/O.
         .target(name: "TimerModel", swiftSettings: shippedSettings),
-        // The CLI's text parsers of outside bytes (times of day, config lines): pure Swift, no C, no
-        // I/O, in a library so that `make fuzz` can build them.
-        .target(name: "TimerText", dependencies: ["TimerCore"], swiftSettings: shippedSettings),
+        // The CLI's text parsers of outside bytes (times of day, config lines, start requests): pure
+        // Swift, no C, no I/O, in a library so that `make fuzz` can build them.
+        .target(name: "TimerText", dependencies: ["TimerCore", "SystemKit"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
         .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "SystemKit"], swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.

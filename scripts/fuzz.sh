@@ -96,9 +96,11 @@ for t in $targets; do
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config)
         library TimerCore
+        library SystemKit
         source=Tests/Fuzz/AlarmTimeFuzz.swift
         [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
-        build "$t" -I "$out/modules" "$source" Sources/TimerText/*.swift "$out/libTimerCore.a"
+        build "$t" -I "$out/modules" -I Sources/CSystem "$source" Sources/TimerText/*.swift "$out/libTimerCore.a" \
+            "$out/libSystemKit.a"
         ;;
     control)
         library SystemKit
