@@ -1,9 +1,10 @@
 import SystemKit
 import TimerCore
 
-/// What a start asks for, from any front (a shell's `eggtimer start`, the kitchen's socket, an
-/// MQTT `P/NODE/start` payload, the HTTP API): a preset by name or a countdown length, and an
-/// optional label. Typed values only: the timer's command line is built from them
+/// What a start asks for: a preset by name or a countdown length, and an optional label.
+///
+/// From any front (a shell's `eggtimer start`, the kitchen's socket, an MQTT `P/NODE/start`
+/// payload, the HTTP API). Typed values only: the timer's command line is built from them
 /// (``arguments``), never from the words that came in, so no request can add an option.
 ///
 /// Pure; any thread.
@@ -16,13 +17,16 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         case duration(Duration)
     }
 
-    /// The longest request text ``parse(_:presets:)`` reads, in bytes: a duration and a label
-    /// with room to spare. Longer text is refused before it is looked at.
+    /// The longest request text ``parse(_:presets:)`` reads, in bytes.
+    ///
+    /// A duration and a label with room to spare. Longer text is refused before it is looked at.
     public static let limit = 160
 
     /// The length.
     public var length: Length
-    /// The label, valid by `LabelRule`; `nil` for a preset's default (its name). A duration
+    /// The label, valid by `LabelRule`; `nil` for a preset's default (its name).
+    ///
+    /// A duration
     /// parsed without a label is labelled as it was typed (`7m30s`), as `eggtimer 7m30s` is.
     public var label: String?
 
@@ -97,7 +101,8 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The arguments after the program name that start this timer in eggtimer's own syntax:
+    /// The arguments after the program name that start this timer in eggtimer's own syntax.
+    ///
     /// `["soft"]`, `["7m30s", "--label", "pasta"]`. The duration is written in whole
     /// milliseconds (`450000ms` is not a unit: seconds with a fraction, `450s`, `0.5s`), so it
     /// parses back to the same length.
