@@ -99,6 +99,15 @@ run_failed() {
     printf '%s\n' "$output"
     [ "$status" -ne 0 ] && printf '%s\n' "$output" | grep -q '^eggtimer ended with status 64 '
 }
+# make's own freshness decides: with the binary newer than every source, a second install (as
+# `sudo make install` after `make run`) would start no SwiftPM, which re-plans the whole build
+# when run as another user (issue 24). Before: every install ran `swift build -c release`.
+reinstall_builds_nothing() {
+    plan=$("$make" --no-print-directory -n install DESTDIR="$destdir" PREFIX="$prefix" 2>&1)
+    if printf '%s\n' "$plan" | grep -e 'build -c release' -e '--show-bin-path'; then return 1; fi
+    return 0
+}
+check "make install after a build starts no swift build" reinstall_builds_nothing
 check "make run echoes no command lines" run_quiet
 check "make run: q (cancelled, status 1) is no failure of make" run_cancelled
 check "make run: a bad option fails make with one line of its status" run_failed
