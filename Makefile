@@ -42,7 +42,7 @@ release: $(RELEASE_BINARY)
 
 $(RELEASE_BINARY): $(RELEASE_SOURCES) $(RELEASE_PREREQUISITES) | deps
 	@$(SWIFT) build $(RELEASE_FLAGS)
-	@touch "$@"
+	@touch "$@" 2>/dev/null || true
 
 $(STATIC_CXX_DIR)/libstdc++.so:
 	@mkdir -p "$(STATIC_CXX_DIR)"
