@@ -19,6 +19,10 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
     case deviceUndefined(device: String, defined: [String])
     /// The ALSA device could not be opened or configured.
     case deviceUnavailable(device: String, reason: String)
+    /// The ALSA device is held by another process (the open answered `EBUSY`), as a `hw:` or
+    /// `plughw:` device is while another timer rings on it: it will be free again by itself, so
+    /// the player retries every ``AlarmPlayer/busyRetry`` instead of backing off.
+    case deviceBusy(device: String)
     /// The ALSA device failed while playing (for example, a USB speaker was unplugged).
     case deviceLost(device: String, reason: String)
     /// The ALSA device did not return from a call within ``AlarmPlayer/answerLimit``: it looks
@@ -38,6 +42,8 @@ public enum AlarmError: Error, Hashable, CustomStringConvertible, Sendable {
         case .deviceUndefined(let device, let defined):
             "no ALSA device called '\(device)' (defined: \(defined.isEmpty ? "none" : defined.joined(separator: ", ")); see aplay -L)"
         case .deviceUnavailable(let device, let reason): "cannot open audio device '\(device)': \(reason)"
+        case .deviceBusy(let device):
+            "audio device '\(device)' is busy (another alarm or program has it open); waiting for it"
         case .deviceLost(let device, let reason): "lost audio device '\(device)': \(reason)"
         case .deviceHung(let device, let call):
             "audio device '\(device)' did not answer within \(AlarmPlayer.answerLimitText) (\(call)); it looks stalled"

@@ -18,8 +18,10 @@ extension AlarmPlayer {
     ///   - sound: Whose sample rate and channel count to configure.
     ///   - limit: How long the open and close may take together; positive. ``answerLimit`` by
     ///     default (a shorter one is for tests; the error's text always names ``answerLimit``).
-    /// - Throws: ``AlarmError/deviceUnavailable(device:reason:)`` with alsa-lib's reason text when
-    ///   the open or set-up fails (or no helper thread can be started);
+    /// - Throws: ``AlarmError/deviceBusy(device:)`` when another process holds the device now
+    ///   (`EBUSY`: not a fault; it may be free by the deadline);
+    ///   ``AlarmError/deviceUnavailable(device:reason:)`` with alsa-lib's reason text when
+    ///   the open or set-up fails otherwise (or no helper thread can be started);
     ///   ``AlarmError/deviceHung(device:call:)`` when they did not return within `limit`, with
     ///   `call` `"snd_pcm_open"` (opening and configuring) or `"snd_pcm_close"`.
     /// - Precondition: `limit > .zero`.
@@ -48,6 +50,7 @@ extension AlarmPlayer {
         }
         switch probe.wait(until: .now + limit) {
         case .answered(nil): return
+        case .answered(let error?) where error.code == EBUSY: throw .deviceBusy(device: device)
         case .answered(let error?): throw .deviceUnavailable(device: device, reason: error.message)
         case .silent(let stage): throw .deviceHung(device: device, call: stage)
         }

@@ -7,7 +7,8 @@ import SystemKit
 /// waits for the start instant, then loops the sound sample-exactly (no gap or padding between
 /// passes). A stop wakes it through a pipe, so the device is dropped within microseconds whatever
 /// the buffer length. Underruns and suspends are recovered in place; a lost or unavailable device
-/// is reopened with backoff (100 ms doubling to 2 s) until it works or the ringing is stopped. The
+/// is reopened with backoff (100 ms doubling to 2 s) until it works or the ringing is stopped; a
+/// busy one (`EBUSY`: another timer rings on the same `hw:` device) every ``busyRetry``. The
 /// backoff starts again from 100 ms only after a device has played 2 s of audio beyond its buffer
 /// without failing, so a device that opens but fails soon after (a `file:` PCM whose file cannot
 /// be written, a flaky USB link) is retried ever more slowly rather than at 10 Hz.
@@ -40,10 +41,16 @@ public final class AlarmPlayer {
         /// then fail (``deviceUnavailable(_:)`` follows at once). Until a ``deviceRecovered`` comes
         /// after that, no device has been shown to play.
         case firstFrame(at: ContinuousClock.Instant)
-        /// The device could not be opened (``AlarmError/deviceUnavailable(device:reason:)``) or
-        /// failed mid-play (``AlarmError/deviceLost(device:reason:)``); the player retries with
-        /// backoff. Sent once per failed attempt: 100 ms, 200 ms, … up to every 2 s while the
-        /// device keeps failing. Not an ending: the ringing goes on.
+        /// The device could not be opened (``AlarmError/deviceUnavailable(device:reason:)``), is
+        /// held by another process (``AlarmError/deviceBusy(device:)``) or failed mid-play
+        /// (``AlarmError/deviceLost(device:reason:)``); the player retries. Not an ending: the
+        /// ringing goes on.
+        ///
+        /// A failing device is retried with backoff and reported once per failed attempt:
+        /// 100 ms, 200 ms, … up to every 2 s while it keeps failing. A busy device is retried
+        /// every ``AlarmPlayer/busyRetry`` and reported once per run of busy attempts (the next
+        /// event is the ``firstFrame(at:)`` or ``deviceRecovered`` of the open that got it, or
+        /// another error).
         case deviceUnavailable(AlarmError)
         /// After a ``deviceUnavailable(_:)``, a reopened device has shown that it plays: it has
         /// accepted more frames than its buffer holds, so some of them must have left the buffer.
@@ -113,6 +120,13 @@ public final class AlarmPlayer {
     /// in 10–50 µs), a sound server in a few milliseconds; half a second is far beyond that and
     /// still short enough that a stop key seems to work at once.
     public static let answerLimit: Duration = .milliseconds(500)
+
+    /// How often a busy device (the open answered `EBUSY`) is tried again: 200 ms.
+    ///
+    /// Not a backoff: the device is held by another process (another timer ringing on a `hw:`
+    /// device) and becomes free when that one is acknowledged, so the waiting alarm starts at most
+    /// this long after it. An open that fails costs microseconds, so five a second are nothing.
+    public static let busyRetry: Duration = .milliseconds(200)
 
     /// ``answerLimit`` as text for messages, for example "500 ms".
     static var answerLimitText: String { "\(Int(answerLimit / .milliseconds(1))) ms" }

@@ -5,6 +5,10 @@ import SystemKit
 /// loops the sound sample-exactly, recovers underruns, reopens lost devices with backoff, and
 /// drops or drains at the end.
 ///
+/// A busy device (the open answers `EBUSY`: another process holds a `hw:` device) is asked again
+/// every ``AlarmPlayer/busyRetry``, without backoff and reported once, so an alarm waiting behind
+/// another starts within that time of the other's close, from the start of its sound.
+///
 /// A device is trusted by what it has consumed, not by what it has queued: a write that accepts
 /// frames may only have filled the buffer (alsa-lib's `file` plugin, for one, accepts a whole
 /// buffer and fails on the write after it when it cannot write its file). So after a failure:
@@ -74,6 +78,8 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     private var position = 0
     /// A device failure was reported and no device has proved it plays since.
     private var awaitingRecovery = false
+    /// The last open answered `EBUSY` (and that was reported).
+    private var busy = false
 
     /// Creates a loop; nothing is opened until ``run(open:)``.
     ///
@@ -125,9 +131,15 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             do {
                 sink = try calling("snd_pcm_open") { () throws(ALSAError) in try open() }
             } catch {
-                fail(.deviceUnavailable(device: device, reason: error.message))
+                if error.code == EBUSY {
+                    waitForBusyDevice()
+                } else {
+                    busy = false
+                    fail(.deviceUnavailable(device: device, reason: error.message))
+                }
                 continue
             }
+            busy = false
             switch play(samples, on: &sink) {
             case .stopped:
                 halt(&sink)
@@ -161,6 +173,21 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         control.enter("snd_pcm_close", at: timer.now())
         sink.close()
         control.leave()
+    }
+
+    /// Reports a busy device (once per run of busy opens) and waits ``AlarmPlayer/busyRetry``
+    /// (ended early by a stop); the backoff is left alone.
+    ///
+    /// A device held by another process is not failing: it becomes free when that process closes
+    /// it (another timer acknowledged), so it is asked again soon and at a steady rate, and the
+    /// ringing plays from its start once it gets it.
+    private mutating func waitForBusyDevice() {
+        let error = AlarmError.deviceBusy(device: device)
+        report.lastError = error
+        awaitingRecovery = true
+        if !busy { onEvent(.deviceUnavailable(error)) }
+        busy = true
+        timer.sleep(until: timer.now() + AlarmPlayer.busyRetry, control: control)
     }
 
     /// Reports a device failure and waits out the backoff (ended early by a stop).

@@ -152,7 +152,14 @@ extension Options {
         built\-in tone through the same ALSA path. The device is tried at start (a warning names it, the
         reason, and \fB\-D\fR/\fBaplay \-L\fR), then opened again 1.5 s before the deadline so the first
         frame goes out on time. While ringing, underruns and suspends are recovered; a vanished device is
-        reopened with backoff. While no device works the terminal bell rings and the title flashes; an
+        reopened with backoff. A device another process holds is no fault: a \fBhw:\fR or \fBplughw:\fR
+        card lets one process at a time play, and opening it then fails with EBUSY (another timer rings on
+        it). Busy at start only warns; busy at the deadline, the timer is \fBsilent\fR ("is busy") while
+        it asks again every 200 ms, without backoff, and plays its sound from the start within 200 ms
+        of the other one letting the device go (acknowledged): one log line when busy and one
+        (\fBdevice_recovered\fR) once it plays, and a \fB\-\-loops\fR count waits for it too. Alarms
+        due together so ring one after the other, none silenced; to hear them at once, see KITCHEN PI
+        (\fBdmix\fR). While no device works the terminal bell rings and the title flashes; an
         alarm that reached no device exits 69, never 0. A device call that has not returned within 500 ms
         (a stalled sound server, a Bluetooth sink, a driver stuck in the kernel) declares the device hung:
         its thread is abandoned and the bell takes over; keys, Ctrl\-C and SIGTERM work throughout. A lost
@@ -172,6 +179,17 @@ extension Options {
         \fBsysdefault:CARD=vc4hdmi0\fR for HDMI, \fBplughw:CARD=...,DEV=0\fR to convert rates too;
         \fBdefault\fR is card 0, which may be HDMI with no speaker. On the desktop, PipeWire owns the cards
         while a session runs: use \fB\-D default\fR (with pipewire\-alsa) or \fB\-D pulse\fR.
+        .PP
+        Pots finish together. On \fBhw:\fR, \fBplughw:\fR, or a card whose ALSA configuration does not
+        mix, one timer plays at a time and the next waits for the device (NEVER SILENT). To hear them
+        together, name a mixing device: ALSA's \fBdmix\fR, in \fB~/.asoundrc\fR (or
+        \fB/etc/asound.conf\fR for every user), then \fBdevice = kitchen\fR in the config file
+        (\fBaplay \-L\fR lists it):
+        .PP
+        \fBpcm.kitchen { type plug slave.pcm "dmix:CARD=Headphones,DEV=0" }\fR
+        .PP
+        \fBdefault\fR through PipeWire or PulseAudio mixes already, as does \fBsysdefault:\fR of a USB
+        speaker (alsa\-lib's USB\-Audio configuration is built on dmix).
         .PP
         \fBsudo env "PATH=$PATH" make install\fR keeps the toolchain on sudo's path. The installed binary
         needs only libasound2, libmpg123\-0 and libc. A service timer whose alarm rang unacknowledged

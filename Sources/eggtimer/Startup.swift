@@ -22,7 +22,8 @@ struct Startup {
     /// - Parameter options: The command line.
     /// - Throws: `ExitStatus.unavailable` when ALSA's configuration defines no device by that name
     ///   (`-D nosuchdevice`: no hardware can fix it, so there is no point counting); a device that is
-    ///   defined but absent now only warns. `ExitStatus.noInput` or `.dataError` when `--sound` names
+    ///   defined but absent now only warns, as does one busy now (`EBUSY`: another timer rings on
+    ///   it), which is not even a device problem. `ExitStatus.noInput` or `.dataError` when `--sound` names
     ///   a missing or a non-audio file. One line on standard error says which.
     init(options: Options) throws(ExitStatus) {
         do {
@@ -36,6 +37,11 @@ struct Startup {
         self.warnings = warnings
         do {
             try AlarmPlayer.probe(device: options.device, sound: sound)
+        } catch .deviceBusy {
+            // Another timer may be ringing on it: no fault, and it may be free by the deadline.
+            let text = "audio device '\(options.device)' is busy now; at the deadline the alarm waits for it"
+            printError("eggtimer: warning: " + text)
+            self.warnings.append(text)
         } catch {
             printError(
                 "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell."

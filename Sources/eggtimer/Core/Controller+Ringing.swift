@@ -32,6 +32,8 @@ extension Controller {
     mutating func handleAudio(_ report: AlarmPlayer.Event, at now: Instant) {
         switch report {
         case .firstFrame(let instant):
+            // After a failure (a busy device got at last): `device_recovered` once it proves it plays.
+            if audio.silent { audio.returning = true }
             audio.silent = false
             audio.notice = nil
             if case .counting(let counting) = mode, let previous = counting.previousAlarm {
@@ -55,8 +57,9 @@ extension Controller {
                 ringing.playingSince = now
                 mode = .ringing(ringing)
             }
-            if audio.silent { emit(event(.deviceRecovered, currentRun, at: now)) }
+            if audio.silent || audio.returning { emit(event(.deviceRecovered, currentRun, at: now)) }
             audio.silent = false
+            audio.returning = false
             audio.notice = nil
         case .finished:
             handleAudioEnd(stoppedAt: nil)
@@ -100,11 +103,12 @@ extension Controller {
             )
         }
         audio.silent = true
+        audio.returning = false
         audio.notice = error
     }
 
-    /// The fallback bell once a period while no device works, the end of a silent `--loops`,
-    /// and the end of `--ring-for`.
+    /// The fallback bell once a period while no device works, the end of a silent `--loops` (not
+    /// while the device is busy: the player plays them when it gets it), and the end of `--ring-for`.
     mutating func advanceRinging(_ ringing: Ringing, to now: Instant) {
         if let until = ringing.until, now >= until {
             miss(ringing, at: now)
@@ -118,7 +122,10 @@ extension Controller {
             mode = .ringing(ringing)
             perform(.bell)
         }
-        if let loops = ringing.loops, now >= ringing.since.advanced(by: configuration.soundLength * loops) {
+        // A busy device is waited for: its passes are played once the other process lets it go.
+        if let loops = ringing.loops, !audio.waitsForBusyDevice,
+            now >= ringing.since.advanced(by: configuration.soundLength * loops)
+        {
             acknowledge(ringing, by: "loops", at: now)
         }
     }

@@ -72,8 +72,17 @@ struct Controller {
         /// The device fails (the player's `deviceUnavailable`, the log's `device_unavailable`) and
         /// the fallback bell rings: one name on the timer side for the three of issue 22.
         var silent = false
+        /// A device took the first frames after ``silent`` (a busy device was got at last): its
+        /// `device_recovered` is logged when the player reports that it plays.
+        var returning = false
         /// The last device problem, shown on screen, until a device plays again.
         var notice: AlarmError?
+        /// Whether the device problem is a busy device (another process holds it), which the
+        /// player waits for rather than a fault.
+        var waitsForBusyDevice: Bool {
+            guard silent, case .deviceBusy = notice else { return false }
+            return true
+        }
         /// Whether any alarm this session was heard on no device (exit 69).
         var alarmFailed = false
         /// Whether the player has a ringing (or a pre-opened device) that has not ended yet.
