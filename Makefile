@@ -21,7 +21,13 @@ RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 RELEASE_PREREQUISITES := $(STATIC_CXX_DIR)/libstdc++.so
 endif
 
-.PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+# Reproducible: the clone's folder is mapped out of the debug info (paths in #file strings, the
+# DWARF the linker's content-based build id hashes, the C modules' paths), so two clones of one
+# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh).
+RELEASE_FLAGS += -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+RELEASE_FLAGS += -Xlinker --build-id=sha1
+
+.PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall deb test-package sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
 
 all: build
 
@@ -101,6 +107,20 @@ install: generate
 
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh uninstall
+
+# The Debian package: .build/eggtimer_VERSION_ARCH.deb (or in DEBDIR) from the release binary and
+# `generate`'s files for PREFIX /usr (scripts/make-deb.sh: the version, Depends by dpkg-shlibdeps,
+# the layout, reproducible bytes). On a Pi with the Swift toolchain it makes the arm64 package.
+DEBDIR ?= $(CURDIR)/.build
+DEB_DIST := $(CURDIR)/.build/deb-dist
+# The libraries eggtimer loads with dlopen only when a feature asks for them (libmosquitto1:
+# --mqtt), which the package recommends rather than depends on. Later features add theirs here.
+DEB_RECOMMENDS := libmosquitto1
+DEB_PACKAGES := dpkg-dev binutils
+deb: deps
+	@sh scripts/ensure-deps.sh $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory -s generate PREFIX=/usr DIST="$(DEB_DIST)"
+	@DEB_RECOMMENDS="$(DEB_RECOMMENDS)" sh scripts/make-deb.sh $(RELEASE_BINARY) "$(DEB_DIST)" "$(DEBDIR)"
 
 # Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
 sound:
