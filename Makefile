@@ -23,8 +23,10 @@ endif
 
 # Reproducible: the clone's folder is mapped out of the debug info (paths in #file strings, the
 # DWARF the linker's content-based build id hashes, the C modules' paths), so two clones of one
-# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh).
+# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh). Line tables
+# only: full debug info names the C modules' cache files, whose names hash the clone's folder.
 RELEASE_FLAGS += -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+RELEASE_FLAGS += -Xswiftc -gline-tables-only
 RELEASE_FLAGS += -Xlinker --build-id=sha1
 
 .PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall deb test-package sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
@@ -121,6 +123,15 @@ deb: deps
 	@sh scripts/ensure-deps.sh $(DEB_PACKAGES)
 	@$(MAKE) --no-print-directory -s generate PREFIX=/usr DIST="$(DEB_DIST)"
 	@DEB_RECOMMENDS="$(DEB_RECOMMENDS)" sh scripts/make-deb.sh $(RELEASE_BINARY) "$(DEB_DIST)" "$(DEBDIR)"
+
+# The package tried for real, as root (scripts/test-package.sh): lintian, apt-get install (always
+# purged after), the installed binary, man page, completion and units, a ringing timer, an
+# upgrade while a timer runs, purge leaving nothing, and a second clone packing the same bytes
+# (REPRODUCIBLE=0 skips that slow part).
+PACKAGE_TEST_PACKAGES := lintian dpkg-dev binutils man-db bash-completion systemd apt git iproute2 util-linux
+test-package: deps
+	@sh scripts/ensure-deps.sh $(PACKAGE_TEST_PACKAGES)
+	$(ISOLATED) sh scripts/test-package.sh
 
 # Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
 sound:

@@ -60,7 +60,7 @@ strip --remove-section=.comment --remove-section=.note "$root/usr/bin/eggtimer"
 install -m 644 Sounds/alarm_sound.mp3 "$root/usr/share/eggtimer/alarm_sound.mp3"
 gzip -9n <"$dist/eggtimer.1" >"$root/usr/share/man/man1/eggtimer.1.gz"
 install -m 644 "$dist/eggtimer.bash" "$root/usr/share/bash-completion/completions/eggtimer"
-install -m 644 "$dist/eggtimer@.service" "$dist/eggtimer-recover.service" "$root/usr/lib/systemd/user/"
+install -m 644 "$dist"/*.service "$root/usr/lib/systemd/user/" # each made from dist/systemd/*.in
 install -m 644 dist/debian/copyright "$doc/copyright"
 # A snapshot gets an entry of its own above the released history, as its version must be the
 # changelog's latest.
