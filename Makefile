@@ -23,10 +23,14 @@ endif
 
 # Reproducible: the clone's folder is mapped out of the debug info (paths in #file strings, the
 # DWARF the linker's content-based build id hashes, the C modules' paths), so two clones of one
-# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh). Line tables
-# only: full debug info names the C modules' cache files, whose names hash the clone's folder.
+# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh). Two more
+# things hash the folder: the debug info's references to the C modules' cache files (whose names
+# hash their paths: no breadcrumbs, the modules are header-only shims) and the per-file LLVM
+# module hashes kept for incremental release builds (off: a changed module's files are all
+# compiled again, whole-module as before).
 RELEASE_FLAGS += -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
-RELEASE_FLAGS += -Xswiftc -gline-tables-only
+RELEASE_FLAGS += -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+RELEASE_FLAGS += -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
 RELEASE_FLAGS += -Xlinker --build-id=sha1
 
 .PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall deb test-package sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
