@@ -254,8 +254,9 @@ purged() {
             left="$left $path"
         fi
     done <"$scratch/files"
-    echo "$(wc -l <"$scratch/files") paths listed; left:$left"
-    [ -z "$left" ]
+    listed=$(wc -l <"$scratch/files")
+    echo "$listed paths listed; left:$left"
+    [ "$listed" -gt 10 ] && [ -z "$left" ]
 }
 check "apt-get purge leaves none of its files or folders" purged
 
