@@ -21,7 +21,19 @@ RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 RELEASE_PREREQUISITES := $(STATIC_CXX_DIR)/libstdc++.so
 endif
 
-.PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
+# Reproducible: the clone's folder is mapped out of the debug info (paths in #file strings, the
+# DWARF the linker's content-based build id hashes, the C modules' paths), so two clones of one
+# commit in different folders link the same bytes (`make deb`, scripts/make-deb.sh). Two more
+# things hash the folder: the debug info's references to the C modules' cache files (whose names
+# hash their paths: no breadcrumbs, the modules are header-only shims) and the per-file LLVM
+# module hashes kept for incremental release builds (off: a changed module's files are all
+# compiled again, whole-module as before).
+RELEASE_FLAGS += -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+RELEASE_FLAGS += -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+RELEASE_FLAGS += -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
+RELEASE_FLAGS += -Xlinker --build-id=sha1
+
+.PHONY: lint all deps build release run test test-any-day test-services test-audio generate install uninstall deb test-package sound sanitize-address sanitize-thread valgrind fuzz bench bench-quick clean
 
 all: build
 
@@ -108,6 +120,29 @@ install: generate
 
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh uninstall
+
+# The Debian package: .build/eggtimer_VERSION_ARCH.deb (or in DEBDIR) from the release binary and
+# `generate`'s files for PREFIX /usr (scripts/make-deb.sh: the version, Depends by dpkg-shlibdeps,
+# the layout, reproducible bytes). On a Pi with the Swift toolchain it makes the arm64 package.
+DEBDIR ?= $(CURDIR)/.build
+DEB_DIST := $(CURDIR)/.build/deb-dist
+# The libraries eggtimer loads with dlopen only when a feature asks for them (libmosquitto1:
+# --mqtt), which the package recommends rather than depends on. Later features add theirs here.
+DEB_RECOMMENDS := libmosquitto1
+DEB_PACKAGES := dpkg-dev binutils
+deb: deps
+	@sh scripts/ensure-deps.sh $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory -s generate PREFIX=/usr DIST="$(DEB_DIST)"
+	@DEB_RECOMMENDS="$(DEB_RECOMMENDS)" sh scripts/make-deb.sh $(RELEASE_BINARY) "$(DEB_DIST)" "$(DEBDIR)"
+
+# The package tried for real, as root (scripts/test-package.sh): lintian, apt-get install (always
+# purged after), the installed binary, man page, completion and units, a ringing timer, an
+# upgrade while a timer runs, purge leaving nothing, and a second clone packing the same bytes
+# (REPRODUCIBLE=0 skips that slow part).
+PACKAGE_TEST_PACKAGES := lintian dpkg-dev binutils man-db bash-completion systemd apt git iproute2 util-linux
+test-package: deps
+	@sh scripts/ensure-deps.sh $(PACKAGE_TEST_PACKAGES)
+	$(ISOLATED) sh scripts/test-package.sh
 
 # Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
 sound:

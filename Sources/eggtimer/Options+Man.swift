@@ -373,6 +373,9 @@ extension Options {
         .TP
         .B eggtimer 10m \-\-json | jq .
         One JSON object per event.
+        .SH COPYRIGHT
+        Copyright 2026 the eggtimer authors. Licensed under the Apache License, Version 2.0 \#
+        (\fI/usr/share/doc/eggtimer/copyright\fR in the Debian package, \fILICENSE\fR in the source).
         .SH SEE ALSO
         .BR aplay (1),
         .BR systemctl (1),

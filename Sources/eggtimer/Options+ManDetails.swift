@@ -191,9 +191,13 @@ extension Options {
         \fBdefault\fR through PipeWire or PulseAudio mixes already, as does \fBsysdefault:\fR of a USB
         speaker (alsa\-lib's USB\-Audio configuration is built on dmix).
         .PP
-        \fBsudo env "PATH=$PATH" make install\fR keeps the toolchain on sudo's path. The installed binary
-        needs only libasound2, libmpg123\-0 and libc. A service timer whose alarm rang unacknowledged
-        leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
+        \fBmake deb\fR packs \fI.build/eggtimer_VERSION_ARCH.deb\fR (ARCH is the building machine's: build
+        on the Pi for arm64), the same bytes from any clone of one commit;
+        \fBsudo apt install ./eggtimer_*.deb\fR installs it under \fI/usr\fR and enables nothing. It
+        depends on libasound2, libmpg123\-0 and libc and recommends libmosquitto1 (loaded only for
+        \fB\-\-mqtt\fR).
+        \fBsudo env "PATH=$PATH" make install\fR (under \fI/usr/local\fR) keeps the toolchain on sudo's
+        path. A service timer whose alarm rang unacknowledged leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
         stop\fR keeps its record, as a reboot does (cancel it to end it for good). A duration with other
         characters needs escaping: \fBsystemctl \-\-user start "eggtimer@$(systemd\-escape '2 hours')"\fR.
         .PP

@@ -234,7 +234,7 @@ extension Options {
         Spec(names: ["-h", "--help"], group: .general, help: "show this help", fits: Scope.everywhere) {
             options, _, _ in options.command = .help
         },
-        Spec(names: ["--version"], group: .general, help: "show the version", fits: Scope.everywhere) {
+        Spec(names: ["--version"], group: .general, help: "show the version and the licence", fits: Scope.everywhere) {
             options, _, _ in options.command = .version
         },
     ]

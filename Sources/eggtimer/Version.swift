@@ -1,4 +1,11 @@
-/// The release version, printed by `--version`.
+/// The release version and licence, printed by `--version`.
 enum Version {
     static let current = "1.0.0"
+
+    /// The licence's SPDX identifier (the full text is `LICENSE` in the source tree and
+    /// `/usr/share/doc/eggtimer/copyright` in the Debian package).
+    static let licence = "Apache-2.0"
+
+    /// What `--version` prints: the name and version, then the licence, each line ending in a newline.
+    static let text = "eggtimer \(current)\nLicense: \(licence) (the Apache License, Version 2.0)\n"
 }

@@ -25,7 +25,7 @@ do {
         switch options.command {
         case .help: out.write(Options.help + "\n")
         case .print(let document): out.write(document.text)
-        default: out.write("eggtimer \(Version.current)\n")
+        default: out.write(Version.text)
         }
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         status = .done

@@ -53,7 +53,12 @@ import Testing
         let help = runEggtimer(["--help"])
         #expect(help.termination == .exited(0))
         #expect(help.stdout.contains("999:59:59"))
-        #expect(runEggtimer(["--version"]).stdout.hasPrefix("eggtimer "))
+        let version = runEggtimer(["--version"])
+        #expect(version.termination == .exited(0))
+        #expect(version.stdout.hasPrefix("eggtimer "))
+        // The second line names the licence (LICENSE, the package's copyright file).
+        let licence = version.stdout.split(separator: "\n").dropFirst().first
+        #expect(licence == "License: Apache-2.0 (the Apache License, Version 2.0)")
     }
 
     /// `eggtimer soft --help` prints the help at once instead of boiling an egg.
