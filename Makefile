@@ -49,7 +49,7 @@ build: deps
 # plan the whole build again when run as another user (`sudo make install` after `make run`:
 # 33 s, issue 24). The touch marks a build that found nothing to relink as up to date.
 RELEASE_BINARY := .build/release/eggtimer
-RELEASE_SOURCES := Package.swift $(shell find Sources -type f 2>/dev/null)
+RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f 2>/dev/null)
 release: $(RELEASE_BINARY)
 
 $(RELEASE_BINARY): $(RELEASE_SOURCES) $(RELEASE_PREREQUISITES) | deps
