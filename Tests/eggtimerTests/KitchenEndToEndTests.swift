@@ -193,6 +193,29 @@ import Testing
         #expect(kitchen.finish() == .exited(0))
     }
 
+    /// A timer that takes the connection but does not answer (stopped) is one line, never holds
+    /// the kitchen (a start goes through meanwhile), and is followed once it answers again.
+    @Test func aStoppedTimerIsOneLineAndTriedAgainWhileTheKitchenGoesOn() throws {
+        let house = House()
+        let stopped = PipedChild(["10m", "--label", "jam", "--json"], environment: house.environment)
+        #expect(stopped.expect(#""event":"started""#, until: soon()))
+        kill(stopped.pid, SIGSTOP)
+        #expect(stopped.waitForStop())
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("jam: no status within 2 s; tried again later", until: soon()), "\(kitchen.stdout)")
+        let start = house.command(["start", "10m", "--label", "tea"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        kill(stopped.pid, SIGCONT)
+        #expect(kitchen.expect("following jam (pid \(stopped.pid), counting)", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.stdout.split(separator: "\n").filter { $0.hasPrefix("jam: no status") }.count == 1,
+            "said once: \(kitchen.stdout)")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(stopped.finish() == .exited(1))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
     @Test func aKitchenEndedBySIGTERMLeavesItsTimerToRingOn() throws {
         let house = House()
         let kitchen = house.kitchen()
