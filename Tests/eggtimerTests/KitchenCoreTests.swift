@@ -148,4 +148,15 @@ import TimerText
     func eachRefusalEndsAShellWithItsStatus(kind: KitchenCore.Refusal.Kind, code: Int32) {
         #expect(kind.exitStatus.code == code)
     }
+
+    /// The kitchen's label is reserved as `follow`'s: its availability would be the kitchen's.
+    @Test func aTimerLabelledKitchenIsRefusedWithMQTTOnly() throws {
+        #expect {
+            try Options.parse(["5m", "--label", "kitchen", "--mqtt", "mqtt://h"])
+        } throws: { error in
+            (error as? UsageError)?.description
+                == "option '--label' cannot be 'kitchen' with --mqtt: P/NODE/kitchen/availability is the kitchen's"
+        }
+        #expect(try Options.parse(["5m", "--label", "kitchen"]).label == "kitchen")
+    }
 }
