@@ -96,17 +96,24 @@ struct BusOptions: Equatable, Sendable {
     /// The label `follow` names the follower's availability (`P/NODE/follow/availability`).
     static let followerLabel = "follow"
 
-    /// Refuses a timer labelled ``followerLabel`` on a broker: its availability would be the
-    /// follower's of the same node.
-    /// - Parameter label: `--label`, if given (a timer's own label is a duration or a mode, never `follow`).
+    /// The label `kitchen` names the kitchen's availability (`P/NODE/kitchen/availability`).
+    static let kitchenLabel = NodeTopics.kitchenLabel
+
+    /// Refuses a timer labelled ``followerLabel`` or ``kitchenLabel`` on a broker: its
+    /// availability would be the follower's or the kitchen's of the same node.
+    /// - Parameter label: `--label`, if given (a timer's own label is a duration or a mode, never
+    ///   `follow` or `kitchen`).
     /// - Throws: `UsageError` (exit 64) saying so.
     func check(label: String?) throws(UsageError) {
-        guard url != nil, label == Self.followerLabel else { return }
+        guard url != nil, let label, let owner = Self.reservedLabels[label] else { return }
         throw UsageError(
             description:
-                "option '--label' cannot be '\(Self.followerLabel)' with --mqtt: P/NODE/follow/availability is the follower's"
+                "option '--label' cannot be '\(label)' with --mqtt: P/NODE/\(label)/availability is the \(owner)'s"
         )
     }
+
+    /// The labels no timer may take on a broker, with whose availability they name.
+    static let reservedLabels = [followerLabel: "follower", kitchenLabel: "kitchen"]
 
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
     /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
