@@ -40,3 +40,35 @@ extension ControlClient {
         }
     }
 }
+
+extension ControlClient {
+    /// Starts watching the timer labelled `label` without waiting: connects, sends `watch` and
+    /// returns at once; the timer's first status line comes later, on the watch's descriptor.
+    ///
+    /// For an event loop (the kitchen follows every timer of this user this way): a connection
+    /// the kernel cannot make at once fails at once. The same checks as
+    /// ``watch(label:folder:timeout:)``: `folder` must pass ``RuntimeFolder/checkForUse(_:)`` and the
+    /// listener must run as this user (SO_PEERCRED).
+    /// - Parameters:
+    ///   - label: The timer's label or socket name.
+    ///   - folder: The runtime folder.
+    /// - Returns: The watch, with nothing read yet: poll ``ControlWatch/descriptor`` for `POLLIN`,
+    ///   then ``ControlWatch/next(until:)`` with a deadline of now. A first line that is an error
+    ///   (a timer of version 1, one with the most watchers it keeps) is thrown there as
+    ///   ``ControlError/badAnswer(path:)``.
+    /// - Throws: `.system("connect", ECONNREFUSED or ENOENT)` for a stale socket, none, or a timer
+    ///   between bind() and listen(); `.system("connect", EAGAIN)` for a full queue;
+    ///   ``ControlError/noAnswer(path:peerPID:)`` when the request cannot be sent at once; and the
+    ///   folder and listener errors of ``exchange(_:label:folder:timeout:)``.
+    /// Never blocks. C: `connect`, `getsockopt(SO_PEERCRED)`, `send`.
+    public static func beginWatch(label: String, folder: String) throws(ControlError) -> ControlWatch {
+        let path = try socketPath(label: label, folder: folder)
+        let now = ContinuousClock.now
+        let fd = try connect(to: path, folder: folder, until: now)
+        let watch = ControlWatch(descriptor: fd, path: path)
+        guard UnixSocket.write(Array((ControlRequest.watch.line + "\n").utf8), to: fd, until: now) else {
+            throw .noAnswer(path: path, peerPID: peerPID(fd))
+        }
+        return watch
+    }
+}

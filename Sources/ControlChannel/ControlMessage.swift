@@ -19,12 +19,18 @@ public import TimerModel
 ///   `error<TAB>text` line when it keeps as many watchers as it can. A timer of version 1 answers
 ///   version 2's requests with its error line; for `watch`, which ``ControlClient/watch(label:folder:timeout:)`` turns into
 ///   ``ControlError/olderTimer(path:)``.
+/// - `eggtimer/3` adds `start TEXT` (``start(_:)``), for the kitchen's socket only: a start request
+///   as a shell's `eggtimer start` words it (a preset or a duration and a label), which the kitchen
+///   parses again; a timer answers it with an error line.
 public enum ControlRequest: Equatable, Sendable {
     /// A ``Command`` for the timer: `status`, `ack`, `cancel`, `snooze [SECONDS]` (version 1),
     /// `pause`, `resume`, `add SECONDS` (version 2).
     case command(Command)
     /// Receive every new status until the timer ends (protocol version 2).
     case watch
+    /// Start a timer (protocol version 3, the kitchen's socket): the request's text, one line of
+    /// at most ``startTextLimit`` bytes without a tab or a control character, not parsed here.
+    case start(String)
 
     /// The protocol's name and first version, the first word of version 1's requests.
     public static let protocolName = "eggtimer/1"
@@ -32,6 +38,10 @@ public enum ControlRequest: Equatable, Sendable {
     public static let secondVersion = "eggtimer/2"
     /// The `watch` request: `eggtimer/2<TAB>watch`.
     public static let watchLine = secondVersion + "\twatch"
+    /// The first word of version 3's requests.
+    public static let thirdVersion = "eggtimer/3"
+    /// The longest text a `start` request carries, in bytes (the start parser's own limit).
+    public static let startTextLimit = 160
 
     /// The lowest version that has `command`'s verb, as the request's first word.
     public static func version(of command: Command) -> String {
@@ -50,6 +60,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .command(let command):
             Self.version(of: command) + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
         case .watch: Self.watchLine
+        case .start(let text): Self.thirdVersion + "\tstart\t" + text
         }
     }
 
@@ -64,6 +75,14 @@ public enum ControlRequest: Equatable, Sendable {
             return
         }
         let words = line.split(separator: "\t", omittingEmptySubsequences: false)
+        if words.count == 3, words[0] == Self.thirdVersion, words[1] == "start" {
+            let text = words[2]
+            guard !text.isEmpty, text.utf8.count <= Self.startTextLimit,
+                !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else { return nil }
+            self = .start(String(text))
+            return
+        }
         guard words.count >= 2, words[0] == Self.protocolName || words[0] == Self.secondVersion else { return nil }
         let limits = (snooze: Command.snoozeLimit.components.seconds, add: Command.addLimit.components.seconds)
         switch (words[1], words.count) {

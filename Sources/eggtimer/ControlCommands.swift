@@ -49,6 +49,7 @@ enum ControlCommands {
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
             return .usage
+        case .kitchen, .start: return .software  // main runs them (Kitchen, StartCommand)
         }
     }
 
@@ -289,7 +290,7 @@ extension ControlCommand {
         case .pause: .pause
         case .resume: .resume
         case .add(_, let delta): .add(delta)
-        case .status, .recover, .follow: nil
+        case .status, .recover, .follow, .kitchen, .start: nil
         }
     }
 }

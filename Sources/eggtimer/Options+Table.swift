@@ -167,6 +167,16 @@ extension Options {
                 help: "ring here whenever any timer on the broker rings; a key or SIGUSR1 acknowledges them",
                 takesLabel: false
             ) { _, _ in .follow },
+            Subcommand(
+                names: ["kitchen"], usage: "[--max-timers N]",
+                help: "run the kitchen: start timers asked for with start (or MQTT), follow every running one",
+                takesLabel: false
+            ) { _, _ in .kitchen },
+            Subcommand(
+                names: ["start"], usage: "WHAT [--label L]",
+                help: "start a timer (soft, 7m30s, ...) through the kitchen when it runs, else directly, detached",
+                takesLabel: true
+            ) { what, options in .start(what: what ?? "", label: options.label) },
         ]
     }
 
@@ -279,7 +289,8 @@ extension Options {
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,
             help: "name the timer for status, ack, cancel and snooze (default: the egg, "
-                + "the duration as typed, or pomodoro); letters, digits, - _ . : +", fits: Scope.timers
+                + "the duration as typed, or pomodoro); letters, digits, - _ . : +",
+            fits: Scope.timers + [.subcommand("start")]
         ) { options, name, value throws(UsageError) in
             guard isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.label = value
@@ -349,6 +360,16 @@ extension Options {
             let snooze = try duration(name, value)
             guard snooze <= snoozeLimit else { throw name.error("takes at most 999h, got '\(value)'") }
             options.snoozeFor = snooze
+        },
+        Spec(
+            names: ["--max-timers"], argument: "N", group: .general,
+            help: "run at most N timers at once, 1 to \(maxTimersLimit) (default 12); one more start is refused",
+            fits: [.subcommand("kitchen")], inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            guard value.allSatisfy({ $0.isASCII && $0.isNumber }), value.count <= 2, let n = Int(value),
+                (1...maxTimersLimit).contains(n)
+            else { throw name.error("needs a whole number from 1 to \(maxTimersLimit), got '\(value)'") }
+            options.maxTimers = n
         },
         Spec(
             names: ["--boot"], group: .subcommand,

@@ -30,6 +30,12 @@ enum ControlCommand: Equatable {
     case recover(bootOnly: Bool)
     /// Ring whenever any timer on the MQTT broker rings (`eggtimer follow --mqtt URL`).
     case follow
+    /// Run the kitchen: start timers asked for on its socket and follow every timer of this user
+    /// (`eggtimer kitchen`, a long-running front).
+    case kitchen
+    /// Start a timer through the kitchen when it runs, else directly (`eggtimer start WHAT`):
+    /// `what` as typed (a preset or a duration, parsed by `StartRequest`), `label` from `--label`.
+    case start(what: String, label: String?)
 }
 
 /// What the command line asked for, after tokenising, interpreting and validating it.
@@ -102,6 +108,10 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
+    /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``maxTimersLimit``.
+    var maxTimers = 12
+    /// The largest `--max-timers`.
+    static let maxTimersLimit = 99
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }

@@ -29,6 +29,12 @@ do {
         }
         if let error = out.failed { printError("eggtimer: cannot write to standard output: \(errorText(error))") }
         status = .done
+    case .control(.kitchen):
+        signal(SIGPIPE, SIG_IGN)
+        status = Kitchen.run(arguments: arguments, raw: rawArguments)
+    case .control(.start(let what, let label)):
+        signal(SIGPIPE, SIG_IGN)
+        status = StartCommand.run(what: what, label: label)
     case .control(let command) where command == .follow || options.bus.url != nil:
         signal(SIGPIPE, SIG_IGN)
         status = HouseCommands.run(command, options: options, arguments: arguments, raw: rawArguments)

@@ -102,7 +102,7 @@ import TimerText
     @Test(arguments: [
         (
             ["abc"],
-            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow"
+            "unknown mode 'abc': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow, kitchen, start"
         ),
         (["0"], "invalid duration '0': must be more than zero"),
         (["-5"], "invalid duration '-5': must be more than zero"),
@@ -243,7 +243,7 @@ import TimerText
             "option '--sound' does not work with 'status' (only with a timer or 'follow')"
         ),
         (["cancel", "--loops", "2"], "option '--loops' does not work with 'cancel' (only with a timer)"),
-        (["snooze", "--label", "tea"], "option '--label' does not work with 'snooze' (only with a timer)"),
+        (["snooze", "--label", "tea"], "option '--label' does not work with 'snooze' (only with a timer or 'start')"),
         (["ack", "--volume", "5"], "option '--volume' does not work with 'ack' (only with a timer or 'follow')"),
         (["ack", "--ring-for", "5s"], "option '--ring-for' does not work with 'ack' (only with a timer)"),
         (["ack", "--ramp", "5s"], "option '--ramp' does not work with 'ack' (only with a timer or 'follow')"),
@@ -277,7 +277,7 @@ import TimerText
         (["ack", "a/b"], "invalid label 'a/b': give the label as 'eggtimer status' shows it"),
         (
             ["stop"],
-            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow"
+            "unknown mode 'stop': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow, kitchen, start"
         ),
     ])
     func badSubcommandInputNamesTheToken(arguments: [String], message: String) {

@@ -40,6 +40,7 @@ enum HouseCommands {
         case .recover:
             printError("eggtimer: option '--mqtt' does not work with 'recover'")
             return .usage
+        case .kitchen, .start: return .software  // main runs them (Kitchen, StartCommand)
         }
     }
 

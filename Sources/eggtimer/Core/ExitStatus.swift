@@ -42,6 +42,10 @@ struct ExitStatus: Error, Hashable, Sendable {
     ///
     /// EX_SOFTWARE.
     static let software = ExitStatus(code: 70)
+    /// Try again later: the kitchen runs as many timers as it may (`start`).
+    ///
+    /// EX_TEMPFAIL.
+    static let temporaryFailure = ExitStatus(code: 75)
     /// The system refused something eggtimer needs (signal handling, a descriptor).
     ///
     /// EX_OSERR.
@@ -68,6 +72,7 @@ struct ExitStatus: Error, Hashable, Sendable {
         (.unavailable, "the alarm reached no audio device (--mqtt subcommands: no broker)"),
         (.software, "internal error"),
         (.osError, "the system refused signal handling or a descriptor"),
+        (.temporaryFailure, "start: the kitchen runs as many timers as it may (--max-timers)"),
         (.configuration, "bad configuration file (or a runtime folder too deep for a socket)"),
         (.signal(1), "hangup (SIGHUP) in the menu; a running timer detaches instead"),
         (.signal(2), "interrupted (Ctrl-C, SIGINT)"),

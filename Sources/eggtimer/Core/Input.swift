@@ -1,4 +1,5 @@
 import AlarmAudio
+import ControlChannel
 import Glibc
 import HouseBus
 import TimerModel
@@ -39,6 +40,15 @@ enum Input: Equatable {
     /// A file in a watched folder was written and closed, or renamed into it (``FolderWatch``):
     /// its name; nil when the kernel's queue overflowed and any file may have changed.
     case fileWritten(name: String?)
+    /// The kitchen's socket took a `start` request (``KitchenInbox``): its text, not parsed yet,
+    /// and the connection to answer on.
+    case startRequest(text: String, connection: Int)
+    /// A followed timer's watch sent its status (``TimerFollows``): its socket's name and the status.
+    case timerStatus(socket: String, TimerStatus)
+    /// A followed timer's watch ended (the timer exited, or dropped the watcher).
+    case timerEnded(socket: String)
+    /// A source's one line for the log (``TimerFollows``: a socket that does not answer).
+    case note(String)
 }
 
 extension Input {
@@ -48,7 +58,9 @@ extension Input {
         switch self {
         case .key: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten: false
+        case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .startRequest, .timerStatus,
+            .timerEnded, .note:
+            false
         }
     }
 }

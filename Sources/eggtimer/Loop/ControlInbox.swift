@@ -99,6 +99,11 @@ final class ControlInbox {
                 return []
             }
             switch request {
+            case .start:
+                // Only the kitchen starts timers (its own socket); a timer says so in one line.
+                entry.connection.reply("error\ta timer starts no timers: start is the kitchen's request")
+                connections[connection] = nil
+                return []
             case .watch:
                 connections[connection] = nil
                 watchers.add(connection, entry.connection)

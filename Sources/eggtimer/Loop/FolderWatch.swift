@@ -13,16 +13,20 @@ final class FolderWatch: LoopSource {
     private let descriptor: Int32
 
     /// Watches `folder` for files written and closed (`IN_CLOSE_WRITE`) or renamed into it
-    /// (`IN_MOVED_TO`).
+    /// (`IN_MOVED_TO`), and with `creations` also for names created in it (`IN_CREATE`: a socket
+    /// bound there, which is never written).
     ///
     /// Nil when the kernel refuses (no inotify, too many watches, no such folder): then the
     /// caller looks at the folder on a period instead.
-    /// - Parameter folder: An existing folder.
+    /// - Parameters:
+    ///   - folder: An existing folder.
+    ///   - creations: Whether a name created in it is said too (as `.fileWritten(name:)`).
     /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
-    init?(folder: String) {
+    init?(folder: String, creations: Bool = false) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
-        guard inotify_add_watch(fd, folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR)) >= 0 else {
+        let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR) | (creations ? UInt32(IN_CREATE) : 0)
+        guard inotify_add_watch(fd, folder, events) >= 0 else {
             _ = close(fd)
             return nil
         }

@@ -1,0 +1,187 @@
+import ControlChannel
+import Glibc
+import SystemKit
+import TimerCore
+import TimerText
+
+/// `eggtimer kitchen`: the long-running front of this box's timers.
+///
+/// It counts no time itself. It starts timers as a shell would (``TimerLaunch``: this binary,
+/// detached in a session of its own, each with its record, so `status`, `ack`, `recover` and MQTT
+/// see them as any other), asked for on its socket (``KitchenInbox``, `eggtimer start`), and
+/// follows every running timer of this user through its control socket's `watch`
+/// (``TimerFollows``; a ``FolderWatch`` on the runtime folder sees each new socket), so a
+/// restarted kitchen finds them again. At most ``Options/maxTimers`` run at once. SIGTERM and
+/// SIGINT end it (exit 0) and never its timers.
+///
+/// The runner only: it makes the sources, feeds the loop's inputs to ``KitchenCore``, which
+/// decides, and carries out its ``KitchenEffect``s; the ``start(_:from:)`` entry and the
+/// ``timers`` picture are what the other fronts (MQTT, keys, voice, HTTP) build on. Owned by the
+/// main thread.
+final class Kitchen {
+    private let options: Options
+    private let clock = MonotonicClock()
+    private var core: KitchenCore
+    private var loop: EventLoop
+    private var out = Output(descriptor: STDOUT_FILENO)
+    private let runtime: String
+    private var inbox: KitchenInbox?
+    private var follows: TimerFollows?
+
+    /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
+    /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
+    static func run(arguments: [String], raw: [[UInt8]]) -> ExitStatus {
+        let settings: Options
+        do { settings = try Options.configured() } catch {
+            printError("eggtimer: \(error.description)")
+            return .configuration
+        }
+        let options: Options
+        do { options = try Options.parse(arguments, raw: raw, base: settings) } catch {
+            printError("eggtimer: \(error.description)")
+            return .usage
+        }
+        return Kitchen(options: options).run()
+    }
+
+    /// Prepares the kitchen for `options` (the command line over the config file).
+    init(options: Options) {
+        self.options = options
+        core = KitchenCore(maxTimers: options.maxTimers, presets: options.presets)
+        loop = EventLoop(clock: clock)
+        runtime = RuntimeFolder.current()
+    }
+
+    /// The running timers it follows, by label: the latest status each one's watch sent.
+    ///
+    /// What the keypad, the voice and the web page read.
+    var timers: [String: TimerStatus] {
+        Dictionary(core.timers.values.map { ($0.label, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    /// - Returns: 0 when a signal ended it; 64 when another kitchen of this user runs; 71 when the
+    ///   runtime folder is unsafe or signal handling cannot be set up.
+    func run() -> ExitStatus {
+        do throws(ControlError) {
+            try RuntimeFolder.prepare(runtime)
+            inbox = try KitchenInbox(runtime: runtime)
+        } catch .labelInUse {
+            printError("eggtimer: kitchen: another kitchen of this user runs (\(KitchenInbox.folder(in: runtime)))")
+            return .usage
+        } catch {
+            printError("eggtimer: kitchen: \(error.description)")
+            return .osError
+        }
+        guard let signals = SignalSet() else {
+            printError("eggtimer: cannot set up signal handling")
+            return .osError
+        }
+        defer { signals.close() }
+        defer { loop.close() }
+        loop.add(signals)
+        if let inbox { loop.add(inbox) }
+        if let watch = FolderWatch(folder: runtime, creations: true) {
+            loop.add(watch)
+        } else {
+            say("cannot watch \(runtime): timers started elsewhere are found only when the kitchen restarts")
+        }
+        let follows = TimerFollows(folder: runtime, at: clock.now())
+        self.follows = follows
+        loop.add(follows)
+        say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
+        while true {
+            let inputs: [Input]
+            do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
+            for input in inputs {
+                if let status = handle(input) { return status }
+            }
+        }
+    }
+
+    /// The one entry for a start from any front: admits it, and starts it or answers the refusal.
+    ///
+    /// The answer (``KitchenCore/Outcome``) goes to `origin` once the timer runs, exits first or
+    /// does not answer within ``KitchenCore/startLimit``; a refusal goes at once. Never blocks.
+    /// - Parameters:
+    ///   - request: The typed request.
+    ///   - origin: Who asked (the answer's way back).
+    func start(_ request: StartRequest, from origin: KitchenCore.Origin) {
+        perform([core.admit(request, from: origin)])
+    }
+
+    /// Handles one input of the loop.
+    /// - Returns: The exit status when it ends the kitchen; nil to go on.
+    private func handle(_ input: Input) -> ExitStatus? {
+        let now = clock.now()
+        switch input {
+        case .signal(let number) where number == SIGTERM || number == SIGINT:
+            say("kitchen: ended by \(number == SIGTERM ? "SIGTERM" : "SIGINT"); its timers run on")
+            return .done
+        case .startRequest(let text, let connection):
+            do throws(UsageError) {
+                start(
+                    try StartRequest.parse(text, presets: options.presets.map(\.name)),
+                    from: .shell(connection: connection))
+            } catch {
+                perform([
+                    .answer(.shell(connection: connection), .refused(.init(kind: .usage, text: error.description)))
+                ])
+            }
+        case .timerStatus(let socket, let status): perform(core.status(socket: socket, status))
+        case .timerEnded(let socket): perform(core.ended(socket: socket))
+        case .note(let line): say(line)
+        case .fileWritten(let name):
+            if let name, name.hasSuffix(".sock") {
+                follows?.look(at: String(name.dropLast(5)), now: now)
+            } else if name == nil {
+                follows?.look(at: nil, now: now)
+            }
+        case .childExited(let pid, let exit):
+            switch exit {
+            case .exited(let status): perform(core.childExited(pid: pid, status: status))
+            case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
+            }
+        case .tick: perform(core.expire(at: now))
+        default: break
+        }
+        return nil
+    }
+
+    /// Carries out `effects` in order.
+    private func perform(_ effects: [KitchenEffect]) {
+        for effect in effects {
+            switch effect {
+            case .say(let line): say(line)
+            case .spawn(let label, let arguments, let origin):
+                let log = TimerLaunch.log(label: label)
+                do throws(SpawnError) {
+                    let pid = try TimerLaunch.start(arguments, log: log)
+                    loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
+                    perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
+                } catch {
+                    let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
+                    perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
+                }
+            case .answer(let origin, let outcome):
+                say(Self.line(outcome, origin: origin))
+                if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
+            }
+        }
+    }
+
+    /// The log's line for a start's outcome.
+    static func line(_ outcome: KitchenCore.Outcome, origin: KitchenCore.Origin) -> String {
+        let by =
+            switch origin {
+            case .shell: "shell"
+            case .bus: "MQTT"
+            }
+        switch outcome {
+        case .started(let status): return "\(StartCommand.said(status)) (from \(by))"
+        case .refused(let refusal): return "\(refusal.text) (from \(by))"
+        }
+    }
+
+    private func say(_ line: String) { out.write(line + "\n") }
+}

@@ -1,0 +1,34 @@
+import ControlChannel
+import Glibc
+
+/// Starts a timer as a shell would, detached: this same binary (`/proc/self/exe`) with a
+/// start request's arguments, in a session of its own, standard input on /dev/null, standard
+/// output and error in `<label>.log` beside the records (where `recover` puts its timers' logs).
+///
+/// Used by the kitchen and by `eggtimer start` without a kitchen. Only typed values reach the
+/// command line (``StartRequest/arguments``), so no request adds an option.
+enum TimerLaunch {
+    /// The log file for the timer labelled `label`: `<state folder>/<socket name>.log`, the state
+    /// folder made if missing; `/dev/null` when there is none or it cannot be made.
+    static func log(label: String) -> String {
+        guard let store = RecordStore.current(), (try? store.prepare()) != nil else { return "/dev/null" }
+        return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
+    }
+
+    /// Starts `eggtimer arguments… --json`, detached.
+    /// - Parameters:
+    ///   - arguments: After the program name (``StartRequest/arguments``).
+    ///   - log: Standard output and error go here (created 0600, truncated).
+    /// - Returns: The child's pid; this process is its parent until it exits.
+    /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
+    /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
+    static func start(_ arguments: [String], log: String) throws(SpawnError) -> pid_t {
+        try ChildProcess.start("/proc/self/exe", ["eggtimer"] + arguments + ["--json"], detachment: .session) {
+            actions in
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        }
+    }
+}
