@@ -130,7 +130,9 @@ struct BusOptions: Equatable, Sendable {
 
 extension Options {
     /// The subcommands the MQTT options work with (besides a timer).
-    private static let busSubcommands = ["follow", "status", "ack", "cancel", "snooze", "pause", "resume", "add"]
+    private static let busSubcommands = [
+        "follow", "kitchen", "status", "ack", "cancel", "snooze", "pause", "resume", "add",
+    ]
 
     /// Where the broker options fit: every timer, and ``busSubcommands``.
     private static let busScopes = Scope.timers + Scope.subcommands(busSubcommands)
@@ -160,7 +162,7 @@ extension Options {
         Spec(
             names: ["--node"], argument: "NAME", group: .general,
             help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ . (no : or +)",
-            fits: Scope.timers + Scope.subcommands(["follow"]), inConfigFile: true
+            fits: Scope.timers + Scope.subcommands(["follow", "kitchen"]), inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard LabelRule.isValidName(value) else {
                 throw name.error("needs \(LabelRule.nameDescription), got '\(value)'")

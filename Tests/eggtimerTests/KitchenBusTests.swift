@@ -134,13 +134,31 @@ import TimerText
         #expect(bus.handle(.message(topic: topic, payload: Array("online".utf8), retained: true)) == [])
     }
 
-    @Test func aRefusedStartIsOneLineAndACleanEndLeavesTheKitchenOffline() {
+    @Test func aCleanEndLeavesTheKitchenOfflineRetained() {
         let bus = fresh()
-        let request = StartRequest(length: .duration(.seconds(450)), label: "pasta")
-        #expect(
-            bus.refused(request, because: "12 timers run already, at most 12")
-                == [.log("refused MQTT start '450s pasta': 12 timers run already, at most 12")])
         #expect(bus.finish() == [bus.will])
         #expect(bus.finish().allSatisfy { $0.retain && $0.payload == Array("offline".utf8) })
+    }
+
+    @Test func theTimersItStartsAreGivenItsOwnBrokerOptionsOnly() throws {
+        #expect(KitchenBus.timerArguments(BusOptions()) == [])
+        var options = BusOptions()
+        options.url = "mqtt://pi@127.0.0.1:1883"
+        options.node = "stove"
+        #expect(
+            KitchenBus.timerArguments(options) == [
+                "--mqtt", "mqtt://pi@127.0.0.1:1883", "--node", "stove", "--mqtt-prefix", "eggtimer",
+            ])
+        (options.caFile, options.passwordFile, options.keepalive) = ("/ca.pem", "/pw", .seconds(5))
+        options.prefix = "house/eggs"
+        let arguments = KitchenBus.timerArguments(options)
+        #expect(
+            arguments == [
+                "--mqtt", "mqtt://pi@127.0.0.1:1883", "--node", "stove", "--mqtt-prefix", "house/eggs",
+                "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw", "--mqtt-keepalive", "5s",
+            ])
+        // A timer's command line parses them back to the same options.
+        let parsed = try Options.parse(["5m"] + arguments)
+        #expect(parsed.bus == options)
     }
 }

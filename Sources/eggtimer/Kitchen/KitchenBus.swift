@@ -110,14 +110,25 @@ struct KitchenBus {
         return [.start(request)]
     }
 
-    /// The line for a start the kitchen could not carry out (its limit reached, the timer failed
-    /// to start).
-    /// - Parameters:
-    ///   - request: The start asked for on the start topic.
-    ///   - reason: Why, one line (`12 timers run already, at most 12`).
-    /// - Returns: One ``KitchenBusEffect/log(_:)``.
-    func refused(_ request: StartRequest, because reason: String) -> [KitchenBusEffect] {
-        [.log("refused MQTT start '\(request)': \(reason.escapingControlCharacters)")]
+    /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's
+    /// broker under the kitchen's node and prefix even when these came from the kitchen's command
+    /// line and not the config file (which the timer reads too).
+    ///
+    /// The kitchen's own checked options, never words of a request: `--mqtt URL`, `--node N` (the
+    /// node name the kitchen uses), `--mqtt-prefix P`, and `--mqtt-cafile`,
+    /// `--mqtt-password-file` and the hidden `--mqtt-keepalive` when set; the password itself
+    /// reaches the timer only through its file or the inherited environment.
+    /// - Parameter options: The kitchen's MQTT options.
+    /// - Returns: The arguments; none without `--mqtt`.
+    static func timerArguments(_ options: BusOptions) -> [String] {
+        guard let url = options.url else { return [] }
+        var arguments = ["--mqtt", url, "--node", options.nodeName, "--mqtt-prefix", options.prefix]
+        if let caFile = options.caFile { arguments += ["--mqtt-cafile", caFile] }
+        if let passwordFile = options.passwordFile { arguments += ["--mqtt-password-file", passwordFile] }
+        if options.keepalive != BusOptions().keepalive {
+            arguments += ["--mqtt-keepalive", "\(options.keepalive.components.seconds)s"]
+        }
+        return arguments
     }
 
     /// The last message of a kitchen ending cleanly: its availability `offline`, retained, so its

@@ -11,8 +11,8 @@ enum KitchenBusEffect: Equatable {
     /// Publish a message (never blocks: queued by the client; a retained one is sent again after
     /// every reconnect).
     case publish(BusMessage)
-    /// Start a timer for this request, as `eggtimer start` would (the kitchen checks its limit and
-    /// answers with ``KitchenBus/refused(_:because:)`` when it cannot).
+    /// Start a timer for this request, as `eggtimer start` would, from ``KitchenCore/Origin/bus``
+    /// (the kitchen checks its limit; a refusal is its one log line, `… (from MQTT)`).
     case start(StartRequest)
     /// One line for the kitchen's log (standard error, after `eggtimer: `; control characters
     /// already escaped).
