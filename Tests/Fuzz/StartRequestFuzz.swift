@@ -27,7 +27,9 @@ public func fuzzStartRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     if !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")) {
         // Home Assistant's check (StartRequest.pattern), compiled per input: a global one is never
         // freed and LeakSanitizer reports it at exit.
-        guard let pattern = try? Regex(StartRequest.pattern) else { preconditionFailure("the pattern does not compile") }
+        guard let pattern = try? Regex(StartRequest.pattern) else {
+            preconditionFailure("the pattern does not compile")
+        }
         precondition(text.wholeMatch(of: pattern) != nil, "pattern refuses an accepted request: \(text)")
     }
     return 0
