@@ -86,7 +86,7 @@ test-audio: test-services
 # What install writes besides the binary and the sound, made from the release binary's option
 # tables (hidden --print-man, --print-completion) and dist/systemd/*.in, for PREFIX: .build/dist/.
 DIST := $(CURDIR)/.build/dist
-UNITS := eggtimer@.service eggtimer-recover.service
+UNITS := eggtimer@.service eggtimer-recover.service eggtimer-kitchen.service
 generate: release
 	mkdir -p "$(DIST)"
 	$(RELEASE_BINARY) --print-man > "$(DIST)/eggtimer.1"
@@ -97,10 +97,10 @@ generate: release
 # completion and the systemd user units; `make uninstall` with the same PREFIX/DESTDIR removes them.
 install: generate
 	@sh scripts/ensure-deps.sh binutils
-	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh install $(RELEASE_BINARY) "$(DIST)"
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SERVICES="$(UNITS)" sh scripts/install.sh install $(RELEASE_BINARY) "$(DIST)"
 
 uninstall:
-	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" sh scripts/install.sh uninstall
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SERVICES="$(UNITS)" sh scripts/install.sh uninstall
 
 # Regenerates Sounds/alarm_sound.mp3 from synthesized tones.
 sound:

@@ -2123,6 +2123,8 @@ class Bench:
         self.gapless()
         log("MQTT: deadline to ringing state at a subscriber")
         self.mqtt_latency()
+        log("kitchen: start to counting, idle wakeups, private memory")
+        self.kitchen()
         log("heard: through a private PulseAudio server")
         self.heard()
         log("ringing cost (callgrind)")
@@ -2141,6 +2143,20 @@ class Bench:
         self.machine, self.version_info = self.versions()
         self.mqtt_latency()
         self.elapsed = time.monotonic() - started
+
+    def run_kitchen_only(self):
+        started = time.monotonic()
+        self.check_tools()
+        self.machine, self.version_info = self.versions()
+        self.kitchen()
+        self.elapsed = time.monotonic() - started
+
+    def kitchen(self):
+        """The kitchen's figures (issue 26): bench/kitchen.py."""
+        sys.dont_write_bytecode = True  # no __pycache__ in the tree
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import kitchen
+        kitchen.measure(self, child_env, now_ns, track, untrack, private_folder)
 
     def run_heard_only(self):
         started = time.monotonic()
@@ -2346,6 +2362,12 @@ class Bench:
         ("startup_ms_eggtimer", "context", None),
         ("startup_ms_mpg123", "context", None),
         ("gap_samples_eggtimer", "0", lambda v: v == 0),
+        ("kitchen_start_to_counting_ms_median_kitchen", "context", None),
+        ("kitchen_start_to_counting_ms_max_kitchen", "context", None),
+        ("kitchen_start_to_counting_ms_median_direct", "context", None),
+        ("kitchen_start_to_counting_ms_max_direct", "context", None),
+        ("kitchen_idle_wakeups_per_s", "≤ 0.1", lambda v: v <= 0.1),
+        ("kitchen_uss_mb", "≤ 3", lambda v: v <= 3),
         ("mqtt_ringing_state_ms_median", "≤ 5", lambda v: v <= 5),
         ("mqtt_ringing_state_ms_max", "≤ 5", lambda v: v <= 5),
         ("heard_onset_ms_median_eggtimer", "≤ 20", lambda v: v <= 20),
@@ -2462,6 +2484,8 @@ def main():
                         help="only the figures heard through a private PulseAudio server (while working on them)")
     parser.add_argument("--mqtt-only", action="store_true",
                         help="only the MQTT figures (a private mosquitto broker on loopback)")
+    parser.add_argument("--kitchen-only", action="store_true",
+                        help="only the kitchen's figures (eggtimer kitchen and eggtimer start)")
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
@@ -2485,6 +2509,8 @@ def main():
             bench.run_heard_only()
         elif options.mqtt_only:
             bench.run_mqtt_only()
+        elif options.kitchen_only:
+            bench.run_kitchen_only()
         else:
             bench.run()
         command_line = ("python3 bench/bench.py " + ("--quick " if options.quick else "")
@@ -2495,6 +2521,8 @@ def main():
             path = os.path.join(bench.out, "BENCHMARKS-heard.md")
         elif options.mqtt_only:
             path = os.path.join(bench.out, "BENCHMARKS-mqtt.md")
+        elif options.kitchen_only:
+            path = os.path.join(bench.out, "BENCHMARKS-kitchen.md")
         elif options.quick:
             path = os.path.join(bench.out, "BENCHMARKS-quick.md")
         else:

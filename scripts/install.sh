@@ -5,7 +5,8 @@
 #                                               (made by `make dist`: man page, completion, units)
 #   sh scripts/install.sh uninstall             removes them, and the folders install created
 #
-# PREFIX (default /usr/local) and DESTDIR come from the environment. Install writes the folders it
+# PREFIX (default /usr/local), DESTDIR and SERVICES (the systemd user units' names, from the
+# Makefile's UNITS: the one list of them) come from the environment. Install writes the folders it
 # had to create into PREFIX/share/eggtimer/created-folders, so uninstall removes exactly those
 # (when empty) and never a folder that was there before (/usr/local/share/man, say).
 set -eu
@@ -18,6 +19,7 @@ SOUND=share/eggtimer/alarm_sound.mp3
 MAN=share/man/man1/eggtimer.1
 COMPLETION=share/bash-completion/completions/eggtimer
 UNITS=lib/systemd/user
+SERVICES=${SERVICES:?set SERVICES to the units to install (the Makefile passes its UNITS)}
 FOLDERS="bin share/eggtimer share/man/man1 share/bash-completion/completions $UNITS"
 
 # Creates folder $1 (under root) and its missing parents, remembering each one created.
@@ -43,15 +45,15 @@ install_files() {
     install -m 644 Sounds/alarm_sound.mp3 "$root/$SOUND"
     install -m 644 "$dist/eggtimer.1" "$root/$MAN"
     install -m 644 "$dist/eggtimer.bash" "$root/$COMPLETION"
-    install -m 644 "$dist/eggtimer@.service" "$dist/eggtimer-recover.service" "$root/$UNITS/"
+    for unit in $SERVICES; do install -m 644 "$dist/$unit" "$root/$UNITS/"; done
     # Deepest first, each once, for uninstall's rmdir.
     printf '%s\n' "$created" | grep -v '^$' | sort -u -r > "$record"
     echo "eggtimer installed in $root"
 }
 
 uninstall_files() {
-    rm -f "$root/$BIN" "$root/$SOUND" "$root/$MAN" "$root/$COMPLETION" \
-        "$root/$UNITS/eggtimer@.service" "$root/$UNITS/eggtimer-recover.service"
+    rm -f "$root/$BIN" "$root/$SOUND" "$root/$MAN" "$root/$COMPLETION"
+    for unit in $SERVICES; do rm -f "$root/$UNITS/$unit"; done
     folders=""
     [ -f "$record" ] && folders=$(cat "$record")
     rm -f "$record"

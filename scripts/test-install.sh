@@ -134,8 +134,10 @@ completes() {
     echo "got: $got"
     [ "$got" = "$expected " ]
 }
-check "completion completes a subcommand (st: status)" completes "status" no eggtimer st
-check "completion completes a subcommand with bash-completion loaded" completes "status" yes eggtimer st
+check "completion completes a subcommand (stat: status)" completes "status" no eggtimer stat
+check "completion completes a subcommand with bash-completion loaded" completes "status" yes eggtimer stat
+check "completion offers both subcommands that start alike (st: status start)" completes "status start" no eggtimer st
+check "completion completes the kitchen subcommand (ki: kitchen)" completes "kitchen" no eggtimer ki
 check "completion completes options (--lo)" completes "--loops --long-break --long-break-after" yes eggtimer --lo
 check "completion completes snooze's options" completes "--for" no eggtimer snooze --f
 
@@ -164,7 +166,7 @@ verify_units() {
     verify=$scratch/verify
     mkdir -p "$verify" "$scratch/xdg"
     chmod 700 "$scratch/xdg"
-    for unit in eggtimer@.service eggtimer-recover.service; do
+    for unit in $(cd "$units" && ls -- *.service); do
         grep -q "^ExecStart=$prefix/bin/eggtimer " "$units/$unit" || { echo "$unit: ExecStart is not $prefix/bin"; return 1; }
         sed "s|^ExecStart=$prefix/bin/|ExecStart=$root/bin/|" "$units/$unit" >"$verify/$unit"
     done
@@ -175,7 +177,7 @@ verify_units() {
         [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$unit: $output"; return 1; }
     done
 }
-check "systemd-analyze verify accepts both units" verify_units
+check "systemd-analyze verify accepts every unit" verify_units
 # The check above can fail: a unit with a bad value is refused.
 refuses_bad_unit() {
     sed 's/^Type=simple/Type=bogus/' "$units/eggtimer@.service" >"$scratch/bad@x.service"
@@ -183,6 +185,8 @@ refuses_bad_unit() {
 }
 check "systemd-analyze verify refuses a unit with a bad Type=" refuses_bad_unit
 check "the recover unit can be enabled (WantedBy=default.target)" grep -q '^WantedBy=default.target' "$units/eggtimer-recover.service"
+check "the kitchen unit can be enabled, comes back on failure and never kills its timers" sh -c \
+    "grep -q '^WantedBy=default.target' '$units/eggtimer-kitchen.service' && grep -q '^Restart=on-failure' '$units/eggtimer-kitchen.service' && grep -q '^KillMode=process' '$units/eggtimer-kitchen.service' && grep -q '^LimitRTPRIO=1' '$units/eggtimer-kitchen.service' && grep -q '^ExecStart=$prefix/bin/eggtimer kitchen\$' '$units/eggtimer-kitchen.service'"
 check "the timer unit is never restarted nor enabled" sh -c \
     "grep -q '^Restart=no' '$units/eggtimer@.service' && ! grep -q '^\[Install\]' '$units/eggtimer@.service'"
 

@@ -189,8 +189,8 @@ extension Options {
         The configuration file (\fI~/.config/eggtimer/config\fR when XDG_CONFIG_HOME is unset): \#
         \fIkey\fR = \fIvalue\fR lines for the kitchen's device, sound, volume, ramp, egg times and \#
         ring\-for; command\-line options win. A bad line exits 78 naming the file, line and key. \#
-        A timer, the menu and the long\-running subcommands (\fBfollow\fR) read it; \#
-        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \fBadd\fR, \fBrecover\fR) never do.
+        A timer, the menu and the long\-running subcommands (\fBfollow\fR, \fBkitchen\fR) read it; \#
+        \fB\-\-help\fR, \fB\-\-version\fR and the one\-shot subcommands (\fBstatus\fR, \fBack\fR, \fBcancel\fR, \fBsnooze\fR, \fBpause\fR, \fBresume\fR, \fBadd\fR, \fBrecover\fR, \fBstart\fR) never do.
         .TP
         .I $XDG_STATE_HOME/eggtimer/
         One record per running timer (\fI~/.local/state/eggtimer/\fR when XDG_STATE_HOME is \#
@@ -213,7 +213,18 @@ extension Options {
         once and again whenever anything but the time left changes, the final one last, and \#
         closes when it exits; at most 16 watchers, each dropped when 64 KiB of lines wait \#
         unread. A request names the lowest version that has its verb; a timer of version 1 \#
-        answers the verbs of version 2 with an error line.
+        answers the verbs of version 2 with an error line. \fBeggtimer/3\fR adds \fBstart\fR TAB \#
+        \fItext\fR (at most 160 bytes, no control character), the kitchen's alone (a timer \#
+        answers it with an error line): see \fIkitchen/kitchen.sock\fR below.
+        .TP
+        .I $XDG_RUNTIME_DIR/eggtimer/kitchen/kitchen.sock
+        The kitchen's socket (\fBeggtimer kitchen\fR; mode 0600 in a 0700 folder, peers of other \#
+        users refused, one kitchen per user by its lock). \fBeggtimer start\fR sends \#
+        \fBeggtimer/3\fR TAB \fBstart\fR TAB \fItext\fR, the request as typed (\fBsoft\fR, \#
+        \fB450s pasta\fR), which the kitchen parses again; the reply comes once the timer runs: \#
+        its status line (\fBok\fR TAB \fBlabel=\fR... TAB \fBpid=\fR...), or \fBerror\fR TAB \#
+        \fIkind\fR TAB \fIwhy\fR, the kind one of \fBbusy\fR (exit 75), \fBusage\fR (64), \#
+        \fBunavailable\fR (69), \fBfailed\fR (70).
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#
@@ -222,6 +233,11 @@ extension Options {
         .I prefix/lib/systemd/user/eggtimer\-recover.service
         A user service running \fBeggtimer recover \-\-boot\fR once; enable it to recover the \#
         timers an earlier boot left at login, or at boot with \fBloginctl enable\-linger\fR.
+        .TP
+        .I prefix/lib/systemd/user/eggtimer\-kitchen.service
+        A user service running \fBeggtimer kitchen\fR: \fBsystemctl \-\-user enable \-\-now \#
+        eggtimer\-kitchen.service\fR (at boot with \fBloginctl enable\-linger\fR). Restarted on \#
+        failure; \fBKillMode=process\fR, so stopping or restarting it never ends its timers.
         .SH ENVIRONMENT
         .TP
         .B EGGTIMER_CONFIG

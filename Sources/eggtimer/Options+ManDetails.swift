@@ -8,7 +8,7 @@ extension Options {
     /// The config file's keys are listed from ``configSpecs``, so the page names every key the parser
     /// accepts.
     static let manDetails: String = [
-        manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manKitchenPi,
+        manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manKitchenPi, manKitchen,
     ].joined(separator: "\n")
 
     /// Paragraphs that continue the MQTT section of ``manPage``: addresses, passwords, the
@@ -187,5 +187,28 @@ extension Options {
         and file paths, never the password): a password from EGGTIMER_MQTT_PASSWORD must be in
         \fBrecover\fR's environment too (\fBEnvironment=\fR in \fBsystemctl \-\-user edit
         eggtimer\-recover.service\fR), or use \fB\-\-mqtt\-password\-file\fR.
+        """#
+
+    private static let manKitchen = #"""
+        .SH KITCHEN
+        \fBeggtimer kitchen\fR is a long\-running front for this box's timers, run as the user service
+        \fBeggtimer\-kitchen.service\fR. It counts no time itself: \fBeggtimer start WHAT\fR (a preset,
+        \fBsoft\fR, or a duration, \fB7m30s\fR; \fB\-\-label L\fR names it) asks it on its socket to start
+        a timer, and it runs \fBeggtimer WHAT \-\-label L \-\-json\fR as a shell would: detached, in a
+        session of its own, standard input on /dev/null, its log in \fILABEL.log\fR beside the records,
+        so \fBstatus\fR, \fBack\fR, \fBrecover\fR and MQTT see it as any other timer. The command line is
+        built only from the typed preset or duration and label: \fBstart '7m \-\-on\-done x'\fR is refused
+        (64) and starts nothing. The timer reads the config file itself (device, sound, volume, egg
+        times, MQTT); the kitchen passes nothing else. It follows every timer of this user (also those
+        started from a shell) through its socket's \fBwatch\fR and logs one line when it finds one and
+        when one ends; a restarted kitchen finds them again; a socket that does not answer is one line
+        and is tried again later. At most \fB\-\-max\-timers\fR (config key \fBmax\-timers\fR, 1 to 99,
+        default 12) run at once: one more \fBstart\fR is refused with one line and exit 75. A label
+        already running is refused (64), as the kitchen's own, \fBkitchen\fR (with \fB\-\-mqtt\fR a timer's
+        \fB\-\-label kitchen\fR is refused: \fIP/NODE/kitchen/availability\fR is the kitchen's). SIGTERM or
+        SIGINT ends the kitchen with 0, never its timers. Without a kitchen, \fBstart\fR starts the timer
+        directly, the same way. Either way it waits until the timer runs (5 s at most) and prints
+        \fBSoft: started, rings in 5:00 (pid 4242)\fR; a timer that exits first is 70, one that does not
+        answer in time 69.
         """#
 }

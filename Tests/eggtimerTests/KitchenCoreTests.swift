@@ -1,0 +1,140 @@
+import ControlChannel
+import Testing
+import TimerCore
+import TimerModel
+import TimerText
+
+@testable import eggtimer
+
+/// The kitchen's decisions (issue 26), without processes: the limit, a label in use, a start
+/// answered by its timer's first status, by its child's end or by the start limit, on instants
+/// passed in.
+@Suite struct KitchenCoreTests {
+    private let t0 = ContinuousClock.now  // any instant: nothing sleeps
+    private let shell = KitchenCore.Origin.shell(connection: 7)
+
+    private func status(_ label: String, pid: Int32, state: TimerState = .counting) -> TimerStatus {
+        TimerStatus(
+            label: label, pid: pid, state: state, remaining: .seconds(300), deadlineUnixMilliseconds: 1_000_000)
+    }
+
+    private func request(_ text: String) throws -> StartRequest {
+        try StartRequest.parse(text, presets: Preset.eggs.map(\.name))
+    }
+
+    @Test func aPresetIsLabelledAsTheTimerLabelsItAndSpawnedWithTypedArgumentsOnly() throws {
+        let core = KitchenCore(maxTimers: 12)
+        #expect(
+            core.admit(try request("soft"), from: shell) == .spawn(label: "Soft", arguments: ["soft"], origin: shell))
+        #expect(
+            core.admit(try request("7m30s pasta"), from: .bus)
+                == .spawn(label: "pasta", arguments: ["450s", "--label", "pasta"], origin: .bus))
+    }
+
+    @Test func aStartIsAnsweredByItsTimersFirstStatusNotByAnotherProcesss() throws {
+        var core = KitchenCore(maxTimers: 12)
+        #expect(core.spawned(label: "tea", pid: 42, origin: shell, log: "/l", at: t0).isEmpty)
+        // Another process's status on that socket (a timer started from a shell) answers nothing.
+        #expect(core.status(socket: "tea", status("tea", pid: 41)) == [.say("following tea (pid 41, counting)")])
+        #expect(
+            core.status(socket: "tea", status("tea", pid: 42)) == [.answer(shell, .started(status("tea", pid: 42)))])
+        #expect(core.timers["tea"]?.pid == 42)
+        #expect(core.nextCheck == nil)
+    }
+
+    @Test func theStartOverTheLimitIsRefusedAsBusyCountingStartsNotAnsweredYet() throws {
+        var core = KitchenCore(maxTimers: 2)
+        _ = core.status(socket: "a", status("a", pid: 1))
+        _ = core.spawned(label: "b", pid: 2, origin: shell, log: "/l", at: t0)
+        #expect(core.running == 2)
+        let refused = core.admit(try request("1m c"), from: shell)
+        #expect(
+            refused
+                == .answer(
+                    shell,
+                    .refused(.init(kind: .busy, text: "c: not started: 2 timers run already (the most: max-timers)"))))
+        // One ends: there is room again.
+        _ = core.ended(socket: "a")
+        #expect(
+            core.admit(try request("1m c"), from: shell)
+                == .spawn(label: "c", arguments: ["60s", "--label", "c"], origin: shell))
+    }
+
+    @Test func aLabelRunningOrStartingOrTheKitchensOwnIsRefused() throws {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.status(socket: "tea", status("tea", pid: 5))
+        _ = core.spawned(label: "rice", pid: 6, origin: .bus, log: "/l", at: t0)
+        #expect(
+            core.admit(try request("1m tea"), from: shell)
+                == .answer(
+                    shell, .refused(.init(kind: .usage, text: "tea: a timer with this label is running (pid 5)"))))
+        #expect(
+            core.admit(try request("1m rice"), from: shell)
+                == .answer(shell, .refused(.init(kind: .usage, text: "rice: a timer with this label is starting"))))
+        #expect(
+            core.admit(try request("1m kitchen"), from: shell)
+                == .answer(shell, .refused(.init(kind: .usage, text: "'kitchen': the kitchen's own label"))))
+    }
+
+    @Test func aChildThatExitsBeforeItRunsFailsItsStartNamingItsLog() {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/s/tea.log", at: t0)
+        #expect(core.childExited(pid: 8, status: 0).isEmpty)
+        #expect(
+            core.childExited(pid: 9, status: 64)
+                == [
+                    .answer(
+                        shell,
+                        .refused(
+                            .init(
+                                kind: .failed, text: "tea: not started: eggtimer exited with status 64; see /s/tea.log")
+                        ))
+                ])
+        #expect(core.running == 0)
+    }
+
+    @Test func aStartNotAnsweredWithinTheLimitIsGivenUpAsUnavailable() {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/l", at: t0)
+        #expect(core.nextCheck == t0 + KitchenCore.startLimit)
+        #expect(core.expire(at: t0 + KitchenCore.startLimit - .milliseconds(1)).isEmpty)
+        let given = core.expire(at: t0 + KitchenCore.startLimit)
+        #expect(given.count == 1)
+        guard case .answer(let origin, .refused(let refusal)) = given.first else {
+            Issue.record("not a refusal: \(given)")
+            return
+        }
+        #expect(origin == shell && refusal.kind == .unavailable && refusal.text.hasPrefix("tea: started (pid 9)"))
+        #expect(core.nextCheck == nil)
+    }
+
+    @Test func anEndedTimerDropsOutOfThePicture() {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.status(socket: "tea", status("tea", pid: 5))
+        #expect(core.ended(socket: "tea") == [.say("tea: ended (pid 5, counting)")])
+        #expect(core.timers.isEmpty && core.ended(socket: "tea").isEmpty)
+    }
+
+    @Test(arguments: [
+        KitchenCore.Outcome.refused(.init(kind: .busy, text: "c: not started")),
+        .refused(.init(kind: .usage, text: "'-x': a start request takes no options")),
+        .refused(.init(kind: .unavailable, text: "x")), .refused(.init(kind: .failed, text: "x\ty")),
+    ])
+    func aReplyLineReadsBackAsItsOutcome(outcome: KitchenCore.Outcome) {
+        #expect(KitchenCore.Outcome(line: outcome.line) == outcome)
+    }
+
+    @Test func aStartedReplyIsTheTimersStatusLineAndGarbageIsNoReply() {
+        let started = KitchenCore.Outcome.started(status("Soft", pid: 3))
+        #expect(started.line.hasPrefix("ok\tlabel=Soft\tpid=3\t"))
+        #expect(KitchenCore.Outcome(line: started.line) == started)
+        for line in ["", "ok", "error\tbusy", "error\tlater\tx", "refused\tbusy\tx"] {
+            #expect(KitchenCore.Outcome(line: line) == nil, "\(line)")
+        }
+    }
+
+    @Test(arguments: [(KitchenCore.Refusal.Kind.busy, Int32(75)), (.usage, 64), (.unavailable, 69), (.failed, 70)])
+    func eachRefusalEndsAShellWithItsStatus(kind: KitchenCore.Refusal.Kind, code: Int32) {
+        #expect(kind.exitStatus.code == code)
+    }
+}

@@ -1,0 +1,335 @@
+import ControlChannel
+import Glibc
+import SystemKit
+import TestSupport
+import Testing
+
+@testable import eggtimer
+
+/// Issue 26 end to end: the real `eggtimer kitchen` in a private runtime and state folder, the
+/// real `eggtimer start` and the other clients beside it, its timers ringing into a file PCM named
+/// by a private config file (the kitchen passes no device: its timers read the config themselves).
+@Suite struct KitchenEndToEndTests {
+    /// A private runtime folder, state folder, config file and scratch folder for one test.
+    final class House {
+        let runtime = makePrivateDirectory()
+        let scratch = makePrivateDirectory()
+        var state: String { scratch + "/state" }
+        var environment: [String: String] {
+            ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state, "EGGTIMER_CONFIG": scratch + "/config"]
+        }
+        /// The runtime folder the timers' sockets are in.
+        var sockets: String { runtime + "/eggtimer" }
+
+        init() {
+            let config = "device = file:'\(scratch)/alarm.raw',raw\n"
+            let fd = open(scratch + "/config", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            _ = config.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        }
+
+        deinit {
+            _ = command(["cancel", "--all"])
+            removeDirectory(runtime)
+            removeDirectory(scratch)
+        }
+
+        /// `eggtimer kitchen` with `arguments`, its log on a pipe.
+        func kitchen(_ arguments: [String] = []) -> PipedChild {
+            PipedChild(["kitchen"] + arguments, environment: environment)
+        }
+
+        /// Runs `eggtimer` `arguments` as a client.
+        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
+
+        /// The status of the timer whose socket is `label`, from its control socket.
+        func status(_ label: String) -> TimerStatus? {
+            (try? ControlClient.exchange(ControlRequest.status.line, label: label, folder: sockets))
+                .flatMap(TimerStatus.init(line:))
+        }
+
+        /// The size of the alarm's capture so far, in bytes.
+        var captured: Int { readFile(scratch + "/alarm.raw")?.count ?? 0 }
+
+        /// A started timer's log beside the records.
+        func log(_ name: String) -> String {
+            readFile(state + "/eggtimer/" + name + ".log").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+
+    private let soon = { ContinuousClock.now + .seconds(20) }
+
+    /// The wall clock now, in Unix milliseconds.
+    private func wallMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    /// The pid in `said` (`… (pid 4242)`).
+    private func pid(in said: String) -> pid_t? {
+        guard let range = said.firstRange(of: "(pid ") else { return nil }
+        return pid_t(String(said[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    /// The parent of process `pid`, from `/proc/PID/stat` (the field after the parenthesised name).
+    private func parent(of pid: pid_t) -> pid_t? {
+        guard let bytes = readFile("/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    /// Reads `watch` until a status in `state` (or the end, or the deadline).
+    private func awaitState(_ state: String, on watch: ControlWatch) throws -> Bool {
+        let deadline = soon()
+        while true {
+            switch try watch.next(until: deadline) {
+            case .line(let line) where TimerStatus(line: line)?.state.rawValue == state: return true
+            case .line: continue
+            case .quiet, .ended: return false
+            }
+        }
+    }
+
+    /// Waits until `condition` holds, looking again whenever `child` prints (its log is the event)
+    /// or every 20 ms at most; false when `deadline` passed first.
+    private func waitUntil(
+        _ deadline: ContinuousClock.Instant, reading child: PipedChild, _ condition: () -> Bool
+    ) -> Bool {
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            child.readOutput(until: min(deadline, .now + .milliseconds(20)))
+        }
+        return true
+    }
+
+    @Test func startSoftThroughTheKitchenRunsASoftTimerWithItsDeadlineAndLabel() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let before = wallMilliseconds()
+        let start = house.command(["start", "soft"])
+        let after = wallMilliseconds()
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        #expect(start.stdout.hasPrefix("Soft: started, rings in 5:00 (pid "), "\(start.stdout)")
+        #expect(start.stderr.isEmpty)
+        let timer = try #require(pid(in: start.stdout))
+        #expect(parent(of: timer) == kitchen.pid, "the kitchen started it")
+        #expect(getsid(timer) == timer, "in a session of its own")
+        let status = try #require(house.status("Soft"))
+        #expect(status.pid == timer && status.label == "Soft" && status.state == .counting)
+        let deadline = try #require(status.deadlineUnixMilliseconds)
+        #expect(deadline >= before + 300_000 - 1 && deadline <= after + 300_000 + 1, "\(deadline - before) ms")
+        let listed = house.command(["status"])
+        #expect(listed.stdout.contains("Soft") && listed.stdout.contains("\(timer)"), "\(listed.stdout)")
+        #expect(kitchen.expect("Soft: started, rings in 5:00 (pid \(timer)) (from shell)", until: soon()))
+        #expect(house.log("Soft").contains(#""event":"started""#), "its log beside the records")
+        #expect(house.command(["cancel", "Soft"]).termination == .exited(0))
+        #expect(kitchen.expect("Soft: ended (pid \(timer), cancelled)", until: soon()))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test func aTimerStartedThroughTheKitchenRingsIntoTheFilePCMAndIsAcknowledgedFromAnotherClient() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "2s", "--label", "tea"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        #expect(start.stdout.hasPrefix("tea: started, rings in 0:02 (pid "), "\(start.stdout)")
+        let timer = try #require(pid(in: start.stdout))
+        let watch = try ControlClient.watch(label: "tea", folder: house.sockets)
+        #expect(try awaitState("ringing", on: watch))
+        #expect(
+            waitUntil(soon(), reading: kitchen) {
+                house.log("tea").contains(#""event":"sounding""#) && house.captured > 0
+            },
+            "the alarm is written to the file PCM")
+        let ack = house.command(["ack", "tea"])
+        #expect(ack.termination == .exited(0), "\(ack.stderr)")
+        #expect(ack.stdout == "tea: alarm stopped\n")
+        #expect(try awaitState("done", on: watch))
+        #expect(kitchen.expect("tea: ended (pid \(timer), done)", until: soon()))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test func aKitchenKilledAndRestartedFindsItsTimerAgain() throws {
+        let house = House()
+        let first = house.kitchen()
+        #expect(first.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "10m", "--label", "pasta"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        let timer = try #require(pid(in: start.stdout))
+        kill(first.pid, SIGKILL)
+        #expect(first.finish() == .signaled(SIGKILL))
+        #expect(house.status("pasta")?.pid == timer, "its timer outlives it")
+
+        let second = house.kitchen()
+        #expect(second.expect("following pasta (pid \(timer), counting)", until: soon()), "\(second.stdout)")
+        // It counts it against the limit and refuses the label while it runs.
+        let again = house.command(["start", "1m", "--label", "pasta"])
+        #expect(again.termination == .exited(64))
+        #expect(again.stderr == "eggtimer: start: pasta: a timer with this label is running (pid \(timer))\n")
+        #expect(house.command(["cancel", "pasta"]).termination == .exited(0))
+        #expect(second.expect("pasta: ended (pid \(timer), cancelled)", until: soon()))
+        kill(second.pid, SIGTERM)
+        #expect(second.finish() == .exited(0))
+    }
+
+    @Test func aTimerStartedFromAShellIsFollowedToo() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let shell = PipedChild(["10m", "--label", "rice", "--json"], environment: house.environment)
+        #expect(shell.expect(#""event":"started""#, until: soon()))
+        #expect(kitchen.expect("following rice (pid \(shell.pid), counting)", until: soon()), "\(kitchen.stdout)")
+        #expect(house.command(["cancel", "rice"]).termination == .exited(0))
+        #expect(shell.finish() == .exited(1))
+        #expect(kitchen.expect("rice: ended (pid \(shell.pid), cancelled)", until: soon()))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// A timer that takes the connection but does not answer (stopped) is one line, never holds
+    /// the kitchen (a start goes through meanwhile), and is followed once it answers again.
+    @Test func aStoppedTimerIsOneLineAndTriedAgainWhileTheKitchenGoesOn() throws {
+        let house = House()
+        let stopped = PipedChild(["10m", "--label", "jam", "--json"], environment: house.environment)
+        #expect(stopped.expect(#""event":"started""#, until: soon()))
+        kill(stopped.pid, SIGSTOP)
+        #expect(stopped.waitForStop())
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("jam: no status within 2 s; tried again later", until: soon()), "\(kitchen.stdout)")
+        let start = house.command(["start", "10m", "--label", "tea"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        kill(stopped.pid, SIGCONT)
+        #expect(kitchen.expect("following jam (pid \(stopped.pid), counting)", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.stdout.split(separator: "\n").filter { $0.hasPrefix("jam: no status") }.count == 1,
+            "said once: \(kitchen.stdout)")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(stopped.finish() == .exited(1))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test func aKitchenEndedBySIGTERMLeavesItsTimerToRingOn() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "3s", "--label", "rice"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        let timer = try #require(pid(in: start.stdout))
+        let watch = try ControlClient.watch(label: "rice", folder: house.sockets)
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+        #expect(kitchen.stdout.contains("kitchen: ended by SIGTERM; its timers run on"))
+        #expect(house.status("rice")?.pid == timer, "still there")
+        #expect(try awaitState("ringing", on: watch), "it rings on without the kitchen")
+        #expect(house.command(["ack", "rice"]).termination == .exited(0))
+    }
+
+    @Test func theStartOverTheLimitIsRefusedWithTempfailAndOneLine() throws {
+        let house = House()
+        let kitchen = house.kitchen(["--max-timers", "2"])
+        #expect(kitchen.expect("at most 2 timers", until: soon()))
+        for label in ["a", "b"] {
+            let start = house.command(["start", "10m", "--label", label])
+            #expect(start.termination == .exited(0), "\(start.stderr)")
+        }
+        let third = house.command(["start", "10m", "--label", "c"])
+        #expect(third.termination == .exited(75))
+        #expect(third.stderr == "eggtimer: start: c: not started: 2 timers run already (the most: max-timers)\n")
+        #expect(third.stdout.isEmpty)
+        #expect(house.status("c") == nil, "nothing started")
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test(arguments: [
+        (
+            ["start", "7m", "--on-done", "x"],
+            "eggtimer: option '--on-done' does not work with 'start' (only with a timer)\n"
+        ),
+        (["start", "7m --on-done x"], "eggtimer: start: '--on-done': a start request takes no options\n"),
+        (
+            ["start", "7m pasta", "--label", "x"],
+            "eggtimer: start: 'x': a start request is a preset or a duration and at most one label\n"
+        ),
+        (["start", "stew"], "eggtimer: start: 'stew' is neither a preset (soft, medium, hard) nor a duration"),
+        (["start", "7m", "--label", "a/b"], "eggtimer: option '--label' needs"),
+    ])
+    func aBadStartIsRefusedWithUsageNamingTheTokenAndStartsNothing(arguments: [String], message: String) {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(arguments)
+        #expect(start.termination == .exited(64))
+        #expect(start.stderr.hasPrefix(message), "\(start.stderr)")
+        #expect(start.stderr.split(separator: "\n").count == 1)
+        #expect(ControlClient.labels(in: house.sockets).isEmpty, "nothing started")
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+        #expect(!kitchen.stdout.contains("started"))
+    }
+
+    /// The kitchen parses the request's text again, never trusting the client that sent it.
+    @Test func theKitchenRefusesASmuggledOptionOnItsSocket() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let reply = try ControlClient.exchange(
+            ControlRequest.start("7m --on-done x").line, label: "kitchen", folder: house.sockets + "/kitchen")
+        #expect(reply == "error\tusage\t'--on-done': a start request takes no options")
+        let other = try ControlClient.exchange(
+            ControlRequest.status.line, label: "kitchen", folder: house.sockets + "/kitchen")
+        #expect(other.hasPrefix("error\tusage\t"))
+        #expect(ControlClient.labels(in: house.sockets).isEmpty, "nothing started")
+        // A timer answers `start` with its error line.
+        let timer = PipedChild(["10m", "--label", "tea", "--json"], environment: house.environment)
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        let refused = try ControlClient.exchange(ControlRequest.start("soft").line, label: "tea", folder: house.sockets)
+        #expect(refused.hasPrefix("error\t"))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(1))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test func startWithNoKitchenStartsTheTimerDirectlyAndRefusesALabelInUse() throws {
+        let house = House()
+        let start = house.command(["start", "10m", "--label", "direct"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        #expect(start.stdout.hasPrefix("direct: started, rings in 10:00 (pid "), "\(start.stdout)")
+        let timer = try #require(pid(in: start.stdout))
+        #expect(getsid(timer) == timer, "in a session of its own")
+        #expect(house.status("direct")?.pid == timer)
+        #expect(house.log("direct").contains(#""event":"started""#))
+        let again = house.command(["start", "1m", "--label", "direct"])
+        #expect(again.termination == .exited(64))
+        #expect(again.stderr == "eggtimer: start: direct: a timer with this label is running (pid \(timer))\n")
+        #expect(house.command(["cancel", "direct"]).termination == .exited(0))
+    }
+
+    @Test func aSecondKitchenOfTheSameUserIsRefused() {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let second = house.command(["kitchen"])
+        #expect(second.termination == .exited(64))
+        #expect(second.stderr.hasPrefix("eggtimer: kitchen: another kitchen of this user runs"))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    @Test(arguments: ["0", "100", "-1", "1x", "999"])
+    func aMaxTimersOutOfRangeIsRefusedNamingIt(value: String) {
+        let run = runEggtimer(["kitchen", "--max-timers", value])
+        #expect(run.termination == .exited(64))
+        #expect(
+            run.stderr.contains("'--max-timers' needs a whole number from 1 to 99, got '\(value)'"), "\(run.stderr)")
+    }
+}
