@@ -76,10 +76,21 @@ import TimerText
                 == .answer(shell, .refused(.init(kind: .usage, text: "'kitchen': the kitchen's own label"))))
     }
 
-    @Test func aChildThatExitsBeforeItRunsFailsItsStartNamingItsLog() {
+    @Test func aChildThatExitsBeforeItRunsFailsItsStartNamingItsLogAndA64IsAUsageError() {
         var core = KitchenCore(maxTimers: 12)
         _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/s/tea.log", at: t0)
         #expect(core.childExited(pid: 8, status: 0).isEmpty)
+        _ = core.spawned(label: "rice", pid: 10, origin: .bus, log: "/s/rice.log", at: t0)
+        #expect(
+            core.childExited(pid: 10, status: 70)
+                == [
+                    .answer(
+                        .bus,
+                        .refused(
+                            .init(
+                                kind: .failed,
+                                text: "rice: not started: eggtimer exited with status 70; see /s/rice.log")))
+                ])
         #expect(
             core.childExited(pid: 9, status: 64)
                 == [
@@ -87,7 +98,7 @@ import TimerText
                         shell,
                         .refused(
                             .init(
-                                kind: .failed, text: "tea: not started: eggtimer exited with status 64; see /s/tea.log")
+                                kind: .usage, text: "tea: not started: eggtimer exited with status 64; see /s/tea.log")
                         ))
                 ])
         #expect(core.running == 0)

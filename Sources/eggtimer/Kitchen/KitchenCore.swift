@@ -33,7 +33,7 @@ struct KitchenCore {
         enum Kind: String, Equatable, Sendable, CaseIterable {
             /// The kitchen runs ``KitchenCore/maxTimers`` timers already (EX_TEMPFAIL, 75).
             case busy
-            /// A bad request or a label in use (EX_USAGE, 64).
+            /// A bad request or a label in use, also one the timer itself refused (EX_USAGE, 64).
             case usage
             /// The timer did not come up in time (EX_UNAVAILABLE, 69).
             case unavailable
@@ -173,12 +173,13 @@ struct KitchenCore {
     mutating func childExited(pid: Int32, status: Int32) -> [KitchenEffect] {
         guard let (socket, start) = starting.first(where: { $0.value.pid == pid }) else { return [] }
         starting[socket] = nil
+        // 64: the timer refused its command line (a label another process holds): a usage error.
         return [
             .answer(
                 start.origin,
                 .refused(
                     Refusal(
-                        kind: .failed,
+                        kind: status == ExitStatus.usage.code ? .usage : .failed,
                         text: "\(start.label): not started: eggtimer exited with status \(status); see \(start.log)")))
         ]
     }

@@ -112,9 +112,10 @@ enum StartCommand {
                     case .exited(let code): status = code
                     case .signaled(let signal): status = 128 + signal
                     }
+                    // 64: the timer refused its command line (a label another process holds).
                     return .refused(
                         .init(
-                            kind: .failed,
+                            kind: status == ExitStatus.usage.code ? .usage : .failed,
                             text: "\(label): not started: eggtimer exited with status \(status); see \(log)"))
                 default: break
                 }
