@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets, one per parser of outside bytes, with ASan and runs each (one at a
 # time, niced) for RUNS inputs (default one million): durations, times of day (eggtimer at),
+# start requests (MQTT start payloads, the kitchen's socket),
 # config lines, control-socket lines, MQTT payloads (commands, states, JSON), MP3 decoding with
 # the sniffer, and timer records (whose parser composes types of several targets and so stays in
 # the executable target: its sources, without main.swift, are built into that fuzz target over
@@ -8,7 +9,7 @@
 # Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
-targets="${FUZZ_TARGETS:-duration time config control bus sound record}"
+targets="${FUZZ_TARGETS:-duration time start config control bus sound record}"
 out=.build/fuzz
 mkdir -p "$out"
 flags="-O -sanitize=fuzzer,address -parse-as-library"
@@ -34,6 +35,7 @@ from = ${b}C"
     seed control "b$n" "eggtimer/1	snooze	$b"
     seed control "b${n}r" "ok	label=x	pid=$b	state=counting	remaining_ns=$b	deadline_ms=$b"
     seed bus "b$n" "add $b"
+    seed start "b$n" "$b"; seed start "b${n}l" "${b}m tea"
     seed bus "b${n}s" "{\"state\":\"counting\",\"label\":\"l\",\"node\":\"n\",\"duration_s\":$b,\"remaining_s\":$b,\"deadline\":null}"
 done
 for s in 90 1:30 1:02:03 7m30s 1h2m3s 1.5m 1h30 abc 1:75 999:59:59; do seed duration "u$s" "$s"; done
@@ -51,6 +53,9 @@ seed control status "eggtimer/1	status"
 seed control watch "eggtimer/2	watch"
 seed control reply "ok	label=tea	pid=42	state=counting	remaining_ns=1500000001	deadline_ms=1796000000000	at=2026-12-24T18:00:00+01:00"
 seed bus state '{"state":"counting","label":"eggs","node":"kitchen","duration_s":420,"remaining_s":419.9,"deadline":"2026-11-30T11:02:03.123Z"}'
+for s in soft Medium "hard eggs" pasta "7m30s pasta" "1:30 tea" "0.5s x" "90 rice:2" "7m --on-done x"; do
+    seed start "u$(printf '%s' "$s" | tr ' :' '_.')" "$s"
+done
 for s in ack cancel snooze pause resume "add 60" "add -86400"; do seed bus "u$(printf '%s' "$s" | tr ' ' '_')" "$s"; done
 mkdir -p "$out/corpus-record"
 record_seed() { # name, deadline, remaining
@@ -63,7 +68,7 @@ record_seed plain 1796026323000000000 4242
 mkdir -p "$out/corpus-sound"
 head -c 4096 Sounds/alarm_sound.mp3 > "$out/corpus-sound/seed-head"
 head -c 64 /dev/urandom > "$out/corpus-sound/seed-random"
-for t in duration time config control bus record; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
+for t in duration time start config control bus record; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
 
 build() { # target, then sources and flags
     name=$1
@@ -94,11 +99,12 @@ for t in $targets; do
             "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
-    time | config)
+    time | config | start)
         library TimerCore
         library SystemKit
         source=Tests/Fuzz/AlarmTimeFuzz.swift
         [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
+        [ "$t" = start ] && source=Tests/Fuzz/StartRequestFuzz.swift
         build "$t" -I "$out/modules" -I Sources/CSystem "$source" Sources/TimerText/*.swift "$out/libTimerCore.a" \
             "$out/libSystemKit.a"
         ;;
@@ -127,6 +133,6 @@ done
 
 cd "$out"
 for t in $targets; do
-    case $t in sound) max=8192 ;; config | record) max=512 ;; *) max=128 ;; esac
+    case $t in sound) max=8192 ;; config | record) max=512 ;; start) max=256 ;; *) max=128 ;; esac
     nice "./fuzz-$t" -runs="$runs" -max_len="$max" -print_final_stats=1 "corpus-$t"
 done

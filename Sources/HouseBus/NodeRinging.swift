@@ -44,7 +44,8 @@ public struct NodeRinging: Sendable, Equatable {
         switch kind {
         case "state":
             states[timer.label] = payload.isEmpty ? nil : TimerStatePayload.parse(payload)?.state
-        case "availability" where timer.label != "follow":  // `follow`'s own, not a timer's
+        // `follow`'s and the kitchen's own, not a timer's.
+        case "availability" where timer.label != "follow" && timer.label != NodeTopics.kitchenLabel:
             let isOnline = payload == Array("online".utf8)
             if isOnline { gone.remove(timer.label) } else { gone.insert(timer.label) }
             if isOnline { online.insert(timer.label) } else { online.remove(timer.label) }

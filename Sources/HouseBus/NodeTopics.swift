@@ -36,4 +36,15 @@ public struct NodeTopics: Sendable, Equatable {
     public var timerStates: String { base + "+/state" }
     /// The filter of every timer's availability on the node: `prefix/node/+/availability`.
     public var timerAvailabilities: String { base + "+/availability" }
+    /// Where the node's kitchen (`eggtimer kitchen`) takes starts: `prefix/node/start`, payload a
+    /// preset or a duration and a label (`soft`, `7m30s pasta`); not retained.
+    public var start: String { base + "start" }
+    /// The kitchen's own retained availability (`online`, `offline`; its Last Will `offline`):
+    /// `prefix/node/kitchen/availability`, a timer's availability topic for the label
+    /// ``kitchenLabel``, which is therefore no timer's.
+    public var kitchenAvailability: String { base + "\(Self.kitchenLabel)/availability" }
+
+    /// The label reserved for the kitchen's availability (``kitchenAvailability``): no timer on a
+    /// broker may take it, as none may take `follow`, the follower's.
+    public static let kitchenLabel = "kitchen"
 }

@@ -97,7 +97,7 @@ struct BusOptions: Equatable, Sendable {
     static let followerLabel = "follow"
 
     /// The label `kitchen` names the kitchen's availability (`P/NODE/kitchen/availability`).
-    static let kitchenLabel = "kitchen"
+    static let kitchenLabel = NodeTopics.kitchenLabel
 
     /// Refuses a timer labelled ``followerLabel`` or ``kitchenLabel`` on a broker: its
     /// availability would be the follower's or the kitchen's of the same node.
@@ -105,13 +105,15 @@ struct BusOptions: Equatable, Sendable {
     ///   `follow` or `kitchen`).
     /// - Throws: `UsageError` (exit 64) saying so.
     func check(label: String?) throws(UsageError) {
-        guard url != nil, let label, [Self.followerLabel, Self.kitchenLabel].contains(label) else { return }
-        let whose = label == Self.followerLabel ? "follower" : "kitchen"
+        guard url != nil, let label, let owner = Self.reservedLabels[label] else { return }
         throw UsageError(
             description:
-                "option '--label' cannot be '\(label)' with --mqtt: P/NODE/\(label)/availability is the \(whose)'s"
+                "option '--label' cannot be '\(label)' with --mqtt: P/NODE/\(label)/availability is the \(owner)'s"
         )
     }
+
+    /// The labels no timer may take on a broker, with whose availability they name.
+    static let reservedLabels = [followerLabel: "follower", kitchenLabel: "kitchen"]
 
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
     /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
@@ -128,7 +130,9 @@ struct BusOptions: Equatable, Sendable {
 
 extension Options {
     /// The subcommands the MQTT options work with (besides a timer).
-    private static let busSubcommands = ["follow", "status", "ack", "cancel", "snooze", "pause", "resume", "add"]
+    private static let busSubcommands = [
+        "follow", "kitchen", "status", "ack", "cancel", "snooze", "pause", "resume", "add",
+    ]
 
     /// Where the broker options fit: every timer, and ``busSubcommands``.
     private static let busScopes = Scope.timers + Scope.subcommands(busSubcommands)
@@ -158,7 +162,7 @@ extension Options {
         Spec(
             names: ["--node"], argument: "NAME", group: .general,
             help: "this machine's name in the MQTT topics (default: the host name); letters, digits, - _ . (no : or +)",
-            fits: Scope.timers + Scope.subcommands(["follow"]), inConfigFile: true
+            fits: Scope.timers + Scope.subcommands(["follow", "kitchen"]), inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard LabelRule.isValidName(value) else {
                 throw name.error("needs \(LabelRule.nameDescription), got '\(value)'")

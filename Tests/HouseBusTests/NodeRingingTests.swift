@@ -36,6 +36,25 @@ import Testing
         #expect(NodeTopics(of: TimerTopics(prefix: "p", node: "n", label: "l")) == NodeTopics(prefix: "p", node: "n"))
     }
 
+    @Test func theKitchenTakesStartsOnTwoLevelsAndIsAvailableAsTheReservedLabel() {
+        #expect(node.start == "eggtimer/kitchen/start")
+        #expect(TimerTopics.parse(node.start, prefix: "eggtimer") == nil)
+        #expect(node.kitchenAvailability == "eggtimer/kitchen/kitchen/availability")
+        #expect(node.kitchenAvailability == TimerTopics(node: "kitchen", label: NodeTopics.kitchenLabel).availability)
+        let odd = NodeTopics(prefix: "house/eggs", node: "a/b")
+        #expect(odd.start == "house/eggs/a%2Fb/start")
+        #expect(odd.kitchenAvailability == "house/eggs/a%2Fb/kitchen/availability")
+    }
+
+    @Test func theKitchensAndTheFollowersAvailabilityAreNoTimersOnline() {
+        for label in [NodeTopics.kitchenLabel, "follow"] {
+            let node = seen([availability(label, "online")])
+            #expect(!node.othersOnline(excluding: "tea"), "\(label)")
+            #expect(node.leaving("tea").contains { $0.topic == self.node.availability }, "\(label)")
+        }
+        #expect(seen([availability("rice", "online")]).othersOnline(excluding: "tea"))
+    }
+
     @Test(arguments: [
         ([("a", "counting")], false),
         ([("a", "ringing")], true),

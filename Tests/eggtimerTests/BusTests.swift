@@ -50,6 +50,7 @@ private let t0 = ContinuousClock.now
         (["5m", "--mqtt-prefix", "homeassistant/eggs"], "option '--mqtt-prefix' cannot start with 'homeassistant'"),
         (["5m", "--label", "follow", "--mqtt", "mqtt://h"], "option '--label' cannot be 'follow' with --mqtt"),
         (["at", "7:00", "--mqtt", "mqtt://h", "--label", "follow"], "cannot be 'follow'"),
+        (["5m", "--label", "kitchen", "--mqtt", "mqtt://h"], "option '--label' cannot be 'kitchen' with --mqtt"),
         (["5m", "--mqtt-keepalive", "2s"], "takes 5s to 65535s"),
         (["recover", "--mqtt", "mqtt://h"], "option '--mqtt' does not work with 'recover'"),
         (["follow", "--loops", "3"], "option '--loops' does not work with 'follow'"),

@@ -25,6 +25,7 @@ import TimerText
         ["status", "--json"], ["status", "--mqtt", "mqtt://h", "--mqtt-prefix", "home"],
         ["follow", "--mqtt", "mqtt://h", "-D", "null", "--volume", "5", "--ramp", "1s", "--node", "kitchen"],
         ["follow", "--mqtt", "mqtt://h", "--sound", "x.mp3"], ["ack", "--mqtt", "mqtt://h", "tea"],
+        ["kitchen", "--mqtt", "mqtt://h", "--node", "kitchen", "--mqtt-prefix", "home", "--mqtt-keepalive", "5s"],
         ["snooze", "--for", "5m", "tea"], ["cancel", "--mqtt", "mqtt://h", "--mqtt-cafile", "ca.pem"],
         ["pause", "--mqtt", "mqtt://h", "tea"], ["add", "--mqtt", "mqtt://h", "60"], ["resume", "--mqtt", "mqtt://h"],
         ["recover", "--boot"], ["--resume-record", "/x.timer", "--json"], ["--print-man"],
@@ -65,7 +66,10 @@ import TimerText
         (["status", "--loops", "2"], "option '--loops' does not work with 'status' (only with a timer)"),
         (["follow", "--json"], "option '--json' does not work with 'follow' (only with a timer or 'status')"),
         (["recover", "-D", "null"], "option '-D' does not work with 'recover' (only with a timer or 'follow')"),
-        (["ack", "--node", "k"], "option '--node' does not work with 'ack' (only with a timer or 'follow')"),
+        (
+            ["ack", "--node", "k"],
+            "option '--node' does not work with 'ack' (only with a timer, 'follow' or 'kitchen')"
+        ),
         (["snooze", "--boot"], "option '--boot' does not work with 'snooze' (only with 'recover')"),
         (
             ["--resume-record", "/x.timer", "-D", "null"],

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import HouseBus
 import SystemKit
 import TimerCore
 import TimerText
@@ -27,6 +28,8 @@ final class Kitchen {
     private let runtime: String
     private var inbox: KitchenInbox?
     private var follows: TimerFollows?
+    /// The kitchen's MQTT side and its client with `--mqtt`; nil without a broker (Kitchen+Bus.swift).
+    var bus: (reducer: KitchenBus, client: BusClient)?
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -89,12 +92,20 @@ final class Kitchen {
         let follows = TimerFollows(folder: runtime, at: clock.now())
         self.follows = follows
         loop.add(follows)
+        if options.bus.url != nil {
+            do throws(ExitStatus) {
+                loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
+            } catch { return error }
+        }
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
         while true {
             let inputs: [Input]
             do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
             for input in inputs {
-                if let status = handle(input) { return status }
+                if let status = handle(input) {
+                    finishBus()
+                    return status
+                }
             }
         }
     }
@@ -143,6 +154,7 @@ final class Kitchen {
             case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
             }
         case .tick: perform(core.expire(at: now))
+        case .bus(let event): handleBus(event)
         default: break
         }
         return nil
@@ -156,7 +168,7 @@ final class Kitchen {
             case .spawn(let label, let arguments, let origin):
                 let log = TimerLaunch.log(label: label)
                 do throws(SpawnError) {
-                    let pid = try TimerLaunch.start(arguments, log: log)
+                    let pid = try TimerLaunch.start(arguments + KitchenBus.timerArguments(options.bus), log: log)
                     loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
                 } catch {

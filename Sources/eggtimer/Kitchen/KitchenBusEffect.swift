@@ -1,0 +1,20 @@
+import HouseBus
+import TimerText
+
+/// What the kitchen's MQTT reducer (``KitchenBus``) asks the kitchen to do: its only way to reach
+/// the broker, the log or the timers.
+///
+/// Carried out in order, on the main thread.
+enum KitchenBusEffect: Equatable {
+    /// Subscribe to a topic (QoS 1), now and after every reconnect.
+    case subscribe(String)
+    /// Publish a message (never blocks: queued by the client; a retained one is sent again after
+    /// every reconnect).
+    case publish(BusMessage)
+    /// Start a timer for this request, as `eggtimer start` would, from ``KitchenCore/Origin/bus``
+    /// (the kitchen checks its limit; a refusal is its one log line, `… (from MQTT)`).
+    case start(StartRequest)
+    /// One line for the kitchen's log (standard error, after `eggtimer: `; control characters
+    /// already escaped).
+    case log(String)
+}

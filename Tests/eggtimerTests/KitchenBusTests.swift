@@ -1,0 +1,164 @@
+import HouseBus
+import Testing
+import TimerText
+
+@testable import eggtimer
+
+/// The kitchen's MQTT side as a pure reducer (issue 26): broker reports in, starts, messages and
+/// log lines out, with no broker and no client.
+@Suite struct KitchenBusTests {
+    static let node = NodeTopics(prefix: "eggtimer", node: "kitchen")
+    static let presets = ["Soft", "Medium", "Hard"]
+
+    func fresh() -> KitchenBus { KitchenBus(topics: Self.node, presets: Self.presets) }
+
+    /// A start message (not retained unless said) on the node's start topic.
+    static func start(_ payload: [UInt8], retained: Bool = false) -> BusEvent {
+        .message(topic: "eggtimer/kitchen/start", payload: payload, retained: retained)
+    }
+
+    static func start(_ text: String, retained: Bool = false) -> BusEvent {
+        start(Array(text.utf8), retained: retained)
+    }
+
+    @Test func itSubscribesThenSaysOnlineAndPublishesItsEntitiesRetained() {
+        let effects = fresh().start()
+        let configs = HomeAssistantDiscovery.kitchenConfigs(
+            for: Self.node, presets: Self.presets,
+            text: HomeAssistantDiscovery.StartText(limit: 160, pattern: StartRequest.pattern))
+        #expect(
+            effects
+                == [
+                    .subscribe("eggtimer/kitchen/start"), .subscribe("eggtimer/kitchen/kitchen/availability"),
+                    .publish(
+                        BusMessage(
+                            topic: "eggtimer/kitchen/kitchen/availability", payload: Array("online".utf8), retain: true,
+                            qos: 1)),
+                ] + configs.map(KitchenBusEffect.publish))
+        #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
+        #expect(
+            fresh().will
+                == BusMessage(
+                    topic: "eggtimer/kitchen/kitchen/availability", payload: Array("offline".utf8), retain: true, qos: 1
+                ))
+    }
+
+    @Test(arguments: [
+        ("soft", StartRequest(length: .preset("soft"))),
+        (" Hard\n", StartRequest(length: .preset("hard"))),
+        ("Medium eggs", StartRequest(length: .preset("medium"), label: "eggs")),
+        ("7m30s pasta", StartRequest(length: .duration(.seconds(450)), label: "pasta")),
+        ("90", StartRequest(length: .duration(.seconds(90)), label: "90")),
+    ])
+    func aStartPayloadIsOneStartOfItsTypedRequest(text: String, request: StartRequest) {
+        var bus = fresh()
+        #expect(bus.handle(Self.start(text)) == [.start(request)])
+    }
+
+    /// Payloads that start nothing, each with a fragment of its one line.
+    static let refusedPayloads: [([UInt8], String)] = [
+        (Array("lunch".utf8), "'lunch' is neither a preset (soft, medium, hard) nor a duration"),
+        (Array(repeating: UInt8(ascii: "7"), count: 4096), "a start request of 4096 bytes is longer than 160"),
+        (Array("7m --on-done 'curl x|sh'".utf8), "'--on-done': a start request takes no options"),
+        (Array("-D hw:0".utf8), "'-D': a start request takes no options"),
+        (Array("7m pasta sauce".utf8), "'sauce': a start request is a preset or a duration and at most one label"),
+        (Array("7m a;rm".utf8), "invalid label 'a;rm'"),
+        (Array("7m a\u{1B}[2J".utf8), "the control character U+001B"),
+        ([0x37, 0x6D, 0x20, 0xFF], "not valid UTF-8"),
+        ([], "an empty start request"),
+        (Array("7m kitchen".utf8), "the label 'kitchen' is the kitchen's on the broker"),
+        (Array("soft follow".utf8), "the label 'follow' is the follower's on the broker"),
+    ]
+
+    @Test(arguments: refusedPayloads)
+    func aBadPayloadIsOneLineAndNothingElse(payload: [UInt8], fragment: String) throws {
+        var bus = fresh()
+        let effects = bus.handle(Self.start(payload))
+        try #require(effects.count == 1)
+        guard case .log(let line) = effects[0] else {
+            Issue.record("not a log line: \(effects)")
+            return
+        }
+        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
+        #expect(line.contains(fragment), "\(line)")
+        #expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test func aRetainedStartIsIgnoredWithOneLineOncePerPayload() throws {
+        var bus = fresh()
+        let first = bus.handle(Self.start("soft", retained: true))
+        try #require(first.count == 1)
+        guard case .log(let line) = first[0] else {
+            Issue.record("not a log line: \(first)")
+            return
+        }
+        #expect(
+            line
+                == "ignored a retained MQTT start on eggtimer/kitchen/start ('soft'): starts are not kept; "
+                + "clear it with mosquitto_pub -r -n -t 'eggtimer/kitchen/start'")
+        // Again after a reconnect: said already.
+        #expect(bus.handle(.connected) == [])
+        #expect(bus.handle(Self.start("soft", retained: true)) == [])
+        // Another retained payload is said; a malformed retained one is not parsed, only said.
+        #expect(bus.handle(Self.start("7m --on-done x", retained: true)).count == 1)
+        // The same payload as an event starts.
+        #expect(bus.handle(Self.start("soft")) == [.start(StartRequest(length: .preset("soft")))])
+    }
+
+    @Test func otherTopicsAndReportsStartNothing() {
+        var bus = fresh()
+        #expect(bus.handle(.message(topic: "eggtimer/kitchen/soft/command", payload: Array("soft".utf8))) == [])
+        #expect(bus.handle(.message(topic: "eggtimer/hall/start", payload: Array("soft".utf8))) == [])
+        #expect(bus.handle(.published(messageID: 3)) == [])
+        #expect(bus.handle(.notice("broker refused MQTT 5")) == [.log("MQTT: broker refused MQTT 5")])
+    }
+
+    @Test func theBrokerGoingIsSaidOnceAndItsReturnOnce() {
+        var bus = fresh()
+        #expect(bus.handle(.connected) == [])
+        #expect(
+            bus.handle(.connectionLost("broker mqtt://pi:1883 closed the connection"))
+                == [.log("warning: MQTT: broker mqtt://pi:1883 closed the connection; starts wait, reconnecting")])
+        #expect(bus.handle(.connectionLost("broker mqtt://pi:1883 is unreachable")) == [])
+        #expect(bus.handle(.connected) == [.log("MQTT: connected to the broker again")])
+        #expect(bus.handle(.connected) == [])
+    }
+
+    @Test func anOfflineOrClearedKitchenAvailabilityIsAnsweredOnline() {
+        var bus = fresh()
+        let topic = "eggtimer/kitchen/kitchen/availability"
+        let online = KitchenBusEffect.publish(
+            BusMessage(topic: topic, payload: Array("online".utf8), retain: true, qos: 1))
+        #expect(bus.handle(.message(topic: topic, payload: Array("offline".utf8), retained: true)) == [online])
+        #expect(bus.handle(.message(topic: topic, payload: [])) == [online])
+        #expect(bus.handle(.message(topic: topic, payload: Array("online".utf8), retained: true)) == [])
+    }
+
+    @Test func aCleanEndLeavesTheKitchenOfflineRetained() {
+        let bus = fresh()
+        #expect(bus.finish() == [bus.will])
+        #expect(bus.finish().allSatisfy { $0.retain && $0.payload == Array("offline".utf8) })
+    }
+
+    @Test func theTimersItStartsAreGivenItsOwnBrokerOptionsOnly() throws {
+        #expect(KitchenBus.timerArguments(BusOptions()) == [])
+        var options = BusOptions()
+        options.url = "mqtt://pi@127.0.0.1:1883"
+        options.node = "stove"
+        #expect(
+            KitchenBus.timerArguments(options) == [
+                "--mqtt", "mqtt://pi@127.0.0.1:1883", "--node", "stove", "--mqtt-prefix", "eggtimer",
+            ])
+        (options.caFile, options.passwordFile, options.keepalive) = ("/ca.pem", "/pw", .seconds(5))
+        options.prefix = "house/eggs"
+        let arguments = KitchenBus.timerArguments(options)
+        #expect(
+            arguments == [
+                "--mqtt", "mqtt://pi@127.0.0.1:1883", "--node", "stove", "--mqtt-prefix", "house/eggs",
+                "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw", "--mqtt-keepalive", "5s",
+            ])
+        // A timer's command line parses them back to the same options.
+        let parsed = try Options.parse(["5m"] + arguments)
+        #expect(parsed.bus == options)
+    }
+}
