@@ -6,14 +6,14 @@ import CSamplerate
 /// signal-to-noise ratio and a 90 % pass band (libsamplerate's documentation). 121 dB is beyond
 /// what 16-bit output can carry (about 96 dB), so the conversion adds nothing audible, and 90 % of
 /// the 11 025 Hz Nyquist frequency of espeak-ng's 22 050 Hz keeps everything up to ~9.9 kHz, above
-/// the formants that carry speech. `SRC_SINC_BEST_QUALITY` (97 %, 145 dB) is several times slower
-/// for no audible gain; `SRC_LINEAR` and the zero-order hold alias audibly. The samples go through
+/// the formants that carry speech. `SRC_SINC_BEST_QUALITY` (97 %, 145 dB) is documented as much
+/// slower, for no audible gain; `SRC_LINEAR` and the zero-order hold alias audibly. The samples go through
 /// `src_simple` as floats (`src_short_to_float_array`, `src_float_to_short_array`, which clips);
 /// conversion is of the one mono channel, then copied to each output channel.
 ///
 /// Stateless and deterministic: the same input gives the same output, sample for sample. Any
-/// thread (`src_simple` keeps no state between calls); blocks for the conversion (about a
-/// millisecond per second of speech).
+/// thread (`src_simple` keeps no state between calls); blocks for the conversion: 13–20 ms per
+/// second of speech to 44 100 or 48 000 Hz, measured on this project's 2-core machine under load.
 enum SampleRateConverter {
     /// Converts mono samples at `sampleRate` to `format`.
     /// - Parameters:
@@ -71,11 +71,14 @@ enum SampleRateConverter {
             }
         }
         guard format.channels > 1 else { return mono }
-        var interleaved = [Int16]()
-        interleaved.reserveCapacity(mono.count * format.channels)
-        for sample in mono {
-            for _ in 0..<format.channels { interleaved.append(sample) }
+        let channels = format.channels
+        return [Int16](unsafeUninitializedCapacity: mono.count * channels) { buffer, initialized in
+            mono.withUnsafeBufferPointer { mono in
+                for (frame, sample) in mono.enumerated() {
+                    for channel in 0..<channels { buffer[frame * channels + channel] = sample }
+                }
+            }
+            initialized = mono.count * channels
         }
-        return interleaved
     }
 }
