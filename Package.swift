@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "ControlChannel", dependencies: ["SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
         .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
+        // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
+        .target(name: "KeyInput", dependencies: ["SystemKit"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
@@ -65,6 +68,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["SystemKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
+        .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
