@@ -82,7 +82,7 @@ extension KeyDevices {
         switch error.code {
         case EACCES, EPERM:
             "keys: cannot open \(path): \(error.text): give this user that device with a udev rule "
-                + "(man eggtimer, KEYS), not the input group"
+                + "(man eggtimer, KEYPAD), not the input group"
         case ENOENT: "keys: \(path) is not there: it is read once it is plugged in"
         default: "keys: cannot open \(path): \(error.text)"
         }

@@ -102,6 +102,8 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
+    /// The keypad's devices and its keys 4 to 9 (config keys `keys`, `key-4` … `key-9`).
+    var keypad = KeypadSettings()
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }

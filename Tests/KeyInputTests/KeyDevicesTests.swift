@@ -194,7 +194,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
             #expect(
                 KeyDevices.openFailureLine(fake.folders.input + "/event0", Errno(EACCES))
                     == "keys: cannot open \(fake.folders.input)/event0: Permission denied: give this user that device "
-                    + "with a udev rule (man eggtimer, KEYS), not the input group")
+                    + "with a udev rule (man eggtimer, KEYPAD), not the input group")
             return
         }
         devices.rescan()
