@@ -152,3 +152,24 @@ import TimerText
         }
     }
 }
+
+/// The man page's KEYPAD section is the keypad's reference.
+@Suite struct KeypadManPageTests {
+    @Test func keypadSaysTheMapTheDevicesTheUdevRuleAndTheGPIOButton() throws {
+        let page = Options.manPage
+        let start = try #require(page.firstRange(of: "\n.SH KEYPAD\n"))
+        let section = page[start.upperBound...].split(separator: "\n.SH ").first ?? ""
+        for fact in [
+            ".B 1 2 3\n", ".B 4 ... 9\n", ".B + \\-\n", ".B 0 Backspace\n", ".B . Enter\n", ".B *\n", "in 3 s",
+            "held 1 s", "never logged", "\\fBkeys = auto\\fR", "capabilities/key", "EVIOCGRAB", "by\\-id",
+            #"SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="USB Keypad", OWNER="pi", MODE="0600""#,
+            #"TAG+="uaccess""#, "dtoverlay=gpio\\-key,gpio=17,active_low=1,gpio_pull=up,keycode=28",
+        ] {
+            #expect(section.contains(fact), "KEYPAD lacks \(fact)")
+        }
+        // The numbers the page gives are the map's.
+        #expect(KeyMap.cancelDelay == .seconds(3) && KeyPressReader<ContinuousClock.Instant>.longPress == .seconds(1))
+        #expect(KeyMap.role(of: KeyCode(rawValue: 28)) == .report)  // the GPIO line's keycode=28 is Enter
+        #expect(KeyMap.role(of: KeyCode(rawValue: 2)) == .digit(1))
+    }
+}
