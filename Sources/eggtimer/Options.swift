@@ -79,6 +79,8 @@ struct Options: Equatable {
     var onDone: String?
     /// `--size`, `--weight`, `--from`, `--altitude`, `--water`: eggs by physics (Options+Eggs.swift).
     var eggs = EggSettings()
+    /// The keypad's devices and its keys 4 to 9 (config keys `keys`, `key-4` … `key-9`).
+    var keypad = KeypadSettings()
     /// Which presets were given a time explicitly (`--soft 6m`, `soft = 6m`): those win over a
     /// computed time.
     var explicitPresets = [false, false, false]
@@ -102,8 +104,6 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
-    /// The keypad's devices and its keys 4 to 9 (config keys `keys`, `key-4` … `key-9`).
-    var keypad = KeypadSettings()
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }
