@@ -94,6 +94,28 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         #expect(presses(from: devices, count: 2) == [KeyPress(code: .digits[1]), KeyPress(code: .enter, isLong: true)])
     }
 
+    /// A key held with no release: the devices give the loop a deadline, and at it the long press.
+    @Test func aKeyHeldWithNoReleaseBecomesALongPressAtTheHoldDeadline() throws {
+        let fake = FakeInputFolders()
+        fake.addDevice("event0")
+        let devices = fake.makeDevices(.auto)
+        devices.rescan()
+        try fake.connect("event0")
+        #expect(devices.holdDeadline == nil)
+        let down = InputEvent(time: .seconds(9), type: InputEvent.key, code: KeyCode.enter.rawValue, value: 1).bytes
+        let fd = try #require(fake.writers["event0"])
+        #expect(write(fd, down, down.count) == down.count)
+        var set = [pollfd(fd: devices.descriptors[0], events: Int16(POLLIN), revents: 0)]
+        #expect((try? pollDescriptors(&set, timeout: .seconds(10))) == 1)
+        let readAt = ContinuousClock.now
+        #expect(devices.read(devices.descriptors[0], at: readAt).isEmpty)
+        let deadline = try #require(devices.holdDeadline)
+        #expect(deadline == readAt + .seconds(1))
+        #expect(devices.expire(at: deadline - .milliseconds(1)).isEmpty)
+        #expect(devices.expire(at: deadline) == [KeyPress(code: .enter, isLong: true)])
+        #expect(devices.holdDeadline == nil)
+    }
+
     @Test func twoDevicesAtOnce() throws {
         let fake = FakeInputFolders()
         fake.addDevice("event0")
