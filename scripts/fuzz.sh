@@ -9,7 +9,7 @@
 # Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
-targets="${FUZZ_TARGETS:-duration time start config control bus sound record}"
+targets="${FUZZ_TARGETS:-duration time start config control bus sound record keys}"
 out=.build/fuzz
 mkdir -p "$out"
 flags="-O -sanitize=fuzzer,address -parse-as-library"
@@ -65,10 +65,13 @@ record_seed() { # name, deadline, remaining
 n=0
 for b in $boundaries; do n=$((n + 1)); record_seed "b$n" "$b" "$b"; done
 record_seed plain 1796026323000000000 4242
+mkdir -p "$out/corpus-keys"
+printf '10000000000000 0\n' > "$out/corpus-keys/seed-power"
+printf '120013 1000000000007 ff9f207ac14057ff febeffdfffefffff fffffffffffffffe\n' > "$out/corpus-keys/seed-keyboard"
 mkdir -p "$out/corpus-sound"
 head -c 4096 Sounds/alarm_sound.mp3 > "$out/corpus-sound/seed-head"
 head -c 64 /dev/urandom > "$out/corpus-sound/seed-random"
-for t in duration time start config control bus record; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
+for t in duration time start config control bus record keys; do head -c 48 /dev/urandom > "$out/corpus-$t/seed-random"; done
 
 build() { # target, then sources and flags
     name=$1
@@ -91,11 +94,11 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus; do library "$l"; done
+        for l in SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput; do library "$l"; done
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
             $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
-            "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
+            "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
             "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
@@ -127,12 +130,17 @@ for t in $targets; do
             $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g') \
             Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift "$out/libSystemKit.a" -lasound -lmpg123
         ;;
+    keys)
+        library SystemKit
+        build keys -I "$out/modules" -I Sources/CSystem Tests/Fuzz/KeyEventFuzz.swift Sources/KeyInput/*.swift \
+            "$out/libSystemKit.a"
+        ;;
     *) echo "fuzz.sh: unknown target '$t'" >&2; exit 64 ;;
     esac
 done
 
 cd "$out"
 for t in $targets; do
-    case $t in sound) max=8192 ;; config | record) max=512 ;; start) max=256 ;; *) max=128 ;; esac
+    case $t in sound) max=8192 ;; config | record | keys) max=512 ;; start) max=256 ;; *) max=128 ;; esac
     nice "./fuzz-$t" -runs="$runs" -max_len="$max" -print_final_stats=1 "corpus-$t"
 done

@@ -3,7 +3,9 @@
 /* Declarations Swift's Glibc module lacks: signalfd (signals in the poll set), timerfd (a wake-up
    on the boot clock), ppoll (a nanosecond poll timeout), prctl (variadic), the terminal's window
    size ioctls (macros), and what makes descriptors close-on-exec from birth (pipe2, posix_openpt,
-   posix_spawn's close-from) and pidfd_open (a child's exit in a poll set).
+   posix_spawn's close-from) and pidfd_open (a child's exit in a poll set), and the kernel's input
+   ABI (struct input_event, whose layout differs between 32-bit and 64-bit time, and the evdev
+   ioctls, which are macros).
 
    _GNU_SOURCE must NOT be defined here: these system headers are shared with Swift's Glibc
    module, and a different feature set changes struct layouts there (fd_set's fds_bits becomes
@@ -20,6 +22,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/input.h>
 
 /* From <poll.h> under _GNU_SOURCE (glibc 2.36 declares exactly this). */
 extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
@@ -97,4 +100,31 @@ static inline int CSystem_clockState(int *status) {
 }
 static const int CSystem_STA_UNSYNC = STA_UNSYNC;
 static const int CSystem_TIME_ERROR = TIME_ERROR;
+
+/* The kernel's input events (linux/input.h). The record's size and field places are the header's:
+   24 bytes on 64-bit userspace, 16 on 32-bit without 64-bit time; the time fields change names
+   between the two (input_event_sec/usec are macros), so they are read and written here. */
+static const unsigned long CSystem_inputEventSize = sizeof(struct input_event);
+static inline long long CSystem_inputEventSeconds(const struct input_event *event) { return event->input_event_sec; }
+static inline long long CSystem_inputEventMicroseconds(const struct input_event *event) { return event->input_event_usec; }
+static inline void CSystem_setInputEventTime(struct input_event *event, long long seconds, long long microseconds) {
+    event->input_event_sec = seconds;
+    event->input_event_usec = microseconds;
+}
+
+/* Takes (1) or gives back (0) a device for this descriptor alone: its events no longer reach the
+   console or other readers. EVIOCGRAB is a macro. Returns 0, or -1 with errno (ENOTTY on a FIFO). */
+static inline int CSystem_grabInputDevice(int fd, int grab) { return ioctl(fd, EVIOCGRAB, grab); }
+
+/* The device's name into buffer (NUL-terminated when it fits). EVIOCGNAME(len) is a macro.
+   Returns the bytes copied, or -1 with errno (ENOTTY on a FIFO). */
+static inline int CSystem_inputDeviceName(int fd, char *buffer, unsigned int length) {
+    return ioctl(fd, EVIOCGNAME(length), buffer);
+}
+static const int CSystem_EV_SYN = EV_SYN;
+static const int CSystem_EV_KEY = EV_KEY;
+static const int CSystem_SYN_REPORT = SYN_REPORT;
+static const int CSystem_SYN_DROPPED = SYN_DROPPED;
+static const int CSystem_KEY_MAX = KEY_MAX;
+static const int CSystem_BTN_MISC = BTN_MISC;
 #endif

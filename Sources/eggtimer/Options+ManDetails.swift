@@ -9,6 +9,7 @@ extension Options {
     /// accepts.
     static let manDetails: String = [
         manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manKitchenPi, manKitchen,
+        manKeypad,
     ].joined(separator: "\n")
 
     /// Paragraphs that continue the MQTT section of ``manPage``: addresses, passwords, the
@@ -126,7 +127,9 @@ extension Options {
         #"""
         .SH CONFIGURATION
         The file (see FILES and EGGTIMER_CONFIG) holds one \fIkey\fR = \fIvalue\fR a line. A key is the
-        long option's name without \fB\-\-\fR and takes what the option takes; these are all the keys:
+        long option's name without \fB\-\-\fR and takes what the option takes (\fBkeys\fR and
+        \fBkey\-4\fR ... \fBkey\-9\fR, the kitchen's keypad, are the file's alone: see KEYPAD); these
+        are all the keys:
         """# + "\n" + configSpecs.map { "\\fB" + roff($0.key) + "\\fR" }.joined(separator: ", ") + ".\n"
             + #"""
             Spaces and tabs around the key, the \fB=\fR and the value do not count. Blank lines and lines

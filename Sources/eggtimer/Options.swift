@@ -85,6 +85,8 @@ struct Options: Equatable {
     var onDone: String?
     /// `--size`, `--weight`, `--from`, `--altitude`, `--water`: eggs by physics (Options+Eggs.swift).
     var eggs = EggSettings()
+    /// The keypad's devices and its keys 4 to 9 (config keys `keys`, `key-4` … `key-9`).
+    var keypad = KeypadSettings()
     /// Which presets were given a time explicitly (`--soft 6m`, `soft = 6m`): those win over a
     /// computed time.
     var explicitPresets = [false, false, false]

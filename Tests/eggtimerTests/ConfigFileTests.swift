@@ -242,7 +242,7 @@ private func message(_ text: String) -> String? {
             Options.configSpecs.map(\.key) == [
                 "device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard", "size", "weight", "from",
                 "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
-                "mqtt-prefix", "max-timers",
+                "mqtt-prefix", "max-timers", "keys", "key-4", "key-5", "key-6", "key-7", "key-8", "key-9",
             ])
         #expect(Options.configSpecs.allSatisfy { $0.spec.takesValue && $0.spec.group != .subcommand })
     }

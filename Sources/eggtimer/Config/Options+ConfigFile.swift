@@ -6,8 +6,9 @@ import TimerText
 // messages are the option's. A row with `inConfigFile: true` adds a key.
 
 extension Options {
-    /// The config file's keys with their options, in table order.
-    static let configSpecs: [(key: String, spec: Spec)] = optionSpecs.compactMap { spec in
+    /// The config file's keys with their options, in table order, then the keys of the file
+    /// alone (``configOnlySpecs``: the keypad's).
+    static let configSpecs: [(key: String, spec: Spec)] = (optionSpecs + configOnlySpecs).compactMap { spec in
         spec.configKey.map { ($0, spec) }
     }
 

@@ -79,4 +79,28 @@ final class FolderWatch: LoopSource {
         }
         return names
     }
+
+    /// The events of the input folder that call for a keypad rescan (`KeyDevices.rescan()`): a
+    /// node made (`IN_CREATE`) or removed (`IN_DELETE`), its access changed (`IN_ATTRIB`: udev
+    /// grants it just after the node appears), a link renamed in (`IN_MOVED_TO`).
+    static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO)
+
+    /// Watches `folder` for `events`; each event with a name is a `.fileWritten(name:)`, a full
+    /// queue a `.fileWritten(name: nil)`.
+    ///
+    /// Nil when the kernel refuses (no inotify, too many watches, no such folder).
+    /// - Parameters:
+    ///   - folder: An existing folder.
+    ///   - events: The inotify event mask: ``deviceChanges`` for a keypad's input folder.
+    /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
+    init?(folder: String, events: UInt32) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        guard inotify_add_watch(fd, folder, events | UInt32(IN_ONLYDIR)) >= 0 else {
+            _ = close(fd)
+            return nil
+        }
+        self.folder = folder
+        descriptor = fd
+    }
 }

@@ -1,0 +1,159 @@
+import KeyInput
+import SystemKit
+import Testing
+
+/// Hand-written event sequences through the reader, as records by the header's layout.
+@Suite struct KeyPressReaderTests {
+    typealias Reader = KeyPressReader<ContinuousClock.Instant>
+    /// Any instant will do; nothing sleeps.
+    let t0 = ContinuousClock.now
+
+    static func key(_ code: KeyCode, _ value: Int32, at milliseconds: Int64) -> InputEvent {
+        InputEvent(
+            time: .seconds(1_764_000_000) + .milliseconds(milliseconds), type: InputEvent.key, code: code.rawValue,
+            value: value)
+    }
+
+    static func sync(at milliseconds: Int64, _ code: UInt16 = InputEvent.synchronizationReport) -> InputEvent {
+        InputEvent(
+            time: .seconds(1_764_000_000) + .milliseconds(milliseconds), type: InputEvent.synchronization, code: code,
+            value: 0)
+    }
+
+    static func bytes(_ events: [InputEvent]) -> [UInt8] { events.flatMap(\.bytes) }
+
+    @Test func theRecordIsTheHeadersSizeAndRoundTrips() {
+        #expect(InputEvent.recordBytes == MemoryLayout<Int>.size * 2 + 8)  // 24 on 64-bit, 16 on 32-bit
+        let event = Self.key(.keypadDigits[1], 1, at: 1234)
+        #expect(event.bytes.count == InputEvent.recordBytes)
+        #expect(InputEvent.records(in: event.bytes) == [event])
+    }
+
+    @Test func aPressAndReleaseIsOneShortPress() {
+        var reader = Reader()
+        let presses = reader.read(
+            Self.bytes([
+                Self.key(.digits[1], 1, at: 0), Self.sync(at: 0), Self.key(.digits[1], 0, at: 120), Self.sync(at: 120),
+            ]),
+            at: t0)
+        #expect(presses == [KeyPress(code: .digits[1])])
+        #expect(reader.holdDeadline == nil)
+    }
+
+    @Test func autoRepeatIsIgnoredAndThePressCountedOnce() {
+        var reader = Reader()
+        var events = [Self.key(.digits[2], 1, at: 0)]
+        for step in 0..<10 {
+            events += [Self.key(.digits[2], 2, at: 250 + 33 * Int64(step)), Self.sync(at: 250 + 33 * Int64(step))]
+        }
+        events.append(Self.key(.digits[2], 0, at: 600))
+        #expect(reader.read(Self.bytes(events), at: t0) == [KeyPress(code: .digits[2])])
+    }
+
+    @Test func aReleaseASecondLaterIsALongPress() {
+        var reader = Reader()
+        #expect(reader.read(Self.bytes([Self.key(.enter, 1, at: 0)]), at: t0).isEmpty)
+        #expect(
+            reader.read(Self.bytes([Self.key(.enter, 0, at: 1000)]), at: t0 + .milliseconds(1)) == [
+                KeyPress(code: .enter, isLong: true)
+            ])
+    }
+
+    @Test func aRepeatASecondLaterIsALongPressAtOnceAndTheReleaseAddsNothing() {
+        var reader = Reader()
+        let held = reader.read(
+            Self.bytes([Self.key(.enter, 1, at: 0), Self.key(.enter, 2, at: 967), Self.key(.enter, 2, at: 1000)]),
+            at: t0)
+        #expect(held == [KeyPress(code: .enter, isLong: true)])
+        #expect(
+            reader.read(Self.bytes([Self.key(.enter, 2, at: 1033), Self.key(.enter, 0, at: 3000)]), at: t0).isEmpty)
+    }
+
+    /// Read late in one batch, a press and its release judge by their time stamps, not the loop's clock.
+    @Test func aShortPressReadLateIsStillShort() {
+        var reader = Reader()
+        let presses = reader.read(
+            Self.bytes([Self.key(.enter, 1, at: 0), Self.key(.enter, 0, at: 200)]), at: t0 + .seconds(5))
+        #expect(presses == [KeyPress(code: .enter)])
+    }
+
+    @Test func withNoReleaseTheLoopsTimerMakesTheLongPress() {
+        var reader = Reader()
+        _ = reader.read(Self.bytes([Self.key(.keypadEnter, 1, at: 0), Self.sync(at: 0)]), at: t0)
+        #expect(reader.holdDeadline == t0 + .seconds(1))
+        #expect(reader.expire(at: t0 + .milliseconds(999)).isEmpty)
+        #expect(reader.expire(at: t0 + .seconds(1)) == [KeyPress(code: .keypadEnter, isLong: true)])
+        #expect(reader.holdDeadline == nil)
+        #expect(reader.read(Self.bytes([Self.key(.keypadEnter, 0, at: 1500)]), at: t0 + .seconds(2)).isEmpty)
+    }
+
+    @Test(arguments: [1, 5, 7, 23, 24, 25, 47])
+    func splitReadsAreBuffered(chunk: Int) {
+        var reader = Reader()
+        let bytes = Self.bytes([
+            Self.key(.digits[3], 1, at: 0), Self.sync(at: 0), Self.key(.digits[3], 0, at: 80), Self.sync(at: 80),
+            Self.key(.keypadDigits[1], 1, at: 500), Self.key(.keypadDigits[1], 0, at: 560),
+        ])
+        var presses: [KeyPress] = []
+        var offset = 0
+        while offset < bytes.count {
+            presses += reader.read(Array(bytes[offset..<min(bytes.count, offset + chunk)]), at: t0)
+            offset += chunk
+        }
+        #expect(presses == [KeyPress(code: .digits[3]), KeyPress(code: .keypadDigits[1])])
+    }
+
+    @Test func garbageTypesCodesAndValuesAreIgnored() {
+        var reader = Reader()
+        let presses = reader.read(
+            Self.bytes([
+                InputEvent(time: .zero, type: 2, code: 0, value: 5),  // EV_REL
+                InputEvent(time: .zero, type: 0xFFFF, code: 0xFFFF, value: -1),
+                InputEvent(time: .zero, type: InputEvent.key, code: 0xFFFF, value: 1),  // past KEY_MAX
+                InputEvent(time: .zero, type: InputEvent.key, code: 0, value: 1),  // KEY_RESERVED
+                Self.key(.digits[1], 7, at: 0), Self.key(.digits[1], -1, at: 0),
+                Self.key(.digits[1], 0, at: 10),  // a release of a key never down
+                InputEvent(time: .zero, type: InputEvent.key, code: 0xFFFF, value: 0),
+                Self.key(.digits[2], 1, at: 20), Self.key(.digits[2], 1, at: 30), Self.key(.digits[2], 0, at: 40),
+            ]), at: t0)
+        #expect(presses == [KeyPress(code: .digits[2])])
+    }
+
+    /// Time fields of all ones or the highest values a FIFO can carry (the time is the record's
+    /// first part and type, code and value its last 8 bytes, in either layout).
+    @Test(arguments: [UInt8(0x7F), 0xFF, 0x80])
+    func garbageTimeStampsDoNotTrapAndThePressCountsOnce(fill: UInt8) {
+        var reader = Reader()
+        let timeBytes = InputEvent.recordBytes - 8
+        var down = Self.key(.digits[1], 1, at: 0).bytes
+        down.replaceSubrange(0..<timeBytes, with: [UInt8](repeating: fill, count: timeBytes))
+        var up = Self.key(.digits[1], 0, at: 0).bytes
+        up.replaceSubrange(0..<timeBytes, with: [UInt8](repeating: 0, count: timeBytes))
+        let presses = reader.read(down + up, at: t0)
+        #expect(presses.map(\.code) == [.digits[1]])  // short or long: the release's stamp decides
+        #expect(reader.read(down, at: t0) == [])
+        #expect(reader.expire(at: t0 + .seconds(1)) == [KeyPress(code: .digits[1], isLong: true)])
+    }
+
+    @Test func afterSynDroppedTheHalfLostPressIsNotCountedAndTheNextIs() {
+        var reader = Reader()
+        let presses = reader.read(
+            Self.bytes([
+                Self.key(.digits[1], 1, at: 0), Self.sync(at: 5, InputEvent.synchronizationDropped),
+                Self.key(.digits[2], 1, at: 6), Self.key(.digits[2], 0, at: 7),  // lost with the report
+                Self.sync(at: 8), Self.key(.digits[1], 0, at: 10), Self.sync(at: 10),
+                Self.key(.digits[3], 1, at: 20), Self.key(.digits[3], 0, at: 30),
+            ]), at: t0)
+        #expect(presses == [KeyPress(code: .digits[3])])
+    }
+
+    @Test func twoKeysHeldTogetherAreTwoPresses() {
+        var reader = Reader()
+        let presses = reader.read(
+            Self.bytes([
+                Self.key(.digits[1], 1, at: 0), Self.key(.digits[2], 1, at: 10), Self.key(.digits[2], 0, at: 100),
+                Self.key(.digits[1], 0, at: 1200),
+            ]), at: t0)
+        #expect(presses == [KeyPress(code: .digits[2]), KeyPress(code: .digits[1], isLong: true)])
+    }
+}
