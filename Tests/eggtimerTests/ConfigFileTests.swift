@@ -63,7 +63,7 @@ private func message(_ text: String) -> String? {
 @Suite struct ConfigFileErrorTests {
     static let keys =
         "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water, "
-        + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, max-timers"
+        + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, max-timers, keys, key-4, key-5, key-6, key-7, key-8, key-9"
 
     /// Each bad file, and the whole message: file, the first bad line's number, key and problem.
     @Test(arguments: [

@@ -76,6 +76,35 @@ import TimerText
                 == .answer(shell, .refused(.init(kind: .usage, text: "'kitchen': the kitchen's own label"))))
     }
 
+    /// Two soft eggs (the keypad's 1 pressed twice, a Home Assistant button twice): the second is
+    /// `Soft-2`, the third `Soft-3`; a duration's own label likewise; a label the request chose is
+    /// refused as before (above).
+    @Test func aSecondTimerOfADefaultLabelIsNumberedAndAChosenLabelIsNot() throws {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.status(socket: "Soft", status("Soft", pid: 5))
+        #expect(
+            core.admit(try request("soft"), from: .bus)
+                == .spawn(label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: .bus))
+        _ = core.spawned(label: "Soft-2", pid: 6, origin: .bus, log: "/l", at: t0)
+        #expect(
+            core.admit(try request("SOFT"), from: shell)
+                == .spawn(label: "Soft-3", arguments: ["soft", "--label", "Soft-3"], origin: shell))
+        #expect(
+            core.admit(try request("soft Soft"), from: shell)
+                == .spawn(label: "Soft-3", arguments: ["soft", "--label", "Soft-3"], origin: shell))
+        _ = core.status(socket: "7m30s", status("7m30s", pid: 7))
+        #expect(
+            core.admit(try request("7m30s"), from: shell)
+                == .spawn(label: "7m30s-2", arguments: ["450s", "--label", "7m30s-2"], origin: shell))
+        // A label that only looks like another length is the request's own: refused.
+        #expect(
+            core.admit(try request("1m 7m30s"), from: shell)
+                == .answer(
+                    shell, .refused(.init(kind: .usage, text: "7m30s: a timer with this label is running (pid 7)"))))
+        #expect(KitchenCore.numbered(String(repeating: "a", count: 63), isTaken: { _ in false }) == nil)
+        #expect(KitchenCore.numbered("tea", isTaken: { $0 != "tea-4" }) == "tea-4")
+    }
+
     @Test func aChildThatExitsBeforeItRunsFailsItsStartNamingItsLogAndA64IsAUsageError() {
         var core = KitchenCore(maxTimers: 12)
         _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/s/tea.log", at: t0)

@@ -1,4 +1,5 @@
 import ControlChannel
+import SystemKit
 import TimerCore
 import TimerText
 
@@ -91,6 +92,29 @@ struct KitchenCore {
         }
     }
 
+    /// Whether `label` is the one a request's timer has without asking for one: its preset's
+    /// name (any case), or the text of its own length (`7m30s` or `450s` for 7:30). Such a
+    /// label, when taken, is numbered (``numbered(_:isTaken:)``) instead of refused; a label the
+    /// request chose (`pasta`) is refused.
+    static func isDefault(_ label: String, of request: StartRequest) -> Bool {
+        switch request.length {
+        case .preset(let name): request.label == nil || label.lowercased() == name
+        case .duration(let duration): (try? DurationParser.parse(label)) == duration
+        }
+    }
+
+    /// The label of the next timer of a default label: `Soft-2`, `Soft-3`, the first whose
+    /// socket name is not taken, up to `-100`; nil when none is free or valid (a 64-byte label).
+    /// - Parameter isTaken: Whether a socket name (``ControlServer/socketName(for:)``) is in use.
+    static func numbered(_ label: String, isTaken: (String) -> Bool) -> String? {
+        for number in 2...(Options.maxTimersLimit + 1) {
+            let candidate = "\(label)-\(number)"
+            guard LabelRule.isValid(candidate) else { return nil }
+            if !isTaken(ControlServer.socketName(for: candidate)) { return candidate }
+        }
+        return nil
+    }
+
     /// How many timers count against ``maxTimers`` now.
     var running: Int { timers.count + starting.keys.filter { timers[$0] == nil }.count }
 
@@ -102,8 +126,15 @@ struct KitchenCore {
     ///   ``KitchenEffect/answer(_:_:)`` with the refusal (the limit; the label running or starting;
     ///   the kitchen's own label).
     func admit(_ request: StartRequest, from origin: Origin) -> KitchenEffect {
-        let label = label(of: request)
-        let socket = ControlServer.socketName(for: label)
+        var request = request
+        var label = label(of: request)
+        var socket = ControlServer.socketName(for: label)
+        // A second soft egg (a keypad's 1, a Home Assistant button pressed twice) is `Soft-2`.
+        if timers[socket] != nil || starting[socket] != nil, Self.isDefault(label, of: request),
+            let next = Self.numbered(label, isTaken: { timers[$0] != nil || starting[$0] != nil })
+        {
+            (label, request.label, socket) = (next, next, ControlServer.socketName(for: next))
+        }
         if label == Self.ownLabel || socket == Self.ownLabel {
             return .answer(origin, .refused(Refusal(kind: .usage, text: "'\(label)': the kitchen's own label")))
         }

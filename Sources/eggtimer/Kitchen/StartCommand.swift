@@ -71,12 +71,21 @@ enum StartCommand {
     /// and the timer's watch, until its first status names the child.
     static func direct(_ request: StartRequest, presets: [Preset], runtime: String) -> KitchenCore.Outcome {
         let core = KitchenCore(maxTimers: Options.maxTimersLimit, presets: presets)
-        let label = core.label(of: request)
-        let socket = ControlServer.socketName(for: label)
-        if let reply = try? ControlClient.exchange(
-            ControlRequest.status.line, label: socket, folder: runtime, timeout: ControlCommands.answerLimit),
-            let running = TimerStatus(line: reply)
+        var request = request
+        var label = core.label(of: request)
+        var socket = ControlServer.socketName(for: label)
+        func answering(_ socket: String) -> TimerStatus? {
+            (try? ControlClient.exchange(
+                ControlRequest.status.line, label: socket, folder: runtime, timeout: ControlCommands.answerLimit))
+                .flatMap { TimerStatus(line: $0) }
+        }
+        // A second soft egg is `Soft-2`, as the kitchen numbers it (KitchenCore.admit).
+        if answering(socket) != nil, KitchenCore.isDefault(label, of: request),
+            let next = KitchenCore.numbered(label, isTaken: { answering($0) != nil })
         {
+            (label, request.label, socket) = (next, next, ControlServer.socketName(for: next))
+        }
+        if let running = answering(socket) {
             return .refused(
                 .init(kind: .usage, text: "\(label): a timer with this label is running (pid \(running.pid))"))
         }
