@@ -65,6 +65,13 @@ struct App {
         loop.add(Keyboard(keyboard: routing.keyboard))
         if let control { loop.add(control) }
         if let wall = WallTimer() { loop.add(wall) }
+        let spokenLine = options.spokenLine(label: label, sentence: Self.ringSentence).map {
+            SpokenLine(text: $0, voice: options.voice, sound: startup.sound, preparer: NoSpeech(), player: player)
+        }
+        if let spokenLine {
+            loop.add(spokenLine)
+            spokenLine.request(at: clock.now())  // at start: ready long before the deadline
+        }
         var link: BusLink?
         if options.bus.url != nil {
             do {
@@ -83,9 +90,14 @@ struct App {
             routing: routing, startup: startup, options: options, clock: clock, player: player, loop: loop,
             signals: signals, start: start, records: records, notes: notes)
         session.link = link
+        session.spokenLine = spokenLine
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }
+
+    /// The sentence `--announce` speaks for a timer labelled `label`, until the speech layer's
+    /// phrase book (English and German) is wired in: "Soft is ready", "pasta is ready".
+    static func ringSentence(_ label: String) -> String { "\(label) is ready" }
 
     /// Whether this run is an alarm at a time (`eggtimer at`, or one brought back by `recover`).
     private static func isAlarm(_ command: Options.Command, _ start: Controller.Start) -> Bool {
