@@ -4,8 +4,9 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 # The packages the build needs (pkg-config finds the two C libraries for SwiftPM; libmosquitto's
-# header is read from /usr/include and the library is loaded at run time, only with --mqtt).
-BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev
+# header is read from /usr/include and the library is loaded at run time, only with --mqtt; so are
+# libespeak-ng's and libsamplerate's, loaded only to speak).
+BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev libespeak-ng-dev libsamplerate0-dev
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 # Link libstdc++ statically too. The toolchain's static-stdlib link line asks for -lstdc++; a
@@ -59,7 +60,8 @@ run: release
 # Every program a test runs is named with its package in Tests/TestSupport/SystemTool.swift, and
 # a test fails if that package is in none of these lists. The tests run in a private network
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount
+# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate.
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)

@@ -29,6 +29,10 @@ let package = Package(
         // libmosquitto's header only, seen only by HouseBus. No pkgConfig and no `link`: HouseBus
         // loads the library with dlopen, so the binary does not need it (nor libssl, libcrypto).
         .systemLibrary(name: "CMosquitto"),
+        // libespeak-ng's and libsamplerate's headers only, seen only by Speech. No pkgConfig and no
+        // `link`: Speech loads both with dlopen, so the binary needs neither unless it speaks.
+        .systemLibrary(name: "CEspeak"),
+        .systemLibrary(name: "CSamplerate"),
         // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit alone.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
@@ -51,6 +55,9 @@ let package = Package(
         .target(name: "ControlChannel", dependencies: ["SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
         .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        // Speech: the only target that sees libespeak-ng and libsamplerate (loaded at run time);
+        // synthesis off the event loop, bounded in time, and the spoken phrases. Nothing uses it yet.
+        .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
@@ -79,6 +86,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SpeechTests", dependencies: ["Speech", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
             name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "SystemKit", "TestSupport"],

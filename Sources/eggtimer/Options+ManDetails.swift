@@ -216,8 +216,10 @@ extension Options {
         speaker (alsa\-lib's USB\-Audio configuration is built on dmix).
         .PP
         \fBsudo env "PATH=$PATH" make install\fR keeps the toolchain on sudo's path. The installed binary
-        needs only libasound2, libmpg123\-0 and libc. A service timer whose alarm rang unacknowledged
-        leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
+        needs only libasound2, libmpg123\-0 and libc; a spoken line also needs libespeak\-ng1,
+        espeak\-ng\-data and libsamplerate0 (\fBsudo apt install libespeak\-ng1 espeak\-ng\-data
+        libsamplerate0\fR), loaded only to speak: without them the plain alarm rings. A service timer
+        whose alarm rang unacknowledged leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
         stop\fR keeps its record, as a reboot does (cancel it to end it for good). A duration with other
         characters needs escaping: \fBsystemctl \-\-user start "eggtimer@$(systemd\-escape '2 hours')"\fR.
         .PP

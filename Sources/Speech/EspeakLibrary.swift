@@ -1,0 +1,54 @@
+import CEspeak
+
+/// libespeak-ng's functions, loaded with `dlopen` the first time something is spoken.
+///
+/// The binary does not link libespeak-ng, so a run that never speaks starts and uses memory as
+/// before, and a box without the library still rings (with one warning). Each pointer has its
+/// header's exact type (`CEspeak_*`, made with `__typeof__` in the shim header). Loaded once per
+/// process and never unloaded; immutable afterwards. The functions themselves are not
+/// thread-safe: only ``SpeechEngine`` calls them, under its lock.
+struct EspeakLibrary: Sendable {
+    /// The shared object loaded, by its SONAME (Debian `libespeak-ng1`).
+    static let fileName = "libespeak-ng.so.1"
+
+    let initialize: CEspeak_Initialize
+    let setSynthCallback: CEspeak_SetSynthCallback
+    let setVoiceByName: CEspeak_SetVoiceByName
+    let setVoiceByProperties: CEspeak_SetVoiceByProperties
+    let synth: CEspeak_Synth
+    let synchronize: CEspeak_Synchronize
+    let info: CEspeak_Info
+
+    /// The process's library (``fileName``), loaded on first use.
+    static let shared: Result<EspeakLibrary, SpeechError> = load(fileName)
+
+    /// Opens the library `fileName` and looks up every function.
+    ///
+    /// Any thread. A name other than ``fileName`` is a seam for tests (a name that does not exist
+    /// stands for a box without the library).
+    /// - Parameter fileName: A SONAME or path.
+    /// - Returns: The functions, or ``SpeechError/libraryMissing(_:)`` naming the file and why.
+    /// C: `dlopen`, `dlsym`.
+    static func load(_ fileName: String) -> Result<EspeakLibrary, SpeechError> {
+        openLibrary(fileName).flatMap { handle in
+            guard let initialize = symbol(handle, "espeak_Initialize", CEspeak_Initialize.self),
+                let setSynthCallback = symbol(handle, "espeak_SetSynthCallback", CEspeak_SetSynthCallback.self),
+                let setVoiceByName = symbol(handle, "espeak_SetVoiceByName", CEspeak_SetVoiceByName.self),
+                let setVoiceByProperties = symbol(
+                    handle, "espeak_SetVoiceByProperties", CEspeak_SetVoiceByProperties.self),
+                let synth = symbol(handle, "espeak_Synth", CEspeak_Synth.self),
+                let synchronize = symbol(handle, "espeak_Synchronize", CEspeak_Synchronize.self),
+                let info = symbol(handle, "espeak_Info", CEspeak_Info.self)
+            else { return .failure(.libraryMissing("\(fileName): \(lastDLError())")) }
+            return .success(
+                EspeakLibrary(
+                    initialize: initialize, setSynthCallback: setSynthCallback, setVoiceByName: setVoiceByName,
+                    setVoiceByProperties: setVoiceByProperties, synth: synth, synchronize: synchronize, info: info))
+        }
+    }
+
+    /// ``shared`` for ``fileName``, else a fresh load of `fileName` (the tests' seam).
+    static func named(_ fileName: String) -> Result<EspeakLibrary, SpeechError> {
+        fileName == Self.fileName ? shared : load(fileName)
+    }
+}

@@ -1,0 +1,85 @@
+/// The sentences the timer and the kitchen say, in one ``SpeechLanguage``.
+///
+/// Pure: text in, text out. The egg presets (`Soft`, `Medium`, `Hard`, any case) get their own
+/// sentences ("Soft eggs are ready", "Die weichen Eier sind fertig"); any other label is spoken as
+/// given ("Pasta is ready", "Pasta ist fertig"). Durations are spoken in words
+/// (``spoken(_:)``): "three minutes forty", "drei Minuten vierzig".
+public struct Phrasebook: Sendable {
+    /// The language of the sentences.
+    public let language: SpeechLanguage
+
+    /// A phrasebook for `language`.
+    public init(_ language: SpeechLanguage) { self.language = language }
+
+    /// A phrasebook for the language of an espeak-ng voice (English for any but German).
+    /// - Parameter voice: An espeak-ng voice name.
+    public init(voice: String) { self.init(SpeechLanguage(voice: voice)) }
+
+    /// The egg presets by their lowercased name: (English, German plural for the ring line,
+    /// German singular for the kitchen's answer).
+    private static let eggs: [String: (english: String, germanReady: String, germanOne: String)] = [
+        "soft": ("Soft", "Die weichen Eier sind fertig", "Weiches Ei"),
+        "medium": ("Medium", "Die mittleren Eier sind fertig", "Mittleres Ei"),
+        "hard": ("Hard", "Die harten Eier sind fertig", "Hartes Ei"),
+    ]
+
+    /// What a timer says when it rings: "Soft eggs are ready", "Pasta is ready"; "Die weichen
+    /// Eier sind fertig", "Pasta ist fertig".
+    /// - Parameter label: The timer's label or preset name, as shown.
+    /// - Returns: One sentence, without a full stop.
+    public func ready(_ label: String) -> String {
+        if let egg = Self.eggs[label.lowercased()] {
+            return language == .english ? "\(egg.english) eggs are ready" : egg.germanReady
+        }
+        return language == .english ? "\(label) is ready" : "\(label) ist fertig"
+    }
+
+    /// What a pomodoro says when a break starts: "Break time" / "Pause"; a long one "Long break" /
+    /// "Lange Pause".
+    /// - Parameter long: Whether it is the long break.
+    /// - Returns: The words.
+    public func breakTime(long: Bool = false) -> String {
+        switch (language, long) {
+        case (.english, false): "Break time"
+        case (.english, true): "Long break"
+        case (.german, false): "Pause"
+        case (.german, true): "Lange Pause"
+        }
+    }
+
+    /// What a pomodoro says when work starts again: "Back to work" / "Weiter geht's".
+    public var backToWork: String { language == .english ? "Back to work" : "Weiter geht's" }
+
+    /// The kitchen's answer to a started timer: "Soft egg, five minutes", "Pasta, eight minutes";
+    /// "Weiches Ei, fünf Minuten".
+    /// - Parameters:
+    ///   - label: The timer's label or preset name.
+    ///   - duration: Its length; spoken in whole seconds (rounded down).
+    /// - Returns: One sentence, without a full stop.
+    public func started(_ label: String, duration: Duration) -> String {
+        let name: String
+        if let egg = Self.eggs[label.lowercased()] {
+            name = language == .english ? "\(egg.english) egg" : egg.germanOne
+        } else {
+            name = label
+        }
+        return "\(name), \(spoken(duration))"
+    }
+
+    /// The kitchen's answer to "how long": "Pasta: three minutes forty left" / "Pasta: noch drei
+    /// Minuten vierzig".
+    /// - Parameters:
+    ///   - label: The timer's label.
+    ///   - remaining: Time left; spoken in whole seconds, rounded up (as a countdown shows it).
+    /// - Returns: One sentence, without a full stop.
+    public func left(_ label: String, remaining: Duration) -> String {
+        let words = spoken(remaining, roundingUp: true)
+        return language == .english ? "\(label): \(words) left" : "\(label): noch \(words)"
+    }
+
+    /// The kitchen's answer when a timer is cancelled.
+    public var cancelled: String { language == .english ? "Cancelled" : "Abgebrochen" }
+
+    /// The kitchen's answer when asked while no timer runs.
+    public var nothingRunning: String { language == .english ? "Nothing is running" : "Es läuft nichts" }
+}

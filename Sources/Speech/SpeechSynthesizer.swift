@@ -1,0 +1,104 @@
+/// Speech from espeak-ng, converted by libsamplerate: text in, interleaved S16 frames in the
+/// alarm's format out.
+///
+/// Both libraries are loaded with `dlopen` on first use (``SpeechError/libraryMissing(_:)`` when
+/// either, or espeak-ng-data, is missing). The conversion is deterministic; espeak-ng's synthesis
+/// is deterministic per process history (the first synthesis of a process equals another
+/// process's first; later ones vary by a few samples with what was said before: see
+/// ``SpeechEngine``), so a test that compares what a PCM received with its own synthesis must
+/// synthesise in a fresh process.
+///
+/// espeak-ng is not thread-safe; every call goes through ``SpeechEngine``'s one lock, so calls
+/// from several threads wait for each other. In the program, call it only from
+/// ``SpeechPreparer``'s synthesis thread, never from the event loop: it blocks for milliseconds.
+public struct SpeechSynthesizer: SpeechSynthesizing {
+    /// The longest text accepted, in UTF-8 bytes: 1 000 (a label is at most a few dozen).
+    public static let maximumTextBytes = 1_000
+    /// The longest speech kept, at the engine's rate: 60 s (1 000 bytes of text is about 60 s).
+    public static let maximumDuration: Duration = .seconds(60)
+
+    private let espeakFileName: String
+    private let samplerateFileName: String
+
+    /// A synthesiser using the system's libespeak-ng.so.1 and libsamplerate.so.0.
+    public init() {
+        self.init(espeakFileName: EspeakLibrary.fileName, samplerateFileName: SamplerateLibrary.fileName)
+    }
+
+    /// A synthesiser loading the libraries by these names: the seam for tests, where a name that
+    /// does not exist stands for a box without the library.
+    /// - Parameters:
+    ///   - espeakFileName: libespeak-ng's SONAME or path.
+    ///   - samplerateFileName: libsamplerate's SONAME or path.
+    public init(espeakFileName: String, samplerateFileName: String) {
+        (self.espeakFileName, self.samplerateFileName) = (espeakFileName, samplerateFileName)
+    }
+
+    /// Synthesises `text` in `voice`: espeak-ng's own output, mono S16 at its rate.
+    ///
+    /// Blocks for the synthesis (about 1 ms per one-second sentence here, 15 ms the first time,
+    /// loading the library and voice) and while another thread is
+    /// synthesising. Not on the event loop.
+    /// - Parameters:
+    ///   - text: What to say: plain UTF-8 text (not SSML), 1 to ``maximumTextBytes`` bytes, no NUL.
+    ///   - voice: An espeak-ng voice name (`en-gb`, `de`, …).
+    /// - Returns: The samples and their rate in Hz (22 050 with Debian's espeak-ng-data).
+    /// - Throws: ``SpeechError/textRejected(_:)``, ``SpeechError/libraryMissing(_:)``,
+    ///   ``SpeechError/unknownVoice(_:)``, ``SpeechError/synthesisFailed(_:)``.
+    public func synthesize(_ text: String, voice: String) throws(SpeechError) -> (samples: [Int16], sampleRate: Int) {
+        let bytes = text.utf8.count
+        guard bytes > 0 else { throw .textRejected("it is empty") }
+        guard bytes <= Self.maximumTextBytes else {
+            throw .textRejected("it is \(bytes) bytes long, more than \(Self.maximumTextBytes)")
+        }
+        guard !text.utf8.contains(0) else { throw .textRejected("it holds a NUL byte") }
+        guard !voice.isEmpty, voice.utf8.count <= 64, !voice.utf8.contains(0) else { throw .unknownVoice(voice) }
+        // 60 s at the highest rate a voice could report (the engine's is 22 050 Hz).
+        let maximumSamples = Int(Self.maximumDuration / .seconds(1)) * SpeechFormat.sampleRates.upperBound
+        let spoken = try SpeechEngine.synthesize(
+            text, voice: voice, library: EspeakLibrary.named(espeakFileName), maximumSamples: maximumSamples)
+        guard SpeechFormat.sampleRates.contains(spoken.sampleRate) else {
+            throw .synthesisFailed("espeak-ng reports an unusable rate of \(spoken.sampleRate) Hz")
+        }
+        return spoken
+    }
+
+    /// Synthesises `text` in `voice` and converts it to `format` (``SampleRateConverter``).
+    ///
+    /// Blocks (synthesis plus conversion: about 15 ms for a one-second sentence here); not on the
+    /// event loop.
+    /// - Parameters:
+    ///   - text: What to say (see ``synthesize(_:voice:)``).
+    ///   - voice: An espeak-ng voice name.
+    ///   - format: The alarm's rate and channels.
+    /// - Returns: Interleaved S16 frames in `format`, ready to write to a PCM.
+    /// - Throws: As ``synthesize(_:voice:)``; ``SpeechError/libraryMissing(_:)`` also for
+    ///   libsamplerate, and ``SpeechError/synthesisFailed(_:)`` for a failed conversion.
+    public func render(_ text: String, voice: String, format: SpeechFormat) throws(SpeechError) -> SpokenAudio {
+        let converter = SamplerateLibrary.named(samplerateFileName)
+        if case .failure(let error) = converter { throw error }  // before the synthesis, not after
+        let spoken = try synthesize(text, voice: voice)
+        return try convert(spoken.samples, sampleRate: spoken.sampleRate, to: format)
+    }
+
+    /// Converts mono samples to `format` with libsamplerate (``SampleRateConverter``:
+    /// `SRC_SINC_MEDIUM_QUALITY`); deterministic.
+    ///
+    /// Blocks for the conversion (13–20 ms per second of speech, measured here); any thread.
+    /// - Parameters:
+    ///   - samples: Mono S16 samples, as ``synthesize(_:voice:)`` returns them.
+    ///   - sampleRate: Their rate in Hz, within ``SpeechFormat/sampleRates``.
+    ///   - format: The output's rate and channels.
+    /// - Returns: Interleaved frames in `format`: `samples.count · format.sampleRate / sampleRate`
+    ///   of them, within a frame or two.
+    /// - Throws: ``SpeechError/libraryMissing(_:)`` (libsamplerate), ``SpeechError/synthesisFailed(_:)``.
+    public func convert(_ samples: [Int16], sampleRate: Int, to format: SpeechFormat) throws(SpeechError) -> SpokenAudio
+    {
+        guard SpeechFormat.sampleRates.contains(sampleRate) else {
+            throw .synthesisFailed("cannot convert from \(sampleRate) Hz")
+        }
+        let converted = try SampleRateConverter.convert(
+            samples, sampleRate: sampleRate, to: format, library: SamplerateLibrary.named(samplerateFileName))
+        return SpokenAudio(samples: converted, format: format)
+    }
+}

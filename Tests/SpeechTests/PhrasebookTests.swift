@@ -1,0 +1,83 @@
+import Speech
+import Testing
+
+/// The spoken sentences, hand-written per language.
+@Suite struct PhrasebookTests {
+    static let english = Phrasebook(.english)
+    static let german = Phrasebook(.german)
+
+    @Test(arguments: [
+        ("en-gb", SpeechLanguage.english), ("en", .english), ("de", .german), ("de-ch", .german),
+        ("DE", .german), ("de+f2", .german), ("fr", .english), ("dv", .english), ("", .english),
+    ])
+    func aVoicesLanguageIsGermanForDeAndEnglishOtherwise(voice: String, language: SpeechLanguage) {
+        #expect(SpeechLanguage(voice: voice) == language)
+    }
+
+    @Test(arguments: [
+        (english.ready("Soft"), "Soft eggs are ready"),
+        (english.ready("hard"), "Hard eggs are ready"),
+        (english.ready("Pasta"), "Pasta is ready"),
+        (english.breakTime(), "Break time"),
+        (english.breakTime(long: true), "Long break"),
+        (english.backToWork, "Back to work"),
+        (english.started("Soft", duration: .seconds(300)), "Soft egg, five minutes"),
+        (english.started("Pasta", duration: .seconds(480)), "Pasta, eight minutes"),
+        (english.left("Pasta", remaining: .seconds(220)), "Pasta: three minutes forty left"),
+        (english.left("Pasta", remaining: .milliseconds(219_001)), "Pasta: three minutes forty left"),
+        (english.cancelled, "Cancelled"),
+        (english.nothingRunning, "Nothing is running"),
+        (german.ready("Soft"), "Die weichen Eier sind fertig"),
+        (german.ready("Medium"), "Die mittleren Eier sind fertig"),
+        (german.ready("Hard"), "Die harten Eier sind fertig"),
+        (german.ready("Pasta"), "Pasta ist fertig"),
+        (german.breakTime(), "Pause"),
+        (german.breakTime(long: true), "Lange Pause"),
+        (german.backToWork, "Weiter geht's"),
+        (german.started("Soft", duration: .seconds(300)), "Weiches Ei, fünf Minuten"),
+        (german.started("Pasta", duration: .seconds(60)), "Pasta, eine Minute"),
+        (german.left("Pasta", remaining: .seconds(220)), "Pasta: noch drei Minuten vierzig"),
+        (german.cancelled, "Abgebrochen"),
+        (german.nothingRunning, "Es läuft nichts"),
+    ])
+    func sentences(said: String, expected: String) {
+        #expect(said == expected)
+    }
+
+    /// Seconds, English, German.
+    static let durations: [(Int64, String, String)] = [
+        (0, "zero seconds", "null Sekunden"),
+        (1, "one second", "eine Sekunde"),
+        (2, "two seconds", "zwei Sekunden"),
+        (40, "forty seconds", "vierzig Sekunden"),
+        (60, "one minute", "eine Minute"),
+        (61, "one minute one", "eine Minute eins"),
+        (125, "two minutes five", "zwei Minuten fünf"),
+        (220, "three minutes forty", "drei Minuten vierzig"),
+        (300, "five minutes", "fünf Minuten"),
+        (1_277, "twenty-one minutes seventeen", "einundzwanzig Minuten siebzehn"),
+        (3_600, "one hour", "eine Stunde"),
+        (4_800, "one hour twenty minutes", "eine Stunde zwanzig Minuten"),
+        (7_201, "two hours one second", "zwei Stunden eine Sekunde"),
+        (7_322, "two hours two minutes two seconds", "zwei Stunden zwei Minuten zwei Sekunden"),
+        (16 * 3_600 + 13 * 60, "sixteen hours thirteen minutes", "sechzehn Stunden dreizehn Minuten"),
+        (101 * 3_600, "one hundred and one hours", "einhunderteins Stunden"),
+        (999 * 3_600, "nine hundred and ninety-nine hours", "neunhundertneunundneunzig Stunden"),
+        (21_000 * 3_600, "twenty-one thousand hours", "einundzwanzigtausend Stunden"),
+        (101_005 * 3_600, "one hundred and one thousand and five hours", "einhunderteintausendfünf Stunden"),
+        (1_000_000 * 3_600, "1000000 hours", "1000000 Stunden"),
+    ]
+
+    @Test(arguments: durations)
+    func spokenDurations(seconds: Int64, english: String, german: String) {
+        #expect(Self.english.spoken(.seconds(seconds)) == english)
+        #expect(Self.german.spoken(.seconds(seconds)) == german)
+    }
+
+    @Test func fractionsRoundDownOrUpAndNegativeIsZero() {
+        #expect(Self.english.spoken(.milliseconds(59_999)) == "fifty-nine seconds")
+        #expect(Self.english.spoken(.milliseconds(59_001), roundingUp: true) == "one minute")
+        #expect(Self.german.spoken(.seconds(-5)) == "null Sekunden")
+        #expect(Self.english.spoken(.seconds(-5), roundingUp: true) == "zero seconds")
+    }
+}
