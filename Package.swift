@@ -56,13 +56,14 @@ let package = Package(
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
         .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // Speech: the only target that sees libespeak-ng and libsamplerate (loaded at run time);
-        // synthesis off the event loop, bounded in time, and the spoken phrases. Nothing uses it yet.
+        // synthesis off the event loop, bounded in time, and the spoken phrases; the timer's spoken line.
         .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "Speech",
+                "SystemKit",
             ],
             swiftSettings: shippedSettings),
 
@@ -82,7 +83,8 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TestSupport",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "Speech",
+                "SystemKit", "TestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),

@@ -1,6 +1,7 @@
 import AlarmAudio
 import ControlChannel
 import Glibc
+import Speech
 import SystemKit
 import TimerCore
 import TimerText
@@ -65,8 +66,10 @@ struct App {
         loop.add(Keyboard(keyboard: routing.keyboard))
         if let control { loop.add(control) }
         if let wall = WallTimer() { loop.add(wall) }
-        let spokenLine = options.spokenLine(label: label, sentence: Self.ringSentence).map {
-            SpokenLine(text: $0, voice: options.voice, sound: startup.sound, preparer: NoSpeech(), player: player)
+        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
+        let spokenLine = options.spokenLine(label: label, sentence: phrases.ready).map {
+            SpokenLine(
+                text: $0, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player)
         }
         if let spokenLine {
             loop.add(spokenLine)
@@ -94,10 +97,6 @@ struct App {
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }
-
-    /// The sentence `--announce` speaks for a timer labelled `label`, until the speech layer's
-    /// phrase book (English and German) is wired in: "Soft is ready", "pasta is ready".
-    static func ringSentence(_ label: String) -> String { "\(label) is ready" }
 
     /// Whether this run is an alarm at a time (`eggtimer at`, or one brought back by `recover`).
     private static func isAlarm(_ command: Options.Command, _ start: Controller.Start) -> Bool {

@@ -210,7 +210,7 @@ private final class ScriptedPreparer: LinePreparer {
         let path = directory + "/pasta.record"
         writeFile(path, Array(recorded.text.utf8), mode: 0o600)
         let (options, _, _) = try Resume.load(path: path, base: Options(), clockSynchronised: { true })
-        let text = try #require(options.spokenLine(label: options.processLabel, sentence: App.ringSentence))
+        let text = try #require(options.spokenLine(label: options.processLabel, sentence: { "\($0) is ready" }))
         let sound = AlarmSound.builtInTone()
         let preparer = ScriptedPreparer()
         let line = SpokenLine(

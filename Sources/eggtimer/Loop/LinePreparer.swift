@@ -39,30 +39,3 @@ protocol LinePreparer: AnyObject {
     /// Takes the outcomes decided by `now`, oldest first; never blocks.
     func results(at now: ContinuousClock.Instant) -> [(ticket: UInt64, outcome: LineOutcome)]
 }
-
-/// The preparer of a build without the speech layer: every line is
-/// ``LineOutcome/libraryMissing(_:)`` at once, so the timer warns once and rings the plain alarm.
-///
-/// Replaced by the `Speech` target's preparer when that is wired in (issue 28).
-final class NoSpeech: LinePreparer {
-    private var waiting: [UInt64] = []
-    private var last: UInt64 = 0
-    private var asked: ContinuousClock.Instant?
-
-    var descriptor: Int32 { -1 }
-    var nextCheck: ContinuousClock.Instant? { waiting.isEmpty ? nil : asked }
-
-    func prepare(_ text: String, voice: String?, sampleRate: Int, channels: Int, now: ContinuousClock.Instant)
-        -> UInt64
-    {
-        last += 1
-        waiting.append(last)
-        asked = now
-        return last
-    }
-
-    func results(at now: ContinuousClock.Instant) -> [(ticket: UInt64, outcome: LineOutcome)] {
-        defer { waiting = [] }
-        return waiting.map { ($0, .libraryMissing("this eggtimer was built without speech (libespeak-ng)")) }
-    }
-}
