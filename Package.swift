@@ -56,7 +56,7 @@ let package = Package(
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
         .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
         // Speech: the only target that sees libespeak-ng and libsamplerate (loaded at run time);
-        // synthesis off the event loop, bounded in time, and the spoken phrases. Nothing uses it yet.
+        // synthesis off the event loop, bounded in time, and the spoken phrases; the timer's spoken line.
         .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
         // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
         // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
                 "SystemKit",
             ],
             swiftSettings: shippedSettings),
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
                 "SystemKit", "TestSupport",
             ],
             swiftSettings: strictSettings),

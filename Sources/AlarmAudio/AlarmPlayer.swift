@@ -134,7 +134,7 @@ public final class AlarmPlayer {
     /// The body of a playback thread: plays one ringing and returns its report.
     typealias Runner =
         @Sendable (
-            _ control: PlaybackControl, _ startAt: ContinuousClock.Instant, _ loops: Int?,
+            _ control: PlaybackControl, _ startAt: ContinuousClock.Instant, _ loops: Int?, _ lead: [Int16],
             _ onEvent: @escaping @Sendable (Event) -> Void
         ) -> Report
 
@@ -148,6 +148,8 @@ public final class AlarmPlayer {
     }
 
     private let device: String
+    /// The sound's samples per frame, which a ``lead`` must match.
+    private let channels: Int
     private let runner: Runner
     private let inbox = PlaybackInbox()
     private var ringing: Ringing?
@@ -194,8 +196,9 @@ public final class AlarmPlayer {
     ) {
         precondition(sound.frames > 0, "cannot loop an empty sound")
         self.device = device
+        self.channels = sound.channels
         let observer = onEvent
-        runner = { control, startAt, loops, post in
+        runner = { control, startAt, loops, lead, post in
             var loop = PlaybackLoop(
                 sound: sound, device: device, loops: loops, startAt: startAt, timer: timer, control: control,
                 onEvent: { event in
@@ -203,6 +206,7 @@ public final class AlarmPlayer {
                     post(event)
                 })
             loop.loudness = loudness
+            loop.lead = lead
             return loop.run(open: open)
         }
     }
@@ -224,6 +228,20 @@ public final class AlarmPlayer {
     /// Close-on-exec and non-blocking; owned by the player (do not close it); the same for the
     /// player's whole life. -1 if no pipe could be made (see ``init(sound:device:latency:)``).
     public var descriptor: Int32 { inbox.descriptor }
+
+    /// Interleaved S16 samples played once at the head of every ringing started from now on (a
+    /// spoken line: "Soft eggs are ready"), then the loop, in the same stream; empty for none.
+    ///
+    /// In the sound's own sample rate and channel count (the caller converts). The first lead
+    /// frame is written at the start instant exactly as the first loop frame is without one, and
+    /// the loop follows it sample-exactly. ``Loudness`` (volume and fade-in) applies to the loop
+    /// only: the lead plays as given, and the ramp starts at the loop's first frame. A ringing that
+    /// starts again (a snooze ends, a lost device is reopened, a busy one is got) plays the lead
+    /// again first. Changing it does not touch a ringing already started.
+    /// - Precondition: A whole number of frames (`count` a multiple of the sound's channels).
+    public var lead: [Int16] = [] {
+        didSet { precondition(lead.count % channels == 0, "a lead must hold whole frames") }
+    }
 
     /// Whether a ringing is active: started and not yet ended by an event that ``events(at:)``
     /// has returned (``Event/finished(_:)``, ``Event/stopped(_:)``, ``Event/hung(_:)``).
@@ -258,10 +276,10 @@ public final class AlarmPlayer {
         lastRun += 1
         lastCheck = now
         let control = PlaybackControl(run: lastRun)
-        let (inbox, runner, run) = (self.inbox, self.runner, lastRun)
+        let (inbox, runner, run, lead) = (self.inbox, self.runner, lastRun, self.lead)
         let post: @Sendable (Event) -> Void = { inbox.post($0, run: run) }
         switch SystemThread.start({
-            let report = runner(control, startAt, loops, post)
+            let report = runner(control, startAt, loops, lead, post)
             post(report.stoppedAt == nil ? .finished(report) : .stopped(report))  // the thread's last act
         }) {
         case .success(let thread):

@@ -70,12 +70,20 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     var backoff = Backoff(first: .milliseconds(100), limit: .seconds(2))
     /// The volume and fade-in applied to the samples (``Loudness/unchanged``: sample-exact).
     var loudness = Loudness.unchanged
+    /// Interleaved samples played once before the loop on each opened device (a spoken line).
+    ///
+    /// Unscaled; empty for none. Whole frames in the sound's format.
+    var lead: [Int16] = []
     /// Scaled samples of one chunk when ``loudness`` changes them; sized on first use.
     private var scaled: [Int16] = []
 
     private var report = AlarmPlayer.Report()
     /// Frames of the current pass already written.
     private var position = 0
+    /// Frames of ``lead`` already written on the current device; the loop starts once all are.
+    private var leadPosition = 0
+    /// Lead frames accepted in total (all devices), so the loudness counts loop frames only.
+    private var leadFramesWritten = 0
     /// A device failure was reported and no device has proved it plays since.
     private var awaitingRecovery = false
     /// The last open answered `EBUSY` (and that was reported).
@@ -117,14 +125,18 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     /// - Returns: What was played; see ``AlarmPlayer/Report``. `stoppedAt` is set exactly when the
     ///   ringing ended because a stop was requested.
     mutating func run<Sink: PCMSink & ~Copyable>(open: () throws(ALSAError) -> Sink) -> AlarmPlayer.Report {
+        precondition(lead.count % sound.channels == 0, "a lead must hold whole frames")
+        let lead = self.lead
         sound.samples.withUnsafeBufferPointer { samples in
-            runSessions(samples, open: open)
+            lead.withUnsafeBufferPointer { lead in
+                runSessions(samples, lead: lead, open: open)
+            }
         }
         return report
     }
 
     private mutating func runSessions<Sink: PCMSink & ~Copyable>(
-        _ samples: UnsafeBufferPointer<Int16>, open: () throws(ALSAError) -> Sink
+        _ samples: UnsafeBufferPointer<Int16>, lead: UnsafeBufferPointer<Int16>, open: () throws(ALSAError) -> Sink
     ) {
         while !control.isStopRequested {
             var sink: Sink
@@ -140,7 +152,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 continue
             }
             busy = false
-            switch play(samples, on: &sink) {
+            switch play(samples, lead: lead, on: &sink) {
             case .stopped:
                 halt(&sink)
                 close(sink)
@@ -152,6 +164,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             case .lost(let error):
                 close(sink)
                 position = 0  // replay the interrupted pass from its start
+                leadPosition = 0  // after the spoken line again
                 fail(.deviceLost(device: device, reason: error.message))
             }
         }
@@ -199,9 +212,10 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         timer.sleep(until: timer.now() + delay, control: control)
     }
 
-    /// Writes the sound in a loop to one open sink until stop, the last pass, or a failure.
+    /// Writes the lead once, then the sound in a loop, to one open sink until stop, the last pass,
+    /// or a failure.
     private mutating func play<Sink: PCMSink & ~Copyable>(
-        _ samples: UnsafeBufferPointer<Int16>, on sink: inout Sink
+        _ samples: UnsafeBufferPointer<Int16>, lead: UnsafeBufferPointer<Int16>, on sink: inout Sink
     ) -> SessionEnd {
         let channels = sound.channels
         let frames = sound.frames
@@ -220,21 +234,29 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         var session = Session(
             chunkFrames: chunkFrames, provenFrames: chunkFrames + 1,
             steadyFrames: chunkFrames + framesLasting(backoff.limit))
+        let leadFrames = lead.count / channels
         while true {
             if control.isStopRequested { return .stopped }
-            if position == frames {
+            let inLead = leadPosition < leadFrames
+            if !inLead, position == frames {
                 report.passes += 1
                 position = 0
                 if let loops, report.passes >= loops { return .finished }
             }
-            let count = min(chunkFrames, frames - position)
+            let count = min(chunkFrames, inLead ? leadFrames - leadPosition : frames - position)
             if pace(&session, nextFrames: count) { continue }
 
             let written: Int
             do {
-                let chunk = UnsafeBufferPointer(
-                    rebasing: samples[(position * channels)..<((position + count) * channels)])
-                written = try writeAtLoudness(chunk, to: &sink)
+                if inLead {
+                    let chunk = UnsafeBufferPointer(
+                        rebasing: lead[(leadPosition * channels)..<((leadPosition + count) * channels)])
+                    written = try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
+                } else {
+                    let chunk = UnsafeBufferPointer(
+                        rebasing: samples[(position * channels)..<((position + count) * channels)])
+                    written = try writeAtLoudness(chunk, to: &sink)
+                }
             } catch {
                 if let end = recover(from: error, on: &sink, session: &session) { return end }
                 continue
@@ -250,7 +272,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 }
                 continue
             }
-            accept(written, session: &session)
+            accept(written, inLead: inLead, session: &session)
             // A device that takes everything at once (`null`, `file:`, a counted `--loops`) would
             // keep this thread writing flat out; at SCHED_FIFO that holds the core from every
             // other real-time thread of its priority (another timer waking for its deadline). Go
@@ -307,11 +329,12 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     private mutating func writeAtLoudness<Sink: PCMSink & ~Copyable>(
         _ chunk: UnsafeBufferPointer<Int16>, to sink: inout Sink
     ) throws(ALSAError) -> Int {
-        if loudness.isUnity(from: report.framesWritten) {
+        let loopFrames = report.framesWritten - leadFramesWritten
+        if loudness.isUnity(from: loopFrames) {
             return try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
         }
         if scaled.count < chunk.count { scaled = [Int16](repeating: 0, count: chunk.count) }
-        let (loudness, first, channels) = (self.loudness, report.framesWritten, sound.channels)
+        let (loudness, first, channels) = (self.loudness, loopFrames, sound.channels)
         var buffer: [Int16] = []
         swap(&buffer, &scaled)  // owned here while writing: no copy of the array
         defer { swap(&buffer, &scaled) }
@@ -322,8 +345,9 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         }
     }
 
-    /// Counts `written` frames accepted by the sink and sends the events they earn.
-    private mutating func accept(_ written: Int, session: inout Session) {
+    /// Counts `written` frames accepted by the sink (of the lead when `inLead`, else of the
+    /// current pass) and sends the events they earn.
+    private mutating func accept(_ written: Int, inLead: Bool, session: inout Session) {
         if report.firstFrameAt == nil || session.paceStart == nil {
             let now = timer.now()
             if report.firstFrameAt == nil {
@@ -338,7 +362,12 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         report.everPlayed = true
         report.framesWritten += written
         session.framesSincePaceStart += written
-        position += written
+        if inLead {
+            leadPosition += written
+            leadFramesWritten += written
+        } else {
+            position += written
+        }
         let before = session.framesSinceOpen
         session.framesSinceOpen += written
         if awaitingRecovery, session.framesSinceOpen >= session.provenFrames {

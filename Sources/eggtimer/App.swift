@@ -1,6 +1,7 @@
 import AlarmAudio
 import ControlChannel
 import Glibc
+import Speech
 import SystemKit
 import TimerCore
 import TimerText
@@ -65,6 +66,15 @@ struct App {
         loop.add(Keyboard(keyboard: routing.keyboard))
         if let control { loop.add(control) }
         if let wall = WallTimer() { loop.add(wall) }
+        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
+        let spokenLine = options.spokenLine(label: label, sentence: phrases.ready).map {
+            SpokenLine(
+                text: $0, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player)
+        }
+        if let spokenLine {
+            loop.add(spokenLine)
+            spokenLine.request(at: clock.now())  // at start: ready long before the deadline
+        }
         var link: BusLink?
         if options.bus.url != nil {
             do {
@@ -83,6 +93,7 @@ struct App {
             routing: routing, startup: startup, options: options, clock: clock, player: player, loop: loop,
             signals: signals, start: start, records: records, notes: notes)
         session.link = link
+        session.spokenLine = spokenLine
         defer { session.loop.close() }
         return session.run(deviceProblem: startup.deviceProblem)
     }

@@ -8,8 +8,8 @@ extension Options {
     /// The config file's keys are listed from ``configSpecs``, so the page names every key the parser
     /// accepts.
     static let manDetails: String = [
-        manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manKitchenPi, manKitchen,
-        manKeypad,
+        manEggs, manOtherShell, manAlarmsAtATime, manLog, manConfiguration, manNeverSilent, manSpokenLine,
+        manKitchenPi, manKitchen, manKeypad,
     ].joined(separator: "\n")
 
     /// Paragraphs that continue the MQTT section of ``manPage``: addresses, passwords, the
@@ -172,6 +172,30 @@ extension Options {
         typed while the process was stopped across the deadline are dropped. Where the system allows it
         (root, CAP_SYS_NICE, or \fBLimitRTPRIO=1\fR, as the user unit sets) eggtimer asks for SCHED_FIFO
         priority 1, so a loaded machine still wakes it on time; otherwise it runs at normal priority.
+        """#
+
+    private static let manSpokenLine = #"""
+        .SH SPOKEN LINE
+        \fB\-\-say\fR \fITEXT\fR (1 to 200 bytes, no control characters) or \fB\-\-announce\fR (the
+        timer's ring sentence: "Soft eggs are ready", "pasta is ready", in German "Die weichen Eier sind
+        fertig" with a German voice; \fB\-\-say\fR wins over it) puts a
+        spoken line at the head of each ringing, then the alarm loop, in the same stream on the same
+        device: three pots ringing in turn are three sentences. The first spoken sample goes out at the
+        deadline exactly as the first alarm sample does without one, and the loop after it is the plain
+        loop, sample for sample. \fB\-\-volume\fR and \fB\-\-ramp\fR apply to the loop only: the line
+        plays as it was spoken, and the ramp starts after it. Every ringing starts with it again: after
+        a snooze, and when a lost device is reopened or a busy one got. \fB\-\-voice\fR \fINAME\fR picks
+        an espeak\-ng voice (letters, digits, \fB\-\fR and \fB+\fR, at most 40 bytes: \fBen\-gb\fR,
+        \fBde\fR, \fBen+f3\fR); config keys \fBannounce = yes\fR and \fBvoice =\fR. The record keeps
+        all three, so a recovered timer still speaks.
+        .PP
+        The alarm never waits for the line. It is made when the timer starts, off the event loop, on the
+        speech layer's own thread with a time bound (a one\-second line takes milliseconds), so it is
+        ready long before the deadline; a pause, a resume, \fBadd\fR or a snooze makes no new one. A
+        line that fails is one line on standard error and the plain alarm; one still not ready when the
+        device is opened for the deadline (1.5 s before it) is one line and the plain alarm for that
+        ringing (later ones start with it once it comes). Without the speech library (libespeak\-ng),
+        one warning at start and the plain alarm.
         """#
 
     private static let manKitchenPi = #"""

@@ -221,7 +221,8 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs + subcommandSpecs
+        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs
+        + subcommandSpecs
         + hiddenSpecs
 
     private static let alarmSpecs: [Spec] = [

@@ -81,6 +81,12 @@ struct Options: Equatable {
     var volume = 100
     /// `--ramp D`: rise from quiet to ``volume`` across this much of the ringing.
     var ramp: Duration?
+    /// `--say TEXT`: the line spoken at the head of each ringing (Options+Speech.swift); nil for none.
+    var say: String?
+    /// `--announce`: speak the timer's ring sentence ("Soft eggs are ready") at the head of each ringing.
+    var announce = false
+    /// `--voice NAME`: the espeak-ng voice to speak in; nil for espeak-ng's default.
+    var voice: String?
     /// `--on-done CMD`: run through `/bin/sh -c` once at the deadline; never empty.
     var onDone: String?
     /// `--size`, `--weight`, `--from`, `--altitude`, `--water`: eggs by physics (Options+Eggs.swift).

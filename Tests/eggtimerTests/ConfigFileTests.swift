@@ -62,7 +62,8 @@ private func message(_ text: String) -> String? {
 
 @Suite struct ConfigFileErrorTests {
     static let keys =
-        "device, sound, ring-for, volume, ramp, soft, medium, hard, size, weight, from, fridge-temperature, altitude, water, "
+        "device, sound, ring-for, volume, ramp, announce, voice, soft, medium, hard, size, weight, from, "
+        + "fridge-temperature, altitude, water, "
         + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, max-timers, keys, key-4, key-5, key-6, key-7, key-8, key-9"
 
     /// Each bad file, and the whole message: file, the first bad line's number, key and problem.
@@ -240,11 +241,16 @@ private func message(_ text: String) -> String? {
     @Test func theKeysAreTheOptionsMarkedForTheFile() {
         #expect(
             Options.configSpecs.map(\.key) == [
-                "device", "sound", "ring-for", "volume", "ramp", "soft", "medium", "hard", "size", "weight", "from",
+                "device", "sound", "ring-for", "volume", "ramp", "announce", "voice", "soft", "medium", "hard", "size",
+                "weight", "from",
                 "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
                 "mqtt-prefix", "max-timers", "keys", "key-4", "key-5", "key-6", "key-7", "key-8", "key-9",
             ])
-        #expect(Options.configSpecs.allSatisfy { $0.spec.takesValue && $0.spec.group != .subcommand })
+        // A flag's key takes yes or no (`announce = yes`); every other key has the option's value.
+        #expect(
+            Options.configSpecs.allSatisfy {
+                ($0.spec.takesValue || $0.key == "announce") && $0.spec.group != .subcommand
+            })
     }
 }
 

@@ -46,6 +46,8 @@ struct Session {
     private var records: RecordKeeper?
     /// The timer's presence on the MQTT broker (`--mqtt`); nil without one.
     var link: BusLink?
+    /// The line spoken at the head of each ringing (`--say`, `--announce`); nil without one.
+    var spokenLine: SpokenLine?
     /// Whether the wall clock is synchronised (``ClockSync/isSynchronised()``); a seam for tests.
     var clockSynchronised: () -> Bool = ClockSync.isSynchronised
 
@@ -108,6 +110,7 @@ struct Session {
             publishState()  // first: the house hears of a change before any disk write
             recordTimer()  // then: once an event is logged, the record says so too
             if let status = perform(effects) { return finish(status) }
+            tellSpokenLineNotes()
             shareStatus()  // after the effects: a reply goes out before the watchers hear of it
             followForeground()
             now = clock.now()
@@ -187,7 +190,9 @@ struct Session {
         for effect in effects {
             switch effect {
             case .emit(let event): output.write(event)
-            case .startAlarm(let at, let loops): player.start(at: at, loops: loops, now: clock.now())
+            case .startAlarm(let at, let loops):
+                spokenLine?.alarmStarting()  // the lead is whatever is ready now: never waited for
+                player.start(at: at, loops: loops, now: clock.now())
             case .stopAlarm: player.stop(at: clock.now())
             case .bell: terminal.bell()
             case .resize: terminal.resize()
@@ -206,6 +211,15 @@ struct Session {
             }
         }
         return nil
+    }
+
+    /// Says what the spoken line reported (not ready, failed, no library): on standard error
+    /// while no screen is on, else among the screen's messages.
+    private mutating func tellSpokenLineNotes() {
+        guard let notes = spokenLine?.takeNotes(), !notes.isEmpty else { return }
+        for note in notes {
+            if terminal.hasScreen { view.messages.append(note) } else { printError("eggtimer: " + note) }
+        }
     }
 
     /// Answers a control request with the timer's status as it is now, or the refusal.

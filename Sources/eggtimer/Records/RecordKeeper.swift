@@ -73,7 +73,8 @@ struct RecordKeeper {
         let alarm = TimerRecord.Alarm(
             device: options.device, sound: options.soundPath.map(absoluteSound), loops: options.loops,
             ringFor: options.ringFor,
-            volume: options.volume, ramp: options.ramp, onDone: options.onDone)
+            volume: options.volume, ramp: options.ramp, onDone: options.onDone, say: options.say,
+            announce: options.announce, voice: options.voice)
         let name = RecordStore.fileName(label: label)
         let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
         return RecordKeeper(

@@ -122,6 +122,9 @@ enum Resume {
             options.volume = record.alarm.volume
             options.ramp = record.alarm.ramp
             options.onDone = record.alarm.onDone
+            options.say = record.alarm.say
+            options.announce = record.alarm.announce
+            options.voice = record.alarm.voice
             // The broker as the killed timer had it; a password is read again as it was then:
             // from the recorded file, else from this process's EGGTIMER_MQTT_PASSWORD.
             options.bus = record.bus ?? BusOptions()

@@ -206,6 +206,20 @@ extension TimerRecord {
         alarm.volume = Int(try fields.integer("volume", in: 0...100) ?? 100)
         alarm.ramp = try fields.duration("ramp_ns", atMost: longestNanoseconds)
         alarm.onDone = try fields.text("on_done")
+        if let say = try fields.text("say") {
+            guard Options.isValidSay(say) else { throw .corrupt(line: 0, reason: "'say' is no line to speak") }
+            alarm.say = say
+        }
+        if let field = fields.values["announce"] {
+            guard field.value == "yes" else { throw .corrupt(line: field.line, reason: "'announce' is not yes") }
+            alarm.announce = true
+        }
+        if let field = fields.values["voice"] {
+            guard Options.isValidVoice(String(field.value)) else {
+                throw .corrupt(line: field.line, reason: "'voice' is no voice name")
+            }
+            alarm.voice = String(field.value)
+        }
         return alarm
     }
 }

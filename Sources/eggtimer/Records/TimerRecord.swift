@@ -31,6 +31,8 @@ import TimerText
 /// sound_hex=2f686f6d65…             --sound, absent for the shipped sound
 /// loops=3                           --loops, absent: until acknowledged
 /// ring_for_ns=…  volume=100  ramp_ns=…  on_done=…      --ring-for, --volume, --ramp, --on-done
+/// say=Pasta is ready  announce=yes  voice=de   --say (text or _hex), --announce, --voice; absent
+///                                   when not given (records written before them read as none)
 /// mqtt=mqtt://ann@hub:1883          --mqtt as given (it never holds a password); the other mqtt_
 /// mqtt_node=kitchen                 keys only with it: the node the topics used (--node, else the
 /// mqtt_prefix=eggtimer              host name then), --mqtt-prefix, --mqtt-keepalive,
@@ -73,6 +75,12 @@ struct TimerRecord: Equatable, Sendable {
         var volume = 100
         var ramp: Duration?
         var onDone: String?
+        /// `--say`'s text; nil for none.
+        var say: String?
+        /// `--announce`.
+        var announce = false
+        /// `--voice`; nil for espeak-ng's default.
+        var voice: String?
     }
 
     var label: String
@@ -144,6 +152,9 @@ struct TimerRecord: Equatable, Sendable {
         add("volume", "\(alarm.volume)")
         add("ramp_ns", alarm.ramp.map { "\($0.nanoseconds)" })
         addText("on_done", alarm.onDone)
+        addText("say", alarm.say)
+        add("announce", alarm.announce ? "yes" : nil)
+        add("voice", alarm.voice)
         if let schedule {
             add("alarm_unix_ns", "\(schedule.occurrence.unixNanoseconds)")
             add("alarm_date", schedule.date.map { "\($0)" })

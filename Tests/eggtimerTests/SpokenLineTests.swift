@@ -1,0 +1,223 @@
+import AlarmAudio
+import Glibc
+import TestSupport
+import Testing
+
+@testable import eggtimer
+
+/// A preparer the test controls: it answers what it is told, when it is told, or never.
+private final class ScriptedPreparer: LinePreparer {
+    /// What each request is answered with; nil: never answered (a stuck synthesis).
+    var answer: LineOutcome?
+    /// Every line asked for: text, voice, rate, channels.
+    private(set) var asked: [(text: String, voice: String?, sampleRate: Int, channels: Int)] = []
+    private var waiting: [UInt64] = []
+
+    var descriptor: Int32 { -1 }
+    var nextCheck: ContinuousClock.Instant? { nil }
+
+    func prepare(_ text: String, voice: String?, sampleRate: Int, channels: Int, now: ContinuousClock.Instant)
+        -> UInt64
+    {
+        asked.append((text, voice, sampleRate, channels))
+        waiting.append(UInt64(asked.count))
+        return UInt64(asked.count)
+    }
+
+    func results(at now: ContinuousClock.Instant) -> [(ticket: UInt64, outcome: LineOutcome)] {
+        guard let answer else { return [] }
+        defer { waiting = [] }
+        return waiting.map { ($0, answer) }
+    }
+}
+
+/// The spoken line at the head of each ringing (issue 28): asked for at start, handed to the real
+/// player as its lead, never waited for; the options, the record and a recovered timer.
+@Suite struct SpokenLineTests {
+    init() { silenceAudioLibraryMessages() }
+
+    /// A known lead in the built-in tone's format: every sample different.
+    private func knownLead(_ sound: AlarmSound, frames: Int) -> [Int16] {
+        (0..<(frames * sound.channels)).map { Int16(truncatingIfNeeded: $0 * 13 - 20000) }
+    }
+
+    /// Rings one pass through a `file:` PCM after `prepare` had its say; returns the capture and the notes.
+    private func ring(
+        answer: LineOutcome?, loudness: Loudness = .unchanged
+    ) throws -> (sound: AlarmSound, captured: [Int16], notes: [String], preparer: ScriptedPreparer) {
+        let sound = AlarmSound.builtInTone()
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let path = directory + "/capture.raw"
+        let player = AlarmPlayer(sound: sound, device: "file:'\(path)',raw", loudness: loudness)
+        let preparer = ScriptedPreparer()
+        preparer.answer = answer
+        let line = SpokenLine(text: "Pasta is ready", voice: "en-gb", sound: sound, preparer: preparer, player: player)
+        let now = ContinuousClock.now
+        line.request(at: now)
+        var inputs: [eggtimer.Input] = []
+        line.service([], at: now, into: &inputs)
+        #expect(inputs.isEmpty)
+        line.alarmStarting()
+        player.start(at: ContinuousClock.now, loops: 1, now: ContinuousClock.now)
+        let giveUp = ContinuousClock.now + .seconds(30)
+        var ended = false
+        while !ended, ContinuousClock.now < giveUp {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 100)
+            ended = player.events(at: .now).contains { $0.endsRinging }
+        }
+        try #require(ended, "the ringing never ended")
+        let bytes = try #require(readFile(path))
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return (sound, captured, line.takeNotes(), preparer)
+    }
+
+    @Test func theLineComesFirstAtTheDeadlineAndTheLoopAfterItIsThePlainLoop() throws {
+        let sound = AlarmSound.builtInTone()
+        let lead = knownLead(sound, frames: 4321)
+        let (_, captured, notes, preparer) = try ring(answer: .ready(lead))
+        #expect(notes.isEmpty)
+        #expect(preparer.asked.count == 1)
+        #expect(preparer.asked.first?.text == "Pasta is ready")
+        #expect(preparer.asked.first?.voice == "en-gb")
+        #expect(preparer.asked.first?.sampleRate == sound.sampleRate)
+        #expect(preparer.asked.first?.channels == sound.channels)
+        #expect(captured == lead + sound.samples)
+    }
+
+    @Test func volumeAndRampDoNotScaleTheLine() throws {
+        let sound = AlarmSound.builtInTone()
+        let lead = knownLead(sound, frames: 1000)
+        let loudness = Loudness(volumePercent: 30, rampFrames: sound.frames / 3)
+        let (_, withLine, _, _) = try ring(answer: .ready(lead), loudness: loudness)
+        let (_, plain, _, _) = try ring(answer: .failed("x"), loudness: loudness)
+        #expect(Array(withLine.prefix(lead.count)) == lead)
+        #expect(Array(withLine.dropFirst(lead.count)) == plain)
+    }
+
+    @Test func aPreparerThatNeverAnswersGivesThePlainAlarmOnTimeWithOneLine() throws {
+        let (sound, captured, notes, _) = try ring(answer: nil)
+        #expect(captured == sound.samples)
+        #expect(notes == ["the spoken line was not ready when the alarm started: it rings without it"])
+    }
+
+    @Test(arguments: [
+        (LineOutcome.failed("espeak-ng has no voice 'xx'"), "cannot speak the line: espeak-ng has no voice 'xx'"),
+        (
+            LineOutcome.libraryMissing("libespeak-ng.so.1 is not installed"),
+            "warning: libespeak-ng.so.1 is not installed"
+        ),
+        (LineOutcome.ready([1]), "the spoken line came back empty or in pieces"),
+    ])
+    func aFailedLineIsOneLineAndThePlainAlarm(outcome: LineOutcome, said: String) throws {
+        let (sound, captured, notes, _) = try ring(answer: outcome)
+        #expect(captured == sound.samples)
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix(said) == true, "\(notes)")
+    }
+
+    @Test func aLineThatComesLateIsPlayedFromTheNextRinging() throws {
+        let sound = AlarmSound.builtInTone()
+        let player = AlarmPlayer(sound: sound, device: "null")
+        let preparer = ScriptedPreparer()
+        let line = SpokenLine(text: "Tea", voice: nil, sound: sound, preparer: preparer, player: player)
+        line.request(at: .now)
+        line.alarmStarting()
+        line.alarmStarting()  // said once
+        let lead = knownLead(sound, frames: 10)
+        preparer.answer = .ready(lead)
+        var inputs: [eggtimer.Input] = []
+        line.service([], at: .now, into: &inputs)
+        #expect(player.lead == lead)
+        #expect(line.stage == .ready)
+        #expect(line.takeNotes().count == 2)
+        #expect(line.nextCheck == nil && line.pollRequests.isEmpty, "nothing more to wait for")
+    }
+
+    @Test func sayAndAnnounceChooseTheLine() throws {
+        let sentence: (String) -> String = { "\($0) is ready" }
+        #expect(try Options.parse(["5m"]).spokenLine(label: "5m", sentence: sentence) == nil)
+        #expect(try Options.parse(["5m", "--say", "Tea"]).spokenLine(label: "5m", sentence: sentence) == "Tea")
+        #expect(
+            try Options.parse(["soft", "--announce"]).spokenLine(label: "Soft", sentence: sentence) == "Soft is ready")
+        let both = try Options.parse(["soft", "--announce", "--say", "Eggs!", "--voice", "de"])
+        #expect(both.spokenLine(label: "Soft", sentence: sentence) == "Eggs!")
+        #expect(both.voice == "de")
+    }
+
+    @Test(arguments: [
+        (["5m", "--say", ""], "'--say'"), (["5m", "--say", "a\u{7}b"], "'--say'"),
+        (["5m", "--say", String(repeating: "x", count: 201)], "'--say'"),
+        (["5m", "--voice", "en gb"], "'--voice'"), (["5m", "--voice", "../x"], "'--voice'"),
+        (["5m", "--voice", String(repeating: "a", count: 41)], "'--voice'"),
+        (["status", "--say", "hi"], "'--say'"), (["ack", "--announce"], "'--announce'"),
+        (["follow", "--voice", "de"], "'--voice'"),
+    ])
+    func badOrMisplacedSpeechOptionsAreOneLineAndExit64(arguments: [String], token: String) {
+        let result = runEggtimer(arguments + ["-D", "null"], timeout: .seconds(10))
+        #expect(result.termination == .exited(64))
+        #expect(result.stderr.hasPrefix("eggtimer: "))
+        #expect(result.stderr.contains(token))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func theConfigFileTakesAnnounceAndVoice() throws {
+        let file = ConfigFile(
+            location: .init(path: Array("/tmp/config".utf8), required: false),
+            contents: Array("announce = yes\nvoice = de\n".utf8))
+        let options = try Options.settings(from: file)
+        #expect(options.announce && options.voice == "de")
+        let bad = ConfigFile(
+            location: .init(path: Array("/tmp/config".utf8), required: false),
+            contents: Array("announce = maybe\n".utf8))
+        #expect(throws: ConfigError.self) { try Options.settings(from: bad) }
+    }
+
+    private let record = TimerRecord(
+        label: "pasta", kind: .plain, total: .seconds(300), state: .counting,
+        deadlineBootNanoseconds: 12_345_678_901_234, deadlineUnixNanoseconds: 1_796_000_000_123_456_789,
+        remaining: nil, bootID: "707ed7c7-4f1c-4f38-9c13-ece405ac5c28", pid: 4242,
+        alarm: .init(device: "null", say: "Käse ist fertig = gut", announce: true, voice: "en+f3"))
+
+    @Test func theRecordKeepsTheLineAndAnOlderRecordHasNone() throws {
+        let text = record.text
+        #expect(text.contains("\nsay=Käse ist fertig = gut\n"))
+        #expect(text.contains("\nannounce=yes\nvoice=en+f3\n"))
+        #expect(try TimerRecord(parsing: Array(text.utf8)) == record)
+        var plain = record
+        plain.alarm = .init(device: "null", say: "Pasta is ready")
+        #expect(plain.alarm.say == "Pasta is ready")
+        #expect(plain.text.contains("\nsay=Pasta is ready\n") && !plain.text.contains("announce"))
+        #expect(try TimerRecord(parsing: Array(plain.text.utf8)) == plain)
+        // Written before the keys existed: no line.
+        let older = text.split(separator: "\n").filter {
+            !$0.hasPrefix("say") && !$0.hasPrefix("announce") && !$0.hasPrefix("voice")
+        }
+        let read = try TimerRecord(parsing: Array((older.joined(separator: "\n") + "\n").utf8))
+        #expect(read.alarm.say == nil && !read.alarm.announce && read.alarm.voice == nil)
+        for broken in ["announce=no", "voice=a b", "say_hex=0a"] {
+            let bytes = Array((older.joined(separator: "\n") + "\n" + broken + "\n").utf8)
+            #expect(throws: RecordError.self, "\(broken)") { try TimerRecord(parsing: bytes) }
+        }
+    }
+
+    @Test func aRecoveredTimerAsksItsPreparerForItsLine() throws {
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        var recorded = record
+        recorded.alarm = .init(device: "null", say: "Pasta is ready", voice: "de")
+        let path = directory + "/pasta.record"
+        writeFile(path, Array(recorded.text.utf8), mode: 0o600)
+        let (options, _, _) = try Resume.load(path: path, base: Options(), clockSynchronised: { true })
+        let text = try #require(options.spokenLine(label: options.processLabel, sentence: { "\($0) is ready" }))
+        let sound = AlarmSound.builtInTone()
+        let preparer = ScriptedPreparer()
+        let line = SpokenLine(
+            text: text, voice: options.voice, sound: sound, preparer: preparer,
+            player: AlarmPlayer(sound: sound, device: "null"))
+        line.request(at: .now)
+        #expect(preparer.asked.map(\.text) == ["Pasta is ready"])
+        #expect(preparer.asked.map(\.voice) == ["de"])
+    }
+}
