@@ -251,8 +251,10 @@ extension Options {
         so \fBstatus\fR, \fBack\fR, \fBrecover\fR and MQTT see it as any other timer. The command line is
         built only from the typed preset or duration and label: \fBstart '7m \-\-on\-done x'\fR is refused
         (64) and starts nothing. The timer reads the config file itself (device, sound, volume, egg
-        times, MQTT); the kitchen passes nothing else but, with \fB\-\-mqtt\fR, its own broker options
-        (see MQTT). It follows every timer of this user (also those
+        times, MQTT); the kitchen passes nothing else but \fB\-\-announce\fR (each says its name when it
+        rings: SPOKEN LINE) and, with \fB\-\-mqtt\fR, its own broker options (see MQTT). A second
+        timer of a preset's or a duration's own label is numbered (\fBSoft\-2\fR); a label you chose
+        that runs already is refused (64). It follows every timer of this user (also those
         started from a shell) through its socket's \fBwatch\fR and logs one line when it finds one and
         when one ends; a restarted kitchen finds them again; a socket that does not answer is one line
         and is tried again later. At most \fB\-\-max\-timers\fR (config key \fBmax\-timers\fR, 1 to 99,

@@ -126,6 +126,9 @@ import Testing
         #expect(listed.stdout.contains("Soft") && listed.stdout.contains("\(timer)"), "\(listed.stdout)")
         #expect(kitchen.expect("Soft: started, rings in 5:00 (pid \(timer)) (from shell)", until: soon()))
         #expect(house.log("Soft").contains(#""event":"started""#), "its log beside the records")
+        // The kitchen's timers say their name when they ring (issue 28), so their record says so.
+        let record = readFile(house.state + "/eggtimer/Soft.timer").map { String(decoding: $0, as: UTF8.self) }
+        #expect(record?.contains("announce=yes") == true, "\(record ?? "no record")")
         #expect(house.command(["cancel", "Soft"]).termination == .exited(0))
         #expect(kitchen.expect("Soft: ended (pid \(timer), cancelled)", until: soon()))
         kill(kitchen.pid, SIGTERM)

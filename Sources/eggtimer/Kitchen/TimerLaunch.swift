@@ -15,7 +15,9 @@ enum TimerLaunch {
         return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
     }
 
-    /// Starts `eggtimer arguments… --json`, detached.
+    /// Starts `eggtimer arguments… --announce --json`, detached: every timer started from the
+    /// kitchen (or by `start`) says its name at the head of each ring ("Soft eggs are ready",
+    /// issue 28), and rings the plain alarm with one warning where no speech library is.
     /// - Parameters:
     ///   - arguments: After the program name (``StartRequest/arguments``).
     ///   - log: Standard output and error go here (created 0600, truncated).
@@ -23,7 +25,7 @@ enum TimerLaunch {
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
     static func start(_ arguments: [String], log: String) throws(SpawnError) -> pid_t {
-        try ChildProcess.start("/proc/self/exe", ["eggtimer"] + arguments + ["--json"], detachment: .session) {
+        try ChildProcess.start("/proc/self/exe", ["eggtimer"] + arguments + ["--announce", "--json"], detachment: .session) {
             actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(
