@@ -129,8 +129,8 @@ uninstall:
 DEBDIR ?= $(CURDIR)/.build
 DEB_DIST := $(CURDIR)/.build/deb-dist
 # The libraries eggtimer loads with dlopen only when a feature asks for them (libmosquitto1:
-# --mqtt), which the package recommends rather than depends on. Later features add theirs here.
-DEB_RECOMMENDS := libmosquitto1
+# --mqtt; libespeak-ng1 with its voices espeak-ng-data, and libsamplerate0: a spoken line), which the package recommends rather than depends on. Later features add theirs here.
+DEB_RECOMMENDS := libmosquitto1 libespeak-ng1 espeak-ng-data libsamplerate0
 DEB_PACKAGES := dpkg-dev binutils
 deb: deps
 	@sh scripts/ensure-deps.sh $(DEB_PACKAGES)

@@ -222,10 +222,8 @@ extension Options {
         on the Pi for arm64), the same bytes from any clone of one commit;
         \fBsudo apt install ./eggtimer_*.deb\fR installs it under \fI/usr\fR and enables nothing. It
         depends on libasound2, libmpg123\-0 and libc and recommends libmosquitto1 (loaded only for
-        \fB\-\-mqtt\fR).
-        A spoken line also needs libespeak\-ng1, espeak\-ng\-data and libsamplerate0
-        (\fBsudo apt install libespeak\-ng1 espeak\-ng\-data libsamplerate0\fR), loaded only to speak:
-        without them the plain alarm rings.
+        \fB\-\-mqtt\fR) and libespeak\-ng1, espeak\-ng\-data and libsamplerate0 (only to speak).
+        Without those three the plain alarm rings (one warning).
         \fBsudo env "PATH=$PATH" make install\fR (under \fI/usr/local\fR) keeps the toolchain on sudo's
         path. A service timer whose alarm rang unacknowledged leaves its unit failed (\fBsystemctl \-\-user reset\-failed\fR clears it); \fBsystemctl \-\-user
         stop\fR keeps its record, as a reboot does (cancel it to end it for good). A duration with other
