@@ -92,9 +92,10 @@ struct KitchenCore {
         }
     }
 
-    /// Whether `label` is the one a request's timer has without asking for one: its preset's
-    /// name (any case), or the text of its own length (`7m30s` or `450s` for 7:30). Such a
-    /// label, when taken, is numbered (``numbered(_:isTaken:)``) instead of refused; a label the
+    /// Whether `label` is the one a request's timer has without asking for one.
+    ///
+    /// That is its preset's name (any case), or the text of its own length (`7m30s` or `450s`
+    /// for 7:30). Such a label, when taken, is numbered (``numbered(_:isTaken:)``) instead of refused; a label the
     /// request chose (`pasta`) is refused.
     static func isDefault(_ label: String, of request: StartRequest) -> Bool {
         switch request.length {
@@ -103,9 +104,12 @@ struct KitchenCore {
         }
     }
 
-    /// The label of the next timer of a default label: `Soft-2`, `Soft-3`, the first whose
-    /// socket name is not taken, up to `-100`; nil when none is free or valid (a 64-byte label).
-    /// - Parameter isTaken: Whether a socket name (``ControlServer/socketName(for:)``) is in use.
+    /// The label of the next timer of a default label: `Soft-2`, `Soft-3`, the first free.
+    /// - Parameters:
+    ///   - label: The default label taken (`Soft`).
+    ///   - isTaken: Whether a socket name (``ControlServer/socketName(for:)``) is in use.
+    /// - Returns: The first of `label-2` … `label-100` whose socket name is not taken; nil when
+    ///   none is free or valid (a label near 64 bytes).
     static func numbered(_ label: String, isTaken: (String) -> Bool) -> String? {
         for number in 2...(Options.maxTimersLimit + 1) {
             let candidate = "\(label)-\(number)"

@@ -25,7 +25,9 @@ enum TimerLaunch {
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
     static func start(_ arguments: [String], log: String) throws(SpawnError) -> pid_t {
-        try ChildProcess.start("/proc/self/exe", ["eggtimer"] + arguments + ["--announce", "--json"], detachment: .session) {
+        try ChildProcess.start(
+            "/proc/self/exe", ["eggtimer"] + arguments + ["--announce", "--json"], detachment: .session
+        ) {
             actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(
