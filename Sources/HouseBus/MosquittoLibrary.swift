@@ -51,11 +51,13 @@ struct MosquittoLibrary: Sendable {
     /// Any thread, once.
     /// C: `dlopen`, `dlsym`, `mosquitto_lib_init`.
     private static func load() -> Result<MosquittoLibrary, BusError> {
-        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(.libraryMissing("\(fileName): \(lastDLError())"))
+        let object: SharedObject
+        switch SharedObject.open(fileName) {
+        case .success(let opened): object = opened
+        case .failure(let error): return .failure(.libraryMissing(error.description))
         }
-        guard let library = MosquittoLibrary(handle: handle) else {
-            return .failure(.libraryMissing("\(fileName): \(lastDLError())"))
+        guard let library = MosquittoLibrary(object) else {
+            return .failure(.libraryMissing(object.lookupError.description))
         }
         let result = library.libInit()
         guard result == MOSQ_ERR_SUCCESS.rawValue else {
@@ -68,11 +70,9 @@ struct MosquittoLibrary: Sendable {
     ///
     /// Fails (nil) when one is missing; `dlerror` says which.
     /// C: `dlsym`.
-    private init?(handle: UnsafeMutableRawPointer) {
+    private init?(_ object: SharedObject) {
         /// The symbol `name` as the function pointer type `T`.
-        func get<T>(_ name: String, _ type: T.Type) -> T? {
-            dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
-        }
+        func get<T>(_ name: String, _ type: T.Type) -> T? { object.function(name, as: type) }
         guard let libInit = get("mosquitto_lib_init", CMosquitto_lib_init.self),
             let libVersion = get("mosquitto_lib_version", CMosquitto_lib_version.self),
             let new = get("mosquitto_new", CMosquitto_new.self),
@@ -146,10 +146,4 @@ struct MosquittoLibrary: Sendable {
         _ = libVersion(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }
-}
-
-/// `dlerror()`'s message, or a placeholder.
-private func lastDLError() -> String {
-    guard let message = dlerror() else { return "unknown dlopen error" }
-    return String(cString: message)
 }

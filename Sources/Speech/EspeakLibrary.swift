@@ -1,4 +1,5 @@
 import CEspeak
+import SystemKit
 
 /// libespeak-ng's functions, loaded with `dlopen` the first time something is spoken.
 ///
@@ -30,16 +31,16 @@ struct EspeakLibrary: Sendable {
     /// - Returns: The functions, or ``SpeechError/libraryMissing(_:)`` naming the file and why.
     /// C: `dlopen`, `dlsym`.
     static func load(_ fileName: String) -> Result<EspeakLibrary, SpeechError> {
-        openLibrary(fileName).flatMap { handle in
-            guard let initialize = symbol(handle, "espeak_Initialize", CEspeak_Initialize.self),
-                let setSynthCallback = symbol(handle, "espeak_SetSynthCallback", CEspeak_SetSynthCallback.self),
-                let setVoiceByName = symbol(handle, "espeak_SetVoiceByName", CEspeak_SetVoiceByName.self),
-                let setVoiceByProperties = symbol(
-                    handle, "espeak_SetVoiceByProperties", CEspeak_SetVoiceByProperties.self),
-                let synth = symbol(handle, "espeak_Synth", CEspeak_Synth.self),
-                let synchronize = symbol(handle, "espeak_Synchronize", CEspeak_Synchronize.self),
-                let info = symbol(handle, "espeak_Info", CEspeak_Info.self)
-            else { return .failure(.libraryMissing("\(fileName): \(lastDLError())")) }
+        SharedObject.open(fileName).mapError { SpeechError.libraryMissing($0.description) }.flatMap { object in
+            guard let initialize = object.function("espeak_Initialize", as: CEspeak_Initialize.self),
+                let setSynthCallback = object.function("espeak_SetSynthCallback", as: CEspeak_SetSynthCallback.self),
+                let setVoiceByName = object.function("espeak_SetVoiceByName", as: CEspeak_SetVoiceByName.self),
+                let setVoiceByProperties = object.function(
+                    "espeak_SetVoiceByProperties", as: CEspeak_SetVoiceByProperties.self),
+                let synth = object.function("espeak_Synth", as: CEspeak_Synth.self),
+                let synchronize = object.function("espeak_Synchronize", as: CEspeak_Synchronize.self),
+                let info = object.function("espeak_Info", as: CEspeak_Info.self)
+            else { return .failure(.libraryMissing(object.lookupError.description)) }
             return .success(
                 EspeakLibrary(
                     initialize: initialize, setSynthCallback: setSynthCallback, setVoiceByName: setVoiceByName,

@@ -1,4 +1,5 @@
 import CSamplerate
+import SystemKit
 
 /// libsamplerate's functions, loaded with `dlopen` the first time something is spoken (as
 /// ``EspeakLibrary``: the binary does not link it).
@@ -24,12 +25,14 @@ struct SamplerateLibrary: Sendable {
     /// - Returns: The functions, or ``SpeechError/libraryMissing(_:)`` naming the file and why.
     /// C: `dlopen`, `dlsym`.
     static func load(_ fileName: String) -> Result<SamplerateLibrary, SpeechError> {
-        openLibrary(fileName).flatMap { handle in
-            guard let simple = symbol(handle, "src_simple", CSamplerate_simple.self),
-                let errorText = symbol(handle, "src_strerror", CSamplerate_strerror.self),
-                let shortToFloat = symbol(handle, "src_short_to_float_array", CSamplerate_short_to_float_array.self),
-                let floatToShort = symbol(handle, "src_float_to_short_array", CSamplerate_float_to_short_array.self)
-            else { return .failure(.libraryMissing("\(fileName): \(lastDLError())")) }
+        SharedObject.open(fileName).mapError { SpeechError.libraryMissing($0.description) }.flatMap { object in
+            guard let simple = object.function("src_simple", as: CSamplerate_simple.self),
+                let errorText = object.function("src_strerror", as: CSamplerate_strerror.self),
+                let shortToFloat = object.function(
+                    "src_short_to_float_array", as: CSamplerate_short_to_float_array.self),
+                let floatToShort = object.function(
+                    "src_float_to_short_array", as: CSamplerate_float_to_short_array.self)
+            else { return .failure(.libraryMissing(object.lookupError.description)) }
             return .success(
                 SamplerateLibrary(
                     simple: simple, errorText: errorText, shortToFloat: shortToFloat, floatToShort: floatToShort))
