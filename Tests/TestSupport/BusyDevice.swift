@@ -83,32 +83,5 @@ public final class BusyDevice {
 
     private static let built = Mutex<Result<String, TestFailure>?>(nil)
 
-    private static func build() -> Result<String, TestFailure> {
-        let gcc = SystemTool.gcc
-        if let problem = gcc.problem { return .failure(TestFailure(problem)) }
-        // Into the ignored build folder, under a name of this process's, then renamed into place:
-        // atomic, so test processes running side by side never preload a half-written file.
-        let folder = repositoryRoot + "/.build/shims"
-        mkdir(repositoryRoot + "/.build", 0o755)
-        mkdir(folder, 0o755)
-        let library = folder + "/busy-pcm.so"
-        let partial = folder + "/busy-pcm.\(getpid()).so"
-        let log = folder + "/gcc-busy.\(getpid()).log"
-        do throws(TestFailure) {
-            try Child.run(
-                gcc.location,
-                [
-                    "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", partial,
-                    repositoryRoot + "/Tests/Shims/busy-pcm.c", "-ldl",
-                ],
-                stderrPath: log)
-        } catch {
-            return .failure(error)
-        }
-        guard rename(partial, library) == 0 else {
-            return .failure(TestFailure("cannot rename \(partial): errno \(errno)"))
-        }
-        unlink(log)
-        return .success(library)
-    }
+    private static func build() -> Result<String, TestFailure> { PreloadShim.build("busy-pcm") }
 }

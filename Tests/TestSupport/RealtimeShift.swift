@@ -78,28 +78,5 @@ public enum RealtimeShift {
 
     private static let built = Mutex<Result<String, TestFailure>?>(nil)
 
-    private static func build() -> Result<String, TestFailure> {
-        let gcc = SystemTool.gcc
-        if let problem = gcc.problem { return .failure(TestFailure(problem)) }
-        // Into the ignored build folder, under a name of this process's, then renamed into place:
-        // atomic, so test processes running side by side never preload a half-written file.
-        let folder = repositoryRoot + "/.build/shims"
-        mkdir(repositoryRoot + "/.build", 0o755)
-        mkdir(folder, 0o755)
-        let library = folder + "/realtime-shift.so"
-        let partial = folder + "/realtime-shift.\(getpid()).so"
-        let source = repositoryRoot + "/Tests/Shims/realtime-shift.c"
-        do throws(TestFailure) {
-            try Child.run(
-                gcc.location, ["-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", partial, source, "-ldl"],
-                stderrPath: folder + "/gcc.\(getpid()).log")
-        } catch {
-            return .failure(error)
-        }
-        guard rename(partial, library) == 0 else {
-            return .failure(TestFailure("cannot rename \(partial): errno \(errno)"))
-        }
-        unlink(folder + "/gcc.\(getpid()).log")
-        return .success(library)
-    }
+    private static func build() -> Result<String, TestFailure> { PreloadShim.build("realtime-shift") }
 }
