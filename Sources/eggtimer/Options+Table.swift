@@ -69,6 +69,9 @@ extension Options {
         /// Whether a SECONDS argument comes first (`add SECONDS [LABEL]`): whole seconds,
         /// -86400 to 86400, not 0, read into ``Options/addAmount``.
         var takesSeconds = false
+        /// Whether its positional words are one request (`start 7m30s pasta`), joined by spaces and
+        /// checked by the command itself (StartRequest) rather than as a label.
+        var takesWords = false
         /// The command, from its label (validated) and the options given.
         var make: @Sendable (_ label: String?, _ options: Options) -> ControlCommand
 
@@ -85,6 +88,7 @@ extension Options {
         /// - Throws: `UsageError` for a label where none is taken, a second label, or a bad one.
         func command(_ arguments: [String], _ options: Options) throws(UsageError) -> ControlCommand {
             var (arguments, options) = (arguments, options)
+            if takesWords { return make(arguments.isEmpty ? nil : arguments.joined(separator: " "), options) }
             if takesSeconds {
                 let limit = TimerModel.Command.addLimit.components.seconds
                 // A range check, not `abs`: `abs(Int64.min)` traps.
@@ -173,9 +177,9 @@ extension Options {
                 takesLabel: false
             ) { _, _ in .kitchen },
             Subcommand(
-                names: ["start"], usage: "WHAT [--label L]",
-                help: "start a timer (soft, 7m30s, ...) through the kitchen when it runs, else directly, detached",
-                takesLabel: true
+                names: ["start"], usage: "WHAT [LABEL]",
+                help: "start a timer (soft, 7m30s pasta, ...) through the kitchen when it runs, else directly, detached",
+                takesLabel: true, takesWords: true
             ) { what, options in .start(what: what ?? "", label: options.label) },
         ]
     }

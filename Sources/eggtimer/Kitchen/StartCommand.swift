@@ -4,7 +4,7 @@ import SystemKit
 import TimerCore
 import TimerText
 
-/// `eggtimer start WHAT [--label L]` from a shell: one timer started, detached, through the
+/// `eggtimer start WHAT [LABEL]` (or `--label L`) from a shell: one timer started, detached, through the
 /// kitchen when it runs (its socket's `start`), else directly as the kitchen would.
 ///
 /// The words are parsed by `StartRequest` (so `start '7m --on-done x'` starts nothing); the
