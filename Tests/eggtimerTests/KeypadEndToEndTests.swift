@@ -238,6 +238,56 @@ import Testing
         stop(kitchen)
     }
 
+    @Test func plusReportCancelAndTheSpeakerTestEachSayOneKeyLine() throws {
+        let pad = Pad()
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        try pad.press(.keypadAsterisk)
+        #expect(
+            kitchen.expect("key: speaker test: playing the alarm once on file:", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("key: speaker test: played\n", until: soon()), "\(kitchen.stdout)")
+        #expect(pad.house.captured > 0, "the alarm was played once into the file PCM")
+        try pad.press(KeyCode.digits[1])
+        #expect(kitchen.expect("Soft: started", until: soon()))
+        var offset = kitchen.stdout.count
+        try pad.press(.keypadPlus)
+        #expect(keyLine(kitchen, after: offset)?.hasPrefix("key: Soft: ") == true, "\(kitchen.stdout)")
+        #expect((pad.house.status("Soft")?.remaining ?? .zero) > .seconds(300), "a minute more")
+        offset = kitchen.stdout.count
+        try pad.press(.enter)
+        let report = try #require(keyLine(kitchen, after: offset))
+        #expect(report.hasPrefix("key: Soft: 5:") || report.hasPrefix("key: Soft: 6:"), "\(report)")
+        #expect(report.hasSuffix(" left"), "\(report)")
+        offset = kitchen.stdout.count
+        try pad.press(.backspace)
+        #expect(
+            keyLine(kitchen, after: offset) == "key: Soft is cancelled in 3 s unless the cancel key is pressed again")
+        #expect(kitchen.expect("key: Soft: cancelled", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("Soft: ended", until: soon()))
+        stop(kitchen)
+    }
+
+    @Test func theSpeakerTestIsNotPlayedWithinTwoSecondsOfADeadline() throws {
+        let pad = Pad(config: "key-4 = tea 1s\n")
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        try pad.press(KeyCode.digits[4])
+        #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
+        let offset = kitchen.stdout.count
+        try pad.press(.keypadAsterisk)
+        let line = try #require(keyLine(kitchen, after: offset))
+        // Rung already (the kitchen saw it ring): the press acknowledged it instead.
+        #expect(
+            line == "key: speaker test not played: a timer is due within 2 s" || line == "key: tea: alarm stopped",
+            "\(line)")
+        #expect(!kitchen.stdout.contains("speaker test: playing"))
+        stop(kitchen)
+    }
+
     @Test func noneReadsNoDeviceAndKeysIsRefusedOutsideTheKitchen() throws {
         let pad = Pad()
         pad.addDevice("event0")
