@@ -185,6 +185,36 @@ import Testing
         stop(kitchen)
     }
 
+    @Test func aKeyPressedAndNotLetGoSnoozesAtTheHoldDeadline() throws {
+        let pad = Pad(config: "key-4 = tea 1s\n")
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        try pad.press(KeyCode.digits[4])
+        #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
+        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
+        #expect(try awaitState("ringing", on: watch))
+        var snoozed = false
+        for attempt in 0..<50 where !snoozed {
+            let offset = kitchen.stdout.count
+            // Only the down event: the kitchen's own timer at the hold deadline makes it a long press.
+            let down =
+                InputEvent(time: .seconds(500 + attempt), type: InputEvent.key, code: KeyCode.enter.rawValue, value: 1)
+                .bytes
+                + InputEvent(
+                    time: .seconds(500 + attempt), type: InputEvent.synchronization,
+                    code: InputEvent.synchronizationReport, value: 0
+                ).bytes
+            try pad.write(down, to: "event0")
+            let line = try #require(keyLine(kitchen, after: offset))
+            snoozed = line.hasPrefix("key: tea: snoozed")
+        }
+        #expect(snoozed, "\(kitchen.stdout)")
+        #expect(try awaitState("snoozed", on: watch))
+        stop(kitchen)
+    }
+
     @Test func aVanishedDeviceMadeAgainIsReadAgain() throws {
         let pad = Pad()
         pad.addDevice("event0")
