@@ -1,5 +1,7 @@
 """The kitchen's figures (issue 26), for bench.py: `eggtimer start` from a shell -> the timer counting,
-through the kitchen and directly; the kitchen's idle wakeups per second and its private memory (USS).
+through the kitchen and directly; the kitchen's idle wakeups per second and its private memory (USS);
+a keypad press (issue 27: `struct input_event` records written to a FIFO standing in for
+/dev/input/event0 under EGGTIMER_INPUT_ROOT) -> the ringing timer's `acknowledged` event.
 
 Standard library only. Every process runs in bench.py's private runtime and state folders, with a
 config file of its own (`device = null`: the kitchen passes no device, its timers read the config)."""
@@ -7,6 +9,7 @@ config file of its own (`device = null`: the kitchen passes no device, its timer
 import json
 import os
 import statistics
+import struct
 import subprocess
 import time
 
@@ -50,6 +53,83 @@ def _started_t_ns(log_path, timeout_s=10):
     return None
 
 
+def _event_t_ns(log_path, event, timeout_s=10):
+    """The `t_mono_ns` of the first `event` in a timer's --json log (waits for it to appear)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with open(log_path) as f:
+                for line in f:
+                    if f'"event":"{event}"' in line:
+                        return json.loads(line)["t_mono_ns"]
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.01)
+    return None
+
+
+# struct input_event as linux/input.h lays it out for this userspace: a struct timeval (two C longs),
+# then __u16 type, __u16 code, __s32 value (24 bytes on x86_64 and arm64).
+_INPUT_EVENT = "llHHi"
+_EV_SYN, _EV_KEY, _KEY_ENTER = 0, 1, 28
+
+
+def _press(seconds):
+    """The records of one press and release of Enter, each followed by a SYN_REPORT."""
+    records = b""
+    for offset, value in ((0, 1), (50_000, 0)):
+        records += struct.pack(_INPUT_EVENT, seconds, offset, _EV_KEY, _KEY_ENTER, value)
+        records += struct.pack(_INPUT_EVENT, seconds, offset, _EV_SYN, 0, 0)
+    return records
+
+
+def _input_root(folder):
+    """A private input root (dev/input/event0, a FIFO, and its sysfs key capabilities) in `folder`."""
+    for sub in ("dev/input", "sys/class/input/event0/device/capabilities"):
+        os.makedirs(os.path.join(folder, sub), mode=0o700, exist_ok=True)
+    with open(os.path.join(folder, "sys/class/input/event0/device/capabilities/key"), "w") as f:
+        f.write("10000000 0 0 3fffe\n")
+    os.mkfifo(os.path.join(folder, "dev/input/event0"), 0o600)
+    return os.path.join(folder, "dev/input/event0")
+
+
+def _keypad_acks(bench, binary, env, state, kitchen, device, runs, now_ns, cancel_all):
+    """Press -> acknowledged, in ms, for `runs` timers of 1 s started through the kitchen: the
+    acknowledged event's t_mono_ns minus the instant the press's bytes were written (CLOCK_BOOTTIME).
+    A press the kitchen read before it saw the alarm ring is only a report: pressed again."""
+    samples = []
+    writer = os.open(device, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        for run in range(runs):
+            label = f"keyack{run}-{os.getpid()}"
+            log_path = os.path.join(state, label + ".log")
+            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
+            if done.returncode != 0 or _event_t_ns(log_path, "sounding") is None:
+                bench.problems.append(f"kitchen: keypad timer {label} did not ring (rc {done.returncode})")
+                continue
+            written = None
+            for attempt in range(50):
+                written = now_ns()
+                os.write(writer, _press(1000 + run * 100 + attempt))
+                line = ""
+                while "key: " not in line:
+                    line = kitchen.stdout.readline().decode("utf-8", "replace")
+                    if not line:
+                        break
+                if "alarm stopped" in line:
+                    break
+                written = None
+            acked = _event_t_ns(log_path, "acknowledged") if written else None
+            if acked is None:
+                bench.problems.append(f"kitchen: keypad press did not acknowledge {label}")
+            else:
+                samples.append((acked - written) / 1e6)
+            cancel_all()
+    finally:
+        os.close(writer)
+    return samples
+
+
 def measure(bench, env_for, now_ns, track, untrack, private_folder):
     """Fills bench.figures with the kitchen_* figures; problems go to bench.problems."""
     quick = bench.s.quick
@@ -84,14 +164,23 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
         return samples
 
     direct = starts("direct")
-    kitchen = track(subprocess.Popen([binary, "kitchen"], env=env, stdin=subprocess.DEVNULL,
+    input_root = os.path.join(private_folder(), "keypad")
+    device = _input_root(input_root)
+    kitchen_env = dict(env, EGGTIMER_INPUT_ROOT=input_root)
+    kitchen = track(subprocess.Popen([binary, "kitchen"], env=kitchen_env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True))
     try:
         first = kitchen.stdout.readline().decode("utf-8", "replace")
+        while first.startswith("keys: "):
+            first = kitchen.stdout.readline().decode("utf-8", "replace")
         if "listening on" not in first:
             bench.problems.append(f"kitchen: did not start: {first.strip()}")
             return
         through = starts("kitchen")
+        acks = _keypad_acks(bench, binary, env, state, kitchen, device, runs, now_ns, cancel_all)
+        if acks:
+            bench.figures["kitchen_key_to_alarm_stopped_ms_median"] = statistics.median(acks)
+            bench.figures["kitchen_key_to_alarm_stopped_ms_max"] = max(acks)
         for name, samples in (("kitchen", through), ("direct", direct)):
             if samples:
                 bench.figures[f"kitchen_start_to_counting_ms_median_{name}"] = statistics.median(samples)
@@ -113,7 +202,10 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
             f"({', '.join(f'{v:.1f}' for v in direct)} ms) and through `eggtimer kitchen` "
             f"({', '.join(f'{v:.1f}' for v in through)} ms). The kitchen's idle wakeups: voluntary context switches "
             f"over all its threads across {idle_s} s with two timers followed; its USS: Private_Clean + Private_Dirty "
-            f"of /proc/PID/smaps_rollup.\n")
+            f"of /proc/PID/smaps_rollup. A keypad press (Enter's press and release records written to a FIFO "
+            f"standing in for /dev/input/event0 under EGGTIMER_INPUT_ROOT) while a 1 s timer rings, until that "
+            f"timer's `acknowledged` event (its `t_mono_ns` minus the write instant), {runs} timers: "
+            f"{', '.join(f'{v:.2f}' for v in acks)} ms.\n")
     finally:
         if kitchen.poll() is None:
             kitchen.terminate()

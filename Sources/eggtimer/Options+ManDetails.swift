@@ -127,8 +127,8 @@ extension Options {
         #"""
         .SH CONFIGURATION
         The file (see FILES and EGGTIMER_CONFIG) holds one \fIkey\fR = \fIvalue\fR a line. A key is the
-        long option's name without \fB\-\-\fR and takes what the option takes (\fBkeys\fR and
-        \fBkey\-4\fR ... \fBkey\-9\fR, the kitchen's keypad, are the file's alone: see KEYPAD); these
+        long option's name without \fB\-\-\fR and takes what the option takes (\fBkey\-4\fR ...
+        \fBkey\-9\fR, what the kitchen's keypad starts, are the file's alone: see KEYPAD); these
         are all the keys:
         """# + "\n" + configSpecs.map { "\\fB" + roff($0.key) + "\\fR" }.joined(separator: ", ") + ".\n"
             + #"""

@@ -35,13 +35,16 @@ extension Options {
         kitchen's clock when no release comes). Auto\-repeat never counts; each press counts once.
         Keys not in the map do nothing and are never logged, nor is any key code.
         .PP
-        \fBkeys = auto\fR (the default) reads every \fB/dev/input/event\fR\fIN\fR whose
+        \fB\-\-keys auto\fR (\fBkeys = auto\fR in the config file; the default; the command line
+        wins) reads every \fB/dev/input/event\fR\fIN\fR whose
         \fB/sys/class/input/event\fR\fIN\fR\fB/device/capabilities/key\fR shows a key (mice and
         joysticks, which only have buttons, are left alone) and grabs none of them.
-        \fBkeys = \fR\fIPATH\fR reads one device, best by its link in \fB/dev/input/by\-id/\fR (the same
+        \fB\-\-keys\fR \fIPATH\fR reads one device, best by its link in \fB/dev/input/by\-id/\fR (the same
         across boots and ports), and grabs it (EVIOCGRAB) so its presses do not also type into a
-        console. Devices plugged in later are read at once and those unplugged are dropped with one
-        line (\fIkeys: /dev/input/event3 is gone\fR); a device that cannot be opened is one line naming
+        console. \fB\-\-keys none\fR reads no device. Each action is one line of the kitchen's log
+        (\fIkey: Soft: alarm stopped\fR, \fIkey: pasta: 3:40 left; Soft: ringing\fR); the speaker test
+        is not played within 2 s of a timer's deadline. Devices plugged in later are read at once and
+        those unplugged are dropped with one line (\fIkeys: /dev/input/event3 is gone\fR); a device that cannot be opened is one line naming
         it, and the rest goes on.
         .PP
         Reading \fB/dev/input\fR needs access that could read every keyboard of the machine: rather

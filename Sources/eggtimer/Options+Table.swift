@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import KeyInput
 import SystemKit
 import TimerCore
 import TimerModel
@@ -375,6 +376,22 @@ extension Options {
                 (1...maxTimersLimit).contains(n)
             else { throw name.error("needs a whole number from 1 to \(maxTimersLimit), got '\(value)'") }
             options.maxTimers = n
+        },
+        Spec(
+            names: ["--keys"], argument: "auto|PATH|none", group: .general,
+            help: "read keys from every key-bearing input device (auto, the default), from one (PATH: "
+                + "/dev/input/by-id/..., grabbed) or none",
+            fits: [.subcommand("kitchen")], inConfigFile: true
+        ) { options, name, value throws(UsageError) in
+            if value == "none" {
+                options.keypad.selection = nil
+                return
+            }
+            guard let selection = KeySelection.parse(value) else {
+                throw name.error(
+                    "needs auto, none or a device's absolute path (/dev/input/by-id/...), got '\(printable(value))'")
+            }
+            options.keypad.selection = selection
         },
         Spec(
             names: ["--boot"], group: .subcommand,

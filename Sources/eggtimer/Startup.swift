@@ -52,7 +52,7 @@ struct Startup {
 
     /// The sound to ring: `--sound PATH` (errors are fatal), else the shipped sound, else (a
     /// damaged install) the built-in tone.
-    private static func loadSound(_ soundPath: SoundFilePath?, warnings: inout [String]) throws(ExitStatus)
+    static func loadSound(_ soundPath: SoundFilePath?, warnings: inout [String]) throws(ExitStatus)
         -> AlarmSound
     {
         func warn(_ text: String) {

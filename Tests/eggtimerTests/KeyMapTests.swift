@@ -122,11 +122,11 @@ import TimerText
     @Test(arguments: [
         (
             "keys = event0",
-            "/home/u/config:1: keys: needs auto or a device's absolute path (/dev/input/by-id/...), got 'event0'"
+            "/home/u/config:1: keys: needs auto, none or a device's absolute path (/dev/input/by-id/...), got 'event0'"
         ),
         (
             "keys = AUTO",
-            "/home/u/config:1: keys: needs auto or a device's absolute path (/dev/input/by-id/...), got 'AUTO'"
+            "/home/u/config:1: keys: needs auto, none or a device's absolute path (/dev/input/by-id/...), got 'AUTO'"
         ),
         ("\nkey-4 = pasta", "/home/u/config:2: key-4: 'pasta' is neither a preset (soft, medium, hard) nor a duration"),
         ("key-4 = 9m --on-done=x", "/home/u/config:1: key-4: '--on-done=x': a start request takes no options"),
@@ -145,11 +145,16 @@ import TimerText
         #expect(!line.contains("\n"))
     }
 
-    @Test func theCommandLineHasNoKeypadOptions() {
-        for name in ["--keys", "--key-4", "--key-9"] {
+    @Test func theCommandLineHasNoKeyDigitOptionsAndKeysOnlyForTheKitchen() throws {
+        for name in ["--key-4", "--key-9"] {
             #expect(throws: UsageError.self) { try Options.parse([name, "auto"]) }
             #expect(!Options.help.contains(name))
         }
+        #expect(throws: UsageError.self) { try Options.parse(["--keys", "auto"]) }
+        #expect(Options.help.contains("--keys"))
+        #expect(try Options.parse(["kitchen", "--keys", "none"]).keypad.selection == nil)
+        let named = try Options.parse(["kitchen", "--keys", "/dev/input/by-id/x"], base: try settings("keys = none"))
+        #expect(named.keypad.selection == .path("/dev/input/by-id/x"), "the command line wins")
     }
 }
 

@@ -2,30 +2,17 @@ import KeyInput
 import TimerCore
 import TimerText
 
-// The keypad's config keys. They are rows of the file alone (``Options/configOnlySpecs``, not in
-// ``Options/optionSpecs``): the command line has no `--key-4`, and `--keys` comes with the kitchen
-// subcommand that reads keys (issue 26), whose row will then carry the `keys` key.
+// The keypad's config keys 4 to 9. They are rows of the file alone (``Options/configOnlySpecs``, not
+// in ``Options/optionSpecs``): the command line has no `--key-4`. `keys` is the kitchen's `--keys`
+// row in the option table.
 
 extension Options {
     /// The rows of the keys only the config file takes, the keypad's.
     ///
-    /// `keys` (`auto` or a device's path) and `key-4` … `key-9` (what that digit starts). Hidden:
-    /// `--help`, the man page's OPTIONS and the completion never list them; the man page's
-    /// CONFIGURATION and KEYPAD do.
+    /// `key-4` … `key-9` (what that digit starts). Hidden: `--help`, the man page's OPTIONS and the
+    /// completion never list them; the man page's CONFIGURATION and KEYPAD do.
     static let configOnlySpecs: [Spec] =
-        [
-            Spec(
-                names: ["--keys"], argument: "auto|PATH", group: .hidden,
-                help: "the input devices whose keys start eggs and stop alarms", fits: [], inConfigFile: true
-            ) { options, name, value throws(UsageError) in
-                guard let selection = KeySelection.parse(value) else {
-                    throw name.error(
-                        "needs auto or a device's absolute path (/dev/input/by-id/...), got '\(printable(value))'")
-                }
-                options.keypad.selection = selection
-            }
-        ]
-        + KeypadSettings.configurableDigits.map { digit in
+        KeypadSettings.configurableDigits.map { digit in
             Spec(
                 names: ["--key-\(digit)"], argument: "START", group: .hidden,
                 help: "what the keypad's \(digit) starts: a duration and a label, or a preset", fits: [],
@@ -54,7 +41,7 @@ extension Options {
     }
 
     /// `value` for a message: control characters as `?`, at most 60 characters.
-    private static func printable(_ value: String) -> String {
+    static func printable(_ value: String) -> String {
         String(
             String.UnicodeScalarView(
                 value.unicodeScalars.prefix(60).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))

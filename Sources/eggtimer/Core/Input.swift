@@ -49,6 +49,8 @@ enum Input: Equatable {
     case timerEnded(socket: String)
     /// A source's one line for the log (``TimerFollows``: a socket that does not answer).
     case note(String)
+    /// A keypad press as the key map read it, or its pending cancel come due (``KeypadSource``).
+    case keyAction(KeyAction)
 }
 
 extension Input {
@@ -56,7 +58,7 @@ extension Input {
     /// opposed to a report from the system or the clock.
     var isUserAction: Bool {
         switch self {
-        case .key: true
+        case .key, .keyAction: true
         case .signal(let number): number == SIGUSR1
         case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .startRequest, .timerStatus,
             .timerEnded, .note:

@@ -5,8 +5,8 @@ import TimerText
 ///
 /// A plain value; any thread.
 struct KeypadSettings: Sendable, Equatable {
-    /// Which devices give keys (`keys = auto|PATH`; `auto` by default).
-    var selection = KeySelection.auto
+    /// Which devices give keys (`keys = auto|PATH|none`, `--keys`; `auto` by default); nil for `none`.
+    var selection: KeySelection? = KeySelection.auto
     /// What the digits 4 to 9 start (`key-4 = pasta 9m`), by digit; a digit not here does nothing.
     var starts: [Int: StartRequest] = [:]
 

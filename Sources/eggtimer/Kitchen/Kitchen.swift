@@ -1,3 +1,4 @@
+import AlarmAudio
 import ControlChannel
 import Glibc
 import HouseBus
@@ -20,16 +21,22 @@ import TimerText
 /// ``timers`` picture are what the other fronts (MQTT, keys, voice, HTTP) build on. Owned by the
 /// main thread.
 final class Kitchen {
-    private let options: Options
-    private let clock = MonotonicClock()
-    private var core: KitchenCore
-    private var loop: EventLoop
+    let options: Options
+    let clock = MonotonicClock()
+    private(set) var core: KitchenCore
+    var loop: EventLoop
     private var out = Output(descriptor: STDOUT_FILENO)
-    private let runtime: String
+    let runtime: String
     private var inbox: KitchenInbox?
     private var follows: TimerFollows?
     /// The kitchen's MQTT side and its client with `--mqtt`; nil without a broker (Kitchen+Bus.swift).
     var bus: (reducer: KitchenBus, client: BusClient)?
+    /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
+    var seenOrder: [String] = []
+    /// The speaker test's player while it plays (Kitchen+Keypad.swift).
+    var speakerTest: AlarmPlayer?
+    /// The alarm sound, decoded at the first speaker test.
+    var alarmSound: AlarmSound?
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -92,6 +99,7 @@ final class Kitchen {
         let follows = TimerFollows(folder: runtime, at: clock.now())
         self.follows = follows
         loop.add(follows)
+        if let keypad = openKeypad() { loop.add(keypad) }
         if options.bus.url != nil {
             do throws(ExitStatus) {
                 loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
@@ -139,8 +147,17 @@ final class Kitchen {
                     .answer(.shell(connection: connection), .refused(.init(kind: .usage, text: error.description)))
                 ])
             }
-        case .timerStatus(let socket, let status): perform(core.status(socket: socket, status))
-        case .timerEnded(let socket): perform(core.ended(socket: socket))
+        case .timerStatus(let socket, let status):
+            if core.timers[socket] == nil {
+                seenOrder.removeAll { $0 == socket }
+                seenOrder.append(socket)
+            }
+            perform(core.status(socket: socket, status))
+        case .timerEnded(let socket):
+            seenOrder.removeAll { $0 == socket }
+            perform(core.ended(socket: socket))
+        case .keyAction(let action): perform(key: action)
+        case .audio(let event): handleSpeakerTest(event)
         case .note(let line): say(line)
         case .fileWritten(let name):
             if let name, name.hasSuffix(".sock") {
@@ -188,6 +205,7 @@ final class Kitchen {
             switch origin {
             case .shell: "shell"
             case .bus: "MQTT"
+            case .keypad: "keypad"
             }
         switch outcome {
         case .started(let status): return "\(StartCommand.said(status)) (from \(by))"
@@ -195,5 +213,6 @@ final class Kitchen {
         }
     }
 
-    private func say(_ line: String) { out.write(line + "\n") }
+    /// Writes one line to the kitchen's log.
+    func say(_ line: String) { out.write(line + "\n") }
 }

@@ -18,6 +18,8 @@ struct KitchenCore {
         case shell(connection: Int)
         /// An MQTT start payload (the kitchen's bus; nobody waits on a connection).
         case bus
+        /// A keypad's digit (the kitchen's keys; the answer is only its log line).
+        case keypad
     }
 
     /// How a start ended, as its origin is told.
