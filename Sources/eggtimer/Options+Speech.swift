@@ -39,7 +39,7 @@ extension Options {
     /// - Returns: The text to prepare, or nil for the plain alarm.
     func spokenLine(label: String, sentence: (String) -> String) -> String? {
         if let say { return say }
-        return announce ? sentence(label) : nil
+        return announce == true ? sentence(label) : nil
     }
 
     static let speechSpecs: [Spec] = [
@@ -57,7 +57,8 @@ extension Options {
         },
         Spec(
             names: ["--announce"], group: .timer,
-            help: "say the timer's name at the head of each ringing (\"Soft eggs are ready\")", fits: Scope.timers,
+            help: "say the timer's name at the head of each ringing (\"Soft eggs are ready\"; the kitchen's timers do)",
+            fits: Scope.timers + [.subcommand("kitchen")],
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
             switch value {

@@ -83,8 +83,10 @@ struct Options: Equatable {
     var ramp: Duration?
     /// `--say TEXT`: the line spoken at the head of each ringing (Options+Speech.swift); nil for none.
     var say: String?
-    /// `--announce`: speak the timer's ring sentence ("Soft eggs are ready") at the head of each ringing.
-    var announce = false
+    /// `--announce`: speak the timer's ring sentence ("Soft eggs are ready") at the head of each
+    /// ringing; nil when neither the command line nor the config file said (a timer then does not,
+    /// and the kitchen passes `--announce` to the timers it starts: `announce = no` turns it off).
+    var announce: Bool?
     /// `--voice NAME`: the espeak-ng voice to speak in; nil for espeak-ng's default.
     var voice: String?
     /// `--on-done CMD`: run through `/bin/sh -c` once at the deadline; never empty.

@@ -21,8 +21,8 @@ import Testing
         /// The runtime folder the timers' sockets are in.
         var sockets: String { runtime + "/eggtimer" }
 
-        init() {
-            let config = "device = file:'\(scratch)/alarm.raw',raw\n"
+        init(config extra: String = "") {
+            let config = "device = file:'\(scratch)/alarm.raw',raw\n" + extra
             let fd = open(scratch + "/config", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             _ = config.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) }
             close(fd)
@@ -300,6 +300,46 @@ import Testing
         #expect(timer.finish() == .exited(1))
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// `announce = no` in the config file: the kitchen passes no `--announce` (which would win
+    /// over the timer's own reading of that line), so its timers ring without a spoken line.
+    @Test func announceNoInTheConfigFileKeepsTheKitchensTimersQuiet() throws {
+        let house = House(config: "announce = no\n")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "9m", "quiet"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        let record = readFile(house.state + "/eggtimer/quiet.timer").map { String(decoding: $0, as: UTF8.self) }
+        #expect(record?.contains("label=quiet") == true && record?.contains("announce") == false, "\(record ?? "")")
+        #expect(house.command(["cancel", "quiet"]).termination == .exited(0))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// A read-only state folder (as root, a read-only bind mount in a private mount namespace;
+    /// else mode 0500): `start` starts the timer as a foreground one starts there, with no log
+    /// file beside the records, rather than failing with 70 because that log cannot be made.
+    @Test func startInAReadOnlyStateFolderStartsTheTimerAnyway() throws {
+        let house = House()
+        let records = house.state + "/eggtimer"
+        mkdir(house.state, 0o700)
+        mkdir(records, 0o700)
+        defer { chmod(records, 0o700) }
+        let launcher: [String]
+        if getuid() == 0 {
+            let mount = SystemTool.mount.path
+            let script = mount + #" --bind "$0" "$0" && "# + mount + #" -o remount,ro,bind "$0" "$0" && exec "$@""#
+            launcher = [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, records]
+        } else {
+            chmod(records, 0o500)
+            launcher = []
+        }
+        let start = runEggtimer(["start", "9m", "ro"], environment: house.environment, launcher: launcher)
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        #expect(start.stdout.hasPrefix("ro: started, rings in 9:00 (pid "), "\(start.stdout)")
+        #expect(house.status("ro")?.state == .counting)
+        #expect(house.command(["cancel", "ro"]).termination == .exited(0))
     }
 
     @Test func startWithNoKitchenStartsTheTimerDirectlyAndRefusesALabelInUse() throws {

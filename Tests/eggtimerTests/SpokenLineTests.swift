@@ -167,7 +167,7 @@ private final class ScriptedPreparer: LinePreparer {
             location: .init(path: Array("/tmp/config".utf8), required: false),
             contents: Array("announce = yes\nvoice = de\n".utf8))
         let options = try Options.settings(from: file)
-        #expect(options.announce && options.voice == "de")
+        #expect(options.announce == true && options.voice == "de")
         let bad = ConfigFile(
             location: .init(path: Array("/tmp/config".utf8), required: false),
             contents: Array("announce = maybe\n".utf8))

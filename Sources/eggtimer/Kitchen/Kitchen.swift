@@ -185,7 +185,9 @@ final class Kitchen {
             case .spawn(let label, let arguments, let origin):
                 let log = TimerLaunch.log(label: label)
                 do throws(SpawnError) {
-                    let pid = try TimerLaunch.start(arguments + KitchenBus.timerArguments(options.bus), log: log)
+                    let pid = try TimerLaunch.start(
+                        arguments + KitchenBus.timerArguments(options.bus), log: log,
+                        announce: options.announce != false)
                     loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
                 } catch {

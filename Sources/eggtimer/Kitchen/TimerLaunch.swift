@@ -9,24 +9,29 @@ import Glibc
 /// command line (``StartRequest/arguments``), so no request adds an option.
 enum TimerLaunch {
     /// The log file for the timer labelled `label`: `<state folder>/<socket name>.log`, the state
-    /// folder made if missing; `/dev/null` when there is none or it cannot be made.
+    /// folder made if missing; `/dev/null` when there is none, it cannot be made or it cannot be
+    /// written (a read-only state folder: the timer then starts as a foreground one does there,
+    /// with its own warning that it has no record).
     static func log(label: String) -> String {
-        guard let store = RecordStore.current(), (try? store.prepare()) != nil else { return "/dev/null" }
+        guard let store = RecordStore.current(), (try? store.prepare()) != nil, access(store.folder, W_OK) == 0
+        else { return "/dev/null" }
         return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
     }
 
-    /// Starts `eggtimer arguments… --announce --json`, detached: every timer started from the
-    /// kitchen (or by `start`) says its name at the head of each ring ("Soft eggs are ready",
-    /// issue 28), and rings the plain alarm with one warning where no speech library is.
+    /// Starts `eggtimer arguments… [--announce] --json`, detached: with `--announce`, the timer
+    /// says its name at the head of each ring ("Soft eggs are ready", issue 28), and rings the
+    /// plain alarm with one warning where no speech library is.
     /// - Parameters:
     ///   - arguments: After the program name (``StartRequest/arguments``).
     ///   - log: Standard output and error go here (created 0600, truncated).
     /// - Returns: The child's pid; this process is its parent until it exits.
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
-    static func start(_ arguments: [String], log: String) throws(SpawnError) -> pid_t {
+    /// - Parameter announce: Whether to pass `--announce` (the kitchen's timers, unless its
+    ///   config says `announce = no`); else the timer reads its config's `announce` itself.
+    static func start(_ arguments: [String], log: String, announce: Bool = false) throws(SpawnError) -> pid_t {
         try ChildProcess.start(
-            "/proc/self/exe", ["eggtimer"] + arguments + ["--announce", "--json"], detachment: .session
+            "/proc/self/exe", ["eggtimer"] + arguments + (announce ? ["--announce"] : []) + ["--json"], detachment: .session
         ) {
             actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)

@@ -74,7 +74,7 @@ struct RecordKeeper {
             device: options.device, sound: options.soundPath.map(absoluteSound), loops: options.loops,
             ringFor: options.ringFor,
             volume: options.volume, ramp: options.ramp, onDone: options.onDone, say: options.say,
-            announce: options.announce, voice: options.voice)
+            announce: options.announce == true, voice: options.voice)
         let name = RecordStore.fileName(label: label)
         let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
         return RecordKeeper(
