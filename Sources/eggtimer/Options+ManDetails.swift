@@ -258,8 +258,9 @@ extension Options {
         and is tried again later. At most \fB\-\-max\-timers\fR (config key \fBmax\-timers\fR, 1 to 99,
         default 12) run at once: one more \fBstart\fR is refused with one line and exit 75. A label
         already running is refused (64), as the kitchen's own, \fBkitchen\fR (with \fB\-\-mqtt\fR a timer's
-        \fB\-\-label kitchen\fR is refused: \fIP/NODE/kitchen/availability\fR is the kitchen's). SIGTERM or
-        SIGINT ends the kitchen with 0, never its timers. Without a kitchen, \fBstart\fR starts the timer
+        \fB\-\-label kitchen\fR is refused: \fIP/NODE/kitchen/availability\fR is the kitchen's). SIGTERM,
+        SIGINT or SIGQUIT ends the kitchen with 0, never its timers; Ctrl\-Z stops it as any program
+        (its timers count on) until \fBfg\fR or \fBbg\fR. Without a kitchen, \fBstart\fR starts the timer
         directly, the same way. Either way it waits until the timer runs (5 s at most) and prints
         \fBSoft: started, rings in 5:00 (pid 4242)\fR; a timer that exits first is 70, one that does not
         answer in time 69.

@@ -342,6 +342,33 @@ import Testing
         #expect(house.command(["cancel", "ro"]).termination == .exited(0))
     }
 
+    /// Ctrl-Z (SIGTSTP) stops the kitchen as it stops any program, and SIGCONT (`fg`, `bg`) lets
+    /// it go on; Ctrl-\\ (SIGQUIT) ends it as Ctrl-C does (the tester's tmux: Ctrl-Z did nothing).
+    @Test func ctrlZStopsTheKitchenAndSIGCONTGoesOn() throws {
+        let house = House()
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        kill(kitchen.pid, SIGTSTP)
+        #expect(waitUntil(soon(), reading: kitchen) { processState(kitchen.pid) == "T" }, "stopped")
+        kill(kitchen.pid, SIGCONT)
+        #expect(waitUntil(soon(), reading: kitchen) { processState(kitchen.pid) != "T" }, "running again")
+        let start = house.command(["start", "9m", "after"])
+        #expect(start.termination == .exited(0) && start.stdout.contains("(pid "), "\(start.stderr)")
+        #expect(kitchen.expect("after: started", until: soon()))
+        #expect(house.command(["cancel", "after"]).termination == .exited(0))
+        kill(kitchen.pid, SIGQUIT)
+        #expect(kitchen.expect("kitchen: ended by SIGQUIT; its timers run on", until: soon()))
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// The state letter of `pid` in /proc/PID/stat (R, S, T, Z…), nil when it is gone.
+    private func processState(_ pid: pid_t) -> Character? {
+        guard let bytes = readFile("/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].first { $0 != " " }
+    }
+
     @Test func startWithNoKitchenStartsTheTimerDirectlyAndRefusesALabelInUse() throws {
         let house = House()
         let start = house.command(["start", "10m", "--label", "direct"])

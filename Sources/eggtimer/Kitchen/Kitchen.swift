@@ -134,9 +134,14 @@ final class Kitchen {
     private func handle(_ input: Input) -> ExitStatus? {
         let now = clock.now()
         switch input {
-        case .signal(let number) where number == SIGTERM || number == SIGINT:
-            say("kitchen: ended by \(number == SIGTERM ? "SIGTERM" : "SIGINT"); its timers run on")
+        case .signal(let number) where [SIGTERM, SIGINT, SIGQUIT].contains(number):
+            let name = number == SIGTERM ? "SIGTERM" : number == SIGINT ? "SIGINT" : "SIGQUIT"
+            say("kitchen: ended by \(name); its timers run on")
             return .done
+        case .signal(SIGTSTP):
+            // Ctrl-Z: stopped as any program is (its timers count on in their own processes);
+            // `fg`, `bg` or SIGCONT go on from here.
+            kill(getpid(), SIGSTOP)
         case .startRequest(let text, let connection):
             do throws(UsageError) {
                 start(
