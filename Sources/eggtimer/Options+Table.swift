@@ -179,7 +179,8 @@ extension Options {
             ) { _, _ in .kitchen },
             Subcommand(
                 names: ["start"], usage: "WHAT [LABEL]",
-                help: "start a timer (soft, 7m30s pasta, ...) through the kitchen when it runs, else directly, detached",
+                help:
+                    "start a timer (soft, 7m30s pasta, ...) through the kitchen when it runs, else directly, detached",
                 takesLabel: true, takesWords: true
             ) { what, options in .start(what: what ?? "", label: options.label) },
         ]

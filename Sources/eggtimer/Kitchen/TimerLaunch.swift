@@ -18,20 +18,22 @@ enum TimerLaunch {
         return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
     }
 
-    /// Starts `eggtimer arguments… [--announce] --json`, detached: with `--announce`, the timer
-    /// says its name at the head of each ring ("Soft eggs are ready", issue 28), and rings the
-    /// plain alarm with one warning where no speech library is.
+    /// Starts `eggtimer arguments… [--announce] --json`, detached.
+    ///
+    /// With `--announce`, the timer says its name at the head of each ring ("Soft eggs are
+    /// ready", issue 28), and rings the plain alarm with one warning where no speech library is.
+    /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
     /// - Parameters:
     ///   - arguments: After the program name (``StartRequest/arguments``).
     ///   - log: Standard output and error go here (created 0600, truncated).
+    ///   - announce: Whether to pass `--announce` (the kitchen's timers, unless its config says
+    ///     `announce = no`); else the timer reads its config's `announce` itself.
     /// - Returns: The child's pid; this process is its parent until it exits.
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
-    /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
-    /// - Parameter announce: Whether to pass `--announce` (the kitchen's timers, unless its
-    ///   config says `announce = no`); else the timer reads its config's `announce` itself.
     static func start(_ arguments: [String], log: String, announce: Bool = false) throws(SpawnError) -> pid_t {
-        try ChildProcess.start(
-            "/proc/self/exe", ["eggtimer"] + arguments + (announce ? ["--announce"] : []) + ["--json"], detachment: .session
+        let words = ["eggtimer"] + arguments + (announce ? ["--announce"] : []) + ["--json"]
+        return try ChildProcess.start(
+            "/proc/self/exe", words, detachment: .session
         ) {
             actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
