@@ -46,16 +46,8 @@ enum HouseCommands {
 
     /// `follow`: the command line over the config file's settings, then ``Follower``.
     private static func follow(arguments: [String], raw: [[UInt8]]) -> ExitStatus {
-        let settings: Options
-        do { settings = try Options.configured() } catch {
-            printError("eggtimer: \(error.description)")
-            return .configuration
-        }
         let options: Options
-        do { options = try Options.parse(arguments, raw: raw, base: settings) } catch {
-            printError("eggtimer: \(error.description)")
-            return .usage
-        }
+        do throws(ExitStatus) { options = try Options.longRunning(arguments, raw: raw) } catch { return error }
         guard options.bus.url != nil else {
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
             return .usage

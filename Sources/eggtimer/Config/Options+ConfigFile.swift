@@ -55,6 +55,29 @@ extension Options {
         return try settings(from: ConfigFile.read(location))
     }
 
+    /// The options of a long-running subcommand (`follow`, `kitchen`): the config file's
+    /// settings (``configured(environment:)``) under the command line.
+    ///
+    /// One-shot subcommands never read the file; these do, so a kitchen Pi runs them with no
+    /// options. Prints the one line of a failure to standard error.
+    /// - Parameters:
+    ///   - arguments: The command line after the program name.
+    ///   - raw: The same arguments as bytes (``parse(_:raw:base:)``).
+    /// - Returns: The options.
+    /// - Throws: ``ExitStatus/configuration`` (78) for a bad config file, ``ExitStatus/usage`` (64)
+    ///   for a bad command line.
+    static func longRunning(_ arguments: [String], raw: [[UInt8]]) throws(ExitStatus) -> Options {
+        let settings: Options
+        do { settings = try Options.configured() } catch {
+            printError("eggtimer: \(error.description)")
+            throw .configuration
+        }
+        do { return try Options.parse(arguments, raw: raw, base: settings) } catch {
+            printError("eggtimer: \(error.description)")
+            throw .usage
+        }
+    }
+
     /// Sets one key's value through its option; a relative `sound` is taken from the file's folder.
     /// - Throws: `ConfigSyntax.Problem` with the option's message for a bad value, naming the key.
     private static func apply(

@@ -41,16 +41,8 @@ final class Kitchen {
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
     static func run(arguments: [String], raw: [[UInt8]]) -> ExitStatus {
-        let settings: Options
-        do { settings = try Options.configured() } catch {
-            printError("eggtimer: \(error.description)")
-            return .configuration
-        }
         let options: Options
-        do { options = try Options.parse(arguments, raw: raw, base: settings) } catch {
-            printError("eggtimer: \(error.description)")
-            return .usage
-        }
+        do throws(ExitStatus) { options = try Options.longRunning(arguments, raw: raw) } catch { return error }
         return Kitchen(options: options).run()
     }
 
