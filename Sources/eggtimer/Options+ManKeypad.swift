@@ -25,7 +25,7 @@ extension Options {
         Cancel the newest timer in 3 s; pressed again within them, the cancel is withdrawn.
         .TP
         .B . Enter
-        Say what runs (logged, until the kitchen speaks).
+        Say what runs: logged, and spoken ("Pasta: three minutes forty left", "Nothing is running").
         .TP
         .B *
         Play the alarm once: a speaker test.
@@ -43,7 +43,11 @@ extension Options {
         across boots and ports), and grabs it (EVIOCGRAB) so its presses do not also type into a
         console. \fB\-\-keys none\fR reads no device. Each action is one line of the kitchen's log
         (\fIkey: Soft: alarm stopped\fR, \fIkey: pasta: 3:40 left; Soft: ringing\fR); the speaker test
-        is not played within 2 s of a timer's deadline. Devices plugged in later are read at once and
+        is not played within 2 s of a timer's deadline. A start, the report and a cancel are also
+        answered by voice on the kitchen's device ("Soft egg, five minutes", "Cancelled"; in the
+        config's \fBvoice\fR, English or German; SPOKEN LINE), never while a timer rings nor within
+        2 s of a deadline (then only logged, \fIvoice: ... not said\fR); \fBannounce = no\fR in the
+        config file keeps the kitchen and its timers quiet. Devices plugged in later are read at once and
         those unplugged are dropped with one line (\fIkeys: /dev/input/event3 is gone\fR); a device that cannot be opened is one line naming
         it, and the rest goes on.
         .PP

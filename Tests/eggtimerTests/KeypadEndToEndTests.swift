@@ -282,6 +282,11 @@ import Testing
         #expect(pad.house.captured > 0, "the alarm was played once into the file PCM")
         try pad.press(KeyCode.digits[1])
         #expect(kitchen.expect("Soft: started", until: soon()))
+        // Answered by voice too (issue 28), through the same device: the speaker test is over.
+        let before = pad.house.captured
+        #expect(kitchen.expect("voice: saying 'Soft egg, five minutes'\n", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("voice: 'Soft egg, five minutes': played\n", until: soon()), "\(kitchen.stdout)")
+        #expect(pad.house.captured > before, "the answer was played into the file PCM")
         var offset = kitchen.stdout.count
         try pad.press(.keypadPlus)
         #expect(keyLine(kitchen, after: offset)?.hasPrefix("key: Soft: ") == true, "\(kitchen.stdout)")
@@ -291,12 +296,38 @@ import Testing
         let report = try #require(keyLine(kitchen, after: offset))
         #expect(report.hasPrefix("key: Soft: 5:") || report.hasPrefix("key: Soft: 6:"), "\(report)")
         #expect(report.hasSuffix(" left"), "\(report)")
+        #expect(kitchen.expect("voice: saying 'Soft: ", until: soon()), "\(kitchen.stdout)")
         offset = kitchen.stdout.count
         try pad.press(.backspace)
         #expect(
             keyLine(kitchen, after: offset) == "key: Soft is cancelled in 3 s unless the cancel key is pressed again")
         #expect(kitchen.expect("key: Soft: cancelled", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("Soft: ended", until: soon()))
+        #expect(kitchen.expect("voice: saying 'Cancelled'\n", until: soon()), "\(kitchen.stdout)")
+        stop(kitchen)
+    }
+
+    /// The report key with nothing running is answered "Nothing is running", heard in the file
+    /// PCM; with `announce = no` the kitchen keeps quiet and only logs.
+    @Test(arguments: [false, true])
+    func theReportWithNothingRunningIsSpokenUnlessAnnounceIsNo(quiet: Bool) throws {
+        let pad = Pad(config: quiet ? "announce = no\n" : "")
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        try pad.press(.enter)
+        #expect(kitchen.expect("key: no timer runs\n", until: soon()), "\(kitchen.stdout)")
+        if quiet {
+            // A start afterwards is a barrier: the report's answer would have come before it.
+            try pad.press(KeyCode.digits[1])
+            #expect(kitchen.expect("Soft: started", until: soon()))
+            #expect(!kitchen.stdout.contains("voice:"), "\(kitchen.stdout)")
+            #expect(pad.house.command(["cancel", "Soft"]).termination == .exited(0))
+        } else {
+            #expect(kitchen.expect("voice: 'Nothing is running': played\n", until: soon()), "\(kitchen.stdout)")
+            #expect(pad.house.captured > 0, "said into the file PCM")
+        }
         stop(kitchen)
     }
 

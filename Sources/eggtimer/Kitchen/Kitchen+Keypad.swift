@@ -43,6 +43,9 @@ extension Kitchen {
     /// The followed timers' socket names, newest first (by when the kitchen first saw each).
     private var newestFirst: [String] { seenOrder.reversed().filter { core.timers[$0] != nil } }
 
+    /// The followed timers' latest statuses, newest first.
+    var newestTimers: [TimerStatus] { newestFirst.compactMap { core.timers[$0] } }
+
     /// Carries out one keypad action, with its one line.
     func perform(key action: KeyAction) {
         let now = clock.now()
@@ -61,8 +64,10 @@ extension Kitchen {
         case .cancelWithdrawn: say("key: cancel withdrawn")
         case .cancelNewest:
             guard let newest = newestFirst.first else { return say("key: no timer runs to cancel") }
-            send(.cancel, to: newest)
-        case .report: say("key: " + report())
+            if send(.cancel, to: newest) { speak(phrases.cancelled) }
+        case .report:
+            say("key: " + report())
+            speakReport()
         case .testSound: testSound(at: now)
         }
     }
@@ -85,57 +90,81 @@ extension Kitchen {
     }
 
     /// One exchange with the timer on `socket` (at most ``keypadAnswerLimit``), and its line.
-    private func send(_ command: Command, to socket: String) {
+    /// - Returns: Whether the timer did it.
+    @discardableResult
+    private func send(_ command: Command, to socket: String) -> Bool {
         let label = core.timers[socket]?.label ?? socket
         do throws(ControlError) {
             let reply = try ControlClient.exchange(
                 ControlRequest.command(command).line, label: socket, folder: runtime, timeout: Self.keypadAnswerLimit)
             switch ControlCommands.outcome(of: reply, command: command, label: label, time: .system) {
-            case .success(let line): say("key: " + line)
+            case .success(let line):
+                say("key: " + line)
+                return true
             case .failure(let failure): say("key: " + failure.message)
             }
         } catch {
             say("key: \(label): \(error.description)")
         }
+        return false
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within
     /// ``speakerTestMargin`` or a test plays already.
     private func testSound(at now: ContinuousClock.Instant) {
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        let nowMilliseconds = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
-        if core.timers.values.contains(where: {
-            $0.deadlineUnixMilliseconds.map { abs($0 - nowMilliseconds) < Self.speakerTestMargin } ?? false
-        }) {
+        if timerDue(within: Self.speakerTestMargin) {
             return say("key: speaker test not played: a timer is due within 2 s")
         }
         guard speakerTest == nil else { return say("key: speaker test playing already") }
+        guard let sound = kitchenSound() else { return say("key: speaker test not played: the sound cannot be read") }
+        play(sound, loudness: options.loudness(for: sound), as: "key: speaker test", at: now)
+        say("key: speaker test: playing the alarm once on \(options.device)")
+    }
+
+    /// Whether a followed timer's deadline is within `margin` milliseconds of the wall clock now,
+    /// before or after it.
+    func timerDue(within margin: Int64) -> Bool {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let nowMilliseconds = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
+        return core.timers.values.contains {
+            $0.deadlineUnixMilliseconds.map { abs($0 - nowMilliseconds) < margin } ?? false
+        }
+    }
+
+    /// The alarm sound, decoded once (its format is the kitchen's own sounds' too); nil when it
+    /// cannot be read.
+    func kitchenSound() -> AlarmSound? {
         if alarmSound == nil {
             var warnings: [String] = []
             alarmSound = try? Startup.loadSound(options.soundPath, warnings: &warnings)
         }
-        guard let sound = alarmSound else { return say("key: speaker test not played: the sound cannot be read") }
-        let player = AlarmPlayer(sound: sound, device: options.device, loudness: options.loudness(for: sound))
-        player.start(at: now, loops: 1, now: now)
-        speakerTest = player
-        loop.add(player)
-        say("key: speaker test: playing the alarm once on \(options.device)")
+        return alarmSound
     }
 
-    /// A report of the speaker test's player: its ending is one line, and the player goes.
+    /// Plays `sound` once on the kitchen's device (the speaker test, a spoken answer); `what`
+    /// begins the lines of its end.
+    func play(_ sound: AlarmSound, loudness: Loudness, as what: String, at now: ContinuousClock.Instant) {
+        let player = AlarmPlayer(sound: sound, device: options.device, loudness: loudness)
+        player.start(at: now, loops: 1, now: now)
+        (speakerTest, speakerUse) = (player, what)
+        loop.add(player)
+    }
+
+    /// A report of the kitchen's own player (the speaker test, a spoken answer): its ending is
+    /// one line, and the player goes.
     func handleSpeakerTest(_ event: AlarmPlayer.Event) {
         guard let player = speakerTest else { return }
         if case .deviceUnavailable(let error) = event {
-            say("key: speaker test: \(error)")
+            say("\(speakerUse): \(error)")
             return player.stop(at: clock.now())
         }
         guard event.endsRinging else { return }
         loop.remove(player)
         speakerTest = nil
         switch event {
-        case .finished: say("key: speaker test: played")
-        case .hung(let error): say("key: speaker test: \(error)")
+        case .finished: say("\(speakerUse): played")
+        case .hung(let error): say("\(speakerUse): \(error)")
         default: break  // stopped: its reason was said
         }
     }

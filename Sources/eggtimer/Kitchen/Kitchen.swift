@@ -33,8 +33,12 @@ final class Kitchen {
     var bus: (reducer: KitchenBus, client: BusClient)?
     /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
     var seenOrder: [String] = []
-    /// The speaker test's player while it plays (Kitchen+Keypad.swift).
+    /// The kitchen's own player while it plays (the speaker test, a spoken answer:
+    /// Kitchen+Keypad.swift, Kitchen+Voice.swift), and what it plays, for its lines.
     var speakerTest: AlarmPlayer?
+    var speakerUse = "key: speaker test"
+    /// The kitchen's spoken answers; nil with `announce = no` (Kitchen+Voice.swift).
+    var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
 
@@ -92,6 +96,11 @@ final class Kitchen {
         self.follows = follows
         loop.add(follows)
         if let keypad = openKeypad() { loop.add(keypad) }
+        if options.announce != false {
+            let voice = KitchenVoice(voice: options.voice, preparer: SpeechLinePreparer())
+            self.voice = voice
+            loop.add(voice)
+        }
         if options.bus.url != nil {
             do throws(ExitStatus) {
                 loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
@@ -107,6 +116,7 @@ final class Kitchen {
                     return status
                 }
             }
+            voiceRound()
         }
     }
 
@@ -193,6 +203,7 @@ final class Kitchen {
                 }
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))
+                if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
             }
         }
