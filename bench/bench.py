@@ -2366,6 +2366,8 @@ class Bench:
         ("kitchen_start_to_counting_ms_max_kitchen", "context", None),
         ("kitchen_start_to_counting_ms_median_direct", "context", None),
         ("kitchen_start_to_counting_ms_max_direct", "context", None),
+        ("kitchen_mqtt_start_to_counting_ms_median", "context", None),
+        ("kitchen_mqtt_start_to_counting_ms_max", "context", None),
         ("kitchen_idle_wakeups_per_s", "≤ 0.1", lambda v: v <= 0.1),
         ("kitchen_uss_mb", "≤ 3", lambda v: v <= 3),
         ("kitchen_key_to_alarm_stopped_ms_median", "≤ 5", lambda v: v <= 5),

@@ -7,6 +7,8 @@ Standard library only. Every process runs in bench.py's private runtime and stat
 config file of its own (`device = null`: the kitchen passes no device, its timers read the config)."""
 
 import json
+import shutil
+import socket
 import os
 import statistics
 import struct
@@ -207,12 +209,84 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
             f"timer's `acknowledged` event (its `t_mono_ns` minus the write instant), {runs} timers: "
             f"{', '.join(f'{v:.2f}' for v in acks)} ms.\n")
     finally:
-        if kitchen.poll() is None:
-            kitchen.terminate()
-        try:
-            kitchen.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            kitchen.kill()
-            kitchen.wait(timeout=5)
-        untrack(kitchen)
+        _end(kitchen, untrack)
         cancel_all()
+    mqtt = _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel_all)
+    if mqtt:
+        bench.figures["kitchen_mqtt_start_to_counting_ms_median"] = statistics.median(mqtt)
+        bench.figures["kitchen_mqtt_start_to_counting_ms_max"] = max(mqtt)
+        bench.details.append(
+            "A start over MQTT: a kitchen with `--mqtt` on a private Mosquitto broker on 127.0.0.1, "
+            f"`mosquitto_pub -t eggtimer/bench/start -m '10m L'` until the timer's `started` event (the launch "
+            f"instant before mosquitto_pub, whose own start-up is included), {runs} starts: "
+            f"{', '.join(f'{v:.1f}' for v in mqtt)} ms.\n")
+
+
+def _end(process, untrack):
+    """Ends a tracked child with SIGTERM (then SIGKILL after 10 s) and forgets it."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+    untrack(process)
+
+
+def _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel_all):
+    """Start payload published -> the timer's `started` event, in ms, through a kitchen on a private
+    broker; [] (and a problem) when mosquitto is missing or a start fails."""
+    broker_bin, pub_bin = shutil.which("mosquitto") or "/usr/sbin/mosquitto", shutil.which("mosquitto_pub")
+    if not os.access(broker_bin, os.X_OK) or not pub_bin:
+        bench.problems.append("kitchen: mosquitto or mosquitto_pub is missing; the MQTT start figures are n/a")
+        return []
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = os.path.join(bench.out, "kitchen-mosquitto.conf")
+    with open(config, "w") as f:
+        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    broker = track(subprocess.Popen([broker_bin, "-c", config], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+    kitchen = None
+    samples = []
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or broker.poll() is not None:
+                    bench.problems.append("kitchen: the private mosquitto broker did not start")
+                    return []
+                time.sleep(0.02)
+        kitchen = track(subprocess.Popen(
+            [binary, "kitchen", "--keys", "none", "--mqtt", f"mqtt://127.0.0.1:{port}", "--node", "bench"],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=True))
+        # Connected once its own availability is retained online on the broker.
+        online = subprocess.run(
+            [shutil.which("mosquitto_sub") or "mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-C", "1",
+             "-W", "10", "-t", "eggtimer/bench/kitchen/availability"], capture_output=True, timeout=30)
+        if b"online" not in online.stdout:
+            bench.problems.append("kitchen: the kitchen did not come online on the private broker")
+            return []
+        for run in range(runs):
+            label = f"mqtt{run}-{os.getpid()}"
+            launched = now_ns()
+            subprocess.run([pub_bin, "-h", "127.0.0.1", "-p", str(port), "-t", "eggtimer/bench/start",
+                            "-m", f"10m {label}"], timeout=30, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            started = _started_t_ns(os.path.join(state, label + ".log"))
+            if started is None:
+                bench.problems.append(f"kitchen: the MQTT start {label} did not run")
+                continue
+            samples.append((started - launched) / 1e6)
+            cancel_all()
+    finally:
+        if kitchen is not None:
+            _end(kitchen, untrack)
+        _end(broker, untrack)
+        cancel_all()
+    return samples
