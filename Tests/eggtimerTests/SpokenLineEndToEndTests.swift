@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import Speech
+import SystemKit
 import TestSupport
 import Testing
 
@@ -39,5 +40,35 @@ import Testing
         #expect(leadCount > 0 && captured.prefix(leadCount).contains { $0 != 0 }, "a spoken lead, not silence")
         let plainLoop = leadCount >= 0 && Array(captured.dropFirst(leadCount)) == sound.samples
         #expect(plainLoop, "the loop after the lead is not the plain loop")
+    }
+
+    /// Without libespeak-ng (as root: /dev/null bound over the library's file in a private mount
+    /// namespace, so dlopen finds it and cannot load it), an `--announce` timer rings the plain
+    /// alarm, exactly the plain loop, with one warning.
+    @Test func withoutTheSpeechLibraryTheAlarmRingsPlainWithOneWarning() throws {
+        guard getuid() == 0 else { return }  // the bind mount needs root (CI and `make test` run as root)
+        let library = try #require(loadedLibraryPath("libespeak-ng.so.1"), "libespeak-ng1 is installed")
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let capture = directory + "/plain.raw"
+        let script = SystemTool.mount.path + #" --bind /dev/null "$0" && exec "$@""#
+        let result = runEggtimer(
+            ["2s", "--announce", "--loops", "1", "-D", "file:'\(capture)',raw"], environment: ["HOME": directory],
+            timeout: .seconds(30), launcher: [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, library])
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings.count == 1 && warnings[0].contains("libespeak-ng.so.1"), "\(result.stderr)")
+        let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+        let bytes = try #require(readFile(capture))
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(captured == sound.samples, "the plain loop, nothing before it")
+    }
+
+    /// The file of the loaded shared object `soname`, from this process's /proc/self/maps.
+    private func loadedLibraryPath(_ soname: String) -> String? {
+        guard (try? SharedObject.open(soname).get()) != nil, let maps = readFile("/proc/self/maps") else { return nil }
+        return String(decoding: maps, as: UTF8.self).split(separator: "\n")
+            .compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init) }
+            .first { $0.hasPrefix("/") && $0.contains(soname) }
     }
 }
