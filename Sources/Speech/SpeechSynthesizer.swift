@@ -71,14 +71,20 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
     ///   - text: What to say (see ``synthesize(_:voice:)``).
     ///   - voice: An espeak-ng voice name.
     ///   - format: The alarm's rate and channels.
-    /// - Returns: Interleaved S16 frames in `format`, ready to write to a PCM.
+    /// - Returns: Interleaved S16 frames in `format`, ready to write to a PCM, from the first
+    ///   frame that is not silence: espeak-ng begins a sentence with about 48 ms of samples that
+    ///   are exactly zero, trimmed so the first spoken sample plays at the deadline (issue 28:
+    ///   heard at most 20 ms after it). Empty when the whole line is silence.
     /// - Throws: As ``synthesize(_:voice:)``; ``SpeechError/libraryMissing(_:)`` also for
     ///   libsamplerate, and ``SpeechError/synthesisFailed(_:)`` for a failed conversion.
     public func render(_ text: String, voice: String, format: SpeechFormat) throws(SpeechError) -> SpokenAudio {
         let converter = SamplerateLibrary.named(samplerateFileName)
         if case .failure(let error) = converter { throw error }  // before the synthesis, not after
         let spoken = try synthesize(text, voice: voice)
-        return try convert(spoken.samples, sampleRate: spoken.sampleRate, to: format)
+        let converted = try convert(spoken.samples, sampleRate: spoken.sampleRate, to: format)
+        let first = converted.samples.firstIndex { $0 != 0 } ?? converted.samples.count
+        let silent = first / format.channels * format.channels
+        return silent == 0 ? converted : SpokenAudio(samples: Array(converted.samples[silent...]), format: format)
     }
 
     /// Converts mono samples to `format` with libsamplerate (``SampleRateConverter``:

@@ -95,6 +95,41 @@ import Testing
         print("heard onset: \(Double(heardOnset) / 1e6) ms after the deadline (first loud chunk's arrival)")
     }
 
+    /// A spoken line (issue 28) is heard first, from the deadline as the plain alarm is, and the
+    /// alarm's pass after it is heard whole, sample for sample.
+    @Test func aSpokenLineIsHeardAtTheDeadlineThenTheWholeLoop() throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+
+        let run = EggtimerRun(["3", "-D", "pulse", "--loops", "1", "--say", "Pasta is ready"], server: server)
+        #expect(run.wait(timeout: .seconds(30)) == .exited(0))
+        let sounding = try #require(run.waitForEvent("sounding", timeout: .seconds(1)))
+        let deadline = try #require(EggtimerRun.integer("deadline_t_mono_ns", in: sounding))
+        monitor.waitPast(bootNanoseconds())
+
+        let recording = monitor.recording
+        let onset = try #require(recording.firstLoudFrame, "nothing was heard")
+        let heardOnset = recording.time(ofFrame: onset) - deadline
+        #expect(heardOnset >= 0, "the first loud chunk arrived \(Double(-heardOnset) / 1e6) ms before the deadline")
+        // The line's leading silence is trimmed (Speech's render): its first sample is heard as
+        // soon after the deadline as the plain alarm's (≤ 20 ms, issue 28; 200 ms of slack for the
+        // first chunk's arrival, as above).
+        #expect(heardOnset <= 200 * Self.millisecond, "heard \(Double(heardOnset) / 1e6) ms after the deadline")
+        print("heard onset with a spoken line: \(Double(heardOnset) / 1e6) ms after the deadline")
+        let heard = Array(recording.bytes[(onset * Monitor.bytesPerFrame)...])
+        let sound = shippedSound.bytes
+        #expect(!heard.starts(with: sound.prefix(4096)), "the alarm came first, not the line")
+        // The pass after the line: found by its first 64 bytes on a frame boundary, then whole.
+        let signature = Array(sound.prefix(64))
+        let start = stride(from: 0, to: max(0, heard.count - sound.count + 1), by: Monitor.bytesPerFrame).first {
+            heard[$0] == signature[0] && heard[$0..<($0 + signature.count)].elementsEqual(signature)
+        }
+        let at = try #require(start, "the alarm's pass was not heard after the line")
+        #expect(heard[at..<(at + sound.count)].elementsEqual(sound), "the pass after the line is not whole")
+        #expect(at > 0, "a line before the pass")
+    }
+
     @Test func aStopIsHeardWithinTheBuffer() throws {
         let server = try PulseServer()
         let monitor = try Monitor(server)

@@ -54,6 +54,9 @@ import Testing
         }
         let rendered = try synthesizer.render("Pasta is ready", voice: "en-gb", format: format)
         #expect(rendered.format == format && abs(rendered.frames - converted.frames) <= sampleRate / 10)
+        // The sentence's leading digital silence is trimmed: its first frame is sound (issue 28).
+        #expect(converted.samples.first == 0, "espeak-ng starts with silence")
+        #expect(rendered.samples.prefix(format.channels).contains { $0 != 0 }, "the rendered line starts with sound")
     }
 
     @Test func anUnknownVoiceIsTheTypedErrorNamingIt() {
