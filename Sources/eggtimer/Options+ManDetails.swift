@@ -191,8 +191,9 @@ extension Options {
         .PP
         The alarm never waits for the line. It is made when the timer starts, off the event loop, on the
         speech layer's own thread with a time bound (a one\-second line takes milliseconds), so it is
-        ready long before the deadline of any timer longer than about 2 s (a shorter one opens its
-        device at once, before the line is made, and rings its first time without it); a pause, a resume, \fBadd\fR or a snooze makes no new one. A
+        ready long before the deadline (a timer shorter than the device's early open, 1.5 s, opens it
+        before the line is made, and is started again with the line when it comes, at the same
+        instant); a pause, a resume, \fBadd\fR or a snooze makes no new one. A
         line that fails is one line on standard error and the plain alarm; one still not ready when the
         device is opened for the deadline (1.5 s before it) is one line and the plain alarm for that
         ringing (later ones start with it once it comes). Without the speech library (libespeak\-ng),

@@ -42,6 +42,25 @@ import Testing
         #expect(plainLoop, "the loop after the lead is not the plain loop")
     }
 
+    /// A timer shorter than the device's early open (1 s: the device opens at once, before the
+    /// line is made) is started again with its line once it comes, still before the deadline:
+    /// the capture is the line, then the plain loop.
+    @Test func aShortTimerStillSpeaksItsFirstRinging() throws {
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let capture = directory + "/short.raw"
+        let result = runEggtimer(
+            ["1s", "--say", "Tea", "--loops", "1", "-D", "file:'\(capture)',raw"], environment: ["HOME": directory],
+            timeout: .seconds(30))
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(!result.stderr.contains("without it"), "\(result.stderr)")
+        let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+        let bytes = try #require(readFile(capture))
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(captured.count > sound.samples.count, "a line before the loop")
+        #expect(Array(captured.suffix(sound.samples.count)) == sound.samples, "then the plain loop")
+    }
+
     /// Without libespeak-ng (as root: /dev/null bound over the library's file in a private mount
     /// namespace, so dlopen finds it and cannot load it), an `--announce` timer rings the plain
     /// alarm, exactly the plain loop, with one warning.

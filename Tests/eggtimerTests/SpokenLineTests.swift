@@ -58,7 +58,7 @@ private final class ScriptedPreparer: LinePreparer {
         var inputs: [eggtimer.Input] = []
         line.service([], at: now, into: &inputs)
         #expect(inputs.isEmpty)
-        line.alarmStarting()
+        line.alarmStarting(at: now, loops: 1, now: now)
         player.start(at: ContinuousClock.now, loops: 1, now: ContinuousClock.now)
         let giveUp = ContinuousClock.now + .seconds(30)
         var ended = false
@@ -117,14 +117,49 @@ private final class ScriptedPreparer: LinePreparer {
         #expect(notes.first?.hasPrefix(said) == true, "\(notes)")
     }
 
+    /// A ringing started without the line (a timer shorter than the device's early open) is
+    /// started again with it when it comes before the deadline (by more than the restart margin):
+    /// the capture is the line, then the loop, and nothing is said.
+    @Test func aLineThatComesBeforeTheDeadlineRestartsTheRingingWithIt() throws {
+        let sound = AlarmSound.builtInTone()
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let path = directory + "/capture.raw"
+        let player = AlarmPlayer(sound: sound, device: "file:'\(path)',raw")
+        let preparer = ScriptedPreparer()
+        let line = SpokenLine(text: "Tea", voice: nil, sound: sound, preparer: preparer, player: player)
+        let now = ContinuousClock.now
+        line.request(at: now)
+        let at = now + SpokenLine.restartMargin + .seconds(1)
+        line.alarmStarting(at: at, loops: 1, now: now)
+        player.start(at: at, loops: 1, now: now)
+        let lead = knownLead(sound, frames: 10)
+        preparer.answer = .ready(lead)
+        var inputs: [eggtimer.Input] = []
+        line.service([], at: .now, into: &inputs)
+        #expect(line.takeNotes().isEmpty, "nothing to say: the ringing has its line")
+        let giveUp = ContinuousClock.now + .seconds(30)
+        var ended = false
+        while !ended, ContinuousClock.now < giveUp {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 100)
+            ended = player.events(at: .now).contains { $0.endsRinging }
+        }
+        try #require(ended, "the ringing never ended")
+        let bytes = try #require(readFile(path))
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(captured == lead + sound.samples, "\(captured.count) samples")
+    }
+
     @Test func aLineThatComesLateIsPlayedFromTheNextRinging() throws {
         let sound = AlarmSound.builtInTone()
         let player = AlarmPlayer(sound: sound, device: "null")
         let preparer = ScriptedPreparer()
         let line = SpokenLine(text: "Tea", voice: nil, sound: sound, preparer: preparer, player: player)
         line.request(at: .now)
-        line.alarmStarting()
-        line.alarmStarting()  // said once
+        let now = ContinuousClock.now
+        line.alarmStarting(at: now, loops: nil, now: now)  // sounding already: too late to start again
+        line.alarmStarting(at: now, loops: nil, now: now)  // said once
         let lead = knownLead(sound, frames: 10)
         preparer.answer = .ready(lead)
         var inputs: [eggtimer.Input] = []

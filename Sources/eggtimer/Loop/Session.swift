@@ -191,9 +191,11 @@ struct Session {
             switch effect {
             case .emit(let event): output.write(event)
             case .startAlarm(let at, let loops):
-                spokenLine?.alarmStarting()  // the lead is whatever is ready now: never waited for
+                spokenLine?.alarmStarting(at: at, loops: loops, now: clock.now())  // never waited for
                 player.start(at: at, loops: loops, now: clock.now())
-            case .stopAlarm: player.stop(at: clock.now())
+            case .stopAlarm:
+                spokenLine?.alarmStopped()
+                player.stop(at: clock.now())
             case .bell: terminal.bell()
             case .resize: terminal.resize()
             case .suspend:

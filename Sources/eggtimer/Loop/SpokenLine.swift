@@ -38,6 +38,13 @@ final class SpokenLine: LoopSource {
     private var notes: [String] = []
     /// Whether a ringing was said to start without the line.
     private var toldLate = false
+    /// The ringing started without the line and not sounding yet (a timer shorter than the
+    /// device's early open): when it sounds and its passes, so a line that comes in time
+    /// restarts it with the line at the same instant.
+    private var lateRinging: (at: ContinuousClock.Instant, loops: Int?)?
+    /// How long before the deadline a late line may still restart the ringing: time for the
+    /// player to open the device again (a busy one is asked again every 200 ms).
+    static let restartMargin = Duration.milliseconds(400)
 
     /// - Parameters:
     ///   - text: The words (valid by ``Options/isValidSay(_:)``).
@@ -57,14 +64,33 @@ final class SpokenLine: LoopSource {
         stage = .waiting(preparer.prepare(text, voice: voice, sampleRate: sampleRate, channels: channels, now: now))
     }
 
-    /// Called just before a ringing starts: says once that it rings without the line if it is not ready.
+    /// Called just before a ringing starts: says once that it rings without the line if it is
+    /// not ready and the ringing sounds within ``restartMargin`` (a later one may still be started
+    /// again with it: ``service(_:at:into:)``).
     ///
     /// Never waits: the ringing takes whatever lead the player has now.
-    func alarmStarting() {
-        guard case .waiting = stage, !toldLate else { return }
+    /// - Parameters:
+    ///   - at: When the ringing sounds (boot clock).
+    ///   - loops: Its passes, as the player's start takes them.
+    ///   - now: The boot clock now.
+    func alarmStarting(at: ContinuousClock.Instant, loops: Int?, now: ContinuousClock.Instant) {
+        guard case .waiting = stage else { return }
+        if now < at - Self.restartMargin {
+            lateRinging = (at, loops)
+            return
+        }
+        tellLate()
+    }
+
+    /// Says once that a ringing sounds without the line.
+    private func tellLate() {
+        guard !toldLate else { return }
         toldLate = true
         notes.append("the spoken line was not ready when the alarm started: it rings without it")
     }
+
+    /// The ringing was stopped (acknowledged, paused, snoozed): a late line no longer restarts it.
+    func alarmStopped() { lateRinging = nil }
 
     /// The user's lines gathered since the last call.
     func takeNotes() -> [String] {
@@ -89,14 +115,24 @@ final class SpokenLine: LoopSource {
             case .ready(let samples) where !samples.isEmpty && samples.count % channels == 0:
                 player.lead = samples
                 stage = .ready
-                if toldLate { notes.append("the spoken line is ready: the next ringing starts with it") }
+                if let late = lateRinging, now < late.at - Self.restartMargin {
+                    // Not sounding yet: started again with the line, at the same instant.
+                    player.start(at: late.at, loops: late.loops, now: now)
+                } else {
+                    if lateRinging != nil { tellLate() }
+                    if toldLate { notes.append("the spoken line is ready: the next ringing starts with it") }
+                }
+                lateRinging = nil
             case .ready:
+                lateRinging = nil
                 stage = .failed
                 notes.append("the spoken line came back empty or in pieces: the alarm rings without it")
             case .failed(let reason):
+                lateRinging = nil
                 stage = .failed
                 notes.append("cannot speak the line: \(reason); the alarm rings without it")
             case .libraryMissing(let reason):
+                lateRinging = nil
                 stage = .failed
                 notes.append("warning: \(reason); the alarm rings without the spoken line")
             }
