@@ -120,6 +120,15 @@ import Testing
         return false
     }
 
+    /// The kitchen of `pad` with one device, `event0`, once it listens and the device is open.
+    private func listening(_ pad: Pad) throws -> PipedChild {
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        return kitchen
+    }
+
     /// Reads `watch` until a status in `state` (or the end, or the deadline).
     private func awaitState(_ state: String, on watch: ControlWatch) throws -> Bool {
         let deadline = soon()
@@ -154,10 +163,7 @@ import Testing
 
     @Test func fourStartsItsPresetWhichRingsAndAPressAcknowledgesIt() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(KeyCode.keypadDigits[4])
         #expect(kitchen.expect("tea: started, rings in 0:01 (pid ", until: soon()), "\(kitchen.stdout)")
         let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
@@ -171,10 +177,7 @@ import Testing
 
     @Test func aKeyHeldASecondByItsTimeStampsSnoozesTheAlarm() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
         let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
@@ -187,10 +190,7 @@ import Testing
 
     @Test func aKeyPressedAndNotLetGoSnoozesAtTheHoldDeadline() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
         let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
@@ -250,10 +250,7 @@ import Testing
 
     @Test func aFloodOfTenThousandEventsThenAPressAcknowledges() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
         let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
@@ -271,10 +268,7 @@ import Testing
 
     @Test func plusReportCancelAndTheSpeakerTestEachSayOneKeyLine() throws {
         let pad = Pad()
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(.keypadAsterisk)
         #expect(
             kitchen.expect("key: speaker test: playing the alarm once on file:", until: soon()), "\(kitchen.stdout)")
@@ -312,10 +306,7 @@ import Testing
     @Test(arguments: [false, true])
     func theReportWithNothingRunningIsSpokenUnlessAnnounceIsNo(quiet: Bool) throws {
         let pad = Pad(config: quiet ? "announce = no\n" : "")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(.enter)
         #expect(kitchen.expect("key: no timer runs\n", until: soon()), "\(kitchen.stdout)")
         if quiet {
@@ -333,10 +324,7 @@ import Testing
 
     @Test func theSpeakerTestIsNotPlayedWithinTwoSecondsOfADeadline() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
-        pad.addDevice("event0")
-        let kitchen = pad.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
         let offset = kitchen.stdout.count

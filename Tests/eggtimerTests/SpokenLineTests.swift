@@ -41,6 +41,21 @@ private final class ScriptedPreparer: LinePreparer {
         (0..<(frames * sound.channels)).map { Int16(truncatingIfNeeded: $0 * 13 - 20000) }
     }
 
+    /// Waits (on the player's descriptor, 30 s at most) until `player`'s ringing ends, then reads
+    /// what it wrote to the `file:` PCM at `path`.
+    private func playedOut(_ player: AlarmPlayer, into path: String) throws -> [Int16] {
+        let giveUp = ContinuousClock.now + .seconds(30)
+        var ended = false
+        while !ended, ContinuousClock.now < giveUp {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 100)
+            ended = player.events(at: .now).contains { $0.endsRinging }
+        }
+        try #require(ended, "the ringing never ended")
+        let bytes = try #require(readFile(path))
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
     /// Rings one pass through a `file:` PCM after `prepare` had its say; returns the capture and the notes.
     private func ring(
         answer: LineOutcome?, loudness: Loudness = .unchanged
@@ -60,16 +75,7 @@ private final class ScriptedPreparer: LinePreparer {
         #expect(inputs.isEmpty)
         line.alarmStarting(at: now, loops: 1, now: now)
         player.start(at: ContinuousClock.now, loops: 1, now: ContinuousClock.now)
-        let giveUp = ContinuousClock.now + .seconds(30)
-        var ended = false
-        while !ended, ContinuousClock.now < giveUp {
-            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&ready, 1, 100)
-            ended = player.events(at: .now).contains { $0.endsRinging }
-        }
-        try #require(ended, "the ringing never ended")
-        let bytes = try #require(readFile(path))
-        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let captured = try playedOut(player, into: path)
         return (sound, captured, line.takeNotes(), preparer)
     }
 
@@ -138,16 +144,7 @@ private final class ScriptedPreparer: LinePreparer {
         var inputs: [eggtimer.Input] = []
         line.service([], at: .now, into: &inputs)
         #expect(line.takeNotes().isEmpty, "nothing to say: the ringing has its line")
-        let giveUp = ContinuousClock.now + .seconds(30)
-        var ended = false
-        while !ended, ContinuousClock.now < giveUp {
-            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&ready, 1, 100)
-            ended = player.events(at: .now).contains { $0.endsRinging }
-        }
-        try #require(ended, "the ringing never ended")
-        let bytes = try #require(readFile(path))
-        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let captured = try playedOut(player, into: path)
         #expect(captured == lead + sound.samples, "\(captured.count) samples")
     }
 
