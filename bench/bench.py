@@ -1198,6 +1198,33 @@ class Bench:
 
     # -------------------------------------------------------------------- MQTT (issue 15)
 
+    def private_broker(self, config_name):
+        """A private Mosquitto broker on a free 127.0.0.1 port (anonymous, no persistence; its config
+        `config_name` in the output folder), once it accepts connections: (popen, port), tracked; the
+        caller ends it. Raises HarnessError (the broker ended) when it does not accept within 10 s."""
+        broker_bin = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = os.path.join(self.out, config_name)
+        with open(config, "w") as f:
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        broker = track(subprocess.Popen([broker_bin, "-c", config], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return broker, port
+            except OSError:
+                if time.monotonic() > deadline or broker.poll() is not None:
+                    if broker.poll() is None:
+                        broker.terminate()
+                    finish_process(broker, 5)
+                    untrack(broker)
+                    raise HarnessError("the private mosquitto broker did not start")
+                time.sleep(0.02)
+
     def mqtt_latency(self):
         """Deadline -> `ringing` state at a mosquitto_sub subscriber on loopback: a private broker on a free
         port, the subscriber's lines stamped on arrival (CLOCK_BOOTTIME) by a reader thread, each run's
@@ -1207,25 +1234,9 @@ class Bench:
             self.problems.append("mosquitto or mosquitto_sub is missing (apt install mosquitto mosquitto-clients); "
                                  "the mqtt_* figures are n/a")
             return
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        config = os.path.join(self.out, "mosquitto.conf")
-        with open(config, "w") as f:
-            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        broker = track(subprocess.Popen([broker_bin, "-c", config], stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        broker, port = self.private_broker("mosquitto.conf")
         sub = None
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or broker.poll() is not None:
-                        raise HarnessError("the private mosquitto broker did not start")
-                    time.sleep(0.02)
             sub_argv = [sub_bin, "-h", "127.0.0.1", "-p", str(port), "-v", "-t", "eggtimer/bench/+/state"]
             sub = track(subprocess.Popen(sub_argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, start_new_session=True))

@@ -8,7 +8,6 @@ config file of its own (`device = null`: the kitchen passes no device, its timer
 
 import json
 import shutil
-import socket
 import os
 import statistics
 import struct
@@ -241,27 +240,14 @@ def _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel
     if not os.access(broker_bin, os.X_OK) or not pub_bin:
         bench.problems.append("kitchen: mosquitto or mosquitto_pub is missing; the MQTT start figures are n/a")
         return []
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = os.path.join(bench.out, "kitchen-mosquitto.conf")
-    with open(config, "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    broker = track(subprocess.Popen([broker_bin, "-c", config], stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+    try:
+        broker, port = bench.private_broker("kitchen-mosquitto.conf")
+    except Exception as error:  # HarnessError: reported, the other figures stand
+        bench.problems.append(f"kitchen: {error}")
+        return []
     kitchen = None
     samples = []
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or broker.poll() is not None:
-                    bench.problems.append("kitchen: the private mosquitto broker did not start")
-                    return []
-                time.sleep(0.02)
         kitchen = track(subprocess.Popen(
             [binary, "kitchen", "--keys", "none", "--mqtt", f"mqtt://127.0.0.1:{port}", "--node", "bench"],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
