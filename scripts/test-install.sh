@@ -15,22 +15,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 destdir=$scratch/dest
 root=$destdir$prefix
-passed=0
-failed=0
+# check NAME COMMAND... (and the counts $passed and $failed).
+. scripts/checks.sh
 
-# check NAME COMMAND...: runs the command; its output is shown only when it fails.
-check() {
-    name=$1
-    shift
-    if output=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok: $name"
-    else
-        failed=$((failed + 1))
-        echo "FAILED: $name"
-        printf '%s\n' "$output" | sed 's/^/    /'
-    fi
-}
 
 start=$(date +%s)
 if ! "$make" -s install DESTDIR="$destdir" PREFIX="$prefix" >"$scratch/install.log" 2>&1; then

@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 scratch=$(mktemp -d)
 export DEBIAN_FRONTEND=noninteractive
-passed=0
-failed=0
+# check NAME COMMAND... (and the counts $passed and $failed).
+. scripts/checks.sh
 # The timers the checks started (their PIDs in $scratch/pids, as each check runs in a subshell),
 # and any a recover started, end before the package goes.
 cleanup() {
@@ -32,19 +32,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# check NAME COMMAND...: runs the command; its output is shown only when it fails.
-check() {
-    name=$1
-    shift
-    if output=$("$@" 2>&1); then
-        passed=$((passed + 1))
-        echo "ok: $name"
-    else
-        failed=$((failed + 1))
-        echo "FAILED: $name"
-        printf '%s\n' "$output" | sed 's/^/    /'
-    fi
-}
 finish() {
     echo "package checks: $passed passed, $failed failed${1:-}"
     [ "$failed" -eq 0 ]
