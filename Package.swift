@@ -33,6 +33,8 @@ let package = Package(
         // `link`: Speech loads both with dlopen, so the binary needs neither unless it speaks.
         .systemLibrary(name: "CEspeak"),
         .systemLibrary(name: "CSamplerate"),
+        // libmicrohttpd's header only, seen only by WebServer, which loads it with dlopen.
+        .systemLibrary(name: "CMicrohttpd"),
         // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit alone.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
@@ -61,12 +63,15 @@ let package = Package(
         // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
         // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
         .target(name: "KeyInput", dependencies: ["SystemKit"], swiftSettings: shippedSettings),
+        // HTTP/1.1 on libmicrohttpd (loaded at run time) in its external-poll mode, driven by the
+        // caller's event loop: the only target that sees libmicrohttpd and its GnuTLS.
+        .target(name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit"], swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
                 "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit",
+                "SystemKit", "WebServer",
             ],
             swiftSettings: shippedSettings),
 
@@ -88,9 +93,11 @@ let package = Package(
             name: "eggtimerTests",
             dependencies: [
                 "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit", "TestSupport",
+                "SystemKit", "TestSupport", "WebServer",
             ],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "WebServerTests", dependencies: ["WebServer", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "SpeechTests", dependencies: ["Speech", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
