@@ -1,0 +1,50 @@
+import TimerModel
+
+/// One timer as the kitchen's HTTP API and page show it: an object of `GET /api/timers`.
+///
+/// Made from a followed timer's ``TimerStatus`` (this box) or a house node's MQTT state; the JSON
+/// keys are those of the man page's HTTP API section (`node`, `label`, `state`, `remaining_s`,
+/// `duration_s`, `deadline`, `kind`, `preset`, `phase`, `device`, `local`). A plain value.
+struct WebTimer: Equatable, Sendable {
+    /// The node it runs on (``BusOptions/nodeName`` for this box).
+    var node: String
+    /// Its label.
+    var label: String
+    /// Its state, in the shared vocabulary.
+    var state: TimerState
+    /// The time left.
+    var remaining: Duration
+    /// Its whole length; nil when its status does not say (an older timer).
+    var total: Duration?
+    /// When it rings, Unix milliseconds (UTC); nil when not counting.
+    var deadlineUnixMilliseconds: Int64?
+    /// What it is for: `egg`, `plain`, `pomodoro` or `alarm`; nil when unknown.
+    var kind: String?
+    /// An egg's preset name (`Soft`); nil otherwise.
+    var preset: String?
+    /// A pomodoro's phase (`work`, `short break`, `long break`); nil otherwise.
+    var phase: String?
+    /// Whether the alarm reaches no device (the page shows a warning).
+    var deviceDown: Bool
+    /// Whether it runs on this box (its kitchen follows it) rather than another node.
+    var isLocal: Bool
+}
+
+/// What the API's `GET /api/timers` and each event carry, and what the page renders: this node,
+/// the presets, the timers (this box's first, then the house's, each sorted by node and label).
+struct WebPicture: Equatable, Sendable {
+    /// A preset as the page offers it.
+    struct Preset: Equatable, Sendable {
+        /// Its name (`Soft`).
+        var name: String
+        /// Its length in whole seconds.
+        var seconds: Int64
+    }
+
+    /// This box's node name.
+    var node: String
+    /// The egg presets, in the config's order.
+    var presets: [Preset]
+    /// The timers.
+    var timers: [WebTimer]
+}
