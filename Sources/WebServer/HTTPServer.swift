@@ -201,8 +201,16 @@ public final class HTTPServer {
     /// Their held exchanges are then reported by ``takeClosed()``. C: `MHD_stop_daemon`.
     public func close() {
         guard let daemon else { return }
+        // libmicrohttpd must not be stopped while it holds connections suspended: resume them
+        // (marked dropped, so a stream's reader ends) and let the stop close them all.
+        for request in requests.values where request.isSuspended {
+            (request.isSuspended, request.isDropped) = (false, true)
+            library.resume(request.connection)
+        }
         library.stopDaemon(daemon)
         self.daemon = nil
+        for id in requests.keys.sorted() { requestEnded(id) }
+        connections.removeAll()
         for text in tlsTexts { free(text) }
         tlsTexts = []
     }
