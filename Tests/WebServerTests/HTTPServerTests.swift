@@ -69,6 +69,10 @@ import Testing
         let announced = try HTTPTestClient.request(
             method: "POST", path: "/b", body: Array(repeating: 1, count: 1001), port: loop.port)
         #expect(announced.status == 413)
+        // A huge announced body is refused at its headers, before a byte of it is sent.
+        let huge = try HTTPTestConnection(port: loop.port)
+        huge.send("POST /huge HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\n\r\n")
+        #expect(try huge.readHead(until: .now + .seconds(10)).status == 413)
         // Chunked: no length announced, so the limit is found while reading.
         let connection = try HTTPTestConnection(port: loop.port)
         let chunk = Array(repeating: UInt8(ascii: "x"), count: 600)
