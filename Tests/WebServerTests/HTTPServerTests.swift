@@ -95,6 +95,14 @@ import Testing
         #expect(seen.requests.map(\.path) == ["/fits"])
     }
 
+    @Test func anyAddressServesIPv6AndIPv4PeersByTheirPlainAddress() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServer.Settings(address: "::", port: 0), handler: Self.echo(seen))
+        #expect(try HTTPTestClient.request(path: "/six", host: "::1", port: loop.port).status == 200)
+        #expect(try HTTPTestClient.request(path: "/four", host: "127.0.0.1", port: loop.port).status == 200)
+        #expect(seen.requests.map(\.peer) == ["::1", "127.0.0.1"])
+    }
+
     @Test func anyMethodReachesTheHandler() throws {
         let seen = Seen()
         let loop = try ServerLoop(Self.settings(), handler: Self.echo(seen))
