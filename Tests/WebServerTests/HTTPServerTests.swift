@@ -165,6 +165,19 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        HTTPServerTests.settings { $0.connectionDeadline = .zero },
+        HTTPServerTests.settings { $0.connectionDeadline = .seconds(Int64.max) },
+        HTTPServerTests.settings { $0.connectionLimit = 0 },
+        HTTPServerTests.settings { $0.bodyLimit = -1 },
+    ])
+    func limitsOutOfRangeAreOneClearError(settings: HTTPServer.Settings) {
+        #expect(
+            throws: HTTPServerError(
+                description: "the HTTP server's limits must be positive (the connection deadline at most a day)")
+        ) { try HTTPServer(settings: settings) { _, _ in .later } }
+    }
+
     @Test func socketsAreCloseOnExec() throws {
         let loop = try ServerLoop(Self.settings()) { _, _ in .later }
         let connection = try HTTPTestConnection(port: loop.port)
