@@ -75,7 +75,7 @@ run: release
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
 # SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate; WebServerTests
 # the real libmicrohttpd (and its GnuTLS) over loopback.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12 openssl
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)

@@ -42,6 +42,8 @@ import WebServer
     @Test(arguments: [
         "192.168.1.20:8080", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "kitchen-pi:8080",
         "kitchen-pi.local:8080", "KITCHEN-PI.LOCAL:8080", "eggs.example:8080",
+        // IP literals with the port (the address a phone typed; a literal cannot be rebound).
+        "10.0.0.7:8080", "[fe80::1]:8080", "[2001:DB8::2]:8080", "[::ffff:10.0.0.7]:8080",
     ])
     func allowedHostsPass(_ host: String) throws {
         var (pairing, session) = try paired()
@@ -54,6 +56,8 @@ import WebServer
     @Test(arguments: [
         "evil.example:8080", "192.168.1.20", "192.168.1.20:80", "localhost", "kitchen-pi.local.evil:8080",
         "192.168.1.20:8080.evil", "", ":8080",
+        "10.0.0.7:8081", "10.0.0.7", "256.1.1.1:8080", "1.2.3:8080", "1.2.3.4.5:8080", "0x7f.0.0.1:8080",
+        "1..2.3:8080", "1234.1.1.1:8080", "[evil]:8080", "[::1]:8081", "[:]:8080", "10.0.0.7:08080",
     ])
     func aForeignHostIs403AndNothingElseHappens(_ host: String) throws {
         var (pairing, _) = try paired()
@@ -165,6 +169,7 @@ import WebServer
     @Test(arguments: [
         ("http://192.168.1.20:8080", true), ("https://kitchen-pi.local:8080", true), ("http://localhost:8080", true),
         ("http://evil.example", false), ("http://192.168.1.20:8080.evil.example", false), ("null", false),
+        ("http://10.0.0.7:8080", true), ("http://[fe80::1]:8080", true), ("http://10.0.0.7:8081", false),
         ("http://192.168.1.20:8081", false), ("ftp://localhost:8080", false), ("http://localhost:8080/", false),
     ])
     func aForeignOriginIs403OnEveryPostPairingIncluded(_ origin: String, _ allowed: Bool) throws {

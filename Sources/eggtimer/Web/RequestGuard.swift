@@ -59,14 +59,20 @@ struct RequestGuard: Sendable {
     /// The content type of form bodies.
     static let formType = "application/x-www-form-urlencoded"
 
-    /// The `Host` values accepted, lower-cased (`localhost:8080`, `[::1]:8080`, …).
+    /// The `Host` values accepted by name, lower-cased (`localhost:8080`, `[::1]:8080`, …);
+    /// any IP literal with the right port is accepted as well (``isAllowed(host:)``).
     let allowedHosts: Set<String>
+    /// The listening port (the port an IP-literal `Host` must carry).
+    let port: UInt16
 
     /// A guard for a server on `address`:`port`.
     ///
     /// Accepted hosts: `ADDRESS:PORT` as configured (an IPv6 address in brackets), `localhost`,
     /// `127.0.0.1`, `[::1]`, `HOSTNAME`, `HOSTNAME.local` and each of `names`, all with `:PORT`;
-    /// on port 80 or 443 each without it as well (browsers leave out a default port).
+    /// on port 80 or 443 each without it as well (browsers leave out a default port). Besides
+    /// these, any IPv4 or bracketed IPv6 literal with the port: a phone that typed the box's
+    /// address (DHCP gives it; the box cannot know every address it will have). DNS rebinding
+    /// needs a name the attacker controls, so a literal cannot be rebound.
     /// - Parameters:
     ///   - address: The numeric listening address as configured (`0.0.0.0`, `192.168.1.20`, `::`).
     ///   - port: The port, 1…65535.
@@ -80,6 +86,43 @@ struct RequestGuard: Sendable {
         var hosts = Set(bare.map { $0.asciiLowercased + ":\(port)" })
         if port == 80 || port == 443 { hosts.formUnion(bare.map(\.asciiLowercased)) }
         allowedHosts = hosts
+        self.port = port
+    }
+
+    /// Whether a `Host` value (or an Origin's host part) is accepted: a configured name, or an
+    /// IP literal (`192.168.1.20:8080`, `[fe80::1]:8080`) with the listening port (on 80 or 443
+    /// without it too). Pure.
+    func isAllowed(host: String) -> Bool {
+        let lowered = host.asciiLowercased
+        if allowedHosts.contains(lowered) { return true }
+        var name = Substring(lowered)
+        if let colon = lowered.lastIndex(of: ":"), !lowered[colon...].contains("]") {
+            guard lowered[lowered.index(after: colon)...] == Substring("\(port)") else { return false }
+            name = lowered[..<colon]
+        } else if port != 80 && port != 443 {
+            return false
+        }
+        return Self.isIPv4Literal(name) || Self.isIPv6Literal(name)
+    }
+
+    /// Whether `name` is a dotted-quad IPv4 address: four decimal parts of one to three digits,
+    /// each 0…255.
+    static func isIPv4Literal(_ name: Substring) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy { $0 >= "0" && $0 <= "9" }
+                    && Int(part).map { $0 <= 255 } == true
+            }
+    }
+
+    /// Whether `name` is a bracketed IPv6 address (`[` hex digits, colons and dots `]`, at least
+    /// two colons, at most 47 characters inside).
+    static func isIPv6Literal(_ name: Substring) -> Bool {
+        guard name.hasPrefix("["), name.hasSuffix("]"), name.count >= 4, name.count <= 49 else { return false }
+        let inside = name.dropFirst().dropLast()
+        return inside.filter { $0 == ":" }.count >= 2
+            && inside.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
     }
 
     /// This machine's name, or nil.
@@ -104,7 +147,7 @@ struct RequestGuard: Sendable {
     ) -> Verdict {
         // 1. Host.
         let host = request.header("host") ?? ""
-        guard allowedHosts.contains(host.asciiLowercased) else {
+        guard isAllowed(host: host) else {
             return .refused(Self.refusal(403, "host not allowed: \(Self.shortened(host))"))
         }
         // 2. The session cookie.
@@ -169,7 +212,7 @@ struct RequestGuard: Sendable {
     func isAllowed(origin: String) -> Bool {
         let lowered = origin.asciiLowercased
         for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
-            return allowedHosts.contains(String(lowered.dropFirst(scheme.count)))
+            return isAllowed(host: String(lowered.dropFirst(scheme.count)))
         }
         return false
     }
