@@ -67,10 +67,13 @@ struct App {
         if let control { loop.add(control) }
         if let wall = WallTimer() { loop.add(wall) }
         let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
-        let spokenLine = options.spokenLine(label: label, sentence: phrases.ready).map {
-            SpokenLine(
-                text: $0, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player)
-        }
+        let lines = options.spokenLines(label: label, phrases: phrases)
+        let spokenLine =
+            lines.isEmpty
+            ? nil
+            : SpokenLine(
+                texts: lines, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player
+            )
         if let spokenLine {
             loop.add(spokenLine)
             spokenLine.request(at: clock.now())  // at start: ready long before the deadline

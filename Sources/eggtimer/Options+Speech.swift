@@ -1,3 +1,4 @@
+import Speech
 import TimerText
 
 // The spoken line at the head of each ringing (issue 28): `--say`, `--announce`, `--voice`.
@@ -40,6 +41,23 @@ extension Options {
     func spokenLine(label: String, sentence: (String) -> String) -> String? {
         if let say { return say }
         return announce == true ? sentence(label) : nil
+    }
+
+    /// The lines this timer speaks, by the ringing each starts: `--say`'s text for every ringing;
+    /// with `--announce` a pomodoro's three ("Break time", "Long break", "Back to work") or any
+    /// other timer's ring sentence; empty for the plain alarm.
+    /// - Parameters:
+    ///   - label: The timer's label or preset name, as shown.
+    ///   - phrases: The phrase book of the voice's language.
+    /// - Returns: The words by ``RingLine``.
+    func spokenLines(label: String, phrases: Phrasebook) -> [RingLine: String] {
+        if say == nil, announce == true, case .pomodoro = command {
+            return [
+                .breakTime(long: false): phrases.breakTime(), .breakTime(long: true): phrases.breakTime(long: true),
+                .backToWork: phrases.backToWork,
+            ]
+        }
+        return spokenLine(label: label, sentence: phrases.ready).map { [.ready: $0] } ?? [:]
     }
 
     static let speechSpecs: [Spec] = [
