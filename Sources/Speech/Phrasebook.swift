@@ -17,7 +17,7 @@ public struct Phrasebook: Sendable {
 
     /// The egg presets by their lowercased name: (English, German plural for the ring line,
     /// German singular for the kitchen's answer).
-    private static let eggs: [String: (english: String, germanReady: String, germanOne: String)] = [
+    static let eggs: [String: (english: String, germanReady: String, germanOne: String)] = [
         "soft": ("Soft", "Die weichen Eier sind fertig", "Weiches Ei"),
         "medium": ("Medium", "Die mittleren Eier sind fertig", "Mittleres Ei"),
         "hard": ("Hard", "Die harten Eier sind fertig", "Hartes Ei"),
@@ -57,13 +57,14 @@ public struct Phrasebook: Sendable {
     ///   - duration: Its length; spoken in whole seconds (rounded down).
     /// - Returns: One sentence, without a full stop.
     public func started(_ label: String, duration: Duration) -> String {
-        let name: String
-        if let egg = Self.eggs[label.lowercased()] {
-            name = language == .english ? "\(egg.english) egg" : egg.germanOne
-        } else {
-            name = label
-        }
-        return "\(name), \(spoken(duration))"
+        "\(name(label)), \(spoken(duration))"
+    }
+
+    /// A timer's name in the kitchen's answers: an egg preset's singular ("Soft egg", "Weiches
+    /// Ei"), any other label as given.
+    func name(_ label: String) -> String {
+        guard let egg = Self.eggs[label.lowercased()] else { return label }
+        return language == .english ? "\(egg.english) egg" : egg.germanOne
     }
 
     /// The kitchen's answer to "how long": "Pasta: three minutes forty left" / "Pasta: noch drei
