@@ -106,6 +106,33 @@ enum SpeechEngine {
         return try result.get()
     }
 
+    /// Whether espeak-ng has the voice `name`: initialises the engine (once) and selects it, as
+    /// a synthesis would.
+    ///
+    /// Blocks for the initialisation the first time (about 15 ms: the library, its data and the
+    /// voice) and while another thread synthesises; any thread.
+    /// - Parameters:
+    ///   - name: An espeak-ng voice name.
+    ///   - library: The loaded library to initialise on first use.
+    /// - Throws: ``SpeechError/unknownVoice(_:)``, or ``SpeechError/libraryMissing(_:)``.
+    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`.
+    static func check(voice name: String, library: Result<EspeakLibrary, SpeechError>) throws(SpeechError) {
+        let result: Result<Void, SpeechError> = state.withLock { state in
+            if case .failure(let error) = library { return .failure(error) }
+            if state == nil { state = initialize(library) }
+            guard case .success(var engine) = state else {
+                if case .failure(let error) = state { return .failure(error) }
+                return .failure(.synthesisFailed("espeak-ng is not initialised"))
+            }
+            if engine.voice == name { return .success(()) }
+            let found = setVoice(name, library: engine.library)
+            engine.voice = found ? name : nil
+            state = .success(engine)
+            return found ? .success(()) : .failure(.unknownVoice(name))
+        }
+        try result.get()
+    }
+
     /// Sets the voice `name` as the `espeak-ng -v` command does: by name, identifier or file name
     /// (`de`, `en`, `en-us`, `English (Great Britain)`), else by language (`en-gb`, `de-ch`).
     ///

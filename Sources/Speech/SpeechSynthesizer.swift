@@ -35,6 +35,19 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
         (self.espeakFileName, self.samplerateFileName) = (espeakFileName, samplerateFileName)
     }
 
+    /// Checks that espeak-ng has `voice`, as a synthesis would find it (by name, else by language).
+    ///
+    /// Loads and initialises libespeak-ng the first time (about 15 ms); blocks while another
+    /// thread synthesises. For the start of a timer that will speak, so that a mistyped voice is
+    /// one line and exit 64 rather than a silent line at the deadline.
+    /// - Parameter voice: An espeak-ng voice name.
+    /// - Throws: ``SpeechError/unknownVoice(_:)``; ``SpeechError/libraryMissing(_:)`` when
+    ///   libespeak-ng or its data cannot be loaded (the caller rings without the line then).
+    public func check(voice: String) throws(SpeechError) {
+        guard !voice.isEmpty, voice.utf8.count <= 64, !voice.utf8.contains(0) else { throw .unknownVoice(voice) }
+        try SpeechEngine.check(voice: voice, library: EspeakLibrary.named(espeakFileName))
+    }
+
     /// Synthesises `text` in `voice`: espeak-ng's own output, mono S16 at its rate.
     ///
     /// Blocks for the synthesis (about 1 ms per one-second sentence here, 15 ms the first time,

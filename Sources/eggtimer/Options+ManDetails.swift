@@ -186,8 +186,12 @@ extension Options {
         plays as it was spoken, and the ramp starts after it. Every ringing starts with it again: after
         a snooze, and when a lost device is reopened or a busy one got. \fB\-\-voice\fR \fINAME\fR picks
         an espeak\-ng voice (letters, digits, \fB\-\fR and \fB+\fR, at most 40 bytes: \fBen\-gb\fR,
-        \fBde\fR, \fBen+f3\fR); config keys \fBannounce = yes\fR and \fBvoice =\fR. The record keeps
-        all three, so a recovered timer still speaks.
+        \fBde\fR, \fBen+f3\fR; by name, else by language); one espeak\-ng does not have is one line
+        naming it and exit 64 at start, for a timer that speaks and for the kitchen, never a silent
+        other voice. A label is spoken in any voice; the sentence around it and spoken durations are
+        German for a \fBde\fR voice and English for every other. Config keys \fBannounce = yes\fR and
+        \fBvoice =\fR. The record keeps all three, so a recovered timer still speaks (its voice is not
+        checked again: a voice removed since is the plain alarm with one line).
         .PP
         The alarm never waits for the line. It is made when the timer starts, off the event loop, on the
         speech layer's own thread with a time bound (a one\-second line takes milliseconds), so it is

@@ -60,6 +60,26 @@ extension Options {
         return spokenLine(label: label, sentence: phrases.ready).map { [.ready: $0] } ?? [:]
     }
 
+    /// Checks that espeak-ng has `voice` before a timer or the kitchen that will speak starts.
+    ///
+    /// Blocks for espeak-ng's initialisation (about 15 ms, once; the synthesis would do it a
+    /// moment later anyway). Without libespeak-ng nothing is said here: the line's own warning
+    /// comes, and the plain alarm.
+    /// - Parameters:
+    ///   - voice: The `--voice` (or config `voice =`) name.
+    ///   - synthesizer: The speech layer that looks it up (a test's may hide the library).
+    /// - Throws: `ExitStatus.usage` for a voice espeak-ng does not have, one line naming it.
+    static func checkVoice(_ voice: String, synthesizer: SpeechSynthesizer = SpeechSynthesizer()) throws(ExitStatus) {
+        do throws(SpeechError) {
+            try synthesizer.check(voice: voice)
+        } catch .unknownVoice {
+            printError("eggtimer: --voice: espeak-ng has no voice '\(voice)'; espeak-ng --voices lists them")
+            throw .usage
+        } catch {
+            return  // no library: the spoken line warns once and the alarm rings plain
+        }
+    }
+
     static let speechSpecs: [Spec] = [
         Spec(
             names: ["--say"], argument: "TEXT", group: .timer,

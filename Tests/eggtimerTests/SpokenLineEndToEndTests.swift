@@ -64,10 +64,33 @@ import Testing
         #expect(Array(captured.suffix(sound.samples.count)) == sound.samples, "then the plain loop")
     }
 
+    /// A voice espeak-ng does not have is one line naming it and how to list the voices, exit 64,
+    /// for a timer that speaks and for the kitchen (its config's `voice =`); a known one starts.
+    @Test func anUnknownVoiceIsExit64NamingItAndHowToListTheVoices() throws {
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let config = directory + "/config"
+        writeFile(config, Array("voice = xx\n".utf8), mode: 0o600)
+        let runs = [
+            runEggtimer(["5s", "--announce", "--voice", "xx", "-D", "null"], environment: ["HOME": directory]),
+            runEggtimer(["5s", "--say", "Tea", "--voice", "xx", "-D", "null"], environment: ["HOME": directory]),
+            runEggtimer(["kitchen"], environment: ["HOME": directory, "EGGTIMER_CONFIG": config]),
+        ]
+        for result in runs {
+            #expect(result.termination == .exited(64), "\(result.stderr)")
+            #expect(result.stderr == "eggtimer: --voice: espeak-ng has no voice 'xx'; espeak-ng --voices lists them\n")
+        }
+        let known = runEggtimer(
+            ["1s", "--announce", "--voice", "de", "--loops", "1", "-D", "null"], environment: ["HOME": directory])
+        #expect(known.termination == .exited(0), "\(known.stderr)")
+        #expect(!known.stderr.contains("voice"), "\(known.stderr)")
+    }
+
     /// Without libespeak-ng (as root: /dev/null bound over the library's file in a private mount
     /// namespace, so dlopen finds it and cannot load it), an `--announce` timer rings the plain
-    /// alarm, exactly the plain loop, with one warning.
-    @Test func withoutTheSpeechLibraryTheAlarmRingsPlainWithOneWarning() throws {
+    /// alarm, exactly the plain loop, with one warning; a voice it cannot check is no error.
+    @Test(arguments: [[], ["--voice", "xx"]])
+    func withoutTheSpeechLibraryTheAlarmRingsPlainWithOneWarning(voice: [String]) throws {
         guard getuid() == 0 else { return }  // the bind mount needs root (CI and `make test` run as root)
         let library = try #require(loadedLibraryPath("libespeak-ng.so.1"), "libespeak-ng1 is installed")
         let directory = makePrivateDirectory()
@@ -75,7 +98,8 @@ import Testing
         let capture = directory + "/plain.raw"
         let script = SystemTool.mount.path + #" --bind /dev/null "$0" && exec "$@""#
         let result = runEggtimer(
-            ["2s", "--announce", "--loops", "1", "-D", "file:'\(capture)',raw"], environment: ["HOME": directory],
+            ["2s", "--announce", "--loops", "1", "-D", "file:'\(capture)',raw"] + voice,
+            environment: ["HOME": directory],
             timeout: .seconds(30), launcher: [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, library])
         #expect(result.termination == .exited(0), "\(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning") }

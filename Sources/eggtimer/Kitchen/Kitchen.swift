@@ -69,6 +69,9 @@ final class Kitchen {
     /// - Returns: 0 when a signal ended it; 64 when another kitchen of this user runs; 71 when the
     ///   runtime folder is unsafe or signal handling cannot be set up.
     func run() -> ExitStatus {
+        if options.announce != false, let voice = options.voice {
+            do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
+        }
         do throws(ControlError) {
             try RuntimeFolder.prepare(runtime)
             inbox = try KitchenInbox(runtime: runtime)
