@@ -138,13 +138,14 @@ extension Kitchen {
     }
 
     /// Whether a followed timer's deadline is within `margin` milliseconds of the wall clock now,
-    /// before or after it.
+    /// before or after it (the wall clock ``wallMilliseconds``).
     func timerDue(within margin: Int64) -> Bool {
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        let nowMilliseconds = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
+        let now = wallMilliseconds()
         return core.timers.values.contains {
-            $0.deadlineUnixMilliseconds.map { abs($0 - nowMilliseconds) < margin } ?? false
+            $0.deadlineUnixMilliseconds.map { deadline in
+                let (distance, overflow) = deadline.subtractingReportingOverflow(now)
+                return overflow || distance.magnitude < UInt64(max(0, margin))
+            } ?? false
         }
     }
 

@@ -78,14 +78,8 @@ extension Kitchen {
         let frames = line.samples.count / max(sound.channels, 1)
         let length = Int64(frames) * 1000 / Int64(max(sound.sampleRate, 1))
         let now = clock.now()
-        let quiet: String? =
-            if core.timers.values.contains(where: { $0.state.isRinging }) {
-                "a timer rings"
-            } else if voiceTimerDue(within: Self.quietMargin + length) {
-                "a timer is due within 2 s"
-            } else {
-                nil
-            }
+        let quiet = Self.quietReason(
+            timers: core.timers.values, wallMilliseconds: wallMilliseconds(), lineMilliseconds: length)
         if let quiet {
             if voice.hold(line, at: now) { return }
             return say("voice: '\(line.text)' not said: \(quiet)")
@@ -97,15 +91,36 @@ extension Kitchen {
         say("voice: saying '\(line.text)'")
     }
 
-    /// Whether a followed timer that is not over yet has its deadline within `margin`
-    /// milliseconds of the wall clock now, before or after it (an acknowledged or cancelled one
-    /// needs no device).
-    private func voiceTimerDue(within margin: Int64) -> Bool {
+    /// Why the kitchen may not speak now, or nil when it may: a followed timer rings, or one not
+    /// over yet has its deadline within ``quietMargin`` plus the line's length of `now`, before
+    /// or after it (an acknowledged or cancelled one needs no device).
+    ///
+    /// Pure: the wall clock comes in (``wallMilliseconds``, injected by tests).
+    /// - Parameters:
+    ///   - timers: The followed timers' latest statuses (their deadlines range-checked when parsed).
+    ///   - now: The wall clock now, in milliseconds since the Unix epoch.
+    ///   - lineMilliseconds: The line's length, in milliseconds, 0 or more.
+    /// - Returns: The reason, for the log ("a timer rings", "a timer is due within 2 s"), or nil.
+    static func quietReason(
+        timers: some Sequence<TimerStatus>, wallMilliseconds now: Int64, lineMilliseconds: Int64
+    ) -> String? {
+        let margin = quietMargin + min(max(0, lineMilliseconds), 3_600_000)
+        var due = false
+        for status in timers {
+            if status.state.isRinging { return "a timer rings" }
+            guard !status.state.isFinal, let deadline = status.deadlineUnixMilliseconds else { continue }
+            let (distance, overflow) = deadline.subtractingReportingOverflow(now)
+            if overflow || distance.magnitude < UInt64(margin) { due = true }
+        }
+        return due ? "a timer is due within 2 s" : nil
+    }
+
+    /// The wall clock (CLOCK_REALTIME) now, in milliseconds since the Unix epoch.
+    ///
+    /// The clock the timers' deadlines are given on. Never blocks. C: `clock_gettime`.
+    static func systemWallMilliseconds() -> Int64 {
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
-        let nowMilliseconds = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
-        return core.timers.values.contains { status in
-            !status.state.isFinal && status.deadlineUnixMilliseconds.map { abs($0 - nowMilliseconds) < margin } ?? false
-        }
+        return Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
     }
 }

@@ -41,6 +41,9 @@ final class Kitchen {
     var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
+    /// The wall clock in milliseconds since the Unix epoch, which the timers' deadlines are on;
+    /// a test's may stand still (Kitchen+Voice.swift).
+    var wallMilliseconds: () -> Int64 = Kitchen.systemWallMilliseconds
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -135,8 +138,10 @@ final class Kitchen {
     }
 
     /// Handles one input of the loop.
+    ///
+    /// On the loop's thread; internal so that tests can feed it inputs (a timer's status).
     /// - Returns: The exit status when it ends the kitchen; nil to go on.
-    private func handle(_ input: Input) -> ExitStatus? {
+    func handle(_ input: Input) -> ExitStatus? {
         let now = clock.now()
         switch input {
         case .signal(let number) where [SIGTERM, SIGINT, SIGQUIT].contains(number):
