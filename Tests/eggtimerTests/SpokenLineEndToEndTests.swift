@@ -64,6 +64,55 @@ import Testing
         #expect(Array(captured.suffix(sound.samples.count)) == sound.samples, "then the plain loop")
     }
 
+    /// A timer with `--announce` killed with SIGKILL and brought back by `eggtimer recover` still
+    /// says its name: the recovered process's capture is "Pasta is ready", sample for sample as
+    /// the test's own synthesis, then the plain loop.
+    @Test func aRecoveredAnnounceTimerSaysItsNameFirst() throws {
+        let house = RecoverEndToEndTests.House()
+        let capture = house.state + "/capture.raw"
+        // 6 s: kill, recover and the new process's start end before the deadline, even loaded.
+        let original = PipedChild(
+            ["6s", "--label", "Pasta", "--announce", "--voice", "en-us", "--loops", "1", "--json"]
+                + ["-D", "file:'\(capture)',raw"], environment: house.environment)
+        #expect(original.expect(#""event":"started""#, until: .now + .seconds(15)))
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+        let record = try #require(house.record("Pasta"), "\(house.files())")
+        #expect(record.contains("\nannounce=yes\n") && record.contains("\nvoice=en-us\n"), "\(record)")
+        unlink(capture)  // whatever the killed process left: only the recovered one's samples count
+
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        let said = recover.stdout
+        let pid = try #require(
+            said.firstRange(of: "pid ").flatMap { pid_t(said[$0.upperBound...].prefix(while: \.isNumber)) })
+        try #require(Self.awaitEnd(of: pid), "the recovered timer \(pid) still runs")
+        #expect(!house.log("Pasta").contains("spoken line"), "\(house.log("Pasta"))")
+
+        let bytes = try #require(readFile(capture), "the recovered timer rang into the capture")
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+        let format = try #require(SpeechFormat(sampleRate: sound.sampleRate, channels: sound.channels))
+        let reference = try SpeechReference.synthesize("Pasta is ready", voice: "en-us")
+        let spoken = try SpeechSynthesizer().line(
+            fromSpeech: reference.syntheses[0], sampleRate: reference.sampleRate, format: format)
+        #expect(captured.count == spoken.samples.count + sound.samples.count, "\(captured.count) samples")
+        #expect(Array(captured.prefix(spoken.samples.count)) == spoken.samples, "its name first")
+        #expect(Array(captured.dropFirst(spoken.samples.count)) == sound.samples, "then the plain loop")
+    }
+
+    /// Waits (on a pidfd: an event, not a sleep) until process `pid`, not this one's child, has
+    /// ended; false after 30 s.
+    private static func awaitEnd(of pid: pid_t) -> Bool {
+        guard let pidfd = try? FileDescriptor.process(pid) else { return true }  // gone already
+        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if poll(&ready, 1, pollTimeout(until: deadline)) > 0 { return true }
+        }
+        return false
+    }
+
     /// A voice espeak-ng does not have is one line naming it and how to list the voices, exit 64,
     /// for a timer that speaks and for the kitchen (its config's `voice =`); a known one starts.
     @Test func anUnknownVoiceIsExit64NamingItAndHowToListTheVoices() throws {
