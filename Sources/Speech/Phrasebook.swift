@@ -34,6 +34,22 @@ public struct Phrasebook: Sendable {
         return language == .english ? "\(label) is ready" : "\(label) ist fertig"
     }
 
+    /// What a timer named by its length says when it rings: "Five minutes are up", "One minute is
+    /// up", "Three minutes forty are up"; "Fünf Minuten sind um", "Eine Minute ist um".
+    ///
+    /// For a timer whose label is its duration as typed (`eggtimer 5min`: `5min`), which read
+    /// aloud would be "five min is ready" (and `5s` "five z").
+    /// - Parameter duration: The timer's length; spoken in whole seconds, rounded up.
+    /// - Returns: One sentence, without a full stop.
+    public func timeUp(_ duration: Duration) -> String {
+        let words = spoken(duration, roundingUp: true)
+        let seconds = max(1, (duration + .nanoseconds(999_999_999)).components.seconds)
+        let one = [1, 60, 3_600].contains(seconds)
+        let sentence =
+            language == .english ? "\(words) \(one ? "is" : "are") up" : "\(words) \(one ? "ist" : "sind") um"
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+    }
+
     /// What a pomodoro says when a break starts: "Break time" / "Pause"; a long one "Long break" /
     /// "Lange Pause".
     /// - Parameter long: Whether it is the long break.

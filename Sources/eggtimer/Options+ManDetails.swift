@@ -177,8 +177,9 @@ extension Options {
     private static let manSpokenLine = #"""
         .SH SPOKEN LINE
         \fB\-\-say\fR \fITEXT\fR (1 to 200 bytes, no control characters) or \fB\-\-announce\fR (the
-        timer's ring sentence: "Soft eggs are ready", "pasta is ready", in German "Die weichen Eier sind
-        fertig" with a German voice; \fB\-\-say\fR wins over it) puts a
+        timer's ring sentence: "Soft eggs are ready", "pasta is ready", "Five minutes are up" for a
+        countdown named by its length (\fBeggtimer 5min\fR), in German "Die weichen Eier sind fertig"
+        with a German voice; \fB\-\-say\fR wins over it) puts a
         spoken line at the head of each ringing, then the alarm loop, in the same stream on the same
         device: three pots ringing in turn are three sentences. The first spoken sample goes out at the
         deadline exactly as the first alarm sample does without one, and the loop after it is the plain

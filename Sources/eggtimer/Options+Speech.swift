@@ -1,4 +1,5 @@
 import Speech
+import TimerCore
 import TimerText
 
 // The spoken line at the head of each ringing (issue 28): `--say`, `--announce`, `--voice`.
@@ -57,7 +58,21 @@ extension Options {
                 .backToWork: phrases.backToWork,
             ]
         }
-        return spokenLine(label: label, sentence: phrases.ready).map { [.ready: $0] } ?? [:]
+        return spokenLine(label: label, sentence: { Self.ringSentence(label: $0, phrases: phrases) }).map {
+            [.ready: $0]
+        } ?? [:]
+    }
+
+    /// A timer's ring sentence for `--announce`: "Pasta is ready", "Soft eggs are ready"; for a
+    /// label that reads as a duration (a countdown without `--label` is named by its length as
+    /// typed, `5min`, and a recovered one by its record's label) "Five minutes are up".
+    /// - Parameters:
+    ///   - label: The timer's label or preset name.
+    ///   - phrases: The phrase book of the voice's language.
+    /// - Returns: One sentence, without a full stop.
+    static func ringSentence(label: String, phrases: Phrasebook) -> String {
+        guard let duration = try? DurationParser.parse(label) else { return phrases.ready(label) }
+        return phrases.timeUp(duration)
     }
 
     /// Checks that espeak-ng has `voice` before a timer or the kitchen that will speak starts.

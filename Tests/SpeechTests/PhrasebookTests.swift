@@ -58,6 +58,16 @@ import Testing
         (german.notCancelled, "Nicht abgebrochen"),
         (german.notStarted, "Nicht gestartet"),
         (german.nothingRinging, "Es klingelt nichts"),
+        (english.timeUp(.seconds(300)), "Five minutes are up"),
+        (english.timeUp(.seconds(60)), "One minute is up"),
+        (english.timeUp(.seconds(5)), "Five seconds are up"),
+        (english.timeUp(.seconds(3_600)), "One hour is up"),
+        (english.timeUp(.seconds(220)), "Three minutes forty are up"),
+        (english.timeUp(.milliseconds(59_500)), "One minute is up"),
+        (german.timeUp(.seconds(300)), "Fünf Minuten sind um"),
+        (german.timeUp(.seconds(60)), "Eine Minute ist um"),
+        (german.timeUp(.seconds(1)), "Eine Sekunde ist um"),
+        (german.timeUp(.seconds(5_400)), "Eine Stunde dreißig Minuten sind um"),
     ])
     func sentences(said: String, expected: String) {
         #expect(said == expected)

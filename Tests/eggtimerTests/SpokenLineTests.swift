@@ -308,4 +308,23 @@ private final class StuckSynthesis: SpeechSynthesizing {
         #expect(preparer.asked.map(\.text) == ["Pasta is ready"])
         #expect(preparer.asked.map(\.voice) == ["de"])
     }
+
+    /// A countdown named by its length as typed says its length ("5s" read aloud is "five z");
+    /// any other label is ready, in English or German (a recovered timer's label, from its record,
+    /// goes the same way).
+    @Test(
+        arguments: [
+            (["5s", "--announce"], "Five seconds are up"),
+            (["5s", "--announce", "--voice", "de"], "Fünf Sekunden sind um"),
+            (["1h30", "--announce", "--voice", "fr"], "One hour thirty minutes are up"),
+            (["7", "--announce"], "Seven seconds are up"),
+            (["5min", "--label", "pasta", "--announce", "--voice", "de"], "pasta ist fertig"),
+            (["5min", "--label", "tea-2", "--announce"], "tea-2 is ready"),
+            (["soft", "--announce", "--voice", "de"], "Die weichen Eier sind fertig"),
+        ] as [([String], String)])
+    func aTimerNamedByItsLengthSaysItsLength(arguments: [String], said: String) throws {
+        let options = try Options.parse(arguments)
+        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
+        #expect(options.spokenLines(label: options.processLabel, phrases: phrases) == [.ready: said])
+    }
 }
