@@ -75,21 +75,28 @@ extension Options {
         return phrases.timeUp(duration)
     }
 
+    /// How long the voice check at start may take: 2 s (it takes about 15 ms).
+    static let voiceCheckLimit = Duration.seconds(2)
+
     /// Checks that espeak-ng has `voice` before a timer or the kitchen that will speak starts.
     ///
     /// Blocks for espeak-ng's initialisation (about 15 ms, once; the synthesis would do it a
-    /// moment later anyway). Without libespeak-ng nothing is said here: the line's own warning
-    /// comes, and the plain alarm.
+    /// moment later anyway), at most ``voiceCheckLimit``: a hung library is one warning and the
+    /// timer starts. Without libespeak-ng nothing is said here: the line's own warning comes, and
+    /// the plain alarm.
     /// - Parameters:
     ///   - voice: The `--voice` (or config `voice =`) name.
     ///   - synthesizer: The speech layer that looks it up (a test's may hide the library).
     /// - Throws: `ExitStatus.usage` for a voice espeak-ng does not have, one line naming it.
     static func checkVoice(_ voice: String, synthesizer: SpeechSynthesizer = SpeechSynthesizer()) throws(ExitStatus) {
         do throws(SpeechError) {
-            try synthesizer.check(voice: voice)
+            try synthesizer.check(voice: voice, within: voiceCheckLimit)
         } catch .unknownVoice {
             printError("eggtimer: --voice: espeak-ng has no voice '\(voice)'; espeak-ng --voices lists them")
             throw .usage
+        } catch .tooSlow {
+            // A hung libespeak-ng: the timer starts anyway, its line times out and it rings plain.
+            printError("eggtimer: warning: espeak-ng did not answer within 2 s: voice '\(voice)' not checked")
         } catch {
             return  // no library: the spoken line warns once and the alarm rings plain
         }
