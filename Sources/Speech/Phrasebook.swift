@@ -76,6 +76,12 @@ public struct Phrasebook: Sendable {
         "\(name(label)), \(spoken(duration))"
     }
 
+    /// The kitchen's answer to a started timer named by its length (`5min`, which read aloud is
+    /// "five min"): "Timer, five minutes" / "Timer, fünf Minuten".
+    /// - Parameter duration: Its length; spoken in whole seconds (rounded down).
+    /// - Returns: One sentence, without a full stop.
+    public func started(duration: Duration) -> String { "Timer, \(spoken(duration))" }
+
     /// A timer's name in the kitchen's answers: an egg preset's singular ("Soft egg", "Weiches
     /// Ei"), any other label as given.
     func name(_ label: String) -> String {

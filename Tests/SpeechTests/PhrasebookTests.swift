@@ -58,6 +58,8 @@ import Testing
         (german.notCancelled, "Nicht abgebrochen"),
         (german.notStarted, "Nicht gestartet"),
         (german.nothingRinging, "Es klingelt nichts"),
+        (english.started(duration: .seconds(300)), "Timer, five minutes"),
+        (german.started(duration: .seconds(90)), "Timer, eine Minute dreißig"),
         (english.timeUp(.seconds(300)), "Five minutes are up"),
         (english.timeUp(.seconds(60)), "One minute is up"),
         (english.timeUp(.seconds(5)), "Five seconds are up"),

@@ -87,10 +87,17 @@ private final class RecordingPreparer: LinePreparer {
         kitchen.answerRinging(.snooze(nil), [])
         kitchen.answerMoved(moved.line)
         kitchen.answer(.refused(.init(kind: .usage, text: "at most 12 timers")))
+        let started = { (label: String) in
+            TimerStatus(
+                label: label, pid: 44, state: .counting, remaining: .milliseconds(299_950),
+                deadlineUnixMilliseconds: nil)
+        }
+        kitchen.answer(.started(started("Soft")))
+        kitchen.answer(.started(started("5min")))
         #expect(
             preparer.asked == [
                 "tea stopped", "Stopped", "Soft egg stopped", "Snoozed for ten minutes", "pasta: four minutes left",
-                "Not started",
+                "Not started", "Soft egg, five minutes", "Timer, five minutes",
             ])
     }
 }

@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import Speech
+import TimerCore
 import TimerModel
 
 // The kitchen's answers by voice (issue 28): every keypad press is answered, a start ("Soft egg,
@@ -33,7 +34,9 @@ extension Kitchen {
         guard case .started(let status) = outcome else { return speak(phrases.notStarted) }
         // Its time left as the countdown shows it, in whole seconds rounded up: 5:00, not 4:59.9.
         let shown = Duration.seconds((status.remaining + .milliseconds(999)).components.seconds)
-        speak(phrases.started(status.label, duration: shown))
+        // A timer named by its length (`5min`) is not read out as "five min, five minutes".
+        let named = (try? DurationParser.parse(status.label)) == nil
+        speak(named ? phrases.started(status.label, duration: shown) : phrases.started(duration: shown))
     }
 
     /// The keypad's report spoken: what runs, newest first, or that nothing does.
