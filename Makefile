@@ -73,8 +73,10 @@ run: release
 # Every program a test runs is named with its package in Tests/TestSupport/SystemTool.swift, and
 # a test fails if that package is in none of these lists. The tests run in a private network
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
-# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate; WebServerTests
-# the real libmicrohttpd (and its GnuTLS) over loopback.
+# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate; the reference
+# synthesis the capture tests compare with (Tests/Shims/espeak-first.c) is built with gcc against
+# libespeak-ng-dev, which `deps` (BUILD_PACKAGES) installs. WebServerTests load the real
+# libmicrohttpd (and its GnuTLS) over loopback; their TLS test makes its certificate with openssl.
 TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12 openssl
 ISOLATED := sh scripts/isolated.sh
 test: deps

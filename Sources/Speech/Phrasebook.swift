@@ -17,7 +17,7 @@ public struct Phrasebook: Sendable {
 
     /// The egg presets by their lowercased name: (English, German plural for the ring line,
     /// German singular for the kitchen's answer).
-    private static let eggs: [String: (english: String, germanReady: String, germanOne: String)] = [
+    static let eggs: [String: (english: String, germanReady: String, germanOne: String)] = [
         "soft": ("Soft", "Die weichen Eier sind fertig", "Weiches Ei"),
         "medium": ("Medium", "Die mittleren Eier sind fertig", "Mittleres Ei"),
         "hard": ("Hard", "Die harten Eier sind fertig", "Hartes Ei"),
@@ -32,6 +32,22 @@ public struct Phrasebook: Sendable {
             return language == .english ? "\(egg.english) eggs are ready" : egg.germanReady
         }
         return language == .english ? "\(label) is ready" : "\(label) ist fertig"
+    }
+
+    /// What a timer named by its length says when it rings: "Five minutes are up", "One minute is
+    /// up", "Three minutes forty are up"; "Fünf Minuten sind um", "Eine Minute ist um".
+    ///
+    /// For a timer whose label is its duration as typed (`eggtimer 5min`: `5min`), which read
+    /// aloud would be "five min is ready" (and `5s` "five z").
+    /// - Parameter duration: The timer's length; spoken in whole seconds, rounded up.
+    /// - Returns: One sentence, without a full stop.
+    public func timeUp(_ duration: Duration) -> String {
+        let words = spoken(duration, roundingUp: true)
+        let seconds = max(1, (duration + .nanoseconds(999_999_999)).components.seconds)
+        let one = [1, 60, 3_600].contains(seconds)
+        let sentence =
+            language == .english ? "\(words) \(one ? "is" : "are") up" : "\(words) \(one ? "ist" : "sind") um"
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }
 
     /// What a pomodoro says when a break starts: "Break time" / "Pause"; a long one "Long break" /
@@ -57,13 +73,20 @@ public struct Phrasebook: Sendable {
     ///   - duration: Its length; spoken in whole seconds (rounded down).
     /// - Returns: One sentence, without a full stop.
     public func started(_ label: String, duration: Duration) -> String {
-        let name: String
-        if let egg = Self.eggs[label.lowercased()] {
-            name = language == .english ? "\(egg.english) egg" : egg.germanOne
-        } else {
-            name = label
-        }
-        return "\(name), \(spoken(duration))"
+        "\(name(label)), \(spoken(duration))"
+    }
+
+    /// The kitchen's answer to a started timer named by its length (`5min`, which read aloud is
+    /// "five min"): "Timer, five minutes" / "Timer, fünf Minuten".
+    /// - Parameter duration: Its length; spoken in whole seconds (rounded down).
+    /// - Returns: One sentence, without a full stop.
+    public func started(duration: Duration) -> String { "Timer, \(spoken(duration))" }
+
+    /// A timer's name in the kitchen's answers: an egg preset's singular ("Soft egg", "Weiches
+    /// Ei"), any other label as given.
+    func name(_ label: String) -> String {
+        guard let egg = Self.eggs[label.lowercased()] else { return label }
+        return language == .english ? "\(egg.english) egg" : egg.germanOne
     }
 
     /// The kitchen's answer to "how long": "Pasta: three minutes forty left" / "Pasta: noch drei

@@ -16,12 +16,19 @@ import SystemKit
 /// rate `espeak_Initialize` returns (22 050 Hz with espeak-ng-data 1.51).
 ///
 /// ## Determinism
-/// espeak-ng carries state from one utterance to the next (its wave generator's phase), which no
-/// call resets: the same sentence said four times in a row in one process gave 21 828, 21 832,
-/// 21 832 and 21 827 samples (a C probe). The same sequence of syntheses in a fresh process gives
-/// the same samples, every time: so the first synthesis of a process is reproducible by another
-/// process's first. `espeak_Terminate` and a new `espeak_Initialize`, which would reset it, hung
-/// in the probe and are not used.
+/// espeak-ng carries state from one utterance to the next in its wave generator, which no call
+/// resets: the place in its pitch-flutter table (`Flutter_ix`, a function-local static of
+/// wavegen.c's `AdvanceParameters`, stepped every 64 samples, wrapping after 23 552) and, seen with
+/// a flutter-free voice, a second one of period two (the cycle counter that paces a voice's
+/// roughness, also a function-local static). The same sentence said three times in a row in one
+/// fresh process gave 19 056, 19 063 and 19 076 samples with `en-us`; with `en-us+Alex` (flutter
+/// 0) 18 968 each time, the first and third equal and the second not (C probes, espeak-ng 1.51).
+/// Selecting the voice again before each synthesis resets only the echo buffer and changes
+/// nothing; `espeak_Terminate` and a new `espeak_Initialize` would not reset function statics
+/// either, and hang in synchronous mode. The same sequence of syntheses in a fresh process gives
+/// the same samples, every time: so the first synthesis of a process (a timer's spoken line) is
+/// reproduced by another process's first, which is what the tests compare with
+/// (`Tests/Shims/espeak-first.c`).
 enum SpeechEngine {
     /// An initialised synthesiser.
     private struct Engine {
@@ -97,6 +104,33 @@ enum SpeechEngine {
             return .success((collector.samples, engine.sampleRate))
         }
         return try result.get()
+    }
+
+    /// Whether espeak-ng has the voice `name`: initialises the engine (once) and selects it, as
+    /// a synthesis would.
+    ///
+    /// Blocks for the initialisation the first time (about 15 ms: the library, its data and the
+    /// voice) and while another thread synthesises; any thread.
+    /// - Parameters:
+    ///   - name: An espeak-ng voice name.
+    ///   - library: The loaded library to initialise on first use.
+    /// - Throws: ``SpeechError/unknownVoice(_:)``, or ``SpeechError/libraryMissing(_:)``.
+    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`.
+    static func check(voice name: String, library: Result<EspeakLibrary, SpeechError>) throws(SpeechError) {
+        let result: Result<Void, SpeechError> = state.withLock { state in
+            if case .failure(let error) = library { return .failure(error) }
+            if state == nil { state = initialize(library) }
+            guard case .success(var engine) = state else {
+                if case .failure(let error) = state { return .failure(error) }
+                return .failure(.synthesisFailed("espeak-ng is not initialised"))
+            }
+            if engine.voice == name { return .success(()) }
+            let found = setVoice(name, library: engine.library)
+            engine.voice = found ? name : nil
+            state = .success(engine)
+            return found ? .success(()) : .failure(.unknownVoice(name))
+        }
+        try result.get()
     }
 
     /// Sets the voice `name` as the `espeak-ng -v` command does: by name, identifier or file name

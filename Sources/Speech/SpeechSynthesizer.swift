@@ -4,9 +4,10 @@
 /// Both libraries are loaded with `dlopen` on first use (``SpeechError/libraryMissing(_:)`` when
 /// either, or espeak-ng-data, is missing). The conversion is deterministic; espeak-ng's synthesis
 /// is deterministic per process history (the first synthesis of a process equals another
-/// process's first; later ones vary by a few samples with what was said before: see
-/// ``SpeechEngine``), so a test that compares what a PCM received with its own synthesis must
-/// synthesise in a fresh process.
+/// process's first; later ones vary by a few samples with what was said before, and nothing in
+/// its API resets that: see ``SpeechEngine``), so a test that compares what a PCM received with
+/// its own synthesis synthesises in a fresh process and converts here
+/// (``line(fromSpeech:sampleRate:format:)``).
 ///
 /// espeak-ng is not thread-safe; every call goes through ``SpeechEngine``'s one lock, so calls
 /// from several threads wait for each other. In the program, call it only from
@@ -32,6 +33,19 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
     ///   - samplerateFileName: libsamplerate's SONAME or path.
     public init(espeakFileName: String, samplerateFileName: String) {
         (self.espeakFileName, self.samplerateFileName) = (espeakFileName, samplerateFileName)
+    }
+
+    /// Checks that espeak-ng has `voice`, as a synthesis would find it (by name, else by language).
+    ///
+    /// Loads and initialises libespeak-ng the first time (about 15 ms); blocks while another
+    /// thread synthesises. For the start of a timer that will speak, so that a mistyped voice is
+    /// one line and exit 64 rather than a silent line at the deadline.
+    /// - Parameter voice: An espeak-ng voice name.
+    /// - Throws: ``SpeechError/unknownVoice(_:)``; ``SpeechError/libraryMissing(_:)`` when
+    ///   libespeak-ng or its data cannot be loaded (the caller rings without the line then).
+    public func check(voice: String) throws(SpeechError) {
+        guard !voice.isEmpty, voice.utf8.count <= 64, !voice.utf8.contains(0) else { throw .unknownVoice(voice) }
+        try SpeechEngine.check(voice: voice, library: EspeakLibrary.named(espeakFileName))
     }
 
     /// Synthesises `text` in `voice`: espeak-ng's own output, mono S16 at its rate.
@@ -81,7 +95,24 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
         let converter = SamplerateLibrary.named(samplerateFileName)
         if case .failure(let error) = converter { throw error }  // before the synthesis, not after
         let spoken = try synthesize(text, voice: voice)
-        let converted = try convert(spoken.samples, sampleRate: spoken.sampleRate, to: format)
+        return try line(fromSpeech: spoken.samples, sampleRate: spoken.sampleRate, format: format)
+    }
+
+    /// The second half of ``render(_:voice:format:)``: espeak-ng's mono samples converted to
+    /// `format` (``convert(_:sampleRate:to:)``) and their leading digital silence trimmed.
+    ///
+    /// Deterministic: the same samples give the same line, sample for sample (a test renders a
+    /// reference synthesis made elsewhere through it). Blocks for the conversion; any thread.
+    /// - Parameters:
+    ///   - samples: Mono S16 samples, as ``synthesize(_:voice:)`` returns them.
+    ///   - sampleRate: Their rate in Hz, within ``SpeechFormat/sampleRates``.
+    ///   - format: The alarm's rate and channels.
+    /// - Returns: Interleaved frames in `format` from the first that is not silence.
+    /// - Throws: As ``convert(_:sampleRate:to:)``.
+    public func line(fromSpeech samples: [Int16], sampleRate: Int, format: SpeechFormat) throws(SpeechError)
+        -> SpokenAudio
+    {
+        let converted = try convert(samples, sampleRate: sampleRate, to: format)
         let first = converted.samples.firstIndex { $0 != 0 } ?? converted.samples.count
         let silent = first / format.channels * format.channels
         return silent == 0 ? converted : SpokenAudio(samples: Array(converted.samples[silent...]), format: format)

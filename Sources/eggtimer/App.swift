@@ -31,6 +31,11 @@ struct App {
             }
             do { (options, start, notes) = try Resume.load(path: path, base: options) } catch { return error }
         }
+        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
+        let lines = options.spokenLines(label: options.processLabel, phrases: phrases)
+        if options.resumeRecord == nil, !lines.isEmpty, let voice = options.voice {
+            do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
+        }
         if Self.isAlarm(options.command, start), let warning = TimeZoneCheck.warning() {
             // glibc rings an unknown zone's 7:00 at 07:00 UTC without a word: say so, and go on.
             printError("eggtimer: warning: " + warning)
@@ -66,11 +71,12 @@ struct App {
         loop.add(Keyboard(keyboard: routing.keyboard))
         if let control { loop.add(control) }
         if let wall = WallTimer() { loop.add(wall) }
-        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
-        let spokenLine = options.spokenLine(label: label, sentence: phrases.ready).map {
-            SpokenLine(
-                text: $0, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player)
-        }
+        let spokenLine =
+            lines.isEmpty
+            ? nil
+            : SpokenLine(
+                texts: lines, voice: options.voice, sound: startup.sound, preparer: SpeechLinePreparer(), player: player
+            )
         if let spokenLine {
             loop.add(spokenLine)
             spokenLine.request(at: clock.now())  // at start: ready long before the deadline

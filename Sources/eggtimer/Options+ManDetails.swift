@@ -177,8 +177,9 @@ extension Options {
     private static let manSpokenLine = #"""
         .SH SPOKEN LINE
         \fB\-\-say\fR \fITEXT\fR (1 to 200 bytes, no control characters) or \fB\-\-announce\fR (the
-        timer's ring sentence: "Soft eggs are ready", "pasta is ready", in German "Die weichen Eier sind
-        fertig" with a German voice; \fB\-\-say\fR wins over it) puts a
+        timer's ring sentence: "Soft eggs are ready", "pasta is ready", "Five minutes are up" for a
+        countdown named by its length (\fBeggtimer 5min\fR), in German "Die weichen Eier sind fertig"
+        with a German voice; \fB\-\-say\fR wins over it) puts a
         spoken line at the head of each ringing, then the alarm loop, in the same stream on the same
         device: three pots ringing in turn are three sentences. The first spoken sample goes out at the
         deadline exactly as the first alarm sample does without one, and the loop after it is the plain
@@ -186,8 +187,12 @@ extension Options {
         plays as it was spoken, and the ramp starts after it. Every ringing starts with it again: after
         a snooze, and when a lost device is reopened or a busy one got. \fB\-\-voice\fR \fINAME\fR picks
         an espeak\-ng voice (letters, digits, \fB\-\fR and \fB+\fR, at most 40 bytes: \fBen\-gb\fR,
-        \fBde\fR, \fBen+f3\fR); config keys \fBannounce = yes\fR and \fBvoice =\fR. The record keeps
-        all three, so a recovered timer still speaks.
+        \fBde\fR, \fBen+f3\fR; by name, else by language); one espeak\-ng does not have is one line
+        naming it and exit 64 at start, for a timer that speaks and for the kitchen, never a silent
+        other voice. A label is spoken in any voice; the sentence around it and spoken durations are
+        German for a \fBde\fR voice and English for every other. Config keys \fBannounce = yes\fR and
+        \fBvoice =\fR. The record keeps all three, so a recovered timer still speaks (its voice is not
+        checked again: a voice removed since is the plain alarm with one line).
         .PP
         The alarm never waits for the line. It is made when the timer starts, off the event loop, on the
         speech layer's own thread with a time bound (a one\-second line takes milliseconds), so it is

@@ -95,14 +95,15 @@ import Testing
         print("heard onset: \(Double(heardOnset) / 1e6) ms after the deadline (first loud chunk's arrival)")
     }
 
-    /// A spoken line (issue 28) is heard first, from the deadline as the plain alarm is, and the
-    /// alarm's pass after it is heard whole, sample for sample.
-    @Test func aSpokenLineIsHeardAtTheDeadlineThenTheWholeLoop() throws {
+    /// A spoken line (issue 28), `--say` or `--announce`, is heard first, from the deadline as the
+    /// plain alarm is, and the alarm's pass after it is heard whole, sample for sample.
+    @Test(arguments: [["--say", "Pasta is ready"], ["--announce", "--label", "Pasta"]])
+    func aSpokenLineIsHeardAtTheDeadlineThenTheWholeLoop(line: [String]) throws {
         let server = try PulseServer()
         let monitor = try Monitor(server)
         defer { monitor.stop() }
 
-        let run = EggtimerRun(["3", "-D", "pulse", "--loops", "1", "--say", "Pasta is ready"], server: server)
+        let run = EggtimerRun(["3", "-D", "pulse", "--loops", "1"] + line, server: server)
         #expect(run.wait(timeout: .seconds(30)) == .exited(0))
         let sounding = try #require(run.waitForEvent("sounding", timeout: .seconds(1)))
         let deadline = try #require(EggtimerRun.integer("deadline_t_mono_ns", in: sounding))
@@ -116,7 +117,7 @@ import Testing
         // soon after the deadline as the plain alarm's (≤ 20 ms, issue 28; 200 ms of slack for the
         // first chunk's arrival, as above).
         #expect(heardOnset <= 200 * Self.millisecond, "heard \(Double(heardOnset) / 1e6) ms after the deadline")
-        print("heard onset with a spoken line: \(Double(heardOnset) / 1e6) ms after the deadline")
+        print("heard onset with \(line[0]): \(Double(heardOnset) / 1e6) ms after the deadline")
         let heard = Array(recording.bytes[(onset * Monitor.bytesPerFrame)...])
         let sound = shippedSound.bytes
         #expect(!heard.starts(with: sound.prefix(4096)), "the alarm came first, not the line")

@@ -298,7 +298,10 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         var configuration = Controller.Configuration()
         configuration.waitForKey = true
         var controller = Controller(configuration: configuration, start: .pomodoro(plan), at: t0)
-        #expect(controller.tick(at: t0 + .seconds(9)) == [.startAlarm(at: t0 + .seconds(10), loops: nil)])
+        #expect(
+            controller.tick(at: t0 + .seconds(9)) == [
+                .startAlarm(at: t0 + .seconds(10), loops: nil, line: .breakTime(long: false))
+            ])
         _ = controller.tick(at: t0 + .seconds(10))
         guard case .ringing = controller.mode else {
             Issue.record("not ringing")

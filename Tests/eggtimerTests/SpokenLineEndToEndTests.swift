@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// The real binary with the real speech layer (libespeak-ng, libsamplerate): the spoken line is
-/// captured first through a `file:` PCM, equal to the test's own synthesis, then the plain loop.
+/// captured first through a `file:` PCM, equal sample for sample to the test's own synthesis (a
+/// fresh process's first, through the same converter), then the plain loop.
 @Suite struct SpokenLineEndToEndTests {
     /// One run of `3s --say "Pasta is ready"` into a fresh capture: the samples ALSA was given.
     private func capturedRun(in directory: String, _ name: String) throws -> [Int16] {
@@ -27,16 +28,18 @@ import Testing
         let captured = try capturedRun(in: directory, "first")
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let format = try #require(SpeechFormat(sampleRate: sound.sampleRate, channels: sound.channels))
-        let spoken = try SpeechSynthesizer().render("Pasta is ready", voice: "en-us", format: format)
+        // The binary's line is its process's first synthesis. espeak-ng keeps state across
+        // syntheses in one process that nothing resets (SpeechEngine's doc), so the test's own
+        // synthesis is a fresh process's first too (Tests/Shims/espeak-first.c), through the same
+        // converter and trimming (SpeechSynthesizer.line(fromSpeech:)).
+        let reference = try SpeechReference.synthesize("Pasta is ready", voice: "en-us")
+        let spoken = try SpeechSynthesizer().line(
+            fromSpeech: reference.syntheses[0], sampleRate: reference.sampleRate, format: format)
         #expect(spoken.frames > sound.sampleRate / 2, "half a second of speech at least")
         let leadCount = captured.count - sound.samples.count
-        // The binary's line is its process's first synthesis, the same in every run: a second run
-        // gives the same samples, sample for sample. The test's own synthesis is the same text and
-        // voice through the same converter, but not always this process's first (SpeechTests may
-        // have spoken before): espeak-ng keeps state across syntheses in one process and drifts
-        // by a few milliseconds, so it is compared by length.
         #expect(try capturedRun(in: directory, "second") == captured, "two runs speak the same samples")
-        #expect(abs(leadCount - spoken.samples.count) < sound.sampleRate * sound.channels / 20, "\(leadCount)")
+        #expect(leadCount == spoken.samples.count, "\(leadCount) samples spoken, \(spoken.samples.count) synthesised")
+        #expect(Array(captured.prefix(max(0, leadCount))) == spoken.samples, "the spoken part, sample for sample")
         #expect(leadCount > 0 && captured.prefix(leadCount).contains { $0 != 0 }, "a spoken lead, not silence")
         let plainLoop = leadCount >= 0 && Array(captured.dropFirst(leadCount)) == sound.samples
         #expect(plainLoop, "the loop after the lead is not the plain loop")
@@ -61,10 +64,82 @@ import Testing
         #expect(Array(captured.suffix(sound.samples.count)) == sound.samples, "then the plain loop")
     }
 
+    /// A timer with `--announce` killed with SIGKILL and brought back by `eggtimer recover` still
+    /// says its name: the recovered process's capture is "Pasta is ready", sample for sample as
+    /// the test's own synthesis, then the plain loop.
+    @Test func aRecoveredAnnounceTimerSaysItsNameFirst() throws {
+        let house = RecoverEndToEndTests.House()
+        let capture = house.state + "/capture.raw"
+        // 6 s: kill, recover and the new process's start end before the deadline, even loaded.
+        let original = PipedChild(
+            ["6s", "--label", "Pasta", "--announce", "--voice", "en-us", "--loops", "1", "--json"]
+                + ["-D", "file:'\(capture)',raw"], environment: house.environment)
+        #expect(original.expect(#""event":"started""#, until: .now + .seconds(15)))
+        kill(original.pid, SIGKILL)
+        #expect(original.finish() == .signaled(SIGKILL))
+        let record = try #require(house.record("Pasta"), "\(house.files())")
+        #expect(record.contains("\nannounce=yes\n") && record.contains("\nvoice=en-us\n"), "\(record)")
+        unlink(capture)  // whatever the killed process left: only the recovered one's samples count
+
+        let recover = house.command(["recover"])
+        #expect(recover.termination == .exited(0), "\(recover.stderr)")
+        let said = recover.stdout
+        let pid = try #require(
+            said.firstRange(of: "pid ").flatMap { pid_t(said[$0.upperBound...].prefix(while: \.isNumber)) })
+        try #require(Self.awaitEnd(of: pid), "the recovered timer \(pid) still runs")
+        #expect(!house.log("Pasta").contains("spoken line"), "\(house.log("Pasta"))")
+
+        let bytes = try #require(readFile(capture), "the recovered timer rang into the capture")
+        let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
+        let format = try #require(SpeechFormat(sampleRate: sound.sampleRate, channels: sound.channels))
+        let reference = try SpeechReference.synthesize("Pasta is ready", voice: "en-us")
+        let spoken = try SpeechSynthesizer().line(
+            fromSpeech: reference.syntheses[0], sampleRate: reference.sampleRate, format: format)
+        #expect(captured.count == spoken.samples.count + sound.samples.count, "\(captured.count) samples")
+        #expect(Array(captured.prefix(spoken.samples.count)) == spoken.samples, "its name first")
+        #expect(Array(captured.dropFirst(spoken.samples.count)) == sound.samples, "then the plain loop")
+    }
+
+    /// Waits (on a pidfd: an event, not a sleep) until process `pid`, not this one's child, has
+    /// ended; false after 30 s.
+    private static func awaitEnd(of pid: pid_t) -> Bool {
+        guard let pidfd = try? FileDescriptor.process(pid) else { return true }  // gone already
+        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if poll(&ready, 1, pollTimeout(until: deadline)) > 0 { return true }
+        }
+        return false
+    }
+
+    /// A voice espeak-ng does not have is one line naming it and how to list the voices, exit 64,
+    /// for a timer that speaks and for the kitchen (its config's `voice =`); a known one starts.
+    @Test func anUnknownVoiceIsExit64NamingItAndHowToListTheVoices() throws {
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let config = directory + "/config"
+        writeFile(config, Array("voice = xx\n".utf8), mode: 0o600)
+        let runs = [
+            runEggtimer(["5s", "--announce", "--voice", "xx", "-D", "null"], environment: ["HOME": directory]),
+            runEggtimer(["5s", "--say", "Tea", "--voice", "xx", "-D", "null"], environment: ["HOME": directory]),
+            runEggtimer(["kitchen"], environment: ["HOME": directory, "EGGTIMER_CONFIG": config]),
+        ]
+        for result in runs {
+            #expect(result.termination == .exited(64), "\(result.stderr)")
+            #expect(result.stderr == "eggtimer: --voice: espeak-ng has no voice 'xx'; espeak-ng --voices lists them\n")
+        }
+        let known = runEggtimer(
+            ["1s", "--announce", "--voice", "de", "--loops", "1", "-D", "null"], environment: ["HOME": directory])
+        #expect(known.termination == .exited(0), "\(known.stderr)")
+        #expect(!known.stderr.contains("voice"), "\(known.stderr)")
+    }
+
     /// Without libespeak-ng (as root: /dev/null bound over the library's file in a private mount
     /// namespace, so dlopen finds it and cannot load it), an `--announce` timer rings the plain
-    /// alarm, exactly the plain loop, with one warning.
-    @Test func withoutTheSpeechLibraryTheAlarmRingsPlainWithOneWarning() throws {
+    /// alarm, exactly the plain loop, with one warning; a voice it cannot check is no error.
+    @Test(arguments: [[], ["--voice", "xx"]])
+    func withoutTheSpeechLibraryTheAlarmRingsPlainWithOneWarning(voice: [String]) throws {
         guard getuid() == 0 else { return }  // the bind mount needs root (CI and `make test` run as root)
         let library = try #require(loadedLibraryPath("libespeak-ng.so.1"), "libespeak-ng1 is installed")
         let directory = makePrivateDirectory()
@@ -72,7 +147,8 @@ import Testing
         let capture = directory + "/plain.raw"
         let script = SystemTool.mount.path + #" --bind /dev/null "$0" && exec "$@""#
         let result = runEggtimer(
-            ["2s", "--announce", "--loops", "1", "-D", "file:'\(capture)',raw"], environment: ["HOME": directory],
+            ["2s", "--announce", "--loops", "1", "-D", "file:'\(capture)',raw"] + voice,
+            environment: ["HOME": directory],
             timeout: .seconds(30), launcher: [SystemTool.unshare.path, "-m", SystemTool.sh.path, "-c", script, library])
         #expect(result.termination == .exited(0), "\(result.stderr)")
         let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning") }

@@ -1,5 +1,7 @@
 import AlarmAudio
 import Glibc
+import Speech
+import SystemKit
 import TestSupport
 import Testing
 
@@ -29,6 +31,29 @@ private final class ScriptedPreparer: LinePreparer {
         defer { waiting = [] }
         return waiting.map { ($0, answer) }
     }
+}
+
+/// A synthesis stuck in C, the speech layer's seam: it says when it has begun, and blocks until let go
+/// (30 s at most).
+private final class StuckSynthesis: SpeechSynthesizing {
+    private let begun = WakePipe()
+    private let release = WakePipe()
+
+    func render(_ text: String, voice: String, format: SpeechFormat) throws(SpeechError) -> SpokenAudio {
+        begun.ring()
+        var entry = pollfd(fd: release.descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&entry, 1, 30_000)
+        return SpokenAudio(samples: [1, 1], format: format)
+    }
+
+    /// Waits (on its pipe, 10 s at most) until a synthesis has begun.
+    func awaitBegun() -> Bool {
+        var entry = pollfd(fd: begun.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 10_000) == 1
+    }
+
+    /// Lets every synthesis, current and later, return at once.
+    func letGo() { release.ring() }
 }
 
 /// The spoken line at the head of each ringing (issue 28): asked for at start, handed to the real
@@ -106,6 +131,37 @@ private final class ScriptedPreparer: LinePreparer {
         let (sound, captured, notes, _) = try ring(answer: nil)
         #expect(captured == sound.samples)
         #expect(notes == ["the spoken line was not ready when the alarm started: it rings without it"])
+    }
+
+    /// A synthesis stuck when the deadline comes holds up nothing.
+    ///
+    /// Through the program's own preparer (SpeechLinePreparer over SpeechPreparer): the ringing
+    /// starts at once, the plain loop sample for sample, with one line; the time bound gives the
+    /// line up later.
+    @Test func aStuckSynthesisGivesThePlainAlarmOnTime() throws {
+        let stuck = StuckSynthesis()
+        defer { stuck.letGo() }
+        let sound = AlarmSound.builtInTone()
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        let path = directory + "/capture.raw"
+        let player = AlarmPlayer(sound: sound, device: "file:'\(path)',raw")
+        let preparer = SpeechLinePreparer(SpeechPreparer(synthesizer: stuck, limit: .seconds(2)))
+        let line = SpokenLine(text: "Pasta is ready", voice: "en-gb", sound: sound, preparer: preparer, player: player)
+        let asked = ContinuousClock.now
+        line.request(at: asked)
+        try #require(stuck.awaitBegun(), "the synthesis began")
+        let deadline = ContinuousClock.now
+        var inputs: [eggtimer.Input] = []
+        line.service([], at: deadline, into: &inputs)
+        line.alarmStarting(at: deadline, loops: 1, now: deadline)
+        player.start(at: deadline, loops: 1, now: deadline)
+        let took = deadline.duration(to: .now)
+        #expect(took < .milliseconds(100), "the ringing started \(took) after the deadline")
+        #expect(try playedOut(player, into: path) == sound.samples, "the plain loop")
+        #expect(line.takeNotes() == ["the spoken line was not ready when the alarm started: it rings without it"])
+        let givenUp = preparer.results(at: asked + .seconds(2)).map(\.outcome)
+        #expect(givenUp == [.failed("speech synthesis took longer than 2000 ms and was abandoned")])
     }
 
     @Test(arguments: [
@@ -251,5 +307,24 @@ private final class ScriptedPreparer: LinePreparer {
         line.request(at: .now)
         #expect(preparer.asked.map(\.text) == ["Pasta is ready"])
         #expect(preparer.asked.map(\.voice) == ["de"])
+    }
+
+    /// A countdown named by its length as typed says its length ("5s" read aloud is "five z");
+    /// any other label is ready, in English or German (a recovered timer's label, from its record,
+    /// goes the same way).
+    @Test(
+        arguments: [
+            (["5s", "--announce"], "Five seconds are up"),
+            (["5s", "--announce", "--voice", "de"], "Fünf Sekunden sind um"),
+            (["1h30", "--announce", "--voice", "fr"], "One hour thirty minutes are up"),
+            (["7", "--announce"], "Seven seconds are up"),
+            (["5min", "--label", "pasta", "--announce", "--voice", "de"], "pasta ist fertig"),
+            (["5min", "--label", "tea-2", "--announce"], "tea-2 is ready"),
+            (["soft", "--announce", "--voice", "de"], "Die weichen Eier sind fertig"),
+        ] as [([String], String)])
+    func aTimerNamedByItsLengthSaysItsLength(arguments: [String], said: String) throws {
+        let options = try Options.parse(arguments)
+        let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
+        #expect(options.spokenLines(label: options.processLabel, phrases: phrases) == [.ready: said])
     }
 }

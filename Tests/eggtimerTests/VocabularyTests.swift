@@ -235,7 +235,8 @@ typealias ExitStatus = eggtimer.ExitStatus
     @Test func aKeyStopsAPomodoroIntervalAlarmPlayingOnIntoTheBreak() {
         let plan = Pomodoro.Plan(work: .seconds(2), shortBreak: .seconds(60))
         var controller = Controller(configuration: .init(), start: .pomodoro(plan), at: t0)
-        #expect(controller.tick(at: t0 + .seconds(1)) == [.startAlarm(at: t0 + .seconds(2), loops: 1)])
+        let alarm = Effect.startAlarm(at: t0 + .seconds(2), loops: 1, line: .breakTime(long: false))
+        #expect(controller.tick(at: t0 + .seconds(1)) == [alarm], "work ends: the break's line")
         _ = controller.tick(at: t0 + .seconds(2))
         #expect(controller.pomodoro?.phase == .shortBreak)
         #expect(names(controller.handle(key: .character(" "), at: t0 + .seconds(3))) == ["stopAlarm"])

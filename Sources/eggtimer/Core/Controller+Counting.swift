@@ -74,7 +74,7 @@ extension Controller {
         if !counting.armed, now >= deadline.advanced(by: .zero - configuration.armLead) {
             counting.armed = true
             mode = .counting(counting)
-            startAlarm(at: deadline, loops: ringLoops(counting.run))
+            startAlarm(at: deadline, loops: ringLoops(counting.run), line: ringLine(counting.run))
         }
         guard now >= deadline else { return }
         recovered = nil  // rung: it follows no clock any more
@@ -99,6 +99,19 @@ extension Controller {
 
     /// How many passes a ringing of `run` plays before ending by itself; nil: until acknowledged.
     func ringLoops(_ run: Run) -> Int? { isOneShot(run) ? 1 : configuration.loops }
+
+    /// The spoken line the ringing at the end of `run` starts with.
+    ///
+    /// A pomodoro's work interval says a break starts (the long one when this pomodoro completes
+    /// the set), a break that work starts again; any other timer its own line. Read before the
+    /// pomodoro advances.
+    func ringLine(_ run: Run) -> RingLine {
+        guard run.kind == .pomodoro, let pomodoro else { return .ready }
+        switch pomodoro.phase {
+        case .work: return .breakTime(long: pomodoro.completedInSet + 1 >= pomodoro.plan.longBreakAfter)
+        case .shortBreak, .longBreak: return .backToWork
+        }
+    }
 
     /// Whether `run` is a pomodoro interval whose alarm plays once (no `--wait`).
     func isOneShot(_ run: Run) -> Bool { run.kind == .pomodoro && !configuration.waitForKey }

@@ -324,12 +324,12 @@ struct Controller {
         if held != nil { held!.after.append(effect) } else { out.append(effect) }
     }
 
-    /// Asks the player to start the alarm: the first frame at `at`, `loops` passes.
-    mutating func startAlarm(at: Instant, loops: Int?) {
+    /// Asks the player to start the alarm: the first frame at `at`, `loops` passes, `line` first.
+    mutating func startAlarm(at: Instant, loops: Int?, line: RingLine = .ready) {
         releaseHeld(stoppedAt: nil, hung: false)  // a new ringing replaces the old: no stop report comes
         audio.playerActive = true
         audio.silent = false  // the player reports again if the device still fails
-        out.append(.startAlarm(at: at, loops: loops))
+        out.append(.startAlarm(at: at, loops: loops, line: line))
     }
 
     /// Asks the player to stop, if it is doing anything.

@@ -3,8 +3,8 @@ enum Effect: Equatable {
     /// Log the event (JSON and plain lines).
     case emit(TimerEvent)
     /// Open the device now and start the alarm's first frame at `at` (boot clock); `loops` nil
-    /// rings until stopped.
-    case startAlarm(at: ContinuousClock.Instant, loops: Int?)
+    /// rings until stopped; `line` is the spoken line it starts with, if the timer speaks one.
+    case startAlarm(at: ContinuousClock.Instant, loops: Int?, line: RingLine = .ready)
     /// Ask the alarm (and any pre-opened device) to stop; never waits for it.
     case stopAlarm
     /// Ring the terminal bell (the alarm's fallback while no audio device works).

@@ -51,20 +51,30 @@ extension Kitchen {
         let now = clock.now()
         switch action {
         case .start(let request): start(request, from: .keypad)
-        case .acknowledgeAllRinging: command(.acknowledge, toAll: { $0.state.isRinging })
-        case .snoozeAllRinging: command(.snooze(nil), toAll: { $0.state.isRinging })
+        case .acknowledgeAllRinging: answerRinging(.acknowledge, command(.acknowledge, toAll: { $0.state.isRinging }))
+        case .snoozeAllRinging: answerRinging(.snooze(nil), command(.snooze(nil), toAll: { $0.state.isRinging }))
         case .addToNewest(let delta):
-            guard let newest = newestFirst.first else { return say("key: no timer runs to move") }
-            send(.add(delta), to: newest)
+            guard let newest = newestFirst.first else {
+                say("key: no timer runs to move")
+                return speak(phrases.nothingRunning)
+            }
+            if let reply = send(.add(delta), to: newest) { answerMoved(reply) }
         case .cancelPending:
             guard let newest = newestFirst.first, let label = core.timers[newest]?.label else {
-                return say("key: no timer runs to cancel")
+                say("key: no timer runs to cancel")
+                return speak(phrases.nothingRunning)
             }
             say("key: \(label) is cancelled in 3 s unless the cancel key is pressed again")
-        case .cancelWithdrawn: say("key: cancel withdrawn")
+            speak(phrases.cancelling(label, in: KeyMap.cancelDelay))
+        case .cancelWithdrawn:
+            say("key: cancel withdrawn")
+            speak(phrases.notCancelled)
         case .cancelNewest:
-            guard let newest = newestFirst.first else { return say("key: no timer runs to cancel") }
-            if send(.cancel, to: newest) { speak(phrases.cancelled) }
+            guard let newest = newestFirst.first else {
+                say("key: no timer runs to cancel")
+                return speak(phrases.nothingRunning)
+            }
+            if send(.cancel, to: newest) != nil { speak(phrases.cancelled) }
         case .report:
             say("key: " + report())
             speakReport()
@@ -84,16 +94,22 @@ extension Kitchen {
     }
 
     /// Sends `command` to every followed timer that `fits`, a line each; one line when none fits.
-    private func command(_ command: Command, toAll fits: (TimerStatus) -> Bool) {
+    /// - Returns: The label and reply of each timer that did it; nil when none fits.
+    private func command(_ command: Command, toAll fits: (TimerStatus) -> Bool) -> [(label: String, reply: String)]? {
         let targets = newestFirst.filter { core.timers[$0].map(fits) ?? false }
-        guard !targets.isEmpty else { return say("key: nothing rings") }
-        for socket in targets { send(command, to: socket) }
+        guard !targets.isEmpty else {
+            say("key: nothing rings")
+            return nil
+        }
+        return targets.compactMap { socket in
+            send(command, to: socket).map { (core.timers[socket]?.label ?? socket, $0) }
+        }
     }
 
     /// One exchange with the timer on `socket` (at most ``keypadAnswerLimit``), and its line.
-    /// - Returns: Whether the timer did it.
+    /// - Returns: The timer's reply when it did it (`ok` and its status); nil when not.
     @discardableResult
-    private func send(_ command: Command, to socket: String) -> Bool {
+    private func send(_ command: Command, to socket: String) -> String? {
         let label = core.timers[socket]?.label ?? socket
         do throws(ControlError) {
             let reply = try ControlClient.exchange(
@@ -101,13 +117,13 @@ extension Kitchen {
             switch ControlCommands.outcome(of: reply, command: command, label: label, time: .system) {
             case .success(let line):
                 say("key: " + line)
-                return true
+                return reply
             case .failure(let failure): say("key: " + failure.message)
             }
         } catch {
             say("key: \(label): \(error.description)")
         }
-        return false
+        return nil
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within
@@ -123,13 +139,14 @@ extension Kitchen {
     }
 
     /// Whether a followed timer's deadline is within `margin` milliseconds of the wall clock now,
-    /// before or after it.
+    /// before or after it (the wall clock ``wallMilliseconds``).
     func timerDue(within margin: Int64) -> Bool {
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        let nowMilliseconds = Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
+        let now = wallMilliseconds()
         return core.timers.values.contains {
-            $0.deadlineUnixMilliseconds.map { abs($0 - nowMilliseconds) < margin } ?? false
+            $0.deadlineUnixMilliseconds.map { deadline in
+                let (distance, overflow) = deadline.subtractingReportingOverflow(now)
+                return overflow || distance.magnitude < UInt64(max(0, margin))
+            } ?? false
         }
     }
 

@@ -1,13 +1,19 @@
 import AlarmAudio
 import ControlChannel
+import Glibc
 import Speech
+import TimerCore
 import TimerModel
 
-// The kitchen's answers by voice (issue 28): a keypad's start ("Soft egg, five minutes"), its
-// report ("Pasta: three minutes forty left", "Nothing is running") and its cancel ("Cancelled"),
-// spoken through the kitchen's own device as the speaker test is, in the config's voice. Never
-// while a followed timer rings nor within 2 s of a deadline (the line is then only logged), so
-// the kitchen never holds a device a timer needs.
+// The kitchen's answers by voice (issue 28): every keypad press is answered, a start ("Soft egg,
+// five minutes"; "Not started"), the report ("Pasta: three minutes forty left", "Nothing is
+// running"), an acknowledge ("Pasta stopped"; "Nothing is ringing"), a snooze ("Snoozed for ten
+// minutes"), a minute more or less ("Pasta: four minutes left"), a cancel ("Pasta is cancelled in
+// three seconds", "Not cancelled", "Cancelled"); the speaker test is its own answer. Spoken
+// through the kitchen's own device as the speaker test is, in the config's voice. Never while a
+// followed timer rings nor within 2 s of a deadline: a line made then waits up to
+// ``KitchenVoice/holdLimit`` for that to pass (an acknowledged alarm's last status comes a moment
+// after the answer), else is only logged; so the kitchen never holds a device a timer needs.
 extension Kitchen {
     /// How close to a followed timer's deadline the kitchen says nothing, in milliseconds, on
     /// top of the line's own length (issue 26: nothing of the kitchen's within 2 s of one).
@@ -23,12 +29,14 @@ extension Kitchen {
         voice.ask(text, in: sound, at: clock.now())
     }
 
-    /// A keypad start's answer: the started timer's label and length.
+    /// A keypad start's answer: the started timer's label and length, or that it was not started.
     func answer(_ outcome: KitchenCore.Outcome) {
-        guard case .started(let status) = outcome else { return }
+        guard case .started(let status) = outcome else { return speak(phrases.notStarted) }
         // Its time left as the countdown shows it, in whole seconds rounded up: 5:00, not 4:59.9.
         let shown = Duration.seconds((status.remaining + .milliseconds(999)).components.seconds)
-        speak(phrases.started(status.label, duration: shown))
+        // A timer named by its length (`5min`) is not read out as "five min, five minutes".
+        let named = (try? DurationParser.parse(status.label)) == nil
+        speak(named ? phrases.started(status.label, duration: shown) : phrases.started(duration: shown))
     }
 
     /// The keypad's report spoken: what runs, newest first, or that nothing does.
@@ -40,26 +48,82 @@ extension Kitchen {
                 : counting.map { phrases.left($0.label, remaining: $0.remaining) }.joined(separator: ". "))
     }
 
+    /// The answer to the acknowledge or snooze press: what the timers that did it said (nil: none
+    /// rang, so "Nothing is ringing"; empty: none answered, nothing said).
+    /// - Parameters:
+    ///   - command: `.acknowledge` or `.snooze`.
+    ///   - done: Each timer's label and reply (`ok` and its status after the command).
+    func answerRinging(_ command: Command, _ done: [(label: String, reply: String)]?) {
+        guard let done else { return speak(phrases.nothingRinging) }
+        guard !done.isEmpty else { return }
+        if case .snooze = command {
+            speak(phrases.snoozed(for: done.lazy.compactMap { TimerStatus(line: $0.reply)?.remaining }.first))
+        } else {
+            speak(phrases.stopped(done.map(\.label)))
+        }
+    }
+
+    /// The answer to a minute more or less: the timer's time left now, from its reply.
+    /// - Parameter reply: The timer's reply (`ok` and its status after the change).
+    func answerMoved(_ reply: String) {
+        guard let status = TimerStatus(line: reply) else { return }
+        speak(phrases.left(status.label, remaining: status.remaining))
+    }
+
     /// After each round of the loop: the voice's log lines, then the oldest line made, played
     /// when the kitchen's player is free and no followed timer rings or is due within
-    /// ``quietMargin`` plus the line's length (else it is dropped with one line).
+    /// ``quietMargin`` plus the line's length; otherwise it waits (``KitchenVoice/hold(_:at:)``)
+    /// and is dropped with one line once older than ``KitchenVoice/holdLimit``.
     func voiceRound() {
         guard let voice else { return }
         for note in voice.takeNotes() { say(note) }
         guard speakerTest == nil, let line = voice.takeLine(), let sound = alarmSound else { return }
         let frames = line.samples.count / max(sound.channels, 1)
         let length = Int64(frames) * 1000 / Int64(max(sound.sampleRate, 1))
-        if core.timers.values.contains(where: { $0.state.isRinging }) {
-            return say("voice: '\(line.text)' not said: a timer rings")
-        }
-        if timerDue(within: Self.quietMargin + length) {
-            return say("voice: '\(line.text)' not said: a timer is due within 2 s")
+        let now = clock.now()
+        let quiet = Self.quietReason(
+            timers: core.timers.values, wallMilliseconds: wallMilliseconds(), lineMilliseconds: length)
+        if let quiet {
+            if voice.hold(line, at: now) { return }
+            return say("voice: '\(line.text)' not said: \(quiet)")
         }
         let speech = AlarmSound(samples: line.samples, sampleRate: sound.sampleRate, channels: sound.channels)
-        let now = clock.now()
         play(
             speech, loudness: Loudness(volumePercent: options.volume, rampFrames: 0), as: "voice: '\(line.text)'",
             at: now)
         say("voice: saying '\(line.text)'")
+    }
+
+    /// Why the kitchen may not speak now, or nil when it may: a followed timer rings, or one not
+    /// over yet has its deadline within ``quietMargin`` plus the line's length of `now`, before
+    /// or after it (an acknowledged or cancelled one needs no device).
+    ///
+    /// Pure: the wall clock comes in (``wallMilliseconds``, injected by tests).
+    /// - Parameters:
+    ///   - timers: The followed timers' latest statuses (their deadlines range-checked when parsed).
+    ///   - now: The wall clock now, in milliseconds since the Unix epoch.
+    ///   - lineMilliseconds: The line's length, in milliseconds, 0 or more.
+    /// - Returns: The reason, for the log ("a timer rings", "a timer is due within 2 s"), or nil.
+    static func quietReason(
+        timers: some Sequence<TimerStatus>, wallMilliseconds now: Int64, lineMilliseconds: Int64
+    ) -> String? {
+        let margin = quietMargin + min(max(0, lineMilliseconds), 3_600_000)
+        var due = false
+        for status in timers {
+            if status.state.isRinging { return "a timer rings" }
+            guard !status.state.isFinal, let deadline = status.deadlineUnixMilliseconds else { continue }
+            let (distance, overflow) = deadline.subtractingReportingOverflow(now)
+            if overflow || distance.magnitude < UInt64(margin) { due = true }
+        }
+        return due ? "a timer is due within 2 s" : nil
+    }
+
+    /// The wall clock (CLOCK_REALTIME) now, in milliseconds since the Unix epoch.
+    ///
+    /// The clock the timers' deadlines are given on. Never blocks. C: `clock_gettime`.
+    static func systemWallMilliseconds() -> Int64 {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000
     }
 }

@@ -43,6 +43,9 @@ final class Kitchen {
     var alarmSound: AlarmSound?
     /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
     var pairing = Kitchen.makePairing()
+    /// The wall clock in milliseconds since the Unix epoch, which the timers' deadlines are on;
+    /// a test's may stand still (Kitchen+Voice.swift).
+    var wallMilliseconds: () -> Int64 = Kitchen.systemWallMilliseconds
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -71,6 +74,9 @@ final class Kitchen {
     /// - Returns: 0 when a signal ended it; 64 when another kitchen of this user runs; 71 when the
     ///   runtime folder is unsafe or signal handling cannot be set up.
     func run() -> ExitStatus {
+        if options.announce != false, let voice = options.voice {
+            do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
+        }
         do throws(ControlError) {
             try RuntimeFolder.prepare(runtime)
             inbox = try KitchenInbox(runtime: runtime)
@@ -135,8 +141,10 @@ final class Kitchen {
     }
 
     /// Handles one input of the loop.
+    ///
+    /// On the loop's thread; internal so that tests can feed it inputs (a timer's status).
     /// - Returns: The exit status when it ends the kitchen; nil to go on.
-    private func handle(_ input: Input) -> ExitStatus? {
+    func handle(_ input: Input) -> ExitStatus? {
         let now = clock.now()
         switch input {
         case .signal(let number) where [SIGTERM, SIGINT, SIGQUIT].contains(number):

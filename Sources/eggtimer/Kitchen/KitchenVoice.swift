@@ -17,8 +17,17 @@ final class KitchenVoice: LoopSource {
     private let preparer: any LinePreparer
     /// The lines asked for and not come back, by their ticket.
     private var asked: [UInt64: String] = [:]
-    /// Lines made and not played yet, oldest first: the words and interleaved S16 samples.
-    private var made: [(text: String, samples: [Int16])] = []
+    /// How long a line made may wait for a quiet moment (no timer ringing or due) before it is
+    /// dropped: 5 s, time for an acknowledged alarm's last status to come.
+    static let holdLimit = Duration.seconds(5)
+    /// How often a waiting line looks again whether it may be played.
+    static let holdCheck = Duration.milliseconds(100)
+
+    /// Lines made and not played yet, oldest first: the words, interleaved S16 samples, and when
+    /// it was first held back (nil: never).
+    private var made: [(text: String, samples: [Int16], heldSince: ContinuousClock.Instant?)] = []
+    /// When a held line looks again (``hold(_:at:)``); nil while none is held.
+    private var recheck: ContinuousClock.Instant?
     /// Lines for the kitchen's log, taken by ``takeNotes()``.
     private var notes: [String] = []
     /// Whether the missing library was said (once per process).
@@ -41,7 +50,31 @@ final class KitchenVoice: LoopSource {
     }
 
     /// The oldest line made and not played, if any; taken.
-    func takeLine() -> (text: String, samples: [Int16])? { made.isEmpty ? nil : made.removeFirst() }
+    func takeLine() -> (text: String, samples: [Int16])? {
+        recheck = nil
+        guard !made.isEmpty else { return nil }
+        let line = made[0]
+        held = line.heldSince
+        made.removeFirst()
+        return (line.text, line.samples)
+    }
+
+    /// When the line last taken was first held back.
+    private var held: ContinuousClock.Instant?
+
+    /// Puts the line last taken back at the head, to be played once the kitchen is quiet, unless
+    /// it has waited ``holdLimit`` already; a look is due ``holdCheck`` later.
+    /// - Parameters:
+    ///   - line: The line ``takeLine()`` returned last.
+    ///   - now: The boot clock now.
+    /// - Returns: Whether it was put back; false when it is too old (the caller says it is dropped).
+    func hold(_ line: (text: String, samples: [Int16]), at now: ContinuousClock.Instant) -> Bool {
+        let since = held ?? now
+        guard now - since < Self.holdLimit else { return false }
+        made.insert((line.text, line.samples, since), at: 0)
+        recheck = now + Self.holdCheck
+        return true
+    }
 
     /// The log's lines gathered since the last call.
     func takeNotes() -> [String] {
@@ -54,14 +87,16 @@ final class KitchenVoice: LoopSource {
         return [PollRequest(descriptor: preparer.descriptor, events: Int16(POLLIN))]
     }
 
-    var nextCheck: ContinuousClock.Instant? { asked.isEmpty ? nil : preparer.nextCheck }
+    var nextCheck: ContinuousClock.Instant? {
+        [asked.isEmpty ? nil : preparer.nextCheck, recheck].compactMap { $0 }.min()
+    }
 
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
         for (ticket, outcome) in preparer.results(at: now) {
             guard let text = asked.removeValue(forKey: ticket) else { continue }
             switch outcome {
             case .ready(let samples) where !samples.isEmpty:
-                made.append((text, samples))
+                made.append((text, samples, nil))
                 if made.count > Self.queueLimit { made.removeFirst() }
             case .ready: notes.append("voice: '\(text)' came back empty: not said")
             case .failed(let reason): notes.append("voice: cannot say '\(text)': \(reason)")

@@ -190,8 +190,8 @@ struct Session {
         for effect in effects {
             switch effect {
             case .emit(let event): output.write(event)
-            case .startAlarm(let at, let loops):
-                spokenLine?.alarmStarting(at: at, loops: loops, now: clock.now())  // never waited for
+            case .startAlarm(let at, let loops, let line):
+                spokenLine?.alarmStarting(at: at, loops: loops, line: line, now: clock.now())  // never waited for
                 player.start(at: at, loops: loops, now: clock.now())
             case .stopAlarm:
                 spokenLine?.alarmStopped()

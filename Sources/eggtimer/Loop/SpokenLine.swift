@@ -10,7 +10,9 @@ import Glibc
 /// ringing). The alarm never waits for it: a ringing that starts while the line is not ready
 /// (the preparer is slow or stuck) rings plain, with one line said; a line that fails is one
 /// line and the plain alarm; a missing speech library one warning. A line that comes after a
-/// ringing started is played from the next ringing on (after a snooze).
+/// ringing started is played from the next ringing on (after a snooze). A pomodoro has a line
+/// per kind of ringing (``RingLine``: "Break time", "Long break", "Back to work"), all asked for
+/// at start; each ringing is handed its own.
 ///
 /// A source of the event loop (the preparer's descriptor and next check). Confined to the loop's
 /// thread.
@@ -27,56 +29,93 @@ final class SpokenLine: LoopSource {
         case failed
     }
 
-    let text: String
+    /// The words of each line, by the ringing it starts (``RingLine``); a ringing whose line is
+    /// not here speaks ``RingLine/ready``'s, if any (`--say` for every ringing of a pomodoro).
+    let texts: [RingLine: String]
     let voice: String?
     private let preparer: any LinePreparer
     private let player: AlarmPlayer
     private let sampleRate: Int
     private let channels: Int
-    private(set) var stage = Stage.idle
+    /// Where each line is.
+    private(set) var stages: [RingLine: Stage] = [:]
+    /// The samples of each line made.
+    private var made: [RingLine: [Int16]] = [:]
+    /// The line the last ringing started with (its key in ``texts``).
+    private var current: RingLine?
     /// Lines for the user (standard error, or the screen's messages), taken by ``takeNotes()``.
     private var notes: [String] = []
     /// Whether a ringing was said to start without the line.
     private var toldLate = false
+    /// Whether the missing speech library was said (once, however many lines).
+    private var toldMissing = false
     /// The ringing started without the line and not sounding yet (a timer shorter than the
-    /// device's early open): when it sounds and its passes, so a line that comes in time
-    /// restarts it with the line at the same instant.
-    private var lateRinging: (at: ContinuousClock.Instant, loops: Int?)?
+    /// device's early open): when it sounds, its passes and its line, so a line that comes in
+    /// time restarts it with the line at the same instant.
+    private var lateRinging: (at: ContinuousClock.Instant, loops: Int?, line: RingLine)?
     /// How long before the deadline a late line may still restart the ringing: time for the
     /// player to open the device again (a busy one is asked again every 200 ms).
     static let restartMargin = Duration.milliseconds(400)
 
     /// - Parameters:
-    ///   - text: The words (valid by ``Options/isValidSay(_:)``).
+    ///   - texts: The words of each line (valid by ``Options/isValidSay(_:)``), by the ringing it
+    ///     starts; not empty.
     ///   - voice: The espeak-ng voice; nil for the default.
-    ///   - sound: The alarm's sound: the line is asked for in its rate and channels.
-    ///   - preparer: Makes the line.
-    ///   - player: Gets the line as its ``AlarmPlayer/lead``.
-    init(text: String, voice: String?, sound: AlarmSound, preparer: any LinePreparer, player: AlarmPlayer) {
-        (self.text, self.voice, self.preparer, self.player) = (text, voice, preparer, player)
+    ///   - sound: The alarm's sound: the lines are asked for in its rate and channels.
+    ///   - preparer: Makes the lines.
+    ///   - player: Gets the ringing's line as its ``AlarmPlayer/lead``.
+    init(
+        texts: [RingLine: String], voice: String?, sound: AlarmSound, preparer: any LinePreparer, player: AlarmPlayer
+    ) {
+        (self.texts, self.voice, self.preparer, self.player) = (texts, voice, preparer, player)
         (sampleRate, channels) = (sound.sampleRate, sound.channels)
     }
 
-    /// Asks the preparer for the line (once; later calls do nothing).
-    /// - Parameter now: The boot clock now.
-    func request(at now: ContinuousClock.Instant) {
-        guard stage == .idle else { return }
-        stage = .waiting(preparer.prepare(text, voice: voice, sampleRate: sampleRate, channels: channels, now: now))
+    /// One line for every ringing (`--say`, a timer's `--announce`).
+    convenience init(text: String, voice: String?, sound: AlarmSound, preparer: any LinePreparer, player: AlarmPlayer) {
+        self.init(texts: [.ready: text], voice: voice, sound: sound, preparer: preparer, player: player)
     }
 
-    /// Called just before a ringing starts: says once that it rings without the line if it is
-    /// not ready and the ringing sounds within ``restartMargin`` (a later one may still be started
-    /// again with it: ``service(_:at:into:)``).
+    /// The words of the timer's own line (``RingLine/ready``), if it has one.
+    var text: String? { texts[.ready] }
+
+    /// Where the line of ``RingLine/ready`` is (the only one but for a pomodoro's).
+    var stage: Stage { stages[.ready] ?? .idle }
+
+    /// The key in ``texts`` of the line a ringing of `line` speaks.
+    private func key(_ line: RingLine) -> RingLine { texts[line] == nil ? .ready : line }
+
+    /// Asks the preparer for every line (once; later calls do nothing), in a fixed order.
+    /// - Parameter now: The boot clock now.
+    func request(at now: ContinuousClock.Instant) {
+        let order: [RingLine] = [.ready, .breakTime(long: false), .breakTime(long: true), .backToWork]
+        for line in order where (stages[line] ?? .idle) == .idle {
+            guard let text = texts[line] else { continue }
+            stages[line] = .waiting(
+                preparer.prepare(text, voice: voice, sampleRate: sampleRate, channels: channels, now: now))
+        }
+    }
+
+    /// Called just before a ringing starts: hands the player the line it starts with, or none if
+    /// that one is not ready; then says once that it rings without the line if the ringing sounds
+    /// within ``restartMargin`` (a later one may still be started again with it:
+    /// ``service(_:at:into:)``).
     ///
     /// Never waits: the ringing takes whatever lead the player has now.
     /// - Parameters:
     ///   - at: When the ringing sounds (boot clock).
     ///   - loops: Its passes, as the player's start takes them.
+    ///   - line: The line it starts with (``Effect/startAlarm(at:loops:line:)``).
     ///   - now: The boot clock now.
-    func alarmStarting(at: ContinuousClock.Instant, loops: Int?, now: ContinuousClock.Instant) {
-        guard case .waiting = stage else { return }
+    func alarmStarting(at: ContinuousClock.Instant, loops: Int?, line: RingLine = .ready, now: ContinuousClock.Instant)
+    {
+        let line = key(line)
+        current = line
+        player.lead = made[line] ?? []
+        lateRinging = nil
+        guard case .waiting? = stages[line] else { return }
         if now < at - Self.restartMargin {
-            lateRinging = (at, loops)
+            lateRinging = (at, loops, line)
             return
         }
         tellLate()
@@ -98,43 +137,50 @@ final class SpokenLine: LoopSource {
         return notes
     }
 
+    /// Whether any line is still being made.
+    private var isWaiting: Bool {
+        stages.values.contains {
+            if case .waiting = $0 { return true }
+            return false
+        }
+    }
+
     var pollRequests: [PollRequest] {
-        guard case .waiting = stage, preparer.descriptor >= 0 else { return [] }
+        guard isWaiting, preparer.descriptor >= 0 else { return [] }
         return [PollRequest(descriptor: preparer.descriptor, events: Int16(POLLIN))]
     }
 
-    var nextCheck: ContinuousClock.Instant? {
-        guard case .waiting = stage else { return nil }
-        return preparer.nextCheck
-    }
+    var nextCheck: ContinuousClock.Instant? { isWaiting ? preparer.nextCheck : nil }
 
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
-        guard case .waiting(let ticket) = stage else { return }
-        for (number, outcome) in preparer.results(at: now) where number == ticket {
+        for (number, outcome) in preparer.results(at: now) {
+            guard let line = stages.first(where: { $0.value == .waiting(number) })?.key else { continue }
+            let late = lateRinging?.line == line ? lateRinging : nil
+            if late != nil { lateRinging = nil }
             switch outcome {
             case .ready(let samples) where !samples.isEmpty && samples.count % channels == 0:
+                made[line] = samples
+                stages[line] = .ready
+                guard current == line else { continue }
                 player.lead = samples
-                stage = .ready
-                if let late = lateRinging, now < late.at - Self.restartMargin {
+                if let late, now < late.at - Self.restartMargin {
                     // Not sounding yet: started again with the line, at the same instant.
                     player.start(at: late.at, loops: late.loops, now: now)
                 } else {
-                    if lateRinging != nil { tellLate() }
+                    if late != nil { tellLate() }
                     if toldLate { notes.append("the spoken line is ready: the next ringing starts with it") }
                 }
-                lateRinging = nil
             case .ready:
-                lateRinging = nil
-                stage = .failed
+                stages[line] = .failed
                 notes.append("the spoken line came back empty or in pieces: the alarm rings without it")
             case .failed(let reason):
-                lateRinging = nil
-                stage = .failed
+                stages[line] = .failed
                 notes.append("cannot speak the line: \(reason); the alarm rings without it")
             case .libraryMissing(let reason):
-                lateRinging = nil
-                stage = .failed
-                notes.append("warning: \(reason); the alarm rings without the spoken line")
+                stages[line] = .failed
+                // One warning: every other line fails for the same reason.
+                if !toldMissing { notes.append("warning: \(reason); the alarm rings without the spoken line") }
+                toldMissing = true
             }
         }
     }
