@@ -146,16 +146,11 @@ import WebServer
         return try #require(JSONValue.parse(Array(value.utf8)), "\(line)")
     }
 
-    @Test func theScriptsStateTableHasExactlyTheAPIsStates() throws {
-        guard case .object(let members) = try scriptTable("STATE_TEXT") else {
-            Issue.record("STATE_TEXT is no object")
-            return
-        }
-        #expect(members.map(\.key) == TimerState.allCases.map(\.rawValue))
-        for member in members {
-            let state = try #require(TimerState(rawValue: member.key))
-            #expect(member.value.stringValue == WebPage.stateText(state))
-        }
+    /// The page keeps no second list of states: a row shows the `state` word of the API's JSON,
+    /// and the script's tables are keyed by `TimerState`'s words.
+    @Test func theScriptsTablesHaveExactlyTheAPIsStatesAndShowItsWord() throws {
+        #expect(!WebPage.script.contains("STATE_TEXT"))
+        #expect(WebPage.script.contains(#"field(row, "state").textContent = timer.state;"#))
         let ringing = try scriptTable("RINGING").arrayValue?.compactMap(\.stringValue)
         #expect(ringing == TimerState.allCases.filter(\.isRinging).map(\.rawValue))
         let final = try scriptTable("FINAL").arrayValue?.compactMap(\.stringValue)
@@ -165,6 +160,15 @@ import WebServer
             return
         }
         #expect(actions.map(\.key) == TimerState.allCases.map(\.rawValue))
+    }
+
+    /// Without JavaScript a row says its state in the API's word, for every state.
+    @Test(arguments: TimerState.allCases)
+    func aServerRenderedRowSaysItsStateInTheAPIsWord(state: TimerState) {
+        let view = WebPage.View(paired: true, csrf: "00", picture: picture([timer("pasta", state)]), message: nil)
+        let html = text(WebPage.page(view))
+        #expect(html.contains(#"data-field="state">\#(state.rawValue)</span>"#), "\(state)")
+        #expect(html.contains(#"data-state="\#(state.rawValue)""#))
     }
 
     /// The script never writes markup: labels and messages go in with `textContent`.

@@ -231,7 +231,7 @@ extension WebPage {
             <div class="head"><span class="tomato\(spinning ? " spin" : "")" data-field="tomato"\(pomodoro ? "" : " hidden")>\
             \(tomato)</span><span class="label" data-field="label">\(attribute(timer?.label))</span>\
             <span class="where" data-field="node"\(timer?.isLocal == false ? "" : " hidden")>\(attribute(timer?.node))</span>\
-            <span class="state" data-field="state">\(state.map(stateText) ?? "")</span></div>
+            <span class="state" data-field="state">\(state?.rawValue ?? "")</span></div>
             <div class="clock"><span class="left" data-field="left">\(timer == nil ? "" : clock(seconds: seconds))</span>\
             <span class="phase" data-field="phase"\(timer?.phase == nil ? " hidden" : "")>\(attribute(timer?.phase))</span></div>
             <progress data-field="progress" \(progress)></progress>

@@ -6,19 +6,18 @@ extension WebPage {
     /// fixed script (``behaviour``).
     static let script = stateTable + behaviour
 
-    /// The script's tables, made from `TimerState` and the page's words so the script keeps no
-    /// second list: `STATE_TEXT` (state word → what the page says, ``stateText(_:)``), `RINGING`
-    /// and `FINAL` (`TimerState.isRinging`, `isFinal`), `ACTIONS` (state word → its row's actions,
-    /// ``actions(_:)``) and `TITLES`.
+    /// The script's tables, made from `TimerState` so the script keeps no second list.
+    ///
+    /// `RINGING` and `FINAL` (`TimerState.isRinging`, `isFinal`), `ACTIONS` (state word → its
+    /// row's actions, ``actions(_:)``) and `TITLES`. A row shows its state as the API's JSON words
+    /// it (`state`).
     static let stateTable: String = {
         func list(_ words: [String]) -> String { "[" + words.map(JSONText.quoted).joined(separator: ",") + "]" }
         let all = TimerState.allCases
-        let text = all.map { JSONText.quoted($0.rawValue) + ":" + JSONText.quoted(stateText($0)) }
         let actions = all.map { JSONText.quoted($0.rawValue) + ":" + list(Self.actions($0)) }
         return """
             "use strict";
             // Made by WebPage+Script.swift from TimerState: the API's words, no second list.
-            const STATE_TEXT = {\(text.joined(separator: ","))};
             const RINGING = \(list(all.filter(\.isRinging).map(\.rawValue)));
             const FINAL = \(list(all.filter(\.isFinal).map(\.rawValue)));
             const ACTIONS = {\(actions.joined(separator: ","))};
@@ -102,7 +101,7 @@ extension WebPage {
           const node = field(row, "node");
           node.textContent = timer.node;
           node.hidden = timer.local !== false;
-          field(row, "state").textContent = STATE_TEXT[timer.state] || timer.state;
+          field(row, "state").textContent = timer.state;
           const tomato = field(row, "tomato");
           tomato.hidden = timer.kind !== "pomodoro";
           tomato.classList.toggle("spin", timer.kind === "pomodoro" && timer.state === "counting");

@@ -116,22 +116,4 @@ enum WebPage {
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store")] + common,
             body: Array("{\"error\":\"\(text)\"}".utf8))
     }
-
-    /// What the page says for a state, in the API's words' table (the script's `STATE_TEXT` is
-    /// made from this, keyed by the raw values, so there is no second list of states).
-    /// - Parameter state: A state.
-    /// - Returns: A few words, lower case.
-    static func stateText(_ state: TimerState) -> String {
-        switch state {
-        case .menu: "waiting"
-        case .counting: "counting"
-        case .paused: "paused"
-        case .ringing: "ringing"
-        case .silent: "ringing, no sound"
-        case .snoozed: "snoozed"
-        case .done: "done"
-        case .cancelled: "cancelled"
-        case .missed: "missed"
-        }
-    }
 }
