@@ -1,0 +1,148 @@
+"""The phone page in a real browser against a real kitchen (issue 30).
+
+Pair with a code from `eggtimer kitchen --pair`; tap Soft and find a Soft timer with the right
+deadline in `eggtimer status --json`; see it ring through the file PCM as the ringing screen;
+tap STOP and find its `acknowledged` event, and the page saying it is done; a house timer whose
+label and node carry markup shown as text. Each test writes its screen under .build/screenshots/.
+"""
+
+import datetime
+import json
+import unittest
+
+from harness import Broker, Browser, Kitchen, topic_level, wall_milliseconds
+
+TITLE_MENU = "How do you like your eggs?"
+TITLE_DONE = "Alright, don't choke on them!"
+
+
+def deadline_seconds(text):
+    """A `status --json` deadline (local ISO 8601 with its offset, whole seconds) as Unix seconds."""
+    return int(datetime.datetime.fromisoformat(text).timestamp())
+
+
+class PageTests(unittest.TestCase):
+    def setUp(self):
+        self.kitchen = Kitchen()
+        self.addCleanup(self.kitchen.close)
+        self.browser = Browser()
+        self.addCleanup(self.browser.close)
+
+    def row(self, label):
+        return '#timers li.timer[data-label="%s"]' % label
+
+    def test_the_pairing_screen_comes_first_and_a_code_pairs_the_phone(self):
+        browser = self.browser
+        browser.driver.get(self.kitchen.url)
+        browser.wait(lambda d: browser.shown("#pair") and browser.shown("#code"), "the pairing screen")
+        self.assertFalse(browser.driver.find_elements("css selector", "#kitchen"), "no kitchen before pairing")
+        browser.screenshot("pairing")
+        # A wrong code is refused, said on the page, and the phone stays unpaired.
+        code = self.kitchen.pairing_code()
+        browser.find("#code").send_keys("000000" if code != "000000" else "111111")
+        browser.find("#pair-button").click()
+        browser.wait(lambda d: browser.shown("#pair-message"), "the refusal")
+        self.assertTrue(browser.shown("#pair"))
+        browser.find("#code").clear()
+        browser.find("#code").send_keys(code)
+        browser.find("#pair-button").click()
+        browser.wait(lambda d: browser.shown("#kitchen"), "the kitchen screen")
+        browser.wait(lambda d: d.execute_script("return document.body.dataset.live") == "yes", "the event stream")
+        self.assertEqual(browser.find("#title").text, TITLE_MENU)
+        eggs = [egg.get_attribute("data-preset") for egg in browser.driver.find_elements("css selector", "button.egg")]
+        self.assertEqual(eggs, ["Soft", "Medium", "Hard"])
+        self.assertIn("0:04", browser.find('button.egg[data-preset="Soft"]').text)
+        browser.screenshot("menu")
+        # Everything the page loaded came from the kitchen: no CDN, no font, nothing outside.
+        loaded = browser.driver.execute_script(
+            "return performance.getEntriesByType('resource').map((e) => e.name)")
+        self.assertTrue(loaded, "the page loaded its script and style")
+        for name in loaded:
+            self.assertTrue(name.startswith(self.kitchen.url), name)
+
+    def test_soft_rings_on_the_page_and_stop_acknowledges_it(self):
+        browser, kitchen = self.browser, self.kitchen
+        browser.pair(kitchen)
+        before = wall_milliseconds()
+        browser.find('button.egg[data-preset="Soft"]').click()
+        kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
+        after = wall_milliseconds()
+        timers = [t for t in kitchen.status() if t["label"] == "Soft"]
+        self.assertEqual(len(timers), 1, timers)
+        self.assertIn(timers[0]["state"], ["counting", "ringing"])
+        if timers[0]["state"] == "counting":
+            # status --json gives the deadline to the whole second.
+            deadline = deadline_seconds(timers[0]["deadline"])
+            self.assertGreaterEqual(deadline, (before + 4000) // 1000 - 0, timers[0])
+            self.assertLessEqual(deadline, (after + 4000) // 1000, timers[0])
+        browser.wait(lambda d: browser.shown(self.row("Soft")), "Soft's row")
+        # It rings through the file PCM, and the phone shows the ringing screen.
+        browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
+        self.assertEqual(browser.find("#ring-names").text, "Soft")
+        self.assertEqual(browser.find("#ring-verb").text, "is ringing")
+        self.assertTrue(browser.shown("#stop") and browser.shown("#snooze"))
+        browser.wait(lambda d: '"event":"sounding"' in kitchen.log("Soft") and kitchen.captured() > 0,
+                     "the alarm written to the file PCM")
+        browser.screenshot("ringing")
+        browser.find("#stop").click()
+        browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
+        browser.wait(lambda d: not browser.shown("#ringing"), "the ringing screen gone")
+        browser.wait(lambda d: browser.find("#title").text == TITLE_DONE, "the done title")
+        row = self.row("Soft")
+        browser.wait(lambda d: browser.find(row).get_attribute("data-state") == "done", "Soft's row done")
+        self.assertEqual(browser.find(row + ' [data-field="state"]').text, "done")
+
+    def test_a_counting_egg_shows_its_title_time_left_and_progress(self):
+        browser, kitchen = self.browser, self.kitchen
+        browser.pair(kitchen)
+        browser.find('button.egg[data-preset="Medium"]').click()
+        kitchen.lines.expect(r"Medium: started, rings in 10:00")
+        row = self.row("Medium")
+        browser.wait(lambda d: browser.shown(row), "Medium's row")
+        browser.wait(lambda d: browser.find("#title").text == "So you like it Medium huh?", "the egg's title")
+        self.assertEqual(browser.find(row + ' [data-field="state"]').text, "counting")
+        # The time left ticks down from the deadline; the bar fills as it goes.
+        browser.wait(lambda d: browser.find(row + ' [data-field="left"]').text.startswith("9:5"), "the time left")
+        progress = browser.find(row + ' [data-field="progress"]')
+        self.assertEqual(progress.get_attribute("max"), "600")
+        browser.wait(lambda d: float(progress.get_attribute("value")) > 0, "progress")
+        browser.screenshot("counting")
+        browser.find(row + ' button[data-action="cancel"]').click()
+        browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
+
+
+class MarkupTests(unittest.TestCase):
+    """A house timer (any MQTT publisher can set its label and node) with markup in its names."""
+
+    def setUp(self):
+        self.broker = Broker()
+        self.addCleanup(self.broker.close)
+
+    def test_a_label_with_markup_is_shown_as_text(self):
+        label = '<b id="bold">tea</b><img src=x id="injected">'
+        node = "<i>attic</i>"
+        now = wall_milliseconds()
+        deadline = datetime.datetime.fromtimestamp((now + 600_000) / 1000, datetime.timezone.utc)
+        payload = {
+            "state": "counting", "label": label, "node": node, "duration_s": 900, "remaining_s": 600,
+            "deadline": deadline.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (deadline.microsecond // 1000),
+        }
+        # Retained, so the kitchen gets it when it subscribes: no need to know when it connects.
+        self.broker.publish("eggtimer/%s/%s/state" % (topic_level(node), topic_level(label)), json.dumps(payload))
+        kitchen = Kitchen(arguments=("--mqtt", self.broker.url))
+        self.addCleanup(kitchen.close)
+        browser = Browser()
+        self.addCleanup(browser.close)
+        browser.pair(kitchen)
+        rows = "#timers li.timer"
+        browser.wait(lambda d: any(r.get_attribute("data-label") == label for r in d.find_elements("css selector", rows)),
+                     "the house timer's row")
+        row = [r for r in browser.driver.find_elements("css selector", rows) if r.get_attribute("data-label") == label][0]
+        self.assertEqual(row.find_element("css selector", '[data-field="label"]').text, label)
+        self.assertEqual(row.find_element("css selector", '[data-field="node"]').text, node)
+        for injected in ["#bold", "#injected", "#timers b", "#timers i", "#timers img"]:
+            self.assertFalse(browser.driver.find_elements("css selector", injected), injected)
+
+
+if __name__ == "__main__":
+    unittest.main()
