@@ -127,7 +127,8 @@ extension WebPage {
         """
     }
 
-    /// The kitchen: the title, the eggs, the duration form, the timers, the ringing screen.
+    /// The kitchen: the title, the eggs, the timers (in sight on a phone's first screen), the
+    /// duration form, the ringing screen.
     private static func kitchen(_ view: View) -> String {
         let csrf = view.csrf ?? ""
         let picture = view.picture
@@ -150,6 +151,9 @@ extension WebPage {
             <h1 id="title">\(title(picture).htmlEscaped)</h1>
             \(messageLine(view.message, id: "message"))<form method="post" action="/api/timers" class="eggs" id="eggs">
             \(hiddenCSRF(csrf))\(eggs)</form>
+            <h2>Timers</h2>
+            <ul id="timers" class="timers">\(rows)</ul>
+            <p id="none" class="none"\(none)>No timer runs.</p>
             <form method="post" action="/api/timers" class="custom" id="custom">
             \(hiddenCSRF(csrf))<label for="start">Duration</label>
             <input id="start" name="start" placeholder="7m30s" maxlength="40" autocomplete="off" required>
@@ -157,9 +161,6 @@ extension WebPage {
             <input id="label" name="label" placeholder="pasta" maxlength="64" autocomplete="off">
             <button type="submit" class="primary" id="start-button">Start</button>
             </form>
-            <h2>Timers</h2>
-            <ul id="timers" class="timers">\(rows)</ul>
-            <p id="none" class="none"\(none)>No timer runs.</p>
             <footer><span id="node">\((picture?.node ?? "").htmlEscaped)</span>
             <form method="post" action="/api/unpair" id="unpair">\(hiddenCSRF(csrf))\
             <button type="submit" class="quiet">Unpair this phone</button></form></footer>
