@@ -110,6 +110,19 @@ class PageTests(unittest.TestCase):
         self.assertEqual(progress.get_attribute("max"), "600")
         browser.wait(lambda d: float(progress.get_attribute("value")) > 0, "progress")
         browser.screenshot("counting")
+        # Every control in sight is a touch target of at least 48x48 CSS px.
+        small = browser.driver.execute_script(
+            "return [...document.querySelectorAll('button, input:not([type=hidden])')]"
+            ".filter((e) => e.offsetParent !== null).map((e) => {"
+            " const r = e.getBoundingClientRect(); return [e.id || e.textContent.trim(), r.width, r.height]; })"
+            ".filter((x) => x[1] < 48 || x[2] < 48)")
+        self.assertEqual(small, [])
+        # The phone's dark scheme is honoured.
+        light = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        browser.driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        dark = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        self.assertNotEqual(light, dark)
         browser.find(row + ' button[data-action="cancel"]').click()
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
 
