@@ -235,9 +235,10 @@ class Kitchen:
 
 
 class Browser:
-    """Headless Chromium on a 360x740 phone screen with a private profile, through chromedriver."""
+    """Headless Chromium on a 360x740 phone screen with a private profile, through chromedriver;
+    with `javascript=False` the page's script is off (its plain forms; WebDriver still works)."""
 
-    def __init__(self):
+    def __init__(self, javascript=True):
         self.profile = private_folder("profile")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -247,7 +248,7 @@ class Browser:
             "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
             "--disable-domain-reliability", "--metrics-recording-only", "--disable-gpu",
             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        ]:
+        ] + ([] if javascript else ["--blink-settings=scriptEnabled=false"]):
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         # The window cannot be made narrower than 500 px headless: the phone's screen is emulated.

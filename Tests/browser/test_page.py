@@ -127,6 +127,34 @@ class PageTests(unittest.TestCase):
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
 
 
+class NoScriptTests(unittest.TestCase):
+    """The page with JavaScript off: plain forms, a refresh every 10 s."""
+
+    def setUp(self):
+        self.kitchen = Kitchen()
+        self.addCleanup(self.kitchen.close)
+        self.browser = Browser(javascript=False)
+        self.addCleanup(self.browser.close)
+
+    def test_without_javascript_the_forms_pair_start_soft_and_stop_it(self):
+        browser, kitchen = self.browser, self.kitchen
+        browser.driver.get(kitchen.url)
+        browser.wait(lambda d: browser.shown("#code"), "the pairing screen")
+        browser.find("#code").send_keys(kitchen.pairing_code())
+        browser.find("#pair-button").click()
+        browser.wait(lambda d: browser.shown("#kitchen"), "the kitchen screen")
+        self.assertNotIn("js", browser.find("body").get_attribute("class").split(), "the page's script is off")
+        browser.find('button.egg[data-preset="Soft"]').click()
+        kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
+        browser.wait(lambda d: browser.shown('#timers li.timer[data-label="Soft"]'), "Soft's row after the form")
+        # The page refreshes itself every 10 s without its script: the ringing screen comes.
+        browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
+        self.assertEqual(browser.find("#ring-names").text, "Soft")
+        browser.find("#stop").click()
+        browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
+        browser.wait(lambda d: browser.shown("#kitchen") and not browser.shown("#ringing"), "the kitchen again")
+
+
 class MarkupTests(unittest.TestCase):
     """A house timer (any MQTT publisher can set its label and node) with markup in its names."""
 
