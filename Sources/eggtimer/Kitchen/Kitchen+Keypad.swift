@@ -69,6 +69,7 @@ extension Kitchen {
             say("key: " + report())
             speakReport()
         case .testSound: testSound(at: now)
+        case .pairingCode: speakPairingCode()
         }
     }
 

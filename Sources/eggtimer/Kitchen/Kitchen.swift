@@ -41,6 +41,8 @@ final class Kitchen {
     var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
+    /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
+    var pairing = Kitchen.makePairing()
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -95,6 +97,7 @@ final class Kitchen {
         let follows = TimerFollows(folder: runtime, at: clock.now())
         self.follows = follows
         loop.add(follows)
+        loadPairing()
         if let keypad = openKeypad() { loop.add(keypad) }
         if options.announce != false {
             let voice = KitchenVoice(voice: options.voice, preparer: SpeechLinePreparer())
@@ -154,6 +157,8 @@ final class Kitchen {
                     .answer(.shell(connection: connection), .refused(.init(kind: .usage, text: error.description)))
                 ])
             }
+        case .pairRequest(let connection): inbox?.reply(connection, pairingCodeLine())
+        case .unpairRequest(let connection): inbox?.reply(connection, unpairAllLine())
         case .timerStatus(let socket, let status):
             if core.timers[socket] == nil {
                 seenOrder.removeAll { $0 == socket }
