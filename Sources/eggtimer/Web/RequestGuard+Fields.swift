@@ -18,7 +18,8 @@ extension RequestGuard {
 
         /// The most fields a body may have: 16.
         static let fieldLimit = 16
-        /// The largest integer a JSON body may carry, 2^53 (a double holds every integer up to it).
+        /// The bound of the integers a JSON body may carry, 2^53 (excluded: a double holds every
+        /// integer below it exactly, and 2^53 + 1 reads as 2^53).
         static let integerLimit: Int64 = 1 << 53
 
         /// The fields by name.
@@ -67,7 +68,7 @@ extension RequestGuard {
                 case .string(let text): fields.values[member.key] = .string(text)
                 case .number(let number):
                     // Range first: converting a double out of Int64's range traps.
-                    guard number.isFinite, number.rounded() == number, abs(number) <= Double(integerLimit) else {
+                    guard number.isFinite, number.rounded() == number, abs(number) < Double(integerLimit) else {
                         return nil
                     }
                     fields.values[member.key] = .integer(Int64(number))
