@@ -125,6 +125,8 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
+    /// The kitchen's `--http…` options (Options+Web.swift).
+    var web = WebOptions()
     /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``maxTimersLimit``.
     var maxTimers = 12
     /// The largest `--max-timers`.

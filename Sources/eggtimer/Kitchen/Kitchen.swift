@@ -41,6 +41,8 @@ final class Kitchen {
     var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
+    /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
+    var web: KitchenWeb?
     /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
     var pairing = Kitchen.makePairing()
 
@@ -109,17 +111,22 @@ final class Kitchen {
                 loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
             } catch { return error }
         }
+        if options.web.address != nil {
+            do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
+        }
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
         while true {
             let inputs: [Input]
             do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
             for input in inputs {
                 if let status = handle(input) {
+                    web?.close()
                     finishBus()
                     return status
                 }
             }
             voiceRound()
+            webRound()
         }
     }
 
@@ -210,6 +217,7 @@ final class Kitchen {
                 say(Self.line(outcome, origin: origin))
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
+                if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
             }
         }
     }
@@ -221,6 +229,7 @@ final class Kitchen {
             case .shell: "shell"
             case .bus: "MQTT"
             case .keypad: "keypad"
+            case .web: "HTTP"
             }
         switch outcome {
         case .started(let status): return "\(StartCommand.said(status)) (from \(by))"

@@ -1,3 +1,4 @@
+import TimerModel
 import WebServer
 
 /// The kitchen's HTTP API as pure functions: a request's method and path to a ``Route``, and the
@@ -122,4 +123,70 @@ enum KitchenAPI {
     /// A form post's answer: 303 to `/` (the page shows the outcome).
     static let seeThePage = HTTPResponse(
         status: 303, headers: [HTTPHeader("Location", "/")] + securityHeaders, body: [])
+}
+
+extension KitchenAPI {
+    /// Why an action's `seconds` was refused: one line.
+    struct Problem: Error, Equatable {
+        /// The line.
+        let text: String
+    }
+
+    /// The command of `action` with its `seconds`, range-checked before any arithmetic.
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - seconds: The `seconds` field as an integer; nil when absent or not an integer.
+    ///   - given: Whether a `seconds` field was sent at all (to tell a bad one from none).
+    /// - Returns: The command, or the problem: `add` needs -86400...86400, `snooze` takes
+    ///   1...3596400 or nothing, the others take none.
+    static func command(_ action: Action, seconds: Int64?, given: Bool) -> Result<Command, Problem> {
+        let addLimit = Command.addLimit.components.seconds
+        let snoozeLimit = Command.snoozeLimit.components.seconds
+        switch action {
+        case .add:
+            guard let seconds, (-addLimit...addLimit).contains(seconds) else {
+                return .failure(Problem(text: "add needs seconds from -\(addLimit) to \(addLimit)"))
+            }
+            return .success(.add(.seconds(seconds)))
+        case .snooze:
+            guard given else { return .success(.snooze(nil)) }
+            guard let seconds, (1...snoozeLimit).contains(seconds) else {
+                return .failure(Problem(text: "snooze takes seconds from 1 to \(snoozeLimit)"))
+            }
+            return .success(.snooze(.seconds(seconds)))
+        case .ack, .cancel, .pause, .resume:
+            guard !given else { return .failure(Problem(text: "\(action.rawValue) takes no seconds")) }
+            return .success(
+                action == .ack ? .acknowledge : action == .cancel ? .cancel : action == .pause ? .pause : .resume)
+        }
+    }
+}
+
+extension KitchenAPI {
+    /// The longest `seconds` of a start: 99 hours, as the kitchen's `start` takes a duration.
+    static let startSecondsLimit: Int64 = 99 * 3600
+
+    /// The first word of a start request from `POST /api/timers`' fields: `start` (a preset
+    /// name or a one-word duration, as the kitchen's `start` takes it) or `seconds`, not both.
+    /// - Parameters:
+    ///   - start: The `start` field; nil when absent.
+    ///   - seconds: The `seconds` field as an integer; nil when absent or not an integer.
+    ///   - secondsGiven: Whether a `seconds` field was sent at all.
+    /// - Returns: The word (`soft`, `3m40`, `225s`), or the problem: neither or both given,
+    ///   `seconds` outside 1...``startSecondsLimit``, a `start` with a space or tab in it.
+    static func startWord(start: String?, seconds: Int64?, secondsGiven: Bool) -> Result<String, Problem> {
+        let start = start.flatMap { $0.isEmpty ? nil : $0 }
+        switch (start, secondsGiven) {
+        case (nil, false):
+            return .failure(Problem(text: "no start: send start=soft, or seconds=225 (or start=3m45) with label=pasta"))
+        case (_?, true): return .failure(Problem(text: "send start or seconds, not both"))
+        case (nil, true):
+            guard let seconds, (1...startSecondsLimit).contains(seconds) else {
+                return .failure(Problem(text: "seconds needs a whole number from 1 to \(startSecondsLimit)"))
+            }
+            return .success("\(seconds)s")
+        case (let word?, false):
+            return .success(word)
+        }
+    }
 }
