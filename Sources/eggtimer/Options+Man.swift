@@ -18,7 +18,7 @@ extension Options {
     static func manText(presets: [Preset]) -> String {
         [
             manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manMQTTDetails,
-            manMQTTKitchen(presets), manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
+            manMQTTKitchen(presets), manHTTP, manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }
 

@@ -1,3 +1,4 @@
+import TimerCore
 import TimerModel
 import WebServer
 
@@ -163,8 +164,8 @@ extension KitchenAPI {
 }
 
 extension KitchenAPI {
-    /// The longest `seconds` of a start: 99 hours, as the kitchen's `start` takes a duration.
-    static let startSecondsLimit: Int64 = 99 * 3600
+    /// The longest `seconds` of a start: the longest countdown (`DurationParser.maximum`).
+    static let startSecondsLimit = DurationParser.maximum.components.seconds
 
     /// The first word of a start request from `POST /api/timers`' fields: `start` (a preset
     /// name or a one-word duration, as the kitchen's `start` takes it) or `seconds`, not both.
