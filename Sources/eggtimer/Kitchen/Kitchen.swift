@@ -174,6 +174,7 @@ final class Kitchen {
             perform(core.status(socket: socket, status))
         case .timerEnded(let socket):
             seenOrder.removeAll { $0 == socket }
+            if let last = core.timers[socket] { web?.ended.append(KitchenAPI.timer(last, node: options.bus.nodeName)) }
             perform(core.ended(socket: socket))
         case .keyAction(let action): perform(key: action)
         case .audio(let event): handleSpeakerTest(event)

@@ -45,6 +45,9 @@ final class KitchenWeb: LoopSource {
     var pendingStarts: [PendingStart] = []
     /// Starts handed to the kitchen, waiting for their outcome.
     var waiting: Set<HTTPExchange> = []
+    /// This box's timers that ended since the last event, in their last state: the next event
+    /// shows them once (`done`, `cancelled`, `missed`), so a stream sees how each ended.
+    var ended: [WebTimer] = []
     /// The last picture the streams were sent, without the time left (what a change is).
     var sentKey: [UInt8] = []
     /// When the streams get their next keepalive.
@@ -128,8 +131,14 @@ final class KitchenWeb: LoopSource {
 
     /// Sends `picture` as one `timers` event to every stream when it changed since the last one
     /// (the time left of a counting timer is no change: its deadline says it), and to the
-    /// streams that have had none yet in any case.
+    /// streams that have had none yet in any case; the timers that ended since are added to it
+    /// in their last state, once.
     func publish(_ picture: WebPicture) {
+        var picture = picture
+        for timer in ended where !picture.timers.contains(where: { $0.isLocal && $0.label == timer.label }) {
+            picture.timers.append(timer)
+        }
+        ended = []
         var steady = picture
         for index in steady.timers.indices where steady.timers[index].state == .counting {
             steady.timers[index].remaining = .zero
