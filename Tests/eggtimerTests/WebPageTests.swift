@@ -1,3 +1,4 @@
+import AlarmAudio
 import HouseBus
 import TestSupport
 import Testing
@@ -78,7 +79,7 @@ import WebServer
                         + "frame-ancestors 'none'"
                 ])
             #expect(header("X-Content-Type-Options", response) == ["nosniff"])
-            #expect(header("Referrer-Policy", response) == ["no-referrer"])
+            #expect(header("Referrer-Policy", response) == ["same-origin"])
             #expect(header("Cache-Control", response) == ["no-store"])
         }
     }
@@ -92,7 +93,7 @@ import WebServer
         #expect(response.status == 200 && !response.body.isEmpty)
         #expect(header("Content-Type", response) == [type])
         #expect(header("X-Content-Type-Options", response) == ["nosniff"])
-        #expect(header("Referrer-Policy", response) == ["no-referrer"])
+        #expect(header("Referrer-Policy", response) == ["same-origin"])
     }
 
     @Test(arguments: ["/", "/alarm.mp3", "/api/timers", "/app.js/", "/APP.JS", "/app.js?x", "/../app.js", ""])
@@ -250,6 +251,9 @@ import WebServer
         #expect(response.body == (try #require(readFile(path))))
         #expect(WebPage.alarmSound(path: repositoryRoot + "/Sounds/no-such.mp3").status == 404)
         #expect(WebPage.alarmSound(path: repositoryRoot + "/Sounds").status == 404, "a folder is no sound")
+        let configured = SoundFilePath(repositoryRoot + "/Sounds/alarm_sound.mp3")
+        #expect(WebPage.alarmSound(configured: configured).body == WebPage.alarmSound(path: path).body)
+        #expect(WebPage.alarmSound(configured: SoundFilePath(bytes: Array("/tmp/x\0y".utf8))).status == 404)
     }
 
     @Test func theManifestIsJSONNamingTheIcon() throws {

@@ -40,6 +40,8 @@ extension KitchenWeb {
                     WebPage.View(
                         paired: paired, csrf: allowed.session?.csrf, picture: paired ? kitchen.webPicture : nil,
                         message: nil)))
+        case .asset("/alarm.mp3"):
+            return .response(WebPage.alarmSound(configured: kitchen.options.soundPath))
         case .asset(let path):
             return .response(WebPage.asset(path: path) ?? KitchenAPI.error(404, "no such path"))
         case .session:

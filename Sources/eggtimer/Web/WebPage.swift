@@ -1,3 +1,4 @@
+import AlarmAudio
 import Glibc
 import TimerModel
 import WebServer
@@ -8,7 +9,8 @@ import WebServer
 ///
 /// Pure but for ``alarmSound(path:)`` (which reads a file): bytes in, responses out. The routes
 /// that serve it are the HTTP API's (Kitchen+Web). Every response carries `nosniff` and
-/// `no-referrer`; every HTML one the strict ``contentSecurityPolicy`` (no inline script or style).
+/// `Referrer-Policy: same-origin` (``common``); every HTML one the strict
+/// ``contentSecurityPolicy`` (no inline script or style).
 /// The HTML is `WebPage+HTML`, the script `WebPage+Script`, the style `WebPage+Style`, the
 /// pictures and the manifest `WebPage+Assets`.
 enum WebPage {
@@ -74,7 +76,14 @@ enum WebPage {
         ] + common
 
     /// The headers every response of the page carries.
-    static let common = [HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Referrer-Policy", "no-referrer")]
+    ///
+    /// `Referrer-Policy: same-origin`, not `no-referrer`: under `no-referrer` a browser sends
+    /// `Origin: null` with a form's POST (the Fetch standard; Chromium does), which the API's
+    /// Origin check rightly refuses, so the page without JavaScript could not pair. Nothing leaves
+    /// for another origin either way: the page links nowhere else.
+    static let common = [
+        HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Referrer-Policy", "same-origin"),
+    ]
 
     /// `/alarm.mp3`: the kitchen's alarm sound file, for the page's Web Audio (paired only: the
     /// route checks that).
@@ -84,8 +93,24 @@ enum WebPage {
     /// - Parameter path: The sound file (SoundLocator's, or the config's `sound`).
     /// - Returns: 200 `audio/mpeg`; 404 when there is no such regular file; 500 when it cannot be
     ///   read or is too long. C: `open`, `fstat`, `read`.
-    static func alarmSound(path: String) -> HTTPResponse {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    static func alarmSound(path: String) -> HTTPResponse { alarmSound(pathBytes: Array(path.utf8)) }
+
+    /// `/alarm.mp3` of a kitchen: its configured sound file (config key `sound`, `--sound`), else
+    /// the shipped one beside the program (``SoundLocator``); as ``alarmSound(path:)``.
+    /// - Parameter configured: The kitchen's `Options.soundPath`; nil when none is configured.
+    /// - Returns: 200 `audio/mpeg`; 404 when there is no such file (the kitchen then rings its
+    ///   built-in tone, which the page does not get); 500 when it cannot be read or is too long.
+    static func alarmSound(configured: SoundFilePath?) -> HTTPResponse {
+        if let configured { return alarmSound(pathBytes: configured.bytes) }
+        guard let found = SoundLocator.locate() else { return failure(404, "no alarm sound") }
+        return alarmSound(path: found)
+    }
+
+    /// ``alarmSound(path:)`` for a path as bytes (not necessarily UTF-8); one with a NUL is 404.
+    private static func alarmSound(pathBytes: [UInt8]) -> HTTPResponse {
+        guard !pathBytes.contains(0) else { return failure(404, "no alarm sound") }
+        let cPath = pathBytes.map { CChar(bitPattern: $0) } + [0]
+        let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return failure(404, "no alarm sound") }
         defer { close(descriptor) }
         var info = stat()
