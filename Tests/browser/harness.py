@@ -23,6 +23,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -256,16 +257,39 @@ class Browser:
             "Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
 
     def wait(self, condition, message, timeout=PATIENCE):
-        """Waits (WebDriver) until `condition(driver)` is truthy; returns its value."""
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition, message)
+        """Waits (WebDriver) until `condition(driver)` is truthy; returns its value. An element
+        gone stale meanwhile (the page re-rendered or reloaded) only means: look again."""
+        return WebDriverWait(
+            self.driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException]
+        ).until(condition, message)
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
     def shown(self, css):
-        """Whether an element matching `css` exists and is displayed."""
-        found = self.driver.find_elements(By.CSS_SELECTOR, css)
-        return bool(found) and found[0].is_displayed()
+        """Whether an element matching `css` exists and is displayed (false if it went stale)."""
+        try:
+            found = self.driver.find_elements(By.CSS_SELECTOR, css)
+            return bool(found) and found[0].is_displayed()
+        except StaleElementReferenceException:
+            return False
+
+    def text(self, css):
+        """The text of the element matching `css`, read again should the page replace it meanwhile."""
+        return self.wait(lambda d: [self.find(css).text], "the text of " + css)[0]
+
+    def click(self, css):
+        """Clicks the element matching `css` once it is displayed, again should it go stale (the
+        page without JavaScript reloads itself every 10 s) before the click lands."""
+
+        def clicked(driver):
+            element = self.find(css)
+            if not element.is_displayed():
+                return False
+            element.click()
+            return True
+
+        self.wait(clicked, "a click on " + css)
 
     def screenshot(self, name):
         """Writes the screen as .build/screenshots/NAME.png (360x740)."""

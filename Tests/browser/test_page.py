@@ -40,12 +40,12 @@ class PageTests(unittest.TestCase):
         # A wrong code is refused, said on the page, and the phone stays unpaired.
         code = self.kitchen.pairing_code()
         browser.find("#code").send_keys("000000" if code != "000000" else "111111")
-        browser.find("#pair-button").click()
+        browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#pair-message"), "the refusal")
         self.assertTrue(browser.shown("#pair"))
         browser.find("#code").clear()
         browser.find("#code").send_keys(code)
-        browser.find("#pair-button").click()
+        browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#kitchen"), "the kitchen screen")
         browser.wait(lambda d: d.execute_script("return document.body.dataset.live") == "yes", "the event stream")
         self.assertEqual(browser.find("#title").text, TITLE_MENU)
@@ -64,7 +64,7 @@ class PageTests(unittest.TestCase):
         browser, kitchen = self.browser, self.kitchen
         browser.pair(kitchen)
         before = wall_milliseconds()
-        browser.find('button.egg[data-preset="Soft"]').click()
+        browser.click('button.egg[data-preset="Soft"]')
         kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
         after = wall_milliseconds()
         timers = [t for t in kitchen.status() if t["label"] == "Soft"]
@@ -78,7 +78,7 @@ class PageTests(unittest.TestCase):
         browser.wait(lambda d: browser.shown(self.row("Soft")), "Soft's row")
         # It rings through the file PCM, and the phone shows the ringing screen.
         browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
-        self.assertEqual(browser.find("#ring-names").text, "Soft")
+        self.assertEqual(browser.text("#ring-names"), "Soft")
         self.assertEqual(browser.find("#ring-verb").text, "is ringing")
         self.assertTrue(browser.shown("#stop") and browser.shown("#snooze"))
         browser.wait(lambda d: '"event":"sounding"' in kitchen.log("Soft") and kitchen.captured() > 0,
@@ -86,7 +86,7 @@ class PageTests(unittest.TestCase):
         # The phone rings too: the first tap allowed Web Audio, and the kitchen's sound loops.
         browser.wait(lambda d: d.execute_script("return document.body.dataset.audio") == "playing", "the phone's alarm")
         browser.screenshot("ringing")
-        browser.find("#stop").click()
+        browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
         browser.wait(lambda d: not browser.shown("#ringing"), "the ringing screen gone")
         browser.wait(lambda d: browser.find("#title").text == TITLE_DONE, "the done title")
@@ -98,7 +98,7 @@ class PageTests(unittest.TestCase):
     def test_a_counting_egg_shows_its_title_time_left_and_progress(self):
         browser, kitchen = self.browser, self.kitchen
         browser.pair(kitchen)
-        browser.find('button.egg[data-preset="Medium"]').click()
+        browser.click('button.egg[data-preset="Medium"]')
         kitchen.lines.expect(r"Medium: started, rings in 10:00")
         row = self.row("Medium")
         browser.wait(lambda d: browser.shown(row), "Medium's row")
@@ -123,7 +123,7 @@ class PageTests(unittest.TestCase):
             "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         dark = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         self.assertNotEqual(light, dark)
-        browser.find(row + ' button[data-action="cancel"]').click()
+        browser.click(row + ' button[data-action="cancel"]')
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
 
 
@@ -141,16 +141,16 @@ class NoScriptTests(unittest.TestCase):
         browser.driver.get(kitchen.url)
         browser.wait(lambda d: browser.shown("#code"), "the pairing screen")
         browser.find("#code").send_keys(kitchen.pairing_code())
-        browser.find("#pair-button").click()
+        browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#kitchen"), "the kitchen screen")
         self.assertNotIn("js", browser.find("body").get_attribute("class").split(), "the page's script is off")
-        browser.find('button.egg[data-preset="Soft"]').click()
+        browser.click('button.egg[data-preset="Soft"]')
         kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
         browser.wait(lambda d: browser.shown('#timers li.timer[data-label="Soft"]'), "Soft's row after the form")
         # The page refreshes itself every 10 s without its script: the ringing screen comes.
         browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
-        self.assertEqual(browser.find("#ring-names").text, "Soft")
-        browser.find("#stop").click()
+        self.assertEqual(browser.text("#ring-names"), "Soft")
+        browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
         browser.wait(lambda d: browser.shown("#kitchen") and not browser.shown("#ringing"), "the kitchen again")
 

@@ -141,15 +141,25 @@ extension WebPage {
           return page.doneEgg || eggs.some((t) => t.state === "done") ? TITLES.done : TITLES.menu;
         }
 
+        // A timer that ended (done, cancelled, missed) stays on the page until it starts again or
+        // six newer ones ended: the kitchen forgets a timer soon after it ends, the phone should not.
+        function remember(timer) {
+          const key = keyOf(timer);
+          page.ended.delete(key);
+          if (FINAL.includes(timer.state)) page.ended.set(key, timer);
+          while (page.ended.size > 6) page.ended.delete(page.ended.keys().next().value);
+        }
+
         // The whole picture: rows kept by timer, the title, the ringing screen, the alarm.
         function render(timers) {
-          const seen = new Set(timers.map(keyOf));
           for (const timer of timers) {
             if (timer.preset && !FINAL.includes(timer.state)) page.doneEgg = false;
             if (timer.preset && timer.state === "done") page.doneEgg = true;
-            page.ended.delete(keyOf(timer));
+            remember(timer);
           }
-          const shown = timers.concat([...page.ended.values()].filter((t) => !seen.has(keyOf(t))));
+          const live = timers.filter((t) => !FINAL.includes(t.state));
+          const running = new Set(live.map(keyOf));
+          const shown = live.concat([...page.ended.values()].filter((t) => !running.has(keyOf(t))));
           page.timers = shown;
           const list = $("timers");
           const keep = new Set();
@@ -178,9 +188,8 @@ extension WebPage {
         function answered(timer) {
           if (!timer || typeof timer.label !== "string" || typeof timer.state !== "string") return;
           arrived(timer);
-          const others = page.timers.filter((t) => keyOf(t) !== keyOf(timer) && !page.ended.has(keyOf(t)));
-          if (FINAL.includes(timer.state)) page.ended.set(keyOf(timer), timer);
-          render(others.concat(FINAL.includes(timer.state) ? [] : [timer]));
+          const others = page.timers.filter((t) => keyOf(t) !== keyOf(timer) && !FINAL.includes(t.state));
+          render(others.concat([timer]));
         }
 
         function connect() {
