@@ -162,10 +162,14 @@ class Broker:
 class Kitchen:
     """`eggtimer kitchen --http 127.0.0.1:PORT` in private folders with a private config file.
 
-    The config gives the eggs short times (`soft = 4s` by default) and rings into a file PCM
-    (`alarm.raw` in the scratch folder)."""
+    The config gives the eggs their times (`QUICK`: a Soft egg of 4 s, for the tests that see one
+    ring; else 6, 8 and 10 minutes, as on the screenshots) and rings into a file PCM (`alarm.raw`
+    in the scratch folder)."""
 
-    def __init__(self, config="soft = 4s\nmedium = 10m\nhard = 12m\n", arguments=()):
+    QUICK = "soft = 4s\nmedium = 8m\nhard = 10m\n"
+    USUAL = "soft = 6m\nmedium = 8m\nhard = 10m\n"
+
+    def __init__(self, config=USUAL, arguments=()):
         self.runtime = private_folder("runtime")
         self.scratch = private_folder("scratch")
         self.state = os.path.join(self.scratch, "state")
