@@ -175,7 +175,8 @@ class Kitchen:
         self.state = os.path.join(self.scratch, "state")
         self.capture = os.path.join(self.scratch, "alarm.raw")
         with open(os.path.join(self.scratch, "config"), "w") as out:
-            out.write("device = file:'%s',raw\n" % self.capture + config)
+            # The node is named, not the host's name: the page shows it (and the screenshots).
+            out.write("device = file:'%s',raw\nnode = kitchen\n" % self.capture + config)
         self.environment = dict(
             os.environ, XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=self.state, HOME=self.scratch,
             EGGTIMER_CONFIG=os.path.join(self.scratch, "config"), TZ=os.environ.get("TZ", "UTC"))

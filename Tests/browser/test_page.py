@@ -56,6 +56,7 @@ class PageTests(unittest.TestCase):
         self.assertEqual(eggs, ["Soft", "Medium", "Hard"])
         times = [egg.text.split("\n")[-1] for egg in browser.driver.find_elements("css selector", "button.egg")]
         self.assertEqual(times, ["6:00", "8:00", "10:00"], "the configured times")
+        self.assertEqual(browser.text("#node"), "kitchen")
         browser.screenshot("menu")
         # Everything the page loaded came from the kitchen: no CDN, no font, nothing outside.
         loaded = browser.driver.execute_script(
