@@ -154,4 +154,16 @@ import Testing
         let picture = WebKitchen.json(try web.request("GET", "/api/timers"))
         #expect(picture?["timers"]?.arrayValue?.isEmpty == true, "\(body) started nothing")
     }
+
+    @Test func aHostNamedByHTTPHostIsAllowedAndOthersAreNot() throws {
+        let web = try WebKitchen(config: "http-host = kitchen.lan, eggs\n")
+        try web.pair()
+        for (host, status) in [
+            ("kitchen.lan:\(web.port)", 200), ("EGGS:\(web.port)", 200), ("localhost:\(web.port)", 200),
+            ("kitchen.lan", 403), ("kitchen.lan:1", 403), ("attacker.example:\(web.port)", 403),
+        ] {
+            let response = try web.request("GET", "/api/timers", headers: [HTTPTestField("Host", host)])
+            #expect(response.status == status, "Host \(host): \(response.status) \(response.text)")
+        }
+    }
 }
