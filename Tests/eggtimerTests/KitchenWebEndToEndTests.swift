@@ -166,4 +166,22 @@ import Testing
             #expect(response.status == status, "Host \(host): \(response.status) \(response.text)")
         }
     }
+
+    @Test func formPostsWithoutJavaScriptAreAnswered303OrThePageWithTheError() throws {
+        let web = try WebKitchen()
+        let wrong = try web.request("POST", "/api/pair", form: "code=000000", session: false)
+        #expect(wrong.status == 403 && wrong.header("Content-Type")?.hasPrefix("text/html") == true, "\(wrong.text)")
+        try web.pair()
+        let started = try web.request("POST", "/api/timers", form: "start=Soft&csrf=\(web.csrf)", withCSRF: false)
+        #expect(started.status == 303 && started.header("Location") == "/", "\(started.status) \(started.text)")
+        #expect(web.state("Soft") == .counting, "the egg button started Soft")
+        let bad = try web.request("POST", "/api/timers", form: "start=nonsense&csrf=\(web.csrf)", withCSRF: false)
+        #expect(bad.status == 400 && bad.header("Content-Type")?.hasPrefix("text/html") == true, "\(bad.text)")
+        let taken = try web.request(
+            "POST", "/api/timers", form: "start=5m&label=Soft&csrf=\(web.csrf)", withCSRF: false)
+        #expect(taken.status == 409 && taken.header("Content-Type")?.hasPrefix("text/html") == true, "\(taken.text)")
+        let acked = try web.request("POST", "/api/ack-all", form: "csrf=\(web.csrf)", withCSRF: false)
+        #expect(acked.status == 303, "\(acked.text)")
+        #expect(web.state("Soft") == .counting, "nothing rang, nothing changed")
+    }
 }
