@@ -184,4 +184,34 @@ import Testing
         #expect(acked.status == 303, "\(acked.text)")
         #expect(web.state("Soft") == .counting, "nothing rang, nothing changed")
     }
+
+    @Test func aKitchenThatCannotServeExitsWithOneLine() throws {
+        let house = WebKitchen.House()
+        writeFile(house.scratch + "/plain.txt", Array("not a certificate\n".utf8), mode: 0o600)
+        let missing = house.scratch + "/missing.pem"
+        let cases: [([String], Int32, String)] = [
+            (["--http-cert", missing], 64, "eggtimer: --http-cert needs --http-key\n"),
+            (["--http-key", missing], 64, "eggtimer: --http-key needs --http-cert\n"),
+            (
+                ["--http-cert", missing, "--http-key", missing], 66,
+                "eggtimer: --http-cert: cannot read '\(missing)': No such file or directory\n"
+            ),
+            (
+                ["--http-cert", house.scratch + "/plain.txt", "--http-key", missing], 66,
+                "eggtimer: --http-cert: '\(house.scratch)/plain.txt' is not PEM text\n"
+            ),
+        ]
+        for (extra, status, message) in cases {
+            let run = house.command(["kitchen", "--keys", "none", "--http", "127.0.0.1:0"] + extra)
+            #expect(run.termination == .exited(status), "\(extra): \(run.stderr)")
+            #expect(run.stderr == message, "\(extra)")
+        }
+        // The port of a running kitchen (another house's) is taken: 69, one line.
+        let web = try WebKitchen()
+        let taken = house.command(["kitchen", "--keys", "none", "--http", "127.0.0.1:\(web.port)"])
+        #expect(taken.termination == .exited(69), "\(taken.stderr)")
+        #expect(
+            taken.stderr.hasPrefix("eggtimer: kitchen: --http 127.0.0.1:\(web.port): ")
+                && taken.stderr.split(separator: "\n").count == 1, "\(taken.stderr)")
+    }
 }
