@@ -94,9 +94,13 @@ public final class HTTPServer {
     init(
         settings: Settings, libraryName: String, now: ContinuousClock.Instant = .now, handler: @escaping Handler
     ) throws(HTTPServerError) {
+        // Bounded so that no deadline arithmetic can overflow, whatever a caller passes.
         guard settings.bodyLimit >= 0, settings.headerLimit >= 0, settings.connectionLimit > 0,
-            settings.connectionDeadline > .zero
-        else { throw HTTPServerError(description: "the HTTP server's limits must be positive") }
+            settings.connectionDeadline > .zero, settings.connectionDeadline <= .seconds(86_400)
+        else {
+            throw HTTPServerError(
+                description: "the HTTP server's limits must be positive (the connection deadline at most a day)")
+        }
         switch MicrohttpdLibrary.load(libraryName) {
         case .success(let loaded): library = loaded
         case .failure(let error): throw error

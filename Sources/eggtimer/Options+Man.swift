@@ -197,6 +197,11 @@ extension Options {
         unset), read by \fBeggtimer recover\fR; a timer that ends removes its record, also when \#
         an earlier write failed (a full disk), so an acknowledged alarm never comes back.
         .TP
+        .I $XDG_STATE_HOME/eggtimer/kitchen/paired\-devices
+        The kitchen's paired web devices: one SHA\-256 of a token a line (64 hex digits, never a \#
+        token), mode 0600 in a 0700 folder, replaced atomically, read when the kitchen starts (a \#
+        bad line is skipped with one line); \fBeggtimer kitchen \-\-unpair\fR empties it.
+        .TP
         .I $XDG_RUNTIME_DIR/eggtimer/
         The running timers' control sockets, one per label (else \fI/run/user/UID/eggtimer\fR, \#
         else \fI/tmp/eggtimer\-UID\fR); mode 0700, refused when another user could use it \#
@@ -230,7 +235,10 @@ extension Options {
         \fB450s pasta\fR), which the kitchen parses again; the reply comes once the timer runs: \#
         its status line (\fBok\fR TAB \fBlabel=\fR... TAB \fBpid=\fR...), or \fBerror\fR TAB \#
         \fIkind\fR TAB \fIwhy\fR, the kind one of \fBbusy\fR (exit 75), \fBusage\fR (64), \#
-        \fBunavailable\fR (69), \fBfailed\fR (70).
+        \fBunavailable\fR (69), \fBfailed\fR (70). \#
+        \fBeggtimer kitchen \-\-pair\fR sends \fBeggtimer/3\fR TAB \fBpair\fR, answered at once \#
+        \fBok\fR TAB \fBcode=\fR\fIdigits\fR TAB \fBseconds=600\fR TAB \fBtries=5\fR; \#
+        \fB\-\-unpair\fR sends \fBunpair\fR, answered \fBok\fR TAB \fBunpaired=\fR\fIN\fR.
         .TP
         .I prefix/lib/systemd/user/eggtimer@.service
         A user service running one timer: \fBsystemctl \-\-user start eggtimer@soft\fR \#

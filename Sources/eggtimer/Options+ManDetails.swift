@@ -266,5 +266,17 @@ extension Options {
         directly, the same way. Either way it waits until the timer runs (5 s at most) and prints
         \fBSoft: started, rings in 5:00 (pid 4242)\fR; a timer that exits first is 70, one that does not
         answer in time 69.
+        .PP
+        Web pairing (the HTTP API): \fBeggtimer kitchen \-\-pair\fR asks the running kitchen for a
+        one\-time code and prints \fBpairing code 123456, valid for 10 minutes (5 tries)\fR (exit 69 with
+        one line when no kitchen runs); holding the keypad's \fB.\fR or Enter 1 s speaks a new one. A
+        code is 6 digits drawn uniformly from getrandom(2), valid 10 minutes on the boot clock, for five
+        tries in all (the fifth wrong one ends it), compared in constant time; a new code replaces the
+        old. A device that sends it gets a random token (32 bytes, 64 hex digits) in its cookie, kept
+        only as its SHA\-256 in the kitchen's \fIpaired\-devices\fR file (FILES), at most 64 devices
+        (the oldest goes). Five wrong codes or tokens from one address in a minute refuse it for the
+        rest of that minute, logged once. \fBeggtimer kitchen \-\-unpair\fR forgets every paired
+        device (through the running kitchen, else by removing the file) and prints
+        \fBunpaired 2 devices\fR.
         """#
 }

@@ -26,6 +26,8 @@ extension Options {
         .TP
         .B . Enter
         Say what runs: logged, and spoken ("Pasta: three minutes forty left", "Nothing is running").
+        Held 1 s: make a web pairing code and speak it digit by digit ("Pairing code 1 2 3 4 5 6";
+        KITCHEN), as \fBeggtimer kitchen \-\-pair\fR prints one.
         .TP
         .B *
         Play the alarm once: a speaker test.

@@ -62,6 +62,10 @@ struct WebOptions: Equatable, Sendable {
 }
 
 extension Options {
+    /// The options that may be given more than once, each adding to the last (every other one
+    /// given twice is a usage error).
+    static let repeatableOptions: Set<String> = ["--http-host"]
+
     /// The `--http` option rows: the kitchen's alone.
     static let webSpecs: [Spec] = [
         Spec(

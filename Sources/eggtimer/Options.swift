@@ -294,7 +294,9 @@ struct Options: Equatable {
                 return
             }
             let value = try spec.takesValue ? takeValue(name, inline: inlineValue) : ""
-            if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
+            if seen.contains(canonical), !repeatableOptions.contains(canonical) {
+                throw UsageError(description: "option '\(name)' given twice")
+            }
             seen.append(canonical)
             given.append((name, spec))
             try spec.apply(&options, .option(name), value)

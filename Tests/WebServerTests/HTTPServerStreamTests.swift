@@ -175,6 +175,11 @@ import Testing
         try Self.waitSeen(seen, count: 3, loop: loop)
         #expect(try idle.readResponse(until: .now + .seconds(10)).status == 200)
         #expect(try loop.sync { $0.connections.count } == 3)
+        let left = try loop.sync { server in
+            server.close()
+            return [server.requests.count, server.connections.count, Int(server.pollDescriptor)]
+        }
+        #expect(left == [0, 0, -1])
         loop.stop()
         for client in [held, stream, idle] { #expect(client.waitClosed(until: .now + .seconds(10))) }
         let heldExchanges = Set(zip(seen.requests, seen.handles).filter { $0.0.path != "/" }.map(\.1))

@@ -95,6 +95,14 @@ import Testing
         #expect(seen.requests.map(\.path) == ["/fits"])
     }
 
+    @Test func anyAddressServesIPv6AndIPv4PeersByTheirPlainAddress() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServer.Settings(address: "::", port: 0), handler: Self.echo(seen))
+        #expect(try HTTPTestClient.request(path: "/six", host: "::1", port: loop.port).status == 200)
+        #expect(try HTTPTestClient.request(path: "/four", host: "127.0.0.1", port: loop.port).status == 200)
+        #expect(seen.requests.map(\.peer) == ["::1", "127.0.0.1"])
+    }
+
     @Test func anyMethodReachesTheHandler() throws {
         let seen = Seen()
         let loop = try ServerLoop(Self.settings(), handler: Self.echo(seen))
@@ -155,6 +163,19 @@ import Testing
         #expect(throws: HTTPServerError(description: "not a numeric IP address: kitchen")) {
             try HTTPServer(settings: HTTPServer.Settings(address: "kitchen", port: 0)) { _, _ in .later }
         }
+    }
+
+    @Test(arguments: [
+        HTTPServerTests.settings { $0.connectionDeadline = .zero },
+        HTTPServerTests.settings { $0.connectionDeadline = .seconds(Int64.max) },
+        HTTPServerTests.settings { $0.connectionLimit = 0 },
+        HTTPServerTests.settings { $0.bodyLimit = -1 },
+    ])
+    func limitsOutOfRangeAreOneClearError(settings: HTTPServer.Settings) {
+        #expect(
+            throws: HTTPServerError(
+                description: "the HTTP server's limits must be positive (the connection deadline at most a day)")
+        ) { try HTTPServer(settings: settings) { _, _ in .later } }
     }
 
     @Test func socketsAreCloseOnExec() throws {

@@ -154,4 +154,64 @@ import Testing
         let picture = WebKitchen.json(try web.request("GET", "/api/timers"))
         #expect(picture?["timers"]?.arrayValue?.isEmpty == true, "\(body) started nothing")
     }
+
+    @Test func aHostNamedByHTTPHostIsAllowedAndOthersAreNot() throws {
+        let web = try WebKitchen(config: "http-host = kitchen.lan, eggs\n")
+        try web.pair()
+        for (host, status) in [
+            ("kitchen.lan:\(web.port)", 200), ("EGGS:\(web.port)", 200), ("localhost:\(web.port)", 200),
+            ("kitchen.lan", 403), ("kitchen.lan:1", 403), ("attacker.example:\(web.port)", 403),
+        ] {
+            let response = try web.request("GET", "/api/timers", headers: [HTTPTestField("Host", host)])
+            #expect(response.status == status, "Host \(host): \(response.status) \(response.text)")
+        }
+    }
+
+    @Test func formPostsWithoutJavaScriptAreAnswered303OrThePageWithTheError() throws {
+        let web = try WebKitchen()
+        let wrong = try web.request("POST", "/api/pair", form: "code=000000", session: false)
+        #expect(wrong.status == 403 && wrong.header("Content-Type")?.hasPrefix("text/html") == true, "\(wrong.text)")
+        try web.pair()
+        let started = try web.request("POST", "/api/timers", form: "start=Soft&csrf=\(web.csrf)", withCSRF: false)
+        #expect(started.status == 303 && started.header("Location") == "/", "\(started.status) \(started.text)")
+        #expect(web.state("Soft") == .counting, "the egg button started Soft")
+        let bad = try web.request("POST", "/api/timers", form: "start=nonsense&csrf=\(web.csrf)", withCSRF: false)
+        #expect(bad.status == 400 && bad.header("Content-Type")?.hasPrefix("text/html") == true, "\(bad.text)")
+        let taken = try web.request(
+            "POST", "/api/timers", form: "start=5m&label=Soft&csrf=\(web.csrf)", withCSRF: false)
+        #expect(taken.status == 409 && taken.header("Content-Type")?.hasPrefix("text/html") == true, "\(taken.text)")
+        let acked = try web.request("POST", "/api/ack-all", form: "csrf=\(web.csrf)", withCSRF: false)
+        #expect(acked.status == 303, "\(acked.text)")
+        #expect(web.state("Soft") == .counting, "nothing rang, nothing changed")
+    }
+
+    @Test func aKitchenThatCannotServeExitsWithOneLine() throws {
+        let house = WebKitchen.House()
+        writeFile(house.scratch + "/plain.txt", Array("not a certificate\n".utf8), mode: 0o600)
+        let missing = house.scratch + "/missing.pem"
+        let cases: [([String], Int32, String)] = [
+            (["--http-cert", missing], 64, "eggtimer: --http-cert needs --http-key\n"),
+            (["--http-key", missing], 64, "eggtimer: --http-key needs --http-cert\n"),
+            (
+                ["--http-cert", missing, "--http-key", missing], 66,
+                "eggtimer: --http-cert: cannot read '\(missing)': No such file or directory\n"
+            ),
+            (
+                ["--http-cert", house.scratch + "/plain.txt", "--http-key", missing], 66,
+                "eggtimer: --http-cert: '\(house.scratch)/plain.txt' is not PEM text\n"
+            ),
+        ]
+        for (extra, status, message) in cases {
+            let run = house.command(["kitchen", "--keys", "none", "--http", "127.0.0.1:0"] + extra)
+            #expect(run.termination == .exited(status), "\(extra): \(run.stderr)")
+            #expect(run.stderr == message, "\(extra)")
+        }
+        // The port of a running kitchen (another house's) is taken: 69, one line.
+        let web = try WebKitchen()
+        let taken = house.command(["kitchen", "--keys", "none", "--http", "127.0.0.1:\(web.port)"])
+        #expect(taken.termination == .exited(69), "\(taken.stderr)")
+        #expect(
+            taken.stderr.hasPrefix("eggtimer: kitchen: --http 127.0.0.1:\(web.port): ")
+                && taken.stderr.split(separator: "\n").count == 1, "\(taken.stderr)")
+    }
 }

@@ -156,9 +156,10 @@ extension Kitchen {
                 web.waiting.insert(pending.exchange)
                 start(request, from: .web(exchange: pending.exchange, form: pending.form))
             } catch {
+                let response = KitchenAPI.error(400, error.description)
+                let csrf = web.formCSRF.removeValue(forKey: pending.exchange)
                 web.server.answer(
-                    pending.exchange,
-                    with: pending.form ? KitchenAPI.seeThePage : KitchenAPI.error(400, error.description))
+                    pending.exchange, with: pending.form ? web.formAnswer(response, csrf: csrf) : response)
             }
         }
         web.publish(webPicture)

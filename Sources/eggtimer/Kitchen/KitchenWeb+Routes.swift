@@ -55,7 +55,9 @@ extension KitchenWeb {
                         ("paired", .bool(true)), ("csrf", .string(session.csrf)),
                         ("node", .string(kitchen.options.bus.nodeName)),
                     ])))
-        case .pair: return .response(pair(request, allowed, at: now))
+        case .pair:
+            let response = pair(request, allowed, at: now)
+            return .response(allowed.isForm && response.status >= 400 ? formAnswer(response, csrf: nil) : response)
         case .unpair:
             if let session = allowed.session { _ = kitchen.pairing.unpair(token: session.token) }
             let clear = HTTPHeader(
@@ -73,26 +75,19 @@ extension KitchenWeb {
             }
             return .events(headers: KitchenAPI.securityHeaders)
         case .start:
-            let start: String
-            switch KitchenAPI.startWord(
-                start: allowed.fields.string("start"), seconds: allowed.fields.integer("seconds"),
-                secondsGiven: allowed.fields.values["seconds"] != nil)
-            {
-            case .success(let word): start = word
-            case .failure(let problem): return .response(KitchenAPI.error(400, problem.text))
+            let csrf = allowed.isForm ? allowed.session?.csrf : nil
+            switch startText(allowed.fields) {
+            case .failure(let problem):
+                let response = KitchenAPI.error(400, problem.text)
+                return .response(allowed.isForm ? formAnswer(response, csrf: csrf) : response)
+            case .success(let text):
+                if let csrf { formCSRF[exchange] = csrf }
+                pendingStarts.append(PendingStart(exchange: exchange, request: text, form: allowed.isForm))
+                return .later
             }
-            let label = allowed.fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
-            // One word each: the start as the kitchen's socket takes it, no room for an option.
-            for word in [start] + (label.map { [$0] } ?? []) where word.contains(where: { $0 == " " || $0 == "\t" }) {
-                return .response(KitchenAPI.error(400, "'\(Options.printable(word))': one word, no spaces"))
-            }
-            pendingStarts.append(
-                PendingStart(
-                    exchange: exchange, request: StartRequestText(start: start, label: label), form: allowed.isForm))
-            return .later
         case .action(let node, let label, let action):
             let response = act(action, node: node, label: label, fields: allowed.fields)
-            return .response(allowed.isForm && response.status < 400 ? KitchenAPI.seeThePage : response)
+            return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
         case .acknowledgeAll:
             let count = kitchen.acknowledgeAll()
             return .response(
@@ -100,6 +95,25 @@ extension KitchenWeb {
                     ? KitchenAPI.seeThePage
                     : KitchenAPI.json(200, KitchenAPI.object([("acknowledged", .number(Double(count)))])))
         }
+    }
+
+    /// The start word and label of `POST /api/timers`' fields (``KitchenAPI/startWord(start:seconds:secondsGiven:)``),
+    /// each one word, so the request the kitchen parses can hold no option.
+    /// - Returns: The text, or the problem (one line naming the bad field or word).
+    private func startText(_ fields: RequestGuard.Fields) -> Result<StartRequestText, KitchenAPI.Problem> {
+        let start: String
+        switch KitchenAPI.startWord(
+            start: fields.string("start"), seconds: fields.integer("seconds"),
+            secondsGiven: fields.values["seconds"] != nil)
+        {
+        case .success(let word): start = word
+        case .failure(let problem): return .failure(problem)
+        }
+        let label = fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
+        for word in [start] + (label.map { [$0] } ?? []) where word.contains(where: { $0 == " " || $0 == "\t" }) {
+            return .failure(KitchenAPI.Problem(text: "'\(Options.printable(word))': one word, no spaces"))
+        }
+        return .success(StartRequestText(start: start, label: label))
     }
 
     /// A refusal of the guard, logged once per status for the kitchen's life.
@@ -185,6 +199,7 @@ extension KitchenWeb {
             case .unavailable, .failed: response = KitchenAPI.error(502, refusal.text)
             }
         }
-        server.answer(exchange, with: form ? KitchenAPI.seeThePage : response)
+        let csrf = formCSRF.removeValue(forKey: exchange)
+        server.answer(exchange, with: form ? formAnswer(response, csrf: csrf) : response)
     }
 }

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import HouseBus
 import WebServer
 
 /// The kitchen's HTTP API (`--http`): its server as one more source of the kitchen's loop, the
@@ -45,6 +46,8 @@ final class KitchenWeb: LoopSource {
     var pendingStarts: [PendingStart] = []
     /// Starts handed to the kitchen, waiting for their outcome.
     var waiting: Set<HTTPExchange> = []
+    /// The CSRF tokens of the form posts among the starts (their error page is drawn with it).
+    var formCSRF: [HTTPExchange: String] = [:]
     /// This box's timers that ended since the last event, in their last state: the next event
     /// shows them once (`done`, `cancelled`, `missed`), so a stream sees how each ended.
     var ended: [WebTimer] = []
@@ -113,7 +116,25 @@ final class KitchenWeb: LoopSource {
         streams.removeAll { closed.contains($0) }
         unsent.removeAll { closed.contains($0) }
         waiting.subtract(closed)
+        for exchange in closed { formCSRF[exchange] = nil }
         pendingStarts.removeAll { closed.contains($0.exchange) }
+    }
+
+    /// A form post's answer (the page without JavaScript): 303 to the page when `response`
+    /// succeeded, else the page itself showing the error's line, under the error's status.
+    /// - Parameters:
+    ///   - response: The JSON answer the API gives.
+    ///   - csrf: The session's CSRF token for the page's forms; nil when not paired.
+    /// - Returns: The response to send.
+    func formAnswer(_ response: HTTPResponse, csrf: String?) -> HTTPResponse {
+        guard response.status >= 400 else { return KitchenAPI.seeThePage }
+        let line = JSONValue.parse(response.body)?["error"]?.stringValue ?? "refused"
+        let paired = csrf != nil
+        var page = WebPage.page(
+            WebPage.View(paired: paired, csrf: csrf, picture: paired ? kitchen.webPicture : nil, message: line))
+        page.status = response.status
+        page.headers += response.headers.filter { $0.name == "Retry-After" }
+        return page
     }
 
     /// Adds an event stream; false when ``streamLimit`` are open.

@@ -26,17 +26,21 @@ final class WebKitchen {
     private(set) var node = ""
 
     /// Starts the kitchen and waits for its listening line.
-    /// - Parameter config: More config file lines (`soft = 2s`).
+    /// - Parameters:
+    ///   - config: More config file lines (`soft = 2s`).
+    ///   - arguments: More kitchen arguments (`--http-cert`, `--http-key`), made from the house's
+    ///     scratch folder.
     /// - Throws: `TestFailure` when it does not come up or says no port.
-    init(config: String = "") throws(TestFailure) {
+    init(config: String = "", arguments: (House) -> [String] = { _ in [] }) throws(TestFailure) {
         house = House(config: config)
-        kitchen = house.kitchen(["--keys", "none", "--http", "127.0.0.1:0"])
+        kitchen = house.kitchen(["--keys", "none", "--http", "127.0.0.1:0"] + arguments(house))
         guard kitchen.expect("kitchen: listening on", until: .now + .seconds(20)) else {
             throw TestFailure("the kitchen did not start: \(kitchen.stdout)")
         }
-        let prefix = "kitchen: HTTP API on http://127.0.0.1:"
+        let prefix = "kitchen: HTTP API on http"
         let line = kitchen.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }
-        guard let line, let port = UInt16(line.dropFirst(prefix.count).prefix { $0.isNumber }), port > 0 else {
+        let digits = line?.split(separator: ":").last?.prefix { $0.isNumber }
+        guard let digits, let port = UInt16(digits), port > 0 else {
             throw TestFailure("the kitchen said no HTTP port: \(kitchen.stdout)")
         }
         self.port = port
