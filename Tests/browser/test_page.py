@@ -3,7 +3,8 @@
 Pair with a code from `eggtimer kitchen --pair`; tap Soft and find a Soft timer with the right
 deadline in `eggtimer status --json`; see it ring through the file PCM as the ringing screen;
 tap STOP and find its `acknowledged` event, and the page saying it is done; a house timer whose
-label and node carry markup shown as text. Each test writes its screen under .build/screenshots/.
+label and node carry markup shown as text; the same page with JavaScript off, through its plain
+forms. The screens are written under .build/screenshots/ (pairing, menu, counting, ringing).
 """
 
 import datetime
@@ -45,6 +46,7 @@ class PageTests(unittest.TestCase):
         browser.find("#code").send_keys("000000" if code != "000000" else "111111")
         browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#pair-message"), "the refusal")
+        self.assertEqual(browser.text("#pair-message"), "wrong pairing code")
         self.assertTrue(browser.shown("#pair"))
         browser.find("#code").clear()
         browser.find("#code").send_keys(code)
