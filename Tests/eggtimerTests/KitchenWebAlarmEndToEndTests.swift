@@ -56,6 +56,38 @@ import Testing
         #expect(WebKitchen.awaitState("done", of: "tea", on: streams[99], until: soon()), "the last stream saw it end")
     }
 
+    @Test func theHundredAndTwentyNinthEventStreamIsRefused503AndAClosedOneFreesItsPlace() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        var streams: [HTTPTestConnection] = []
+        for _ in 0..<KitchenWeb.streamLimit {
+            let stream = try web.openStream()
+            #expect(try stream.events(until: soon()).first?.event == "timers")
+            streams.append(stream)
+        }
+        let refused = try web.request("GET", "/api/events")
+        #expect(refused.status == 503 && refused.header("Retry-After") == "5", "\(refused.status) \(refused.text)")
+        streams.removeLast().close()
+        // An idle stream's close shows when the kitchen next writes to it: new pictures (a
+        // timer started, paused, resumed) are those writes; a new stream then gets the place.
+        try web.startTimer("tea", seconds: 600)
+        var admitted = false
+        let deadline = soon()
+        for action in ["pause", "resume", "pause", "resume"] where !admitted {
+            #expect(try web.request("POST", web.actionPath("tea", action), json: "{}").status == 200)
+            let stream = try web.openStream()
+            admitted = try stream.readHead(until: deadline).status == 200
+            if admitted { streams.append(stream) }
+        }
+        while !admitted, ContinuousClock.now < deadline {
+            let stream = try web.openStream()
+            let head = try stream.readHead(until: deadline)
+            admitted = head.status == 200
+            if admitted { streams.append(stream) } else { _ = stream.waitClosed(until: .now + .milliseconds(50)) }
+        }
+        #expect(admitted, "a freed place is taken again")
+    }
+
     @Test func aClientTricklingItsRequestIsDroppedAtTheDeadlineWhileAnotherStopsAnAlarm() throws {
         let web = try WebKitchen()
         try web.pair()

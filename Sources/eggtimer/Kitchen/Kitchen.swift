@@ -117,7 +117,10 @@ final class Kitchen {
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
         while true {
             let inputs: [Input]
-            do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
+            do { inputs = try loop.wait(until: core.nextCheck) } catch {
+                web?.close()
+                return error
+            }
             for input in inputs {
                 if let status = handle(input) {
                     web?.close()
