@@ -164,19 +164,19 @@ class Kitchen:
 
     The config gives the eggs their times (`QUICK`: a Soft egg of 4 s, for the tests that see one
     ring; else 6, 8 and 10 minutes, as on the screenshots) and rings into a file PCM (`alarm.raw`
-    in the scratch folder)."""
+    in the scratch folder, unless `device` names another ALSA PCM)."""
 
     QUICK = "soft = 4s\nmedium = 8m\nhard = 10m\n"
     USUAL = "soft = 6m\nmedium = 8m\nhard = 10m\n"
 
-    def __init__(self, config=USUAL, arguments=()):
+    def __init__(self, config=USUAL, arguments=(), device=None):
         self.runtime = private_folder("runtime")
         self.scratch = private_folder("scratch")
         self.state = os.path.join(self.scratch, "state")
         self.capture = os.path.join(self.scratch, "alarm.raw")
         with open(os.path.join(self.scratch, "config"), "w") as out:
             # The node is named, not the host's name: the page shows it (and the screenshots).
-            out.write("device = file:'%s',raw\nnode = kitchen\n" % self.capture + config)
+            out.write("device = %s\nnode = kitchen\n" % (device or "file:'%s',raw" % self.capture) + config)
         self.environment = dict(
             os.environ, XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=self.state, HOME=self.scratch,
             EGGTIMER_CONFIG=os.path.join(self.scratch, "config"), TZ=os.environ.get("TZ", "UTC"))

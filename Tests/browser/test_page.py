@@ -87,6 +87,7 @@ class PageTests(unittest.TestCase):
         browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
         self.assertEqual(browser.text("#ring-names"), "Soft")
         self.assertEqual(browser.find("#ring-verb").text, "is ringing")
+        self.assertFalse(browser.shown("#ring-warning"), "its alarm reaches the file PCM: no warning")
         self.assertTrue(browser.shown("#stop") and browser.shown("#snooze"))
         browser.wait(lambda d: '"event":"sounding"' in kitchen.log("Soft") and kitchen.captured() > 0,
                      "the alarm written to the file PCM")
@@ -132,6 +133,32 @@ class PageTests(unittest.TestCase):
         self.assertNotEqual(light, dark)
         browser.click(row + ' button[data-action="cancel"]')
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
+
+
+class SilentTests(unittest.TestCase):
+    """A kitchen whose sound device cannot be opened: its alarm rings with no sound."""
+
+    def setUp(self):
+        self.kitchen = Kitchen(Kitchen.QUICK, device="file:'/nonexistent/eggtimer/alarm.raw',raw")
+        self.addCleanup(self.kitchen.close)
+        self.browser = Browser()
+        self.addCleanup(self.browser.close)
+
+    def test_an_alarm_that_reaches_no_device_rings_on_the_phone_with_a_warning(self):
+        browser, kitchen = self.browser, self.kitchen
+        browser.pair(kitchen)
+        browser.click('button.egg[data-preset="Soft"]')
+        browser.wait(lambda d: '"event":"device_unavailable"' in kitchen.log("Soft"), "the device's failure")
+        browser.wait(lambda d: browser.shown("#ringing") and browser.shown("#ring-warning"), "the ringing screen's warning")
+        # Its row (under the ringing screen, out of sight) says so too.
+        warning = '#timers li.timer[data-label="Soft"] [data-field="warning"]'
+        browser.wait(lambda d: d.execute_script(
+            "const w = document.querySelector(arguments[0]); return w !== null && !w.hidden && w.textContent",
+            warning), "the row's warning")
+        self.assertIn("device", browser.find(warning).get_attribute("textContent"))
+        browser.wait(lambda d: d.execute_script("return document.body.dataset.audio") == "playing", "the phone's alarm")
+        browser.click("#stop")
+        browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
 
 
 class NoScriptTests(unittest.TestCase):
