@@ -296,6 +296,16 @@ class Browser:
 
         self.wait(clicked, "a click on " + css)
 
+    def low_contrast(self):
+        """The visible texts below WCAG AA contrast (contrast.js): [tag, id or class, text, ratio]."""
+        with open(os.path.join(os.path.dirname(__file__), "contrast.js")) as script:
+            return self.driver.execute_script(script.read())
+
+    def color_scheme(self, scheme):
+        """Emulates the phone's `prefers-color-scheme` (`light` or `dark`)."""
+        self.driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
     def screenshot(self, name):
         """Writes the screen as .build/screenshots/NAME.png (360x740)."""
         os.makedirs(SCREENSHOTS, exist_ok=True)

@@ -40,6 +40,7 @@ class PageTests(unittest.TestCase):
         browser.driver.get(self.kitchen.url)
         browser.wait(lambda d: browser.shown("#pair") and browser.shown("#code"), "the pairing screen")
         self.assertFalse(browser.driver.find_elements("css selector", "#kitchen"), "no kitchen before pairing")
+        self.assertEqual(browser.low_contrast(), [])
         browser.screenshot("pairing")
         # A wrong code is refused, said on the page, and the phone stays unpaired.
         code = self.kitchen.pairing_code()
@@ -88,6 +89,7 @@ class PageTests(unittest.TestCase):
         self.assertEqual(browser.text("#ring-names"), "Soft")
         self.assertEqual(browser.find("#ring-verb").text, "is ringing")
         self.assertFalse(browser.shown("#ring-warning"), "its alarm reaches the file PCM: no warning")
+        self.assertEqual(browser.low_contrast(), [])
         self.assertTrue(browser.shown("#stop") and browser.shown("#snooze"))
         browser.wait(lambda d: '"event":"sounding"' in kitchen.log("Soft") and kitchen.captured() > 0,
                      "the alarm written to the file PCM")
@@ -125,12 +127,13 @@ class PageTests(unittest.TestCase):
             " const r = e.getBoundingClientRect(); return [e.id || e.textContent.trim(), r.width, r.height]; })"
             ".filter((x) => x[1] < 48 || x[2] < 48)")
         self.assertEqual(small, [])
-        # The phone's dark scheme is honoured.
+        # Every text in sight has AA contrast, and the phone's dark scheme is honoured, with AA too.
+        self.assertEqual(browser.low_contrast(), [])
         light = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
-        browser.driver.execute_cdp_cmd(
-            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        browser.color_scheme("dark")
         dark = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         self.assertNotEqual(light, dark)
+        self.assertEqual(browser.low_contrast(), [])
         browser.click(row + ' button[data-action="cancel"]')
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
 

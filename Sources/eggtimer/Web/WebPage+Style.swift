@@ -42,6 +42,7 @@ extension WebPage {
           width: 100%; min-height: 48px; padding: 8px 12px; border-radius: 12px; border: 2px solid var(--line);
           background: var(--card);
         }
+        input::placeholder { color: var(--muted); opacity: 1; }
         label { display: block; font-weight: 600; margin: 12px 0 4px; }
         .screen .picture { display: flex; justify-content: center; margin-top: 24px; }
         #pair-form button { width: 100%; margin-top: 16px; }
