@@ -173,7 +173,7 @@ extension Options {
                 takesLabel: false
             ) { _, _ in .follow },
             Subcommand(
-                names: ["kitchen"], usage: "[--max-timers N] [--pair|--unpair]",
+                names: ["kitchen"], usage: "[--max-timers N] [--http ADDRESS:PORT] [--pair|--unpair]",
                 help: "run the kitchen: start timers asked for with start (or MQTT), follow every running one",
                 takesLabel: false
             ) { _, options in options.kitchenPairing ?? .kitchen },
@@ -227,7 +227,8 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs
+        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + webSpecs + pomodoroSpecs
+        + alarmSpecs
         + subcommandSpecs
         + hiddenSpecs
 

@@ -125,6 +125,8 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
+    /// The kitchen's `--http…` options (Options+Web.swift).
+    var web = WebOptions()
     /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``maxTimersLimit``.
     var maxTimers = 12
     /// The largest `--max-timers`.
@@ -292,7 +294,9 @@ struct Options: Equatable {
                 return
             }
             let value = try spec.takesValue ? takeValue(name, inline: inlineValue) : ""
-            if seen.contains(canonical) { throw UsageError(description: "option '\(name)' given twice") }
+            if seen.contains(canonical), !repeatableOptions.contains(canonical) {
+                throw UsageError(description: "option '\(name)' given twice")
+            }
             seen.append(canonical)
             given.append((name, spec))
             try spec.apply(&options, .option(name), value)

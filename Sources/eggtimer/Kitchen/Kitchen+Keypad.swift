@@ -106,24 +106,18 @@ extension Kitchen {
         }
     }
 
-    /// One exchange with the timer on `socket` (at most ``keypadAnswerLimit``), and its line.
+    /// One exchange with the timer on `socket` (``exchange(_:with:)``), and its line.
     /// - Returns: The timer's reply when it did it (`ok` and its status); nil when not.
     @discardableResult
     private func send(_ command: Command, to socket: String) -> String? {
-        let label = core.timers[socket]?.label ?? socket
-        do throws(ControlError) {
-            let reply = try ControlClient.exchange(
-                ControlRequest.command(command).line, label: socket, folder: runtime, timeout: Self.keypadAnswerLimit)
-            switch ControlCommands.outcome(of: reply, command: command, label: label, time: .system) {
-            case .success(let line):
-                say("key: " + line)
-                return reply
-            case .failure(let failure): say("key: " + failure.message)
-            }
-        } catch {
-            say("key: \(label): \(error.description)")
+        switch exchange(command, with: socket) {
+        case .done(let line, let reply):
+            say("key: " + line)
+            return reply
+        case .failed(let line):
+            say("key: " + line)
+            return nil
         }
-        return nil
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within

@@ -41,6 +41,8 @@ final class Kitchen {
     var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
+    /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
+    var web: KitchenWeb?
     /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
     var pairing = Kitchen.makePairing()
     /// The wall clock in milliseconds since the Unix epoch, which the timers' deadlines are on;
@@ -115,17 +117,25 @@ final class Kitchen {
                 loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
             } catch { return error }
         }
+        if options.web.address != nil {
+            do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
+        }
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
         while true {
             let inputs: [Input]
-            do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
+            do { inputs = try loop.wait(until: core.nextCheck) } catch {
+                web?.close()
+                return error
+            }
             for input in inputs {
                 if let status = handle(input) {
+                    web?.close()
                     finishBus()
                     return status
                 }
             }
             voiceRound()
+            webRound()
         }
     }
 
@@ -175,6 +185,7 @@ final class Kitchen {
             perform(core.status(socket: socket, status))
         case .timerEnded(let socket):
             seenOrder.removeAll { $0 == socket }
+            if let last = core.timers[socket] { web?.ended.append(KitchenAPI.timer(last, node: options.bus.nodeName)) }
             perform(core.ended(socket: socket))
         case .keyAction(let action): perform(key: action)
         case .audio(let event): handleSpeakerTest(event)
@@ -218,6 +229,7 @@ final class Kitchen {
                 say(Self.line(outcome, origin: origin))
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
+                if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
             }
         }
     }
@@ -229,6 +241,7 @@ final class Kitchen {
             case .shell: "shell"
             case .bus: "MQTT"
             case .keypad: "keypad"
+            case .web: "HTTP"
             }
         switch outcome {
         case .started(let status): return "\(StartCommand.said(status)) (from \(by))"

@@ -1,0 +1,125 @@
+import Testing
+import TimerModel
+import TimerText
+
+@testable import eggtimer
+
+/// The HTTP API's fields read into the kitchen's vocabulary (issue 29): a start's word, an
+/// action's command with its `seconds` range-checked before arithmetic, the `--http…` options,
+/// and the man page's HTTP API section pinned to the routes and states it documents.
+@Suite struct KitchenAPIFieldTests {
+    @Test(
+        arguments: [
+            ("soft", nil, false, "soft"), ("7m30s", nil, false, "7m30s"), (nil, 225, true, "225s"),
+            (nil, 1, true, "1s"), (nil, KitchenAPI.startSecondsLimit, true, "\(KitchenAPI.startSecondsLimit)s"),
+        ] as [(String?, Int64?, Bool, String)])
+    func aStartIsAPresetADurationOrSeconds(start: String?, seconds: Int64?, given: Bool, word: String) {
+        #expect(KitchenAPI.startWord(start: start, seconds: seconds, secondsGiven: given) == .success(word))
+    }
+
+    @Test(
+        arguments: [
+            (nil, nil, false), ("", nil, false), ("soft", 5, true), (nil, 0, true), (nil, -5, true),
+            (nil, KitchenAPI.startSecondsLimit + 1, true), (nil, nil, true),
+        ] as [(String?, Int64?, Bool)])
+    func aStartWithNeitherBothOrSecondsOutOfRangeIsRefused(start: String?, seconds: Int64?, given: Bool) {
+        guard case .failure(let problem) = KitchenAPI.startWord(start: start, seconds: seconds, secondsGiven: given)
+        else {
+            Issue.record("accepted \(String(describing: start)) \(String(describing: seconds))")
+            return
+        }
+        #expect(!problem.text.isEmpty && !problem.text.contains("\n"))
+    }
+
+    @Test(
+        arguments: [
+            (KitchenAPI.Action.ack, nil, false, Command.acknowledge), (.cancel, nil, false, .cancel),
+            (.pause, nil, false, .pause), (.resume, nil, false, .resume), (.snooze, nil, false, .snooze(nil)),
+            (.snooze, 300, true, .snooze(.seconds(300))), (.snooze, 3_596_400, true, .snooze(.seconds(3_596_400))),
+            (.add, 60, true, .add(.seconds(60))), (.add, -86_400, true, .add(.seconds(-86_400))),
+            (.add, 86_400, true, .add(.seconds(86_400))),
+        ] as [(KitchenAPI.Action, Int64?, Bool, Command)])
+    func anActionIsItsCommand(action: KitchenAPI.Action, seconds: Int64?, given: Bool, command: Command) {
+        #expect(KitchenAPI.command(action, seconds: seconds, given: given) == .success(command))
+    }
+
+    @Test(
+        arguments: [
+            (KitchenAPI.Action.add, nil, false), (.add, 86_401, true), (.add, -86_401, true), (.add, nil, true),
+            (.snooze, 0, true), (.snooze, 3_596_401, true), (.snooze, nil, true), (.ack, 5, true), (.cancel, nil, true),
+            (.add, Int64.max, true), (.snooze, Int64.min, true),
+        ] as [(KitchenAPI.Action, Int64?, Bool)])
+    func anActionsSecondsOutOfRangeOrUnwantedIsRefused(action: KitchenAPI.Action, seconds: Int64?, given: Bool) {
+        guard case .failure(let problem) = KitchenAPI.command(action, seconds: seconds, given: given) else {
+            Issue.record("\(action) accepted \(String(describing: seconds))")
+            return
+        }
+        #expect(problem.text.hasPrefix(action.rawValue), "\(problem.text)")
+    }
+
+    @Test(
+        arguments: [
+            ("127.0.0.1:8080", "127.0.0.1", 8080), ("0.0.0.0:0", "0.0.0.0", 0), ("localhost:65535", "127.0.0.1", 65535),
+            ("[::]:80", "::", 80), ("[::1]:8080", "::1", 8080),
+        ] as [(String, String, UInt16)])
+    func aListenAddressIsNumericWithAPort(text: String, address: String, port: UInt16) {
+        let parsed = WebOptions.parseListen(text)
+        #expect(parsed?.address == address && parsed?.port == port, "\(text)")
+    }
+
+    @Test(arguments: [
+        "", "8080", ":8080", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80",
+        "kitchen.lan:8080", "::1:8080", "[::1]", "[127.0.0.1]:80", "127.0.0.1:8080x", "1.2.3:80", "127.0.0.1:000080",
+    ])
+    func anythingElseIsRefused(text: String) {
+        #expect(WebOptions.parseListen(text) == nil, "\(text)")
+    }
+
+    @Test(arguments: [
+        (["kitchen", "--http", "nope"], "option '--http' needs a numeric address"),
+        (["kitchen", "--http-host", "a b"], "option '--http-host' needs a host name"),
+        (["kitchen", "--http-host", "a,,b"], "option '--http-host' needs a host name"),
+        (["--http", "127.0.0.1:80"], "option '--http' does not work with the egg menu"),
+    ])
+    func badHTTPOptionsAreOneLineNamingTheToken(arguments: [String], message: String) {
+        do throws(UsageError) {
+            _ = try Options.parse(arguments)
+            Issue.record("accepted \(arguments)")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error.description)")
+        }
+    }
+
+    @Test func httpHostRepeatsAndSplitsOnCommas() throws {
+        let options = try Options.parse(["kitchen", "--http-host", "kitchen.lan, eggs", "--http-host", "eggs,pi.local"])
+        #expect(options.web.names == ["kitchen.lan", "eggs", "pi.local"])
+    }
+
+    @Test func theManPageDocumentsEveryRouteActionAndState() {
+        for (route, _) in Options.httpRoutes {
+            let parts = route.split(separator: " ")
+            let path = String(parts[1]).replacingOccurrences("NODE/LABEL/ACTION", with: "n/l/ack")
+            guard case .route = KitchenAPI.route(method: String(parts[0]), path: path) else {
+                Issue.record("the man page's \(route) is no route")
+                continue
+            }
+        }
+        let section = Options.manHTTP
+        for action in KitchenAPI.Action.allCases {
+            #expect(section.contains("\\fB\(action.rawValue)\\fR"), "the man page lacks the action \(action)")
+        }
+        for state in TimerState.allCases {
+            #expect(section.contains("\\fB\(state.rawValue)\\fR"), "the man page lacks the state \(state)")
+        }
+        #expect(Options.manPage.contains(".SH HTTP API\n"))
+        for path in KitchenAPI.assetPaths { #expect(section.contains("\\fB\(path)\\fR"), "\(path)") }
+    }
+}
+
+extension String {
+    /// The text with every `target` replaced by `replacement` (no Foundation).
+    fileprivate func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        guard let range = firstRange(of: target) else { return self }
+        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
+    }
+}
