@@ -72,13 +72,16 @@ run: release
 # Every program a test runs is named with its package in Tests/TestSupport/SystemTool.swift, and
 # a test fails if that package is in none of these lists. The tests run in a private network
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
-# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0
+# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate. Last, the
+# benchmark's own unit tests (bench/tests: its statistics and gap detection, python3's unittest),
+# ending with their count for CI.
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 python3
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)
 	$(ISOLATED) $(SWIFT) test --skip HeardTests --skip BrokerTests
 	sh scripts/test-install.sh
+	python3 -B -m bench.tests
 
 # The same tests on another day in a far time zone: the whole suite and every process it starts
 # read a wall clock SHIFT_DAYS days (and a few hours) ahead through the tests' preload shim
