@@ -1,6 +1,6 @@
 """Heard: what a listener hears, through a private PulseAudio server with a null sink whose monitor
 is recorded (bench/services.py): onset after the deadline, stop as heard, the three players
-ringing at once (CPU, wakeups, memory) and underruns with both cores busy."""
+ringing at once (CPU, wakeups, memory with its kinds) and underruns with both cores busy."""
 
 import glob
 import os
@@ -210,7 +210,7 @@ def heard_stop(bench, server, monitor):
 
 
 def heard_cost(bench, server, monitor):
-    """The three players ringing at once: CPU, wakeups, peak RSS and the memory breakdown."""
+    """The three players ringing at once: CPU, wakeups, peak RSS, the memory kinds and the breakdown."""
     players = heard_players(bench, ringing=True)
     running = {}
     try:
@@ -262,6 +262,14 @@ def heard_cost(bench, server, monitor):
         f["heard_peak_rss_ratio_vs_mpg123"] = f["heard_peak_rss_mb_eggtimer"] / f["heard_peak_rss_mb_mpg123"]
     elif "mpg123" not in running:
         f["heard_peak_rss_ratio_vs_mpg123"] = "missing"
+    # The memory kinds at the end of the same window (smaps_rollup): RSS counts every shared page whole.
+    for name in ("eggtimer", "aplay", "mpg123"):
+        kinds = after.get(name, {}).get("memory", {})
+        if name in alive and alive[name] and "pss_kb" in kinds:
+            how = "/proc/PID/smaps_rollup at the end of the ringing window: Rss, Pss, Private_Clean + Private_Dirty"
+            f.add(f"heard_rss_mb_{name}", kinds["rss_now_kb"] / 1024, how=how)
+            f.add(f"heard_pss_mb_{name}", kinds["pss_kb"] / 1024, how=how)
+            f.add(f"heard_uss_mb_{name}", kinds["uss_kb"] / 1024, how=how)
     f.detail("\n".join(lines) + "\n")
     f.detail(memory_breakdown(bench, smaps))
     return f

@@ -1,6 +1,8 @@
 """Memory: the peak resident set (VmHWM) of eggtimer counting and ringing against mpg123 and
-termdown, and where a ringing eggtimer's pages go (by kind of mapping and per ELF section).
-MB here = MiB (kB / 1024)."""
+termdown, the memory kinds beside it (RSS, PSS, USS from /proc/PID/smaps_rollup: RSS counts every
+resident page of a shared library whole, PSS divides each page among the processes mapping it, USS
+is what only this process holds), and where a ringing eggtimer's pages go (by kind of mapping and
+per ELF section). MB here = MiB (kB / 1024)."""
 
 import os
 import subprocess
@@ -15,11 +17,11 @@ MIB = 1024.0
 
 
 def mpg123_ringing(bench):
-    """mpg123 `--loop -1` to `null`, sampled 0.5 s in: its snapshot memory (VmHWM), or None."""
+    """mpg123 `--loop -1` to `null`, sampled 0.5 s in: its snapshot memory (VmHWM and the kinds), or None."""
     if not bench.tools.get("mpg123"):
         return None
     argv = ["mpg123", "-q", "--loop", "-1", "-o", "alsa", "-a", "null", bench.sound]
-    bench.note_command(argv, "# VmHWM after 0.5 s, then killed")
+    bench.note_command(argv, "# VmHWM and smaps_rollup after 0.5 s, then killed")
     popen = track(subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True))
     time.sleep(0.5)
@@ -29,9 +31,25 @@ def mpg123_ringing(bench):
     return memory
 
 
+def kinds_row(label, memories):
+    """A table row of the memory kinds, the largest of each over `memories` (snapshot memory dicts)."""
+    def largest(key):
+        values = [m[key] for m in memories if m and m.get(key) is not None]
+        return max(values) if values else None
+
+    cells = [largest(k) for k in ("hwm_kb", "rss_now_kb", "pss_kb", "uss_kb")]
+    return f"| {label} | {len(memories)} | " + " | ".join("n/a" if c is None else str(c) for c in cells) + " |"
+
+
+def largest_mb(memories, key):
+    values = [m[key] for m in memories if m and m.get(key) is not None]
+    return max(values) / MIB if values else None
+
+
 def summary(bench, idle, stop_memories, mpg123_memory):
-    """The peak_rss_* figures of the `-D null` runs: eggtimer counting (the idle phase's waiting
-    runs) and ringing (the stop runs and the UI run), mpg123 ringing, termdown counting."""
+    """The peak_rss_* figures and the memory kinds (pss_mb_*, uss_mb_*) of the `-D null` runs:
+    eggtimer counting (the idle phase's waiting runs) and ringing (the stop runs and the UI run),
+    mpg123 ringing, termdown counting."""
     f = Result("VmHWM of /proc/PID/status while the process lives")
     waiting = {r["waiting"]: r for r in idle if r.get("waiting")}
     ringing_hwms = [m.get("hwm_kb") for m in stop_memories if m]
@@ -48,6 +66,30 @@ def summary(bench, idle, stop_memories, mpg123_memory):
     f["peak_rss_mb_mpg123"] = mpg123_hwm / mib if mpg123_hwm else "missing"
     td = waiting.get("termdown", {}).get("hwm_counting_kb")
     f["peak_rss_mb_termdown"] = td / mib if td else "missing"
+    counting_memories = [r.get("memory_counting") for r in waiting.values()
+                         if r["kind"] in ("egg", "ui") and r.get("memory_counting")]
+    ringing_memories = [m for m in stop_memories if m] + [r["memory_ringing"] for r in waiting.values()
+                                                          if r.get("memory_ringing")]
+    termdown_memories = [waiting["termdown"]["memory_counting"]] if waiting.get("termdown", {}).get(
+        "memory_counting") else []
+    mpg123_memories = [mpg123_memory] if mpg123_memory else []
+    how = "/proc/PID/smaps_rollup at the VmHWM sample: Pss; Private_Clean + Private_Dirty (USS); the largest sample"
+    for suffix, memories in (("counting", counting_memories), ("ringing", ringing_memories),
+                             ("mpg123", mpg123_memories), ("termdown", termdown_memories)):
+        f.add(f"pss_mb_{suffix}", largest_mb(memories, "pss_kb") if memories else "missing", how=how)
+        f.add(f"uss_mb_{suffix}", largest_mb(memories, "uss_kb") if memories else "missing", how=how)
+    kinds = ("\nThe memory kinds at the same samples (kB, the largest of each over the samples; from "
+             "/proc/PID/smaps_rollup: RSS = `Rss`, PSS = `Pss`, USS = `Private_Clean` + `Private_Dirty`). "
+             "RSS counts each resident page of a shared library whole in every process mapping it; PSS "
+             "divides it among them; USS is what ending the process would free. USS and PSS depend on what "
+             "else runs at that instant: a clean page of a file no other process maps (a lone eggtimer's "
+             "own statically linked text, for one) counts as private, so eggtimer counting beside the "
+             "other lateness runs shares its binary and ringing alone does not.\n\n"
+             "| process | samples | VmHWM | RSS | PSS | USS |\n|---|---|---|---|---|---|\n"
+             + "\n".join([kinds_row("eggtimer counting (`-D null`)", counting_memories),
+                          kinds_row("eggtimer ringing (`-D null`, paced)", ringing_memories),
+                          kinds_row("mpg123 `--loop -1 -o alsa -a null`", mpg123_memories),
+                          kinds_row("termdown counting", termdown_memories)]) + "\n")
     f.detail(
         "### Memory\n\n"
         "VmHWM (peak resident set, kB in /proc/PID/status; MB here = MiB) read while the process lives: "
@@ -58,6 +100,7 @@ def summary(bench, idle, stop_memories, mpg123_memory):
         f"eggtimer counting: {', '.join(str(c) for c in counting)} kB; ringing: {', '.join(str(r) for r in ringing)} kB; "
         f"mpg123: {mpg123_hwm} kB; termdown: {td} kB.\n"
         + pulse_hook_note(bench, waiting)
+        + kinds
         + mapping_table(bench, waiting))
     return f
 
@@ -101,28 +144,31 @@ def memory_breakdown(bench, smaps):
     if "eggtimer" not in names:
         return ""
     tables = {n: memory_by_category(smaps[n], sound_bytes) for n in names}
-    header = "| where | " + " | ".join(f"{n} Rss kB | {n} private dirty kB" for n in names) + " |"
+    header = "| where | " + " | ".join(f"{n} Rss kB | {n} Pss kB | {n} USS kB | {n} private dirty kB"
+                                       for n in names) + " |"
     lines = ["### Memory: where a ringing eggtimer's pages go\n",
-             "/proc/PID/smaps at the end of the ringing window above, Rss and Private_Dirty per kind of "
-             "mapping (kB). Program = the executable's own mappings (eggtimer links the Swift runtime, "
+             "/proc/PID/smaps at the end of the ringing window above, Rss, Pss, USS (Private_Clean + "
+             "Private_Dirty) and Private_Dirty per kind of mapping (kB). Program = the executable's own mappings (eggtimer links the Swift runtime, "
              "the standard library and libstdc++ statically, so their code and data are counted here). "
              "Thread stacks = anonymous mappings just above a PROT_NONE guard; thread arenas = anonymous "
              "mappings just below their reserve. The decoded sound is "
              f"{len(bench.unit_raw) // FRAME_BYTES} frames × 2 channels × 2 bytes = {sound_bytes} bytes "
              f"({sound_bytes / 1024:.0f} kB).\n",
-             header, "|---|" + "---|---|" * len(names)]
+             header, "|---|" + "---|---|---|---|" * len(names)]
     for category in MEMORY_CATEGORIES:
         if not any(category in tables[n] for n in names):
             continue
         cells = []
         for n in names:
             entry = tables[n].get(category)
-            cells.append(f"{entry['rss']} | {entry['dirty']}" if entry else "— | —")
+            cells.append(f"{entry['rss']} | {entry['pss']} | {entry['uss']} | {entry['dirty']}" if entry
+                         else "— | — | — | —")
         lines.append(f"| {category} | " + " | ".join(cells) + " |")
     lines.append("| **total (VmRSS; VmHWM)** | " + " | ".join(
         f"**{sum(e['rss'] for e in tables[n].values())}** ({smaps[n]['rss_kb']}; {smaps[n]['hwm_kb']}) | "
+        f"**{sum(e['pss'] for e in tables[n].values())}** | **{sum(e['uss'] for e in tables[n].values())}** | "
         f"{sum(e['dirty'] for e in tables[n].values())}" for n in names) + " |")
-    lines.append("| threads | " + " | ".join(f"{smaps[n]['threads']} | " for n in names) + " |")
+    lines.append("| threads | " + " | ".join(f"{smaps[n]['threads']} | | | " for n in names) + " |")
     egg = tables["eggtimer"]
     others = [os.path.basename(m["path"]) for m in smaps["eggtimer"]["maps"]
               if ".so" in m["path"] and memory_category(smaps["eggtimer"]["maps"], smaps["eggtimer"]["maps"].index(m),

@@ -1,5 +1,5 @@
 """What /proc says about a process: CPU time and wakeups per thread, resident memory by mapping,
-by kind of mapping and per ELF section.
+by kind of mapping and per ELF section, and the memory kinds (RSS, PSS, USS) of smaps_rollup.
 
 Units: kB as the kernel prints them (1024 bytes), CPU in ns, instants CLOCK_BOOTTIME ns."""
 
@@ -49,7 +49,33 @@ def snapshot(pid):
         memory = {"hwm_kb": _field(status, "VmHWM"), "rss_kb": _field(status, "VmRSS")}
     except OSError:
         pass
+    memory.update(memory_kinds(pid) or {})
     return {"t_ns": now_ns(), "threads": threads, "memory": memory}
+
+
+def memory_kinds_from_rollup(text):
+    """RSS, PSS and USS in kB from the text of /proc/PID/smaps_rollup: `Rss`, `Pss`, and
+    `Private_Clean` + `Private_Dirty` (the pages no other process maps; what ending it frees).
+    RSS counts every resident shared-library page whole, PSS divides each page by the processes
+    mapping it. None when the text has no `Rss` line."""
+    fields = {}
+    for line in text.splitlines():
+        match = re.match(r"^(\w+):\s+(\d+) kB", line)
+        if match:
+            fields[match.group(1)] = int(match.group(2))
+    if "Rss" not in fields:
+        return None
+    return {"rss_now_kb": fields["Rss"], "pss_kb": fields.get("Pss", 0),
+            "uss_kb": fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)}
+
+
+def memory_kinds(pid):
+    """memory_kinds_from_rollup of a live process; None when it is gone or the kernel has no rollup."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return memory_kinds_from_rollup(f.read())
+    except OSError:
+        return None
 
 
 def resident_by_mapping(pid):
@@ -213,12 +239,15 @@ def memory_category(maps, index, exe, sound_bytes):
 
 
 def memory_by_category(smaps, sound_bytes):
-    """kB per category: {category: {"rss", "dirty", "count", "size"}} (dirty = Private_Dirty)."""
+    """kB per category: {category: {"rss", "pss", "uss", "dirty", "count", "size"}} (uss = Private_Clean +
+    Private_Dirty, dirty = Private_Dirty)."""
     totals = {}
     for index, m in enumerate(smaps["maps"]):
         category = memory_category(smaps["maps"], index, smaps["exe"], sound_bytes)
-        entry = totals.setdefault(category, {"rss": 0, "dirty": 0, "count": 0, "size": 0})
+        entry = totals.setdefault(category, {"rss": 0, "pss": 0, "uss": 0, "dirty": 0, "count": 0, "size": 0})
         entry["rss"] += m["kb"].get("Rss", 0)
+        entry["pss"] += m["kb"].get("Pss", 0)
+        entry["uss"] += m["kb"].get("Private_Clean", 0) + m["kb"].get("Private_Dirty", 0)
         entry["dirty"] += m["kb"].get("Private_Dirty", 0)
         entry["size"] += (m["end"] - m["start"]) // 1024
         entry["count"] += 1

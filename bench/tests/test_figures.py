@@ -1,9 +1,22 @@
-"""bench.figures: units from names, results in order, the report's number format."""
+"""bench.figures (units from names, results in order) and bench.procfs's memory kinds."""
 
+import os
 import unittest
 
 from bench.figures import Result, fmt, unit_for
+from bench.procfs import memory_kinds, memory_kinds_from_rollup
 from bench.report import TARGETS
+
+ROLLUP = """55d0c0a4e000-7ffd2b5f8000 ---p 00000000 00:00 0                          [rollup]
+Rss:               13312 kB
+Pss:                6144 kB
+Pss_Anon:           1200 kB
+Shared_Clean:      11000 kB
+Shared_Dirty:          0 kB
+Private_Clean:       512 kB
+Private_Dirty:      1280 kB
+Referenced:        13312 kB
+"""
 
 
 class UnitTests(unittest.TestCase):
@@ -62,6 +75,24 @@ class ResultTests(unittest.TestCase):
         self.assertEqual(fmt(1.23456), "1.235")
         self.assertEqual(fmt(0.0001234), "1.23e-04")
         self.assertEqual(fmt(0.0), "0.000")
+
+
+class MemoryKindTests(unittest.TestCase):
+    def test_uss_is_private_clean_plus_private_dirty(self):
+        self.assertEqual(memory_kinds_from_rollup(ROLLUP), {"rss_now_kb": 13312, "pss_kb": 6144, "uss_kb": 1792})
+
+    def test_text_without_rss_gives_none(self):
+        self.assertIsNone(memory_kinds_from_rollup("Pss: 12 kB\n"))
+
+    def test_this_process_has_uss_at_most_pss_at_most_rss(self):
+        kinds = memory_kinds(os.getpid())
+        self.assertIsNotNone(kinds, "no /proc/self/smaps_rollup")
+        self.assertGreater(kinds["uss_kb"], 0)
+        self.assertLessEqual(kinds["uss_kb"], kinds["pss_kb"])
+        self.assertLessEqual(kinds["pss_kb"], kinds["rss_now_kb"])
+
+    def test_a_process_that_is_gone_gives_none(self):
+        self.assertIsNone(memory_kinds(2 ** 22 + 12345))
 
 
 if __name__ == "__main__":
