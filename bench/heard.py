@@ -1,6 +1,7 @@
 """Heard: what a listener hears, through a private PulseAudio server with a null sink whose monitor
 is recorded (bench/services.py): onset after the deadline, stop as heard, the three players
-ringing at once (CPU, wakeups, memory with its kinds) and underruns with both cores busy."""
+ringing at once (CPU, wakeups, memory with its kinds), a `--say` timer's memory while its line
+plays (issue 28) and underruns with both cores busy."""
 
 import glob
 import os
@@ -47,6 +48,8 @@ def heard(bench):
         result.extend(heard_stop(bench, server, monitor))
         log(f"heard: ringing cost and memory ({bench.s.heard_cost_s} s)")
         result.extend(heard_cost(bench, server, monitor))
+        log("heard: memory while speaking (--say)")
+        result.extend(heard_speaking(bench, server, monitor, result))
         log(f"heard: underruns ringing {bench.s.heard_busy_s} s with both cores busy")
         result.extend(heard_busy(bench, server, monitor))
     except Exception as error:  # reported; the other figures stand
@@ -328,3 +331,54 @@ def heard_busy(bench, server, monitor):
         "differ (a recording gap on parec's side would count here too).\n")
     return f
 
+
+SPOKEN_LINE = "Pasta is ready"   # about 0.9 s of speech in espeak-ng's default voice
+
+
+def heard_speaking(bench, server, monitor, ringing):
+    """A `--say` timer's memory while its spoken line plays (issue 28): `eggtimer 2 -D pulse --say …`,
+    sampled (VmHWM; smaps_rollup's RSS, PSS, USS) 300 ms after the line's first loud chunk at the
+    monitor, so inside the ~0.9 s line; the largest of each over the runs (quick 1, full 3). A run
+    whose line was not ready (it rang without it) is a problem, not a sample. `ringing` holds the
+    plain ringing eggtimer's kinds (heard_cost) for the comparison."""
+    f = Result("VmHWM and /proc/PID/smaps_rollup of `eggtimer 2 -D pulse --say …`, 300 ms into the heard line")
+    argv = [bench.binary, "2", "-D", "pulse", "--say", SPOKEN_LINE, "--json", "--sound", bench.sound]
+    bench.note_command(argv, "# PULSE_SERVER=the private server; sampled 300 ms into the line as heard")
+    samples, rows = [], []
+    for run in range(1 if bench.s.quick else 3):
+        popen, events = spawn_heard(bench, server, "eggtimer_speaking", argv, json_events=True)
+        memory, heard_at, sampled = None, None, None
+        try:
+            sounding = events.wait("sounding", 20)
+            if sounding:
+                deadline = int(sounding["deadline_t_mono_ns"])
+                if monitor.wait(lambda: monitor.loud_stamps(deadline), 10):
+                    heard_at = monitor.loud_stamps(deadline)[0]
+                    time.sleep(max(0.0, (heard_at + 300_000_000 - now_ns()) / 1e9))
+                    sampled = now_ns()
+                    memory = snapshot(popen.pid)["memory"]
+        finally:
+            if popen.poll() is None:
+                popen.send_signal(signal.SIGUSR1)
+            rc, err = finish_process(popen, 10)
+        if memory is None or "pss_kb" not in memory or "not ready" in err:
+            bench.problems.append(f"heard speaking run {run + 1}: no sample while the line played (exit {rc}, "
+                                  f"{err.strip()[:200]!r})")
+            continue
+        samples.append(memory)
+        rows.append(f"| {run + 1} | {(sampled - heard_at) / 1e6:.0f} | {memory['hwm_kb']} | {memory['rss_now_kb']} | "
+                    f"{memory['pss_kb']} | {memory['uss_kb']} |")
+    for key, name in (("rss_now_kb", "heard_speaking_rss_mb"), ("pss_kb", "heard_speaking_pss_mb"),
+                      ("uss_kb", "heard_speaking_uss_mb"), ("hwm_kb", "heard_speaking_peak_rss_mb")):
+        values = [m[key] / 1024 for m in samples]
+        f.add(name, max(values) if values else None, values)
+    plain = ", ".join(f"{kind} {fmt(ringing.get(f'heard_{kind.lower()}_mb_eggtimer'), 2)}" for kind in ("RSS", "PSS", "USS"))
+    f.detail(
+        "### Memory while speaking\n\n"
+        f"`eggtimer 2 -D pulse --say \"{SPOKEN_LINE}\"` on the same server: the spoken line (espeak-ng, converted "
+        "to the alarm's rate by libsamplerate, both loaded with dlopen) plays at the head of the ring. Sampled "
+        "300 ms after the line's first loud chunk at the monitor (the line lasts about 0.9 s): VmHWM and "
+        "smaps_rollup's RSS, PSS, USS (kB). The plain ringing eggtimer above, in MB: " + plain + ".\n\n"
+        "| run | ms after the line's first chunk | VmHWM | RSS | PSS | USS |\n|---|---|---|---|---|---|\n"
+        + "\n".join(rows) + "\n")
+    return f

@@ -12,7 +12,7 @@ from bench.stats import p99
 
 def stop_latency(bench):
     """Runs the stop runs: (samples: dicts of stop_ns, key_to_event_ns, start_ns; memories: the
-    ringing process's snapshot memory (VmHWM), 0.2–0.4 s into each ring)."""
+    ringing process's snapshot memory, VmHWM and the kinds, 0.2–0.4 s into each ring)."""
     samples, memories, problems = [], [], []
     args = ["0.5", "-D", "null"]
     bench.egg_args_note(args, True)
