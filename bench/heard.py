@@ -92,8 +92,10 @@ def heard_onset(bench, server, monitor):
     early = []
     players = heard_players(bench, ringing=False)
     # The same timer with a spoken line at the head of its ring (issue 28): its onset is the
-    # line's first sound.
-    players.append(("eggtimer_say", players[0][1] + ["--say", "Pasta is ready"], signal.SIGUSR1))
+    # line's first sound. `--say` speaks the given text; `--announce` the timer's own name (the
+    # kitchen's timers: "Pasta is ready" for the label pasta).
+    players.append(("eggtimer_say", players[0][1] + ["--say", SPOKEN_LINE], signal.SIGUSR1))
+    players.append(("eggtimer_announce", players[0][1] + ["--announce", "--label", "pasta"], signal.SIGUSR1))
     for run in range(bench.s.heard_onset_runs):
         for name, argv, _ in players:
             launch_at = now_ns() + 200_000_000
@@ -118,11 +120,20 @@ def heard_onset(bench, server, monitor):
             if not loud:
                 bench.problems.append(f"heard onset run {run + 1}, {name}: nothing heard")
                 continue
+            if name == "eggtimer" and not starts_with_sound(bench, monitor, launched):
+                # the check below must see a plain ring as one, or it proves nothing
+                bench.problems.append(f"heard onset run {run + 1}: the plain ring did not start with the "
+                                      "sound's own bytes, so a spoken line's presence is not checked")
+            if name in SPOKEN and (starts_with_sound(bench, monitor, launched) or "not ready" in err):
+                # rang without its line (a synthesis that failed or was late): not a spoken onset
+                bench.problems.append(f"heard onset run {run + 1}, {name}: the plain alarm came first, "
+                                      f"no spoken line ({err.strip()[:160]!r})")
+                continue
             onsets.setdefault(name, []).append((loud[0] - deadline) / 1e6)
             if name == "eggtimer":
                 early.append(len([t for t in loud if t < deadline]))
     f = Result()
-    for name in ("eggtimer", "eggtimer_say", "aplay", "mpg123"):
+    for name in ONSET_PLAYERS:
         values = onsets.get(name)
         f[f"heard_onset_ms_median_{name}"] = median(values) if values else "missing"
         f[f"heard_onset_ms_max_{name}"] = max(values) if values else "missing"
@@ -149,10 +160,30 @@ def heard_onset(bench, server, monitor):
         + "\n".join(f"| {name} | {', '.join(fmt(v) for v in onsets.get(name, []))} | "
                     f"{fmt(median(onsets[name])) if onsets.get(name) else 'n/a'} | "
                     f"{fmt(max(onsets[name])) if onsets.get(name) else 'n/a'} |"
-                    for name in ("eggtimer", "eggtimer_say", "aplay", "mpg123")) + "\n"
-        + "\n`eggtimer_say` is the same timer with `--say \"Pasta is ready\"`: its onset is the spoken "
-        "line's first sound (the line's leading silence is trimmed).\n")
+                    for name in ONSET_PLAYERS) + "\n"
+        + f"\n`eggtimer_say` is the same timer with `--say \"{SPOKEN_LINE}\"`, `eggtimer_announce` with "
+        "`--announce --label pasta` (it says its name, as the kitchen's timers do: \"Pasta is ready\"): their "
+        "onset is the spoken line's first sound (the line's leading silence is trimmed). A run whose first "
+        "heard bytes are the alarm sound's own start (the line was not ready, so it rang plain) is a "
+        "problem, not a sample.\n")
     return f
+
+
+ONSET_PLAYERS = ("eggtimer", "eggtimer_say", "eggtimer_announce", "aplay", "mpg123")
+SPOKEN = ("eggtimer_say", "eggtimer_announce")
+
+
+def starts_with_sound(bench, monitor, since_ns):
+    """Whether the first loud bytes heard since `since_ns` are the alarm sound's own first loud
+    bytes (bench.unit_raw from its first non-zero frame, 4096 bytes): a ring without its spoken line."""
+    unit = bench.unit_raw
+    lead = next((i for i, b in enumerate(unit) if b), 0) // FRAME_BYTES * FRAME_BYTES
+    onset = monitor.first_loud_byte(since_ns)
+    if onset is None:
+        return False
+    with monitor.cond:
+        heard = bytes(monitor.data[onset:onset + 4096])
+    return heard == unit[lead:lead + len(heard)]
 
 
 def heard_stop(bench, server, monitor):

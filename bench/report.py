@@ -69,6 +69,8 @@ TARGETS = [
     ("heard_onset_ms_median_eggtimer", "≤ 20", lambda v: v <= 20),
     ("heard_onset_ms_median_eggtimer_say", "≤ 20", lambda v: v <= 20),
     ("heard_onset_ms_max_eggtimer_say", "context", None),
+    ("heard_onset_ms_median_eggtimer_announce", "≤ 20", lambda v: v <= 20),
+    ("heard_onset_ms_max_eggtimer_announce", "context", None),
     ("heard_onset_ms_max_eggtimer", "≤ 20", lambda v: v <= 20),
     ("heard_onset_ms_median_aplay", "context (peer)", None),
     ("heard_onset_ms_max_aplay", "context (peer)", None),
