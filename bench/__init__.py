@@ -7,5 +7,5 @@ measured side by side in one run (bench/README.md, docs/DESIGN.md "Benchmarks").
 The modules: harness (processes, pseudo-terminals, events), services (termdown, PulseAudio,
 Mosquitto), procfs (/proc readings), stats (percentiles, medians, gap detection), figures (Figure,
 Result), one module per group of figures (timing, stop, gapless, heard (with the memory while
-speaking), cost, memory, startup, mqtt, kitchen), report (targets and the Markdown) and runner (the command line and the
+speaking), cost, memory, startup, mqtt, kitchen, web (the kitchen over HTTP)), report (targets and the Markdown) and runner (the command line and the
 order of a run). Python standard library only."""

@@ -20,6 +20,7 @@ UNIT_RULES = [
     ("_frames", "frames"),
     ("underruns", "count"),
     ("chunks", "count"),
+    ("streams_live", "count"),
 ]
 
 

@@ -8,7 +8,7 @@ import os
 import time
 import traceback
 
-from bench import cost, gapless, heard, kitchen, memory, mqtt, startup, stop, timing
+from bench import cost, gapless, heard, kitchen, memory, mqtt, startup, stop, timing, web
 from bench.context import Bench
 from bench.harness import REPO, HarnessError, Settings, end_all_children, log
 from bench.report import report
@@ -42,6 +42,8 @@ def run_all(bench):
     bench.take(mqtt.mqtt_latency(bench))
     log("kitchen: start to counting, idle wakeups, private memory")
     bench.take(kitchen.measure(bench))
+    log("kitchen over HTTP: POST ack to acknowledged, memory with 20 event streams")
+    bench.take(web.measure(bench))
     log("heard: through a private PulseAudio server")
     bench.take(heard.heard(bench))
     log("ringing cost (callgrind)")
@@ -84,7 +86,7 @@ def main():
     parser.add_argument("--mqtt-only", action="store_true",
                         help="only the MQTT figures (a private mosquitto broker on loopback)")
     parser.add_argument("--kitchen-only", action="store_true",
-                        help="only the kitchen's figures (eggtimer kitchen and eggtimer start)")
+                        help="only the kitchen's figures (eggtimer kitchen and eggtimer start, and over HTTP)")
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
@@ -109,7 +111,7 @@ def main():
         elif options.mqtt_only:
             run_only(bench, mqtt.mqtt_latency)
         elif options.kitchen_only:
-            run_only(bench, kitchen.measure)
+            run_only(bench, lambda b: kitchen.measure(b).extend(web.measure(b)))
         else:
             run_all(bench)
         command_line = ("python3 bench/bench.py " + ("--quick " if options.quick else "")
