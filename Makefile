@@ -171,8 +171,9 @@ sanitize-address: deps
 sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
-# Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux
+# Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md). The
+# kitchen's HTTP figures need libmicrohttpd at run time (the kitchen loads it with dlopen for --http).
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux libmicrohttpd12
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	-python3 bench/bench.py --install-peers
