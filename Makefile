@@ -5,8 +5,9 @@ PREFIX ?= /usr/local
 ARGS ?=
 # The packages the build needs (pkg-config finds the two C libraries for SwiftPM; libmosquitto's
 # header is read from /usr/include and the library is loaded at run time, only with --mqtt; so are
-# libespeak-ng's and libsamplerate's, loaded only to speak).
-BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev libespeak-ng-dev libsamplerate0-dev
+# libespeak-ng's and libsamplerate's, loaded only to speak, and libmicrohttpd's with GnuTLS's,
+# loaded only for --http).
+BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev libespeak-ng-dev libsamplerate0-dev libmicrohttpd-dev
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 # Link libstdc++ statically too. The toolchain's static-stdlib link line asks for -lstdc++; a
@@ -72,10 +73,11 @@ run: release
 # Every program a test runs is named with its package in Tests/TestSupport/SystemTool.swift, and
 # a test fails if that package is in none of these lists. The tests run in a private network
 # namespace with only loopback (scripts/isolated.sh, iproute2), so nothing they do leaves the machine.
-# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate. Last, the
-# benchmark's own unit tests (bench/tests: its statistics and gap detection, python3's unittest),
-# ending with their count for CI.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 python3
+# SpeechTests load the real libespeak-ng (with its voice data) and libsamplerate; WebServerTests
+# the real libmicrohttpd (and its GnuTLS) over loopback. Last, the benchmark's own unit tests
+# (bench/tests: its statistics, gap detection and HTTP readers, python3's unittest), ending with
+# their count for CI.
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12 python3
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)
@@ -132,8 +134,9 @@ uninstall:
 DEBDIR ?= $(CURDIR)/.build
 DEB_DIST := $(CURDIR)/.build/deb-dist
 # The libraries eggtimer loads with dlopen only when a feature asks for them (libmosquitto1:
-# --mqtt; libespeak-ng1 with its voices espeak-ng-data, and libsamplerate0: a spoken line), which the package recommends rather than depends on. Later features add theirs here.
-DEB_RECOMMENDS := libmosquitto1 libespeak-ng1 espeak-ng-data libsamplerate0
+# --mqtt; libespeak-ng1 with its voices espeak-ng-data, and libsamplerate0: a spoken line;
+# libmicrohttpd12, which brings GnuTLS: --http), which the package recommends rather than depends on. Later features add theirs here.
+DEB_RECOMMENDS := libmosquitto1 libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12
 DEB_PACKAGES := dpkg-dev binutils
 deb: deps
 	@sh scripts/ensure-deps.sh $(DEB_PACKAGES)

@@ -61,6 +61,12 @@ no_mqtt_libraries() {
     ! printf '%s\n' "$needed" | grep -E -q '^(libmosquitto|libssl|libcrypto)\.' && grep -q -a 'libmosquitto\.so\.1' "$binary"
 }
 check "binary does not need libmosquitto, libssl or libcrypto (dlopen for --mqtt)" no_mqtt_libraries
+# libmicrohttpd and GnuTLS likewise are loaded with dlopen only when --http starts a server.
+no_http_libraries() {
+    needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+    ! printf '%s\n' "$needed" | grep -E -q '^(libmicrohttpd|libgnutls)\.'
+}
+check "binary does not need libmicrohttpd or libgnutls (dlopen for --http)" no_http_libraries
 check "binary is stripped" stripped
 check "binary runs --version from another folder" version
 check "binary finds its sound from another folder" finds_sound

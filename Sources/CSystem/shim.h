@@ -15,6 +15,7 @@
 #include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -127,4 +128,11 @@ static const int CSystem_SYN_REPORT = SYN_REPORT;
 static const int CSystem_SYN_DROPPED = SYN_DROPPED;
 static const int CSystem_KEY_MAX = KEY_MAX;
 static const int CSystem_BTN_MISC = BTN_MISC;
+
+/* getrandom(2) from <sys/random.h> (glibc 2.25+, Linux 3.17+): bytes from the kernel's CSPRNG,
+   blocking only until the pool is first initialised at boot. Wrapped so the call is SystemKit's
+   alone whether or not Swift's Glibc module exports it. Returns the bytes written, or -1 with errno. */
+static inline long CSystem_getrandom(void *buffer, unsigned long length) {
+    return (long)getrandom(buffer, length, 0);
+}
 #endif

@@ -21,7 +21,9 @@ public import TimerModel
 ///   ``ControlError/olderTimer(path:)``.
 /// - `eggtimer/3` adds `start TEXT` (``start(_:)``), for the kitchen's socket only: a start request
 ///   as a shell's `eggtimer start` words it (a preset or a duration and a label), which the kitchen
-///   parses again; a timer answers it with an error line.
+///   parses again; a timer answers it with an error line. And for the kitchen's web pairing
+///   (``pair``, ``unpair``): a new pairing code, and forgetting every paired device; each
+///   answered at once with one line.
 public enum ControlRequest: Equatable, Sendable {
     /// A ``Command`` for the timer: `status`, `ack`, `cancel`, `snooze [SECONDS]` (version 1),
     /// `pause`, `resume`, `add SECONDS` (version 2).
@@ -31,6 +33,12 @@ public enum ControlRequest: Equatable, Sendable {
     /// Start a timer (protocol version 3, the kitchen's socket): the request's text, one line of
     /// at most ``startTextLimit`` bytes without a tab or a control character, not parsed here.
     case start(String)
+    /// Make a new pairing code for the kitchen's web API (protocol version 3, the kitchen's socket):
+    /// `eggtimer/3<TAB>pair`, answered `ok<TAB>code=123456<TAB>seconds=600<TAB>tries=5`.
+    case pair
+    /// Forget every paired web device (protocol version 3, the kitchen's socket):
+    /// `eggtimer/3<TAB>unpair`, answered `ok<TAB>unpaired=N`.
+    case unpair
 
     /// The protocol's name and first version, the first word of version 1's requests.
     public static let protocolName = "eggtimer/1"
@@ -61,6 +69,8 @@ public enum ControlRequest: Equatable, Sendable {
             Self.version(of: command) + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
         case .watch: Self.watchLine
         case .start(let text): Self.thirdVersion + "\tstart\t" + text
+        case .pair: Self.thirdVersion + "\tpair"
+        case .unpair: Self.thirdVersion + "\tunpair"
         }
     }
 
@@ -72,6 +82,10 @@ public enum ControlRequest: Equatable, Sendable {
     public init?(line: String) {
         if line == Self.watchLine {
             self = .watch
+            return
+        }
+        if line == Self.thirdVersion + "\tpair" || line == Self.thirdVersion + "\tunpair" {
+            self = line.hasSuffix("\tpair") ? .pair : .unpair
             return
         }
         let words = line.split(separator: "\t", omittingEmptySubsequences: false)

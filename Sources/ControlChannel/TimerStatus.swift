@@ -4,7 +4,9 @@ public import TimerModel
 ///
 /// The line is `ok<TAB>label=…<TAB>pid=…<TAB>state=…<TAB>remaining_ns=…` and then, when they
 /// apply, `deadline_ms=…`, `at=…`, `every=…`, `clock=unsynchronised`, `terminal=detached` (the
-/// keys of every eggtimer since the control socket came). A timer makes one from its snapshot
+/// keys of every eggtimer since the control socket came), then `total_ns=…`, `kind=…`,
+/// `preset=…`, `phase=…` and `device=down` (added for the kitchen's HTTP API: an older timer
+/// omits them and an older client ignores them). A timer makes one from its snapshot
 /// (``init(_:)``); a client reads one from a line (``init(line:)``). A plain value: any thread.
 public struct TimerStatus: Equatable, Sendable {
     /// The timer's label.
@@ -32,26 +34,45 @@ public struct TimerStatus: Equatable, Sendable {
     /// Whether a hang-up took the timer's terminal (it counts and rings on headless); field
     /// `terminal=detached`.
     public var detached = false
+    /// The countdown's whole length (the snooze's while snoozed); nil when the line does not say
+    /// (an older timer, the menu).
+    ///
+    /// Field `total_ns`, whole nanoseconds, 0...``totalLimit``.
+    public var total: Duration?
+    /// What the timer is for, with an egg's preset name or a pomodoro's phase; nil in the menu or
+    /// when the line does not say.
+    ///
+    /// Fields `kind=egg|plain|pomodoro|alarm`, `preset=` (an egg's), `phase=` (a pomodoro's).
+    public var kind: TimerSnapshot.Kind?
+    /// Whether the alarm reaches no device (the snapshot's device health is silent); field
+    /// `device=down`.
+    public var deviceDown = false
 
     /// Creates a status.
     public init(
         label: String, pid: Int32, state: TimerState, remaining: Duration, deadlineUnixMilliseconds: Int64?,
-        at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false
+        at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false,
+        total: Duration? = nil, kind: TimerSnapshot.Kind? = nil, deviceDown: Bool = false
     ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
         (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
-        self.detached = detached
+        (self.detached, self.total, self.kind, self.deviceDown) = (detached, total, kind, deviceDown)
     }
 
-    /// The status line's fields of `snapshot`: its label, pid, state, time left, wall deadline,
-    /// schedule, clock and terminal (the kind, length and boot deadline stay off the line).
+    /// The status line's fields of `snapshot`.
+    ///
+    /// Its label, pid, state, time left, wall deadline, schedule, clock, terminal, length, kind
+    /// and device health (the boot deadline stays off the line). The menu has no length or kind.
     public init(_ snapshot: TimerSnapshot) {
+        var deviceDown = false
+        if case .silent = snapshot.device { deviceDown = true }
         self.init(
             label: snapshot.label, pid: snapshot.pid, state: snapshot.state, remaining: snapshot.remaining,
             deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, at: snapshot.schedule?.at,
             every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
-            detached: snapshot.detached)
+            detached: snapshot.detached, total: snapshot.kind == nil ? nil : snapshot.total, kind: snapshot.kind,
+            deviceDown: deviceDown)
     }
 
     /// The reply line: `ok` and the fields.
@@ -65,7 +86,55 @@ public struct TimerStatus: Equatable, Sendable {
         if let every { fields.append("every=\(every)") }
         if clockUnsynchronised { fields.append("clock=unsynchronised") }
         if detached { fields.append("terminal=detached") }
+        if let total {
+            let clamped = min(max(.zero, total), .nanoseconds(Self.totalLimit))
+            fields.append("total_ns=\(clamped.nanosecondsValue)")
+        }
+        switch kind {
+        case .egg(let preset)?:
+            fields.append("kind=egg")
+            if Self.isFieldText(preset) { fields.append("preset=\(preset)") }
+        case .plain?: fields.append("kind=plain")
+        case .pomodoro(let phase)?:
+            fields.append("kind=pomodoro")
+            if Self.isFieldText(phase) { fields.append("phase=\(phase)") }
+        case .alarm?: fields.append("kind=alarm")
+        case nil: break
+        }
+        if deviceDown { fields.append("device=down") }
         return fields.joined(separator: "\t")
+    }
+
+    /// The longest `total_ns` a reply may carry: 100 years, in nanoseconds (a timer's is at most
+    /// a few thousand hours; any `Duration` arithmetic on it stays far from overflow).
+    public static let totalLimit: Int64 = 100 * 366 * 86_400 * 1_000_000_000
+    /// The longest `preset` or `phase` value, in bytes.
+    public static let nameLimit = 64
+
+    /// Whether `text` can stand as a field's value.
+    ///
+    /// That is 1...``nameLimit`` bytes, no control character (a tab would split the line, a
+    /// newline end it). A preset's name and a pomodoro's phase always are; anything else is left
+    /// off the line rather than sent broken.
+    static func isFieldText(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count <= nameLimit
+            && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+    }
+
+    /// ``isFieldText(_:)-(Substring)`` of a string.
+    static func isFieldText(_ text: String) -> Bool { isFieldText(text[...]) }
+
+    /// The kind of `fields` (`kind`, with `preset` or `phase`); nil without a `kind`, for a word
+    /// outside the four (a newer eggtimer's), or for an egg without a valid `preset` or a
+    /// pomodoro without a valid `phase`.
+    private static func kind(of fields: [Substring: Substring]) -> TimerSnapshot.Kind? {
+        switch fields["kind"] {
+        case "egg"?: fields["preset"].flatMap { isFieldText($0) ? .egg(String($0)) : nil }
+        case "plain"?: .plain
+        case "pomodoro"?: fields["phase"].flatMap { isFieldText($0) ? .pomodoro(phase: String($0)) : nil }
+        case "alarm"?: .alarm
+        default: nil
+        }
     }
 
     /// The latest `deadline_ms` a reply may carry: 9999-12-31T23:59:59.999Z, in Unix milliseconds.
@@ -75,7 +144,8 @@ public struct TimerStatus: Equatable, Sendable {
     /// - Returns: nil unless it is an `ok` line with every required field, `state` one of the
     ///   ``TimerState`` words, `remaining_ns` not negative and `deadline_ms` (when given) in
     ///   0...``deadlineLimit``: the client does calendar arithmetic on it, so a number from a
-    ///   stranger's socket is range-checked first.
+    ///   stranger's socket is range-checked first; likewise `total_ns` (when given) in
+    ///   0...``totalLimit``. An unknown `kind` word is read as no kind, not as a bad line.
     public init?(line: String) {
         let words = line.split(separator: "\t")
         guard words.first == "ok" else { return nil }
@@ -93,11 +163,17 @@ public struct TimerStatus: Equatable, Sendable {
             guard let milliseconds = Int64(text), (0...Self.deadlineLimit).contains(milliseconds) else { return nil }
             deadline = milliseconds
         }
+        var total: Duration?
+        if let text = fields["total_ns"] {
+            guard let nanoseconds = Int64(text), (0...Self.totalLimit).contains(nanoseconds) else { return nil }
+            total = .nanoseconds(nanoseconds)
+        }
         self.init(
             label: String(label), pid: pid, state: state, remaining: .nanoseconds(remaining),
             deadlineUnixMilliseconds: deadline, at: fields["at"].map(String.init),
             every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised",
-            detached: fields["terminal"] == "detached")
+            detached: fields["terminal"] == "detached", total: total, kind: Self.kind(of: fields),
+            deviceDown: fields["device"] == "down")
     }
 }
 

@@ -29,8 +29,9 @@ public enum HTTPReply: Sendable, Equatable {
     case events(headers: [HTTPHeader])
 }
 
-/// One request's exchange on the server: the handle a later answer or an event stream is sent
-/// to. Unique for the server's life.
+/// One request's exchange on the server: the handle a later answer or an event stream goes to.
+///
+/// Unique for the server's life.
 public struct HTTPExchange: Hashable, Sendable {
     /// The number, from 1.
     public let id: UInt64

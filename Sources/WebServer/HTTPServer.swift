@@ -1,3 +1,6 @@
+import CMicrohttpd
+import Glibc
+
 /// An HTTP/1.1 server on libmicrohttpd (loaded with dlopen) in its external-poll mode, driven by
 /// the caller's event loop: no thread of its own, no thread per connection.
 ///
@@ -20,8 +23,10 @@ public final class HTTPServer {
         public var headerLimit: Int = 64
         /// The most connections open at once (event streams included).
         public var connectionLimit: Int = 256
-        /// The longest a connection may take from its accept to its response's last byte (event
-        /// streams once they started are exempt).
+        /// The longest a connection may take from its accept to its response's last byte.
+        ///
+        /// Event streams once they started are exempt; on a kept-alive connection it counts
+        /// again from the end of the previous response. Past it the socket is shut down.
         public var connectionDeadline: Duration = .seconds(10)
         /// TLS: the certificate chain and the private key; nil for plain HTTP.
         public var tls: TLS?
@@ -44,37 +49,184 @@ public final class HTTPServer {
     /// Called once per complete request, on the thread that calls ``run(now:)``.
     public typealias Handler = (HTTPRequest, HTTPExchange) -> HTTPReply
 
+    /// The most bytes an event stream may hold unsent before it is dropped.
+    public static let streamBacklogLimit = 64 * 1024
+    /// How long a connection may stay idle (no byte either way) before libmicrohttpd closes it,
+    /// in seconds; longer than the API's 15 s keepalive (suspended connections do not count).
+    static let idleTimeoutSeconds = 60
+
+    let library: MicrohttpdLibrary
+    let settings: Settings
+    let handler: Handler
+    /// The daemon, until ``close()``.
+    var daemon: OpaquePointer?
+    /// The `now` of the current ``run(now:)`` (callbacks come only from inside it, or ``close()``).
+    var clock: ContinuousClock.Instant
+    /// The last exchange number given out.
+    var lastID: UInt64 = 0
+    /// The open connections, by libmicrohttpd's connection pointer.
+    var connections: [OpaquePointer: Connection] = [:]
+    /// The requests from their request line to their completion, by exchange number.
+    var requests: [UInt64: Request] = [:]
+    /// Held exchanges that ended since the last ``takeClosed()``.
+    var closed: [HTTPExchange] = []
+    /// Whether a connection was resumed since the last ``run(now:)``.
+    var needsRun = false
+    /// The PEM texts, kept (malloc'd, NUL-terminated) for the daemon's life.
+    private var tlsTexts: [UnsafeMutablePointer<CChar>] = []
+    /// The bound port.
+    public let port: UInt16
+
     /// Starts listening.
     /// - Parameters:
     ///   - settings: The address and limits.
     ///   - handler: The request handler.
     /// - Throws: ``HTTPServerError``: the library is missing, TLS is asked for and it has none,
     ///   or the address cannot be bound (the reason in one line).
-    public init(settings: Settings, handler: @escaping Handler) throws(HTTPServerError) {
-        throw HTTPServerError(description: "libmicrohttpd: not built yet")
+    public convenience init(settings: Settings, handler: @escaping Handler) throws(HTTPServerError) {
+        let name = getenv(MicrohttpdLibrary.fileNameVariable).map { String(cString: $0) }
+        try self.init(settings: settings, libraryName: name ?? MicrohttpdLibrary.fileName, handler: handler)
     }
 
-    /// The bound port.
-    public var port: UInt16 { 0 }
-    /// The descriptor to poll for `POLLIN`.
-    public var pollDescriptor: Int32 { -1 }
+    /// Starts listening with the shared object `libraryName` (tests name a missing one).
+    /// - Throws: ``HTTPServerError`` as ``init(settings:handler:)``.
+    /// C: `MHD_start_daemon`, `socket`, `bind`, `listen`.
+    init(
+        settings: Settings, libraryName: String, now: ContinuousClock.Instant = .now, handler: @escaping Handler
+    ) throws(HTTPServerError) {
+        guard settings.bodyLimit >= 0, settings.headerLimit >= 0, settings.connectionLimit > 0,
+            settings.connectionDeadline > .zero
+        else { throw HTTPServerError(description: "the HTTP server's limits must be positive") }
+        switch MicrohttpdLibrary.load(libraryName) {
+        case .success(let loaded): library = loaded
+        case .failure(let error): throw error
+        }
+        (self.settings, self.handler, self.clock) = (settings, handler, now)
+        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if settings.tls != nil {
+            guard library.featureSupported(.FEATURE_TLS) == .YES else {
+                throw HTTPServerError(description: "libmicrohttpd here has no TLS")
+            }
+            flags |= MHD_USE_TLS.rawValue
+        }
+        let isIPv6 = settings.address.contains(":")
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let (listener, bound) = try Self.listen(address: settings.address, port: settings.port)
+        port = bound
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listener), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: settings.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
+        ]
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        options += Self.callbackOptions(context: context)
+        if let tls = settings.tls {
+            tlsTexts = [strdup(tls.certificate), strdup(tls.key)].compactMap { $0 }
+            guard tlsTexts.count == 2 else {
+                Glibc.close(listener)
+                throw HTTPServerError(description: "out of memory for the TLS certificate")
+            }
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: tlsTexts[0]))
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: tlsTexts[1]))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+        let started = options.withUnsafeBufferPointer {
+            CMicrohttpd_start(library.startDaemon, flags, 0, Self.accessCallback, context, $0.baseAddress)
+        }
+        guard let started else {
+            if fcntl(listener, F_GETFD) >= 0 { Glibc.close(listener) }
+            for text in tlsTexts { free(text) }
+            let reason = settings.tls == nil ? "" : " (is the TLS certificate and key valid PEM?)"
+            throw HTTPServerError(description: "libmicrohttpd could not start on \(settings.address):\(port)\(reason)")
+        }
+        daemon = started
+    }
+
+    deinit { close() }
+
+    /// The descriptor to poll for `POLLIN`: libmicrohttpd's epoll descriptor.
+    ///
+    /// -1 after ``close()``. C: `MHD_get_daemon_info` (`MHD_DAEMON_INFO_EPOLL_FD`).
+    public var pollDescriptor: Int32 {
+        guard let daemon else { return -1 }
+        return CMicrohttpd_epoll_descriptor(library.daemonInfo, daemon)
+    }
+
     /// When ``run(now:)`` must be called even if nothing is ready (boot clock); nil: only then.
-    public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? { nil }
-    /// Does the ready work: accepts, reads, calls the handler, writes, drops connections past
-    /// their deadline. Never blocks.
-    public func run(now: ContinuousClock.Instant) {}
-    /// Answers a request its handler answered with ``HTTPReply/later``; nothing if it is gone.
-    public func answer(_ exchange: HTTPExchange, with response: HTTPResponse) {}
-    /// Queues `bytes` on an event stream.
-    /// - Returns: false when the stream is gone, or dropped because over 64 KiB waited unsent.
-    @discardableResult public func send(_ bytes: [UInt8], to exchange: HTTPExchange) -> Bool { false }
-    /// Ends an event stream after what is queued.
-    public func finish(_ exchange: HTTPExchange) {}
+    ///
+    /// The earliest of libmicrohttpd's own timeout, the next connection deadline, and `now` when
+    /// a connection was resumed (``answer(_:with:)``, ``send(_:to:)``, ``finish(_:)``) since the
+    /// last run. C: `MHD_get_timeout`.
+    public func nextCheck(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard let daemon else { return nil }
+        if needsRun { return now }
+        var next: ContinuousClock.Instant?
+        var milliseconds: UInt64 = 0
+        if library.timeout(daemon, &milliseconds) == .YES {
+            next = now + .milliseconds(Int64(clamping: min(milliseconds, 86_400_000)))
+        }
+        for connection in connections.values where !connection.isStreaming && !connection.isShut {
+            let deadline = connection.since + settings.connectionDeadline
+            next = min(next ?? deadline, deadline)
+        }
+        return next
+    }
+
+    /// Does the ready work: accepts, reads, calls the handler, writes, drops connections.
+    ///
+    /// Connections past their deadline are shut first. Never blocks (every socket is non-blocking; the handler must not block).
+    /// - Parameter now: The boot clock now: accept instants and deadlines are read against it.
+    /// C: `MHD_run`, `shutdown`.
+    public func run(now: ContinuousClock.Instant) {
+        guard let daemon else { return }
+        clock = now
+        needsRun = false
+        enforceDeadlines()
+        _ = library.run(daemon)
+    }
+
     /// The exchanges (later answers and event streams) whose connection closed since the last
     /// call, for the caller to forget.
-    public func takeClosed() -> [HTTPExchange] { [] }
+    ///
+    /// Each exchange the handler answered ``HTTPReply/later`` or ``HTTPReply/events(headers:)``
+    /// is reported exactly once, when its request ended (answered and sent, dropped, finished,
+    /// or the client left).
+    public func takeClosed() -> [HTTPExchange] {
+        defer { closed.removeAll() }
+        return closed
+    }
+
     /// Stops listening and closes every connection.
-    public func close() {}
+    ///
+    /// Their held exchanges are then reported by ``takeClosed()``. C: `MHD_stop_daemon`.
+    public func close() {
+        guard let daemon else { return }
+        // libmicrohttpd must not be stopped while it holds connections suspended: resume them
+        // (marked dropped, so a stream's reader ends) and let the stop close them all.
+        for request in requests.values where request.isSuspended {
+            (request.isSuspended, request.isDropped) = (false, true)
+            library.resume(request.connection)
+        }
+        library.stopDaemon(daemon)
+        self.daemon = nil
+        for id in requests.keys.sorted() { requestEnded(id) }
+        connections.removeAll()
+        for text in tlsTexts { free(text) }
+        tlsTexts = []
+    }
+
+    /// Shuts the socket of every connection past its deadline that carries no event stream; a
+    /// request waiting for a later answer gets a 503 so libmicrohttpd lets it go.
+    private func enforceDeadlines() {
+        for (pointer, connection) in connections where !connection.isStreaming && !connection.isShut {
+            guard connection.since + settings.connectionDeadline <= clock else { continue }
+            connections[pointer]?.isShut = true
+            _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            if let id = connection.request, let request = requests[id], request.phase == .waiting {
+                answer(HTTPExchange(id: id), with: HTTPResponse(status: 503))
+            }
+        }
+    }
 }
 
 /// Why the server could not start: one line.
@@ -84,12 +236,4 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Creates an error.
     public init(description: String) { self.description = description }
-}
-
-/// SHA-256 through GnuTLS (`gnutls_hash_fast`, the TLS library libmicrohttpd itself loads), for
-/// the pairing tokens the kitchen keeps only as hashes.
-public enum TokenDigest {
-    /// The SHA-256 digest of `bytes` (32 bytes), or nil when GnuTLS cannot be loaded.
-    /// Any thread. C: `gnutls_hash_fast`.
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8]? { nil }
 }

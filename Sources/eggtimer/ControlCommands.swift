@@ -49,7 +49,8 @@ enum ControlCommands {
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
             return .usage
-        case .kitchen, .start: return .software  // main runs them (Kitchen, StartCommand)
+        // main runs them (Kitchen, StartCommand, PairingCommand)
+        case .kitchen, .start, .pair, .unpair: return .software
         }
     }
 
@@ -290,7 +291,7 @@ extension ControlCommand {
         case .pause: .pause
         case .resume: .resume
         case .add(_, let delta): .add(delta)
-        case .status, .recover, .follow, .kitchen, .start: nil
+        case .status, .recover, .follow, .kitchen, .start, .pair, .unpair: nil
         }
     }
 }

@@ -18,7 +18,7 @@ extension Options {
     static func manText(presets: [Preset]) -> String {
         [
             manHeader(presets), manOptions, manSubcommands, manKeys(presets), manStates, manMQTT, manMQTTDetails,
-            manMQTTKitchen(presets), manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
+            manMQTTKitchen(presets), manHTTP, manDetails, manFilesAndEnvironment, manExitStatus, manExamples,
         ].joined(separator: "\n") + "\n"
     }
 
@@ -213,7 +213,13 @@ extension Options {
         once and again whenever anything but the time left changes, the final one last, and \#
         closes when it exits; at most 16 watchers, each dropped when 64 KiB of lines wait \#
         unread. A request names the lowest version that has its verb; a timer of version 1 \#
-        answers the verbs of version 2 with an error line. \fBeggtimer/3\fR adds \fBstart\fR TAB \#
+        answers the verbs of version 2 with an error line. The status line is \fBok\fR and TAB\-separated \#
+        \fIkey\fR=\fIvalue\fR fields: \fBlabel\fR, \fBpid\fR, \fBstate\fR, \fBremaining_ns\fR, then when \#
+        they apply \fBdeadline_ms\fR (Unix milliseconds), \fBat\fR, \fBevery\fR, \#
+        \fBclock=unsynchronised\fR, \fBterminal=detached\fR, \fBtotal_ns\fR (the whole length), \#
+        \fBkind\fR (\fBegg\fR, \fBplain\fR, \fBpomodoro\fR, \fBalarm\fR), \fBpreset\fR (an egg's), \#
+        \fBphase\fR (a pomodoro's) and \fBdevice=down\fR (the alarm reaches no device); a timer older \#
+        than a field omits it, and a client ignores fields it does not know. \fBeggtimer/3\fR adds \fBstart\fR TAB \#
         \fItext\fR (at most 160 bytes, no control character), the kitchen's alone (a timer \#
         answers it with an error line): see \fIkitchen/kitchen.sock\fR below.
         .TP

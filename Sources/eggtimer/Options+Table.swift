@@ -173,10 +173,10 @@ extension Options {
                 takesLabel: false
             ) { _, _ in .follow },
             Subcommand(
-                names: ["kitchen"], usage: "[--max-timers N]",
+                names: ["kitchen"], usage: "[--max-timers N] [--http ADDRESS:PORT] [--pair|--unpair]",
                 help: "run the kitchen: start timers asked for with start (or MQTT), follow every running one",
                 takesLabel: false
-            ) { _, _ in .kitchen },
+            ) { _, options in options.kitchenPairing ?? .kitchen },
             Subcommand(
                 names: ["start"], usage: "WHAT [LABEL]",
                 help:
@@ -227,7 +227,8 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + pomodoroSpecs + alarmSpecs
+        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + webSpecs + pomodoroSpecs
+        + alarmSpecs
         + subcommandSpecs
         + hiddenSpecs
 
@@ -394,6 +395,16 @@ extension Options {
             }
             options.keypad.selection = selection
         },
+        Spec(
+            names: ["--pair"], group: .subcommand,
+            help: "ask the running kitchen for a web pairing code and print it (6 digits, 10 minutes, 5 tries)",
+            fits: [.subcommand("kitchen")]
+        ) { options, name, _ throws(UsageError) in try options.setKitchenPairing(.pair, name) },
+        Spec(
+            names: ["--unpair"], group: .subcommand,
+            help: "forget every paired web device (through the running kitchen, else in the state folder)",
+            fits: [.subcommand("kitchen")]
+        ) { options, name, _ throws(UsageError) in try options.setKitchenPairing(.unpair, name) },
         Spec(
             names: ["--boot"], group: .subcommand,
             help: "only the timers an earlier boot left (a power cut, a reboot), as the boot service does; "

@@ -36,6 +36,11 @@ enum ControlCommand: Equatable {
     /// Start a timer through the kitchen when it runs, else directly (`eggtimer start WHAT`):
     /// `what` as typed (a preset or a duration, parsed by `StartRequest`), `label` from `--label`.
     case start(what: String, label: String?)
+    /// `eggtimer kitchen --pair`: ask the running kitchen for a web pairing code and print it.
+    case pair
+    /// `eggtimer kitchen --unpair`: forget every paired web device (through the running kitchen,
+    /// else in the state folder).
+    case unpair
 }
 
 /// What the command line asked for, after tokenising, interpreting and validating it.
@@ -110,6 +115,8 @@ struct Options: Equatable {
     var all = false
     /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:)``).
     var recoverBoot = false
+    /// `kitchen --pair` or `--unpair` (read only into ``ControlCommand/pair`` and ``ControlCommand/unpair``).
+    var kitchenPairing: ControlCommand?
     /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.
     var every: Recurrence?
     var everyText: String?
@@ -118,6 +125,8 @@ struct Options: Equatable {
     var resumeRecord: String?
     /// `--mqtt`, `--mqtt-…` and `--node`: the broker and the topics (Options+Bus.swift).
     var bus = BusOptions()
+    /// The kitchen's `--http…` options (Options+Web.swift).
+    var web = WebOptions()
     /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``maxTimersLimit``.
     var maxTimers = 12
     /// The largest `--max-timers`.

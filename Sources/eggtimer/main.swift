@@ -32,6 +32,9 @@ do {
     case .control(.kitchen):
         signal(SIGPIPE, SIG_IGN)
         status = Kitchen.run(arguments: arguments, raw: rawArguments)
+    case .control(.pair), .control(.unpair):
+        signal(SIGPIPE, SIG_IGN)
+        status = PairingCommand.run(options.command == .control(.pair) ? .pair : .unpair)
     case .control(.start(let what, let label)):
         signal(SIGPIPE, SIG_IGN)
         status = StartCommand.run(what: what, label: label)

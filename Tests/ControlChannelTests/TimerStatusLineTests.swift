@@ -1,4 +1,5 @@
 import ControlChannel
+import SystemKit
 import Testing
 import TimerModel
 
@@ -20,16 +21,23 @@ import TimerModel
     }
 
     static let table: [(TimerSnapshot, String)] = [
-        (counting, "ok\tlabel=Soft\tpid=42\tstate=counting\tremaining_ns=61500000000\tdeadline_ms=1796032861500"),
+        (
+            counting,
+            "ok\tlabel=Soft\tpid=42\tstate=counting\tremaining_ns=61500000000\tdeadline_ms=1796032861500"
+                + "\ttotal_ns=300000000000\tkind=egg\tpreset=Soft"
+        ),
         (
             counting {
                 ($0.state, $0.deadline, $0.deadlineUnixMilliseconds) = (.paused, nil, nil)
-            }, "ok\tlabel=Soft\tpid=42\tstate=paused\tremaining_ns=61500000000"
+            },
+            "ok\tlabel=Soft\tpid=42\tstate=paused\tremaining_ns=61500000000\ttotal_ns=300000000000\tkind=egg\tpreset=Soft"
         ),
         (
             counting {
                 ($0.state, $0.remaining, $0.device) = (.silent, .zero, .silent("no such device"))
-            }, "ok\tlabel=Soft\tpid=42\tstate=silent\tremaining_ns=0\tdeadline_ms=1796032861500"
+            },
+            "ok\tlabel=Soft\tpid=42\tstate=silent\tremaining_ns=0\tdeadline_ms=1796032861500"
+                + "\ttotal_ns=300000000000\tkind=egg\tpreset=Soft\tdevice=down"
         ),
         (
             counting {
@@ -40,6 +48,19 @@ import TimerModel
             },
             "ok\tlabel=at-7.00\tpid=42\tstate=counting\tremaining_ns=61500000000\tdeadline_ms=1796032861500"
                 + "\tat=2026-12-01T07:00:00+01:00\tevery=weekday\tclock=unsynchronised\tterminal=detached"
+                + "\ttotal_ns=300000000000\tkind=alarm"
+        ),
+        (
+            counting {
+                ($0.label, $0.kind, $0.total) = ("pomodoro", .pomodoro(phase: "short break"), .seconds(300))
+            },
+            "ok\tlabel=pomodoro\tpid=42\tstate=counting\tremaining_ns=61500000000\tdeadline_ms=1796032861500"
+                + "\ttotal_ns=300000000000\tkind=pomodoro\tphase=short break"
+        ),
+        (
+            counting { ($0.label, $0.kind, $0.total) = ("90s", .plain, .milliseconds(90_500)) },
+            "ok\tlabel=90s\tpid=42\tstate=counting\tremaining_ns=61500000000\tdeadline_ms=1796032861500"
+                + "\ttotal_ns=90500000000\tkind=plain"
         ),
         (
             TimerSnapshot(
@@ -52,6 +73,65 @@ import TimerModel
     func aSnapshotIsEncodedAsItsStatusLineAndReadBack(snapshot: TimerSnapshot, line: String) throws {
         #expect(TimerStatus(snapshot).line == line)
         #expect(TimerStatus(line: line) == TimerStatus(snapshot))
+    }
+
+    @Test func anOlderTimersLineWithoutTheNewFieldsIsReadWithoutThem() throws {
+        let status = try #require(
+            TimerStatus(line: "ok\tlabel=Soft\tpid=42\tstate=counting\tremaining_ns=1000\tdeadline_ms=5"))
+        #expect(status.total == nil)
+        #expect(status.kind == nil)
+        #expect(!status.deviceDown)
+        #expect(status.line == "ok\tlabel=Soft\tpid=42\tstate=counting\tremaining_ns=1000\tdeadline_ms=5")
+    }
+
+    @Test func aNewerTimersUnknownFieldsAndKindAreIgnored() throws {
+        let status = try #require(
+            TimerStatus(
+                line: "ok\tlabel=x\tpid=1\tstate=counting\tremaining_ns=0\tkind=sourdough\tcolour=blue\tdevice=odd"))
+        #expect(status.kind == nil)
+        #expect(!status.deviceDown)
+    }
+
+    @Test(arguments: [
+        "total_ns=-1", "total_ns=", "total_ns=1e9", "total_ns=9223372036854775807", "total_ns=3162240000000000001",
+    ])
+    func aLengthOutOfRangeRejectsTheLine(field: String) {
+        #expect(TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=counting\tremaining_ns=0\t\(field)") == nil)
+    }
+
+    @Test func theLongestLengthIsRead() throws {
+        let line = "ok\tlabel=x\tpid=1\tstate=counting\tremaining_ns=0\ttotal_ns=\(TimerStatus.totalLimit)"
+        #expect(try #require(TimerStatus(line: line)).total == .nanoseconds(TimerStatus.totalLimit))
+    }
+
+    @Test(
+        arguments: [
+            ("kind=egg", nil), ("kind=egg\tpreset=", nil), ("kind=pomodoro", nil),
+            ("kind=egg\tpreset=\(String(repeating: "a", count: 65))", nil),
+            (
+                "kind=egg\tpreset=\(String(repeating: "a", count: 64))",
+                TimerSnapshot.Kind.egg(String(repeating: "a", count: 64))
+            ),
+            ("kind=pomodoro\tphase=long break", .pomodoro(phase: "long break")), ("kind=alarm\tpreset=Soft", .alarm),
+        ] as [(String, TimerSnapshot.Kind?)])
+    func aKindNeedsItsNameWithinLimits(fields: String, kind: TimerSnapshot.Kind?) throws {
+        let status = try #require(TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=counting\tremaining_ns=0\t\(fields)"))
+        #expect(status.kind == kind)
+    }
+
+    @Test(arguments: ["So\tft", "So\nft", "", "Soft\u{7F}", "Soft\u{85}"])
+    func aPresetThatWouldBreakTheLineIsLeftOff(preset: String) throws {
+        let snapshot = Self.counting { $0.kind = .egg(preset) }
+        let line = TimerStatus(snapshot).line
+        #expect(line.split(separator: "\t").count == 8)
+        #expect(!line.contains("\n"))
+        #expect(line.hasSuffix("\tkind=egg"))
+        #expect(try #require(TimerStatus(line: line)).kind == nil)
+    }
+
+    @Test func aLabelCannotHoldATab() {
+        #expect(!LabelRule.isValid("pas\tta"))
+        #expect(!LabelRule.isValid("pas\nta"))
     }
 
     @Test(arguments: TimerState.allCases)

@@ -34,6 +34,11 @@ import TimerText
             (KeyCode.enter, false, false, .report),
             (KeyCode.keypadEnter, false, false, .report),
             (KeyCode.keypadAsterisk, false, false, .testSound),
+            // `.` or Enter held a second, nothing ringing: a web pairing code, spoken.
+            (KeyCode.dot, true, false, .pairingCode),
+            (KeyCode.keypadDot, true, false, .pairingCode),
+            (KeyCode.enter, true, false, .pairingCode),
+            (KeyCode.keypadEnter, true, false, .pairingCode),
             // While something rings every key, mapped or not, acknowledges; held, it snoozes.
             (KeyCode.digits[1], false, true, .acknowledgeAllRinging),
             (KeyCode.keypadEnter, false, true, .acknowledgeAllRinging),

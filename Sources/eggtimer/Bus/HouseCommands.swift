@@ -40,7 +40,8 @@ enum HouseCommands {
         case .recover:
             printError("eggtimer: option '--mqtt' does not work with 'recover'")
             return .usage
-        case .kitchen, .start: return .software  // main runs them (Kitchen, StartCommand)
+        // main runs them (Kitchen, StartCommand, PairingCommand)
+        case .kitchen, .start, .pair, .unpair: return .software
         }
     }
 

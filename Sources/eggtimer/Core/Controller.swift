@@ -188,7 +188,10 @@ struct Controller {
         case .command(let command, let origin, let connection):
             handle(command, from: origin, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
-        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .note, .keyAction: break
+        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .note, .keyAction,
+            .pairRequest,
+            .unpairRequest:
+            break
         }
         advance(to: now)
         return takeEffects()

@@ -43,6 +43,12 @@ enum Input: Equatable {
     /// The kitchen's socket took a `start` request (``KitchenInbox``): its text, not parsed yet,
     /// and the connection to answer on.
     case startRequest(text: String, connection: Int)
+    /// The kitchen's socket took a `pair` request (`eggtimer kitchen --pair`, ``KitchenInbox``):
+    /// the connection to answer on, at once.
+    case pairRequest(connection: Int)
+    /// The kitchen's socket took an `unpair` request (`eggtimer kitchen --unpair`): the
+    /// connection to answer on, at once.
+    case unpairRequest(connection: Int)
     /// A followed timer's watch sent its status (``TimerFollows``): its socket's name and the status.
     case timerStatus(socket: String, TimerStatus)
     /// A followed timer's watch ended (the timer exited, or dropped the watcher).
@@ -61,7 +67,7 @@ extension Input {
         case .key, .keyAction: true
         case .signal(let number): number == SIGUSR1
         case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .startRequest, .timerStatus,
-            .timerEnded, .note:
+            .timerEnded, .note, .pairRequest, .unpairRequest:
             false
         }
     }

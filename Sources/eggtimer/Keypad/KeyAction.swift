@@ -20,6 +20,8 @@ enum KeyAction: Sendable, Hashable {
     case cancelNewest
     /// Say what runs (by voice once the kitchen speaks; until then a log line).
     case report
+    /// Make a web pairing code and speak it (`.` or Enter held a second).
+    case pairingCode
     /// Play the alarm once on the kitchen's device: a speaker test.
     case testSound
 }

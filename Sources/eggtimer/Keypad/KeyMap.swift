@@ -11,8 +11,8 @@ import TimerText
 /// `+` (KEY_KPPLUS, KEY_EQUAL) and `-` (KEY_KPMINUS, KEY_MINUS) add or take a minute from the
 /// newest timer; 0 or Backspace cancels the newest after ``cancelDelay`` unless pressed again
 /// (which withdraws it); `.` or Enter (KEY_DOT, KEY_KPDOT, KEY_ENTER, KEY_KPENTER) reports what
-/// runs; `*` (KEY_KPASTERISK) tests the speaker. A long press away from an alarm counts as a
-/// short one. Keys not in the map give nothing, and nothing about them is kept or said.
+/// runs, and held a second makes a web pairing code and speaks it; `*` (KEY_KPASTERISK) tests
+/// the speaker. Any other long press away from an alarm counts as a short one. Keys not in the map give nothing, and nothing about them is kept or said.
 ///
 /// Pure: instants come in from the caller, no clock is read. Not thread-safe: one owner.
 struct KeyMap: Sendable {
@@ -83,7 +83,7 @@ struct KeyMap: Sendable {
             let deadline = now + Self.cancelDelay
             cancelDeadline = deadline
             return .cancelPending(deadline: deadline)
-        case .report: return .report
+        case .report: return press.isLong ? .pairingCode : .report
         case .testSound: return .testSound
         case nil: return nil
         }

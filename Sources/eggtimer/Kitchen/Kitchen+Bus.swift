@@ -25,6 +25,7 @@ extension Kitchen {
     /// - Parameter event: What the client reported.
     func handleBus(_ event: BusEvent) {
         guard var bus else { return }
+        webBusMessage(event)
         let starts = bus.reducer.perform(bus.reducer.handle(event), on: bus.client)
         self.bus = bus
         for request in starts { start(request, from: .bus) }

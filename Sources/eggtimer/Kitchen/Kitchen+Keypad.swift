@@ -69,6 +69,7 @@ extension Kitchen {
             say("key: " + report())
             speakReport()
         case .testSound: testSound(at: now)
+        case .pairingCode: speakPairingCode()
         }
     }
 
@@ -89,24 +90,18 @@ extension Kitchen {
         for socket in targets { send(command, to: socket) }
     }
 
-    /// One exchange with the timer on `socket` (at most ``keypadAnswerLimit``), and its line.
+    /// One exchange with the timer on `socket` (``exchange(_:with:)``), and its line.
     /// - Returns: Whether the timer did it.
     @discardableResult
     private func send(_ command: Command, to socket: String) -> Bool {
-        let label = core.timers[socket]?.label ?? socket
-        do throws(ControlError) {
-            let reply = try ControlClient.exchange(
-                ControlRequest.command(command).line, label: socket, folder: runtime, timeout: Self.keypadAnswerLimit)
-            switch ControlCommands.outcome(of: reply, command: command, label: label, time: .system) {
-            case .success(let line):
-                say("key: " + line)
-                return true
-            case .failure(let failure): say("key: " + failure.message)
-            }
-        } catch {
-            say("key: \(label): \(error.description)")
+        switch exchange(command, with: socket) {
+        case .done(let line, _):
+            say("key: " + line)
+            return true
+        case .failed(let line):
+            say("key: " + line)
+            return false
         }
-        return false
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within

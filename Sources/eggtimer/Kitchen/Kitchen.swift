@@ -41,6 +41,10 @@ final class Kitchen {
     var voice: KitchenVoice?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
+    /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
+    var web: KitchenWeb?
+    /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
+    var pairing = Kitchen.makePairing()
 
     /// `eggtimer kitchen`: the config file's settings under the command line, then ``run()``.
     /// - Returns: The exit status (see ``run()``); 78 for a bad config file, 64 for a bad command line.
@@ -95,6 +99,7 @@ final class Kitchen {
         let follows = TimerFollows(folder: runtime, at: clock.now())
         self.follows = follows
         loop.add(follows)
+        loadPairing()
         if let keypad = openKeypad() { loop.add(keypad) }
         if options.announce != false {
             let voice = KitchenVoice(voice: options.voice, preparer: SpeechLinePreparer())
@@ -106,17 +111,22 @@ final class Kitchen {
                 loop.add(try openBus(options.bus, presets: options.presets.map(\.name), at: clock.now()))
             } catch { return error }
         }
+        if options.web.address != nil {
+            do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
+        }
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
         while true {
             let inputs: [Input]
             do { inputs = try loop.wait(until: core.nextCheck) } catch { return error }
             for input in inputs {
                 if let status = handle(input) {
+                    web?.close()
                     finishBus()
                     return status
                 }
             }
             voiceRound()
+            webRound()
         }
     }
 
@@ -154,6 +164,8 @@ final class Kitchen {
                     .answer(.shell(connection: connection), .refused(.init(kind: .usage, text: error.description)))
                 ])
             }
+        case .pairRequest(let connection): inbox?.reply(connection, pairingCodeLine())
+        case .unpairRequest(let connection): inbox?.reply(connection, unpairAllLine())
         case .timerStatus(let socket, let status):
             if core.timers[socket] == nil {
                 seenOrder.removeAll { $0 == socket }
@@ -205,6 +217,7 @@ final class Kitchen {
                 say(Self.line(outcome, origin: origin))
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
+                if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
             }
         }
     }
@@ -216,6 +229,7 @@ final class Kitchen {
             case .shell: "shell"
             case .bus: "MQTT"
             case .keypad: "keypad"
+            case .web: "HTTP"
             }
         switch outcome {
         case .started(let status): return "\(StartCommand.said(status)) (from \(by))"

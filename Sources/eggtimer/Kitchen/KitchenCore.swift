@@ -2,6 +2,7 @@ import ControlChannel
 import SystemKit
 import TimerCore
 import TimerText
+import WebServer
 
 /// The kitchen's decisions as a pure reducer: start requests from any front, its timers'
 /// statuses from their watches and its children's ends in, ``KitchenEffect``s out.
@@ -20,6 +21,9 @@ struct KitchenCore {
         case bus
         /// A keypad's digit (the kitchen's keys; the answer is only its log line).
         case keypad
+        /// `POST /api/timers` (the kitchen's HTTP API): the suspended exchange to answer, and
+        /// whether it was a form post (answered 303 to the page).
+        case web(exchange: HTTPExchange, form: Bool)
     }
 
     /// How a start ended, as its origin is told.

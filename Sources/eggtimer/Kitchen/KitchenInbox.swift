@@ -3,10 +3,13 @@ import Glibc
 
 /// The kitchen's control socket as a source of the event loop: `<runtime folder>/kitchen/kitchen.sock`
 /// (``ControlServer``: mode 0600 in a 0700 folder, same-user peers only, one kitchen per user by
-/// its lock), taking `eggtimer/3<TAB>start<TAB>TEXT` from `eggtimer start` in a shell.
+/// its lock), taking `eggtimer/3<TAB>start<TAB>TEXT` from `eggtimer start` in a shell, and
+/// `eggtimer/3<TAB>pair` / `unpair` from `eggtimer kitchen --pair` / `--unpair`.
 ///
 /// Each whole `start` line becomes `.startRequest(text:connection:)`; the connection stays open
-/// until ``reply(_:_:)`` answers it (the timer runs, or it was refused). Any other request is
+/// until ``reply(_:_:)`` answers it (the timer runs, or it was refused). A `pair` or `unpair`
+/// line becomes `.pairRequest(connection:)` or `.unpairRequest(connection:)`, answered in the
+/// same round. Any other request is
 /// answered with an error line at once. A connection that sends no request within ``idleLimit``
 /// is closed, and at most ``connectionLimit`` are open (the idlest waiting for its request goes
 /// first), so no peer can hold the kitchen. Never blocks. Owned by the event loop's thread.
@@ -90,15 +93,22 @@ final class KitchenInbox: LoopSource {
         case .pending: return
         case .closed: connections[id] = nil
         case .line(let line):
-            guard case .start(let text)? = ControlRequest(line: line) else {
+            switch ControlRequest(line: line) {
+            case .start(let text)?:
+                connections[id]?.answering = true
+                inputs.append(.startRequest(text: text, connection: id))
+            case .pair?:
+                connections[id]?.answering = true
+                inputs.append(.pairRequest(connection: id))
+            case .unpair?:
+                connections[id]?.answering = true
+                inputs.append(.unpairRequest(connection: id))
+            default:
                 reply(
                     id,
                     "error\t\(KitchenCore.Refusal.Kind.usage.rawValue)\tnot a request of the kitchen (\(ControlRequest.thirdVersion) start)"
                 )
-                return
             }
-            connections[id]?.answering = true
-            inputs.append(.startRequest(text: text, connection: id))
         }
     }
 

@@ -99,9 +99,13 @@ final class ControlInbox {
                 return []
             }
             switch request {
-            case .start:
-                // Only the kitchen starts timers (its own socket); a timer says so in one line.
-                entry.connection.reply("error\ta timer starts no timers: start is the kitchen's request")
+            case .start, .pair, .unpair:
+                // Only the kitchen starts timers and pairs devices (its own socket); a timer says
+                // so in one line.
+                entry.connection.reply(
+                    request == .pair || request == .unpair
+                        ? "error\ta timer pairs no devices: pairing is the kitchen's request"
+                        : "error\ta timer starts no timers: start is the kitchen's request")
                 connections[connection] = nil
                 return []
             case .watch:

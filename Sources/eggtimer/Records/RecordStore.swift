@@ -81,13 +81,19 @@ struct RecordStore {
     /// Replaces (or creates) the record `name` with `record`, atomically and durably.
     /// - Throws: ``RecordError/system(call:path:code:)``; the temporary file is removed.
     /// C: `open`, `write`, `fsync`, `rename`.
-    func write(_ record: TimerRecord, name: String) throws(RecordError) {
+    func write(_ record: TimerRecord, name: String) throws(RecordError) { try write(text: record.text, name: name) }
+
+    /// Replaces (or creates) the file `name` with `text`, atomically and durably, mode 0600 (as
+    /// records are; the kitchen's paired devices too).
+    /// - Throws: ``RecordError/system(call:path:code:)``; the temporary file is removed.
+    /// C: `open`, `write`, `fsync`, `rename`.
+    func write(text: String, name: String) throws(RecordError) {
         let path = folder + "/" + name
         let temporary = folder + "/." + name + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(call: "open", path: temporary, code: errno) }
         var failure = injectedWriteError?().map { RecordError.system(call: "write", path: temporary, code: $0) }
-        let bytes = Array(record.text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count, failure == nil {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

@@ -1,0 +1,120 @@
+import CMicrohttpd
+import Glibc
+
+/// Responses, later answers and event streams.
+extension HTTPServer {
+    /// Answers a request its handler answered with ``HTTPReply/later``.
+    ///
+    /// Nothing happens if it is gone or already answered. Called on the server's thread (inside the handler too: the answer
+    /// is then sent when the handler returns).
+    public func answer(_ exchange: HTTPExchange, with response: HTTPResponse) {
+        guard let request = requests[exchange.id], request.phase == .waiting || request.phase == .handling,
+            request.pendingAnswer == nil
+        else { return }
+        request.pendingAnswer = response
+        wake(request)
+    }
+
+    /// Queues `bytes` on an event stream.
+    ///
+    /// The bytes go out as libmicrohttpd can write them; when more than
+    /// ``streamBacklogLimit`` bytes would wait unsent, the stream is dropped instead (its
+    /// connection closed; reported by ``takeClosed()``).
+    /// - Returns: false when the stream is gone, finished, or dropped now or before.
+    @discardableResult public func send(_ bytes: [UInt8], to exchange: HTTPExchange) -> Bool {
+        guard let request = requests[exchange.id], request.phase == .streaming || request.phase == .handling,
+            request.wasHeld || request.phase == .handling, !request.isDropped, !request.isFinished
+        else { return false }
+        guard request.queue.count + bytes.count <= Self.streamBacklogLimit else {
+            (request.isDropped, request.queue) = (true, [])
+            // libmicrohttpd asks for more only when the socket takes it, which a client that
+            // stopped reading never does: shut the socket so the connection ends now.
+            if let connection = connections[request.connection] {
+                connections[request.connection]?.isShut = true
+                _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            }
+            wake(request)
+            needsRun = true
+            return false
+        }
+        request.queue += bytes
+        wake(request)
+        return true
+    }
+
+    /// Ends an event stream after what is queued.
+    public func finish(_ exchange: HTTPExchange) {
+        guard let request = requests[exchange.id], request.phase == .streaming || request.phase == .handling else {
+            return
+        }
+        request.isFinished = true
+        wake(request)
+    }
+
+    /// Queues `response` on the request's connection.
+    /// - Returns: What the access handler returns: `.NO` (close the connection) when
+    ///   libmicrohttpd refused it.
+    /// C: `MHD_create_response_from_buffer`, `MHD_add_response_header`, `MHD_queue_response`.
+    func queue(_ response: HTTPResponse, for request: Request) -> MHD_Result {
+        request.phase = .answered
+        var body = response.body
+        let made = body.withUnsafeMutableBytes {
+            library.responseFromBuffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        defer { library.destroyResponse(made) }
+        var status = UInt32(clamping: response.status)
+        if !(100...599).contains(status) || !addHeaders(response.headers, to: made) { status = 500 }
+        return library.queueResponse(request.connection, status, made)
+    }
+
+    /// Adds the fields; false when libmicrohttpd refused one (a line break in it, …).
+    private func addHeaders(_ headers: [HTTPHeader], to response: OpaquePointer) -> Bool {
+        headers.allSatisfy { library.addResponseHeader(response, $0.name, $0.value) == .YES }
+    }
+
+    /// Starts an event stream.
+    ///
+    /// `200`, `text/event-stream`, the handler's fields, then the queued bytes as they come.
+    /// C: `MHD_create_response_from_callback`.
+    func startStream(_ request: Request, headers: [HTTPHeader]) -> MHD_Result {
+        request.phase = .streaming
+        connections[request.connection]?.isStreaming = true
+        let reader: MHD_ContentReaderCallback = { context, _, buffer, room in
+            guard let context, let buffer else { return CMicrohttpd_end_with_error }
+            let stream = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
+            return stream.server.read(stream.id, into: buffer, room: room)
+        }
+        let release: MHD_ContentReaderFreeCallback = { context in
+            guard let context else { return }
+            Unmanaged<StreamContext>.fromOpaque(context).release()
+        }
+        let context = Unmanaged.passRetained(StreamContext(server: self, id: request.id)).toOpaque()
+        guard let made = library.responseFromCallback(CMicrohttpd_size_unknown, 4096, reader, context, release) else {
+            Unmanaged<StreamContext>.fromOpaque(context).release()
+            return .NO
+        }
+        defer { library.destroyResponse(made) }
+        let fields = [HTTPHeader("Content-Type", "text/event-stream")] + headers
+        guard addHeaders(fields, to: made) else { return .NO }
+        return library.queueResponse(request.connection, 200, made)
+    }
+
+    /// The content reader of a stream: gives libmicrohttpd what is queued, or suspends the
+    /// connection until more comes.
+    /// - Returns: Bytes written to `buffer`; 0 after suspending; an end marker.
+    func read(_ id: UInt64, into buffer: UnsafeMutablePointer<CChar>, room: Int) -> Int {
+        guard let request = requests[id], !request.isDropped else { return CMicrohttpd_end_with_error }
+        guard !request.queue.isEmpty else {
+            if request.isFinished { return CMicrohttpd_end_of_stream }
+            _ = suspend(request)
+            return 0
+        }
+        let count = min(room, request.queue.count)
+        request.queue.withUnsafeBytes {
+            UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count)
+        }
+        request.queue.removeFirst(count)
+        return count
+    }
+}

@@ -1,0 +1,186 @@
+import Glibc
+import HouseBus
+import SystemKit
+import TimerModel
+import TimerText
+import WebServer
+
+// The kitchen's side of `--http` (issue 29): the server opened as one more source of the loop,
+// the starts its handler queued handed to `start(_:from: .web)` after each round, the picture
+// sent to the event streams when it changed, and with `--mqtt` the house's timers from their
+// retained states.
+
+extension Kitchen {
+    /// The largest certificate or key file read for `--http-cert` and `--http-key`, in bytes.
+    static let tlsFileLimit = 64 * 1024
+
+    /// Opens the HTTP server on `--http` and keeps it in ``web``.
+    ///
+    /// Main thread, before the loop runs. Prints one line on failure.
+    /// - Returns: The server's loop source.
+    /// - Throws: ``ExitStatus/usage`` (64) for `--http-cert` without `--http-key` or the other way
+    ///   round; ``ExitStatus/noInput`` (66) when a TLS file cannot be read; ``ExitStatus/unavailable``
+    ///   (69) when the server cannot start (libmicrohttpd missing, the address in use, no TLS).
+    /// - Precondition: `--http` was given.
+    func openWeb() throws(ExitStatus) -> KitchenWeb {
+        let web = options.web
+        guard let address = web.address else { preconditionFailure("openWeb without --http") }
+        var settings = HTTPServer.Settings(address: address, port: web.port)
+        settings.bodyLimit = RequestGuard.bodyLimit
+        switch (web.certFile, web.keyFile) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            guard let certificate = Self.readTLSFile(cert, option: "--http-cert"),
+                let privateKey = Self.readTLSFile(key, option: "--http-key")
+            else { throw .noInput }
+            settings.tls = HTTPServer.TLS(certificate: certificate, key: privateKey)
+        case (nil, _?):
+            printError("eggtimer: --http-key needs --http-cert")
+            throw .usage
+        case (_?, nil):
+            printError("eggtimer: --http-cert needs --http-key")
+            throw .usage
+        }
+        let opened: KitchenWeb
+        do throws(HTTPServerError) {
+            opened = try KitchenWeb(kitchen: self, settings: settings)
+        } catch {
+            printError("eggtimer: kitchen: --http \(Self.shown(address, port: web.port)): \(error.description)")
+            throw .unavailable
+        }
+        self.web = opened
+        if let bus { bus.client.subscribe("\(options.bus.prefix)/+/+/state", qos: 1) }
+        let scheme = settings.tls == nil ? "http" : "https"
+        say("kitchen: HTTP API on \(scheme)://\(Self.shown(address, port: opened.server.port))/")
+        if settings.tls == nil, address != "127.0.0.1", address != "::1" {
+            say("warning: HTTP without TLS: the session cookie crosses the network in clear (--http-cert, --http-key)")
+        }
+        return opened
+    }
+
+    /// `ADDRESS:PORT`, an IPv6 address in brackets.
+    static func shown(_ address: String, port: UInt16) -> String {
+        address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+    }
+
+    /// Reads a PEM file of at most ``tlsFileLimit`` bytes, or says why not (one line).
+    /// - Returns: The text; nil after the line was printed.
+    static func readTLSFile(_ path: String, option: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(errorText(errno))")
+            return nil
+        }
+        defer { Glibc.close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(errorText(errno))")
+                return nil
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= tlsFileLimit else {
+                printError("eggtimer: \(option): '\(Options.printable(path))' is larger than \(tlsFileLimit) bytes")
+                return nil
+            }
+        }
+        let marker = Array("-----BEGIN ".utf8)
+        let marked =
+            bytes.count >= marker.count
+            && (0...(bytes.count - marker.count)).contains { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
+        guard marked, let text = String(validating: bytes, as: UTF8.self) else {
+            printError("eggtimer: \(option): '\(Options.printable(path))' is not PEM text")
+            return nil
+        }
+        return text
+    }
+
+    /// The picture the API and the page show: this box's followed timers, then (with `--mqtt`)
+    /// the house's from their retained states, stale ones left out.
+    var webPicture: WebPicture {
+        let node = options.bus.nodeName
+        let local = core.timers.values.map { KitchenAPI.timer($0, node: node) }
+        let now = Self.wallMilliseconds()
+        let house = (web?.house.values.filter { $0.staleAfter.map { now <= $0 } ?? true }.map(\.timer)) ?? []
+        return KitchenAPI.picture(node: node, presets: options.presets, local: local, house: house)
+    }
+
+    /// The wall clock now, Unix milliseconds (stale house states only).
+    ///
+    /// C: `clock_gettime`.
+    static func wallMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    /// `POST /api/ack-all`: acknowledges every ringing timer of this box through its socket, and
+    /// with `--mqtt` asks every ringing house timer to on its command topic.
+    /// - Returns: How many were acknowledged or asked.
+    func acknowledgeAll() -> Int {
+        var count = 0
+        for (socket, status) in core.timers where status.state.isRinging {
+            switch exchange(.acknowledge, with: socket) {
+            case .done(let line, _):
+                say("HTTP: " + line)
+                count += 1
+            case .failed(let line): say("HTTP: " + line)
+            }
+        }
+        if let bus, let web {
+            for (key, timer) in web.house where timer.timer.state.isRinging {
+                let topics = TimerTopics(prefix: options.bus.prefix, node: key.node, label: key.label)
+                bus.client.publish(BusMessage(topic: topics.command, text: Command.acknowledge.text))
+                count += 1
+            }
+        }
+        if count == 0 { say("HTTP: ack-all: nothing rings") }
+        return count
+    }
+
+    /// After each round of the loop: the queued starts handed to ``start(_:from:)``, the picture
+    /// sent to the streams if it changed (and to new streams in any case), then the server run
+    /// once more so that answers given outside its run go out now.
+    func webRound() {
+        guard let web else { return }
+        let starts = web.pendingStarts
+        web.pendingStarts = []
+        for pending in starts {
+            let text = pending.request.start + (pending.request.label.map { " " + $0 } ?? "")
+            do throws(UsageError) {
+                let request = try StartRequest.parse(text, presets: options.presets.map(\.name))
+                web.waiting.insert(pending.exchange)
+                start(request, from: .web(exchange: pending.exchange, form: pending.form))
+            } catch {
+                web.server.answer(
+                    pending.exchange,
+                    with: pending.form ? KitchenAPI.seeThePage : KitchenAPI.error(400, error.description))
+            }
+        }
+        web.publish(webPicture)
+        web.flush()
+    }
+
+    /// A broker message for the web's house picture: another node's retained timer state.
+    ///
+    /// An empty payload removes it. This node's own timers come from their sockets.
+    func webBusMessage(_ event: BusEvent) {
+        guard let web, case .message(let topic, let payload, _) = event,
+            let (topics, kind) = TimerTopics.parse(topic, prefix: options.bus.prefix), kind == "state",
+            topics.node != options.bus.nodeName
+        else { return }
+        let key = KitchenWeb.HouseKey(node: topics.node, label: topics.label)
+        guard !payload.isEmpty, let state = TimerStatePayload.parse(payload), var timer = KitchenAPI.timer(state) else {
+            web.house[key] = nil
+            return
+        }
+        // The topic names the timer: a payload cannot move itself onto another's row.
+        (timer.node, timer.label) = (topics.node, topics.label)
+        if web.house[key] == nil, web.house.count >= KitchenWeb.houseLimit { return }
+        web.house[key] = KitchenWeb.HouseTimer(timer: timer, staleAfter: state.staleAfterUnixMilliseconds)
+    }
+}

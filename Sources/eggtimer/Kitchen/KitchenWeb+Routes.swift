@@ -1,0 +1,188 @@
+import ControlChannel
+import HouseBus
+import TimerModel
+import TimerText
+import WebServer
+
+// The routes of the kitchen's HTTP API carried out: every request through the guard, then its
+// route; a start queued for the kitchen, every other route answered at once.
+
+extension KitchenWeb {
+    /// The server's handler: the guard's checks, then the route.
+    ///
+    /// Called inside the server's `run`, on the loop's thread. Never blocks but for the control
+    /// exchanges of an action (each at most ``Kitchen/keypadAnswerLimit``).
+    func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) -> HTTPReply {
+        let now = kitchen.clock.now()
+        let resolution = KitchenAPI.route(method: request.method, path: request.path)
+        var needs = RequestGuard.Needs.open
+        if case .route(let route) = resolution {
+            if route == .pair {
+                needs = .pairing
+            } else if route.needsSession {
+                needs = route.changesState ? .change : .paired
+            }
+        }
+        let verdict = requestGuard.check(request, needs: needs, pairing: &kitchen.pairing, at: now)
+        defer { kitchen.savePairing() }
+        guard case .allowed(let allowed) = verdict else {
+            if case .refused(let response) = verdict { return .response(refused(response, request)) }
+            return .response(KitchenAPI.error(500, "no verdict"))
+        }
+        guard case .route(let route) = resolution else {
+            return .response(KitchenAPI.response(to: resolution) ?? KitchenAPI.error(404, "no such path"))
+        }
+        switch route {
+        case .page:
+            let paired = allowed.session != nil
+            return .response(
+                WebPage.page(
+                    WebPage.View(
+                        paired: paired, csrf: allowed.session?.csrf, picture: paired ? kitchen.webPicture : nil,
+                        message: nil)))
+        case .asset(let path):
+            return .response(WebPage.asset(path: path) ?? KitchenAPI.error(404, "no such path"))
+        case .session:
+            guard let session = allowed.session else {
+                return .response(KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))])))
+            }
+            return .response(
+                KitchenAPI.json(
+                    200,
+                    KitchenAPI.object([
+                        ("paired", .bool(true)), ("csrf", .string(session.csrf)),
+                        ("node", .string(kitchen.options.bus.nodeName)),
+                    ])))
+        case .pair: return .response(pair(request, allowed, at: now))
+        case .unpair:
+            if let session = allowed.session { _ = kitchen.pairing.unpair(token: session.token) }
+            let clear = HTTPHeader(
+                "Set-Cookie", "\(RequestGuard.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+            return .response(
+                allowed.isForm
+                    ? HTTPResponse(status: 303, headers: KitchenAPI.seeThePage.headers + [clear])
+                    : KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))]), extra: [clear]))
+        case .timers: return .response(KitchenAPI.json(200, KitchenAPI.json(kitchen.webPicture)))
+        case .events:
+            guard addStream(exchange) else {
+                return .response(
+                    KitchenAPI.error(
+                        503, "too many event streams (\(Self.streamLimit))", extra: [HTTPHeader("Retry-After", "5")]))
+            }
+            return .events(headers: KitchenAPI.securityHeaders)
+        case .start:
+            let start: String
+            switch KitchenAPI.startWord(
+                start: allowed.fields.string("start"), seconds: allowed.fields.integer("seconds"),
+                secondsGiven: allowed.fields.values["seconds"] != nil)
+            {
+            case .success(let word): start = word
+            case .failure(let problem): return .response(KitchenAPI.error(400, problem.text))
+            }
+            let label = allowed.fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
+            // One word each: the start as the kitchen's socket takes it, no room for an option.
+            for word in [start] + (label.map { [$0] } ?? []) where word.contains(where: { $0 == " " || $0 == "\t" }) {
+                return .response(KitchenAPI.error(400, "'\(Options.printable(word))': one word, no spaces"))
+            }
+            pendingStarts.append(
+                PendingStart(
+                    exchange: exchange, request: StartRequestText(start: start, label: label), form: allowed.isForm))
+            return .later
+        case .action(let node, let label, let action):
+            let response = act(action, node: node, label: label, fields: allowed.fields)
+            return .response(allowed.isForm && response.status < 400 ? KitchenAPI.seeThePage : response)
+        case .acknowledgeAll:
+            let count = kitchen.acknowledgeAll()
+            return .response(
+                allowed.isForm
+                    ? KitchenAPI.seeThePage
+                    : KitchenAPI.json(200, KitchenAPI.object([("acknowledged", .number(Double(count)))])))
+        }
+    }
+
+    /// A refusal of the guard, logged once per status for the kitchen's life.
+    private func refused(_ response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
+        if refusalsSaid.insert(response.status).inserted {
+            let text = String(decoding: response.body, as: UTF8.self)
+            kitchen.say(
+                "HTTP: refused \(request.method) \(Options.printable(request.path)) from \(request.peer): "
+                    + "\(response.status) \(text) (said once)")
+        }
+        return response
+    }
+
+    /// `POST /api/pair`.
+    private func pair(_ request: HTTPRequest, _ allowed: RequestGuard.Allowed, at now: ContinuousClock.Instant)
+        -> HTTPResponse
+    {
+        let code = allowed.fields.string("code") ?? ""
+        switch kitchen.pairing.pair(code: code, peer: request.peer, at: now) {
+        case .paired(let token):
+            var cookie = "\(RequestGuard.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            if request.isTLS { cookie += "; Secure" }
+            let set = HTTPHeader("Set-Cookie", cookie)
+            if allowed.isForm { return HTTPResponse(status: 303, headers: KitchenAPI.seeThePage.headers + [set]) }
+            let csrf = kitchen.pairing.csrf(token: token) ?? ""
+            return KitchenAPI.json(
+                200, KitchenAPI.object([("paired", .bool(true)), ("csrf", .string(csrf))]), extra: [set])
+        case .wrong: return KitchenAPI.error(403, "wrong pairing code")
+        case .noValidCode: return KitchenAPI.error(403, "no pairing code is valid: run eggtimer kitchen --pair")
+        case .rateLimited:
+            return KitchenAPI.error(
+                429, "too many wrong codes or tokens: try again in a minute", extra: [HTTPHeader("Retry-After", "60")])
+        case .failed(let text): return KitchenAPI.error(503, text)
+        }
+    }
+
+    /// `POST /api/timers/NODE/LABEL/ACTION`: a local timer through its control socket, another
+    /// node's on its MQTT command topic.
+    private func act(_ action: KitchenAPI.Action, node: String, label: String, fields: RequestGuard.Fields)
+        -> HTTPResponse
+    {
+        let command: Command
+        switch KitchenAPI.command(action, seconds: fields.integer("seconds"), given: fields.values["seconds"] != nil) {
+        case .success(let made): command = made
+        case .failure(let problem): return KitchenAPI.error(400, problem.text)
+        }
+        let myNode = kitchen.options.bus.nodeName
+        if node == myNode, let socket = kitchen.core.timers.first(where: { $0.value.label == label })?.key {
+            switch kitchen.exchange(command, with: socket) {
+            case .done(let line, let reply):
+                kitchen.say("HTTP: " + line)
+                guard let status = TimerStatus(line: reply) else {
+                    return KitchenAPI.json(200, KitchenAPI.object([("done", .bool(true))]))
+                }
+                return KitchenAPI.json(200, KitchenAPI.json(KitchenAPI.timer(status, node: myNode)))
+            case .failed(let line):
+                kitchen.say("HTTP: " + line)
+                return KitchenAPI.error(409, line)
+            }
+        }
+        if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
+            let topics = TimerTopics(prefix: kitchen.options.bus.prefix, node: node, label: label)
+            bus.client.publish(BusMessage(topic: topics.command, text: command.text))
+            kitchen.say("HTTP: \(command.text) sent to \(Options.printable(node))/\(Options.printable(label))")
+            return KitchenAPI.json(202, KitchenAPI.object([("sent", .bool(true))]))
+        }
+        return KitchenAPI.error(404, "no timer \(node)/\(label)")
+    }
+
+    /// Answers a start the kitchen carried out: 201 with the timer, or the refusal's status (busy
+    /// 503 with `Retry-After: 5`, a label in use 409, a failure 502); a form post 303 either way.
+    func answer(_ exchange: HTTPExchange, _ outcome: KitchenCore.Outcome, form: Bool) {
+        guard waiting.remove(exchange) != nil else { return }
+        let response: HTTPResponse
+        switch outcome {
+        case .started(let status):
+            response = KitchenAPI.json(
+                201, KitchenAPI.json(KitchenAPI.timer(status, node: kitchen.options.bus.nodeName)))
+        case .refused(let refusal):
+            switch refusal.kind {
+            case .busy: response = KitchenAPI.error(503, refusal.text, extra: [HTTPHeader("Retry-After", "5")])
+            case .usage: response = KitchenAPI.error(409, refusal.text)
+            case .unavailable, .failed: response = KitchenAPI.error(502, refusal.text)
+            }
+        }
+        server.answer(exchange, with: form ? KitchenAPI.seeThePage : response)
+    }
+}

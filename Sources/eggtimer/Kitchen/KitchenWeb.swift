@@ -1,0 +1,168 @@
+import ControlChannel
+import Glibc
+import WebServer
+
+/// The kitchen's HTTP API (`--http`): its server as one more source of the kitchen's loop, the
+/// request guard, the event streams, and the starts waiting for their timers.
+///
+/// The server calls ``handle(_:_:)`` inside its `run` on the loop's thread: the checks
+/// (``RequestGuard``) and every route but a start answer there and then; a start is queued
+/// (``pendingStarts``) and carried out by the kitchen after the round (``Kitchen/webRound()``),
+/// outside the loop's own call, and answered when its outcome comes (``answer(_:_:form:)``).
+/// Keepalives go to the streams every ``keepaliveInterval`` from ``nextCheck``: no thread. Owned by
+/// the main thread; not thread-safe.
+final class KitchenWeb: LoopSource {
+    /// The most event streams at once; one more is answered 503.
+    static let streamLimit = 128
+    /// How often an idle event stream gets `: keepalive`.
+    static let keepaliveInterval = Duration.seconds(15)
+    /// The most house timers (other nodes', from MQTT) kept; a new one past it is left out.
+    static let houseLimit = 256
+
+    /// A start asked for and not yet handed to the kitchen.
+    struct PendingStart {
+        let exchange: HTTPExchange
+        let request: StartRequestText
+        let form: Bool
+    }
+
+    /// The start word and label of `POST /api/timers`, as sent.
+    struct StartRequestText {
+        let start: String
+        let label: String?
+    }
+
+    unowned let kitchen: Kitchen
+    /// The server; nil only while ``init(kitchen:)`` makes it.
+    private(set) var server: HTTPServer!
+    /// The checks, made once the port is known.
+    var requestGuard: RequestGuard
+    /// The open event streams, oldest first.
+    private(set) var streams: [HTTPExchange] = []
+    /// Streams that have not had their first event yet.
+    var unsent: [HTTPExchange] = []
+    /// Starts queued by the handler.
+    var pendingStarts: [PendingStart] = []
+    /// Starts handed to the kitchen, waiting for their outcome.
+    var waiting: Set<HTTPExchange> = []
+    /// The last picture the streams were sent, without the time left (what a change is).
+    var sentKey: [UInt8] = []
+    /// When the streams get their next keepalive.
+    private var nextKeepalive: ContinuousClock.Instant
+    /// The other nodes' timers from their retained MQTT states, by node and label (with `--mqtt`).
+    var house: [HouseKey: HouseTimer] = [:]
+    /// Whether the kitchen said its first refusal of each kind (said once).
+    var refusalsSaid: Set<Int> = []
+
+    /// A house timer's node and label.
+    struct HouseKey: Hashable {
+        let node: String
+        let label: String
+    }
+
+    /// A house timer's latest state and when it goes stale (Unix milliseconds; nil: never).
+    struct HouseTimer {
+        let timer: WebTimer
+        let staleAfter: Int64?
+    }
+
+    /// Starts the server on the options' address.
+    /// - Parameters:
+    ///   - kitchen: The kitchen it serves (it owns this object).
+    ///   - settings: The address, port and TLS.
+    /// - Throws: ``HTTPServerError`` when the server cannot start.
+    init(kitchen: Kitchen, settings: HTTPServer.Settings) throws(HTTPServerError) {
+        self.kitchen = kitchen
+        let web = kitchen.options.web
+        requestGuard = RequestGuard(
+            address: settings.address, port: settings.port, hostname: RequestGuard.currentHostname(), names: web.names)
+        nextKeepalive = kitchen.clock.now() + Self.keepaliveInterval
+        server = try HTTPServer(settings: settings) { [unowned self] request, exchange in
+            handle(request, exchange)
+        }
+        requestGuard = RequestGuard(
+            address: settings.address, port: server.port, hostname: RequestGuard.currentHostname(), names: web.names)
+    }
+
+    var pollRequests: [PollRequest] {
+        server.pollDescriptor >= 0 ? [PollRequest(descriptor: server.pollDescriptor, events: Int16(POLLIN))] : []
+    }
+
+    var nextCheck: ContinuousClock.Instant? {
+        let now = kitchen.clock.now()
+        if !pendingStarts.isEmpty || !unsent.isEmpty { return now }
+        return ([server.nextCheck(now: now)] + [streams.isEmpty ? nil : nextKeepalive]).compactMap { $0 }.min()
+    }
+
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        server.run(now: now)
+        forgetClosed()
+        if now >= nextKeepalive {
+            nextKeepalive = now + Self.keepaliveInterval
+            broadcast(Array(": keepalive\n\n".utf8))
+        }
+    }
+
+    /// Drops the exchanges whose connection closed.
+    func forgetClosed() {
+        let closed = Set(server.takeClosed())
+        guard !closed.isEmpty else { return }
+        streams.removeAll { closed.contains($0) }
+        unsent.removeAll { closed.contains($0) }
+        waiting.subtract(closed)
+        pendingStarts.removeAll { closed.contains($0.exchange) }
+    }
+
+    /// Adds an event stream; false when ``streamLimit`` are open.
+    func addStream(_ exchange: HTTPExchange) -> Bool {
+        guard streams.count < Self.streamLimit else { return false }
+        streams.append(exchange)
+        unsent.append(exchange)
+        return true
+    }
+
+    /// Queues `bytes` on every stream; a stream that is gone or too far behind is dropped.
+    func broadcast(_ bytes: [UInt8]) {
+        streams.removeAll { !server.send(bytes, to: $0) }
+    }
+
+    /// Sends `picture` as one `timers` event to every stream when it changed since the last one
+    /// (the time left of a counting timer is no change: its deadline says it), and to the
+    /// streams that have had none yet in any case.
+    func publish(_ picture: WebPicture) {
+        var steady = picture
+        for index in steady.timers.indices where steady.timers[index].state == .counting {
+            steady.timers[index].remaining = .zero
+        }
+        let key = KitchenAPI.json(steady)
+        let event = Self.event(picture)
+        if key != sentKey {
+            sentKey = key
+            broadcast(event)
+            unsent = []
+        } else if !unsent.isEmpty {
+            for exchange in unsent { send(event, to: exchange) }
+            unsent = []
+        }
+    }
+
+    /// One Server-Sent Event `timers` carrying the picture's JSON (one `data:` line: JSON text
+    /// holds no raw newline).
+    static func event(_ picture: WebPicture) -> [UInt8] {
+        Array("event: timers\ndata: ".utf8) + KitchenAPI.json(picture) + Array("\n\n".utf8)
+    }
+
+    /// Sends `bytes` to one stream, dropping it when it is gone.
+    func send(_ bytes: [UInt8], to exchange: HTTPExchange) {
+        if !server.send(bytes, to: exchange) { streams.removeAll { $0 == exchange } }
+    }
+
+    /// Runs the server once more (answers given outside its run go out now).
+    func flush() {
+        server.run(now: kitchen.clock.now())
+        forgetClosed()
+    }
+
+    /// Stops listening and closes every connection.
+    func close() { server.close() }
+}

@@ -1,0 +1,115 @@
+import ControlChannel
+import HouseBus
+import SystemKit
+import TimerCore
+import TimerModel
+
+// The JSON of the kitchen's HTTP API (the man page's HTTP API section): the picture of
+// `GET /api/timers` and of each event, one timer's object, and the session's answers. Strings go
+// through HouseBus's JSONValue writer, which quotes with SystemKit's JSONText: labels and node
+// names are data, never markup.
+
+extension KitchenAPI {
+    /// The state words the API lists in `states`: every ``TimerState``, in its order.
+    static let stateWords = TimerState.allCases.map(\.rawValue)
+
+    /// The kinds a timer object's `kind` may say.
+    static let kindWords = ["egg", "plain", "pomodoro", "alarm"]
+
+    /// A JSON object of `members`, in order, as UTF-8 text.
+    static func object(_ members: [(String, JSONValue)]) -> [UInt8] {
+        JSONValue.object(members.map { JSONMember($0.0, $0.1) }).json()
+    }
+
+    /// `duration` in seconds, rounded to the millisecond toward zero (`312.5`).
+    static func seconds(_ duration: Duration) -> JSONValue {
+        let (whole, attoseconds) = duration.components
+        let milliseconds = whole * 1000 + attoseconds / 1_000_000_000_000_000
+        return .number(Double(milliseconds) / 1000)
+    }
+
+    /// One timer's object: `node`, `label`, `state`, `remaining_s`, `duration_s` (or null),
+    /// `deadline` (UTC ISO 8601 with milliseconds, or null), `kind`, `preset`, `phase` (each a
+    /// string or null), `device` (`ok` or `down`) and `local`.
+    static func value(_ timer: WebTimer) -> JSONValue {
+        func text(_ string: String?) -> JSONValue { string.map(JSONValue.string) ?? .null }
+        return .object([
+            JSONMember("node", .string(timer.node)),
+            JSONMember("label", .string(timer.label)),
+            JSONMember("state", .string(timer.state.rawValue)),
+            JSONMember("remaining_s", seconds(max(.zero, timer.remaining))),
+            JSONMember("duration_s", timer.total.map(seconds) ?? .null),
+            JSONMember(
+                "deadline", text(timer.deadlineUnixMilliseconds.map { UTCTimestamp.text(unixMilliseconds: $0) })),
+            JSONMember("kind", text(timer.kind)),
+            JSONMember("preset", text(timer.preset)),
+            JSONMember("phase", text(timer.phase)),
+            JSONMember("device", .string(timer.deviceDown ? "down" : "ok")),
+            JSONMember("local", .bool(timer.isLocal)),
+        ])
+    }
+
+    /// One timer's object as UTF-8 text (a start's 201, an action's 200).
+    static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
+
+    /// The picture: `node`, `states` (``stateWords``), `presets` (`name`, `seconds`) and
+    /// `timers` (each as ``value(_:)``), UTF-8.
+    static func json(_ picture: WebPicture) -> [UInt8] {
+        JSONValue.object([
+            JSONMember("node", .string(picture.node)),
+            JSONMember("states", .array(stateWords.map(JSONValue.string))),
+            JSONMember(
+                "presets",
+                .array(
+                    picture.presets.map {
+                        .object([
+                            JSONMember("name", .string($0.name)), JSONMember("seconds", .number(Double($0.seconds))),
+                        ])
+                    })),
+            JSONMember("timers", .array(picture.timers.map(value))),
+        ]).json()
+    }
+
+    /// This box's timer of `status` on node `node`, as the API shows it (`local: true`).
+    static func timer(_ status: TimerStatus, node: String) -> WebTimer {
+        var kind: String?
+        var preset: String?
+        var phase: String?
+        switch status.kind {
+        case .egg(let name)?: (kind, preset) = ("egg", name)
+        case .plain?: kind = "plain"
+        case .pomodoro(let name)?: (kind, phase) = ("pomodoro", name)
+        case .alarm?: kind = "alarm"
+        case nil: break
+        }
+        return WebTimer(
+            node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
+            deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: kind, preset: preset, phase: phase,
+            deviceDown: status.deviceDown, isLocal: true)
+    }
+
+    /// Another node's timer from its retained MQTT state (`local: false`); nil for a state word
+    /// outside the vocabulary (a newer eggtimer's) or the menu.
+    static func timer(_ payload: TimerStatePayload) -> WebTimer? {
+        guard let state = payload.timerState, state != .menu else { return nil }
+        let limit = TimerStatePayload.secondsLimit
+        func duration(_ seconds: Double) -> Duration {
+            .milliseconds(Int64((min(max(seconds, 0), limit) * 1000).rounded()))
+        }
+        return WebTimer(
+            node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
+            total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
+            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent, isLocal: false)
+    }
+
+    /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's
+    /// `house` timers, each part sorted by node, then label.
+    static func picture(node: String, presets: [Preset], local: [WebTimer], house: [WebTimer]) -> WebPicture {
+        func sorted(_ timers: [WebTimer]) -> [WebTimer] {
+            timers.sorted { ($0.node, $0.label) < ($1.node, $1.label) }
+        }
+        return WebPicture(
+            node: node, presets: presets.map { .init(name: $0.name, seconds: $0.duration.components.seconds) },
+            timers: sorted(local) + sorted(house))
+    }
+}

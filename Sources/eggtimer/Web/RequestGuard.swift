@@ -1,0 +1,244 @@
+import Glibc
+import SystemKit
+import WebServer
+
+/// The checks every request of the kitchen's HTTP API passes before its route acts, in the order
+/// of the man page's HTTP API section: the `Host` allowlist (against DNS rebinding), the session
+/// cookie, for a POST the CSRF token and the `Origin`, then the body's size and type.
+///
+/// A request passes (``Verdict/allowed(_:)``: the session, if any, and its body's fields) or gets
+/// its refusal, a whole JSON response `{"error":…}` (``Verdict/refused(_:)``); nothing else
+/// happens for a refused request. The host list is built once from the configuration
+/// (``init(address:port:hostname:names:)``). Pure but for ``Pairing``'s rate-limit counts, which
+/// ``check(_:needs:pairing:at:)`` updates; no clock is read. A plain value: one owner.
+struct RequestGuard: Sendable {
+    /// What a route needs of a request.
+    struct Needs: Equatable, Sendable {
+        /// A paired device's cookie (else 401).
+        var session: Bool
+        /// For a POST: the session's CSRF token (else 403).
+        ///
+        /// The Origin is checked on every POST whatever this says.
+        var csrf: Bool
+
+        /// `GET /`, the assets, `GET /api/session`: nothing (a valid cookie still yields the session).
+        static let open = Needs(session: false, csrf: false)
+        /// `POST /api/pair`: no session, no CSRF token (the client has none yet); the Origin check.
+        static let pairing = Needs(session: false, csrf: false)
+        /// A paired `GET`.
+        static let paired = Needs(session: true, csrf: false)
+        /// A paired `POST` that changes something.
+        static let change = Needs(session: true, csrf: true)
+    }
+
+    /// What the checks came to.
+    enum Verdict: Equatable, Sendable {
+        /// The request may go on.
+        case allowed(Allowed)
+        /// Answer this and do nothing else.
+        case refused(HTTPResponse)
+    }
+
+    /// A request that passed.
+    struct Allowed: Equatable, Sendable {
+        /// The paired device's session; nil on an open route without a valid cookie.
+        var session: Pairing.Session?
+        /// The body's fields (a JSON object or a form); empty for a `GET` or an empty body.
+        var fields: Fields
+        /// Whether the body was a form (`application/x-www-form-urlencoded`): the page without
+        /// JavaScript, answered 303 `Location: /` instead of JSON.
+        var isForm: Bool
+    }
+
+    /// The session cookie's name.
+    static let cookieName = "eggtimer_session"
+    /// The largest body accepted, in bytes: 16 KiB (HTTP 413 above).
+    static let bodyLimit = 16 * 1024
+    /// The content type of JSON bodies.
+    static let jsonType = "application/json"
+    /// The content type of form bodies.
+    static let formType = "application/x-www-form-urlencoded"
+
+    /// The `Host` values accepted, lower-cased (`localhost:8080`, `[::1]:8080`, …).
+    let allowedHosts: Set<String>
+
+    /// A guard for a server on `address`:`port`.
+    ///
+    /// Accepted hosts: `ADDRESS:PORT` as configured (an IPv6 address in brackets), `localhost`,
+    /// `127.0.0.1`, `[::1]`, `HOSTNAME`, `HOSTNAME.local` and each of `names`, all with `:PORT`;
+    /// on port 80 or 443 each without it as well (browsers leave out a default port).
+    /// - Parameters:
+    ///   - address: The numeric listening address as configured (`0.0.0.0`, `192.168.1.20`, `::`).
+    ///   - port: The port, 1…65535.
+    ///   - hostname: This machine's name (`gethostname`); nil or empty when unknown.
+    ///   - names: Config key `http-names`, each a host name (already split on commas).
+    init(address: String, port: UInt16, hostname: String?, names: [String]) {
+        let configured = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
+        var bare = [configured, "localhost", "127.0.0.1", "[::1]"]
+        if let hostname, !hostname.isEmpty { bare += [hostname, hostname + ".local"] }
+        bare += names.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        var hosts = Set(bare.map { $0.asciiLowercased + ":\(port)" })
+        if port == 80 || port == 443 { hosts.formUnion(bare.map(\.asciiLowercased)) }
+        allowedHosts = hosts
+    }
+
+    /// This machine's name, or nil.
+    ///
+    /// C: `gethostname`.
+    static func currentHostname() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
+
+    /// Runs the checks on `request` for a route that needs `needs`.
+    /// - Parameters:
+    ///   - request: The whole request.
+    ///   - needs: What its route needs.
+    ///   - pairing: The kitchen's pairing state: wrong tokens are counted against the peer.
+    ///   - now: The boot clock now (the rate limit's).
+    /// - Returns: The ``Verdict``.
+    func check(
+        _ request: HTTPRequest, needs: Needs, pairing: inout Pairing, at now: ContinuousClock.Instant
+    ) -> Verdict {
+        // 1. Host.
+        let host = request.header("host") ?? ""
+        guard allowedHosts.contains(host.asciiLowercased) else {
+            return .refused(Self.refusal(403, "host not allowed: \(Self.shortened(host))"))
+        }
+        // 2. The session cookie.
+        let tokens = Self.cookies(named: Self.cookieName, in: request)
+        var session: Pairing.Session?
+        if needs.session || !tokens.isEmpty {
+            switch pairing.authenticate(tokens: tokens, peer: request.peer, at: now) {
+            case .paired(let found): session = found
+            case .notPaired where needs.session: return .refused(Self.refusal(401, "not paired"))
+            case .rateLimited where needs.session:
+                return .refused(
+                    Self.refusal(
+                        429, "too many wrong codes or tokens: try again in a minute",
+                        extra: [
+                            HTTPHeader("Retry-After", "60")
+                        ]))
+            case .notPaired, .rateLimited: session = nil
+            }
+        }
+        let type = Self.mediaType(request.header("content-type"))
+        let isPost = request.method == "POST"
+        // 3. CSRF and Origin, on every POST.
+        if isPost {
+            if needs.csrf {
+                var candidate = request.header("x-csrf-token")
+                if candidate == nil, type == Self.formType, request.body.count <= Self.bodyLimit {
+                    candidate = Fields.form(request.body)?.string("csrf")
+                }
+                guard let session, pairing.checkCSRF(candidate, for: session) else {
+                    return .refused(Self.refusal(403, candidate == nil ? "missing CSRF token" : "wrong CSRF token"))
+                }
+            }
+            if let origin = request.header("origin"), !isAllowed(origin: origin) {
+                return .refused(Self.refusal(403, "origin not allowed: \(Self.shortened(origin))"))
+            }
+        }
+        // 4. The body.
+        guard request.body.count <= Self.bodyLimit else {
+            return .refused(Self.refusal(413, "the body is larger than \(Self.bodyLimit) bytes"))
+        }
+        var fields = Fields()
+        if !request.body.isEmpty || (isPost && type != nil) {
+            switch type {
+            case Self.jsonType?:
+                guard let read = Fields.json(request.body) else {
+                    return .refused(Self.refusal(400, "the body is not a flat JSON object of strings and integers"))
+                }
+                fields = read
+            case Self.formType?:
+                guard let read = Fields.form(request.body) else {
+                    return .refused(Self.refusal(400, "the body is not a well-formed form"))
+                }
+                fields = read
+            default:
+                return .refused(Self.refusal(415, "the body must be \(Self.jsonType) or \(Self.formType)"))
+            }
+        }
+        return .allowed(Allowed(session: session, fields: fields, isForm: type == Self.formType))
+    }
+
+    /// Whether `origin` is `http://HOST` or `https://HOST` with HOST allowed.
+    func isAllowed(origin: String) -> Bool {
+        let lowered = origin.asciiLowercased
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            return allowedHosts.contains(String(lowered.dropFirst(scheme.count)))
+        }
+        return false
+    }
+
+    /// The values of every cookie named `name` in the request's `Cookie` fields, in order.
+    ///
+    /// `a=1; eggtimer_session=…; b=2`: spaces around each pair are dropped, a quoted value
+    /// loses its quotes. Pure.
+    /// - Parameters:
+    ///   - name: The cookie's name.
+    ///   - request: The request.
+    /// - Returns: The values.
+    static func cookies(named name: String, in request: HTTPRequest) -> [String] {
+        var values: [String] = []
+        for field in request.headers where field.name == "cookie" {
+            for pair in field.value.split(separator: ";") {
+                let trimmed = String(pair).trimmingSpaces
+                guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
+                var value = String(trimmed[trimmed.index(after: equals)...])
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
+                values.append(value)
+            }
+        }
+        return values
+    }
+
+    /// The media type of a `Content-Type` value, lower-cased, without parameters
+    /// (`application/json; charset=utf-8` → `application/json`); nil for none.
+    static func mediaType(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let type =
+            value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return type.trimmingSpaces.asciiLowercased
+    }
+
+    /// A refusal: `status`, `{"error":"<text>"}` as JSON with the API's headers.
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - text: The error's text (JSON-escaped here).
+    ///   - extra: More header fields (`Retry-After`).
+    /// - Returns: The response.
+    static func refusal(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: apiHeaders + extra, body: Array("{\"error\":\(JSONText.quoted(text))}".utf8))
+    }
+
+    /// The header fields of every JSON answer of the API.
+    static let apiHeaders = [
+        HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store"),
+        HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Referrer-Policy", "no-referrer"),
+    ]
+
+    /// A value from the client cut to 100 characters for an error text.
+    private static func shortened(_ text: String) -> String { text.count > 100 ? String(text.prefix(100)) + "…" : text }
+}
+
+extension String {
+    /// The text with ASCII letters lower-cased (others as they are; no locale).
+    fileprivate var asciiLowercased: String {
+        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
