@@ -324,11 +324,42 @@ def _memory(pid):
     return {kind: memory[key] / 1024 for kind, key in kinds.items() if memory.get(key) is not None}
 
 
+def _wait_followed(client, label, timeout_s=10):
+    """Until the kitchen's picture (GET /api/timers) holds the timer `label`; False on time out."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        status, _, body = client.request("GET", "/api/timers")
+        if status == 200 and any(isinstance(t, dict) and t.get("label") == label
+                                 for t in json.loads(body).get("timers", [])):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _paused_in(payload, label):
+    """Whether the picture `payload` (JSON text) shows the timer `label` paused."""
+    try:
+        timers = json.loads(payload).get("timers", [])
+    except (ValueError, AttributeError):
+        return False
+    return any(isinstance(t, dict) and t.get("label") == label and t.get("state") == "paused" for t in timers)
+
+
 def _sse_memory(bench, binary, env, state, kitchen, client, streams):
     """The kitchen's memory paired with no stream open, then with SSE_CLIENTS streams of `GET
-    /api/events` open, each of which has received the picture with a timer started after they all
-    connected (so every one is live). Returns (Markdown sentence, figures by name); the sockets
-    are left in `streams` for the caller to close."""
+    /api/events` open, each of which has received the picture of a change made after they all
+    connected (so every one is live). One 10 min timer runs through both readings and is paused
+    for the change, so the same processes map the binary in both (a clean page of it counts as
+    private only while no other process maps it). Returns (Markdown sentence, figures by name);
+    the sockets are left in `streams` for the caller to close."""
+    label = f"httpsse-{os.getpid()}"
+    subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
+    if _event_t_ns(os.path.join(state, label + ".log"), "started") is None:
+        bench.problems.append(f"kitchen HTTP: the timer {label} of the memory readings did not start")
+        return "", {}
+    if not _wait_followed(client, label):
+        bench.problems.append(f"kitchen HTTP: GET /api/timers never showed the timer {label}")
+        return "", {}
     before = _memory(kitchen.pid)
     selector = selectors.DefaultSelector()
     for _ in range(SSE_CLIENTS):
@@ -353,19 +384,18 @@ def _sse_memory(bench, binary, env, state, kitchen, client, streams):
 
     pump(now_ns() + 10_000_000_000, lambda: all(r.status is not None for _, r in streams))
     refused = [r.status for _, r in streams if r.status != 200]
-    label = f"httpsse-{os.getpid()}"
-    subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
+    subprocess.run([binary, "pause", label], env=env, capture_output=True, timeout=30)
 
     def live():
         return [r for _, r in streams
-                if any(name == "timers" and label in payload for name, payload in received.get(id(r), []))]
+                if any(name == "timers" and _paused_in(payload, label) for name, payload in received.get(id(r), []))]
 
     pump(now_ns() + 10_000_000_000, lambda: len(live()) == SSE_CLIENTS)
     selector.close()
     count = len(live())
     figures = {}
     if refused or count < SSE_CLIENTS:
-        bench.problems.append(f"kitchen HTTP: {count} of {SSE_CLIENTS} event streams received the new timer "
+        bench.problems.append(f"kitchen HTTP: {count} of {SSE_CLIENTS} event streams received the paused timer "
                               f"(statuses other than 200: {refused})")
     if count:
         after = _memory(kitchen.pid)
@@ -379,7 +409,7 @@ def _sse_memory(bench, binary, env, state, kitchen, client, streams):
     kinds = ", ".join(
         f"{kind.upper().replace('_', ' ')} {before.get(kind, 0):.2f} → "
         f"{figures.get(f'kitchen_http_{kind}_mb_sse{SSE_CLIENTS}', 0):.2f}" for kind in ("rss", "pss", "uss", "peak_rss"))
-    text = (f"Memory: paired, no stream open, then {SSE_CLIENTS} clients each holding `GET /api/events` open, "
-            f"measured once every one of them ({count} did) had received the picture with a timer started after "
-            f"they connected (MB): {kinds}.")
+    text = (f"Memory, with one 10 min timer followed: paired, no stream open, then {SSE_CLIENTS} clients each "
+            "holding `GET /api/events` open, read once every one of them "
+            f"({count} did) had received the picture with that timer paused after they connected (MB): {kinds}.")
     return text, figures
