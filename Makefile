@@ -77,12 +77,15 @@ run: release
 # synthesis the capture tests compare with (Tests/Shims/espeak-first.c) is built with gcc against
 # libespeak-ng-dev, which `deps` (BUILD_PACKAGES) installs. WebServerTests load the real
 # libmicrohttpd (and its GnuTLS) over loopback; their TLS test makes its certificate with openssl.
-TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12 openssl
+# Last, the benchmark's own unit tests (bench/tests: its statistics, gap detection and HTTP
+# readers, python3's unittest), ending with their count for CI.
+TEST_PACKAGES := man-db bash-completion systemd binutils iproute2 util-linux coreutils dash bash gcc tzdata perl-base mount libespeak-ng1 espeak-ng-data libsamplerate0 libmicrohttpd12 openssl python3
 ISOLATED := sh scripts/isolated.sh
 test: deps
 	@sh scripts/ensure-deps.sh $(TEST_PACKAGES)
 	$(ISOLATED) $(SWIFT) test --skip HeardTests --skip BrokerTests
 	sh scripts/test-install.sh
+	python3 -B -m bench.tests
 
 # The same tests on another day in a far time zone: the whole suite and every process it starts
 # read a wall clock SHIFT_DAYS days (and a few hours) ahead through the tests' preload shim
@@ -184,8 +187,9 @@ sanitize-address: deps
 sanitize-thread: deps
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
-# Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux
+# Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md). The
+# kitchen's HTTP figures need libmicrohttpd at run time (the kitchen loads it with dlopen for --http).
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux libmicrohttpd12
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	-python3 bench/bench.py --install-peers

@@ -1,9 +1,9 @@
-"""The kitchen's figures (issue 26), for bench.py: `eggtimer start` from a shell -> the timer counting,
+"""The kitchen's figures (issue 26): `eggtimer start` from a shell -> the timer counting,
 through the kitchen and directly; the kitchen's idle wakeups per second and its private memory (USS);
 a keypad press (issue 27: `struct input_event` records written to a FIFO standing in for
 /dev/input/event0 under EGGTIMER_INPUT_ROOT) -> the ringing timer's `acknowledged` event.
 
-Standard library only. Every process runs in bench.py's private runtime and state folders, with a
+Standard library only. Every process runs in the harness's private runtime and state folders, with a
 config file of its own (`device = null`: the kitchen passes no device, its timers read the config)."""
 
 import json
@@ -13,6 +13,10 @@ import statistics
 import struct
 import subprocess
 import time
+
+from bench.figures import Result
+from bench.harness import child_env, now_ns, private_folder, track, untrack
+from bench.services import private_broker
 
 
 def _uss_mb(pid):
@@ -94,7 +98,7 @@ def _input_root(folder):
     return os.path.join(folder, "dev/input/event0")
 
 
-def _keypad_acks(bench, binary, env, state, kitchen, device, runs, now_ns, cancel_all):
+def _keypad_acks(bench, binary, env, state, kitchen, device, runs, cancel_all):
     """Press -> acknowledged, in ms, for `runs` timers of 1 s started through the kitchen: the
     acknowledged event's t_mono_ns minus the instant the press's bytes were written (CLOCK_BOOTTIME).
     A press the kitchen read before it saw the alarm ring is only a report: pressed again."""
@@ -131,14 +135,15 @@ def _keypad_acks(bench, binary, env, state, kitchen, device, runs, now_ns, cance
     return samples
 
 
-def measure(bench, env_for, now_ns, track, untrack, private_folder):
-    """Fills bench.figures with the kitchen_* figures; problems go to bench.problems."""
+def measure(bench):
+    """The kitchen_* figures (a Result); problems go to bench.problems."""
+    result = Result("CLOCK_BOOTTIME: the timer's own --json log against the harness's launch or write instant")
     quick = bench.s.quick
     root = private_folder()
     config = os.path.join(bench.out, "kitchen.config")
     with open(config, "w") as f:
         f.write("device = null\n")
-    env = env_for({"EGGTIMER_CONFIG": config})
+    env = child_env({"EGGTIMER_CONFIG": config})
     state = os.path.join(env["XDG_STATE_HOME"], "eggtimer")
     runs = 3 if quick else 10
     idle_s = 5 if quick else 60
@@ -176,16 +181,16 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
             first = kitchen.stdout.readline().decode("utf-8", "replace")
         if "listening on" not in first:
             bench.problems.append(f"kitchen: did not start: {first.strip()}")
-            return
+            return result
         through = starts("kitchen")
-        acks = _keypad_acks(bench, binary, env, state, kitchen, device, runs, now_ns, cancel_all)
+        acks = _keypad_acks(bench, binary, env, state, kitchen, device, runs, cancel_all)
         if acks:
-            bench.figures["kitchen_key_to_alarm_stopped_ms_median"] = statistics.median(acks)
-            bench.figures["kitchen_key_to_alarm_stopped_ms_max"] = max(acks)
+            result.add("kitchen_key_to_alarm_stopped_ms_median", statistics.median(acks), acks)
+            result.add("kitchen_key_to_alarm_stopped_ms_max", max(acks), acks)
         for name, samples in (("kitchen", through), ("direct", direct)):
             if samples:
-                bench.figures[f"kitchen_start_to_counting_ms_median_{name}"] = statistics.median(samples)
-                bench.figures[f"kitchen_start_to_counting_ms_max_{name}"] = max(samples)
+                result.add(f"kitchen_start_to_counting_ms_median_{name}", statistics.median(samples), samples)
+                result.add(f"kitchen_start_to_counting_ms_max_{name}", max(samples), samples)
         # Idle: two timers followed (counting 10 min), nothing asked of it.
         for label in ("idle-a", "idle-b"):
             subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
@@ -193,10 +198,10 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
         before, t0 = _voluntary_switches(kitchen.pid), now_ns()
         time.sleep(idle_s)  # the window measured: nothing happens in it by design
         after, t1 = _voluntary_switches(kitchen.pid), now_ns()
-        bench.figures["kitchen_idle_wakeups_per_s"] = (after - before) / ((t1 - t0) / 1e9)
-        bench.figures["kitchen_uss_mb"] = _uss_mb(kitchen.pid)
+        result["kitchen_idle_wakeups_per_s"] = (after - before) / ((t1 - t0) / 1e9)
+        result.add("kitchen_uss_mb", _uss_mb(kitchen.pid), how="Private_Clean + Private_Dirty of /proc/PID/smaps_rollup, MB = 10^6 bytes")
         cancel_all()
-        bench.details.append(
+        result.detail(
             "### The kitchen\n\n"
             f"`eggtimer start 10m --label L` from a shell until the timer's `started` event (its log's `t_mono_ns` "
             f"minus the launch instant, CLOCK_BOOTTIME), {runs} starts each, then `cancel --all`: directly "
@@ -208,20 +213,21 @@ def measure(bench, env_for, now_ns, track, untrack, private_folder):
             f"timer's `acknowledged` event (its `t_mono_ns` minus the write instant), {runs} timers: "
             f"{', '.join(f'{v:.2f}' for v in acks)} ms.\n")
     finally:
-        _end(kitchen, untrack)
+        _end(kitchen)
         cancel_all()
-    mqtt = _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel_all)
+    mqtt = _mqtt_starts(bench, binary, env, state, runs, cancel_all)
     if mqtt:
-        bench.figures["kitchen_mqtt_start_to_counting_ms_median"] = statistics.median(mqtt)
-        bench.figures["kitchen_mqtt_start_to_counting_ms_max"] = max(mqtt)
-        bench.details.append(
+        result.add("kitchen_mqtt_start_to_counting_ms_median", statistics.median(mqtt), mqtt)
+        result.add("kitchen_mqtt_start_to_counting_ms_max", max(mqtt), mqtt)
+        result.detail(
             "A start over MQTT: a kitchen with `--mqtt` on a private Mosquitto broker on 127.0.0.1, "
             f"`mosquitto_pub -t eggtimer/bench/start -m '10m L'` until the timer's `started` event (the launch "
             f"instant before mosquitto_pub, whose own start-up is included), {runs} starts: "
             f"{', '.join(f'{v:.1f}' for v in mqtt)} ms.\n")
+    return result
 
 
-def _end(process, untrack):
+def _end(process):
     """Ends a tracked child with SIGTERM (then SIGKILL after 10 s) and forgets it."""
     if process.poll() is None:
         process.terminate()
@@ -233,7 +239,7 @@ def _end(process, untrack):
     untrack(process)
 
 
-def _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel_all):
+def _mqtt_starts(bench, binary, env, state, runs, cancel_all):
     """Start payload published -> the timer's `started` event, in ms, through a kitchen on a private
     broker; [] (and a problem) when mosquitto is missing or a start fails."""
     broker_bin, pub_bin = shutil.which("mosquitto") or "/usr/sbin/mosquitto", shutil.which("mosquitto_pub")
@@ -241,7 +247,7 @@ def _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel
         bench.problems.append("kitchen: mosquitto or mosquitto_pub is missing; the MQTT start figures are n/a")
         return []
     try:
-        broker, port = bench.private_broker("kitchen-mosquitto.conf")
+        broker, port = private_broker(bench.out, "kitchen-mosquitto.conf")
     except Exception as error:  # HarnessError: reported, the other figures stand
         bench.problems.append(f"kitchen: {error}")
         return []
@@ -272,7 +278,7 @@ def _mqtt_starts(bench, binary, env, state, runs, now_ns, track, untrack, cancel
             cancel_all()
     finally:
         if kitchen is not None:
-            _end(kitchen, untrack)
-        _end(broker, untrack)
+            _end(kitchen)
+        _end(broker)
         cancel_all()
     return samples
