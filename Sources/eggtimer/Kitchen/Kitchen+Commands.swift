@@ -16,7 +16,8 @@ extension Kitchen {
     /// Sends `command` to the timer on `socket` and waits at most ``keypadAnswerLimit`` for its
     /// reply (a timer answers in well under a millisecond; a stopped one costs this once).
     ///
-    /// Blocks the loop's thread for at most that long. Main thread.
+    /// On success the timer's reply (its status line) goes into the picture at once, as its
+    /// `watch` line would. Blocks the loop's thread for at most that long. Main thread.
     /// - Parameters:
     ///   - command: The command.
     ///   - socket: The timer's socket name (a key of ``KitchenCore/timers``).
@@ -27,7 +28,12 @@ extension Kitchen {
             let reply = try ControlClient.exchange(
                 ControlRequest.command(command).line, label: socket, folder: runtime, timeout: Self.keypadAnswerLimit)
             switch ControlCommands.outcome(of: reply, command: command, label: label, time: .system) {
-            case .success(let line): return .done(line: line, reply: reply)
+            case .success(let line):
+                // The reply is the timer's status after the command: the kitchen's picture takes
+                // it now, so a GET or an event right after this answer never shows the state
+                // before it (the socket's `watch` line follows and changes nothing).
+                if let status = TimerStatus(line: reply) { _ = handle(.timerStatus(socket: socket, status)) }
+                return .done(line: line, reply: reply)
             case .failure(let failure): return .failed(failure.message)
             }
         } catch {
