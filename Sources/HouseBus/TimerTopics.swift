@@ -57,20 +57,7 @@ public struct TimerTopics: Sendable, Equatable {
     /// - Returns: The name, or nil when `level` is not one ``level(_:)`` makes (a stray `%`, a
     ///   character it would have escaped, lower-case hex).
     public static func name(ofLevel level: String) -> String? {
-        var bytes: [UInt8] = []
-        let text = Array(level.utf8)
-        var index = 0
-        while index < text.count {
-            guard text[index] == UInt8(ascii: "%") else {
-                bytes.append(text[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
-            else { return nil }
-            bytes.append(high << 4 | low)
-            index += 3
-        }
+        guard let bytes = percentDecoded(Array(level.utf8)) else { return nil }
         let name = String(decoding: bytes, as: UTF8.self)
         return Self.level(name) == level ? name : nil
     }
@@ -101,7 +88,31 @@ public struct TimerTopics: Sendable, Equatable {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         default: nil
         }
+    }
+
+    /// The bytes `text` stands for with each `%XX` (hex, either case; RFC 3986 §2.1) decoded:
+    /// the one percent-decoder of topic levels and of the HTTP API's path segments.
+    /// - Parameter text: Encoded bytes.
+    /// - Returns: The decoded bytes (not checked as UTF-8), or nil at a `%` not followed by two
+    ///   hex digits. Pure.
+    public static func percentDecoded(_ text: [UInt8]) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            guard text[index] == UInt8(ascii: "%") else {
+                bytes.append(text[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
+            else { return nil }
+            bytes.append(high << 4 | low)
+            index += 3
+        }
+        return bytes
     }
 }

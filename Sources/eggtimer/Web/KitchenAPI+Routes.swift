@@ -1,6 +1,8 @@
 // The routing of the kitchen's HTTP API: a method and a still-encoded path to a route, with the
 // timer routes' NODE and LABEL segments decoded.
 
+import HouseBus
+
 extension KitchenAPI {
     /// Resolves a request's method and path.
     ///
@@ -58,30 +60,8 @@ extension KitchenAPI {
     static func name(ofSegment segment: Substring) -> String? {
         let text = Array(segment.utf8)
         guard !text.isEmpty, text.count <= segmentLimit else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < text.count {
-            guard text[index] == UInt8(ascii: "%") else {
-                bytes.append(text[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
-            else { return nil }
-            bytes.append(high << 4 | low)
-            index += 3
-        }
+        guard let bytes = TimerTopics.percentDecoded(text) else { return nil }
         guard let name = String(validating: bytes, as: UTF8.self), name != ".", name != ".." else { return nil }
         return name
-    }
-
-    /// The value of one hex digit (either case), or nil.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }
