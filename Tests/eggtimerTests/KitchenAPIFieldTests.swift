@@ -47,7 +47,7 @@ import TimerText
         arguments: [
             (KitchenAPI.Action.add, nil, false), (.add, 86_401, true), (.add, -86_401, true), (.add, nil, true),
             (.snooze, 0, true), (.snooze, 3_596_401, true), (.snooze, nil, true), (.ack, 5, true), (.cancel, nil, true),
-            (.add, Int64.max, true), (.snooze, Int64.min, true),
+            (.add, Int64.max, true), (.snooze, Int64.min, true), (.add, 0, true),
         ] as [(KitchenAPI.Action, Int64?, Bool)])
     func anActionsSecondsOutOfRangeOrUnwantedIsRefused(action: KitchenAPI.Action, seconds: Int64?, given: Bool) {
         guard case .failure(let problem) = KitchenAPI.command(action, seconds: seconds, given: given) else {
@@ -55,6 +55,29 @@ import TimerText
             return
         }
         #expect(problem.text.hasPrefix(action.rawValue), "\(problem.text)")
+    }
+
+    /// A counting or snoozed timer's time left is its deadline's distance from now (not the
+    /// stale figure of its last status line), never more than that figure, never below zero.
+    @Test(
+        arguments: [
+            (TimerState.counting, 180_000, 1_000_012_000 as Int64?, 1_000_000_000 as Int64, 12_000),
+            (.snoozed, 30_000, 1_000_010_000, 1_000_000_000, 10_000),
+            (.counting, 5_000, 1_000_000_000, 1_000_009_000, 0),
+            (.counting, 5_000, 1_000_060_000, 1_000_000_000, 5_000),
+            (.paused, 180_000, 1_000_012_000, 1_000_000_000, 180_000),
+            (.ringing, 0, 1_000_000_000, 1_000_005_000, 0),
+            (.counting, 180_000, nil, 1_000_000_000, 180_000),
+            (.counting, 180_000, Int64.min, Int64.max, 180_000),
+            (.counting, 180_000, Int64.max, Int64.min, 180_000),
+        ] as [(TimerState, Int64, Int64?, Int64, Int64)])
+    func theTimeLeftIsTheDeadlinesNotTheLastStatusLines(
+        state: TimerState, remaining: Int64, deadline: Int64?, now: Int64, expected: Int64
+    ) {
+        let timer = WebTimer(
+            node: "n", label: "tea", state: state, remaining: .milliseconds(remaining), total: nil,
+            deadlineUnixMilliseconds: deadline, kind: nil, preset: nil, phase: nil, deviceDown: false, isLocal: true)
+        #expect(KitchenAPI.timeLeft(of: timer, atWall: now).remaining == .milliseconds(expected))
     }
 
     @Test(

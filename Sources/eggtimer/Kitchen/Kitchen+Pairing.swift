@@ -21,7 +21,8 @@ extension Kitchen {
             let contents = try store.read()
             for line in contents.lines { say(line) }
             pairing = Self.makePairing(devices: contents.hashes)
-            if !contents.hashes.isEmpty { say("pairing: \(pairing.deviceHashes.count) devices paired") }
+            let count = pairing.deviceHashes.count
+            if !contents.hashes.isEmpty { say("pairing: \(count) device\(count == 1 ? "" : "s") paired") }
         } catch {
             say("pairing: cannot read \(store.path): \(error.description); no device is paired")
         }

@@ -103,19 +103,12 @@ extension Kitchen {
     /// the house's from their retained states, stale ones left out.
     var webPicture: WebPicture {
         let node = options.bus.nodeName
-        let local = core.timers.values.map { KitchenAPI.timer($0, node: node) }
-        let now = Self.wallMilliseconds()
+        let now = wallMilliseconds()
+        let local = core.timers.values.map { KitchenAPI.timeLeft(of: KitchenAPI.timer($0, node: node), atWall: now) }
         let house = (web?.house.values.filter { $0.staleAfter.map { now <= $0 } ?? true }.map(\.timer)) ?? []
-        return KitchenAPI.picture(node: node, presets: options.presets, local: local, house: house)
-    }
-
-    /// The wall clock now, Unix milliseconds (stale house states only).
-    ///
-    /// C: `clock_gettime`.
-    static func wallMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        return KitchenAPI.picture(
+            node: node, presets: options.presets, local: local,
+            house: house.map { KitchenAPI.timeLeft(of: $0, atWall: now) })
     }
 
     /// `POST /api/ack-all`: acknowledges every ringing timer of this box through its socket, and

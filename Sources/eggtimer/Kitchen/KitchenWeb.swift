@@ -151,7 +151,7 @@ final class KitchenWeb: LoopSource {
     }
 
     /// Sends `picture` as one `timers` event to every stream when it changed since the last one
-    /// (the time left of a counting timer is no change: its deadline says it), and to the
+    /// (the time left of a counting or snoozed timer is no change: its deadline says it), and to the
     /// streams that have had none yet in any case; the timers that ended since are added to it
     /// in their last state, once.
     func publish(_ picture: WebPicture) {
@@ -161,7 +161,7 @@ final class KitchenWeb: LoopSource {
         }
         ended = []
         var steady = picture
-        for index in steady.timers.indices where steady.timers[index].state == .counting {
+        for index in steady.timers.indices where [.counting, .snoozed].contains(steady.timers[index].state) {
             steady.timers[index].remaining = .zero
         }
         let key = KitchenAPI.json(steady)

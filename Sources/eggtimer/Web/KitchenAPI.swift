@@ -139,14 +139,15 @@ extension KitchenAPI {
     ///   - seconds: The `seconds` field as an integer; nil when absent or not an integer.
     ///   - given: Whether a `seconds` field was sent at all (to tell a bad one from none).
     /// - Returns: The command, or the problem: `add` needs -86400...86400, `snooze` takes
-    ///   1...3596400 or nothing, the others take none.
+    ///   1...3596400 or nothing, the others take none. `add` of 0 is refused here as the
+    ///   command line refuses it (the timer's socket would answer a protocol error).
     static func command(_ action: Action, seconds: Int64?, given: Bool) -> Result<Command, Problem> {
         let addLimit = Command.addLimit.components.seconds
         let snoozeLimit = Command.snoozeLimit.components.seconds
         switch action {
         case .add:
-            guard let seconds, (-addLimit...addLimit).contains(seconds) else {
-                return .failure(Problem(text: "add needs seconds from -\(addLimit) to \(addLimit)"))
+            guard let seconds, (-addLimit...addLimit).contains(seconds), seconds != 0 else {
+                return .failure(Problem(text: "add needs seconds from -\(addLimit) to \(addLimit), not 0"))
             }
             return .success(.add(.seconds(seconds)))
         case .snooze:
