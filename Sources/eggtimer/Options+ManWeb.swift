@@ -93,7 +93,8 @@ extension Options {
         in \fBX\-CSRF\-Token\fR or a form field \fBcsrf\fR (else 403) and an \fBOrigin\fR, when sent, of an
         allowed host (else 403); a body of at most 16384 bytes (413), JSON or a form (415). A
         connection has 10 s in all to send its request (the kitchen drops a slow one); event streams
-        are exempt once open. Bodies are a flat JSON object of strings and integers, or a form
+        are exempt once open. At most 16 connections are open from one address (more are closed at
+        once), 256 in all. Bodies are a flat JSON object of strings and integers, or a form
         (\fBapplication/x\-www\-form\-urlencoded\fR: answered 303 to \fB/\fR, for the page without
         JavaScript). Labels and node names are data, never markup.
         .PP

@@ -108,14 +108,32 @@ public final class HTTPTestConnection {
     ///   - port: The TCP port.
     ///   - receiveBuffer: `SO_RCVBUF` in bytes before connecting (a small one makes a client that
     ///     never reads fill up fast); nil: the kernel's default.
+    ///   - source: A numeric IPv4 address to bind the client's end to before connecting
+    ///     (`127.0.0.2`: loopback answers all of 127/8, so a test can be a second device); nil:
+    ///     the kernel's choice.
     /// - Throws: ``TestFailure`` naming the address and the reason (`Connection refused`).
-    public init(host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int? = nil) throws(TestFailure) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int? = nil, source: String? = nil
+    ) throws(TestFailure) {
         let isIPv6 = host.contains(":")
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
         descriptor = fd
         if var size = receiveBuffer.map(Int32.init(clamping:)) {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard !isIPv6, inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                throw TestFailure("bad source address \(source)")
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw TestFailure("bind to \(source): \(String(cString: strerror(errno)))") }
         }
         let result: Int32
         if isIPv6 {
