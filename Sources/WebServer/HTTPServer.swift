@@ -236,7 +236,7 @@ public final class HTTPServer {
             connections[pointer]?.isShut = true
             _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
             if let id = connection.request, let request = requests[id], request.phase == .waiting {
-                answer(HTTPExchange(id: id), with: HTTPResponse(status: 503))
+                answer(HTTPExchange(id: id), with: Self.refusal(503, "no answer in time"))
             }
         }
     }

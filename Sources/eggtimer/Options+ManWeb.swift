@@ -124,7 +124,9 @@ extension Options {
         Status codes: 200, 201 (started), 202 (sent to another node), 303 (a form post), 400 (a bad
         field: one line naming it), 401 (not paired), 403 (Host, Origin, CSRF token, a wrong code),
         404, 405, 409 (refused by the timer or a label in use), 413, 415, 429 (Retry\-After: 60),
-        502, 503 (Retry\-After: 5).
+        431 (more than 64 header fields), 502, 503 (Retry\-After: 5). A request line or header block
+        too long for libmicrohttpd's buffer is refused by libmicrohttpd itself (414 or 431, its own
+        body, not JSON).
         """#
 }
 

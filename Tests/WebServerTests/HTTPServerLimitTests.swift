@@ -6,7 +6,7 @@ import Testing
 @testable import WebServer
 
 /// The server's own limits and refusals over real loopback sockets (issue 29): connections per
-/// peer address.
+/// peer address, JSON refusals.
 @Suite struct HTTPServerLimitTests {
     /// Waits until the server holds `count` connections (or 10 s passed).
     /// - Returns: How many it holds.
@@ -67,5 +67,45 @@ import Testing
             throws: HTTPServerError(
                 description: "the HTTP server's limits must be positive (the connection deadline at most a day)")
         ) { try HTTPServer(settings: settings) { _, _ in .later } }
+    }
+
+    /// The API's fields on a refusal of the server's own.
+    static func expectJSONRefusal(_ response: HTTPTestResponse, _ status: Int, _ text: String) {
+        #expect(response.status == status)
+        #expect(response.text == #"{"error":"\#(text)"}"#)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("Cache-Control") == "no-store")
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+    }
+
+    @Test func bodyAndHeaderRefusalsAreJSONWithTheAPIsFields() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(
+            HTTPServerTests.settings {
+                $0.bodyLimit = 100
+                $0.headerLimit = 10
+            }, handler: HTTPServerTests.echo(seen))
+        let announced = try HTTPTestClient.request(
+            method: "POST", path: "/b", body: Array(repeating: 1, count: 101), port: loop.port)
+        Self.expectJSONRefusal(announced, 413, "body too large (at most 100 bytes)")
+        // Chunked: found while reading.
+        let connection = try HTTPTestConnection(port: loop.port)
+        let head = "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        connection.send(
+            head + "40\r\n" + String(repeating: "x", count: 64) + "\r\n" + "40\r\n"
+                + String(repeating: "y", count: 64) + "\r\n0\r\n\r\n")
+        Self.expectJSONRefusal(
+            try connection.readResponse(until: .now + .seconds(10)), 413, "body too large (at most 100 bytes)")
+        let over = (1...9).map { HTTPTestField("X-\($0)", "v") }
+        let fields = try HTTPTestClient.request(path: "/over", headers: over, port: loop.port)
+        Self.expectJSONRefusal(fields, 431, "too many header fields (at most 10)")
+        #expect(seen.requests.isEmpty)
+    }
+
+    @Test(arguments: [("hi", #"hi"#), (#"a "b" \c"#, #"a \"b\" \\c"#), ("line\nbreak", "linebreak")])
+    func aRefusalsTextIsEscaped(text: String, escaped: String) {
+        let response = HTTPServer.refusal(503, text)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":""# + escaped + #""}"#)
+        #expect(response.headers == HTTPServer.refusalHeaders)
     }
 }

@@ -87,6 +87,11 @@ import Testing
         let huge = "{\"start\":\"" + String(repeating: "x", count: 20_000) + "\"}"
         let refused = try web.request("POST", "/api/timers", json: huge)
         #expect(refused.status == 413, "\(refused.status) \(refused.text)")
+        // The server's own refusal, worded as the API's (issue 29).
+        #expect(refused.text == #"{"error":"body too large (at most \#(RequestGuard.bodyLimit) bytes)"}"#)
+        #expect(refused.header("Content-Type") == "application/json")
+        #expect(refused.header("Cache-Control") == "no-store")
+        #expect(refused.header("X-Content-Type-Options") == "nosniff")
         #expect(web.kitchen.stdout.contains("started") == false, "nothing started")
     }
 
