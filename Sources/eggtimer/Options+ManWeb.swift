@@ -98,7 +98,8 @@ extension Options {
         (\fBapplication/x\-www\-form\-urlencoded\fR: answered 303 to \fB/\fR, for the page without
         JavaScript). Labels and node names are data, never markup.
         .PP
-        The routes (any other path 404, a known path with another method 405 with \fBAllow\fR):
+        The routes (any other path 404, a known path with another method 405 with \fBAllow\fR;
+        \fBHEAD\fR wherever \fBGET\fR, answering its status and headers alone):
         """#
 
     private static let manHTTPRoutes: String = httpRoutes.map {

@@ -6,7 +6,7 @@ import Testing
 @testable import WebServer
 
 /// The server's own limits and refusals over real loopback sockets (issue 29): connections per
-/// peer address, JSON refusals.
+/// peer address, JSON refusals, HEAD answered without a body.
 @Suite struct HTTPServerLimitTests {
     /// Waits until the server holds `count` connections (or 10 s passed).
     /// - Returns: How many it holds.
@@ -107,5 +107,21 @@ import Testing
         let response = HTTPServer.refusal(503, text)
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":""# + escaped + #""}"#)
         #expect(response.headers == HTTPServer.refusalHeaders)
+    }
+
+    @Test func headIsAnsweredWithTheGetsHeadAndNoBody() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServerTests.settings(), handler: HTTPServerTests.echo(seen))
+        let connection = try HTTPTestConnection(port: loop.port)
+        try connection.sendRequest(method: "HEAD", path: "/page")
+        let head = try connection.readHead(until: .now + .seconds(10))
+        #expect(head.status == 200)
+        #expect(head.header("X-Seen") == "yes")
+        // The handler's body ("HEAD /page - ", 13 bytes) is counted, not sent.
+        #expect(head.header("Content-Length") == "13")
+        #expect(connection.bufferedBytes == 0)
+        #expect(!connection.readSome(until: .now + .seconds(10)), "a body came after the head")
+        #expect(connection.isClosed)
+        #expect(seen.requests.map(\.method) == ["HEAD"])
     }
 }
