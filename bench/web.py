@@ -158,8 +158,13 @@ class Client:
         return None
 
     def open_stream(self):
-        """A socket with `GET /api/events` sent (the cookie on it), non-blocking, and its reader."""
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        """A socket with `GET /api/events` sent (the cookie on it), non-blocking, and its reader.
+
+        Each stream comes from an address of its own (127.0.1.N: loopback answers all of 127/8),
+        as from that many phones: the kitchen takes at most 16 connections from one address."""
+        self.streams_opened = getattr(self, "streams_opened", 0) + 1
+        source = f"127.0.1.{(self.streams_opened - 1) % 250 + 1}"
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10, source_address=(source, 0))
         sock.sendall((f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
                       f"Accept: text/event-stream\r\nCookie: {COOKIE}={self.cookie}\r\n\r\n").encode())
         sock.setblocking(False)

@@ -108,7 +108,7 @@ extension HTTPServer {
                 size.pointee = 0
                 return .YES
             }
-            if request.isTooLarge { return queue(HTTPResponse(status: 413), for: request) }
+            if request.isTooLarge { return queue(tooLarge, for: request) }
             return handle(request)
         case .waiting:
             guard let answer = request.pendingAnswer else { return suspend(request) }
@@ -121,7 +121,9 @@ extension HTTPServer {
     /// The headers are in: checks the header count and the announced body length.
     private func begin(_ request: Request) -> MHD_Result {
         let count = library.connectionValues(request.connection, .HEADER_KIND, nil, nil)
-        if count > settings.headerLimit { return queue(HTTPResponse(status: 431), for: request) }
+        if count > settings.headerLimit {
+            return queue(Self.refusal(431, "too many header fields (at most \(settings.headerLimit))"), for: request)
+        }
         let iterator: MHD_KeyValueIterator = { slot, _, key, value in
             guard let slot, let key else { return .YES }
             let name = String(cString: key).lowercased()
@@ -137,10 +139,13 @@ extension HTTPServer {
         if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }),
             length > settings.bodyLimit
         {
-            return queue(HTTPResponse(status: 413), for: request)
+            return queue(tooLarge, for: request)
         }
         return .YES
     }
+
+    /// The 413 of a body over ``Settings/bodyLimit``.
+    private var tooLarge: HTTPResponse { Self.refusal(413, "body too large (at most \(settings.bodyLimit) bytes)") }
 
     /// The whole request is in: asks the handler.
     private func handle(_ request: Request) -> MHD_Result {

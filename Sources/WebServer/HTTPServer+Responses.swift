@@ -3,6 +3,28 @@ import Glibc
 
 /// Responses, later answers and event streams.
 extension HTTPServer {
+    /// The fields of the server's own refusals: JSON, never cached, never sniffed (those of the
+    /// kitchen's API).
+    public static let refusalHeaders = [
+        HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store"),
+        HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Referrer-Policy", "no-referrer"),
+    ]
+
+    /// One of the server's own refusals (413, 431, 503): `{"error":"<text>"}` with
+    /// ``refusalHeaders``.
+    /// - Parameters:
+    ///   - status: The status code, 400...599.
+    ///   - text: One line of plain text (`"` and `\\` are escaped, control characters dropped).
+    /// - Returns: The response. Pure; any thread.
+    static func refusal(_ status: Int, _ text: String) -> HTTPResponse {
+        var escaped = ""
+        for character in text.unicodeScalars where character.value >= 0x20 {
+            if character == "\"" || character == "\\" { escaped.append("\\") }
+            escaped.unicodeScalars.append(character)
+        }
+        return HTTPResponse(status: status, headers: refusalHeaders, body: Array(#"{"error":"\#(escaped)"}"#.utf8))
+    }
+
     /// Answers a request its handler answered with ``HTTPReply/later``.
     ///
     /// Nothing happens if it is gone or already answered. Called on the server's thread (inside the handler too: the answer

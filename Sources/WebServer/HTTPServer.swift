@@ -7,7 +7,7 @@ import Glibc
 /// The caller polls ``pollDescriptor`` (libmicrohttpd's epoll descriptor, `POLLIN`) and looks
 /// again at ``nextCheck(now:)``, then calls ``run(now:)``; inside it, the handler is called on
 /// the caller's thread once per complete request. The server enforces the ``Settings`` limits
-/// (body size, header count, connections, a total deadline per connection counted from its
+/// (body size, header count, connections in all and per peer address, a total deadline per connection counted from its
 /// accept: libmicrohttpd's own timeout counts only idle time) by shutting the socket.
 /// Owned by one thread (the loop's); not thread-safe.
 public final class HTTPServer {
@@ -23,6 +23,11 @@ public final class HTTPServer {
         public var headerLimit: Int = 64
         /// The most connections open at once (event streams included).
         public var connectionLimit: Int = 256
+        /// The most connections open at once from one peer address (positive; above
+        /// ``connectionLimit`` it is that): past it libmicrohttpd closes a new connection from
+        /// that address at its accept, so one device holding sockets open cannot take the
+        /// others' room.
+        public var perAddressLimit: Int = 16
         /// The longest a connection may take from its accept to its response's last byte.
         ///
         /// Event streams once they started are exempt; on a kept-alive connection it counts
@@ -96,6 +101,7 @@ public final class HTTPServer {
     ) throws(HTTPServerError) {
         // Bounded so that no deadline arithmetic can overflow, whatever a caller passes.
         guard settings.bodyLimit >= 0, settings.headerLimit >= 0, settings.connectionLimit > 0,
+            settings.perAddressLimit > 0,
             settings.connectionDeadline > .zero, settings.connectionDeadline <= .seconds(86_400)
         else {
             throw HTTPServerError(
@@ -120,6 +126,9 @@ public final class HTTPServer {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listener), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: settings.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .PER_IP_CONNECTION_LIMIT, value: min(settings.perAddressLimit, settings.connectionLimit),
+                ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
         ]
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -227,7 +236,7 @@ public final class HTTPServer {
             connections[pointer]?.isShut = true
             _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
             if let id = connection.request, let request = requests[id], request.phase == .waiting {
-                answer(HTTPExchange(id: id), with: HTTPResponse(status: 503))
+                answer(HTTPExchange(id: id), with: Self.refusal(503, "no answer in time"))
             }
         }
     }

@@ -93,11 +93,13 @@ extension Options {
         in \fBX\-CSRF\-Token\fR or a form field \fBcsrf\fR (else 403) and an \fBOrigin\fR, when sent, of an
         allowed host (else 403); a body of at most 16384 bytes (413), JSON or a form (415). A
         connection has 10 s in all to send its request (the kitchen drops a slow one); event streams
-        are exempt once open. Bodies are a flat JSON object of strings and integers, or a form
+        are exempt once open. At most 16 connections are open from one address (more are closed at
+        once), 256 in all. Bodies are a flat JSON object of strings and integers, or a form
         (\fBapplication/x\-www\-form\-urlencoded\fR: answered 303 to \fB/\fR, for the page without
         JavaScript). Labels and node names are data, never markup.
         .PP
-        The routes (any other path 404, a known path with another method 405 with \fBAllow\fR):
+        The routes (any other path 404, a known path with another method 405 with \fBAllow\fR;
+        \fBHEAD\fR wherever \fBGET\fR, answering its status and headers alone):
         """#
 
     private static let manHTTPRoutes: String = httpRoutes.map {
@@ -123,7 +125,9 @@ extension Options {
         Status codes: 200, 201 (started), 202 (sent to another node), 303 (a form post), 400 (a bad
         field: one line naming it), 401 (not paired), 403 (Host, Origin, CSRF token, a wrong code),
         404, 405, 409 (refused by the timer or a label in use), 413, 415, 429 (Retry\-After: 60),
-        502, 503 (Retry\-After: 5).
+        431 (more than 64 header fields), 502, 503 (Retry\-After: 5). A request line or header block
+        too long for libmicrohttpd's buffer is refused by libmicrohttpd itself (414 or 431, its own
+        body, not JSON).
         """#
 }
 

@@ -99,6 +99,7 @@ public final class HTTPTestConnection {
     private var bodyLeft: Int?  // Content-Length left of a non-chunked body; nil: to close
     private var chunkLeft = 0  // bytes of the current chunk still to come
     private var streamBytes: [UInt8] = []  // decoded event-stream bytes not yet parsed
+    private var sentHEAD = false  // the last request sent was a HEAD: its answer has no body
     /// The response head once ``readHead(until:)`` read it.
     public private(set) var head: HTTPTestResponse?
 
@@ -108,14 +109,32 @@ public final class HTTPTestConnection {
     ///   - port: The TCP port.
     ///   - receiveBuffer: `SO_RCVBUF` in bytes before connecting (a small one makes a client that
     ///     never reads fill up fast); nil: the kernel's default.
+    ///   - source: A numeric IPv4 address to bind the client's end to before connecting
+    ///     (`127.0.0.2`: loopback answers all of 127/8, so a test can be a second device); nil:
+    ///     the kernel's choice.
     /// - Throws: ``TestFailure`` naming the address and the reason (`Connection refused`).
-    public init(host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int? = nil) throws(TestFailure) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int? = nil, source: String? = nil
+    ) throws(TestFailure) {
         let isIPv6 = host.contains(":")
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
         descriptor = fd
         if var size = receiveBuffer.map(Int32.init(clamping:)) {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard !isIPv6, inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                throw TestFailure("bad source address \(source)")
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw TestFailure("bind to \(source): \(String(cString: strerror(errno)))") }
         }
         let result: Int32
         if isIPv6 {
@@ -171,12 +190,15 @@ public final class HTTPTestConnection {
 
     /// Sends a request head (and body): `Host`, `Content-Length` and `Connection: close` added
     /// unless `headers` has them.
+    ///
+    /// The answer to a `HEAD` is then read as having no body.
     /// - Throws: ``TestFailure`` when the peer has gone.
     public func sendRequest(
         method: String, path: String, headers: [HTTPTestField] = [], body: [UInt8] = [], host: String = "127.0.0.1"
     ) throws(TestFailure) {
         func has(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name } }
         var text = "\(method) \(path) HTTP/1.1\r\n"
+        sentHEAD = method == "HEAD"
         if !has("host") { text += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n" }
         if !has("content-length") && (!body.isEmpty || method == "POST") { text += "Content-Length: \(body.count)\r\n" }
         if !has("connection") { text += "Connection: close\r\n" }
@@ -231,6 +253,10 @@ public final class HTTPTestConnection {
     /// Whether the server has closed the connection (seen by a read).
     public var isClosed: Bool { atEnd }
 
+    /// How many bytes were read and not yet taken by a `read…` call (after ``readHead(until:)``:
+    /// body bytes already here; a HEAD answer must leave none).
+    public var bufferedBytes: Int { buffer.count }
+
     /// Reads the status line and header fields.
     /// - Returns: The head (with an empty body).
     /// - Throws: ``TestFailure`` on a close before the head, a malformed head, or the deadline.
@@ -264,7 +290,7 @@ public final class HTTPTestConnection {
         let response = HTTPTestResponse(status: status, headers: fields, body: [])
         chunked = response.header("transfer-encoding")?.lowercased().contains("chunked") ?? false
         bodyLeft = chunked ? nil : response.header("content-length").flatMap { Int($0) }
-        if status == 204 || status == 304 || (100..<200).contains(status) { bodyLeft = 0 }
+        if sentHEAD || status == 204 || status == 304 || (100..<200).contains(status) { bodyLeft = 0 }
         head = response
         return response
     }

@@ -29,8 +29,9 @@ import Testing
 
     @Test func hundredConcurrentEventStreamsEachGetTheEvent() throws {
         let seen = Seen()
+        // A hundred devices: each client from an address of its own (loopback answers all of 127/8).
         let loop = try ServerLoop(HTTPServerTests.settings(), handler: Self.streams(seen))
-        let clients = try (0..<100).map { _ in try HTTPTestConnection(port: loop.port) }
+        let clients = try (0..<100).map { try HTTPTestConnection(port: loop.port, source: "127.0.1.\($0 + 1)") }
         for client in clients { try client.sendRequest(method: "GET", path: "/events") }
         try Self.waitSeen(seen, count: 100, loop: loop)
         let handles = seen.handles

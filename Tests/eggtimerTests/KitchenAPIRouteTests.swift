@@ -35,12 +35,26 @@ import Testing
         #expect(KitchenAPI.route(method: method, path: path) == resolution)
     }
 
+    /// HEAD goes wherever GET goes, to the same route (issue 29).
+    static let headRoutes: [(String, KitchenAPI.Resolution)] = [
+        ("/", .route(.page)), ("/app.js", .route(.asset("/app.js"))), ("/alarm.mp3", .route(.asset("/alarm.mp3"))),
+        ("/api/session", .route(.session)), ("/api/timers", .route(.timers)), ("/api/events", .route(.events)),
+    ]
+
+    @Test(arguments: headRoutes)
+    func headResolvesAsGet(path: String, resolution: KitchenAPI.Resolution) {
+        #expect(KitchenAPI.route(method: "HEAD", path: path) == resolution)
+        #expect(KitchenAPI.route(method: "GET", path: path) == resolution)
+    }
+
     static let wrongMethods: [(String, String, [String])] = [
-        ("POST", "/", ["GET"]), ("DELETE", "/app.js", ["GET"]), ("POST", "/api/session", ["GET"]),
-        ("GET", "/api/pair", ["POST"]), ("GET", "/api/unpair", ["POST"]), ("GET", "/api/ack-all", ["POST"]),
-        ("POST", "/api/events", ["GET"]), ("PUT", "/api/timers", ["GET", "POST"]),
-        ("DELETE", "/api/timers", ["GET", "POST"]), ("GET", "/api/timers/n/pasta/ack", ["POST"]),
-        ("get", "/api/timers", ["GET", "POST"]), ("HEAD", "/api/events", ["GET"]),
+        ("POST", "/", ["GET", "HEAD"]), ("DELETE", "/app.js", ["GET", "HEAD"]),
+        ("POST", "/api/session", ["GET", "HEAD"]), ("GET", "/api/pair", ["POST"]), ("HEAD", "/api/pair", ["POST"]),
+        ("GET", "/api/unpair", ["POST"]), ("GET", "/api/ack-all", ["POST"]), ("HEAD", "/api/ack-all", ["POST"]),
+        ("POST", "/api/events", ["GET", "HEAD"]), ("PUT", "/api/timers", ["GET", "HEAD", "POST"]),
+        ("DELETE", "/api/timers", ["GET", "HEAD", "POST"]), ("GET", "/api/timers/n/pasta/ack", ["POST"]),
+        ("HEAD", "/api/timers/n/pasta/ack", ["POST"]), ("get", "/api/timers", ["GET", "HEAD", "POST"]),
+        ("head", "/api/events", ["GET", "HEAD"]),
     ]
 
     @Test(arguments: wrongMethods)

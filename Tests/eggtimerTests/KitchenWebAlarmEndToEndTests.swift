@@ -41,8 +41,8 @@ import Testing
         let web = try WebKitchen()
         try web.pair()
         var streams: [HTTPTestConnection] = []
-        for _ in 0..<100 {
-            let stream = try web.openStream()
+        for device in 1...100 {
+            let stream = try web.openStream(from: "127.0.1.\(device)")
             let first = try stream.events(until: soon())
             #expect(first.first?.event == "timers", "stream \(streams.count) got its first picture")
             streams.append(stream)
@@ -60,8 +60,8 @@ import Testing
         let web = try WebKitchen()
         try web.pair()
         var streams: [HTTPTestConnection] = []
-        for _ in 0..<KitchenWeb.streamLimit {
-            let stream = try web.openStream()
+        for device in 1...KitchenWeb.streamLimit {
+            let stream = try web.openStream(from: "127.0.1.\(device)")
             #expect(try stream.events(until: soon()).first?.event == "timers")
             streams.append(stream)
         }

@@ -65,14 +65,41 @@ import Testing
     }
 
     @Test(arguments: [
-        ("DELETE", "/api/timers", "GET, POST"), ("GET", "/api/ack-all", "POST"), ("POST", "/api/events", "GET"),
-        ("PUT", "/", "GET"), ("GET", "/api/pair", "POST"), ("GET", "/api/timers/n/pasta/ack", "POST"),
+        ("DELETE", "/api/timers", "GET, HEAD, POST"), ("GET", "/api/ack-all", "POST"),
+        ("POST", "/api/events", "GET, HEAD"), ("PUT", "/", "GET, HEAD"), ("GET", "/api/pair", "POST"),
+        ("GET", "/api/timers/n/pasta/ack", "POST"), ("HEAD", "/api/ack-all", "POST"),
     ])
     func aKnownPathWithAnotherMethodIs405(method: String, path: String, allow: String) throws {
         let web = try WebKitchen()
         try web.pair()
         let response = try web.request(method, path)
         #expect(response.status == 405 && response.header("Allow") == allow, "\(method) \(path): \(response.text)")
+    }
+
+    /// HEAD wherever GET: the GET's status and fields, no body; `/api/events` its head and no
+    /// stream (issue 29).
+    @Test func headIsAnsweredAsGetWithoutABody() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        for path in ["/", "/api/timers", "/api/events"] {
+            let get = path == "/api/events" ? nil : try web.request("GET", path)
+            let connection = try HTTPTestConnection(port: web.port)
+            try connection.sendRequest(method: "HEAD", path: path, headers: [HTTPTestField("Cookie", web.cookie)])
+            let head = try connection.readHead(until: .now + .seconds(10))
+            #expect(head.status == 200, "HEAD \(path): \(head.status)")
+            if let get {
+                #expect(head.header("Content-Type") == get.header("Content-Type"), "HEAD \(path)")
+                #expect(head.header("Content-Length") == String(get.body.count), "HEAD \(path)")
+                #expect(!get.body.isEmpty)
+            } else {
+                #expect(head.header("Content-Type") == "text/event-stream")
+            }
+            #expect(head.header("Cache-Control") == "no-store", "HEAD \(path)")
+            // Connection: close: the server closes after the head, with not one body byte.
+            #expect(connection.bufferedBytes == 0, "HEAD \(path) sent a body")
+            #expect(!connection.readSome(until: .now + .seconds(10)), "HEAD \(path) sent a body")
+            #expect(connection.isClosed, "HEAD \(path) left open")
+        }
     }
 
     @Test func unknownPathsAre404AndAnOversizedBodyIs413() throws {
@@ -87,6 +114,11 @@ import Testing
         let huge = "{\"start\":\"" + String(repeating: "x", count: 20_000) + "\"}"
         let refused = try web.request("POST", "/api/timers", json: huge)
         #expect(refused.status == 413, "\(refused.status) \(refused.text)")
+        // The server's own refusal, worded as the API's (issue 29).
+        #expect(refused.text == #"{"error":"body too large (at most \#(RequestGuard.bodyLimit) bytes)"}"#)
+        #expect(refused.header("Content-Type") == "application/json")
+        #expect(refused.header("Cache-Control") == "no-store")
+        #expect(refused.header("X-Content-Type-Options") == "nosniff")
         #expect(web.kitchen.stdout.contains("started") == false, "nothing started")
     }
 

@@ -68,6 +68,11 @@ extension KitchenWeb {
                     : KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))]), extra: [clear]))
         case .timers: return .response(KitchenAPI.json(200, KitchenAPI.json(kitchen.webPicture)))
         case .events:
+            // HEAD: the stream's head alone (no stream is held open for a request with no body).
+            if request.method == "HEAD" {
+                let fields = [HTTPHeader("Content-Type", "text/event-stream")] + KitchenAPI.securityHeaders
+                return .response(HTTPResponse(status: 200, headers: fields))
+            }
             guard addStream(exchange) else {
                 return .response(
                     KitchenAPI.error(

@@ -10,13 +10,17 @@ extension KitchenAPI {
     /// doubled `/`, no query (the server split it off). In `/api/timers/NODE/LABEL/ACTION`, NODE
     /// and LABEL are decoded by ``name(ofSegment:)``; an empty segment, one that does not decode,
     /// or one that is or decodes to `.` or `..` is 404.
+    /// `HEAD` resolves wherever `GET` does, to the same route (libmicrohttpd leaves the body out
+    /// of its answer; the kitchen answers `HEAD /api/events` with the stream's head alone).
     /// - Parameters:
-    ///   - method: The method as sent (`GET`, `POST`; case-sensitive, as HTTP says).
+    ///   - method: The method as sent (`GET`, `HEAD`, `POST`; case-sensitive, as HTTP says).
     ///   - path: The request target's path, still percent-encoded.
-    /// - Returns: The route, 404, or 405 with the methods the path takes.
+    /// - Returns: The route, 404, or 405 with the methods the path takes (`GET, HEAD` together).
     static func route(method: String, path: String) -> Resolution {
+        let method = method == "HEAD" ? "GET" : method
+        func allowed(_ methods: [String]) -> [String] { methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] } }
         func only(_ wanted: String, _ route: Route) -> Resolution {
-            method == wanted ? .route(route) : .methodNotAllowed(allow: [wanted])
+            method == wanted ? .route(route) : .methodNotAllowed(allow: allowed([wanted]))
         }
         switch path {
         case "/": return only("GET", .page)
@@ -30,7 +34,7 @@ extension KitchenAPI {
             switch method {
             case "GET": return .route(.timers)
             case "POST": return .route(.start)
-            default: return .methodNotAllowed(allow: ["GET", "POST"])
+            default: return .methodNotAllowed(allow: allowed(["GET", "POST"]))
             }
         default: break
         }

@@ -158,9 +158,12 @@ final class WebKitchen {
     }
 
     /// Opens `GET /api/events` with the session's cookie on a connection of its own.
+    /// - Parameter source: The client's own address (`127.0.1.7`: another device, as the server
+    ///   takes at most 16 connections from one address); nil: 127.0.0.1.
+    /// - Returns: The connection, its request sent.
     /// - Throws: `TestFailure` when it cannot connect or send.
-    func openStream() throws(TestFailure) -> HTTPTestConnection {
-        let stream = try HTTPTestConnection(port: port)
+    func openStream(from source: String? = nil) throws(TestFailure) -> HTTPTestConnection {
+        let stream = try HTTPTestConnection(port: port, source: source)
         try stream.sendRequest(
             method: "GET", path: "/api/events",
             headers: [HTTPTestField("Cookie", cookie), HTTPTestField("Connection", "keep-alive")])
