@@ -85,12 +85,16 @@ extension KitchenWeb {
                     : KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))]), extra: [clear]))
         case .timers: return .response(KitchenAPI.json(200, KitchenAPI.json(kitchen.webPicture)))
         case .events:
-            guard addStream(exchange) else {
+            guard let hash = allowed.session.flatMap({ kitchen.pairing.tokenHash($0.token) }) else {
+                return .response(KitchenAPI.error(503, "SHA-256 is not available: no event stream"))
+            }
+            guard addStream(exchange, session: hash) else {
                 return .response(
                     KitchenAPI.error(
                         503, "too many event streams (\(Self.streamLimit))", extra: [HTTPHeader("Retry-After", "5")]))
             }
-            return .events(headers: KitchenAPI.securityHeaders)
+            // Closed when it ends (its device unpaired): the client sees end of file.
+            return .events(headers: KitchenAPI.securityHeaders + [HTTPHeader("Connection", "close")])
         case .start:
             let csrf = allowed.isForm ? allowed.session?.csrf : nil
             switch startText(allowed.fields) {

@@ -222,6 +222,14 @@ struct Pairing {
         return nil
     }
 
+    /// The hex of `token`'s SHA-256, as ``deviceHashes`` keeps it; nil without SHA-256.
+    ///
+    /// An event stream remembers it, to be ended when its device is unpaired.
+    func tokenHash(_ token: String) -> String? {
+        guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return nil }
+        return Self.hex(digest)
+    }
+
     /// The CSRF token of `token`: hex(SHA-256("csrf\0" + token)); nil without SHA-256.
     func csrf(token: String) -> String? {
         guard let digest = hash(Array("csrf\u{0}".utf8) + Array(token.utf8)), digest.count == 32 else { return nil }
