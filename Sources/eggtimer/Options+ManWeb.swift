@@ -66,7 +66,8 @@ extension Options {
             "GET /api/events",
             "Server\\-Sent Events: an event \\fBtimers\\fR carrying the picture of "
                 + "\\fBGET /api/timers\\fR when the stream opens and whenever it changes (no polling: the timers' "
-                + "own reports), \\fB: keepalive\\fR every 15 s; at most 128 streams (503 beyond)."
+                + "own reports), \\fB: keepalive\\fR every 15 s; at most 128 streams (503 beyond). A stream ends, "
+                + "its connection closed, when its device is unpaired."
         ),
     ]
 
@@ -83,8 +84,9 @@ extension Options {
         \-\-pair\fR prints a six\-digit code; it lasts 10 minutes, allows five tries and works once, and
         is sent by POST, never in a URL. It is exchanged for a random token in an HttpOnly,
         SameSite=Strict cookie \fBeggtimer_session\fR (Secure over HTTPS), kept by the kitchen only as
-        a SHA\-256 hash (\fI~/.local/state/eggtimer/kitchen/paired\-devices\fR, mode 0600). Wrong codes and
-        tokens are limited per address and logged once.
+        a SHA\-256 hash (\fI~/.local/state/eggtimer/kitchen/paired\-devices\fR, mode 0600). Wrong codes, and
+        wrong tokens on a route that needs a session, are limited per address and logged once; on the
+        others a stale cookie (its device unpaired) is no session, and every answer to one clears it.
         .PP
         \fBChecks\fR, in this order, each refusal a JSON \fB{"error":"..."}\fR and nothing done: the
         \fBHost\fR header is the configured address, \fBlocalhost\fR, \fB127.0.0.1\fR, \fB[::1]\fR, this

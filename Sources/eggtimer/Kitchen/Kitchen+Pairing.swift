@@ -33,6 +33,10 @@ extension Kitchen {
         for line in pairing.takeLines() { say(line) }
         guard pairing.devicesChanged else { return }
         pairing.devicesChanged = false
+        // A revoked session's event streams end now, not at their next picture (issue 29).
+        if let web, web.endStreams(notIn: Set(pairing.deviceHashes)) > 0 {
+            say("pairing: the event streams of unpaired devices are ended")
+        }
         guard let store = PairingStore.current() else {
             return say("pairing: no home folder: the paired devices are not kept")
         }

@@ -29,9 +29,27 @@ extension KitchenWeb {
             if case .refused(let response) = verdict { return .response(refused(response, request)) }
             return .response(KitchenAPI.error(500, "no verdict"))
         }
-        guard case .route(let route) = resolution else {
-            return .response(KitchenAPI.response(to: resolution) ?? KitchenAPI.error(404, "no such path"))
+        let reply: HTTPReply
+        if case .route(let route) = resolution {
+            reply = routeReply(route, request, exchange, allowed)
+        } else {
+            reply = .response(KitchenAPI.response(to: resolution) ?? KitchenAPI.error(404, "no such path"))
         }
+        // A stale cookie is cleared by every answer but one that sets a new cookie (a pairing).
+        guard allowed.staleCookie, case .response(var response) = reply,
+            !response.headers.contains(where: { $0.name == "Set-Cookie" })
+        else { return reply }
+        response.headers.append(RequestGuard.clearingCookie(tls: request.isTLS))
+        return .response(response)
+    }
+
+    /// The answer of `route` to a request the guard allowed.
+    ///
+    /// On the loop's thread, inside the server's `run`; blocks as ``handle(_:_:)`` says.
+    private func routeReply(
+        _ route: KitchenAPI.Route, _ request: HTTPRequest, _ exchange: HTTPExchange, _ allowed: RequestGuard.Allowed
+    ) -> HTTPReply {
+        let now = kitchen.clock.now()
         switch route {
         case .page:
             let paired = allowed.session != nil
@@ -60,8 +78,7 @@ extension KitchenWeb {
             return .response(allowed.isForm && response.status >= 400 ? formAnswer(response, csrf: nil) : response)
         case .unpair:
             if let session = allowed.session { _ = kitchen.pairing.unpair(token: session.token) }
-            let clear = HTTPHeader(
-                "Set-Cookie", "\(RequestGuard.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+            let clear = RequestGuard.clearingCookie(tls: request.isTLS)
             return .response(
                 allowed.isForm
                     ? HTTPResponse(status: 303, headers: KitchenAPI.seeThePage.headers + [clear])
@@ -73,12 +90,16 @@ extension KitchenWeb {
                 let fields = [HTTPHeader("Content-Type", "text/event-stream")] + KitchenAPI.securityHeaders
                 return .response(HTTPResponse(status: 200, headers: fields))
             }
-            guard addStream(exchange) else {
+            guard let hash = allowed.session.flatMap({ kitchen.pairing.tokenHash($0.token) }) else {
+                return .response(KitchenAPI.error(503, "SHA-256 is not available: no event stream"))
+            }
+            guard addStream(exchange, session: hash) else {
                 return .response(
                     KitchenAPI.error(
                         503, "too many event streams (\(Self.streamLimit))", extra: [HTTPHeader("Retry-After", "5")]))
             }
-            return .events(headers: KitchenAPI.securityHeaders)
+            // Closed when it ends (its device unpaired): the client sees end of file.
+            return .events(headers: KitchenAPI.securityHeaders + [HTTPHeader("Connection", "close")])
         case .start:
             let csrf = allowed.isForm ? allowed.session?.csrf : nil
             switch startText(allowed.fields) {

@@ -40,6 +40,9 @@ final class KitchenWeb: LoopSource {
     var requestGuard: RequestGuard
     /// The open event streams, oldest first.
     private(set) var streams: [HTTPExchange] = []
+    /// The session each open stream was opened with: its token's hash (as
+    /// ``Pairing/deviceHashes`` keeps it), so that unpairing its device ends it.
+    private var streamSessions: [HTTPExchange: String] = [:]
     /// Streams that have not had their first event yet.
     var unsent: [HTTPExchange] = []
     /// Starts queued by the handler.
@@ -114,6 +117,7 @@ final class KitchenWeb: LoopSource {
         let closed = Set(server.takeClosed())
         guard !closed.isEmpty else { return }
         streams.removeAll { closed.contains($0) }
+        for exchange in closed { streamSessions[exchange] = nil }
         unsent.removeAll { closed.contains($0) }
         waiting.subtract(closed)
         for exchange in closed { formCSRF[exchange] = nil }
@@ -137,12 +141,39 @@ final class KitchenWeb: LoopSource {
         return page
     }
 
-    /// Adds an event stream; false when ``streamLimit`` are open.
-    func addStream(_ exchange: HTTPExchange) -> Bool {
+    /// Adds an event stream opened by the session whose token hashes to `session`; false when
+    /// ``streamLimit`` are open.
+    /// - Parameters:
+    ///   - exchange: The stream's exchange.
+    ///   - session: The hex of the session token's SHA-256 (``Pairing/tokenHash(_:)``).
+    /// - Returns: Whether it was added.
+    func addStream(_ exchange: HTTPExchange, session: String) -> Bool {
         guard streams.count < Self.streamLimit else { return false }
         streams.append(exchange)
         unsent.append(exchange)
+        streamSessions[exchange] = session
         return true
+    }
+
+    /// Ends at once every stream whose session is not in `paired` (its device was unpaired, or
+    /// every device was): the server finishes it after what is queued and closes its
+    /// connection, so the client sees end of file (issue 29).
+    ///
+    /// Main thread. Never blocks.
+    /// - Parameter paired: The token hashes still paired (``Pairing/deviceHashes``).
+    /// - Returns: How many streams were ended.
+    @discardableResult
+    func endStreams(notIn paired: Set<String>) -> Int {
+        let revoked = streams.filter { streamSessions[$0].map { !paired.contains($0) } ?? true }
+        guard !revoked.isEmpty else { return 0 }
+        let ended = Set(revoked)
+        streams.removeAll { ended.contains($0) }
+        unsent.removeAll { ended.contains($0) }
+        for exchange in revoked {
+            streamSessions[exchange] = nil
+            server.finish(exchange)
+        }
+        return revoked.count
     }
 
     /// Queues `bytes` on every stream; a stream that is gone or too far behind is dropped.

@@ -211,6 +211,25 @@ struct Pairing {
         return Session(token: token, csrf: csrf)
     }
 
+    /// The session of the first of `tokens` (at most 8 looked at) that is a paired device's.
+    ///
+    /// Nil when none is. Nothing is counted against the peer: what an open route (the page, the
+    /// assets, `GET /api/session`, `POST /api/pair`) asks, where a stale cookie is no session.
+    /// - Parameter tokens: The request's session cookies' values, in order.
+    /// - Returns: The session, or nil.
+    func session(tokens: [String]) -> Session? {
+        for token in tokens.prefix(8) { if let found = session(token: token) { return found } }
+        return nil
+    }
+
+    /// The hex of `token`'s SHA-256, as ``deviceHashes`` keeps it; nil without SHA-256.
+    ///
+    /// An event stream remembers it, to be ended when its device is unpaired.
+    func tokenHash(_ token: String) -> String? {
+        guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return nil }
+        return Self.hex(digest)
+    }
+
     /// The CSRF token of `token`: hex(SHA-256("csrf\0" + token)); nil without SHA-256.
     func csrf(token: String) -> String? {
         guard let digest = hash(Array("csrf\u{0}".utf8) + Array(token.utf8)), digest.count == 32 else { return nil }

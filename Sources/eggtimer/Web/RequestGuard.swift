@@ -48,6 +48,9 @@ struct RequestGuard: Sendable {
         /// Whether the body was a form (`application/x-www-form-urlencoded`): the page without
         /// JavaScript, answered 303 `Location: /` instead of JSON.
         var isForm: Bool
+        /// Whether the request carried a session cookie that is no paired device's (unpaired,
+        /// forgotten): its answer clears it (``clearingCookie(tls:)``) unless it sets a new one.
+        var staleCookie = false
     }
 
     /// The session cookie's name.
@@ -89,9 +92,10 @@ struct RequestGuard: Sendable {
         self.port = port
     }
 
-    /// Whether a `Host` value (or an Origin's host part) is accepted: a configured name, or an
-    /// IP literal (`192.168.1.20:8080`, `[fe80::1]:8080`) with the listening port (on 80 or 443
-    /// without it too). Pure.
+    /// Whether a `Host` value (or an Origin's host part) is accepted.
+    ///
+    /// A configured name, or an IP literal (`192.168.1.20:8080`, `[fe80::1]:8080`) with the
+    /// listening port (on 80 or 443 without it too). Pure.
     func isAllowed(host: String) -> Bool {
         let lowered = host.asciiLowercased
         if allowedHosts.contains(lowered) { return true }
@@ -136,6 +140,12 @@ struct RequestGuard: Sendable {
     }
 
     /// Runs the checks on `request` for a route that needs `needs`.
+    ///
+    /// Only a route that needs a session counts a wrong token against the peer; on the others
+    /// (the page, the assets, `GET /api/session`, `POST /api/pair`, unknown paths) a stale
+    /// cookie is just no session, so a page load after an unpairing locks nobody out. Every
+    /// refusal of a request with a stale cookie carries ``clearingCookie(tls:)``; an allowed one
+    /// says so in ``Allowed/staleCookie`` (issue 29).
     /// - Parameters:
     ///   - request: The whole request.
     ///   - needs: What its route needs.
@@ -153,19 +163,29 @@ struct RequestGuard: Sendable {
         // 2. The session cookie.
         let tokens = Self.cookies(named: Self.cookieName, in: request)
         var session: Pairing.Session?
-        if needs.session || !tokens.isEmpty {
+        var stale = false
+        func refused(_ response: HTTPResponse) -> Verdict {
+            guard stale else { return .refused(response) }
+            var cleared = response
+            cleared.headers.append(Self.clearingCookie(tls: request.isTLS))
+            return .refused(cleared)
+        }
+        if needs.session {
             switch pairing.authenticate(tokens: tokens, peer: request.peer, at: now) {
             case .paired(let found): session = found
-            case .notPaired where needs.session: return .refused(Self.refusal(401, "not paired"))
-            case .rateLimited where needs.session:
-                return .refused(
+            case .notPaired:
+                stale = !tokens.isEmpty
+                return refused(Self.refusal(401, "not paired"))
+            case .rateLimited:
+                stale = !tokens.isEmpty && pairing.session(tokens: tokens) == nil
+                return refused(
                     Self.refusal(
                         429, "too many wrong codes or tokens: try again in a minute",
-                        extra: [
-                            HTTPHeader("Retry-After", "60")
-                        ]))
-            case .notPaired, .rateLimited: session = nil
+                        extra: [HTTPHeader("Retry-After", "60")]))
             }
+        } else if !tokens.isEmpty {
+            session = pairing.session(tokens: tokens)
+            stale = session == nil
         }
         let type = Self.mediaType(request.header("content-type"))
         let isPost = request.method == "POST"
@@ -177,35 +197,45 @@ struct RequestGuard: Sendable {
                     candidate = Fields.form(request.body)?.string("csrf")
                 }
                 guard let session, pairing.checkCSRF(candidate, for: session) else {
-                    return .refused(Self.refusal(403, candidate == nil ? "missing CSRF token" : "wrong CSRF token"))
+                    return refused(Self.refusal(403, candidate == nil ? "missing CSRF token" : "wrong CSRF token"))
                 }
             }
             if let origin = request.header("origin"), !isAllowed(origin: origin) {
-                return .refused(Self.refusal(403, "origin not allowed: \(Self.shortened(origin))"))
+                return refused(Self.refusal(403, "origin not allowed: \(Self.shortened(origin))"))
             }
         }
         // 4. The body.
         guard request.body.count <= Self.bodyLimit else {
-            return .refused(Self.refusal(413, "the body is larger than \(Self.bodyLimit) bytes"))
+            return refused(Self.refusal(413, "the body is larger than \(Self.bodyLimit) bytes"))
         }
         var fields = Fields()
         if !request.body.isEmpty || (isPost && type != nil) {
             switch type {
             case Self.jsonType?:
                 guard let read = Fields.json(request.body) else {
-                    return .refused(Self.refusal(400, "the body is not a flat JSON object of strings and integers"))
+                    return refused(Self.refusal(400, "the body is not a flat JSON object of strings and integers"))
                 }
                 fields = read
             case Self.formType?:
                 guard let read = Fields.form(request.body) else {
-                    return .refused(Self.refusal(400, "the body is not a well-formed form"))
+                    return refused(Self.refusal(400, "the body is not a well-formed form"))
                 }
                 fields = read
             default:
-                return .refused(Self.refusal(415, "the body must be \(Self.jsonType) or \(Self.formType)"))
+                return refused(Self.refusal(415, "the body must be \(Self.jsonType) or \(Self.formType)"))
             }
         }
-        return .allowed(Allowed(session: session, fields: fields, isForm: type == Self.formType))
+        return .allowed(Allowed(session: session, fields: fields, isForm: type == Self.formType, staleCookie: stale))
+    }
+
+    /// The `Set-Cookie` field that clears the session cookie.
+    ///
+    /// `eggtimer_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`, and `Secure` on TLS. Pure.
+    /// - Parameter tls: Whether the request came over TLS.
+    /// - Returns: The field.
+    static func clearingCookie(tls: Bool) -> HTTPHeader {
+        HTTPHeader(
+            "Set-Cookie", "\(cookieName)=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" + (tls ? "; Secure" : ""))
     }
 
     /// Whether `origin` is `http://HOST` or `https://HOST` with HOST allowed.
