@@ -98,6 +98,7 @@ extension KitchenAPI {
     /// - Parameters:
     ///   - timer: The timer as its status gave it.
     ///   - now: The wall clock now, Unix milliseconds (the deadlines' clock).
+    /// - Returns: The timer with its `remaining` as of `now`.
     static func timeLeft(of timer: WebTimer, atWall now: Int64) -> WebTimer {
         guard timer.state == .counting || timer.state == .snoozed, let deadline = timer.deadlineUnixMilliseconds
         else { return timer }
