@@ -10,6 +10,19 @@ import Testing
     private let soon = { ContinuousClock.now + .seconds(20) }
     private let clearing = "eggtimer_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
 
+    /// A pairing POST without a code in its body (the code sent in the URL's query instead) is a
+    /// 400 that costs none of the code's five tries: after six of them the code still pairs.
+    @Test func aCodeInTheURLIs400AndCostsNoTry() throws {
+        let web = try WebKitchen()
+        let code = try web.pairingCode()
+        for _ in 0..<6 {
+            let refused = try web.request("POST", "/api/pair?code=\(code)", json: "{}", session: false)
+            #expect(refused.status == 400 && refused.text.contains("in the body"), "\(refused.status) \(refused.text)")
+        }
+        let paired = try web.request("POST", "/api/pair", json: "{\"code\":\"\(code)\"}", session: false)
+        #expect(paired.status == 200, "\(paired.status) \(paired.text)")
+    }
+
     /// A second device paired with a fresh code: its cookie (`eggtimer_session=…`) and CSRF token.
     private func pairAnother(_ web: WebKitchen) throws -> (cookie: String, csrf: String) {
         let code = try web.pairingCode()

@@ -77,6 +77,17 @@ import WebServer
         #expect(refusal(guardian.check(noHost, needs: .change, pairing: &pairing, at: t0))?.0 == 403)
     }
 
+    /// RFC 9112 §3.2: a request with more than one Host field is a 400, even when the first is
+    /// allowed (an intermediary may have read the other).
+    @Test func twoHostFieldsAre400() throws {
+        var (pairing, session) = try paired()
+        var twice = request(cookie: "eggtimer_session=\(session.token)", csrf: session.csrf)
+        twice.headers.append(HTTPHeader("Host", "evil.example"))
+        #expect(refusal(guardian.check(twice, needs: .change, pairing: &pairing, at: t0))?.0 == 400)
+        twice.headers.removeLast()
+        #expect(refusal(guardian.check(twice, needs: .change, pairing: &pairing, at: t0)) == nil)
+    }
+
     @Test func theHostIsCheckedFirstAndTheBodyLast() throws {
         var (pairing, _) = try paired()
         let everythingWrong = request(

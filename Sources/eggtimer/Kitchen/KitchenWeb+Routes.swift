@@ -157,7 +157,11 @@ extension KitchenWeb {
     private func pair(_ request: HTTPRequest, _ allowed: RequestGuard.Allowed, at now: ContinuousClock.Instant)
         -> HTTPResponse
     {
-        let code = allowed.fields.string("code") ?? ""
+        // No code in the body (one sent in the URL's query, which is never read, or none): a
+        // mistake of the client's, not a guess, so it costs none of the code's five tries.
+        guard let code = allowed.fields.string("code"), !code.isEmpty else {
+            return KitchenAPI.error(400, "send the pairing code in the body (code=NNNNNN), never in the URL")
+        }
         switch kitchen.pairing.pair(code: code, peer: request.peer, at: now) {
         case .paired(let token):
             var cookie = "\(RequestGuard.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"

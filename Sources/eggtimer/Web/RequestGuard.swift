@@ -155,7 +155,10 @@ struct RequestGuard: Sendable {
     func check(
         _ request: HTTPRequest, needs: Needs, pairing: inout Pairing, at now: ContinuousClock.Instant
     ) -> Verdict {
-        // 1. Host.
+        // 1. Host: exactly one (RFC 9112 §3.2: more than one is a 400), and an allowed one.
+        guard request.headers.filter({ $0.name.asciiLowercased == "host" }).count <= 1 else {
+            return .refused(Self.refusal(400, "more than one Host header field"))
+        }
         let host = request.header("host") ?? ""
         guard isAllowed(host: host) else {
             return .refused(Self.refusal(403, "host not allowed: \(Self.shortened(host))"))
