@@ -23,6 +23,7 @@ final class PlaybackControl: Sendable {
     /// Which ringing of its player this is; events are tagged with it.
     let run: UInt64
     private let stopFlag = Atomic<Bool>(false)
+    private let deviceIndex = Atomic<Int>(0)
     private let call = Locked<DeviceCall?>(nil)
     private let wake = WakePipe()
 
@@ -56,6 +57,14 @@ final class PlaybackControl: Sendable {
     func enter(_ function: String, at instant: ContinuousClock.Instant) {
         call.withLock { $0 = DeviceCall(function: function, since: instant) }
     }
+
+    /// Records that the playback thread opens (or plays) the device at `index` of its player's
+    /// devices (0: the device, 1: the fallback device); called on the playback thread.
+    func use(device index: Int) { deviceIndex.store(index, ordering: .releasing) }
+
+    /// The index of the device the playback thread last opened (see ``use(device:)``); callable
+    /// from any thread.
+    var device: Int { deviceIndex.load(ordering: .acquiring) }
 
     /// Records that the device call has returned; called on the playback thread.
     func leave() {

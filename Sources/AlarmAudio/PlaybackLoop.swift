@@ -17,9 +17,14 @@ import SystemKit
 ///   passed on). A device that fails before that gets no recovery event, only another
 ///   ``AlarmPlayer/Event/deviceUnavailable(_:)``.
 /// - The backoff is reset only once a device has played, beyond its buffer, as long as the
-///   longest backoff delay (2 s of audio) without failing. A device that keeps failing sooner is
-///   retried ever more slowly (100 ms doubling to 2 s), so failure events never come faster than
-///   about one per 2 s in the long run, and loss/recovery pairs no faster than that either.
+///   longest backoff delay (1 s of audio) without failing. A device that keeps failing sooner is
+///   retried ever more slowly (100 ms doubling to ``AlarmPlayer/retryLimit``, 1 s), so failure
+///   events never come faster than about one a second in the long run, and a device that comes
+///   back is tried again within a second.
+///
+/// With a fallback device (``devices`` holds two names), a device that cannot be opened or is
+/// lost gives way to the other at once; the backoff waits only after every device failed in turn.
+/// A ringing plays on the device that last worked until it ends.
 ///
 /// Every call into the sink (open, write, recover, poll descriptors, drop, drain, close) is
 /// bracketed with ``PlaybackControl/enter(_:at:)`` and ``PlaybackControl/leave()``, stamped by the
@@ -60,14 +65,15 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     }
 
     let sound: AlarmSound
-    let device: String
+    /// The device names, for errors: the device first, then the fallback device if any.
+    let devices: [String]
     /// Whole passes to play; `nil` plays until stopped (and then paces non-pacing devices).
     let loops: Int?
     let startAt: ContinuousClock.Instant
     let timer: Timer
     let control: PlaybackControl
     let onEvent: @Sendable (AlarmPlayer.Event) -> Void
-    var backoff = Backoff(first: .milliseconds(100), limit: .seconds(2))
+    var backoff = Backoff(first: .milliseconds(100), limit: AlarmPlayer.retryLimit)
     /// The volume and fade-in applied to the samples (``Loudness/unchanged``: sample-exact).
     var loudness = Loudness.unchanged
     /// Interleaved samples played once before the loop on each opened device (a spoken line).
@@ -88,27 +94,43 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     private var awaitingRecovery = false
     /// The last open answered `EBUSY` (and that was reported).
     private var busy = false
+    /// Which of ``devices`` is tried or played now.
+    private(set) var deviceIndex: Int
+    /// Devices that failed in a row since one last opened; the backoff waits once all of them have.
+    private var failuresInRound = 0
+
+    /// The name of the device tried or played now.
+    private var device: String { devices[deviceIndex] }
 
     /// Creates a loop; nothing is opened until ``run(open:)``.
     ///
     /// - Parameters:
     ///   - sound: What to play; at least one frame.
-    ///   - device: The device name, for errors.
+    ///   - devices: The device names, for errors: the device, then the fallback device if any.
+    ///   - firstDevice: The index in `devices` to open first.
+    ///   - resuming: Whether this thread takes over a ringing whose device failed or stalled: it
+    ///     then sends ``AlarmPlayer/Event/deviceRecovered`` once a device proves it plays.
     ///   - loops: Whole passes to play, at least 1; `nil` until stopped.
     ///   - startAt: When to write the first frame; now or past means at once.
     ///   - timer: The clock and sleeper; also stamps the device calls recorded in `control`.
     ///   - control: The stop request, wake pipe and device-call record.
     ///   - onEvent: Called on the playback thread for every event but the last (``run(open:)``'s
     ///     report is that); must be cheap and must not block.
-    /// - Precondition: `sound.frames > 0`; `loops` is `nil` or positive.
+    /// - Precondition: `sound.frames > 0`; `loops` is `nil` or positive; `devices` not empty and
+    ///   `firstDevice` one of its indices.
     init(
-        sound: AlarmSound, device: String, loops: Int?, startAt: ContinuousClock.Instant, timer: Timer,
-        control: PlaybackControl, onEvent: @escaping @Sendable (AlarmPlayer.Event) -> Void
+        sound: AlarmSound, devices: [String], firstDevice: Int = 0, resuming: Bool = false, loops: Int?,
+        startAt: ContinuousClock.Instant, timer: Timer, control: PlaybackControl,
+        onEvent: @escaping @Sendable (AlarmPlayer.Event) -> Void
     ) {
         precondition(sound.frames > 0, "cannot loop an empty sound")
         precondition(loops.map { $0 > 0 } ?? true, "loops must be positive")
+        precondition(devices.indices.contains(firstDevice), "no such device")
         self.sound = sound
-        self.device = device
+        self.devices = devices
+        self.deviceIndex = firstDevice
+        self.awaitingRecovery = resuming
+        control.use(device: firstDevice)
         self.loops = loops
         self.startAt = startAt
         self.timer = timer
@@ -121,10 +143,11 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     /// Blocks the calling thread. Sends ``AlarmPlayer/Event/firstFrame(at:)``,
     /// ``AlarmPlayer/Event/deviceUnavailable(_:)`` and ``AlarmPlayer/Event/deviceRecovered``
     /// through `onEvent`, but not the ending: the caller makes that from the report.
-    /// - Parameter open: Opens the device; called again after each failure, with backoff between calls.
+    /// - Parameter open: Opens the device at an index of ``devices``; called again after each
+    ///   failure, with backoff between rounds.
     /// - Returns: What was played; see ``AlarmPlayer/Report``. `stoppedAt` is set exactly when the
     ///   ringing ended because a stop was requested.
-    mutating func run<Sink: PCMSink & ~Copyable>(open: () throws(ALSAError) -> Sink) -> AlarmPlayer.Report {
+    mutating func run<Sink: PCMSink & ~Copyable>(open: (Int) throws(ALSAError) -> Sink) -> AlarmPlayer.Report {
         precondition(lead.count % sound.channels == 0, "a lead must hold whole frames")
         let lead = self.lead
         sound.samples.withUnsafeBufferPointer { samples in
@@ -136,12 +159,14 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     }
 
     private mutating func runSessions<Sink: PCMSink & ~Copyable>(
-        _ samples: UnsafeBufferPointer<Int16>, lead: UnsafeBufferPointer<Int16>, open: () throws(ALSAError) -> Sink
+        _ samples: UnsafeBufferPointer<Int16>, lead: UnsafeBufferPointer<Int16>, open: (Int) throws(ALSAError) -> Sink
     ) {
         while !control.isStopRequested {
             var sink: Sink
             do {
-                sink = try calling("snd_pcm_open") { () throws(ALSAError) in try open() }
+                let index = deviceIndex
+                control.use(device: index)
+                sink = try calling("snd_pcm_open") { () throws(ALSAError) in try open(index) }
             } catch {
                 if error.code == EBUSY {
                     waitForBusyDevice()
@@ -152,6 +177,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
                 continue
             }
             busy = false
+            failuresInRound = 0
             switch play(samples, lead: lead, on: &sink) {
             case .stopped:
                 halt(&sink)
@@ -203,11 +229,16 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         timer.sleep(until: timer.now() + AlarmPlayer.busyRetry, control: control)
     }
 
-    /// Reports a device failure and waits out the backoff (ended early by a stop).
+    /// Reports a device failure, then moves to the next device (the fallback, or back to the
+    /// first), waiting out the backoff (ended early by a stop) once every device has failed in turn.
     private mutating func fail(_ error: AlarmError) {
         report.lastError = error
         awaitingRecovery = true
         onEvent(.deviceUnavailable(error))
+        failuresInRound += 1
+        deviceIndex = (deviceIndex + 1) % devices.count
+        guard failuresInRound >= devices.count else { return }
+        failuresInRound = 0
         let delay = backoff.next()
         timer.sleep(until: timer.now() + delay, control: control)
     }
@@ -372,7 +403,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
         session.framesSinceOpen += written
         if awaitingRecovery, session.framesSinceOpen >= session.provenFrames {
             awaitingRecovery = false
-            onEvent(.deviceRecovered)
+            onEvent(.deviceRecovered(device: device))
         }
         if before < session.steadyFrames, session.framesSinceOpen >= session.steadyFrames { backoff.reset() }
     }

@@ -64,7 +64,8 @@ struct App {
         }
         defer { signals.close() }
         let player = AlarmPlayer(
-            sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
+            sound: startup.sound, device: options.device, fallbackDevice: options.fallback,
+            loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(clock: clock)
         loop.add(signals)
         loop.add(player)

@@ -69,7 +69,8 @@ struct EventLog {
             what = "--on-done command failed (" + (status.map { "exit \($0)" } ?? "signal \(signal ?? "?")") + ")"
         case .deviceUnavailable, .deviceRecovered:
             let reason = event.extra.first { $0.key == "reason" }.map { ": \($0.value)" } ?? ""
-            what = event.name == .deviceRecovered ? "audio device back" : "no audio device\(reason)"
+            let device = event.extra.first { $0.key == "device" }.map { " (\($0.value))" } ?? ""
+            what = event.name == .deviceRecovered ? "audio device back\(device)" : "no audio device\(reason)"
         }
         return line(what, label: event.label, at: event.at)
     }

@@ -264,7 +264,12 @@ extension Options {
         Spec(
             names: ["-D", "--device"], argument: "NAME", group: .timer,
             help: "ALSA PCM to play on (default \"default\"; see aplay -L)", fits: timersAndFollow, inConfigFile: true
-        ) { options, _, value in options.device = value },
+        ) { options, name, value throws(UsageError) in options.device = try deviceName(name, value) },
+        Spec(
+            names: ["--fallback-device"], argument: "NAME", group: .timer,
+            help: "ALSA PCM the alarm moves to when its device cannot be opened or stalls",
+            fits: timersAndFollow, inConfigFile: true
+        ) { options, name, value throws(UsageError) in options.fallbackDevice = try deviceName(name, value) },
         Spec(
             names: ["--sound"], argument: "PATH", group: .timer,
             help: "MP3 file to loop instead of the shipped alarm sound", fits: timersAndFollow, inConfigFile: true

@@ -66,6 +66,9 @@ struct Options: Equatable {
     var presets = Preset.eggs
     /// The ALSA PCM name, as aplay's `-D`.
     var device = "default"
+    /// `--fallback-device NAME`: the ALSA PCM a ringing moves to when ``device`` cannot be opened,
+    /// is lost or stalls; nil for none (see ``fallback``).
+    var fallbackDevice: String?
     /// `--sound PATH`, or nil for the shipped sound.
     var soundPath: SoundFilePath?
     /// Stop the alarm by itself after this many passes.

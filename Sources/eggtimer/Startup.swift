@@ -43,10 +43,31 @@ struct Startup {
             printError("eggtimer: warning: " + text)
             self.warnings.append(text)
         } catch {
+            if let fallback = options.fallback, Self.works(fallback, sound: sound) {
+                let text = "\(error); the alarm plays on the fallback device '\(fallback)'"
+                printError("eggtimer: warning: " + text)
+                self.warnings.append(text)
+                return
+            }
+            let fallback = options.fallback.map { " nor on the fallback device '\($0)'" } ?? ""
             printError(
-                "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell."
-                    + " Pick a device with -D NAME (see aplay -L).")
+                "eggtimer: \(error); the countdown runs anyway, and unless it answers by the deadline\(fallback)"
+                    + " the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L).")
             deviceProblem = error
+        }
+    }
+
+    /// Whether `device` is defined, opens and answers within ``AlarmPlayer/answerLimit`` now (or
+    /// is busy: held by another timer, it is there).
+    private static func works(_ device: String, sound: AlarmSound) -> Bool {
+        do {
+            try AlarmPlayer.checkDefined(device: device)
+            try AlarmPlayer.probe(device: device, sound: sound)
+            return true
+        } catch .deviceBusy {
+            return true
+        } catch {
+            return false
         }
     }
 

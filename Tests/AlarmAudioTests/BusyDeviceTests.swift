@@ -41,7 +41,7 @@ import Testing
             Issue.record("first event: \(String(describing: events.first))")
             return
         }
-        #expect(events.contains(.deviceRecovered))
+        #expect(events.contains(.deviceRecovered(device: "fake")))
         #expect(device.sessions == [Self.sound.samples], "the whole pass, from its first frame")
         #expect(device.calls.filter { $0 == .openFailed }.count == 12)
     }

@@ -6,7 +6,7 @@ import Testing
 /// A device call that never returns must not freeze the player's owner.
 ///
 /// Stop returns at once, the ringing is declared hung after `AlarmPlayer.answerLimit`, and the abandoned thread never plays
-/// again. Driven with fake devices that block until the test releases them, and a fake clock, so
+/// again. (A call that blocks while ringing, with no stop asked, is a stall: StallRetryTests.) Driven with fake devices that block until the test releases them, and a fake clock, so
 /// every instant is exact.
 @Suite struct HungDeviceTests {
     static let sound = AlarmSound(samples: (0..<2000).map { Int16($0 - 1000) }, sampleRate: 1000, channels: 2)
@@ -75,36 +75,6 @@ import Testing
         #expect(report.passes == 1)
         #expect(driver.events == [.firstFrame(at: try #require(report.firstFrameAt)), .finished(report)])
         #expect(device.sessions.last == Self.sound.samples)
-    }
-
-    /// A write that blocks while ringing (no stop asked) is declared hung once it has lasted the
-    /// limit, counted from that write (not from the start), and the abandoned thread stops rather
-    /// than ringing on once released.
-    @Test func writeBlockedWhileRingingIsDeclaredHungOnceItHasLastedTheLimit() throws {
-        let timer = FakeTimer()
-        var script = FakeDevice.State()
-        // 100-frame buffers at 1000 Hz: two writes at once, then one per 100 ms of (fake) pacing.
-        script.writes = [.accept(frames: 100), .accept(frames: 100), .accept(frames: 100), .stall]
-        let device = FakeDevice(channels: 2, bufferFrames: 100, timer: timer, state: script) { $0 == .close }
-        let player = player(device, timer: timer)
-        let t0 = timer.now()
-
-        player.start(at: t0, loops: nil, now: t0)
-        try #require(device.blocked.wait())
-        let blockedAt = timer.now()  // the fake clock does not move inside a device call
-        #expect(blockedAt == t0 + .milliseconds(200))
-
-        #expect(player.nextCheck == blockedAt + Self.limit)
-        #expect(!player.events(at: blockedAt + Self.limit - .milliseconds(1)).contains { $0.endsRinging })
-        #expect(
-            player.events(at: blockedAt + Self.limit + .milliseconds(1))
-                == [.hung(.deviceHung(device: "fake", call: "snd_pcm_writei"))])
-        #expect(!player.isRunning)
-
-        let callsWhenBlocked = device.calls.count
-        device.release()
-        try #require(device.waitForSignals())
-        #expect(Array(device.calls.dropFirst(callsWhenBlocked)) == [.write(frames: 100), .drop, .close])
     }
 
     /// A new start while a thread is blocked does not wait for it: the old ringing ends silently

@@ -125,7 +125,7 @@ import Testing
         #expect(
             events == [
                 .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(unavailable),
-                .deviceUnavailable(unavailable), .deviceRecovered, .finished(report),
+                .deviceUnavailable(unavailable), .deviceRecovered(device: "fake"), .finished(report),
             ])
         #expect(timer.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         #expect(
@@ -142,14 +142,14 @@ import Testing
         #expect(report.lastError == unavailable)
     }
 
-    @Test func backoffDoublesUpToTwoSecondsWhileNoDeviceOpens() throws {
+    @Test func backoffDoublesUpToOneSecondWhileNoDeviceOpens() throws {
         let timer = FakeTimer(sleepsBeforeParking: 8)
         var script = FakeDevice.State()
         script.opens = Array(repeating: ENOENT, count: 9)
         let device = FakeDevice(channels: 2, timer: timer, state: script)
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: 3)
 
-        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000, 2000].map { .milliseconds($0) })
+        #expect(timer.sleeps == [100, 200, 400, 800, 1000, 1000, 1000, 1000].map { .milliseconds($0) })
         let unavailable = AlarmError.deviceUnavailable(device: "fake", reason: errorText(ENOENT))
         #expect(events == Array(repeating: .deviceUnavailable(unavailable), count: 9))
         #expect(device.calls == Array(repeating: .openFailed, count: 9))
@@ -167,7 +167,7 @@ import Testing
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
-        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
+        #expect(timer.sleeps == [100, 200, 400, 800, 1000, 1000, 1000].map { .milliseconds($0) })
         #expect(events == Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(
             device.calls == Array([[FakeDevice.Call]](repeating: [.open, .failed(EIO), .close], count: 8).joined()))
@@ -193,7 +193,7 @@ import Testing
         let (report, events) = try playUntilParkedThenStop(driver(device, timer: timer), timer: timer, loops: nil)
 
         let lost = AlarmError.deviceLost(device: "fake", reason: errorText(EIO))
-        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000, 2000].map { .milliseconds($0) })
+        #expect(timer.sleeps == [100, 200, 400, 800, 1000, 1000, 1000].map { .milliseconds($0) })
         #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 8))
         #expect(report.framesWritten == 8 * 256)
         #expect(device.sessions.count == 8)
@@ -211,7 +211,7 @@ import Testing
         let player = AlarmPlayer(
             sound: Self.sound, device: "fake", timer: timer,
             onEvent: { event in
-                if event == .deviceRecovered { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
+                if event == .deviceRecovered(device: "fake") { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
             },
             open: { () throws(ALSAError) in try device.open() })
         let driver = PlayerDriver(player, now: timer.now)
@@ -223,7 +223,7 @@ import Testing
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
             driver.events == [
-                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost), .deviceRecovered,
+                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost), .deviceRecovered(device: "fake"),
                 .finished(report),
             ])
         #expect(marks.all == [512], "recovered after the second write of 256 frames, not the first")
@@ -231,14 +231,15 @@ import Testing
         #expect(device.sessions.last == copies(1))
     }
 
-    /// The backoff starts again from 100 ms only after a device has played 2 s (the longest delay)
-    /// beyond its buffer; one that fails sooner, recovered or not, is retried more slowly each time.
-    @Test func backoffResetsOnlyAfterADeviceHasPlayedTwoSecondsBeyondItsBuffer() throws {
+    /// The backoff starts again from 100 ms only after a device has played 1 s (the longest delay,
+    /// `AlarmPlayer.retryLimit`) beyond its buffer; one that fails sooner, recovered or not, is
+    /// retried more slowly each time.
+    @Test func backoffResetsOnlyAfterADeviceHasPlayedOneSecondBeyondItsBuffer() throws {
         let timer = FakeTimer(sleepsBeforeParking: 5)
         var script = FakeDevice.State()
         script.opens = [ENOENT, ENOENT]
         script.sessionWrites = [
-            Array(repeating: .accept(frames: 256), count: 9) + [.fail(EIO)],  // 2304 frames ≥ 256 + 2000
+            Array(repeating: .accept(frames: 256), count: 5) + [.fail(EIO)],  // 1280 frames ≥ 256 + 1000
             [.accept(frames: 256), .accept(frames: 256), .fail(EIO)],  // recovered, but not for long
             [.fail(EIO)],
             [.fail(EIO)],
@@ -253,7 +254,7 @@ import Testing
         #expect(
             events == [
                 .deviceUnavailable(unavailable), .deviceUnavailable(unavailable), .firstFrame(at: firstFrameAt),
-                .deviceRecovered, .deviceUnavailable(lost), .deviceRecovered, .deviceUnavailable(lost),
+                .deviceRecovered(device: "fake"), .deviceUnavailable(lost), .deviceRecovered(device: "fake"), .deviceUnavailable(lost),
                 .deviceUnavailable(lost), .deviceUnavailable(lost),
             ])
     }
@@ -277,9 +278,9 @@ import Testing
             PlayerDriver(player, now: timer.now), timer: timer, loops: nil, startAt: startAt)
 
         let lost = AlarmError.deviceLost(device: name, reason: errorText(EIO))
-        #expect(timer.sleeps == [100, 200, 400, 800, 1600, 2000].map { .milliseconds($0) })
+        #expect(timer.sleeps == [100, 200, 400, 800, 1000, 1000].map { .milliseconds($0) })
         #expect(events == [.firstFrame(at: startAt)] + Array(repeating: .deviceUnavailable(lost), count: 7))
-        #expect(!events.contains(.deviceRecovered))
+        #expect(!events.contains(.deviceRecovered(device: "fake")))
         #expect(report.lastError == lost)
         #expect(!TestFiles.exists("/nonexistent/eggtimer-test.raw"))
     }

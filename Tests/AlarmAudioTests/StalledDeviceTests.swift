@@ -79,4 +79,61 @@ import Testing
         #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "the abandoned thread never closed the device")
         #expect(driver.poll().isEmpty)
     }
+
+    /// A FIFO whose reader stops reading and comes back, three times in one ringing: each stall is
+    /// reported (not an ending), the device is tried again while it lasts, and playback resumes
+    /// each time the reader returns (issue 37). Real alsa-lib, real threads, the real clock; every
+    /// wait is for an event (the player's, or the pipe's), never a sleep.
+    @Test func aFifoWhoseReaderStallsAndReturnsIsPlayedAgainEachTime() throws {
+        let fifo = Fifo()
+        fifo.openReader()
+        try #require(fifo.shrink() > 0, "cannot size the pipe")
+        let player = AlarmPlayer(sound: AlarmSound.builtInTone(), device: fifo.deviceName)
+        let driver = PlayerDriver(player, now: { .now })
+        var reading = true
+        /// Takes events (and, while `reading`, the pipe's bytes) until `predicate` holds for an event.
+        func pump(until predicate: (AlarmPlayer.Event) -> Bool) -> Bool {
+            let giveUp = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < giveUp {
+                var ready = [
+                    pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: reading ? fifo.reader : -1, events: Int16(POLLIN), revents: 0),
+                ]
+                let wake = player.nextCheck.map { ContinuousClock.now.duration(to: $0) } ?? .milliseconds(100)
+                _ = poll(&ready, 2, Int32(max(1, min(wake, .milliseconds(100)) / .milliseconds(1))))
+                if reading { _ = fifo.readWaiting() }
+                if driver.poll().contains(where: predicate) { return true }
+            }
+            return false
+        }
+        func isStall(_ event: AlarmPlayer.Event) -> Bool { if case .stalled = event { true } else { false } }
+        func isBack(_ event: AlarmPlayer.Event) -> Bool { if case .deviceRecovered = event { true } else { false } }
+        func isFirst(_ event: AlarmPlayer.Event) -> Bool { if case .firstFrame = event { true } else { false } }
+
+        driver.start(at: .now, loops: nil)
+        try #require(pump(until: isFirst), "nothing reached the FIFO")
+        for round in 1...3 {
+            reading = false  // the speaker stalls: the pipe fills and the writer blocks
+            try #require(pump(until: isStall), "round \(round): the stall was never reported")
+            #expect(player.isRunning, "round \(round): a stall ended the ringing")
+            reading = true  // it answers again
+            try #require(pump(until: isBack), "round \(round): playback never resumed")
+        }
+        #expect(!driver.events.contains { $0.endsRinging })
+        #expect(driver.events.filter(isStall).count == 3)
+        #expect(driver.events.filter(isBack).count == 3)
+        #expect(driver.longestCall < .milliseconds(100), "a player call blocked for \(driver.longestCall)")
+        driver.stop()
+        #expect(pump(until: \.endsRinging))
+        if case .stopped? = driver.events.last {} else { Issue.record("ended \(String(describing: driver.events.last))") }
+        #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "a playback thread never closed the device")
+        // Every abandoned thread returns and posts its ending (just after its close).
+        let giveUp = ContinuousClock.now + .seconds(30)
+        while player.stuckThreads > 0, ContinuousClock.now < giveUp {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 100)
+            _ = player.events(at: .now)
+        }
+        #expect(player.stuckThreads == 0)
+    }
 }

@@ -23,7 +23,7 @@ import Testing
         #expect(controller.state == .silent)
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(31)), at: t0 + .seconds(31))
         #expect(controller.state == .ringing)
-        let back = names(controller.handle(audio: .deviceRecovered, at: t0 + .milliseconds(31_100)))
+        let back = names(controller.handle(audio: .deviceRecovered(device: "default"), at: t0 + .milliseconds(31_100)))
         #expect(back == ["device_recovered"])
         let finished = controller.handle(audio: .finished(.init(passes: 2)), at: t0 + .seconds(34))
         #expect(names(finished) == ["acknowledged", "exit 0"])
@@ -48,7 +48,7 @@ import Testing
         }
         logged += names(controller.tick(at: t0 + .seconds(2)))
         logged += names(controller.handle(audio: .firstFrame(at: t0 + .seconds(3)), at: t0 + .seconds(3)))
-        logged += names(controller.handle(audio: .deviceRecovered, at: t0 + .milliseconds(3100)))
+        logged += names(controller.handle(audio: .deviceRecovered(device: "default"), at: t0 + .milliseconds(3100)))
         #expect(logged.filter { $0 == "device_unavailable" }.count == 1, "\(logged)")
         #expect(logged.filter { $0 == "device_recovered" }.count == 1, "\(logged)")
         #expect(logged.firstIndex(of: "sounding")! < logged.firstIndex(of: "device_recovered")!)

@@ -258,7 +258,7 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
         _ = controller.tick(at: t0 + .seconds(4))
         _ = controller.handle(audio: .deviceUnavailable(lost), at: t0 + .seconds(4))
         _ = controller.tick(at: t0 + .seconds(5))
-        _ = controller.handle(audio: .deviceRecovered, at: t0 + .milliseconds(5200))
+        _ = controller.handle(audio: .deviceRecovered(device: "default"), at: t0 + .milliseconds(5200))
         _ = controller.handle(audio: .firstFrame(at: t0 + .milliseconds(5200)), at: t0 + .milliseconds(5200))
         #expect(controller.tick(at: t0 + .seconds(7)).isEmpty)
         #expect(names(controller.handle(key: .enter, at: t0 + .seconds(8))) == ["stopAlarm"])

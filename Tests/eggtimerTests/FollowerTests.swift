@@ -163,6 +163,17 @@ private func ack(_ node: String, _ label: String) -> FollowerEffect {
         #expect(core.handle(.audio(.deviceUnavailable(failed)), at: t0 + .milliseconds(100), wall: wall(100)) == [])
     }
 
+    @Test func aStalledDeviceRingsTheBellWhileThePlayerTriesAgain() {
+        var core = follower()
+        _ = core.handle(state("ringing"), at: t0, wall: wall())
+        let hung = AlarmError.deviceHung(device: "default", call: "snd_pcm_writei")
+        #expect(
+            core.handle(.audio(.stalled(hung)), at: t0, wall: wall()) == [
+                .warn("warning: \(hung); the terminal bell rings instead"), .ringBell,
+            ])
+        #expect(core.playing, "the player goes on trying: no second ringing is started")
+    }
+
     @Test func aHungDeviceStartsTheRingAgainWithTheBell() {
         var core = follower()
         _ = core.handle(state("ringing"), at: t0, wall: wall())

@@ -67,12 +67,14 @@ private let lost = AlarmError.deviceLost(device: "default", reason: "lost audio 
         #expect(names(controller.handle(round: [.audio(stopped(at: at))], at: at)).last == "exit 69")
     }
 
-    @Test func aDeviceThatHungBeforeTheKeyMakes69() {
+    @Test func aDeviceThatStalledBeforeTheKeyMakes69() {
         var controller = armedTwoSecondTimer()
         let deadline = t0 + .seconds(2)
         _ = controller.handle(round: [.tick], at: deadline)
-        _ = controller.handle(round: [.audio(.hung(lost))], at: deadline + .milliseconds(500))
-        #expect(names(controller.handle(round: [.key(.enter)], at: deadline + .seconds(1))).last == "exit 69")
+        _ = controller.handle(round: [.audio(.stalled(lost))], at: deadline + .milliseconds(500))
+        _ = controller.handle(round: [.key(.enter)], at: deadline + .seconds(1))
+        let at = deadline + .seconds(1)
+        #expect(names(controller.handle(round: [.audio(stopped(at: at))], at: at)).last == "exit 69")
     }
 
     @Test func aFailedDeviceThatRecoveredAndPlaysCountsAsHeard() {
@@ -80,7 +82,7 @@ private let lost = AlarmError.deviceLost(device: "default", reason: "lost audio 
         let deadline = t0 + .seconds(2)
         _ = controller.handle(round: [.tick], at: deadline)
         _ = controller.handle(round: [.audio(.deviceUnavailable(lost))], at: deadline + .milliseconds(100))
-        _ = controller.handle(round: [.audio(.deviceRecovered)], at: deadline + .seconds(1))
+        _ = controller.handle(round: [.audio(.deviceRecovered(device: "default"))], at: deadline + .seconds(1))
         _ = controller.handle(round: [.key(.enter)], at: deadline + .milliseconds(1100))
         let at = deadline + .milliseconds(1200)
         #expect(names(controller.handle(round: [.audio(stopped(at: at))], at: at)).last == "exit 0")

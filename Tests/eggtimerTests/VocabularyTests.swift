@@ -214,22 +214,45 @@ typealias ExitStatus = eggtimer.ExitStatus
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.tick(at: t0 + .seconds(2))
         _ = controller.handle(audio: .firstFrame(at: t0 + .seconds(2)), at: t0 + .seconds(2))
-        // Its write blocked 0.4 s after the first frame; the hang is declared 0.5 s later.
+        // Its write blocked 0.4 s after the first frame; the stall is declared 0.5 s later.
         let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
-        _ = controller.handle(audio: .hung(hung), at: t0 + .milliseconds(2900))
-        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(3))).suffix(2) == ["acknowledged", "exit 69"])
+        _ = controller.handle(audio: .stalled(hung), at: t0 + .milliseconds(2900))
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(3))) == ["stopAlarm"])
+        let at = t0 + .milliseconds(3001)
+        #expect(names(controller.handle(audio: stopped(at: at), at: at)).suffix(2) == ["acknowledged", "exit 69"])
     }
 
-    @Test func anAlarmHungWhileRingingFallsBackToTheBell() {
+    /// A stall while ringing (no stop asked) is not the ringing's end: the bell takes over, the
+    /// player goes on trying, and a key must still stop it.
+    @Test func anAlarmStalledWhileRingingRingsTheBellWhileThePlayerTriesAgain() {
         var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
         _ = controller.tick(at: t0 + .seconds(2))
         let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
-        let effects = controller.handle(audio: .hung(hung), at: t0 + .milliseconds(2600))
+        let effects = controller.handle(audio: .stalled(hung), at: t0 + .milliseconds(2600))
         #expect(names(effects) == ["device_unavailable", "bell"])
         #expect(controller.state == .silent)
-        // Nothing to stop any more: the acknowledgement is logged at once.
-        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(4))) == ["bell", "acknowledged", "exit 69"])
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(4))) == ["bell", "stopAlarm"])
+        let at = t0 + .milliseconds(4001)
+        #expect(names(controller.handle(audio: stopped(at: at), at: at)) == ["acknowledged", "exit 69"])
+    }
+
+    /// A stalled device that answers again plays the alarm again: the state is `ringing`, the log
+    /// says the device is back, and the alarm counts as heard.
+    @Test func aStalledDeviceThatAnswersAgainRingsAgainAndCountsAsHeard() {
+        var controller = Controller(configuration: .init(), start: .plain(.seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        let hung = AlarmError.deviceHung(device: "d", call: "snd_pcm_writei")
+        _ = controller.handle(audio: .stalled(hung), at: t0 + .milliseconds(2600))
+        #expect(controller.state == .silent)
+        let back = controller.handle(audio: .deviceRecovered(device: "d"), at: t0 + .seconds(5))
+        #expect(names(back) == ["device_recovered"])
+        #expect(controller.state == .ringing)
+        _ = controller.tick(at: t0 + .seconds(6))
+        #expect(names(controller.handle(key: .enter, at: t0 + .seconds(6))) == ["stopAlarm"])
+        let at = t0 + .milliseconds(6001)
+        #expect(names(controller.handle(audio: stopped(at: at), at: at)) == ["acknowledged", "exit 0"])
     }
 
     @Test func aKeyStopsAPomodoroIntervalAlarmPlayingOnIntoTheBreak() {

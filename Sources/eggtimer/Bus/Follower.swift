@@ -59,7 +59,8 @@ struct Follower {
         if keyboard?.enter() != true { keyboard = nil }
         defer { keyboard?.restore() }
         let player = AlarmPlayer(
-            sound: startup.sound, device: options.device, loudness: options.loudness(for: startup.sound))
+            sound: startup.sound, device: options.device, fallbackDevice: options.fallback,
+            loudness: options.loudness(for: startup.sound))
         var loop = EventLoop(clock: clock)
         defer { loop.close() }
         loop.add(signals)

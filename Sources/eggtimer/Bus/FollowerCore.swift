@@ -204,7 +204,7 @@ struct FollowerCore {
     private mutating func handle(_ event: AlarmPlayer.Event, into effects: inout [FollowerEffect]) {
         switch event {
         case .firstFrame, .deviceRecovered: deviceDown = false
-        case .deviceUnavailable(let error):
+        case .deviceUnavailable(let error), .stalled(let error):
             if !deviceDown { effects.append(.warn("warning: \(error); the terminal bell rings instead")) }
             deviceDown = true
         case .hung(let error):

@@ -52,12 +52,14 @@ extension Controller {
                 event(.sounding, ringing.run, at: instant, extra: [("deadline_t_mono_ns", .instant(ringing.since))]))
         case .deviceUnavailable(let error):
             deviceFailed(error, at: now)
-        case .deviceRecovered:
+        case .deviceRecovered(let device):
             if case .ringing(var ringing) = mode {
                 ringing.playingSince = now
                 mode = .ringing(ringing)
             }
-            if audio.silent || audio.returning { emit(event(.deviceRecovered, currentRun, at: now)) }
+            if audio.silent || audio.returning {
+                emit(event(.deviceRecovered, currentRun, at: now, extra: [("device", .text(device))]))
+            }
             audio.silent = false
             audio.returning = false
             audio.notice = nil
@@ -73,9 +75,12 @@ extension Controller {
             if ringing.loops != nil { acknowledge(ringing, by: "loops", at: now) }
         case .stopped(let report):
             handleAudioEnd(stoppedAt: report.stoppedAt)
+        case .stalled(let error):
+            // The device stopped taking audio when the call that stalled began, not when the stall
+            // was declared: frames queued since then were not heard. The player tries again.
+            deviceFailed(error, at: now, stalledSince: now.advanced(by: .zero - AlarmPlayer.answerLimit))
         case .hung(let error):
-            // The device stopped taking audio when the call that hung began, not when the hang
-            // was declared: frames queued since then were not heard.
+            // A stop went unanswered: as for a stall, and the ringing is over.
             deviceFailed(error, at: now, stalledSince: now.advanced(by: .zero - AlarmPlayer.answerLimit))
             handleAudioEnd(stoppedAt: nil, hung: true)
         }

@@ -157,7 +157,7 @@ extension Kitchen {
     /// Plays `sound` once on the kitchen's device (the speaker test, a spoken answer); `what`
     /// begins the lines of its end.
     func play(_ sound: AlarmSound, loudness: Loudness, as what: String, at now: ContinuousClock.Instant) {
-        let player = AlarmPlayer(sound: sound, device: options.device, loudness: loudness)
+        let player = AlarmPlayer(sound: sound, device: options.device, fallbackDevice: options.fallback, loudness: loudness)
         player.start(at: now, loops: 1, now: now)
         (speakerTest, speakerUse) = (player, what)
         loop.add(player)
@@ -167,9 +167,11 @@ extension Kitchen {
     /// one line, and the player goes.
     func handleSpeakerTest(_ event: AlarmPlayer.Event) {
         guard let player = speakerTest else { return }
-        if case .deviceUnavailable(let error) = event {
+        switch event {
+        case .deviceUnavailable(let error), .stalled(let error):
             say("\(speakerUse): \(error)")
             return player.stop(at: clock.now())
+        default: break
         }
         guard event.endsRinging else { return }
         loop.remove(player)

@@ -54,6 +54,9 @@ final class FakeDevice: Sendable {
         var pendingDrains = 0
         /// The next call of this kind blocks (once) until ``release()``; it then goes on as scripted.
         var blockAt: BlockPoint?
+        /// Every open blocks until ``release()`` (a device whose open never answers, however often
+        /// it is tried), signalling ``FakeDevice/entered`` each time.
+        var blockEveryOpen = false
         var calls: [Call] = []
         /// Samples of every accepted write, per session (one array per successful open).
         var sessions: [[Int16]] = []
@@ -70,6 +73,8 @@ final class FakeDevice: Sendable {
     let stuckPipe = WakePipe()
     /// Opened when a call blocks at `blockAt`.
     let blocked = DispatchGate()
+    /// Signalled each time an open blocks under `blockEveryOpen`.
+    let entered = DispatchSemaphore(value: 0)
     fileprivate let releasedGate = DispatchGate()
     /// Signalled once per call matching `signalOn`.
     let signal = DispatchSemaphore(value: 0)
@@ -113,6 +118,10 @@ final class FakeDevice: Sendable {
     /// The opener to hand to `AlarmPlayer`.
     func open() throws(ALSAError) -> FakeSink {
         blockIfScripted(at: .open)
+        if state.withLock({ $0.blockEveryOpen }) {
+            entered.signal()
+            _ = releasedGate.wait()
+        }
         let failure: Int32? = state.withLock { state in
             let next = state.opens.isEmpty ? nil : state.opens.removeFirst()
             if next == nil {
@@ -239,6 +248,9 @@ final class FakeTimer: PlaybackTimer {
     var sleeps: [Duration] { slept.withLock { $0 } }
 
     func now() -> ContinuousClock.Instant { current.withLock { $0 } }
+
+    /// Moves the clock on to `instant` (never back), as time passing between the owner's looks.
+    func advance(to instant: ContinuousClock.Instant) { current.withLock { $0 = max($0, instant) } }
 
     func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {
         let wait = now().duration(to: deadline)
