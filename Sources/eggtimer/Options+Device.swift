@@ -5,9 +5,10 @@ extension Options {
     /// (`sysdefault:CARD=Headphones`, `bluealsa:DEV=00:11:22:33:44:55,PROFILE=a2dp`).
     static let deviceNameLimit = 255
 
-    /// An ALSA PCM name for `-D` or `--fallback-device`: not empty, at most ``deviceNameLimit``
-    /// bytes, and no control characters (a name from a config file or a script that swallowed a
-    /// tab or a newline would otherwise fail only at the deadline, in silence).
+    /// An ALSA PCM name for `-D` or `--fallback-device`: at most ``deviceNameLimit`` bytes and no
+    /// control characters (a name from a script that swallowed a tab or a newline would otherwise
+    /// fail only at the deadline, in silence). An empty value is refused before this, as for
+    /// every option.
     /// - Parameters:
     ///   - name: Who gave it, for the message.
     ///   - value: The name as given.
@@ -15,7 +16,6 @@ extension Options {
     /// - Throws: `UsageError` naming the option and the bad value (exit 64, or 78 from the config
     ///   file).
     static func deviceName(_ name: ValueSource, _ value: String) throws(UsageError) -> String {
-        guard !value.isEmpty else { throw name.error("needs an ALSA device name (see aplay -L), got ''") }
         guard value.utf8.count <= deviceNameLimit else {
             throw name.error("takes at most \(deviceNameLimit) bytes, got \(value.utf8.count)")
         }

@@ -62,7 +62,7 @@ private func message(_ text: String) -> String? {
 
 @Suite struct ConfigFileErrorTests {
     static let keys =
-        "device, sound, ring-for, volume, ramp, announce, voice, soft, medium, hard, size, weight, from, "
+        "device, fallback-device, sound, ring-for, volume, ramp, announce, voice, soft, medium, hard, size, weight, from, "
         + "fridge-temperature, altitude, water, "
         + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, http, http-cert, http-key, http-host, max-timers, keys, key-4, key-5, key-6, key-7, key-8, key-9"
 
@@ -91,6 +91,8 @@ private func message(_ text: String) -> String? {
         (#"device = "a\nb""#, #"1: device: unknown escape '\n' in quotes (only \" and \\)"#),
         ("device = a\u{1B}[2Jb", "1: device: has a control character in its value"),
         ("device = \"a\tb\"", "1: device: has a control character in its value"),
+        (#"fallback-device = """#, "1: fallback-device: needs a value"),
+        ("fallback-device = " + String(repeating: "x", count: 256), "1: fallback-device: takes at most 255 bytes, got 256"),
         ("volume = 5\ndevice = null\nvolume = 6", "3: volume: given twice (first on line 1)"),
         ("soft = x\nvolume 1", "1: soft: invalid duration 'x': no number in it"),  // the first bad line
         ("volume 1\nsoft = x", "1: expected 'key = value', got 'volume 1'"),
@@ -241,7 +243,7 @@ private func message(_ text: String) -> String? {
     @Test func theKeysAreTheOptionsMarkedForTheFile() {
         #expect(
             Options.configSpecs.map(\.key) == [
-                "device", "sound", "ring-for", "volume", "ramp", "announce", "voice", "soft", "medium", "hard", "size",
+                "device", "fallback-device", "sound", "ring-for", "volume", "ramp", "announce", "voice", "soft", "medium", "hard", "size",
                 "weight", "from",
                 "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
                 "mqtt-prefix", "http", "http-cert", "http-key", "http-host", "max-timers", "keys", "key-4", "key-5",
