@@ -155,7 +155,8 @@ extension Options {
         built\-in tone through the same ALSA path. The device is tried at start (a warning names it, the
         reason, and \fB\-D\fR/\fBaplay \-L\fR), then opened again 1.5 s before the deadline so the first
         frame goes out on time. While ringing, underruns and suspends are recovered; a vanished device is
-        reopened with backoff. A device another process holds is no fault: a \fBhw:\fR or \fBplughw:\fR
+        reopened with backoff (100 ms doubling to 1 s: a device that comes back plays again within a
+        second). A device another process holds is no fault: a \fBhw:\fR or \fBplughw:\fR
         card lets one process at a time play, and opening it then fails with EBUSY (another timer rings on
         it). Busy at start only warns; busy at the deadline, the timer is \fBsilent\fR ("is busy") while
         it asks again every 200 ms, without backoff, and plays its sound from the start within 200 ms
@@ -164,8 +165,17 @@ extension Options {
         due together so ring one after the other, none silenced; to hear them at once, see KITCHEN PI
         (\fBdmix\fR). While no device works the terminal bell rings and the title flashes; an
         alarm that reached no device exits 69, never 0. A device call that has not returned within 500 ms
-        (a stalled sound server, a Bluetooth sink, a driver stuck in the kernel) declares the device hung:
-        its thread is abandoned and the bell takes over; keys, Ctrl\-C and SIGTERM work throughout. A lost
+        (a stalled sound server, a Bluetooth sink or USB speaker waking from power saving, a driver stuck
+        in the kernel) declares the device stalled: the timer is \fBsilent\fR, the bell takes over, the
+        stuck thread is abandoned, and 250 ms later the device is tried again on a new thread, for as long
+        as the alarm rings: a new try at most every 750 ms, with at most 4 stuck threads at once (then the
+        next try starts the moment one of them returns, which is when the device answers again). When
+        the device answers, the alarm plays again from the start of its sound (\fBdevice_recovered\fR);
+        every stall in one ringing recovers the same way. \fB\-\-fallback\-device\fR \fINAME\fR (config
+        \fBfallback\-device\fR) names a second device (another card, or PipeWire's or PulseAudio's
+        \fBdefault\fR): a ringing whose device cannot be opened, is lost or stalls moves to it at once,
+        and plays there until it ends (the next ringing tries the device first again); the start\-up check
+        tries it too. Keys, Ctrl\-C and SIGTERM work throughout. A lost
         log never silences the alarm: standard output that fails (\fB| head \-n 1\fR, \fB>/dev/full\fR,
         journald restarting) stops the log with one line on standard error, and the countdown, the alarm
         and the exit status go on; standard descriptors closed at start are opened on /dev/null. Keys
