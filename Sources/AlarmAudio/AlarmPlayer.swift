@@ -170,6 +170,10 @@ public final class AlarmPlayer {
     /// 3 s of a stall at the full rate; after that a new try waits for one of them to return.
     public static let stuckThreadLimit = 4
 
+    /// The call named when a device has made no room for audio for ``answerLimit`` (the thread
+    /// waits in `poll` for it, as `snd_pcm_wait` would).
+    static let starvedCall = "snd_pcm_wait"
+
     /// ``answerLimit`` as text for messages, for example "500 ms".
     static var answerLimitText: String { "\(Int(answerLimit / .milliseconds(1))) ms" }
 
@@ -435,7 +439,8 @@ public final class AlarmPlayer {
     /// sends it; an ending's report carries the ringing's first frame and last stall.
     ///
     /// A device call (open, write, recover, poll descriptors, drop, drain, close) that has lasted
-    /// ``answerLimit`` at `now` gives ``Event/stalled(_:)`` while the ringing plays and
+    /// ``answerLimit`` at `now`, or an open device that has made no room for audio that long (the
+    /// call is then named `snd_pcm_wait`), gives ``Event/stalled(_:)`` while the ringing plays and
     /// ``Event/hung(_:)`` (an ending) once a stop was asked; an unanswered stop alone also gives
     /// ``Event/hung(_:)``. Sleeping for the start instant or between reopening attempts, and
     /// waiting in `poll` for room in the buffer, are not device calls.
@@ -472,7 +477,8 @@ public final class AlarmPlayer {
         if let hang {
             current.control.requestStop()
             current.thread?.detach()
-            if current.control.currentCall != nil { stuckRuns.insert(current.control.run) }
+            // Counted until its ending comes (at once from a thread that was only waiting for room).
+            if current.thread != nil { stuckRuns.insert(current.control.run) }
             if current.stopDeadline != nil {
                 ringing = nil
                 events.append(.hung(hang))
@@ -512,6 +518,7 @@ public final class AlarmPlayer {
             return stuckRuns.count < Self.stuckThreadLimit ? max(retryAt, lastCheck) : nil
         }
         var check = current.control.currentCall.map { $0.since + Self.answerLimit } ?? lastCheck + Self.answerLimit
+        if let starved = current.control.starvedSince { check = min(check, starved + Self.answerLimit) }
         if let stopDeadline = current.stopDeadline { check = min(check, stopDeadline) }
         if inbox.descriptor < 0 { check = min(check, lastCheck + .milliseconds(10)) }
         return check
@@ -524,6 +531,13 @@ public final class AlarmPlayer {
         let call = ringing.control.currentCall
         if let call, now >= call.since + Self.answerLimit {
             return .deviceHung(device: devices[ringing.control.device], call: call.function)
+        }
+        // A device that has made no room for audio that long stalls the alarm too (unless the
+        // thread is only waiting to see a stop: then it is leaving).
+        if !ringing.control.isStopRequested, let starved = ringing.control.starvedSince,
+            now >= starved + Self.answerLimit
+        {
+            return .deviceHung(device: devices[ringing.control.device], call: Self.starvedCall)
         }
         if let stopDeadline = ringing.stopDeadline, now >= stopDeadline {
             return .deviceHung(device: devices[ringing.control.device], call: call?.function ?? "stop request")

@@ -25,6 +25,7 @@ final class PlaybackControl: Sendable {
     private let stopFlag = Atomic<Bool>(false)
     private let deviceIndex = Atomic<Int>(0)
     private let call = Locked<DeviceCall?>(nil)
+    private let starved = Locked<ContinuousClock.Instant?>(nil)
     private let wake = WakePipe()
 
     /// Creates the control and its non-blocking, close-on-exec wake pipe.
@@ -73,4 +74,19 @@ final class PlaybackControl: Sendable {
 
     /// The device call the playback thread is in, if any; callable from any thread.
     var currentCall: DeviceCall? { call.withLock { $0 } }
+
+    /// Records that the open device has had no room for audio since `instant` (a write took no
+    /// frames and the thread waits for room); called on the playback thread.
+    ///
+    /// A device that never makes room (a sound server stopped with SIGSTOP, a sink that stopped
+    /// consuming) stalls the alarm as surely as a call that never returns, without any call
+    /// blocking: the thread only waits in `poll`.
+    func starving(since instant: ContinuousClock.Instant) { starved.withLock { $0 = $0 ?? instant } }
+
+    /// Records that the device took frames again (or was closed); called on the playback thread.
+    func fed() { starved.withLock { $0 = nil } }
+
+    /// Since when the open device has taken no frames while the thread waited for room; `nil`
+    /// while it takes them. Callable from any thread.
+    var starvedSince: ContinuousClock.Instant? { starved.withLock { $0 } }
 }

@@ -209,6 +209,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
 
     /// Closes `sink`, recorded as the device call `snd_pcm_close`.
     private func close<Sink: PCMSink & ~Copyable>(_ sink: consuming Sink) {
+        control.fed()
         control.enter("snd_pcm_close", at: timer.now())
         sink.close()
         control.leave()
@@ -296,6 +297,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
             if written == 0 {
                 session.devicePaces = true
                 session.justRecovered = false  // the wait below keeps this from spinning
+                control.starving(since: timer.now())  // until a write takes frames again
                 do {
                     try waitUntilWritable(&descriptors, sinkDescriptors: sinkDescriptors, sink: sink)
                 } catch {
@@ -379,6 +381,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     /// Counts `written` frames accepted by the sink (of the lead when `inLead`, else of the
     /// current pass) and sends the events they earn.
     private mutating func accept(_ written: Int, inLead: Bool, session: inout Session) {
+        control.fed()
         if report.firstFrameAt == nil || session.paceStart == nil {
             let now = timer.now()
             if report.firstFrameAt == nil {

@@ -113,6 +113,43 @@ import Testing
         #expect(device.sessions.contains(Self.sound.samples))
     }
 
+    /// A device that stops making room for audio (a sound server stopped with SIGSTOP) stalls the
+    /// alarm without any call blocking: after `answerLimit` with no frame taken it is a stall too,
+    /// its thread (only waiting in poll) leaves at once, and a new try plays.
+    @Test func aDeviceThatMakesNoRoomForAudioIsAStallToo() throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.sessionWrites = [[.accept(frames: 100)] + Array(repeating: .wouldBlock, count: 10_000), []]
+        let device = FakeDevice(channels: 2, bufferFrames: 100, timer: timer, state: script) { $0 == .wouldBlock }
+        let player = AlarmPlayer(sound: Self.sound, device: "fake", timer: timer) { () throws(ALSAError) in
+            try device.open()
+        }
+        let t0 = timer.now()
+        player.start(at: t0, loops: 1, now: t0)
+        try #require(device.waitForSignals())  // the first write that found no room
+        #expect(!player.events(at: t0 + Self.limit - .milliseconds(1)).contains { if case .stalled = $0 { true } else { false } })
+        #expect(player.nextCheck == t0 + Self.limit)
+        let stall = AlarmError.deviceHung(device: "fake", call: "snd_pcm_wait")
+        #expect(player.events(at: t0 + Self.limit) == [.stalled(stall)])
+        timer.advance(to: t0 + Self.limit + AlarmPlayer.stallRetry)
+        let driver = PlayerDriver(player, now: timer.now)
+        let report = try #require(driver.waitForReport())
+        #expect(driver.events == [.deviceRecovered(device: "fake"), .finished(report)])
+        #expect(device.sessions.last == Self.sound.samples)
+        #expect(Self.waitUntilNoneIsStuck(player), "the waiting thread never left")
+    }
+
+    /// Takes the player's events until no abandoned thread is stuck; `false` after 30 s.
+    static func waitUntilNoneIsStuck(_ player: AlarmPlayer) -> Bool {
+        let giveUp = ContinuousClock.now + .seconds(30)
+        while player.stuckThreads > 0, ContinuousClock.now < giveUp {
+            var ready = pollfd(fd: player.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 100)
+            _ = player.events(at: .now)
+        }
+        return player.stuckThreads == 0
+    }
+
     /// With a fallback device, a stall moves the ringing to it at once; the next ringing starts on
     /// the first device again.
     @Test func aStallMovesTheRingingToTheFallbackDevice() throws {
