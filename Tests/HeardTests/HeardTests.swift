@@ -236,4 +236,38 @@ import Testing
             print("heard again \(Double(again) / 1e6) ms after the restarted server answered")
         }
     }
+
+    /// The sound server stalls (SIGSTOP) and comes back (SIGCONT) twice in one ringing: each time
+    /// the timer says it is silent, and the alarm is heard again once the server answers (issue 37:
+    /// before, the first stall turned the alarm into the terminal bell for the rest of the ringing).
+    @Test func ringingIsHeardAgainAfterEachStallOfTheServer() throws {
+        let server = try PulseServer()
+        let monitor = try Monitor(server)
+        defer { monitor.stop() }
+        let run = EggtimerRun(["1", "-D", "pulse"], server: server)
+        defer { server.send(SIGCONT) }
+        _ = try #require(run.waitForEvent("sounding", timeout: .seconds(20)))
+        try #require(monitor.waitForSound(frames: PulseServer.sampleRate / 2, timeout: .seconds(10)), "not heard")
+
+        for round in 1...2 {
+            server.send(SIGSTOP)
+            try #require(
+                run.waitForEvent("device_unavailable", occurrence: round, timeout: .seconds(10)) != nil,
+                "round \(round): the stalled server was not noticed")
+            server.send(SIGCONT)
+            let continued = bootNanoseconds()
+            try #require(
+                run.waitForEvent("device_recovered", occurrence: round, timeout: .seconds(10)) != nil,
+                "round \(round): the alarm did not come back")
+            let back = bootNanoseconds()
+            // Heard again: a quarter of a second of sound (the sound's beeps) arrived after that.
+            let heard = monitor.output.wait(timeout: .seconds(10)) {
+                Recording($0).loudFrames(after: back) >= PulseServer.sampleRate / 4
+            }
+            #expect(heard, "round \(round): nothing heard after the device came back")
+            print("round \(round): device_recovered \(Double(back - continued) / 1e6) ms after SIGCONT")
+        }
+        run.output.child.signal(SIGUSR1)
+        #expect(run.wait(timeout: .seconds(10)) == .exited(0), "heard: exit 0")
+    }
 }

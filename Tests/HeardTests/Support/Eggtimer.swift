@@ -30,12 +30,14 @@ final class EggtimerRun {
             stderrPath: server.directory + "/eggtimer.log")
     }
 
-    /// Waits until a JSON line of `event` has been printed; returns that line.
-    func waitForEvent(_ event: String, timeout: Duration) -> String? {
+    /// Waits until the `occurrence`th JSON line of `event` (1: the first) has been printed;
+    /// returns that line.
+    func waitForEvent(_ event: String, occurrence: Int = 1, timeout: Duration) -> String? {
         var found: String?
         output.wait(timeout: timeout) { chunks in
             let text = String(decoding: chunks.flatMap(\.bytes), as: UTF8.self)
-            found = text.split(separator: "\n").first { $0.contains("\"event\":\"\(event)\"") }.map(String.init)
+            let lines = text.split(separator: "\n").filter { $0.contains("\"event\":\"\(event)\"") }
+            found = lines.count >= occurrence ? String(lines[occurrence - 1]) : nil
             return found != nil
         }
         return found

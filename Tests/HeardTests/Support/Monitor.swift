@@ -85,6 +85,17 @@ struct Recording {
     /// The last frame that is not silent, if any.
     var lastLoudFrame: Int? { (0..<frameCount).reversed().first { !isSilent($0) } }
 
+    /// How many frames that arrived after `instant` (CLOCK_BOOTTIME ns) are not silent.
+    func loudFrames(after instant: Int64) -> Int {
+        var loud = 0
+        var start = 0
+        for (end, stamp) in chunkEnds {
+            if stamp > instant { loud += (start..<end).count { !isSilent($0) } }
+            start = end
+        }
+        return loud
+    }
+
     /// When frame `index` arrived: its chunk's CLOCK_BOOTTIME stamp, in nanoseconds.
     func time(ofFrame index: Int) -> Int64 {
         (chunkEnds.first { $0.frameEnd > index } ?? chunkEnds[chunkEnds.count - 1]).stamp

@@ -85,6 +85,10 @@ final class PulseServer {
         self.server = nil
     }
 
+    /// Sends `signal` to the running server: SIGSTOP stalls it as a sound server that stops
+    /// answering does (its clients' streams get no room and their calls wait), SIGCONT ends that.
+    func send(_ signal: Int32) { server?.signal(signal) }
+
     /// Stops the server with SIGTERM (SIGKILL after 5 s) and reaps it.
     func stop() {
         guard let server else { return }
