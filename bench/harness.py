@@ -52,6 +52,7 @@ class Settings:
             self.gap_loops = 3
             self.cg_loops = (2, 6)
             self.heard_onset_runs, self.heard_stop_runs = 1, 1
+            self.heard_stall_runs = 2
             self.heard_cost_s, self.heard_busy_s = 3, 5
         else:
             self.short_s, self.long_s = 10, 60
@@ -66,6 +67,7 @@ class Settings:
             self.gap_loops = 20
             self.cg_loops = (10, 100)
             self.heard_onset_runs, self.heard_stop_runs = 7, 5
+            self.heard_stall_runs = 5
             self.heard_cost_s, self.heard_busy_s = 10, 60
 
 

@@ -18,6 +18,7 @@ from bench.harness import Events, HarnessError, finish_process, log, now_ns, tra
 from bench.memory import memory_breakdown
 from bench.procfs import read_smaps, resident_by_section, snapshot, window_cost
 from bench.services import FRAME_BYTES, PULSE_RATE, Monitor, PulseServer
+from bench.stall import heard_stall
 from bench.stats import median, mismatched_frames
 
 
@@ -52,6 +53,8 @@ def heard(bench):
         result.extend(heard_speaking(bench, server, monitor, result))
         log(f"heard: underruns ringing {bench.s.heard_busy_s} s with both cores busy")
         result.extend(heard_busy(bench, server, monitor))
+        log(f"heard: stall recovery ({bench.s.heard_stall_runs} server stalls in one ringing)")
+        result.extend(heard_stall(bench, server, monitor))
     except Exception as error:  # reported; the other figures stand
         bench.problems.append(f"heard phase: {type(error).__name__}: {error}")
         traceback.print_exc()

@@ -95,6 +95,8 @@ TARGETS = [
     ("heard_ringing_cpu_pct_eggtimer", "context", None),
     ("heard_ringing_wakeups_per_s_eggtimer", "context", None),
     ("heard_underruns_ringing_busy", "0", lambda v: v == 0),
+    ("stall_recovery_ms_median", "≤ 1000", lambda v: v <= 1000),
+    ("stall_recovery_ms_max", "≤ 1000", lambda v: v <= 1000),
     ("heard_mismatched_frames_ringing_busy", "context", None),
     ("heard_peak_rss_ratio_vs_mpg123", "≤ 2", lambda v: v <= 2),
     ("heard_peak_rss_mb_eggtimer", "context", None),

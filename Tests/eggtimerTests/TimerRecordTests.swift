@@ -14,7 +14,7 @@ import TimerText
         deadlineBootNanoseconds: 12_345_678_901_234, deadlineUnixNanoseconds: 1_796_000_000_123_456_789, remaining: nil,
         bootID: "707ed7c7-4f1c-4f38-9c13-ece405ac5c28", pid: 4242,
         alarm: .init(
-            device: "file:'/tmp/a b',raw",
+            device: "file:'/tmp/a b',raw", fallbackDevice: "default",
             sound: SoundFilePath(bytes: Array("/R".utf8) + [0xE9] + Array("veil.mp3".utf8)),
             loops: 3, ringFor: .seconds(120), volume: 40, ramp: .milliseconds(1500), onDone: "echo done\nrm -f x"))
 
@@ -22,6 +22,7 @@ import TimerText
         let text = full.text
         #expect(text.hasPrefix("eggtimer-record 1\nlabel=1h 30m\nkind=egg\npreset=Soft\n"))
         #expect(text.contains("sound_hex=2f52e97665696c2e6d7033\n"), "bytes that are not UTF-8 survive")
+        #expect(text.contains("\nfallback_device=default\n"), "the fallback device is kept for recover")
         #expect(text.contains("on_done_hex="), "a command with a newline is written in hex")
         #expect(!text.contains("rm -f"))
         #expect(try TimerRecord(parsing: Array(text.utf8)) == full)
@@ -170,8 +171,8 @@ import TimerText
 
     @Test(arguments: [
         ("total_ns", "300000000001", 5), ("deadline_boot_ns", "12345678901234", 7),
-        ("deadline_unix_ns", "1796000000123456789", 8), ("ring_for_ns", "120000000000", 14),
-        ("ramp_ns", "1500000000", 16),
+        ("deadline_unix_ns", "1796000000123456789", 8), ("ring_for_ns", "120000000000", 15),
+        ("ramp_ns", "1500000000", 17),
     ])
     func outOfRangeTimesMakeTheRecordCorruptNamingTheLine(key: String, value: String, line: Int) {
         for number in Self.boundaryNumbers + ["3599999000000001", "0"]

@@ -71,7 +71,8 @@ struct RecordKeeper {
             return nil
         }
         let alarm = TimerRecord.Alarm(
-            device: options.device, sound: options.soundPath.map(absoluteSound), loops: options.loops,
+            device: options.device, fallbackDevice: options.fallback, sound: options.soundPath.map(absoluteSound),
+            loops: options.loops,
             ringFor: options.ringFor,
             volume: options.volume, ramp: options.ramp, onDone: options.onDone, say: options.say,
             announce: options.announce == true, voice: options.voice)

@@ -116,6 +116,7 @@ enum Resume {
             options.resumeRecord = path
             options.label = record.label
             options.device = record.alarm.device
+            options.fallbackDevice = record.alarm.fallbackDevice
             options.soundPath = record.alarm.sound
             options.loops = record.alarm.loops
             options.ringFor = record.alarm.ringFor

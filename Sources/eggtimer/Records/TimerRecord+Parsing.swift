@@ -195,6 +195,7 @@ extension TimerRecord {
             throw .corrupt(line: 0, reason: "no 'device'")
         }
         alarm.device = device
+        alarm.fallbackDevice = try fields.text("fallback_device")
         if let field = fields.values["sound_hex"] {
             guard let bytes = bytes(hex: field.value), !bytes.isEmpty else {
                 throw .corrupt(line: field.line, reason: "'sound_hex' is not hex")

@@ -28,6 +28,7 @@ import TimerText
 /// pid=4242                          the process that wrote it
 /// pid_start=123456                  its start, clock ticks after boot (/proc/PID/stat field 22)
 /// device=default                    -D
+/// fallback_device=default           --fallback-device, absent for none
 /// sound_hex=2f686f6d65…             --sound, absent for the shipped sound
 /// loops=3                           --loops, absent: until acknowledged
 /// ring_for_ns=…  volume=100  ramp_ns=…  on_done=…      --ring-for, --volume, --ramp, --on-done
@@ -68,6 +69,8 @@ struct TimerRecord: Equatable, Sendable {
     /// The options that ring the timer, as given on its command line.
     struct Alarm: Equatable, Sendable {
         var device = "default"
+        /// `--fallback-device`; nil for none (records written before it read as none).
+        var fallbackDevice: String?
         var sound: SoundFilePath?
         var loops: Int?
         var ringFor: Duration?
@@ -146,6 +149,7 @@ struct TimerRecord: Equatable, Sendable {
         add("pid", "\(pid)")
         add("pid_start", pidStart.map { "\($0)" })
         addText("device", alarm.device)
+        addText("fallback_device", alarm.fallbackDevice)
         add("sound_hex", alarm.sound.map { Self.hex($0.bytes) })
         add("loops", alarm.loops.map { "\($0)" })
         add("ring_for_ns", alarm.ringFor.map { "\($0.nanoseconds)" })
