@@ -141,6 +141,19 @@ import Testing
         }
     }
 
+    /// Waits until the timer behind `watch` exits (its stream ends): by then it has logged its
+    /// last event (`acknowledged` comes once its player has stopped, after the state said `done`).
+    private func awaitExit(of watch: ControlWatch) throws -> Bool {
+        let deadline = soon()
+        while true {
+            switch try watch.next(until: deadline) {
+            case .line: continue
+            case .ended: return true
+            case .quiet: return false
+            }
+        }
+    }
+
     private func stop(_ kitchen: PipedChild) {
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
@@ -173,6 +186,7 @@ import Testing
         #expect(try awaitState("ringing", on: watch))
         #expect(try press(pad, kitchen, .enter, until: "key: tea: alarm stopped"), "\(kitchen.stdout)")
         #expect(try awaitState("done", on: watch))
+        #expect(try awaitExit(of: watch))
         #expect(pad.house.log("tea").contains(#""event":"acknowledged""#), "the timer's own event")
         #expect(pad.house.captured > 0, "it rang into the file PCM")
         stop(kitchen)
