@@ -283,10 +283,14 @@ public final class AlarmPlayer {
 
     /// Creates a player around any sink and timer with one or two devices: the seam for tests.
     /// - Parameters:
+    ///   - sound: What to play; at least one frame.
     ///   - devices: The device names used in errors: the device, then the fallback device if any.
+    ///   - timer: The clock and sleeper of the playback threads (see
+    ///     ``init(sound:device:timer:loudness:onEvent:open:)``).
+    ///   - loudness: The volume and fade-in of every ringing.
+    ///   - onEvent: Also called on the playback thread with each event as it is posted.
     ///   - open: Opens the sink of the device at an index of `devices`; called on the playback
     ///     thread, again after each failure.
-    ///   - The rest: as ``init(sound:device:timer:loudness:onEvent:open:)``.
     /// - Precondition: `sound.frames > 0`; one or two devices.
     init<Sink: PCMSink & ~Copyable>(
         sound: AlarmSound, devices: [String], timer: some PlaybackTimer, loudness: Loudness = .unchanged,

@@ -86,7 +86,8 @@ final class PlaybackControl: Sendable {
     /// Records that the device took frames again (or was closed); called on the playback thread.
     func fed() { starved.withLock { $0 = nil } }
 
-    /// Since when the open device has taken no frames while the thread waited for room; `nil`
-    /// while it takes them. Callable from any thread.
+    /// Since when the open device has taken no frames while the thread waited for room.
+    ///
+    /// `nil` while it takes them. Callable from any thread.
     var starvedSince: ContinuousClock.Instant? { starved.withLock { $0 } }
 }

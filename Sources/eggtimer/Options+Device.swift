@@ -5,10 +5,11 @@ extension Options {
     /// (`sysdefault:CARD=Headphones`, `bluealsa:DEV=00:11:22:33:44:55,PROFILE=a2dp`).
     static let deviceNameLimit = 255
 
-    /// An ALSA PCM name for `-D` or `--fallback-device`: at most ``deviceNameLimit`` bytes and no
-    /// control characters (a name from a script that swallowed a tab or a newline would otherwise
-    /// fail only at the deadline, in silence). An empty value is refused before this, as for
-    /// every option.
+    /// Checks an ALSA PCM name for `-D` or `--fallback-device`.
+    ///
+    /// At most ``deviceNameLimit`` bytes and no control characters (a name from a script that
+    /// swallowed a tab or a newline would otherwise fail only at the deadline, in silence). An
+    /// empty value is refused before this, as for every option.
     /// - Parameters:
     ///   - name: Who gave it, for the message.
     ///   - value: The name as given.
@@ -20,7 +21,8 @@ extension Options {
             throw name.error("takes at most \(deviceNameLimit) bytes, got \(value.utf8.count)")
         }
         guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw name.error("needs an ALSA device name without control characters, got '\(value.escapingControlCharacters)'")
+            throw name.error(
+                "needs an ALSA device name without control characters, got '\(value.escapingControlCharacters)'")
         }
         return value
     }

@@ -211,7 +211,9 @@ import Testing
         let player = AlarmPlayer(
             sound: Self.sound, device: "fake", timer: timer,
             onEvent: { event in
-                if event == .deviceRecovered(device: "fake") { marks.record(device.sessions.last.map { $0.count / 2 } ?? 0) }
+                if event == .deviceRecovered(device: "fake") {
+                    marks.record(device.sessions.last.map { $0.count / 2 } ?? 0)
+                }
             },
             open: { () throws(ALSAError) in try device.open() })
         let driver = PlayerDriver(player, now: timer.now)
@@ -223,7 +225,8 @@ import Testing
         let firstFrameAt = try #require(report.firstFrameAt)
         #expect(
             driver.events == [
-                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost), .deviceRecovered(device: "fake"),
+                .firstFrame(at: firstFrameAt), .deviceUnavailable(lost), .deviceUnavailable(lost),
+                .deviceRecovered(device: "fake"),
                 .finished(report),
             ])
         #expect(marks.all == [512], "recovered after the second write of 256 frames, not the first")
@@ -254,7 +257,8 @@ import Testing
         #expect(
             events == [
                 .deviceUnavailable(unavailable), .deviceUnavailable(unavailable), .firstFrame(at: firstFrameAt),
-                .deviceRecovered(device: "fake"), .deviceUnavailable(lost), .deviceRecovered(device: "fake"), .deviceUnavailable(lost),
+                .deviceRecovered(device: "fake"), .deviceUnavailable(lost), .deviceRecovered(device: "fake"),
+                .deviceUnavailable(lost),
                 .deviceUnavailable(lost), .deviceUnavailable(lost),
             ])
     }

@@ -62,9 +62,10 @@ import Testing
         #expect(player.stuckThreads == 0)
     }
 
-    /// A device whose every open blocks is tried every `answerLimit` + `stallRetry` until
-    /// `stuckThreadLimit` threads are stuck; then no more threads are started until one returns,
-    /// and the next try starts as soon as one does. Several stalls in one ringing each recover.
+    /// A device whose every open blocks is tried every `answerLimit` + `stallRetry`.
+    ///
+    /// Until `stuckThreadLimit` threads are stuck; then no more threads are started until one
+    /// returns, and the next try starts as soon as one does.
     @Test func triesOfADeviceThatStaysStalledAreBoundedAndResumeWhenItAnswers() throws {
         let timer = FakeTimer()
         var script = FakeDevice.State()
@@ -107,7 +108,10 @@ import Testing
         for _ in 1...AlarmPlayer.stuckThreadLimit { device.release() }
         let driver = PlayerDriver(player, now: timer.now)
         let report = try #require(driver.waitForReport())
-        #expect(driver.events == [.firstFrame(at: try #require(report.firstFrameAt)), .deviceRecovered(device: "fake"), .finished(report)])
+        #expect(
+            driver.events == [
+                .firstFrame(at: try #require(report.firstFrameAt)), .deviceRecovered(device: "fake"), .finished(report),
+            ])
         // The stuck threads' opens returned too, but they played nothing: one session holds the pass.
         #expect(device.sessions.filter { !$0.isEmpty }.count == 1)
         #expect(device.sessions.contains(Self.sound.samples))
@@ -127,7 +131,10 @@ import Testing
         let t0 = timer.now()
         player.start(at: t0, loops: 1, now: t0)
         try #require(device.waitForSignals())  // the first write that found no room
-        #expect(!player.events(at: t0 + Self.limit - .milliseconds(1)).contains { if case .stalled = $0 { true } else { false } })
+        #expect(
+            !player.events(at: t0 + Self.limit - .milliseconds(1)).contains {
+                if case .stalled = $0 { true } else { false }
+            })
         #expect(player.nextCheck == t0 + Self.limit)
         let stall = AlarmError.deviceHung(device: "fake", call: "snd_pcm_wait")
         #expect(player.events(at: t0 + Self.limit) == [.stalled(stall)])

@@ -80,10 +80,11 @@ import Testing
         #expect(driver.poll().isEmpty)
     }
 
-    /// A FIFO whose reader stops reading and comes back, three times in one ringing: each stall is
-    /// reported (not an ending), the device is tried again while it lasts, and playback resumes
-    /// each time the reader returns (issue 37). Real alsa-lib, real threads, the real clock; every
-    /// wait is for an event (the player's, or the pipe's), never a sleep.
+    /// A FIFO whose reader stops reading and comes back, three times in one ringing.
+    ///
+    /// Each stall is reported (not an ending), the device is tried again while it lasts, and
+    /// playback resumes each time the reader returns (issue 37). Real alsa-lib, real threads, the
+    /// real clock; every wait is for an event (the player's, or the pipe's), never a sleep.
     @Test func aFifoWhoseReaderStallsAndReturnsIsPlayedAgainEachTime() throws {
         let fifo = Fifo()
         fifo.openReader()
@@ -125,7 +126,10 @@ import Testing
         #expect(driver.longestCall < .milliseconds(100), "a player call blocked for \(driver.longestCall)")
         driver.stop()
         #expect(pump(until: \.endsRinging))
-        if case .stopped? = driver.events.last {} else { Issue.record("ended \(String(describing: driver.events.last))") }
+        if case .stopped? = driver.events.last {
+        } else {
+            Issue.record("ended \(String(describing: driver.events.last))")
+        }
         #expect(fifo.drainToEndOfFile(timeout: .seconds(30)), "a playback thread never closed the device")
         // Every abandoned thread returns and posts its ending (just after its close).
         let giveUp = ContinuousClock.now + .seconds(30)

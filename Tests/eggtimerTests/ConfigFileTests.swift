@@ -92,7 +92,10 @@ private func message(_ text: String) -> String? {
         ("device = a\u{1B}[2Jb", "1: device: has a control character in its value"),
         ("device = \"a\tb\"", "1: device: has a control character in its value"),
         (#"fallback-device = """#, "1: fallback-device: needs a value"),
-        ("fallback-device = " + String(repeating: "x", count: 256), "1: fallback-device: takes at most 255 bytes, got 256"),
+        (
+            "fallback-device = " + String(repeating: "x", count: 256),
+            "1: fallback-device: takes at most 255 bytes, got 256"
+        ),
         ("volume = 5\ndevice = null\nvolume = 6", "3: volume: given twice (first on line 1)"),
         ("soft = x\nvolume 1", "1: soft: invalid duration 'x': no number in it"),  // the first bad line
         ("volume 1\nsoft = x", "1: expected 'key = value', got 'volume 1'"),
@@ -243,7 +246,8 @@ private func message(_ text: String) -> String? {
     @Test func theKeysAreTheOptionsMarkedForTheFile() {
         #expect(
             Options.configSpecs.map(\.key) == [
-                "device", "fallback-device", "sound", "ring-for", "volume", "ramp", "announce", "voice", "soft", "medium", "hard", "size",
+                "device", "fallback-device", "sound", "ring-for", "volume", "ramp", "announce", "voice", "soft",
+                "medium", "hard", "size",
                 "weight", "from",
                 "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
                 "mqtt-prefix", "http", "http-cert", "http-key", "http-host", "max-timers", "keys", "key-4", "key-5",

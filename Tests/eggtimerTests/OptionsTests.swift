@@ -188,7 +188,10 @@ import TimerText
         (["1m", "--volume", "101"], "option '--volume' needs a whole number from 0 to 100 (percent), got '101'"),
         (["1m", "-D", "hw:0\n"], "option '-D' needs an ALSA device name without control characters, got 'hw:0\\x0A'"),
         (["1m", "--fallback-device", ""], "option '--fallback-device' needs a value, got ''"),
-        (["1m", "--fallback-device", String(repeating: "d", count: 256)], "option '--fallback-device' takes at most 255 bytes, got 256"),
+        (
+            ["1m", "--fallback-device", String(repeating: "d", count: 256)],
+            "option '--fallback-device' takes at most 255 bytes, got 256"
+        ),
         (["1m", "--volume", "-1"], "option '--volume' needs a whole number from 0 to 100 (percent), got '-1'"),
         (["1m", "--volume", "50.5"], "option '--volume' needs a whole number from 0 to 100 (percent), got '50.5'"),
         (["1m", "--volume", "%"], "option '--volume' needs a whole number from 0 to 100 (percent), got '%'"),

@@ -157,7 +157,8 @@ extension Kitchen {
     /// Plays `sound` once on the kitchen's device (the speaker test, a spoken answer); `what`
     /// begins the lines of its end.
     func play(_ sound: AlarmSound, loudness: Loudness, as what: String, at now: ContinuousClock.Instant) {
-        let player = AlarmPlayer(sound: sound, device: options.device, fallbackDevice: options.fallback, loudness: loudness)
+        let player = AlarmPlayer(
+            sound: sound, device: options.device, fallbackDevice: options.fallback, loudness: loudness)
         player.start(at: now, loops: 1, now: now)
         (speakerTest, speakerUse) = (player, what)
         loop.add(player)
