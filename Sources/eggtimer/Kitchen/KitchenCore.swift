@@ -201,9 +201,17 @@ struct KitchenCore {
     }
 
     /// A followed timer's watch ended: it no longer runs.
+    /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
+    ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
+    ///   device 'X': REASON)`.
     mutating func ended(socket: String) -> [KitchenEffect] {
         guard let last = timers.removeValue(forKey: socket) else { return [] }
-        return [.say("\(last.label): ended (pid \(last.pid), \(last.state.rawValue))")]
+        var how = last.state.rawValue
+        if last.deviceDown, last.state.isFinal || last.state == .silent {
+            let reason = last.silentReason ?? "its alarm reached no device"
+            how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
+        }
+        return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
     }
 
     /// A child of the kitchen exited (its timer ended, or failed to start).
