@@ -30,7 +30,9 @@ extension KitchenAPI {
 
     /// One timer's object: `node`, `label`, `state`, `remaining_s`, `duration_s` (or null),
     /// `deadline` (UTC ISO 8601 with milliseconds, or null), `kind`, `preset`, `phase` (each a
-    /// string or null), `device` (`ok` or `down`) and `local`.
+    /// string or null), `device` (`ok` or `down`), `silent` (why the alarm reaches no device,
+    /// once over why it rang unheard: `cannot open audio device 'X': REASON`; null when it does or
+    /// nothing says) and `local`.
     static func value(_ timer: WebTimer) -> JSONValue {
         func text(_ string: String?) -> JSONValue { string.map(JSONValue.string) ?? .null }
         return .object([
@@ -45,6 +47,7 @@ extension KitchenAPI {
             JSONMember("preset", text(timer.preset)),
             JSONMember("phase", text(timer.phase)),
             JSONMember("device", .string(timer.deviceDown ? "down" : "ok")),
+            JSONMember("silent", text(timer.silentReason)),
             JSONMember("local", .bool(timer.isLocal)),
         ])
     }
@@ -85,7 +88,7 @@ extension KitchenAPI {
         return WebTimer(
             node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
             deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: kind, preset: preset, phase: phase,
-            deviceDown: status.deviceDown, isLocal: true)
+            deviceDown: status.deviceDown, isLocal: true, silentReason: status.silentReason)
     }
 
     /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
@@ -120,7 +123,8 @@ extension KitchenAPI {
         return WebTimer(
             node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
             total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
-            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent, isLocal: false)
+            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
+            silentReason: payload.silent)
     }
 
     /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's
