@@ -81,6 +81,18 @@ import TimerModel
         #expect(json.contains(#""device":"down","silent":"# + JSONText.quoted(reason) + #","local":false}"#), "\(json)")
     }
 
+    /// Issue 37: ack-all's answer names the timers stopped and the silent ones, with the page's message.
+    @Test func ackAllNamesWhatItStoppedAndWhichWereSilent() {
+        let stopped = [KitchenCore.Stopped(label: "Soft", silent: false), .init(label: "Pasta", silent: true)]
+        #expect(
+            Self.text(KitchenAPI.acknowledged(3, stopped))
+                == #"{"acknowledged":3,"stopped":["Soft","Pasta"],"silent":["Pasta"],"#
+                + #""message":"Soft and Pasta stopped; Pasta never reached its speaker"}"#)
+        #expect(
+            Self.text(KitchenAPI.acknowledged(0, []))
+                == #"{"acknowledged":0,"stopped":[],"silent":[],"message":null}"#)
+    }
+
     @Test func namesAreDataNeverMarkup() {
         let payload = TimerStatePayload(
             state: "ringing", label: "<script>\"x\"</script>\u{2028}", node: "a\\b\n", durationSeconds: 60,

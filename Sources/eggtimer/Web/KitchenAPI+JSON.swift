@@ -52,6 +52,19 @@ extension KitchenAPI {
         ])
     }
 
+    /// The answer to `POST /api/ack-all`: `acknowledged` (how many were acknowledged or asked),
+    /// `stopped` and `silent` (this box's timers stopped, and those of them whose alarm never
+    /// reached a speaker: arrays of labels) and `message` (``KitchenCore/stoppedText(_:)``: `Soft
+    /// and Pasta stopped; Pasta never reached its speaker`, or null when none of this box's was).
+    static func acknowledged(_ count: Int, _ stopped: [KitchenCore.Stopped]) -> [UInt8] {
+        object([
+            ("acknowledged", .number(Double(count))),
+            ("stopped", .array(stopped.map { .string($0.label) })),
+            ("silent", .array(stopped.filter(\.silent).map { .string($0.label) })),
+            ("message", KitchenCore.stoppedText(stopped).map(JSONValue.string) ?? .null),
+        ])
+    }
+
     /// One timer's object as UTF-8 text (a start's 201, an action's 200).
     static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
 
