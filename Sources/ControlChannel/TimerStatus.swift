@@ -6,7 +6,8 @@ public import TimerModel
 /// apply, `deadline_ms=…`, `at=…`, `every=…`, `clock=unsynchronised`, `terminal=detached` (the
 /// keys of every eggtimer since the control socket came), then `total_ns=…`, `kind=…`,
 /// `preset=…`, `phase=…` and `device=down` (added for the kitchen's HTTP API: an older timer
-/// omits them and an older client ignores them). A timer makes one from its snapshot
+/// omits them and an older client ignores them), then `silent=REASON` beside `device=down` (issue
+/// 37: why the alarm reaches no device; once the timer is over, why it rang unheard). A timer makes one from its snapshot
 /// (``init(_:)``); a client reads one from a line (``init(line:)``). A plain value: any thread.
 public struct TimerStatus: Equatable, Sendable {
     /// The timer's label.
@@ -47,32 +48,38 @@ public struct TimerStatus: Equatable, Sendable {
     /// Whether the alarm reaches no device (the snapshot's device health is silent); field
     /// `device=down`.
     public var deviceDown = false
+    /// Why the alarm reaches no device (once over: why it rang unheard), one line of at most
+    /// ``reasonLimit`` bytes; nil when the device is not down or the line does not say (an older
+    /// timer). Field `silent`.
+    public var silentReason: String?
 
     /// Creates a status.
     public init(
         label: String, pid: Int32, state: TimerState, remaining: Duration, deadlineUnixMilliseconds: Int64?,
         at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false,
-        total: Duration? = nil, kind: TimerSnapshot.Kind? = nil, deviceDown: Bool = false
+        total: Duration? = nil, kind: TimerSnapshot.Kind? = nil, deviceDown: Bool = false,
+        silentReason: String? = nil
     ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
         (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
         (self.detached, self.total, self.kind, self.deviceDown) = (detached, total, kind, deviceDown)
+        self.silentReason = silentReason
     }
 
     /// The status line's fields of `snapshot`.
     ///
     /// Its label, pid, state, time left, wall deadline, schedule, clock, terminal, length, kind
-    /// and device health (the boot deadline stays off the line). The menu has no length or kind.
+    /// and device health with its reason (the boot deadline stays off the line). The menu has no
+    /// length or kind.
     public init(_ snapshot: TimerSnapshot) {
-        var deviceDown = false
-        if case .silent = snapshot.device { deviceDown = true }
+        let reason = snapshot.device.silentReason
         self.init(
             label: snapshot.label, pid: snapshot.pid, state: snapshot.state, remaining: snapshot.remaining,
             deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, at: snapshot.schedule?.at,
             every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
             detached: snapshot.detached, total: snapshot.kind == nil ? nil : snapshot.total, kind: snapshot.kind,
-            deviceDown: deviceDown)
+            deviceDown: reason != nil, silentReason: reason.map(Self.fieldText(reason:)))
     }
 
     /// The reply line: `ok` and the fields.
@@ -102,7 +109,27 @@ public struct TimerStatus: Equatable, Sendable {
         case nil: break
         }
         if deviceDown { fields.append("device=down") }
+        if deviceDown, let silentReason { fields.append("silent=\(Self.fieldText(reason: silentReason))") }
         return fields.joined(separator: "\t")
+    }
+
+    /// The longest `silent` reason a line carries, in bytes (a device name and alsa-lib's text fit
+    /// many times over); a longer one is cut at a character boundary and ends in `…`.
+    public static let reasonLimit = 400
+
+    /// `reason` as a `silent` field's value: each control character (a tab would split the line,
+    /// a newline end it) a space, at most ``reasonLimit`` bytes.
+    static func fieldText(reason: String) -> String {
+        let cleaned = String(
+            String.UnicodeScalarView(
+                reason.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : $0 }))
+        guard cleaned.utf8.count > reasonLimit else { return cleaned }
+        var cut = ""
+        for character in cleaned {
+            guard cut.utf8.count + character.utf8.count <= reasonLimit - "…".utf8.count else { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 
     /// The longest `total_ns` a reply may carry: 100 years, in nanoseconds (a timer's is at most
@@ -173,7 +200,9 @@ public struct TimerStatus: Equatable, Sendable {
             deadlineUnixMilliseconds: deadline, at: fields["at"].map(String.init),
             every: fields["every"].map(String.init), clockUnsynchronised: fields["clock"] == "unsynchronised",
             detached: fields["terminal"] == "detached", total: total, kind: Self.kind(of: fields),
-            deviceDown: fields["device"] == "down")
+            deviceDown: fields["device"] == "down",
+            silentReason: fields["device"] == "down"
+                ? fields["silent"].flatMap { $0.isEmpty ? nil : Self.fieldText(reason: String($0)) } : nil)
     }
 }
 

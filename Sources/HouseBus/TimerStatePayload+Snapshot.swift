@@ -5,6 +5,9 @@ public import TimerModel
 extension TimerStatePayload {
     /// The retained state payload of `snapshot` on `topics`; nil for the menu (no timer runs).
     ///
+    /// `silent` is the snapshot's device health's reason (``TimerSnapshot/DeviceHealth``): the
+    /// device's problem while it runs, why the alarm rang unheard once it is final.
+    ///
     /// Pure; any thread.
     /// - Parameters:
     ///   - snapshot: The timer as its controller sees it.
@@ -24,7 +27,8 @@ extension TimerStatePayload {
             durationSeconds: snapshot.total / .seconds(1), remainingSeconds: snapshot.remaining / .seconds(1),
             deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, instance: instance,
             publishedUnixMilliseconds: published?.unixMilliseconds, publisherClockSynchronised: published?.synchronised,
-            intervalSeconds: published != nil && !snapshot.state.isFinal ? interval / .seconds(1) : nil)
+            intervalSeconds: published != nil && !snapshot.state.isFinal ? interval / .seconds(1) : nil,
+            silent: snapshot.device.silentReason)
     }
 
     /// ``state`` in the shared vocabulary; nil for a word outside it (a newer eggtimer's, or a

@@ -8,6 +8,8 @@ import SystemKit
 /// the publisher's wall clock), `clock_synced` (whether that clock was synchronised then) and
 /// `interval_s` (the longest the publisher lets its state go without publishing it again, or
 /// `null` for a final state). The last four are absent from payloads of eggtimer before issue 20.
+/// `silent` (issue 37), only when it applies: why the alarm reaches no device (`cannot open audio
+/// device 'X': REASON`), while the timer runs or, in its final state, why it rang unheard.
 /// Pure; any thread.
 public struct TimerStatePayload: Sendable, Equatable {
     /// The largest payload ``parse(_:)`` reads, in bytes.
@@ -42,6 +44,9 @@ public struct TimerStatePayload: Sendable, Equatable {
     /// The longest the publisher lets this state go unrefreshed, in seconds; nil when it promises
     /// nothing (a final state, or a payload without it).
     public var intervalSeconds: Double?
+    /// Why the alarm reaches no device (in a final state: why it rang unheard); nil when it does
+    /// or the payload does not say. Key `silent`, a string, only when set.
+    public var silent: String?
 
     /// How many promised intervals a state may go unrefreshed before it counts as stale.
     public static let staleIntervals = 3
@@ -61,11 +66,13 @@ public struct TimerStatePayload: Sendable, Equatable {
     ///   - publishedUnixMilliseconds: When it is published (Unix milliseconds), or nil.
     ///   - publisherClockSynchronised: Whether the publisher's clock is synchronised, or nil.
     ///   - intervalSeconds: The promised republish interval in seconds, or nil.
+    ///   - silent: Why the alarm reaches no device, or nil.
     public init(
         state: String, label: String, node: String, durationSeconds: Double, remainingSeconds: Double,
         deadlineUnixMilliseconds: Int64?, instance: String? = nil, publishedUnixMilliseconds: Int64? = nil,
-        publisherClockSynchronised: Bool? = nil, intervalSeconds: Double? = nil
+        publisherClockSynchronised: Bool? = nil, intervalSeconds: Double? = nil, silent: String? = nil
     ) {
+        self.silent = silent
         self.instance = instance
         self.publishedUnixMilliseconds = publishedUnixMilliseconds
         self.publisherClockSynchronised = publisherClockSynchronised
@@ -117,7 +124,7 @@ public struct TimerStatePayload: Sendable, Equatable {
 
     /// The payload as compact JSON, UTF-8; seconds rounded to milliseconds; `instance`,
     /// `published`, `clock_synced` and `interval_s` only when set (`interval_s` null when
-    /// `published` is set without it).
+    /// `published` is set without it), then `silent` when set.
     public func json() -> [UInt8] {
         var members = [
             JSONMember("state", .string(state)),
@@ -140,6 +147,7 @@ public struct TimerStatePayload: Sendable, Equatable {
         } else if publishedUnixMilliseconds != nil {
             members.append(JSONMember("interval_s", .null))
         }
+        if let silent { members.append(JSONMember("silent", .string(silent))) }
         return JSONValue.object(members).json()
     }
 
@@ -147,8 +155,8 @@ public struct TimerStatePayload: Sendable, Equatable {
     ///
     /// - Parameter payload: The message payload.
     /// - Returns: The state, or nil for malformed JSON, a payload over ``byteLimit`` bytes, a
-    ///   missing or mistyped key (`instance` may be missing, `published`, `clock_synced` and
-    ///   `interval_s` missing or null, none mistyped), a `duration_s` or `remaining_s` beyond
+    ///   missing or mistyped key (`instance` may be missing, `published`, `clock_synced`,
+    ///   `interval_s` and `silent` missing or null, none mistyped), a `duration_s` or `remaining_s` beyond
     ///   ±``secondsLimit``, or a deadline that is not a UTC ISO 8601 timestamp.
     public static func parse(_ payload: [UInt8]) -> TimerStatePayload? {
         guard let object = JSONValue.parse(payload, byteLimit: byteLimit), case .object = object,
@@ -191,10 +199,16 @@ public struct TimerStatePayload: Sendable, Equatable {
         case .number(let value)?: interval = value
         default: return nil
         }
+        var silent: String?
+        switch object["silent"] {
+        case nil, .null?: silent = nil
+        case .string(let text)?: silent = text
+        default: return nil
+        }
         return TimerStatePayload(
             state: state, label: label, node: node, durationSeconds: duration, remainingSeconds: remaining,
             deadlineUnixMilliseconds: deadline, instance: instance, publishedUnixMilliseconds: published,
-            publisherClockSynchronised: synchronised, intervalSeconds: interval)
+            publisherClockSynchronised: synchronised, intervalSeconds: interval, silent: silent)
     }
 
     /// `seconds` rounded to a millisecond.

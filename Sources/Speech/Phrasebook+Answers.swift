@@ -1,14 +1,48 @@
 /// The kitchen's answers to the keypad's presses other than a start and a report (issue 28:
 /// every press is answered by voice).
 extension Phrasebook {
-    /// The answer when the alarms were acknowledged: "Pasta stopped", "Soft egg stopped" for one
-    /// timer, "Stopped" for several; "Pasta gestoppt", "Gestoppt".
-    /// - Parameter labels: The labels of the timers stopped.
+    /// The answer when the alarms were acknowledged, naming every timer stopped and those whose
+    /// alarm never reached a speaker (issue 37): "Pasta stopped", "Soft egg and Pasta stopped;
+    /// Pasta never reached its speaker", "Soft egg, Pasta and Rice stopped; Pasta and Rice never
+    /// reached their speakers"; "Weiches Ei und Pasta gestoppt; Pasta hat keinen Lautsprecher
+    /// erreicht". "Stopped" / "Gestoppt" when no label is given.
+    ///
+    /// The one wording of that answer: the kitchen's voice says it, and its log and the page show it
+    /// with `asWritten` (the labels as they are, `Soft` rather than "Soft egg").
+    /// - Parameters:
+    ///   - labels: The labels of the timers stopped, in the order to name them.
+    ///   - silent: Those of `labels` whose alarm never reached a speaker, in that order.
+    ///   - asWritten: Whether the labels stand as they are (the log, the page) rather than as
+    ///     spoken (``name(_:)``: an egg preset's singular).
     /// - Returns: One sentence, without a full stop.
-    public func stopped(_ labels: [String]) -> String {
-        let word = language == .english ? "stopped" : "gestoppt"
-        guard labels.count == 1, let label = labels.first else { return language == .english ? "Stopped" : "Gestoppt" }
-        return "\(name(label)) \(word)"
+    public func stopped(_ labels: [String], silent: [String] = [], asWritten: Bool = false) -> String {
+        guard !labels.isEmpty else { return language == .english ? "Stopped" : "Gestoppt" }
+        let named = { (labels: [String]) in self.list(asWritten ? labels : labels.map(self.name)) }
+        let stopped = "\(named(labels)) \(language == .english ? "stopped" : "gestoppt")"
+        guard !silent.isEmpty else { return stopped }
+        let one = silent.count == 1
+        let unheard =
+            language == .english
+            ? (one ? "never reached its speaker" : "never reached their speakers")
+            : (one ? "hat keinen Lautsprecher erreicht" : "haben keinen Lautsprecher erreicht")
+        return "\(stopped); \(named(silent)) \(unheard)"
+    }
+
+    /// What the kitchen says when a followed timer rings and its alarm reaches no device (issue
+    /// 37): "Pasta is ringing but cannot reach its speaker", "Soft egg is ringing but cannot reach
+    /// its speaker"; "Pasta klingelt, erreicht aber keinen Lautsprecher".
+    /// - Parameter label: The timer's label.
+    /// - Returns: One sentence, without a full stop.
+    public func ringingUnheard(_ label: String) -> String {
+        language == .english
+            ? "\(name(label)) is ringing but cannot reach its speaker"
+            : "\(name(label)) klingelt, erreicht aber keinen Lautsprecher"
+    }
+
+    /// `names` joined as a sentence lists them: "A", "A and B", "A, B and C" ("und" in German).
+    func list(_ names: [String]) -> String {
+        guard names.count > 1, let last = names.last else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + (language == .english ? " and " : " und ") + last
     }
 
     /// The answer when the alarms were snoozed: "Snoozed for ten minutes" / "Noch einmal in zehn

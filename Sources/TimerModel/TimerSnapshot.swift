@@ -18,12 +18,24 @@ public struct TimerSnapshot: Equatable, Sendable {
     }
 
     /// The device's health as the alarm sees it.
+    ///
+    /// While the timer runs, its device now; once it is over (a final ``TimerState``), whether its
+    /// alarm was heard: ``silent(_:)`` then means it rang and reached no device (the exit status
+    /// `unavailable`, 69).
     public enum DeviceHealth: Equatable, Sendable {
-        /// Nothing known wrong (the device works, or has not been needed yet).
+        /// Nothing known wrong (the device works, or has not been needed yet); once over, the
+        /// alarm was heard or never rang.
         case ok
         /// The device fails, so the alarm is silent there (a ringing is ``TimerState/silent``; the
-        /// fallback bell rings); the text says why (one line).
+        /// fallback bell rings); once over, the alarm rang on no device. The text says why (one
+        /// line: the device's last problem, `cannot open audio device 'NAME': REASON`).
         case silent(String)
+
+        /// Why the alarm is (or was) silent; nil for ``ok``.
+        public var silentReason: String? {
+            guard case .silent(let reason) = self else { return nil }
+            return reason
+        }
     }
 
     /// An alarm at a time: what was asked for, for the fronts that show it.
@@ -77,7 +89,7 @@ public struct TimerSnapshot: Equatable, Sendable {
     public var deadlineUnixMilliseconds: Int64?
     /// The alarm at a time's schedule; nil for a countdown.
     public var schedule: Schedule?
-    /// The audio device's health.
+    /// The audio device's health (``DeviceHealth``: once over, whether the alarm was heard).
     public var device: DeviceHealth
     /// Whether the timer follows the wall clock and that clock is not synchronised (NTP).
     public var clockUnsynchronised: Bool

@@ -58,7 +58,10 @@ struct EventLog {
         case .adjusted: what = "adjusted, \(left) left"
         case .finished: what = "time is up"
         case .sounding: return nil
-        case .acknowledged: what = "alarm stopped"
+        case .acknowledged:
+            // An alarm heard on no device says so, and why (`silent`: the device's problem).
+            let silent = event.extra.first { $0.key == "silent" }.map { " (silent: \($0.value))" } ?? ""
+            what = "alarm stopped" + silent
         case .cancelled: what = "cancelled"
         case .snoozed: what = "snoozed, rings again in \(left)"
         case .missed: what = "alarm missed: nobody stopped it"

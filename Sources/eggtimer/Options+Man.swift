@@ -223,7 +223,9 @@ extension Options {
         they apply \fBdeadline_ms\fR (Unix milliseconds), \fBat\fR, \fBevery\fR, \#
         \fBclock=unsynchronised\fR, \fBterminal=detached\fR, \fBtotal_ns\fR (the whole length), \#
         \fBkind\fR (\fBegg\fR, \fBplain\fR, \fBpomodoro\fR, \fBalarm\fR), \fBpreset\fR (an egg's), \#
-        \fBphase\fR (a pomodoro's) and \fBdevice=down\fR (the alarm reaches no device); a timer older \#
+        \fBphase\fR (a pomodoro's), \fBdevice=down\fR (the alarm reaches no device) and \#
+        \fBsilent\fR (why, one line of at most 400 bytes; once the timer is over, why its alarm was \#
+        never heard); a timer older \#
         than a field omits it, and a client ignores fields it does not know. \fBeggtimer/3\fR adds \fBstart\fR TAB \#
         \fItext\fR (at most 160 bytes, no control character), the kitchen's alone (a timer \#
         answers it with an error line): see \fIkitchen/kitchen.sock\fR below.
@@ -300,7 +302,9 @@ extension Options {
         \fBremaining_s\fR, \fBdeadline\fR (UTC ISO 8601, or null while paused), \#
         \fBinstance\fR (the process's random id, 16 hex digits), \fBpublished\fR (UTC ISO 8601, \#
         the timer's wall clock), \fBclock_synced\fR (whether that clock was synchronised), \#
-        \fBinterval_s\fR (the longest it goes unpublished; null when final). Published on every change and \#
+        \fBinterval_s\fR (the longest it goes unpublished; null when final), and \fBsilent\fR only when \#
+        the alarm reaches no device: why (\fBcannot open audio device 'hw:0': ...\fR; in the final \#
+        state, why it rang unheard). Published on every change and \#
         at least once a minute; at the end the final state, then cleared if the broker's state \#
         is still its own. A timer that finds another live timer's state on its topic (two \#
         machines with one node name) warns once, counts and rings locally and stays off the \#

@@ -83,7 +83,10 @@ extension Options {
         (\fItea: not running; its kept record is removed\fR). With \fB\-\-json\fR these are objects with
         \fB"state":"kept"\fR, \fB"ended"\fR (\fBSIGTERM\fR, \fBgone\fR, \fBreboot\fR),
         \fB"recorded_state"\fR, \fBremaining_s\fR and, once the deadline passed, \fBoverdue_s\fR; a
-        detached timer has \fB"detached":true\fR. A kept record that cannot be removed (a read\-only state
+        detached timer has \fB"detached":true\fR. A timer whose alarm reaches no device (its device
+        cannot be opened, or failed while ringing: state \fBsilent\fR) is \fBsilent\fR with why: a line
+        under the table, \fIwarning: Soft: silent: cannot open audio device 'hw:0': No such file or
+        directory\fR, and \fB"silent":"\fR\fIREASON\fR\fB"\fR in the JSON. A kept record that cannot be removed (a read\-only state
         folder) makes \fBcancel\fR \fILABEL\fR say so and exit 71; while an \fBeggtimer recover\fR runs,
         \fBcancel\fR \fILABEL\fR waits for it (saying so) and then cancels the timer if it brought it
         back. The table ends with a line for timers that run without a control socket (a runtime folder
@@ -119,7 +122,9 @@ extension Options {
         \fB2026\-11\-30T09:12:03.456Z\fR), then extras (a pomodoro's \fBphase\fR, \fBcomputed\fR,
         \fBat\fR, \fBrule\fR). \fBfinished\fR means the deadline was reached; \fBsounding\fR the first
         alarm frame reached the device; \fBacknowledged\fR is logged once the device was dropped and
-        carries \fBaudio_stopped_t_mono_ns\fR. The label and the field names never change while the
+        carries \fBaudio_stopped_t_mono_ns\fR, and \fBsilent\fR (why) when the alarm was heard on no
+        device (exit 69): the plain line is \fI09:12:03 Soft: alarm stopped (silent: cannot open audio
+        device 'hw:0': No such file or directory)\fR. The label and the field names never change while the
         timer runs: \fB+\fR and \fB\-\fR change the time, not the label.
         """#
 
@@ -280,7 +285,14 @@ extension Options {
         (its timers count on) until \fBfg\fR or \fBbg\fR. Without a kitchen, \fBstart\fR starts the timer
         directly, the same way. Either way it waits until the timer runs (5 s at most) and prints
         \fBSoft: started, rings in 5:00 (pid 4242)\fR; a timer that exits first is 70, one that does not
-        answer in time 69.
+        answer in time 69. Its answer comes after the timer tried its device: when the device cannot
+        be opened, one more line goes to standard error (\fIeggtimer: start: warning: Soft will ring
+        silent: cannot open audio device 'hw:0': No such file or directory; it runs anyway ...\fR) and
+        the exit status stays 0, since the timer runs and its other fronts (the terminal bell, the
+        page, MQTT, the kitchen's voice) still tell. The kitchen's log says \fISoft: rings silent:
+        \fR\fIREASON\fR when a followed timer rings on no device (and its voice says "Soft egg is ringing
+        but cannot reach its speaker" through the kitchen's own \fBdevice\fR), and the end of a timer
+        whose alarm was never heard as \fISoft: ended (pid 4242, done, silent: \fR\fIREASON\fR\fI)\fR.
         .PP
         Web pairing (the HTTP API): \fBeggtimer kitchen \-\-pair\fR asks the running kitchen for a
         one\-time code and prints \fBpairing code 123456, valid for 10 minutes (5 tries)\fR (exit 69 with

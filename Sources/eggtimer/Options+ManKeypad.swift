@@ -44,11 +44,15 @@ extension Options {
         \fB\-\-keys\fR \fIPATH\fR reads one device, best by its link in \fB/dev/input/by\-id/\fR (the same
         across boots and ports), and grabs it (EVIOCGRAB) so its presses do not also type into a
         console. \fB\-\-keys none\fR reads no device. Each action is one line of the kitchen's log
-        (\fIkey: Soft: alarm stopped\fR, \fIkey: pasta: 3:40 left; Soft: ringing\fR); the speaker test
+        (\fIkey: Soft: alarm stopped\fR, \fIkey: pasta: 3:40 left; Soft: ringing\fR); a press that
+        stops alarms adds one naming them all and those that never reached a speaker (\fIkey: Soft and
+        pasta stopped; pasta never reached its speaker\fR), and says the same; the speaker test
         is not played within 2 s of a timer's deadline. A start, the report and a cancel are also
         answered by voice on the kitchen's device ("Soft egg, five minutes", "Cancelled"; in the
-        config's \fBvoice\fR, English or German; SPOKEN LINE), never while a timer rings nor within
-        2 s of a deadline (then only logged, \fIvoice: ... not said\fR); \fBannounce = no\fR in the
+        config's \fBvoice\fR, English or German; SPOKEN LINE), never while a timer rings on its device
+        nor within 2 s of a deadline (then only logged, \fIvoice: ... not said\fR; a timer ringing
+        \fBsilent\fR, which reaches no device, holds no quiet after that: the kitchen's "pasta is
+        ringing but cannot reach its speaker" is then its only sound); \fBannounce = no\fR in the
         config file keeps the kitchen and its timers quiet. Devices plugged in later are read at once and
         those unplugged are dropped with one line (\fIkeys: /dev/input/event3 is gone\fR); a device that cannot be opened is one line naming
         it, and the rest goes on.

@@ -60,7 +60,9 @@ extension Options {
         (
             "POST /api/ack-all",
             "Stops every ringing timer (the house's too with \\fB\\-\\-mqtt\\fR): "
-                + "\\fB{\"acknowledged\":N}\\fR."
+                + "\\fB{\"acknowledged\":N,\"stopped\":[...],\"silent\":[...],\"message\":...}\\fR: "
+                + "this box's timers stopped, those of them never heard, and the page's line "
+                + "(\\fISoft and pasta stopped; pasta never reached its speaker\\fR, or null)."
         ),
         (
             "GET /api/events",
@@ -115,7 +117,10 @@ extension Options {
         millisecond), \fBduration_s\fR and \fBdeadline\fR (UTC ISO 8601 with milliseconds; each null when
         unknown or not counting), \fBkind\fR (\fBegg\fR, \fBplain\fR, \fBpomodoro\fR, \fBalarm\fR or null),
         \fBpreset\fR, \fBphase\fR (strings or null), \fBdevice\fR (\fBok\fR, or \fBdown\fR when its alarm
-        reaches no device) and \fBlocal\fR (whether it runs on this box).
+        reaches no device), \fBsilent\fR (why it reaches no device, once over why it was never heard;
+        null when it does) and \fBlocal\fR (whether it runs on this box). An acknowledgement's answer
+        also has \fBmessage\fR, the page's line: \fISoft stopped\fR, or \fIpasta stopped; pasta never
+        reached its speaker\fR.
         """#
 
     private static let manHTTPStates: String =

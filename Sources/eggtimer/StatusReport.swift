@@ -14,7 +14,9 @@ enum StatusReport {
     /// records, if any, under a line saying the two ways out.
     ///
     /// Columns LABEL, PID, STATE, REMAINING, RINGS AT, aligned by display width and two spaces
-    /// apart. Text from the timers is escaped (it cannot move the cursor). RINGS AT names the day
+    /// apart, then a warning line for an unsynchronised clock and one per timer whose alarm reaches
+    /// no device (`warning: Soft: silent: REASON`).
+    /// Text from the timers is escaped (it cannot move the cursor). RINGS AT names the day
     /// when it is not today (``LocalTime/dayAndClockText(unixMilliseconds:now:)``). Kept records
     /// have LABEL, ENDED (how), STATE (as recorded) and LEFT (the time left, or how overdue).
     /// - Parameters:
@@ -46,7 +48,10 @@ enum StatusReport {
             }
             let warning =
                 timers.contains(where: \.clockUnsynchronised) ? "warning: \(ClockSync.warning)\n" : ""
-            text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning
+            let silent = timers.filter(\.deviceDown).map {
+                "warning: \($0.label.escapingControlCharacters): silent: \(silentReason($0).escapingControlCharacters)\n"
+            }
+            text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning + silent.joined()
         }
         if !unanswered.isEmpty {
             let count = unanswered.count == 1 ? "1 timer" : "\(unanswered.count) timers"
@@ -68,6 +73,12 @@ enum StatusReport {
             + aligned([header] + rows, rightAligned: [false, false, false, false])
     }
 
+    /// Why `timer`'s alarm reaches no device (its `silent` field; a general line from an older
+    /// timer).
+    static func silentReason(_ timer: TimerStatus) -> String {
+        timer.silentReason ?? "its alarm reaches no device"
+    }
+
     /// `rows` as lines, each column as wide as its widest cell (display width), two spaces apart.
     private static func aligned(_ rows: [[String]], rightAligned: [Bool]) -> String {
         let widths = rightAligned.indices.map { column in rows.map { $0[column].displayWidth }.max() ?? 0 }
@@ -85,7 +96,9 @@ enum StatusReport {
     ///
     /// `[{"label":"soft","pid":42,"state":"counting","remaining_s":299.5,`
     /// `"deadline":"2026-11-30T09:12:03+01:00"}]`: `remaining_s` is decimal seconds (exact to the
-    /// nanosecond), `deadline` local ISO 8601 with the UTC offset, or null while paused.
+    /// nanosecond), `deadline` local ISO 8601 with the UTC offset, or null while paused; then,
+    /// when they apply, `at`, `every`, `clock`, `detached` and `silent` (why the alarm reaches no
+    /// device: `cannot open audio device 'X': REASON`).
     ///
     /// Kept records (``KeptRecord``) follow, with `"state":"kept"`, `"ended"` (`SIGTERM`, `gone`,
     /// `reboot`), `"recorded_state"`, the recorded `pid`, `remaining_s`, `overdue_s` when the
@@ -106,7 +119,8 @@ enum StatusReport {
                 + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
                 + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
                 + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "")
-                + (timer.detached ? ",\"detached\":true" : "") + "}"
+                + (timer.detached ? ",\"detached\":true" : "")
+                + (timer.deviceDown ? ",\"silent\":\(log.quote(silentReason(timer)))" : "") + "}"
         }
         let records = kept.map { record in
             let deadline =

@@ -37,7 +37,15 @@ import TimerModel
                 ($0.state, $0.remaining, $0.device) = (.silent, .zero, .silent("no such device"))
             },
             "ok\tlabel=Soft\tpid=42\tstate=silent\tremaining_ns=0\tdeadline_ms=1796032861500"
-                + "\ttotal_ns=300000000000\tkind=egg\tpreset=Soft\tdevice=down"
+                + "\ttotal_ns=300000000000\tkind=egg\tpreset=Soft\tdevice=down\tsilent=no such device"
+        ),
+        (
+            // Issue 37: once over, why the alarm rang unheard; a reason's tab or newline cannot split the line.
+            counting {
+                ($0.state, $0.remaining, $0.device) = (.done, .zero, .silent("cannot open\taudio device 'x':\nENOENT"))
+            },
+            "ok\tlabel=Soft\tpid=42\tstate=done\tremaining_ns=0\tdeadline_ms=1796032861500"
+                + "\ttotal_ns=300000000000\tkind=egg\tpreset=Soft\tdevice=down\tsilent=cannot open audio device 'x': ENOENT"
         ),
         (
             counting {
@@ -82,6 +90,17 @@ import TimerModel
         #expect(status.kind == nil)
         #expect(!status.deviceDown)
         #expect(status.line == "ok\tlabel=Soft\tpid=42\tstate=counting\tremaining_ns=1000\tdeadline_ms=5")
+    }
+
+    @Test func aSilentReasonIsCutToItsLimitAndAnOlderTimersDownDeviceHasNone() throws {
+        var status = try #require(
+            TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=silent\tremaining_ns=0\tdevice=down"))
+        #expect(status.deviceDown && status.silentReason == nil)
+        status.silentReason = String(repeating: "é", count: 1000)
+        let read = try #require(TimerStatus(line: status.line))
+        let reason = try #require(read.silentReason)
+        #expect(reason.utf8.count <= TimerStatus.reasonLimit && reason.hasSuffix("…") && reason.hasPrefix("éé"))
+        #expect(TimerStatus(line: "ok\tlabel=x\tpid=1\tstate=silent\tremaining_ns=0\tsilent=x")?.silentReason == nil)
     }
 
     @Test func aNewerTimersUnknownFieldsAndKindAreIgnored() throws {

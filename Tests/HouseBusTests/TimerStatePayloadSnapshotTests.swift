@@ -38,7 +38,7 @@ import TimerModel
         (
             counting { ($0.state, $0.remaining, $0.device) = (.silent, .zero, .silent("no device")) }, nil,
             #"{"state":"silent","label":"eggs","node":"kitchen","duration_s":360,"remaining_s":0,"#
-                + #""deadline":"2026-11-30T11:02:03.123Z"}"#
+                + #""deadline":"2026-11-30T11:02:03.123Z","silent":"no device"}"#
         ),
         (
             counting {

@@ -37,6 +37,27 @@ import Testing
         #expect(json.contains(#","at":"2026-12-01T07:15:00+01:00","every":"weekday","clock":"unsynchronised"}"#))
     }
 
+    /// Issue 37: a timer whose alarm reaches no device is `silent` with its reason, in the table
+    /// (one warning line each) and in the JSON; an older timer's `device=down` without a reason too.
+    @Test func aSilentTimerSaysWhyInTheTableAndTheJSON() {
+        var soft = TimerStatus(
+            label: "Soft", pid: 43, state: .counting, remaining: .seconds(60), deadlineUnixMilliseconds: monday + 60_000,
+            deviceDown: true, silentReason: "cannot open audio device 'hw:0': No such file or directory")
+        var old = soft
+        (old.label, old.state, old.silentReason) = ("tea", .silent, nil)
+        let table = StatusReport.table([soft, old], time: utcPlusOne, now: monday)
+        #expect(
+            table.hasSuffix(
+                "warning: Soft: silent: cannot open audio device 'hw:0': No such file or directory\n"
+                    + "warning: tea: silent: its alarm reaches no device\n"), "\(table)")
+        let json = StatusReport.json([soft, old], time: utcPlusOne)
+        #expect(json.contains(#""silent":"cannot open audio device 'hw:0': No such file or directory"}"#), "\(json)")
+        #expect(json.contains(#""state":"silent","remaining_s":60,"deadline":"2026-11-30T09:13:03+01:00","silent":"its alarm reaches no device"}"#), "\(json)")
+        soft.deviceDown = false
+        #expect(!StatusReport.json([soft], time: utcPlusOne).contains("silent"))
+        #expect(!StatusReport.table([soft], time: utcPlusOne, now: monday).contains("silent"))
+    }
+
     /// RINGS AT names the day unless it is today's: tomorrow, a weekday within the week, else the date.
     @Test(arguments: days) func ringsAtNamesTheDayWhenItIsNotToday(later: Int64, text: String) {
         // 2026-11-30 07:15:00 at UTC+1, the morning of `monday`.

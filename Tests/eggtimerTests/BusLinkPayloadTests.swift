@@ -124,6 +124,33 @@ private let t0 = ContinuousClock.now
         var ringing = base
         ringing.state = "ringing"
         #expect(BusLink.differs(ringing, from: base))
+        var silent = base
+        silent.silent = "cannot open audio device 'hw:0': No such file or directory"
+        #expect(BusLink.differs(silent, from: base), "a device found down at once is news")
+    }
+
+    /// Issue 37: the state payload says why the alarm reaches no device while the timer runs, and
+    /// once it is over whether it rang unheard; nothing when it is heard.
+    @Test(arguments: [
+        (TimerState.counting, TimerSnapshot.DeviceHealth.silent("cannot open audio device 'hw:0': No such file or directory"),
+         #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#),
+        (.silent, .silent("lost audio device 'x': Input/output error"),
+         #","silent":"lost audio device 'x': Input/output error"}"#),
+        (.done, .silent("cannot open audio device 'hw:0': No such file or directory"),
+         #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#),
+        (.ringing, .ok, #""deadline":null}"#),
+        (.done, .ok, #""deadline":null}"#),
+    ])
+    func theStatePayloadSaysWhyTheAlarmIsSilent(
+        state: TimerState, device: TimerSnapshot.DeviceHealth, ending: String
+    ) throws {
+        let snapshot = TimerSnapshot(
+            state: state, label: "tea", kind: .plain, total: .seconds(240), remaining: .zero, deadline: nil,
+            deadlineUnixMilliseconds: nil, device: device, pid: 7)
+        let payload = try #require(BusLink.payload(snapshot, topics: topics))
+        let json = String(decoding: payload.json(), as: UTF8.self)
+        #expect(json.hasSuffix(ending), "\(json)")
+        #expect(TimerStatePayload.parse(payload.json())?.silent == device.silentReason)
     }
 
     @Test func theStateIsPublishedOnChangeAndAtLeastOnceAMinute() {

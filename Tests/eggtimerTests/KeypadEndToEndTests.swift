@@ -192,6 +192,35 @@ import Testing
         stop(kitchen)
     }
 
+    /// Issue 37: one press over an audible ringing timer and one ringing on no device (`-D hw:0`:
+    /// defined, and no card here) names both and says which never reached its speaker. Both
+    /// ring before the kitchen starts, so it follows them as ringing (its `following` lines).
+    @Test func aPressNamesEveryTimerItStoppedAndTheSilentOne() throws {
+        let pad = Pad(config: "announce = no\n")
+        let soft = PipedChild(["1s", "--label", "soft", "--json"], environment: pad.environment)
+        let pasta = PipedChild(["1s", "--label", "pasta", "-D", "hw:0", "--json"], environment: pad.environment)
+        #expect(soft.expect(#""event":"sounding""#, until: soon()), "\(soft.stdout)")
+        #expect(pasta.expect(#""event":"device_unavailable""#, until: soon()), "\(pasta.stdout)")
+        pad.addDevice("event0")
+        let kitchen = pad.kitchen()
+        #expect(kitchen.expect("following soft (pid \(soft.pid), ringing)", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("following pasta (pid \(pasta.pid), silent)", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("pasta: rings silent: cannot open audio device 'hw:0': ", until: soon()))
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        try pad.connect("event0")
+        let offset = kitchen.stdout.count
+        try pad.press(.enter)
+        #expect(kitchen.expect(" stopped; pasta never reached its speaker\n", after: offset, until: soon()))
+        let lines = String(Array(kitchen.stdout)[offset...]).split(separator: "\n")
+        let answer = lines.first { $0.hasSuffix("stopped; pasta never reached its speaker") } ?? ""
+        #expect(
+            answer == "key: pasta and soft stopped; pasta never reached its speaker"
+                || answer == "key: soft and pasta stopped; pasta never reached its speaker", "\(lines)")
+        #expect(soft.finish() == .exited(0))
+        #expect(pasta.finish() == .exited(69), "heard on no device")
+        stop(kitchen)
+    }
+
     @Test func aKeyHeldASecondByItsTimeStampsSnoozesTheAlarm() throws {
         let pad = Pad(config: "key-4 = tea 1s\n")
         let kitchen = try listening(pad)

@@ -70,8 +70,8 @@ private final class RecordingPreparer: LinePreparer {
         kitchen.speakerTest?.stop(at: .now)
     }
 
-    /// The answers made from the timers' replies: acknowledged ("tea stopped", several
-    /// "Stopped"), snoozed for the time its status says, a minute more, a refused start.
+    /// The answers made from the timers' replies: acknowledged ("tea stopped", several by name,
+    /// the ones never heard said: issue 37), snoozed for the time its status says, a minute more, a refused start.
     @Test func theAnswersFromTheTimersRepliesNameTheTimerAndItsTime() {
         let (kitchen, preparer) = kitchen()
         let snoozed = TimerStatus(
@@ -83,6 +83,10 @@ private final class RecordingPreparer: LinePreparer {
         kitchen.answerRinging(.acknowledge, [("tea", "ok")])
         kitchen.answerRinging(.acknowledge, [("tea", "ok"), ("Soft", "ok")])
         kitchen.answerRinging(.acknowledge, [("Soft", "ok")])
+        var unheard = TimerStatus(
+            label: "pasta", pid: 45, state: .done, remaining: .zero, deadlineUnixMilliseconds: nil, deviceDown: true)
+        unheard.silentReason = "cannot open audio device 'hw:0': ENOENT"
+        kitchen.answerRinging(.acknowledge, [("Soft", "ok"), ("pasta", unheard.line)])
         kitchen.answerRinging(.snooze(nil), [("tea", snoozed.line)])
         kitchen.answerRinging(.snooze(nil), [])
         kitchen.answerMoved(moved.line)
@@ -96,7 +100,9 @@ private final class RecordingPreparer: LinePreparer {
         kitchen.answer(.started(started("5min")))
         #expect(
             preparer.asked == [
-                "tea stopped", "Stopped", "Soft egg stopped", "Snoozed for ten minutes", "pasta: four minutes left",
+                "tea stopped", "tea and Soft egg stopped", "Soft egg stopped",
+                "Soft egg and pasta stopped; pasta never reached its speaker", "Snoozed for ten minutes",
+                "pasta: four minutes left",
                 "Not started", "Soft egg, five minutes", "Timer, five minutes",
             ])
     }

@@ -1,5 +1,6 @@
 import ControlChannel
 import HouseBus
+import SystemKit
 import Testing
 import TimerCore
 import TimerModel
@@ -29,7 +30,7 @@ import TimerModel
             Self.text(KitchenAPI.json(timer))
                 == #"{"node":"kitchen-pi","label":"Soft","state":"counting","remaining_s":312.5,"duration_s":360,"#
                 + #""deadline":"2026-12-01T18:40:00.000Z","kind":"egg","preset":"Soft","phase":null,"device":"ok","#
-                + #""local":true}"#)
+                + #""silent":null,"local":true}"#)
     }
 
     @Test(arguments: [
@@ -49,13 +50,47 @@ import TimerModel
         #expect(
             Self.text(KitchenAPI.json(KitchenAPI.timer(status, node: "n")))
                 == #"{"node":"n","label":"tea","state":"paused","remaining_s":0.001,"duration_s":null,"deadline":null,"#
-                + #""kind":null,"preset":null,"phase":null,"device":"ok","local":true}"#)
+                + #""kind":null,"preset":null,"phase":null,"device":"ok","silent":null,"local":true}"#)
     }
 
     @Test func aSilentAlarmSaysItsDeviceIsDown() {
         var status = Self.soft
         (status.state, status.deviceDown) = (.silent, true)
         #expect(Self.text(KitchenAPI.json(KitchenAPI.timer(status, node: "n"))).contains(#""device":"down""#))
+    }
+
+    /// Issue 37: why the alarm reaches no device travels from the timer's status line and from a
+    /// house timer's MQTT state, while it runs and once it is over unheard.
+    @Test(arguments: [
+        (TimerState.counting, "cannot open audio device 'hw:0': No such file or directory"),
+        (.silent, "lost audio device 'x': Input/output error"),
+        (.done, "cannot open audio device 'hw:0': No such file or directory"),
+    ])
+    func aSilentAlarmSaysWhyFromTheStatusLineAndFromMQTT(state: TimerState, reason: String) throws {
+        var status = Self.soft
+        (status.state, status.deviceDown, status.silentReason) = (state, true, reason)
+        let line = try #require(TimerStatus(line: status.line))
+        let local = Self.text(KitchenAPI.json(KitchenAPI.timer(line, node: "n")))
+        #expect(local.contains(#""device":"down","silent":"# + JSONText.quoted(reason) + #","local":true}"#), "\(local)")
+        let payload = TimerStatePayload(
+            state: state.rawValue, label: "Soft", node: "attic", durationSeconds: 360, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil, silent: reason)
+        let parsed = try #require(TimerStatePayload.parse(payload.json()))
+        let house = try #require(KitchenAPI.timer(parsed))
+        let json = Self.text(KitchenAPI.json(house))
+        #expect(json.contains(#""device":"down","silent":"# + JSONText.quoted(reason) + #","local":false}"#), "\(json)")
+    }
+
+    /// Issue 37: ack-all's answer names the timers stopped and the silent ones, with the page's message.
+    @Test func ackAllNamesWhatItStoppedAndWhichWereSilent() {
+        let stopped = [KitchenCore.Stopped(label: "Soft", silent: false), .init(label: "Pasta", silent: true)]
+        #expect(
+            Self.text(KitchenAPI.acknowledged(3, stopped))
+                == #"{"acknowledged":3,"stopped":["Soft","Pasta"],"silent":["Pasta"],"#
+                + #""message":"Soft and Pasta stopped; Pasta never reached its speaker"}"#)
+        #expect(
+            Self.text(KitchenAPI.acknowledged(0, []))
+                == #"{"acknowledged":0,"stopped":[],"silent":[],"message":null}"#)
     }
 
     @Test func namesAreDataNeverMarkup() {

@@ -22,6 +22,44 @@ import TimerText
         try StartRequest.parse(text, presets: Preset.eggs.map(\.name))
     }
 
+    /// Issue 37: a followed timer that begins to ring on no device is said once, with why; its
+    /// end line says it rang unheard.
+    @Test func aTimerRingingSilentIsSaidOnceAndItsEndSaysSoWithWhy() {
+        var core = KitchenCore(maxTimers: 12)
+        var silent = status("pasta", pid: 42, state: .silent)
+        (silent.deviceDown, silent.silentReason) = (true, "cannot open audio device 'hw:0': ENOENT")
+        #expect(core.status(socket: "pasta", status("pasta", pid: 42)) == [.say("following pasta (pid 42, counting)")])
+        #expect(
+            core.status(socket: "pasta", silent)
+                == [.ringsUnheard(label: "pasta", reason: "cannot open audio device 'hw:0': ENOENT")])
+        #expect(core.status(socket: "pasta", silent).isEmpty, "once per ringing")
+        var done = silent
+        done.state = .done
+        #expect(core.status(socket: "pasta", done).isEmpty)
+        #expect(
+            core.ended(socket: "pasta") == [.say("pasta: ended (pid 42, done, silent: cannot open audio device 'hw:0': ENOENT)")])
+        #expect(core.status(socket: "tea", status("tea", pid: 43, state: .ringing)).count == 1, "only following")
+    }
+
+    /// Issue 37: what a press stopped, from each timer's reply (its verdict once over) or, for an
+    /// older timer's bare `ok`, from its state at the press; worded once for the log and the page.
+    @Test func whatAnAcknowledgementStoppedIsNamedWithTheSilentOnes() {
+        var unheard = status("pasta", pid: 42, state: .done)
+        unheard.deviceDown = true
+        let heard = status("Soft", pid: 43, state: .done)
+        let stopped = [
+            KitchenCore.stopped(label: "Soft", before: status("Soft", pid: 43, state: .ringing), reply: heard.line),
+            KitchenCore.stopped(label: "pasta", before: status("pasta", pid: 42, state: .ringing), reply: unheard.line),
+            KitchenCore.stopped(label: "rice", before: status("rice", pid: 44, state: .silent), reply: "ok"),
+            KitchenCore.stopped(label: "tea", before: nil, reply: "ok"),
+        ]
+        #expect(stopped.map(\.silent) == [false, true, true, false])
+        #expect(
+            KitchenCore.stoppedText(stopped)
+                == "Soft, pasta, rice and tea stopped; pasta and rice never reached their speakers")
+        #expect(KitchenCore.stoppedText([]) == nil)
+    }
+
     @Test func aPresetIsLabelledAsTheTimerLabelsItAndSpawnedWithTypedArgumentsOnly() throws {
         let core = KitchenCore(maxTimers: 12)
         #expect(

@@ -50,7 +50,9 @@ private final class InstantPreparer: LinePreparer {
             (.counting, -1_999, 0, "a timer is due within 2 s"),
             (.counting, -2_000, 0, nil),
             (.ringing, 60_000, 0, "a timer rings"),
-            (.silent, -60_000, 0, "a timer rings"),
+            // Issue 37: a timer ringing on no device holds no quiet, but for its deadline's window.
+            (.silent, -60_000, 0, nil),
+            (.silent, -1_000, 0, "a timer is due within 2 s"),
             (.done, 500, 0, nil),
             (.cancelled, 0, 1_000, nil),
             (.paused, nil, 1_000, nil),

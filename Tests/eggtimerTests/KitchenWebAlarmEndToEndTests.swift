@@ -52,7 +52,10 @@ import Testing
         for stream in streams where WebKitchen.awaitState("ringing", of: "tea", on: stream, until: soon()) { rang += 1 }
         #expect(rang == 100, "every stream saw tea ring")
         let ack = try web.request("POST", "/api/ack-all", json: "{}")
-        #expect(ack.status == 200 && ack.text == "{\"acknowledged\":1}", "\(ack.text)")
+        #expect(
+            ack.status == 200
+                && ack.text == #"{"acknowledged":1,"stopped":["tea"],"silent":[],"message":"tea stopped"}"#,
+            "\(ack.text)")
         #expect(WebKitchen.awaitState("done", of: "tea", on: streams[99], until: soon()), "the last stream saw it end")
     }
 

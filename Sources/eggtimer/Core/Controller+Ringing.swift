@@ -142,6 +142,7 @@ extension Controller {
     /// (at start, when opened before the deadline, or while ringing), has not played since, and
     /// did not play this ringing for ``heardAfter``. An acknowledgement before the first frame on
     /// a working device (a quick key, a process stalled across the deadline) is not a failure.
+    /// The `acknowledged` event of an unheard alarm carries `silent`: why (``silenceReason``).
     mutating func acknowledge(_ ringing: Ringing, by source: String, at now: Instant) {
         // Proven heard already, or a device is taking the audio now: confirmed by its clean stop
         // (see `logAcknowledgement`). A stall goes unnoticed for at most `answerLimit`, so audio
@@ -151,9 +152,12 @@ extension Controller {
             ringing.sounded
             || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
         let failedBefore = audio.silent || audio.notice != nil
-        if !proven, !playing, failedBefore { audio.alarmFailed = true }
-        logAcknowledgement(
-            event(.acknowledged, ringing.run, at: now, extra: [("by", .text(source))]), unproven: !proven && playing)
+        var extra: [(String, TimerEvent.Value)] = [("by", .text(source))]
+        if !proven, !playing, failedBefore {
+            audio.alarmFailed = true
+            extra.append(("silent", .text(silenceReason)))  // the end line says it was never heard, and why
+        }
+        logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: extra), unproven: !proven && playing)
         if pomodoro != nil {
             nextInterval(skipped: false, at: now)
         } else {

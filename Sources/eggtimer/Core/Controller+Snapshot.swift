@@ -39,8 +39,9 @@ extension Controller {
         // An alarm at a time: its scheduled time, exact, also while (or after being recovered) ringing.
         if let scheduled = scheduledRing { deadlineWall = scheduled.unixNanoseconds }
         let remaining = over ? .zero : run?.countdown.remaining(at: now) ?? .zero
-        var device = TimerSnapshot.DeviceHealth.ok
-        if audio.silent { device = .silent(audio.notice.map { "\($0)" } ?? "no device plays the alarm") }
+        // Once over: whether the alarm was heard (its exit status 69), not the device's last state.
+        let silent = over ? audio.alarmFailed : audio.silent
+        let device = silent ? TimerSnapshot.DeviceHealth.silent(silenceReason) : .ok
         return TimerSnapshot(
             state: state ?? .menu, label: configuration.label, kind: run.map(kind(of:)),
             total: run?.countdown.total ?? .zero, remaining: remaining, deadline: deadline,
@@ -49,6 +50,10 @@ extension Controller {
             clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
             runLabel: run?.label, pomodoro: pomodoroProgress)
     }
+
+    /// Why the alarm reaches no device: the device's last problem (`cannot open audio device
+    /// 'NAME': REASON`), or a general line when none was reported.
+    var silenceReason: String { audio.notice.map { "\($0)" } ?? "no device plays the alarm" }
 
     /// The pomodoro's set progress as the tomato meter shows it; nil without a pomodoro.
     private var pomodoroProgress: TimerSnapshot.PomodoroProgress? {

@@ -365,12 +365,15 @@ struct Controller {
         guard let released = held else { return }
         held = nil
         var (acknowledged, after) = (released.acknowledged, released.after)
-        if hung, released.unproven, !audio.alarmFailed {
+        if hung, released.unproven {
             // The device had stalled before the key: the alarm was never heard after all.
-            audio.alarmFailed = true
-            let status = status(for: outcome)
-            after = after.map { if case .exit = $0 { .exit(status) } else { $0 } }
-            if case .exited = mode { mode = .exited(status) }
+            acknowledged.extra.append(.init(key: "silent", value: .text(silenceReason)))
+            if !audio.alarmFailed {
+                audio.alarmFailed = true
+                let status = status(for: outcome)
+                after = after.map { if case .exit = $0 { .exit(status) } else { $0 } }
+                if case .exited = mode { mode = .exited(status) }
+            }
         }
         if let stoppedAt {
             acknowledged.extra.append(.init(key: "audio_stopped_t_mono_ns", value: .instant(stoppedAt)))

@@ -51,7 +51,9 @@ extension Kitchen {
         let now = clock.now()
         switch action {
         case .start(let request): start(request, from: .keypad)
-        case .acknowledgeAllRinging: answerRinging(.acknowledge, command(.acknowledge, toAll: { $0.state.isRinging }))
+        case .acknowledgeAllRinging:
+            let before = timers  // the statuses at the press: which rang silent
+            answerRinging(.acknowledge, command(.acknowledge, toAll: { $0.state.isRinging }), before: before)
         case .snoozeAllRinging: answerRinging(.snooze(nil), command(.snooze(nil), toAll: { $0.state.isRinging }))
         case .addToNewest(let delta):
             guard let newest = newestFirst.first else {

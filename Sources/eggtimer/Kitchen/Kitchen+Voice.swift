@@ -50,16 +50,25 @@ extension Kitchen {
 
     /// The answer to the acknowledge or snooze press: what the timers that did it said (nil: none
     /// rang, so "Nothing is ringing"; empty: none answered, nothing said).
+    ///
+    /// An acknowledgement names every timer it stopped and those whose alarm never reached a
+    /// speaker (issue 37, ``KitchenCore/stopped(label:before:reply:)``): one `key: …` line
+    /// (``KitchenCore/stoppedText(_:)``) and the same sentence spoken.
     /// - Parameters:
     ///   - command: `.acknowledge` or `.snooze`.
     ///   - done: Each timer's label and reply (`ok` and its status after the command).
-    func answerRinging(_ command: Command, _ done: [(label: String, reply: String)]?) {
+    ///   - before: The followed timers' statuses at the press, by label.
+    func answerRinging(
+        _ command: Command, _ done: [(label: String, reply: String)]?, before: [String: TimerStatus] = [:]
+    ) {
         guard let done else { return speak(phrases.nothingRinging) }
         guard !done.isEmpty else { return }
         if case .snooze = command {
             speak(phrases.snoozed(for: done.lazy.compactMap { TimerStatus(line: $0.reply)?.remaining }.first))
         } else {
-            speak(phrases.stopped(done.map(\.label)))
+            let stopped = done.map { KitchenCore.stopped(label: $0.label, before: before[$0.label], reply: $0.reply) }
+            if let text = KitchenCore.stoppedText(stopped) { say("key: " + text) }
+            speak(phrases.stopped(stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label)))
         }
     }
 
@@ -94,9 +103,13 @@ extension Kitchen {
         say("voice: saying '\(line.text)'")
     }
 
-    /// Why the kitchen may not speak now, or nil when it may: a followed timer rings, or one not
-    /// over yet has its deadline within ``quietMargin`` plus the line's length of `now`, before
-    /// or after it (an acknowledged or cancelled one needs no device).
+    /// Why the kitchen may not speak now, or nil when it may: a followed timer rings on its
+    /// device, or one not over yet has its deadline within ``quietMargin`` plus the line's length
+    /// of `now`, before or after it (an acknowledged or cancelled one needs no device).
+    ///
+    /// A timer ringing `silent` holds no quiet beyond its deadline's window (issue 37): its alarm
+    /// reaches no device, and the kitchen's line ("Pasta is ringing but cannot reach its
+    /// speaker", held until 2 s after the deadline) is then the only sound.
     ///
     /// Pure: the wall clock comes in (``wallMilliseconds``, injected by tests).
     /// - Parameters:
@@ -110,7 +123,7 @@ extension Kitchen {
         let margin = quietMargin + min(max(0, lineMilliseconds), 3_600_000)
         var due = false
         for status in timers {
-            if status.state.isRinging { return "a timer rings" }
+            if status.state == .ringing { return "a timer rings" }
             guard !status.state.isFinal, let deadline = status.deadlineUnixMilliseconds else { continue }
             let (distance, overflow) = deadline.subtractingReportingOverflow(now)
             if overflow || distance.magnitude < UInt64(margin) { due = true }

@@ -113,17 +113,25 @@ extension Kitchen {
 
     /// `POST /api/ack-all`: acknowledges every ringing timer of this box through its socket, and
     /// with `--mqtt` asks every ringing house timer to on its command topic.
-    /// - Returns: How many were acknowledged or asked.
-    func acknowledgeAll() -> Int {
+    ///
+    /// The log gets one line per timer, then `HTTP: ack-all: Soft and Pasta stopped; Pasta never
+    /// reached its speaker` (``KitchenCore/stoppedText(_:)``).
+    /// - Returns: How many were acknowledged or asked, and this box's timers stopped (by label,
+    ///   whether each never reached a speaker).
+    func acknowledgeAll() -> (count: Int, stopped: [KitchenCore.Stopped]) {
         var count = 0
-        for (socket, status) in core.timers where status.state.isRinging {
+        var stopped: [KitchenCore.Stopped] = []
+        let ringing = core.timers.filter { $0.value.state.isRinging }.sorted { $0.value.label < $1.value.label }
+        for (socket, status) in ringing {
             switch exchange(.acknowledge, with: socket) {
-            case .done(let line, _):
+            case .done(let line, let reply):
                 say("HTTP: " + line)
                 count += 1
+                stopped.append(KitchenCore.stopped(label: status.label, before: status, reply: reply))
             case .failed(let line): say("HTTP: " + line)
             }
         }
+        if let text = KitchenCore.stoppedText(stopped) { say("HTTP: ack-all: " + text) }
         if let bus, let web {
             for (key, timer) in web.house where timer.timer.state.isRinging {
                 let topics = TimerTopics(prefix: options.bus.prefix, node: key.node, label: key.label)
@@ -132,7 +140,7 @@ extension Kitchen {
             }
         }
         if count == 0 { say("HTTP: ack-all: nothing rings") }
-        return count
+        return (count, stopped)
     }
 
     /// After each round of the loop: the queued starts handed to ``start(_:from:)``, the picture

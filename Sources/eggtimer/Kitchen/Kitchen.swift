@@ -213,6 +213,9 @@ final class Kitchen {
         for effect in effects {
             switch effect {
             case .say(let line): say(line)
+            case .ringsUnheard(let label, let reason):
+                say("\(label): rings silent: \(reason)")
+                speak(phrases.ringingUnheard(label))
             case .spawn(let label, let arguments, let origin):
                 let log = TimerLaunch.log(label: label)
                 do throws(SpawnError) {

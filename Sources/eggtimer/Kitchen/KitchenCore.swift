@@ -1,4 +1,5 @@
 import ControlChannel
+import Speech
 import SystemKit
 import TimerCore
 import TimerText
@@ -186,11 +187,18 @@ struct KitchenCore {
     }
 
     /// A followed timer's watch said its status.
-    /// - Returns: A start answered (its pid is the child's), and a log line for a timer newly followed.
+    /// - Returns: A start answered (its pid is the child's), a log line for a timer newly followed,
+    ///   and ``KitchenEffect/ringsUnheard(label:reason:)`` when it has just begun to ring `silent`
+    ///   (its alarm reaches no device: the kitchen says so through its own).
     mutating func status(socket: String, _ status: TimerStatus) -> [KitchenEffect] {
-        let new = timers[socket] == nil
+        let previous = timers[socket]
+        let new = previous == nil
         timers[socket] = status
         var effects: [KitchenEffect] = []
+        if status.state == .silent, previous?.state != .silent {
+            effects.append(
+                .ringsUnheard(label: status.label, reason: status.silentReason ?? "its alarm reaches no device"))
+        }
         if let start = starting[socket], start.pid == status.pid {
             starting[socket] = nil
             effects.append(.answer(start.origin, .started(status)))
@@ -201,9 +209,17 @@ struct KitchenCore {
     }
 
     /// A followed timer's watch ended: it no longer runs.
+    /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
+    ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
+    ///   device 'X': REASON)`.
     mutating func ended(socket: String) -> [KitchenEffect] {
         guard let last = timers.removeValue(forKey: socket) else { return [] }
-        return [.say("\(last.label): ended (pid \(last.pid), \(last.state.rawValue))")]
+        var how = last.state.rawValue
+        if last.deviceDown, last.state.isFinal || last.state == .silent {
+            let reason = last.silentReason ?? "its alarm reached no device"
+            how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
+        }
+        return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
     }
 
     /// A child of the kitchen exited (its timer ended, or failed to start).
@@ -223,6 +239,41 @@ struct KitchenCore {
                         kind: status == ExitStatus.usage.code ? .usage : .failed,
                         text: "\(start.label): not started: eggtimer exited with status \(status); see \(start.log)")))
         ]
+    }
+
+    /// A timer an acknowledgement stopped, as every front's answer names it (issue 37).
+    struct Stopped: Equatable, Sendable {
+        /// Its label.
+        var label: String
+        /// Whether its alarm never reached a speaker.
+        var silent: Bool
+    }
+
+    /// The timer `label` stopped by an acknowledgement, and whether its alarm was never heard.
+    ///
+    /// Its reply (its status after the acknowledgement, over) says so with `device=down`: the
+    /// timer's own verdict (the snapshot's device health once over, its exit status 69). A reply
+    /// that is not a final status (an older timer's `ok`) falls back on the status at the press:
+    /// ringing `silent`. Pure.
+    /// - Parameters:
+    ///   - label: The timer's label.
+    ///   - before: Its status when the press came; nil when not known.
+    ///   - reply: Its reply line to the acknowledgement (`ok` and its status).
+    static func stopped(label: String, before: TimerStatus?, reply: String) -> Stopped {
+        if let after = TimerStatus(line: reply), after.state.isFinal {
+            return Stopped(label: label, silent: after.deviceDown)
+        }
+        return Stopped(label: label, silent: before?.state == .silent)
+    }
+
+    /// The written answer to an acknowledgement of `stopped` (the key's log line, the page's
+    /// message): `Soft and Pasta stopped; Pasta never reached its speaker`
+    /// (``Phrasebook/stopped(_:silent:asWritten:)``, in English, the labels as they are); nil
+    /// when none was stopped.
+    static func stoppedText(_ stopped: [Stopped]) -> String? {
+        guard !stopped.isEmpty else { return nil }
+        return Phrasebook(.english).stopped(
+            stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label), asWritten: true)
     }
 
     /// When an unanswered start is given up next; nil with none.
@@ -256,4 +307,7 @@ enum KitchenEffect: Equatable, Sendable {
     case answer(KitchenCore.Origin, KitchenCore.Outcome)
     /// One line for the kitchen's log.
     case say(String)
+    /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and
+    /// through the kitchen's own device.
+    case ringsUnheard(label: String, reason: String)
 }

@@ -115,11 +115,9 @@ extension KitchenWeb {
             let response = act(action, node: node, label: label, fields: allowed.fields)
             return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
         case .acknowledgeAll:
-            let count = kitchen.acknowledgeAll()
+            let (count, stopped) = kitchen.acknowledgeAll()
             return .response(
-                allowed.isForm
-                    ? KitchenAPI.seeThePage
-                    : KitchenAPI.json(200, KitchenAPI.object([("acknowledged", .number(Double(count)))])))
+                allowed.isForm ? KitchenAPI.seeThePage : KitchenAPI.json(200, KitchenAPI.acknowledged(count, stopped)))
         }
     }
 
@@ -191,14 +189,20 @@ extension KitchenWeb {
         case .failure(let problem): return KitchenAPI.error(400, problem.text)
         }
         let myNode = kitchen.options.bus.nodeName
-        if node == myNode, let socket = kitchen.core.timers.first(where: { $0.value.label == label })?.key {
+        if node == myNode, let (socket, before) = kitchen.core.timers.first(where: { $0.value.label == label }) {
             switch kitchen.exchange(command, with: socket) {
             case .done(let line, let reply):
                 kitchen.say("HTTP: " + line)
                 guard let status = TimerStatus(line: reply) else {
                     return KitchenAPI.json(200, KitchenAPI.object([("done", .bool(true))]))
                 }
-                return KitchenAPI.json(200, KitchenAPI.json(KitchenAPI.timer(status, node: myNode)))
+                var timer = KitchenAPI.value(KitchenAPI.timer(status, node: myNode))
+                if command == .acknowledge, case .object(let members) = timer {
+                    // The page's message names what it stopped, and whether it was ever heard.
+                    let stopped = KitchenCore.stopped(label: label, before: before, reply: reply)
+                    timer = .object(members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
+                }
+                return KitchenAPI.json(200, timer.json())
             case .failed(let line):
                 kitchen.say("HTTP: " + line)
                 return KitchenAPI.error(409, line)

@@ -9,7 +9,8 @@ import TimerText
 ///
 /// The words are parsed by `StartRequest` (so `start '7m --on-done x'` starts nothing); the
 /// kitchen parses the request's text again. One line on standard output when the timer runs
-/// (``said(_:)``), else one on standard error. Blocks the main thread for at most
+/// (``said(_:)``), else one on standard error; a timer whose device cannot be opened adds one
+/// warning on standard error (``warning(_:)``). Blocks the main thread for at most
 /// ``KitchenCore/startLimit`` and a little more.
 enum StartCommand {
     /// Starts the timer `what` (a preset or a duration, perhaps with a label) labelled `label`.
@@ -49,6 +50,8 @@ enum StartCommand {
         case .started(let status):
             var out = Output(descriptor: STDOUT_FILENO)
             out.write(said(status) + "\n")
+            // Still 0: the timer runs, and its other fronts (the page, MQTT, the kitchen's voice) ring.
+            if let warning = warning(status) { printError("eggtimer: start: " + warning) }
             return .done
         case .refused(let refusal):
             printError("eggtimer: start: \(refusal.text)")
@@ -62,6 +65,17 @@ enum StartCommand {
             status.deadlineUnixMilliseconds == nil
             ? "paused with \(status.remaining.clockText) left" : "rings in \(status.remaining.clockText)"
         return "\(status.label): started, \(when) (pid \(status.pid))"
+    }
+
+    /// The warning for a timer whose device cannot be opened (its first status says `device=down`,
+    /// after its start-up probe): `warning: Soft will ring silent: cannot open audio device 'X':
+    /// REASON; it runs anyway (set a working device in the config file; see aplay -L)`; nil when
+    /// its device works.
+    static func warning(_ status: TimerStatus) -> String? {
+        guard status.deviceDown else { return nil }
+        let reason = status.silentReason ?? "its alarm reaches no device"
+        return "warning: \(status.label.escapingControlCharacters) will ring silent: "
+            + "\(reason.escapingControlCharacters); it runs anyway (set a working device in the config file; see aplay -L)"
     }
 
     /// Starts the timer without a kitchen, as the kitchen would, and waits until it runs.

@@ -46,10 +46,12 @@ extension BusLink {
         TimerStatePayload(snapshot, topics: topics, instance: instance, published: published, interval: refreshPeriod)
     }
 
-    /// Whether `new` says something `old` did not: another state, length or deadline (the time
-    /// left alone changes all the time and is refreshed by ``refreshPeriod``).
+    /// Whether `new` says something `old` did not: another state, length, deadline or `silent`
+    /// reason (the time left alone changes all the time and is refreshed by ``refreshPeriod``).
     static func differs(_ new: TimerStatePayload, from old: TimerStatePayload) -> Bool {
-        guard new.state == old.state, new.durationSeconds == old.durationSeconds, new.label == old.label else {
+        guard new.state == old.state, new.durationSeconds == old.durationSeconds, new.label == old.label,
+            new.silent == old.silent
+        else {
             return true
         }
         switch (new.deadlineUnixMilliseconds, old.deadlineUnixMilliseconds) {

@@ -30,7 +30,9 @@ extension KitchenAPI {
 
     /// One timer's object: `node`, `label`, `state`, `remaining_s`, `duration_s` (or null),
     /// `deadline` (UTC ISO 8601 with milliseconds, or null), `kind`, `preset`, `phase` (each a
-    /// string or null), `device` (`ok` or `down`) and `local`.
+    /// string or null), `device` (`ok` or `down`), `silent` (why the alarm reaches no device,
+    /// once over why it rang unheard: `cannot open audio device 'X': REASON`; null when it does or
+    /// nothing says) and `local`.
     static func value(_ timer: WebTimer) -> JSONValue {
         func text(_ string: String?) -> JSONValue { string.map(JSONValue.string) ?? .null }
         return .object([
@@ -45,7 +47,21 @@ extension KitchenAPI {
             JSONMember("preset", text(timer.preset)),
             JSONMember("phase", text(timer.phase)),
             JSONMember("device", .string(timer.deviceDown ? "down" : "ok")),
+            JSONMember("silent", text(timer.silentReason)),
             JSONMember("local", .bool(timer.isLocal)),
+        ])
+    }
+
+    /// The answer to `POST /api/ack-all`: `acknowledged` (how many were acknowledged or asked),
+    /// `stopped` and `silent` (this box's timers stopped, and those of them whose alarm never
+    /// reached a speaker: arrays of labels) and `message` (``KitchenCore/stoppedText(_:)``: `Soft
+    /// and Pasta stopped; Pasta never reached its speaker`, or null when none of this box's was).
+    static func acknowledged(_ count: Int, _ stopped: [KitchenCore.Stopped]) -> [UInt8] {
+        object([
+            ("acknowledged", .number(Double(count))),
+            ("stopped", .array(stopped.map { .string($0.label) })),
+            ("silent", .array(stopped.filter(\.silent).map { .string($0.label) })),
+            ("message", KitchenCore.stoppedText(stopped).map(JSONValue.string) ?? .null),
         ])
     }
 
@@ -85,7 +101,7 @@ extension KitchenAPI {
         return WebTimer(
             node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
             deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: kind, preset: preset, phase: phase,
-            deviceDown: status.deviceDown, isLocal: true)
+            deviceDown: status.deviceDown, isLocal: true, silentReason: status.silentReason)
     }
 
     /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
@@ -120,7 +136,8 @@ extension KitchenAPI {
         return WebTimer(
             node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
             total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
-            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent, isLocal: false)
+            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
+            silentReason: payload.silent)
     }
 
     /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's

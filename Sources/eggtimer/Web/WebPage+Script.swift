@@ -34,7 +34,7 @@ extension WebPage {
     static let behaviour = #"""
         const $ = (id) => document.getElementById(id);
         const page = { csrf: null, timers: [], rows: new Map(), ended: new Map(), doneEgg: false, retry: 1000,
-          source: null };
+          source: null, linkSaid: false };
         const sound = { context: null, buffer: null, node: null, wanted: false };
 
         // A node name or label as a path segment: as the MQTT topics escape it, and what a path cannot hold.
@@ -56,11 +56,14 @@ extension WebPage {
           return h > 0 ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
         }
         function keyOf(timer) { return timer.node + "\u0000" + timer.label; }
-        function say(text) {
+        // The message line; `link` marks the stream's own news, which its next picture clears (an
+        // answer's message, such as what STOP stopped, stays until the next answer).
+        function say(text, link) {
           const line = $("message") || $("pair-message");
           if (!line) return;
           line.textContent = text || "";
           line.hidden = !text;
+          page.linkSaid = Boolean(text && link);
         }
 
         async function api(method, path, body) {
@@ -199,15 +202,15 @@ extension WebPage {
             let picture;
             try { picture = JSON.parse(event.data); } catch (error) { return; }
             page.retry = 1000;
-            say("");
+            if (page.linkSaid) say("");
             document.body.dataset.live = "yes";
             render((picture.timers || []).map(arrived));
           });
           source.onerror = () => {
             document.body.dataset.live = "no";
-            if (source.readyState !== EventSource.CLOSED) { say("Reconnecting to the kitchen…"); return; }
+            if (source.readyState !== EventSource.CLOSED) { say("Reconnecting to the kitchen…", true); return; }
             source.close();
-            say("The kitchen does not answer; trying again.");
+            say("The kitchen does not answer; trying again.", true);
             setTimeout(reconnect, page.retry);
             page.retry = Math.min(page.retry * 2, 30000);
           };
@@ -273,7 +276,8 @@ extension WebPage {
             if (answer.status === 401) { location.replace("/"); return; }
             if (path === "/api/unpair") { location.replace("/"); return; }
             if (answer.status >= 400) { say(answer.data.error || "The kitchen said " + answer.status + "."); return; }
-            say("");
+            // An acknowledgement names what it stopped and which never reached a speaker (issue 37).
+            say(typeof answer.data.message === "string" ? answer.data.message : "");
             if (form.id === "custom") { $("start").value = ""; $("label").value = ""; }
             if (path.endsWith("/ack") && answer.data.preset) page.doneEgg = true;
             answered(answer.data);

@@ -4,7 +4,7 @@ import TimerModel
 ///
 /// Made from a followed timer's ``TimerStatus`` (this box) or a house node's MQTT state; the JSON
 /// keys are those of the man page's HTTP API section (`node`, `label`, `state`, `remaining_s`,
-/// `duration_s`, `deadline`, `kind`, `preset`, `phase`, `device`, `local`). A plain value.
+/// `duration_s`, `deadline`, `kind`, `preset`, `phase`, `device`, `silent`, `local`). A plain value.
 struct WebTimer: Equatable, Sendable {
     /// The node it runs on (``BusOptions/nodeName`` for this box).
     var node: String
@@ -28,6 +28,9 @@ struct WebTimer: Equatable, Sendable {
     var deviceDown: Bool
     /// Whether it runs on this box (its kitchen follows it) rather than another node.
     var isLocal: Bool
+    /// Why its alarm reaches no device (once over: why it rang unheard); nil when it does or
+    /// nothing says (an older timer, a house timer's state without `silent`).
+    var silentReason: String? = nil
 }
 
 /// What the API's `GET /api/timers` and each event carry, and what the page renders: this node,
