@@ -141,7 +141,7 @@ extension Options {
             (\fBsoft\fR, \fBsize\fR to the menu and the eggs) and are left unused elsewhere: a key is never
             refused for the mode, as the same option on the command line is. A bad file exits 78 with one
             line naming the file, the line and the key:
-            \fIeggtimer: /home/u/.config/eggtimer/config:3: volume: needs a whole number from 0 to 100
+            \fIeggtimer: /home/u/.config/eggtimer/config:3: volume: needs a whole number from 10 to 100
             (percent), got '200'\fR. So do an unknown key, a key given twice, a line without \fB=\fR, text
             that is not UTF\-8, a file that cannot be read, and a folder. The one\-shot subcommands never
             read it, so a broken file cannot stop an alarm.
@@ -172,6 +172,17 @@ extension Options {
         typed while the process was stopped across the deadline are dropped. Where the system allows it
         (root, CAP_SYS_NICE, or \fBLimitRTPRIO=1\fR, as the user unit sets) eggtimer asks for SCHED_FIFO
         priority 1, so a loaded machine still wakes it on time; otherwise it runs at normal priority.
+        .PP
+        No setting rings in silence. The alarm's gain is never below 10\~% of the sound's own amplitude
+        (\-20\~dB), from its first loop frame: \fB\-\-volume\fR takes 10 to 100, and less is one line
+        naming it and the least value, exit 64 (78 from the config file, naming the file and line).
+        \fB\-\-ramp\fR rises from that floor, not from silence, to the volume, along the square of the
+        time passed (so it sounds like an even rise), and is at most 60\~s (longer is refused the same
+        way): the gain is at the floor at the first loop frame and at the full volume within 60\~s of
+        it. Why: the shipped sound peaks at 60\~% of full scale, so \fB\-\-volume 1\fR peaked at 0.6\~%
+        and \fB\-\-volume 0\fR wrote pure silence while the timer said \fBringing\fR; at the floor it
+        still peaks at 6\~%. A timer record written by an older eggtimer with a lower volume or a
+        longer ramp is recovered at 10\~% and with a 60\~s ramp, not refused.
         """#
 
     private static let manSpokenLine = #"""
