@@ -191,11 +191,14 @@ extension Options {
         timer's ring sentence: "Soft eggs are ready", "pasta is ready", "Five minutes are up" for a
         countdown named by its length (\fBeggtimer 5min\fR), in German "Die weichen Eier sind fertig"
         with a German voice; \fB\-\-say\fR wins over it) puts a
-        spoken line at the head of each ringing, then the alarm loop, in the same stream on the same
-        device: three pots ringing in turn are three sentences. The first spoken sample goes out at the
-        deadline exactly as the first alarm sample does without one, and the loop after it is the plain
-        loop, sample for sample. \fB\-\-volume\fR and \fB\-\-ramp\fR apply to the loop only: the line
-        plays as it was spoken, and the ramp starts after it. Every ringing starts with it again: after
+        spoken line at the head of each ringing, then 400\~ms of silence, then the alarm loop, in the
+        same stream on the same device: three pots ringing in turn are three sentences. The first spoken
+        sample goes out at the deadline exactly as the first alarm sample does without one, and the loop
+        after the pause is the plain loop, sample for sample. eggtimer speaks at 140 words a minute
+        (espeak\-ng's own default is 175: "pasta is ready" took 0.8\~s, now 1.0\~s), the kitchen's
+        answers too: slower speech is better understood in noise and with hearing loss, and the pause
+        lets the last word end before the alarm covers it. \fB\-\-volume\fR and \fB\-\-ramp\fR apply to
+        the loop only: the line plays as it was spoken, and the ramp starts after the pause. Every ringing starts with it again: after
         a snooze, and when a lost device is reopened or a busy one got. \fB\-\-voice\fR \fINAME\fR picks
         an espeak\-ng voice (letters, digits, \fB\-\fR and \fB+\fR, at most 40 bytes: \fBen\-gb\fR,
         \fBde\fR, \fBen+f3\fR; by name, else by language); one espeak\-ng does not have is one line
