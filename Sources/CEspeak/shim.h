@@ -16,6 +16,7 @@ typedef __typeof__(&espeak_SetVoiceByProperties) CEspeak_SetVoiceByProperties;
 typedef __typeof__(&espeak_Synth) CEspeak_Synth;
 typedef __typeof__(&espeak_Synchronize) CEspeak_Synchronize;
 typedef __typeof__(&espeak_Info) CEspeak_Info;
+typedef __typeof__(&espeak_SetParameter) CEspeak_SetParameter;
 
 /* The synth callback's own type (espeak_SetSynthCallback's parameter), for a Swift closure. */
 typedef t_espeak_callback *CEspeak_callback;

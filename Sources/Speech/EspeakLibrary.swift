@@ -19,6 +19,7 @@ struct EspeakLibrary: Sendable {
     let synth: CEspeak_Synth
     let synchronize: CEspeak_Synchronize
     let info: CEspeak_Info
+    let setParameter: CEspeak_SetParameter
 
     /// The process's library (``fileName``), loaded on first use.
     static let shared: Result<EspeakLibrary, SpeechError> = load(fileName)
@@ -39,12 +40,14 @@ struct EspeakLibrary: Sendable {
                     "espeak_SetVoiceByProperties", as: CEspeak_SetVoiceByProperties.self),
                 let synth = object.function("espeak_Synth", as: CEspeak_Synth.self),
                 let synchronize = object.function("espeak_Synchronize", as: CEspeak_Synchronize.self),
-                let info = object.function("espeak_Info", as: CEspeak_Info.self)
+                let info = object.function("espeak_Info", as: CEspeak_Info.self),
+                let setParameter = object.function("espeak_SetParameter", as: CEspeak_SetParameter.self)
             else { return .failure(.libraryMissing(object.lookupError.description)) }
             return .success(
                 EspeakLibrary(
                     initialize: initialize, setSynthCallback: setSynthCallback, setVoiceByName: setVoiceByName,
-                    setVoiceByProperties: setVoiceByProperties, synth: synth, synchronize: synchronize, info: info))
+                    setVoiceByProperties: setVoiceByProperties, synth: synth, synchronize: synchronize, info: info,
+                    setParameter: setParameter))
         }
     }
 

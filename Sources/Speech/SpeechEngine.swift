@@ -21,7 +21,8 @@ import SystemKit
 /// wavegen.c's `AdvanceParameters`, stepped every 64 samples, wrapping after 23 552) and, seen with
 /// a flutter-free voice, a second one of period two (the cycle counter that paces a voice's
 /// roughness, also a function-local static). The same sentence said three times in a row in one
-/// fresh process gave 19 056, 19 063 and 19 076 samples with `en-us`; with `en-us+Alex` (flutter
+/// fresh process gave 19 056, 19 063 and 19 076 samples with `en-us` (at espeak-ng's default 175
+/// words per minute); with `en-us+Alex` (flutter
 /// 0) 18 968 each time, the first and third equal and the second not (C probes, espeak-ng 1.51).
 /// Selecting the voice again before each synthesis resets only the echo buffer and changes
 /// nothing; `espeak_Terminate` and a new `espeak_Initialize` would not reset function statics
@@ -148,15 +149,22 @@ enum SpeechEngine {
         }
     }
 
-    /// Starts espeak-ng in synchronous mode and installs the synth callback.
+    /// Starts espeak-ng in synchronous mode at ``SpeechSynthesizer/wordsPerMinute`` and installs
+    /// the synth callback.
     ///
     /// Called with ``state`` locked. `espeakINITIALIZE_DONT_EXIT` keeps espeak-ng from calling
-    /// `exit()` when its data is missing. C: `espeak_Initialize`, `espeak_SetSynthCallback`.
+    /// `exit()` when its data is missing. The speaking rate is set once: selecting a voice keeps
+    /// it (checked with espeak-ng 1.51: the rate set before or after `espeak_SetVoiceByName` gives
+    /// the same samples). C: `espeak_Initialize`, `espeak_SetParameter`, `espeak_SetSynthCallback`.
     private static func initialize(_ library: Result<EspeakLibrary, SpeechError>) -> Result<Engine, SpeechError> {
         library.flatMap { library in
             let rate = library.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, CEspeak_initializeDontExit)
             guard rate > 0 else {
                 return .failure(.libraryMissing("espeak_Initialize failed (is espeak-ng-data installed?)"))
+            }
+            let paced = library.setParameter(espeakRATE, Int32(SpeechSynthesizer.wordsPerMinute), 0)
+            guard paced == EE_OK else {
+                return .failure(.synthesisFailed("espeak_SetParameter(espeakRATE) returned \(paced.rawValue)"))
             }
             library.setSynthCallback { samples, count, events in
                 guard let events, let context = events.pointee.user_data else { return 0 }

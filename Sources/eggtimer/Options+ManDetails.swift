@@ -146,7 +146,7 @@ extension Options {
             (\fBsoft\fR, \fBsize\fR to the menu and the eggs) and are left unused elsewhere: a key is never
             refused for the mode, as the same option on the command line is. A bad file exits 78 with one
             line naming the file, the line and the key:
-            \fIeggtimer: /home/u/.config/eggtimer/config:3: volume: needs a whole number from 0 to 100
+            \fIeggtimer: /home/u/.config/eggtimer/config:3: volume: needs a whole number from 10 to 100
             (percent), got '200'\fR. So do an unknown key, a key given twice, a line without \fB=\fR, text
             that is not UTF\-8, a file that cannot be read, and a folder. The one\-shot subcommands never
             read it, so a broken file cannot stop an alarm.
@@ -187,6 +187,17 @@ extension Options {
         typed while the process was stopped across the deadline are dropped. Where the system allows it
         (root, CAP_SYS_NICE, or \fBLimitRTPRIO=1\fR, as the user unit sets) eggtimer asks for SCHED_FIFO
         priority 1, so a loaded machine still wakes it on time; otherwise it runs at normal priority.
+        .PP
+        No setting rings in silence. The alarm's gain is never below 10\~% of the sound's own amplitude
+        (\-20\~dB), from its first loop frame: \fB\-\-volume\fR takes 10 to 100, and less is one line
+        naming it and the least value, exit 64 (78 from the config file, naming the file and line).
+        \fB\-\-ramp\fR rises from that floor, not from silence, to the volume, along the square of the
+        time passed (so it sounds like an even rise), and is at most 60\~s (longer is refused the same
+        way): the gain is at the floor at the first loop frame and at the full volume within 60\~s of
+        it. Why: the shipped sound peaks at 60\~% of full scale, so \fB\-\-volume 1\fR peaked at 0.6\~%
+        and \fB\-\-volume 0\fR wrote pure silence while the timer said \fBringing\fR; at the floor it
+        still peaks at 6\~%. A timer record written by an older eggtimer with a lower volume or a
+        longer ramp is recovered at 10\~% and with a 60\~s ramp, not refused.
         """#
 
     private static let manSpokenLine = #"""
@@ -195,11 +206,14 @@ extension Options {
         timer's ring sentence: "Soft eggs are ready", "pasta is ready", "Five minutes are up" for a
         countdown named by its length (\fBeggtimer 5min\fR), in German "Die weichen Eier sind fertig"
         with a German voice; \fB\-\-say\fR wins over it) puts a
-        spoken line at the head of each ringing, then the alarm loop, in the same stream on the same
-        device: three pots ringing in turn are three sentences. The first spoken sample goes out at the
-        deadline exactly as the first alarm sample does without one, and the loop after it is the plain
-        loop, sample for sample. \fB\-\-volume\fR and \fB\-\-ramp\fR apply to the loop only: the line
-        plays as it was spoken, and the ramp starts after it. Every ringing starts with it again: after
+        spoken line at the head of each ringing, then 400\~ms of silence, then the alarm loop, in the
+        same stream on the same device: three pots ringing in turn are three sentences. The first spoken
+        sample goes out at the deadline exactly as the first alarm sample does without one, and the loop
+        after the pause is the plain loop, sample for sample. eggtimer speaks at 140 words a minute
+        (espeak\-ng's own default is 175: "pasta is ready" took 0.8\~s, now 1.0\~s), the kitchen's
+        answers too: slower speech is better understood in noise and with hearing loss, and the pause
+        lets the last word end before the alarm covers it. \fB\-\-volume\fR and \fB\-\-ramp\fR apply to
+        the loop only: the line plays as it was spoken, and the ramp starts after the pause. Every ringing starts with it again: after
         a snooze, and when a lost device is reopened or a busy one got. \fB\-\-voice\fR \fINAME\fR picks
         an espeak\-ng voice (letters, digits, \fB\-\fR and \fB+\fR, at most 40 bytes: \fBen\-gb\fR,
         \fBde\fR, \fBen+f3\fR; by name, else by language); one espeak\-ng does not have is one line

@@ -214,15 +214,38 @@ extension Options {
         return n
     }
 
-    /// A percentage: a whole number 0–100, with or without a trailing `%`.
-    static func percent(_ name: ValueSource, _ value: String) throws(UsageError) -> Int {
+    /// `--volume`: a whole number from the audible floor (``Loudness/floorPercent``, 10) to 100,
+    /// with or without a trailing `%`.
+    ///
+    /// Below the floor is refused, not raised, so that nobody believes a quieter alarm was set
+    /// (issue 37: `--volume 0` rang pure silence).
+    static func volume(_ name: ValueSource, _ value: String) throws(UsageError) -> Int {
+        let least = Loudness.floorPercent
         let digits = value.hasSuffix("%") ? value.dropLast() : Substring(value)
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 3,
             let n = Int(digits), n <= 100
         else {
-            throw name.error("needs a whole number from 0 to 100 (percent), got '\(value)'")
+            throw name.error("needs a whole number from \(least) to 100 (percent), got '\(value)'")
+        }
+        guard n >= least else {
+            throw name.error(
+                "needs a whole number from \(least) to 100 (percent), got '\(value)': below \(least) the alarm "
+                    + "may not be heard")
         }
         return n
+    }
+
+    /// `--ramp`: a duration up to ``Loudness/longestRamp`` (60 s), so the alarm is at its full
+    /// volume within a minute of its first loop frame (issue 37).
+    static func ramp(_ name: ValueSource, _ value: String) throws(UsageError) -> Duration {
+        let ramp = try duration(name, value)
+        let longest = Loudness.longestRamp.components.seconds
+        guard ramp <= Loudness.longestRamp else {
+            throw name.error(
+                "needs a duration of at most \(longest)s (the alarm reaches its volume within a minute), "
+                    + "got '\(value)'")
+        }
+        return ramp
     }
 
     /// Every option, in `--help` order within each group.
@@ -291,14 +314,15 @@ extension Options {
             inConfigFile: true
         ) { options, name, value throws(UsageError) in options.ringFor = try duration(name, value) },
         Spec(
-            names: ["--volume"], argument: "PERCENT", group: .timer, help: "alarm volume, 0 to 100 (default 100)",
-            fits: timersAndFollow, inConfigFile: true
-        ) { options, name, value throws(UsageError) in options.volume = try percent(name, value) },
+            names: ["--volume"], argument: "PERCENT", group: .timer,
+            help: "alarm volume, 10 to 100 (default 100; below 10 is refused)", fits: timersAndFollow,
+            inConfigFile: true
+        ) { options, name, value throws(UsageError) in options.volume = try volume(name, value) },
         Spec(
             names: ["--ramp"], argument: "D", group: .timer,
-            help: "rise from quiet to the volume over the first D of the alarm", fits: timersAndFollow,
-            inConfigFile: true
-        ) { options, name, value throws(UsageError) in options.ramp = try duration(name, value) },
+            help: "rise from 10 % to the volume over the first D of the alarm (at most 60s)",
+            fits: timersAndFollow, inConfigFile: true
+        ) { options, name, value throws(UsageError) in options.ramp = try ramp(name, value) },
         Spec(
             names: ["--label"], argument: "NAME", group: .timer,
             help: "name the timer for status, ack, cancel and snooze (default: the egg, "

@@ -85,9 +85,11 @@ struct Options: Equatable {
     var label: String?
     /// `--ring-for D`: stop ringing unacknowledged after this long (the timer is then `missed`).
     var ringFor: Duration?
-    /// `--volume PERCENT`: the alarm's volume, 0–100 (% of full scale of the samples).
+    /// `--volume PERCENT`: the alarm's volume, ``Loudness/floorPercent`` (10) to 100 (% of the
+    /// samples' own amplitude).
     var volume = 100
-    /// `--ramp D`: rise from quiet to ``volume`` across this much of the ringing.
+    /// `--ramp D`: rise from the floor (10 %) to ``volume`` across this much of the ringing; at most
+    /// ``Loudness/longestRamp`` (60 s).
     var ramp: Duration?
     /// `--say TEXT`: the line spoken at the head of each ringing (Options+Speech.swift); nil for none.
     var say: String?

@@ -1,7 +1,8 @@
 /*
  * espeak-first: the tests' reference synthesis. Says TEXT in VOICE COUNT times in this one fresh
  * process, as the Speech target's SpeechEngine calls libespeak-ng (espeak_Initialize with
- * AUDIO_OUTPUT_SYNCHRONOUS and espeakINITIALIZE_DONT_EXIT, a synth callback, espeak_SetVoiceByName
+ * AUDIO_OUTPUT_SYNCHRONOUS and espeakINITIALIZE_DONT_EXIT, espeak_SetParameter(espeakRATE, WPM):
+ * SpeechSynthesizer.wordsPerMinute, which the tests pass; a synth callback, espeak_SetVoiceByName
  * and, when no voice has that name, espeak_SetVoiceByProperties with it as the language (`en-gb`),
  * espeak_Synth of plain UTF-8 text), and writes each synthesis's mono S16 samples, in the
  * machine's byte order, to PREFIX.N.raw (N from 0); prints the rate in Hz.
@@ -11,7 +12,7 @@
  * and rand() for voices with breath), so the first synthesis of a fresh process is the only one
  * another process can reproduce: eggtimer's spoken line is its process's first.
  *
- * Usage: espeak-first VOICE TEXT COUNT PREFIX. Built by the tests with the system's C compiler
+ * Usage: espeak-first VOICE TEXT COUNT PREFIX WPM. Built by the tests with the system's C compiler
  * (TestSupport's SpeechReference).
  */
 #include <espeak-ng/speak_lib.h>
@@ -36,13 +37,17 @@ static int collect(short *wave, int count, espeak_EVENT *events) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: espeak-first VOICE TEXT COUNT PREFIX\n");
+    if (argc != 6) {
+        fprintf(stderr, "usage: espeak-first VOICE TEXT COUNT PREFIX WPM\n");
         return 64;
     }
     int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT);
     if (rate <= 0) {
         fprintf(stderr, "espeak_Initialize failed\n");
+        return 1;
+    }
+    if (espeak_SetParameter(espeakRATE, atoi(argv[5]), 0) != EE_OK) {
+        fprintf(stderr, "espeak_SetParameter(espeakRATE, %s) failed\n", argv[5]);
         return 1;
     }
     espeak_SetSynthCallback(collect);

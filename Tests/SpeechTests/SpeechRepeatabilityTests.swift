@@ -9,19 +9,23 @@ import Testing
     /// process drifts (length and samples), and a second process says the same three, sample for
     /// sample; a voice without pitch flutter keeps its length, which pins the drift on it.
     @Test func espeakNgDriftsWithinAProcessAndAFreshProcessRepeatsIt() throws {
-        let first = try SpeechReference.synthesize("Pasta is ready", voice: "en-us", count: 3)
-        let again = try SpeechReference.synthesize("Pasta is ready", voice: "en-us", count: 3)
+        let first = try SpeechReference.synthesize(
+            "Pasta is ready", voice: "en-us", count: 3, wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
+        let again = try SpeechReference.synthesize(
+            "Pasta is ready", voice: "en-us", count: 3, wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
         #expect(first.sampleRate == 22_050)
         #expect(first.syntheses == again.syntheses, "the same history, the same samples")
         #expect(Set(first.syntheses).count > 1, "one process's syntheses of one sentence differ")
         #expect(Set(first.syntheses.map(\.count)).count > 1, "\(first.syntheses.map(\.count))")
-        let flat = try SpeechReference.synthesize("Pasta is ready", voice: "en-us+Alex", count: 3)
+        let flat = try SpeechReference.synthesize(
+            "Pasta is ready", voice: "en-us+Alex", count: 3, wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
         #expect(Set(flat.syntheses.map(\.count)).count == 1, "no flutter: \(flat.syntheses.map(\.count))")
     }
 
     /// The same synthesis gives the same line: the conversion and trimming keep no state.
     @Test func theSameSamplesGiveTheSameLine() throws {
-        let reference = try SpeechReference.synthesize("Soft eggs are ready", voice: "en-gb")
+        let reference = try SpeechReference.synthesize(
+            "Soft eggs are ready", voice: "en-gb", wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
         let format = try #require(SpeechFormat(sampleRate: 44_100, channels: 2))
         let synthesizer = SpeechSynthesizer()
         let (samples, rate) = (reference.syntheses[0], reference.sampleRate)

@@ -8,24 +8,26 @@ import Glibc
 /// statics in its wave generator that no call resets), so only a fresh process's first synthesis
 /// can be reproduced by another process: eggtimer's spoken line is its process's first.
 public enum SpeechReference {
-    /// Says `text` in `voice` `count` times in one fresh process.
+    /// Says `text` in `voice` `count` times in one fresh process, at `wordsPerMinute`.
     /// - Parameters:
     ///   - text: Plain UTF-8 text.
     ///   - voice: An espeak-ng voice name, selected as SpeechEngine does: by name, else by language.
     ///   - count: How many times, 1 to 10.
+    ///   - wordsPerMinute: espeak-ng's `espeakRATE`, 80 to 450: `SpeechSynthesizer.wordsPerMinute`
+    ///     to reproduce eggtimer's line (TestSupport does not see the Speech target).
     /// - Returns: The rate in Hz and each synthesis's mono S16 samples, in order.
     /// - Throws: `TestFailure` when gcc or libespeak-ng-dev is missing, or the program fails.
     public static func synthesize(
-        _ text: String, voice: String, count: Int = 1
+        _ text: String, voice: String, count: Int = 1, wordsPerMinute: Int
     ) throws(TestFailure) -> (sampleRate: Int, syntheses: [[Int16]]) {
-        precondition((1...10).contains(count))
+        precondition((1...10).contains(count) && (80...450).contains(wordsPerMinute))
         let program = try build().get()
         let directory = makePrivateDirectory("eggtimer-espeak")
         defer { removeDirectory(directory) }
         let (read, write) = makePipe()
         defer { close(read) }
         let child = Child.spawn(
-            program, [voice, text, String(count), directory + "/line"], stdout: write,
+            program, [voice, text, String(count), directory + "/line", String(wordsPerMinute)], stdout: write,
             stderrPath: directory + "/stderr")
         close(write)
         let status = child.wait(timeout: .seconds(60))

@@ -21,6 +21,6 @@ import Testing
         #expect(follow.termination == .exited(78), "\(follow.stderr)")
         #expect(
             follow.stderr
-                == "eggtimer: \(dir)/config:1: volume: needs a whole number from 0 to 100 (percent), got '200'\n")
+                == "eggtimer: \(dir)/config:1: volume: needs a whole number from 10 to 100 (percent), got '200'\n")
     }
 }

@@ -72,7 +72,7 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderr
-                == "eggtimer: \(dir)/config:3: volume: needs a whole number from 0 to 100 (percent), got '200'\n")
+                == "eggtimer: \(dir)/config:3: volume: needs a whole number from 10 to 100 (percent), got '200'\n")
         // The command line does not mend the file: it is read whole, and the line is still bad.
         let overridden = runEggtimer(
             ["1", "--volume", "50", "--loops", "1"], environment: ["EGGTIMER_CONFIG": dir + "/config"])
@@ -81,9 +81,11 @@ import Testing
 
     @Test(arguments: [
         ("frob = 1\n", ":1: frob: unknown key"),
-        ("volume = 5\nvolume = 6\n", ":2: volume: given twice (first on line 1)"),
+        ("volume = 50\nvolume = 60\n", ":2: volume: given twice (first on line 1)"),
         ("device\n", ":1: expected 'key = value', got 'device'"),
         ("device = \u{1B}[31mred\n", ":1: device: has a control character in its value"),
+        ("volume = 5\n", ":1: volume: needs a whole number from 10 to 100 (percent), got '5'"),
+        ("device = null\nramp = 90s\n", ":2: ramp: needs a duration of at most 60s"),
     ])
     func aBadLineExits78(text: String, expected: String) {
         let dir = makePrivateDirectory()

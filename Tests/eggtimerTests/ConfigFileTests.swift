@@ -77,8 +77,8 @@ private func message(_ text: String) -> String? {
         ("label = kitchen", "1: label: unknown key (the keys are \(keys))"),
         ("--volume = 5", "1: --volume: unknown key (the keys are \(keys))"),
         ("help = 1", "1: help: unknown key (the keys are \(keys))"),
-        ("# volume\n\n   \nvolume = 200", "4: volume: needs a whole number from 0 to 100 (percent), got '200'"),
-        ("volume = 50 # quieter", "1: volume: needs a whole number from 0 to 100 (percent), got '50 # quieter'"),
+        ("# volume\n\n   \nvolume = 200", "4: volume: needs a whole number from 10 to 100 (percent), got '200'"),
+        ("volume = 50 # quieter", "1: volume: needs a whole number from 10 to 100 (percent), got '50 # quieter'"),
         ("ramp = soon", "1: ramp: invalid duration 'soon': no number in it"),
         ("ring-for = 0", "1: ring-for: invalid duration '0': must be more than zero"),
         ("soft = 1000h", "1: soft: invalid duration '1000h': longer than the maximum 999:59:59"),
@@ -96,10 +96,15 @@ private func message(_ text: String) -> String? {
             "fallback-device = " + String(repeating: "x", count: 256),
             "1: fallback-device: takes at most 255 bytes, got 256"
         ),
-        ("volume = 5\ndevice = null\nvolume = 6", "3: volume: given twice (first on line 1)"),
+        ("volume = 50\ndevice = null\nvolume = 60", "3: volume: given twice (first on line 1)"),
+        // Issue 37, the audible floor: no volume below 10 %, no ramp longer than 60 s.
+        ("device = null\nvolume = 0", "2: volume: \(TimerOptionTests.belowFloor("0"))"),
+        ("volume = 9%", "1: volume: \(TimerOptionTests.belowFloor("9%"))"),
+        ("ramp = 61s", "1: ramp: \(TimerOptionTests.rampTooLong("61s"))"),
+        ("# wake gently\nramp = 5 min", "2: ramp: \(TimerOptionTests.rampTooLong("5 min"))"),
         ("soft = x\nvolume 1", "1: soft: invalid duration 'x': no number in it"),  // the first bad line
         ("volume 1\nsoft = x", "1: expected 'key = value', got 'volume 1'"),
-        ("device = null\r\nvolume = 101\r\n", "2: volume: needs a whole number from 0 to 100 (percent), got '101'"),
+        ("device = null\r\nvolume = 101\r\n", "2: volume: needs a whole number from 10 to 100 (percent), got '101'"),
     ])
     func aBadLineIsNamedByFileLineAndKey(text: String, expected: String) {
         #expect(message(text) == "/home/u/.config/eggtimer/config:" + expected)

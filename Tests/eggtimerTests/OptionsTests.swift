@@ -153,7 +153,7 @@ import TimerText
         #expect(try Options.parse(["pomodoro", "--label", "focus"]).timerLabel == "focus")
     }
 
-    @Test(arguments: [("0", 0), ("0%", 0), ("100", 100), ("100%", 100), ("7", 7), ("050", 50)])
+    @Test(arguments: [("10", 10), ("10%", 10), ("100", 100), ("100%", 100), ("17", 17), ("050", 50)])
     func volumeIsAWholePercentage(value: String, volume: Int) throws {
         #expect(try Options.parse(["1m", "--volume", value]).volume == volume)
     }
@@ -185,23 +185,55 @@ import TimerText
         (["1m", "--ring-for", "0"], "option '--ring-for': invalid duration '0': must be more than zero"),
         (["1m", "--ramp"], "option '--ramp' needs a value"),
         (["1m", "--ramp", "x"], "option '--ramp': invalid duration 'x': no number in it"),
-        (["1m", "--volume", "101"], "option '--volume' needs a whole number from 0 to 100 (percent), got '101'"),
         (["1m", "-D", "hw:0\n"], "option '-D' needs an ALSA device name without control characters, got 'hw:0\\x0A'"),
         (["1m", "--fallback-device", ""], "option '--fallback-device' needs a value, got ''"),
         (
             ["1m", "--fallback-device", String(repeating: "d", count: 256)],
             "option '--fallback-device' takes at most 255 bytes, got 256"
         ),
-        (["1m", "--volume", "-1"], "option '--volume' needs a whole number from 0 to 100 (percent), got '-1'"),
-        (["1m", "--volume", "50.5"], "option '--volume' needs a whole number from 0 to 100 (percent), got '50.5'"),
-        (["1m", "--volume", "%"], "option '--volume' needs a whole number from 0 to 100 (percent), got '%'"),
-        (["1m", "--volume", "5%%"], "option '--volume' needs a whole number from 0 to 100 (percent), got '5%%'"),
+        (["1m", "--volume", "101"], "option '--volume' needs a whole number from 10 to 100 (percent), got '101'"),
+        (["1m", "--volume", "-1"], "option '--volume' needs a whole number from 10 to 100 (percent), got '-1'"),
+        (["1m", "--volume", "50.5"], "option '--volume' needs a whole number from 10 to 100 (percent), got '50.5'"),
+        (["1m", "--volume", "%"], "option '--volume' needs a whole number from 10 to 100 (percent), got '%'"),
+        (["1m", "--volume", "5%%"], "option '--volume' needs a whole number from 10 to 100 (percent), got '5%%'"),
         (["1m", "--on-done="], "option '--on-done' needs a value, got ''"),
         (["1m", "--label", "a", "--label", "b"], "option '--label' given twice"),
         (["1m", "--for", "5m"], "option '--for' does not work with a timer of a given duration (only with 'snooze')"),
     ])
     func badTimerOptionsNameTheToken(arguments: [String], message: String) {
         #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+
+    /// Issue 37, the audible floor: a volume below 10 % and a ramp longer than 60 s are refused
+    /// with one line naming the token and the limit, for a timer, `at` and `follow` alike.
+    @Test(arguments: [
+        (["1m", "--volume", "0"], "option '--volume' \(Self.belowFloor("0"))"),
+        (["1m", "--volume", "0%"], "option '--volume' \(Self.belowFloor("0%"))"),
+        (["1m", "--volume", "1"], "option '--volume' \(Self.belowFloor("1"))"),
+        (["1m", "--volume=9"], "option '--volume' \(Self.belowFloor("9"))"),
+        (["at", "7:05", "--volume", "00"], "option '--volume' \(Self.belowFloor("00"))"),
+        (["follow", "--mqtt", "mqtt://h", "--volume", "5"], "option '--volume' \(Self.belowFloor("5"))"),
+        (["1m", "--ramp", "61s"], "option '--ramp' \(Self.rampTooLong("61s"))"),
+        (["1m", "--ramp=60.001s"], "option '--ramp' \(Self.rampTooLong("60.001s"))"),
+        (["1m", "--ramp", "10m"], "option '--ramp' \(Self.rampTooLong("10m"))"),
+        (["follow", "--mqtt", "mqtt://h", "--ramp", "2 min"], "option '--ramp' \(Self.rampTooLong("2 min"))"),
+    ])
+    func aVolumeBelowTheFloorOrARampLongerThanAMinuteIsRefused(arguments: [String], message: String) {
+        #expect(throws: UsageError(description: message)) { try Options.parse(arguments) }
+    }
+
+    static func belowFloor(_ value: String) -> String {
+        "needs a whole number from 10 to 100 (percent), got '\(value)': below 10 the alarm may not be heard"
+    }
+
+    static func rampTooLong(_ value: String) -> String {
+        "needs a duration of at most 60s (the alarm reaches its volume within a minute), got '\(value)'"
+    }
+
+    @Test func theFloorAndALongestRampAreAccepted() throws {
+        let options = try Options.parse(["1m", "--volume", "10", "--ramp", "60s"])
+        #expect(options.volume == 10 && options.ramp == .seconds(60))
+        #expect(try Options.parse(["1m", "--ramp", "1 min"]).ramp == .seconds(60))
     }
 }
 
@@ -250,7 +282,7 @@ import TimerText
         ),
         (["cancel", "--loops", "2"], "option '--loops' does not work with 'cancel' (only with a timer)"),
         (["snooze", "--label", "tea"], "option '--label' does not work with 'snooze' (only with a timer or 'start')"),
-        (["ack", "--volume", "5"], "option '--volume' does not work with 'ack' (only with a timer or 'follow')"),
+        (["ack", "--volume", "50"], "option '--volume' does not work with 'ack' (only with a timer or 'follow')"),
         (["ack", "--ring-for", "5s"], "option '--ring-for' does not work with 'ack' (only with a timer)"),
         (["ack", "--ramp", "5s"], "option '--ramp' does not work with 'ack' (only with a timer or 'follow')"),
         (["ack", "--on-done", "true"], "option '--on-done' does not work with 'ack' (only with a timer)"),

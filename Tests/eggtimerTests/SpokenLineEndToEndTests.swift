@@ -32,15 +32,24 @@ import Testing
         // syntheses in one process that nothing resets (SpeechEngine's doc), so the test's own
         // synthesis is a fresh process's first too (Tests/Shims/espeak-first.c), through the same
         // converter and trimming (SpeechSynthesizer.line(fromSpeech:)).
-        let reference = try SpeechReference.synthesize("Pasta is ready", voice: "en-us")
+        let reference = try SpeechReference.synthesize(
+            "Pasta is ready", voice: "en-us", wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
         let spoken = try SpeechSynthesizer().line(
             fromSpeech: reference.syntheses[0], sampleRate: reference.sampleRate, format: format)
         #expect(spoken.frames > sound.sampleRate / 2, "half a second of speech at least")
+        // Issue 37: 140 words a minute, not espeak-ng's 175: "Pasta is ready" lasts about 1.0 s, not 0.8 s.
+        #expect(spoken.frames > sound.sampleRate * 95 / 100, "\(spoken.frames) frames of speech")
+        // Then 400 ms of silence (17 640 frames at 44.1 kHz) before the loop.
+        let pause = [Int16](repeating: 0, count: 400 * sound.sampleRate / 1000 * sound.channels)
         let leadCount = captured.count - sound.samples.count
         #expect(try capturedRun(in: directory, "second") == captured, "two runs speak the same samples")
-        #expect(leadCount == spoken.samples.count, "\(leadCount) samples spoken, \(spoken.samples.count) synthesised")
-        #expect(Array(captured.prefix(max(0, leadCount))) == spoken.samples, "the spoken part, sample for sample")
-        #expect(leadCount > 0 && captured.prefix(leadCount).contains { $0 != 0 }, "a spoken lead, not silence")
+        #expect(
+            leadCount == spoken.samples.count + pause.count,
+            "\(leadCount) samples before the loop, \(spoken.samples.count) synthesised and \(pause.count) of pause")
+        #expect(Array(captured.prefix(spoken.samples.count)) == spoken.samples, "the spoken part, sample for sample")
+        #expect(captured.prefix(spoken.samples.count).contains { $0 != 0 }, "a spoken lead, not silence")
+        let between = captured.dropFirst(spoken.samples.count).prefix(pause.count)
+        #expect(Array(between) == pause, "400 ms of silence between the line and the loop")
         let plainLoop = leadCount >= 0 && Array(captured.dropFirst(leadCount)) == sound.samples
         #expect(plainLoop, "the loop after the lead is not the plain loop")
     }
@@ -60,7 +69,8 @@ import Testing
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let bytes = try #require(readFile(capture))
         let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(captured.count > sound.samples.count, "a line before the loop")
+        #expect(captured.count > sound.samples.count + 17_640 * sound.channels, "a line and its pause before the loop")
+        #expect(captured.dropLast(sound.samples.count).suffix(17_640 * sound.channels).allSatisfy { $0 == 0 })
         #expect(Array(captured.suffix(sound.samples.count)) == sound.samples, "then the plain loop")
     }
 
@@ -93,12 +103,15 @@ import Testing
         let captured = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let format = try #require(SpeechFormat(sampleRate: sound.sampleRate, channels: sound.channels))
-        let reference = try SpeechReference.synthesize("Pasta is ready", voice: "en-us")
+        let reference = try SpeechReference.synthesize(
+            "Pasta is ready", voice: "en-us", wordsPerMinute: SpeechSynthesizer.wordsPerMinute)
         let spoken = try SpeechSynthesizer().line(
             fromSpeech: reference.syntheses[0], sampleRate: reference.sampleRate, format: format)
-        #expect(captured.count == spoken.samples.count + sound.samples.count, "\(captured.count) samples")
+        let pause = [Int16](repeating: 0, count: 400 * sound.sampleRate / 1000 * sound.channels)
+        #expect(captured.count == spoken.samples.count + pause.count + sound.samples.count, "\(captured.count) samples")
         #expect(Array(captured.prefix(spoken.samples.count)) == spoken.samples, "its name first")
-        #expect(Array(captured.dropFirst(spoken.samples.count)) == sound.samples, "then the plain loop")
+        #expect(Array(captured.dropFirst(spoken.samples.count).prefix(pause.count)) == pause, "then 400 ms of silence")
+        #expect(Array(captured.dropFirst(spoken.samples.count + pause.count)) == sound.samples, "then the plain loop")
     }
 
     /// Waits (on a pidfd: an event, not a sleep) until process `pid`, not this one's child, has

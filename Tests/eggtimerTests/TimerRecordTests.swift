@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TestSupport
 import Testing
 import TimerCore
 import TimerText
@@ -117,6 +118,29 @@ import TimerText
         #expect(recorded.bytes == base + (base == [UInt8(ascii: "/")] ? [] : [UInt8(ascii: "/")]) + relative)
         let absolute = SoundFilePath("/usr/share/sounds/bell.mp3")
         #expect(RecordKeeper.absoluteSound(absolute) == absolute)
+    }
+
+    /// Issue 37: an older record below the floor is resumed at it.
+    ///
+    /// A record an older eggtimer wrote with a volume below 10 or a ramp over a minute still
+    /// reads, and is resumed at the floor (10) and with a 60 s ramp: raised, not refused, since a
+    /// refused record is an alarm that does not ring. What is within the rule is resumed as written.
+    @Test(arguments: [
+        (0, Duration.seconds(600), 10, Duration.seconds(60)), (9, .nanoseconds(60_000_000_001), 10, .seconds(60)),
+        (10, .seconds(60), 10, .seconds(60)), (40, .milliseconds(1500), 40, .milliseconds(1500)),
+    ])
+    func anOlderRecordBelowTheFloorIsResumedAtIt(volume: Int, ramp: Duration, resumedVolume: Int, resumedRamp: Duration)
+        throws
+    {
+        let directory = makePrivateDirectory()
+        defer { removeDirectory(directory) }
+        var old = full
+        (old.alarm.volume, old.alarm.ramp) = (volume, ramp)
+        #expect(try TimerRecord(parsing: Array(old.text.utf8)) == old, "it reads as written")
+        let path = directory + "/tea.record"
+        writeFile(path, Array(old.text.utf8), mode: 0o600)
+        let (options, _, _) = try Resume.load(path: path, base: Options(), clockSynchronised: { true })
+        #expect(options.volume == resumedVolume && options.ramp == resumedRamp)
     }
 
     @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {

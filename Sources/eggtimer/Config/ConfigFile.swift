@@ -5,7 +5,7 @@ import SystemKit
 /// A bad config file: one line naming the file and, for a bad line, its number and key; the app
 /// exits 78 (EX_CONFIG).
 ///
-/// `/home/u/.config/eggtimer/config:3: volume: needs a whole number from 0 to 100 (percent), got '200'`.
+/// `/home/u/.config/eggtimer/config:3: volume: needs a whole number from 10 to 100 (percent), got '200'`.
 struct ConfigError: Error, Equatable, CustomStringConvertible {
     let description: String
 

@@ -2,7 +2,8 @@ import AlarmAudio
 import Glibc
 
 /// The line a timer speaks at the head of each ringing: asked for once, at start, from a
-/// ``LinePreparer``, and handed to the ``AlarmPlayer`` as its lead when it comes.
+/// ``LinePreparer``, and handed to the ``AlarmPlayer`` as its lead when it comes, followed by
+/// ``pause`` of silence before the loop.
 ///
 /// The timing rule: the line is asked for when the timer starts (a recovered one: when it is
 /// started again), not near the deadline, so it is ready minutes before it is needed; a pause, a
@@ -56,6 +57,16 @@ final class SpokenLine: LoopSource {
     /// How long before the deadline a late line may still restart the ringing: time for the
     /// player to open the device again (a busy one is asked again every 200 ms).
     static let restartMargin = Duration.milliseconds(400)
+    /// The silence between the spoken line and the alarm loop: 400 ms (issue 37).
+    ///
+    /// Part of the lead, so the line still starts at the deadline and the loop follows the pause
+    /// in the same stream. Without it the alarm's first frame came with the line's last: a pause
+    /// about as long as one between spoken sentences lets the words end before the alarm covers
+    /// them (deleting pauses from clearly spoken sentences lowered their intelligibility: Uchanski
+    /// et al. 1996, JSLHR 39:494–509; see `SpeechSynthesizer.wordsPerMinute`).
+    static let pause = Duration.milliseconds(400)
+    /// ``pause`` in interleaved samples of the alarm's format: 17 640 frames at 44.1 kHz.
+    private var pauseSamples: Int { Int(Self.pause / .milliseconds(1)) * sampleRate / 1000 * channels }
 
     /// - Parameters:
     ///   - texts: The words of each line (valid by ``Options/isValidSay(_:)``), by the ringing it
@@ -158,7 +169,8 @@ final class SpokenLine: LoopSource {
             let late = lateRinging?.line == line ? lateRinging : nil
             if late != nil { lateRinging = nil }
             switch outcome {
-            case .ready(let samples) where !samples.isEmpty && samples.count % channels == 0:
+            case .ready(let spoken) where !spoken.isEmpty && spoken.count % channels == 0:
+                let samples = spoken + [Int16](repeating: 0, count: pauseSamples)
                 made[line] = samples
                 stages[line] = .ready
                 guard current == line else { continue }

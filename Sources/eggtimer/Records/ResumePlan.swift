@@ -1,3 +1,4 @@
+import AlarmAudio
 import Glibc
 import TimerCore
 import TimerText
@@ -120,8 +121,11 @@ enum Resume {
             options.soundPath = record.alarm.sound
             options.loops = record.alarm.loops
             options.ringFor = record.alarm.ringFor
-            options.volume = record.alarm.volume
-            options.ramp = record.alarm.ramp
+            // A record written before the audible floor (issue 37) may hold a volume below 10 or a
+            // ramp longer than 60 s, which the options now refuse: raised to the floor and cut to
+            // 60 s rather than refused, since a refused record is an alarm that does not ring.
+            options.volume = max(record.alarm.volume, Loudness.floorPercent)
+            options.ramp = record.alarm.ramp.map { min($0, Loudness.longestRamp) }
             options.onDone = record.alarm.onDone
             options.say = record.alarm.say
             options.announce = record.alarm.announce

@@ -74,8 +74,10 @@ struct TimerRecord: Equatable, Sendable {
         var sound: SoundFilePath?
         var loops: Int?
         var ringFor: Duration?
-        /// 0–100.
+        /// 0–100 as read (records written before issue 37 may hold less than the floor, 10;
+        /// ``Resume`` raises it to the floor).
         var volume = 100
+        /// As read, up to the longest duration (``Resume`` cuts it to 60 s).
         var ramp: Duration?
         var onDone: String?
         /// `--say`'s text; nil for none.
