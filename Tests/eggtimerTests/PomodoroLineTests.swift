@@ -96,8 +96,11 @@ private final class TextPreparer: LinePreparer {
             captures.append(try playedOut(player, into: path))
             #expect(spoken.takeNotes() == ["cannot speak the line: no answer; the alarm rings without it"])
         }
-        #expect(captures[0] == breakSamples + sound.samples)
-        #expect(captures[1] == workSamples + sound.samples)
+        // Each line, then SpokenLine.pause of silence, then the loop (issue 37).
+        let pause = [Int16](
+            repeating: 0, count: Int(SpokenLine.pause / .milliseconds(1)) * sound.sampleRate / 1000 * sound.channels)
+        #expect(captures[0] == breakSamples + pause + sound.samples)
+        #expect(captures[1] == workSamples + pause + sound.samples)
     }
 
     /// Waits (on the player's descriptor, 30 s at most) until `player`'s ringing ends, then reads
