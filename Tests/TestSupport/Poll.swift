@@ -1,4 +1,5 @@
 import Glibc
+import SystemKit
 
 /// `duration` in whole milliseconds, rounded up (never negative), for `poll`.
 public func milliseconds(_ duration: Duration) -> Int32 {
@@ -29,4 +30,20 @@ public func waitReadable(_ fd: Int32, timeout: Duration) -> Bool {
         if ready < 0 && errno == EINTR { continue }
         if ContinuousClock.now >= deadline { return false }
     }
+}
+
+/// Waits (on a pidfd: an event, not a sleep) until process `pid` has ended, also when it is not
+/// this process's child (a timer a `recover` started).
+/// - Parameters:
+///   - pid: The process.
+///   - timeout: How long to wait at most.
+/// - Returns: Whether it ended (or was gone already) within `timeout`.
+public func awaitEnd(of pid: Int32, timeout: Duration = .seconds(30)) -> Bool {
+    guard let pidfd = try? FileDescriptor.process(pid) else { return true }  // gone already
+    var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if poll(&ready, 1, pollTimeout(until: deadline)) > 0 { return true }
+    }
+    return false
 }

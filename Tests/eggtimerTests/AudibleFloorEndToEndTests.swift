@@ -113,21 +113,10 @@ import Testing
         let said = recover.stdout
         let pid = try #require(
             said.firstRange(of: "pid ").flatMap { pid_t(said[$0.upperBound...].prefix(while: \.isNumber)) })
-        try #require(Self.awaitEnd(of: pid), "the recovered timer \(pid) still runs")
+        try #require(awaitEnd(of: pid), "the recovered timer \(pid) still runs")
         let captured = try samples(capture)
         #expect(captured == sound.samples.map { Int16(atFloor($0)) }, "the sound at the floor, sample for sample")
         expectAtLeastTheFloor(captured, "volume=0 recovered")
     }
 
-    /// Waits (on a pidfd: an event, not a sleep) until process `pid`, not this one's child, has
-    /// ended; false after 30 s.
-    private static func awaitEnd(of pid: pid_t) -> Bool {
-        guard let pidfd = try? FileDescriptor.process(pid) else { return true }  // gone already
-        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if poll(&ready, 1, pollTimeout(until: deadline)) > 0 { return true }
-        }
-        return false
-    }
 }

@@ -96,7 +96,7 @@ import Testing
         let said = recover.stdout
         let pid = try #require(
             said.firstRange(of: "pid ").flatMap { pid_t(said[$0.upperBound...].prefix(while: \.isNumber)) })
-        try #require(Self.awaitEnd(of: pid), "the recovered timer \(pid) still runs")
+        try #require(awaitEnd(of: pid), "the recovered timer \(pid) still runs")
         #expect(!house.log("Pasta").contains("spoken line"), "\(house.log("Pasta"))")
 
         let bytes = try #require(readFile(capture), "the recovered timer rang into the capture")
@@ -114,17 +114,6 @@ import Testing
         #expect(Array(captured.dropFirst(spoken.samples.count + pause.count)) == sound.samples, "then the plain loop")
     }
 
-    /// Waits (on a pidfd: an event, not a sleep) until process `pid`, not this one's child, has
-    /// ended; false after 30 s.
-    private static func awaitEnd(of pid: pid_t) -> Bool {
-        guard let pidfd = try? FileDescriptor.process(pid) else { return true }  // gone already
-        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if poll(&ready, 1, pollTimeout(until: deadline)) > 0 { return true }
-        }
-        return false
-    }
 
     /// A voice espeak-ng does not have is one line naming it and how to list the voices, exit 64,
     /// for a timer that speaks and for the kitchen (its config's `voice =`); a known one starts.
