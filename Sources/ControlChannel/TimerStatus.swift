@@ -48,8 +48,9 @@ public struct TimerStatus: Equatable, Sendable {
     /// Whether the alarm reaches no device (the snapshot's device health is silent); field
     /// `device=down`.
     public var deviceDown = false
-    /// Why the alarm reaches no device (once over: why it rang unheard), one line of at most
-    /// ``reasonLimit`` bytes; nil when the device is not down or the line does not say (an older
+    /// Why the alarm reaches no device (once over: why it rang unheard).
+    ///
+    /// One line of at most ``reasonLimit`` bytes; nil when the device is not down or the line does not say (an older
     /// timer). Field `silent`.
     public var silentReason: String?
 

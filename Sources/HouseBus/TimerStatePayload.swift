@@ -44,8 +44,9 @@ public struct TimerStatePayload: Sendable, Equatable {
     /// The longest the publisher lets this state go unrefreshed, in seconds; nil when it promises
     /// nothing (a final state, or a payload without it).
     public var intervalSeconds: Double?
-    /// Why the alarm reaches no device (in a final state: why it rang unheard); nil when it does
-    /// or the payload does not say. Key `silent`, a string, only when set.
+    /// Why the alarm reaches no device (in a final state: why it rang unheard).
+    ///
+    /// Nil when it does or the payload does not say. Key `silent`, a string, only when set.
     public var silent: String?
 
     /// How many promised intervals a state may go unrefreshed before it counts as stale.

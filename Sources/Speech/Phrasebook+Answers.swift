@@ -1,8 +1,9 @@
 /// The kitchen's answers to the keypad's presses other than a start and a report (issue 28:
 /// every press is answered by voice).
 extension Phrasebook {
-    /// The answer when the alarms were acknowledged, naming every timer stopped and those whose
-    /// alarm never reached a speaker (issue 37): "Pasta stopped", "Soft egg and Pasta stopped;
+    /// The answer when the alarms were acknowledged, naming every timer it stopped.
+    ///
+    /// It also names those whose alarm never reached a speaker (issue 37): "Pasta stopped", "Soft egg and Pasta stopped;
     /// Pasta never reached its speaker", "Soft egg, Pasta and Rice stopped; Pasta and Rice never
     /// reached their speakers"; "Weiches Ei und Pasta gestoppt; Pasta hat keinen Lautsprecher
     /// erreicht". "Stopped" / "Gestoppt" when no label is given.

@@ -51,7 +51,8 @@ enum StatusReport {
             let silent = timers.filter(\.deviceDown).map {
                 "warning: \($0.label.escapingControlCharacters): silent: \(silentReason($0).escapingControlCharacters)\n"
             }
-            text = aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning + silent.joined()
+            text =
+                aligned([header] + rows, rightAligned: [false, true, false, true, false]) + warning + silent.joined()
         }
         if !unanswered.isEmpty {
             let count = unanswered.count == 1 ? "1 timer" : "\(unanswered.count) timers"

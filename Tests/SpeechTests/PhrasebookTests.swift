@@ -43,9 +43,14 @@ import Testing
         (english.stopped(["medium"]), "Medium egg stopped"),
         (english.stopped(["Pasta", "Soft"]), "Pasta and Soft egg stopped"),
         (english.stopped([]), "Stopped"),
-        (english.stopped(["Soft", "Pasta"], silent: ["Pasta"]), "Soft egg and Pasta stopped; Pasta never reached its speaker"),
-        (english.stopped(["Soft", "Pasta", "rice"], silent: ["Pasta", "rice"], asWritten: true),
-         "Soft, Pasta and rice stopped; Pasta and rice never reached their speakers"),
+        (
+            english.stopped(["Soft", "Pasta"], silent: ["Pasta"]),
+            "Soft egg and Pasta stopped; Pasta never reached its speaker"
+        ),
+        (
+            english.stopped(["Soft", "Pasta", "rice"], silent: ["Pasta", "rice"], asWritten: true),
+            "Soft, Pasta and rice stopped; Pasta and rice never reached their speakers"
+        ),
         (english.ringingUnheard("Soft"), "Soft egg is ringing but cannot reach its speaker"),
         (english.snoozed(for: .seconds(300)), "Snoozed for five minutes"),
         (english.snoozed(for: .milliseconds(599_001)), "Snoozed for ten minutes"),
@@ -57,7 +62,10 @@ import Testing
         (german.stopped(["Pasta"]), "Pasta gestoppt"),
         (german.stopped(["Soft"]), "Weiches Ei gestoppt"),
         (german.stopped([]), "Gestoppt"),
-        (german.stopped(["Soft", "Pasta"], silent: ["Pasta"]), "Weiches Ei und Pasta gestoppt; Pasta hat keinen Lautsprecher erreicht"),
+        (
+            german.stopped(["Soft", "Pasta"], silent: ["Pasta"]),
+            "Weiches Ei und Pasta gestoppt; Pasta hat keinen Lautsprecher erreicht"
+        ),
         (german.ringingUnheard("Pasta"), "Pasta klingelt, erreicht aber keinen Lautsprecher"),
         (german.snoozed(for: .seconds(300)), "Noch einmal in fünf Minuten"),
         (german.snoozed(for: nil), "Schlummert"),

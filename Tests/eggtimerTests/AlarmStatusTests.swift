@@ -41,7 +41,8 @@ import Testing
     /// (one warning line each) and in the JSON; an older timer's `device=down` without a reason too.
     @Test func aSilentTimerSaysWhyInTheTableAndTheJSON() {
         var soft = TimerStatus(
-            label: "Soft", pid: 43, state: .counting, remaining: .seconds(60), deadlineUnixMilliseconds: monday + 60_000,
+            label: "Soft", pid: 43, state: .counting, remaining: .seconds(60),
+            deadlineUnixMilliseconds: monday + 60_000,
             deviceDown: true, silentReason: "cannot open audio device 'hw:0': No such file or directory")
         var old = soft
         (old.label, old.state, old.silentReason) = ("tea", .silent, nil)
@@ -52,7 +53,10 @@ import Testing
                     + "warning: tea: silent: its alarm reaches no device\n"), "\(table)")
         let json = StatusReport.json([soft, old], time: utcPlusOne)
         #expect(json.contains(#""silent":"cannot open audio device 'hw:0': No such file or directory"}"#), "\(json)")
-        #expect(json.contains(#""state":"silent","remaining_s":60,"deadline":"2026-11-30T09:13:03+01:00","silent":"its alarm reaches no device"}"#), "\(json)")
+        #expect(
+            json.contains(
+                #""state":"silent","remaining_s":60,"deadline":"2026-11-30T09:13:03+01:00","silent":"its alarm reaches no device"}"#
+            ), "\(json)")
         soft.deviceDown = false
         #expect(!StatusReport.json([soft], time: utcPlusOne).contains("silent"))
         #expect(!StatusReport.table([soft], time: utcPlusOne, now: monday).contains("silent"))

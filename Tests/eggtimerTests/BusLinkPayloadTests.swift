@@ -132,12 +132,19 @@ private let t0 = ContinuousClock.now
     /// Issue 37: the state payload says why the alarm reaches no device while the timer runs, and
     /// once it is over whether it rang unheard; nothing when it is heard.
     @Test(arguments: [
-        (TimerState.counting, TimerSnapshot.DeviceHealth.silent("cannot open audio device 'hw:0': No such file or directory"),
-         #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#),
-        (.silent, .silent("lost audio device 'x': Input/output error"),
-         #","silent":"lost audio device 'x': Input/output error"}"#),
-        (.done, .silent("cannot open audio device 'hw:0': No such file or directory"),
-         #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#),
+        (
+            TimerState.counting,
+            TimerSnapshot.DeviceHealth.silent("cannot open audio device 'hw:0': No such file or directory"),
+            #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#
+        ),
+        (
+            .silent, .silent("lost audio device 'x': Input/output error"),
+            #","silent":"lost audio device 'x': Input/output error"}"#
+        ),
+        (
+            .done, .silent("cannot open audio device 'hw:0': No such file or directory"),
+            #","silent":"cannot open audio device 'hw:0': No such file or directory"}"#
+        ),
         (.ringing, .ok, #""deadline":null}"#),
         (.done, .ok, #""deadline":null}"#),
     ])

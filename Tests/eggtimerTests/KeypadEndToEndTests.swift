@@ -192,6 +192,8 @@ import Testing
         stop(kitchen)
     }
 
+    /// One press names every timer it stopped and the one that never reached its speaker.
+    ///
     /// Issue 37: one press over an audible ringing timer and one ringing on no device (`-D hw:0`:
     /// defined, and no card here) names both and says which never reached its speaker. Both
     /// ring before the kitchen starts, so it follows them as ringing (its `following` lines).

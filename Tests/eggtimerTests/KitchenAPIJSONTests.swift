@@ -71,7 +71,8 @@ import TimerModel
         (status.state, status.deviceDown, status.silentReason) = (state, true, reason)
         let line = try #require(TimerStatus(line: status.line))
         let local = Self.text(KitchenAPI.json(KitchenAPI.timer(line, node: "n")))
-        #expect(local.contains(#""device":"down","silent":"# + JSONText.quoted(reason) + #","local":true}"#), "\(local)")
+        #expect(
+            local.contains(#""device":"down","silent":"# + JSONText.quoted(reason) + #","local":true}"#), "\(local)")
         let payload = TimerStatePayload(
             state: state.rawValue, label: "Soft", node: "attic", durationSeconds: 360, remainingSeconds: 0,
             deadlineUnixMilliseconds: nil, silent: reason)

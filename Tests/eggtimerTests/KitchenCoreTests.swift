@@ -37,7 +37,9 @@ import TimerText
         done.state = .done
         #expect(core.status(socket: "pasta", done).isEmpty)
         #expect(
-            core.ended(socket: "pasta") == [.say("pasta: ended (pid 42, done, silent: cannot open audio device 'hw:0': ENOENT)")])
+            core.ended(socket: "pasta") == [
+                .say("pasta: ended (pid 42, done, silent: cannot open audio device 'hw:0': ENOENT)")
+            ])
         #expect(core.status(socket: "tea", status("tea", pid: 43, state: .ringing)).count == 1, "only following")
     }
 

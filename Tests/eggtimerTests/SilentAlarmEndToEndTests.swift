@@ -7,6 +7,8 @@ import TimerModel
 
 @testable import eggtimer
 
+/// A silent alarm is never reported as a success.
+///
 /// Issue 37 end to end: a timer whose sound device cannot be opened (`hw:0`: ALSA defines it, and
 /// this machine has no card, so the start-up probe fails with ENOENT) is never reported as a
 /// success. `start` warns at once (still 0), `status` says `silent` and why, the timer's own end
@@ -54,7 +56,9 @@ import TimerModel
         let watch = try ControlClient.watch(label: "tea", folder: house.sockets)
         #expect(try awaitState(.silent, on: watch))
         let json = house.command(["status", "--json"])
-        #expect(json.stdout.contains(#""state":"silent""#) && json.stdout.contains(#""silent":"\#(reason)"#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#""state":"silent""#) && json.stdout.contains(#""silent":"\#(reason)"#),
+            "\(json.stdout)")
         let table = house.command(["status"])
         #expect(table.stdout.contains("warning: tea: silent: \(reason)"), "\(table.stdout)")
         #expect(house.command(["ack", "tea"]).termination == .exited(0))

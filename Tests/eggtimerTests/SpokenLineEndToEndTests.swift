@@ -114,7 +114,6 @@ import Testing
         #expect(Array(captured.dropFirst(spoken.samples.count + pause.count)) == sound.samples, "then the plain loop")
     }
 
-
     /// A voice espeak-ng does not have is one line naming it and how to list the voices, exit 64,
     /// for a timer that speaks and for the kitchen (its config's `voice =`); a known one starts.
     @Test func anUnknownVoiceIsExit64NamingItAndHowToListTheVoices() throws {

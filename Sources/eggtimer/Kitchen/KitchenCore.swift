@@ -259,6 +259,7 @@ struct KitchenCore {
     ///   - label: The timer's label.
     ///   - before: Its status when the press came; nil when not known.
     ///   - reply: Its reply line to the acknowledgement (`ok` and its status).
+    /// - Returns: The timer's label, and whether its alarm was never heard.
     static func stopped(label: String, before: TimerStatus?, reply: String) -> Stopped {
         if let after = TimerStatus(line: reply), after.state.isFinal {
             return Stopped(label: label, silent: after.deviceDown)

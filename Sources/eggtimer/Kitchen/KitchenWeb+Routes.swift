@@ -200,7 +200,8 @@ extension KitchenWeb {
                 if command == .acknowledge, case .object(let members) = timer {
                     // The page's message names what it stopped, and whether it was ever heard.
                     let stopped = KitchenCore.stopped(label: label, before: before, reply: reply)
-                    timer = .object(members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
+                    timer = .object(
+                        members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
                 }
                 return KitchenAPI.json(200, timer.json())
             case .failed(let line):
