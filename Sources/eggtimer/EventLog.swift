@@ -58,13 +58,12 @@ struct EventLog {
         case .adjusted: what = "adjusted, \(left) left"
         case .finished: what = "time is up"
         case .sounding: return nil
-        case .acknowledged:
+        case .acknowledged, .missed:
             // An alarm heard on no device says so, and why (`silent`: the device's problem).
             let silent = event.extra.first { $0.key == "silent" }.map { " (silent: \($0.value))" } ?? ""
-            what = "alarm stopped" + silent
+            what = (event.name == .missed ? "alarm missed: nobody stopped it" : "alarm stopped") + silent
         case .cancelled: what = "cancelled"
         case .snoozed: what = "snoozed, rings again in \(left)"
-        case .missed: what = "alarm missed: nobody stopped it"
         case .doneCommand:
             let status = event.extra.first { $0.key == "status" }.map { "\($0.value)" }
             let signal = event.extra.first { $0.key == "signal" }.map { "\($0.value)" }

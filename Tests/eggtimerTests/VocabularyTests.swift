@@ -237,6 +237,26 @@ typealias ExitStatus = eggtimer.ExitStatus
         #expect(names(controller.handle(audio: stopped(at: at), at: at)) == ["acknowledged", "exit 69"])
     }
 
+    /// A ringing that ends by `--ring-for` having reached no device says so, and why, and exits
+    /// 69 as an unheard acknowledged one does (issue 37: it ended `missed`, exit 2, saying nothing).
+    @Test func aSilentAlarmMissedByRingForSaysItWasSilent() {
+        var configuration = Controller.Configuration()
+        configuration.ringFor = .seconds(2)
+        var controller = Controller(configuration: configuration, start: .plain(.seconds(2)), at: t0)
+        _ = controller.tick(at: t0 + .seconds(1))
+        _ = controller.tick(at: t0 + .seconds(2))
+        let lost = AlarmError.deviceUnavailable(device: "d", reason: "No such file or directory")
+        _ = controller.handle(audio: .deviceUnavailable(lost), at: t0 + .milliseconds(2100))
+        // The event waits for the player's stop, then comes with the exit.
+        let effects =
+            controller.tick(at: t0 + .seconds(4))
+            + controller.handle(audio: stopped(at: t0 + .seconds(4)), at: t0 + .seconds(4))
+        let missed = effects.compactMap { if case .emit(let event) = $0, event.name == .missed { event } else { nil } }
+        #expect(missed.first?.extra.contains { $0.key == "silent" } == true, "\(effects)")
+        #expect(names(effects).last == "exit 69")
+        #expect(controller.snapshot(of: nil, at: t0 + .seconds(4), wall: nil, over: true).device != .ok)
+    }
+
     /// A stalled device that answers again plays the alarm again: the state is `ringing`, the log
     /// says the device is back, and the alarm counts as heard.
     @Test func aStalledDeviceThatAnswersAgainRingsAgainAndCountsAsHeard() {

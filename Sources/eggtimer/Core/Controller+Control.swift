@@ -15,7 +15,10 @@ extension Controller {
 
     /// `--ring-for` ran out: the alarm stops and the timer ends as missed (exit 2).
     mutating func miss(_ ringing: Ringing, at now: Instant) {
-        logAcknowledgement(event(.missed, ringing.run, at: now), unproven: false)
+        // Missed unheard: said (`silent`) and exit 69, as an unheard acknowledgement (issue 37).
+        var extra: [(String, TimerEvent.Value)] = []
+        _ = markUnheard(ringing, at: now, into: &extra)
+        logAcknowledgement(event(.missed, ringing.run, at: now, extra: extra), unproven: false)
         if pomodoro != nil {
             outcome = .missed
             nextInterval(skipped: false, at: now)

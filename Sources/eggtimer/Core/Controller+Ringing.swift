@@ -147,21 +147,35 @@ extension Controller {
         // Proven heard already, or a device is taking the audio now: confirmed by its clean stop
         // (see `logAcknowledgement`). A stall goes unnoticed for at most `answerLimit`, so audio
         // taken before that is proven.
-        let playing = ringing.playingSince != nil && !audio.silent
-        let proven =
-            ringing.sounded
-            || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
-        let failedBefore = audio.silent || audio.notice != nil
         var extra: [(String, TimerEvent.Value)] = [("by", .text(source))]
-        if !proven, !playing, failedBefore {
-            audio.alarmFailed = true
-            extra.append(("silent", .text(silenceReason)))  // the end line says it was never heard, and why
-        }
+        let (proven, playing) = markUnheard(ringing, at: now, into: &extra)
         logAcknowledgement(event(.acknowledged, ringing.run, at: now, extra: extra), unproven: !proven && playing)
         if pomodoro != nil {
             nextInterval(skipped: false, at: now)
         } else {
             leaveOrRepeat(.done, at: now)
         }
+    }
+
+    /// Whether `ringing`'s alarm was heard, by the rule ``acknowledge(_:by:at:)`` states; an
+    /// unheard one sets the exit status to 69 and adds `silent` (why) to `extra`, the ending
+    /// event's fields. Shared by every ending of a ringing (acknowledged, missed).
+    /// - Returns: Whether it is proven heard, and whether a device takes the audio now.
+    mutating func markUnheard(
+        _ ringing: Ringing, at now: Instant, into extra: inout [(String, TimerEvent.Value)]
+    ) -> (proven: Bool, playing: Bool) {
+        // Proven heard already, or a device is taking the audio now: confirmed by its clean stop
+        // (see `logAcknowledgement`). A stall goes unnoticed for at most `answerLimit`, so audio
+        // taken before that is proven.
+        let playing = ringing.playingSince != nil && !audio.silent
+        let proven =
+            ringing.sounded
+            || (playing && ringing.playingSince!.advanced(by: Self.heardAfter + AlarmPlayer.answerLimit) <= now)
+        let failedBefore = audio.silent || audio.notice != nil
+        if !proven, !playing, failedBefore {
+            audio.alarmFailed = true
+            extra.append(("silent", .text(silenceReason)))  // the end line says it was never heard, and why
+        }
+        return (proven, playing)
     }
 }
