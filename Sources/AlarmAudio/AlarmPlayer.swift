@@ -192,6 +192,9 @@ public final class AlarmPlayer {
         let firstDevice: Int
         /// Whether an earlier try of the same ringing failed or stalled.
         let resuming: Bool
+        /// Loop frames of the ringing's fade-in already gone by (real time since its first frame),
+        /// so a try after a stall goes on at the loudness reached instead of the ramp's start.
+        var rampFramesDone = 0
     }
 
     /// The ringing in progress, as the owning thread sees it.
@@ -220,6 +223,8 @@ public final class AlarmPlayer {
     private var device: String { devices[0] }
     /// The sound's samples per frame, which a ``lead`` must match.
     private let channels: Int
+    /// The sound's frames per second, in Hz.
+    private let sampleRate: Int
     private let runner: Runner
     private let inbox = PlaybackInbox()
     private var ringing: Ringing?
@@ -301,6 +306,7 @@ public final class AlarmPlayer {
         precondition((1...2).contains(devices.count), "one device and at most one fallback")
         self.devices = devices
         self.channels = sound.channels
+        self.sampleRate = sound.sampleRate
         let observer = onEvent
         runner = { control, play, post in
             var loop = PlaybackLoop(
@@ -311,6 +317,7 @@ public final class AlarmPlayer {
                     post(event)
                 })
             loop.loudness = loudness
+            loop.rampFramesDone = play.rampFramesDone
             loop.lead = play.lead
             return loop.run(open: open)
         }
@@ -498,8 +505,12 @@ public final class AlarmPlayer {
         if let retryAt = current.retryAt, now >= retryAt, stuckRuns.count < Self.stuckThreadLimit {
             let next = (current.stalledDevice + 1) % devices.count
             let play = current.play
-            var retry = launch(
-                Try(startAt: play.startAt, loops: play.loops, lead: play.lead, firstDevice: next, resuming: true))
+            var resumed = Try(
+                startAt: play.startAt, loops: play.loops, lead: play.lead, firstDevice: next, resuming: true)
+            if let first = current.firstFrameAt, now > first {
+                resumed.rampFramesDone = Int(min(first.duration(to: now) / .seconds(1), 86_400) * Double(sampleRate))
+            }
+            var retry = launch(resumed)
             (retry.firstFrameAt, retry.stall) = (current.firstFrameAt, current.stall)
             current = retry
         }

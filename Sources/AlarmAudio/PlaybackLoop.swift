@@ -76,6 +76,9 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     var backoff = Backoff(first: .milliseconds(100), limit: AlarmPlayer.retryLimit)
     /// The volume and fade-in applied to the samples (``Loudness/unchanged``: sample-exact).
     var loudness = Loudness.unchanged
+    /// Frames of the fade-in an earlier try of this ringing already went through: the loudness
+    /// goes on from there (0: from the ramp's start).
+    var rampFramesDone = 0
     /// Interleaved samples played once before the loop on each opened device (a spoken line).
     ///
     /// Unscaled; empty for none. Whole frames in the sound's format.
@@ -362,7 +365,7 @@ struct PlaybackLoop<Timer: PlaybackTimer> {
     private mutating func writeAtLoudness<Sink: PCMSink & ~Copyable>(
         _ chunk: UnsafeBufferPointer<Int16>, to sink: inout Sink
     ) throws(ALSAError) -> Int {
-        let loopFrames = report.framesWritten - leadFramesWritten
+        let loopFrames = report.framesWritten - leadFramesWritten + rampFramesDone
         if loudness.isUnity(from: loopFrames) {
             return try calling("snd_pcm_writei") { () throws(ALSAError) in try sink.write(chunk) }
         }

@@ -62,6 +62,39 @@ import Testing
         #expect(player.stuckThreads == 0)
     }
 
+    /// A try after a stall goes on at the loudness the fade-in had reached by then (real time
+    /// since the ringing's first frame), not from the ramp's quiet start: a speaker that stalls
+    /// more often than the ramp is long still reaches its volume (found by a tester).
+    @Test func aTryAfterAStallGoesOnWithTheFadeInWhereItWas() throws {
+        let timer = FakeTimer()
+        var script = FakeDevice.State()
+        script.writes = [.accept(frames: 100), .stall]
+        let device = FakeDevice(channels: 2, bufferFrames: 100, timer: timer, state: script) { $0 == .close }
+        let loudness = Loudness(volumePercent: 100, rampFrames: 2000)  // 2 s at 1000 Hz
+        let player = AlarmPlayer(sound: Self.sound, device: "fake", timer: timer, loudness: loudness) {
+            () throws(ALSAError) in try device.open()
+        }
+        let t0 = timer.now()
+        player.start(at: t0, loops: 1, now: t0)
+        try #require(device.blocked.wait())
+        _ = player.events(at: t0)  // its first frame, at t0
+        #expect(player.events(at: t0 + Self.limit).contains(.stalled(.deviceHung(device: "fake", call: "snd_pcm_writei"))))
+        let retryAt = t0 + Self.limit + AlarmPlayer.stallRetry  // 750 ms after the first frame
+        timer.advance(to: retryAt)
+        let driver = PlayerDriver(player, now: timer.now)
+        _ = try #require(driver.waitForReport())
+        let played = try #require(device.sessions.last)
+        var expected = [Int16](repeating: 0, count: Self.sound.samples.count)
+        Self.sound.samples.withUnsafeBufferPointer { samples in
+            expected.withUnsafeMutableBufferPointer { output in
+                loudness.apply(samples, channels: 2, firstFrame: 750, into: output)
+            }
+        }
+        #expect(played == expected, "the retry's pass at the ramp's frame 750, not frame 0")
+        device.release()
+        #expect(device.waitForSignals(2))
+    }
+
     /// A device whose every open blocks is tried every `answerLimit` + `stallRetry`.
     ///
     /// Until `stuckThreadLimit` threads are stuck; then no more threads are started until one
