@@ -35,39 +35,53 @@ struct Startup {
         var warnings: [String] = []
         sound = try Self.loadSound(options.soundPath, warnings: &warnings)
         self.warnings = warnings
-        do {
-            try AlarmPlayer.probe(device: options.device, sound: sound)
-        } catch .deviceBusy {
-            // Another timer may be ringing on it: no fault, and it may be free by the deadline.
-            let text = "audio device '\(options.device)' is busy now; at the deadline the alarm waits for it"
+        func warn(_ text: String) {
             printError("eggtimer: warning: " + text)
             self.warnings.append(text)
+        }
+        do {
+            try AlarmPlayer.probe(device: options.device, sound: sound)
+            // The device works; a fallback that can never work is said now, not when it is needed.
+            if let fallback = options.fallback {
+                do { try AlarmPlayer.checkDefined(device: fallback) } catch {
+                    warn("fallback device: \(error); a ringing cannot move to it")
+                }
+            }
+        } catch .deviceBusy {
+            // Another timer may be ringing on it: no fault, and it may be free by the deadline.
+            warn("audio device '\(options.device)' is busy now; at the deadline the alarm waits for it")
         } catch {
-            if let fallback = options.fallback, Self.works(fallback, sound: sound) {
-                let text = "\(error); the alarm plays on the fallback device '\(fallback)'"
-                printError("eggtimer: warning: " + text)
-                self.warnings.append(text)
+            guard let fallback = options.fallback else {
+                printError(
+                    "eggtimer: \(error); the countdown runs anyway and the alarm falls back to the terminal bell."
+                        + " Pick a device with -D NAME (see aplay -L).")
+                deviceProblem = error
                 return
             }
-            let fallback = options.fallback.map { " nor on the fallback device '\($0)'" } ?? ""
+            guard let fallbackError = Self.problem(with: fallback, sound: sound) else {
+                warn("\(error); the alarm plays on the fallback device '\(fallback)'")
+                return
+            }
             printError(
-                "eggtimer: \(error); the countdown runs anyway, and unless it answers by the deadline\(fallback)"
-                    + " the alarm falls back to the terminal bell. Pick a device with -D NAME (see aplay -L).")
+                "eggtimer: \(error); the fallback device fails too: \(fallbackError); the countdown runs anyway"
+                    + " and, unless one of them answers by the deadline, the alarm falls back to the terminal bell."
+                    + " Pick a device with -D NAME (see aplay -L).")
             deviceProblem = error
         }
     }
 
-    /// Whether `device` is defined, opens and answers within ``AlarmPlayer/answerLimit`` now (or
-    /// is busy: held by another timer, it is there).
-    private static func works(_ device: String, sound: AlarmSound) -> Bool {
+    /// What keeps `device` from playing now: not defined, not opening, or not answering within
+    /// ``AlarmPlayer/answerLimit``; nil when it works (or is busy: held by another timer, it is
+    /// there).
+    private static func problem(with device: String, sound: AlarmSound) -> AlarmError? {
         do {
             try AlarmPlayer.checkDefined(device: device)
             try AlarmPlayer.probe(device: device, sound: sound)
-            return true
+            return nil
         } catch .deviceBusy {
-            return true
+            return nil
         } catch {
-            return false
+            return error
         }
     }
 

@@ -48,6 +48,19 @@ import Testing
             ["1s", "-D", "speaker", "--fallback-device", "spare", "--loops", "1"], stdin: .null,
             environment: ["HOME": home], timeout: .seconds(20))
         #expect(result.termination == .exited(69), "\(result.stderr)")
-        #expect(result.stderr.contains("nor on the fallback device 'spare'"))
+        #expect(result.stderr.contains("cannot open audio device 'speaker'"), "\(result.stderr)")
+        #expect(result.stderr.contains("the fallback device fails too: cannot open audio device 'spare'"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    /// A fallback that can never work (no ALSA device by that name) is said at start even while
+    /// the device works, not only when the alarm would need it (found by a tester).
+    @Test func anUndefinedFallbackIsSaidAtStart() {
+        let result = runEggtimer(
+            ["1s", "-D", "null", "--fallback-device", "nosuchpcm", "--loops", "1"], stdin: .null,
+            timeout: .seconds(20))
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("eggtimer: warning: fallback device: no ALSA device called 'nosuchpcm'"))
+        #expect(result.stderr.contains("a ringing cannot move to it"))
     }
 }
