@@ -202,7 +202,8 @@ import Testing
         let soft = PipedChild(["1s", "--label", "soft", "--json"], environment: pad.environment)
         let pasta = PipedChild(["1s", "--label", "pasta", "-D", "hw:0", "--json"], environment: pad.environment)
         #expect(soft.expect(#""event":"sounding""#, until: soon()), "\(soft.stdout)")
-        #expect(pasta.expect(#""event":"device_unavailable""#, until: soon()), "\(pasta.stdout)")
+        // Its deadline passed (its device failed at start already, when it was tried early).
+        #expect(pasta.expect(#""event":"finished""#, until: soon()), "\(pasta.stdout)")
         pad.addDevice("event0")
         let kitchen = pad.kitchen()
         #expect(kitchen.expect("following soft (pid \(soft.pid), ringing)", until: soon()), "\(kitchen.stdout)")
