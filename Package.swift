@@ -9,9 +9,10 @@ let strictSettings: [SwiftSetting] = [
 
 /// The shipped targets also leave out the implicit `_StringProcessing` import (regexes, which
 /// nothing here uses): its 9,000 symbols cost start-up time and memory (BENCHMARKS.md).
-let shippedSettings = strictSettings + [
-    .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
-]
+let shippedSettings =
+    strictSettings + [
+        .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
+    ]
 
 let package = Package(
     name: "eggtimer",
@@ -41,7 +42,11 @@ let package = Package(
         // wake pipe, the lock box, thread start, backoff, Duration conversions, JSON string
         // literals, UTC text, the label rule, and typed wrappers of the calls Glibc lacks. The only
         // target that imports CSystem.
-        .target(name: "SystemKit", dependencies: ["CSystem"], swiftSettings: shippedSettings),
+        .target(name: "SystemKit", dependencies: ["CSystem", "TextCoding"], swiftSettings: shippedSettings),
+        // The one home of text coding every target shares: hex, percent coding, civil dates and
+        // zero-padding, and the printable rule (what a control character is, how it is escaped).
+        // Pure Swift, no C, no I/O, no dependencies.
+        .target(name: "TextCoding", swiftSettings: shippedSettings),
 
         // Timing: pure Swift, no C, no I/O.
         .target(name: "TimerCore", swiftSettings: shippedSettings),
@@ -50,19 +55,26 @@ let package = Package(
         .target(name: "TimerModel", swiftSettings: shippedSettings),
         // The CLI's text parsers of outside bytes (times of day, config lines, start requests): pure
         // Swift, no C, no I/O, in a library so that `make fuzz` can build them.
-        .target(name: "TimerText", dependencies: ["TimerCore", "SystemKit"], swiftSettings: shippedSettings),
+        .target(
+            name: "TimerText", dependencies: ["TimerCore", "SystemKit", "TextCoding"], swiftSettings: shippedSettings),
         // Audio: the only target that imports the C audio libraries.
-        .target(name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "SystemKit"], swiftSettings: shippedSettings),
+        .target(
+            name: "AlarmAudio", dependencies: ["CAlsa", "CMpg123", "SystemKit", "TextCoding"],
+            swiftSettings: shippedSettings),
         // The control socket: running timers answer status/ack/cancel/snooze from the same user.
-        .target(name: "ControlChannel", dependencies: ["SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        .target(
+            name: "ControlChannel", dependencies: ["SystemKit", "TimerModel", "TextCoding"],
+            swiftSettings: shippedSettings),
         // The MQTT house bus: the only target that sees libmosquitto (loaded at run time).
-        .target(name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel"], swiftSettings: shippedSettings),
+        .target(
+            name: "HouseBus", dependencies: ["CMosquitto", "SystemKit", "TimerModel", "TextCoding"],
+            swiftSettings: shippedSettings),
         // Speech: the only target that sees libespeak-ng and libsamplerate (loaded at run time);
         // synthesis off the event loop, bounded in time, and the spoken phrases; the timer's spoken line.
         .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
         // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
         // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
-        .target(name: "KeyInput", dependencies: ["SystemKit"], swiftSettings: shippedSettings),
+        .target(name: "KeyInput", dependencies: ["SystemKit", "TextCoding"], swiftSettings: shippedSettings),
         // HTTP/1.1 on libmicrohttpd (loaded at run time) in its external-poll mode, driven by the
         // caller's event loop: the only target that sees libmicrohttpd and its GnuTLS.
         .target(name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit"], swiftSettings: shippedSettings),
@@ -70,8 +82,9 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit", "WebServer",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "Speech",
+                "SystemKit", "TextCoding", "WebServer",
             ],
             swiftSettings: shippedSettings),
 
@@ -81,10 +94,14 @@ let package = Package(
             name: "TestSupport", dependencies: ["SystemKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
-        .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "TextCodingTests", dependencies: ["TextCoding"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
+            name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "AlarmAudioTests", dependencies: ["AlarmAudio", "CAlsa", "SystemKit", "TestSupport"],
             // MP3 fixtures are read by path (#filePath), not as resources: those pull in Foundation.
@@ -92,13 +109,16 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit", "TestSupport", "WebServer",
+                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus",
+                "KeyInput", "Speech",
+                "SystemKit", "TestSupport", "TextCoding", "WebServer",
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "WebServerTests", dependencies: ["WebServer", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
+            name: "WebServerTests", dependencies: ["WebServer", "SystemKit", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "SpeechTests", dependencies: ["Speech", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.

@@ -94,46 +94,51 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech; do library "$l"; done
+        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech; do library "$l"; done
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
             $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
             "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
-            "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" -lasound -lmpg123 -ldl
+            "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" "$out/libTextCoding.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config | start)
+        library TextCoding
         library TimerCore
         library SystemKit
         source=Tests/Fuzz/AlarmTimeFuzz.swift
         [ "$t" = config ] && source=Tests/Fuzz/ConfigLineFuzz.swift
         [ "$t" = start ] && source=Tests/Fuzz/StartRequestFuzz.swift
         build "$t" -I "$out/modules" -I Sources/CSystem "$source" Sources/TimerText/*.swift "$out/libTimerCore.a" \
-            "$out/libSystemKit.a"
+            "$out/libSystemKit.a" "$out/libTextCoding.a"
         ;;
     control)
+        library TextCoding
         library SystemKit
         library TimerModel
         build control -I "$out/modules" -I Sources/CSystem Tests/Fuzz/ControlLineFuzz.swift \
-            Sources/ControlChannel/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a"
+            Sources/ControlChannel/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a" "$out/libTextCoding.a"
         ;;
     bus)
+        library TextCoding
         library SystemKit
         library TimerModel
         build bus -I "$out/modules" -I Sources/CSystem -I Sources/CMosquitto Tests/Fuzz/BusPayloadFuzz.swift \
-            Sources/HouseBus/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a"
+            Sources/HouseBus/*.swift "$out/libTimerModel.a" "$out/libSystemKit.a" "$out/libTextCoding.a"
         ;;
     sound)
+        library TextCoding
         library SystemKit
         # shellcheck disable=SC2046
         build sound -I "$out/modules" -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CSystem \
             $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g') \
-            Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift "$out/libSystemKit.a" -lasound -lmpg123
+            Tests/Fuzz/SoundDecodeFuzz.swift Sources/AlarmAudio/*.swift "$out/libSystemKit.a" "$out/libTextCoding.a" -lasound -lmpg123
         ;;
     keys)
+        library TextCoding
         library SystemKit
         build keys -I "$out/modules" -I Sources/CSystem Tests/Fuzz/KeyEventFuzz.swift Sources/KeyInput/*.swift \
-            "$out/libSystemKit.a"
+            "$out/libSystemKit.a" "$out/libTextCoding.a"
         ;;
     *) echo "fuzz.sh: unknown target '$t'" >&2; exit 64 ;;
     esac

@@ -1,3 +1,5 @@
+import TextCoding
+
 /// Decides from a file's first bytes whether it is an MPEG audio stream (MP3, or MP2/MP1), and if
 /// not, what it looks like instead.
 ///

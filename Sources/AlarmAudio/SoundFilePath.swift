@@ -1,3 +1,5 @@
+import TextCoding
+
 /// A file system path as the kernel takes it: bytes, which need not be valid UTF-8.
 ///
 /// Linux file names are byte strings. A Swift `String` cannot hold one that is not valid UTF-8,

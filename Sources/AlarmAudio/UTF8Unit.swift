@@ -44,8 +44,3 @@ enum UTF8Unit: Hashable {
         return .scalar(scalar, bytes: length)
     }
 }
-
-extension Unicode.Scalar {
-    /// C0 controls (U+0000–U+001F), DEL (U+007F) and C1 controls (U+0080–U+009F).
-    var isControlCharacter: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
-}

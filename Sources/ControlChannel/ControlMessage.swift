@@ -1,3 +1,4 @@
+import TextCoding
 public import TimerModel
 
 /// The control protocol's messages: one request line from a client, one reply line from the timer.
@@ -92,7 +93,7 @@ public enum ControlRequest: Equatable, Sendable {
         if words.count == 3, words[0] == Self.thirdVersion, words[1] == "start" {
             let text = words[2]
             guard !text.isEmpty, text.utf8.count <= Self.startTextLimit,
-                !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                !text.unicodeScalars.contains(where: { $0.isControlCharacter })
             else { return nil }
             self = .start(String(text))
             return

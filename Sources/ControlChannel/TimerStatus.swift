@@ -1,3 +1,4 @@
+import TextCoding
 public import TimerModel
 
 /// A ``TimerSnapshot`` as the control socket's status line carries it: `key=value` fields.
@@ -121,9 +122,7 @@ public struct TimerStatus: Equatable, Sendable {
     /// `reason` as a `silent` field's value: each control character (a tab would split the line,
     /// a newline end it) a space, at most ``reasonLimit`` bytes.
     static func fieldText(reason: String) -> String {
-        let cleaned = String(
-            String.UnicodeScalarView(
-                reason.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : $0 }))
+        let cleaned = reason.controlCharactersAsSpaces
         guard cleaned.utf8.count > reasonLimit else { return cleaned }
         var cut = ""
         for character in cleaned {
@@ -146,7 +145,7 @@ public struct TimerStatus: Equatable, Sendable {
     /// off the line rather than sent broken.
     static func isFieldText(_ text: Substring) -> Bool {
         !text.isEmpty && text.utf8.count <= nameLimit
-            && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+            && !text.containsControlCharacters
     }
 
     /// ``isFieldText(_:)-(Substring)`` of a string.

@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import SystemKit
+import TextCoding
 
 /// An MQTT client driven by the caller's event loop: one descriptor to poll, one instant to wake
 /// at, and ``service(revents:at:)`` to call for either.
@@ -234,8 +235,7 @@ func seconds(_ duration: Duration) -> String {
     let whole = Int64(milliseconds) / 1000
     let fraction = Int64(milliseconds) % 1000
     if fraction == 0 { return "\(whole) s" }
-    var digits = String(fraction)
-    digits = String(repeating: "0", count: 3 - digits.count) + digits
+    var digits = pad(fraction, 3)
     while digits.hasSuffix("0") { digits.removeLast() }
     return "\(whole).\(digits) s"
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TextCoding
 
 /// How a ``BusClient`` connects: broker, credentials, TLS, identity, keepalive, Last Will, deadline.
 public struct BusSettings: Sendable {
@@ -50,8 +51,8 @@ public struct BusSettings: Sendable {
     /// - Parameter node: The node name.
     /// - Returns: The id.
     public static func uniqueClientID(node: String) -> String {
-        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let hex = String(repeating: "0", count: 8 - random.count) + random
+        let random = UInt32.random(in: 0...UInt32.max)
+        let hex = Hex.text([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: random >> $0) })
         return "eggtimer-\(HomeAssistantDiscovery.sanitised(String(node.prefix(32))))-\(getpid())-\(hex)"
     }
 }

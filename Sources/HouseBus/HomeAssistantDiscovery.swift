@@ -1,3 +1,4 @@
+import TextCoding
 import TimerModel
 
 /// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor;
@@ -117,7 +118,6 @@ public enum HomeAssistantDiscovery {
     /// ASCII letters, digits and `-` stay; every other UTF-8 byte, `_` too, becomes `_` and two
     /// lower-case hex digits (`1:30` → `1_3a30`, `a_b` → `a_5fb`).
     static func escaped(_ text: String) -> String {
-        let digits = Array("0123456789abcdef")
         var result = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
@@ -125,7 +125,7 @@ public enum HomeAssistantDiscovery {
             if byte < 0x80, plain {
                 result.unicodeScalars.append(scalar)
             } else {
-                result += "_" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                result += "_" + Hex.text([byte])
             }
         }
         return result

@@ -1,4 +1,5 @@
 import SystemKit
+import TextCoding
 
 /// The retained JSON state of one timer on `<prefix>/<node>/<label>/state`.
 ///
@@ -92,8 +93,8 @@ public struct TimerStatePayload: Sendable, Equatable {
     /// `SystemRandomNumberGenerator`); any thread.
     public static func newInstanceID() -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() as UInt64, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        let random = generator.next() as UInt64
+        return Hex.text(stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: random >> UInt64($0)) })
     }
 
     /// The instant after which this state is stale (Unix milliseconds): ``staleIntervals`` of its

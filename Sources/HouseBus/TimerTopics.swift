@@ -1,3 +1,5 @@
+import TextCoding
+
 /// The MQTT topics of one timer: `<prefix>/<node>/<label>/<kind>`.
 ///
 /// `node` and `label` are names, not topic levels: the topics carry them through ``level(_:)``,
@@ -40,14 +42,12 @@ public struct TimerTopics: Sendable, Equatable {
     public static func level(_ name: String) -> String {
         var level = ""
         for scalar in name.unicodeScalars {
-            let escaped =
-                scalar == "/" || scalar == "+" || scalar == "#" || scalar == "%" || scalar.value < 0x20
-                || (0x7F...0x9F).contains(scalar.value)
+            let escaped = scalar == "/" || scalar == "+" || scalar == "#" || scalar == "%" || scalar.isControlCharacter
             guard escaped else {
                 level.unicodeScalars.append(scalar)
                 continue
             }
-            for byte in String(scalar).utf8 { level += "%" + hexDigits(byte) }
+            level += PercentCoding.escaped(scalar)
         }
         return level
     }
@@ -57,7 +57,7 @@ public struct TimerTopics: Sendable, Equatable {
     /// - Returns: The name, or nil when `level` is not one ``level(_:)`` makes (a stray `%`, a
     ///   character it would have escaped, lower-case hex).
     public static func name(ofLevel level: String) -> String? {
-        guard let bytes = percentDecoded(Array(level.utf8)) else { return nil }
+        guard let bytes = PercentCoding.decoded(level.utf8) else { return nil }
         let name = String(decoding: bytes, as: UTF8.self)
         return Self.level(name) == level ? name : nil
     }
@@ -77,42 +77,5 @@ public struct TimerTopics: Sendable, Equatable {
             let label = name(ofLevel: String(levels[1]))
         else { return nil }
         return (TimerTopics(prefix: prefix, node: node, label: label), String(levels[2]))
-    }
-
-    private static func hexDigits(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
-
-    /// The bytes `text` stands for with each `%XX` (hex, either case; RFC 3986 §2.1) decoded:
-    /// the one percent-decoder of topic levels and of the HTTP API's path segments.
-    /// - Parameter text: Encoded bytes.
-    /// - Returns: The decoded bytes (not checked as UTF-8), or nil at a `%` not followed by two
-    ///   hex digits. Pure.
-    public static func percentDecoded(_ text: [UInt8]) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var index = 0
-        while index < text.count {
-            guard text[index] == UInt8(ascii: "%") else {
-                bytes.append(text[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
-            else { return nil }
-            bytes.append(high << 4 | low)
-            index += 3
-        }
-        return bytes
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 public import SystemKit
+import TextCoding
 
 extension KeyDevices {
     /// Brings the open devices in step with the folders: drops those whose node is gone or was
@@ -131,6 +132,6 @@ extension KeyDevices {
     static func printable(_ name: String) -> String {
         String(
             String.UnicodeScalarView(
-                name.unicodeScalars.prefix(80).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+                name.unicodeScalars.prefix(80).map { $0.isControlCharacter ? "?" : $0 }))
     }
 }

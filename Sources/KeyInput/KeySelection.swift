@@ -1,3 +1,5 @@
+import TextCoding
+
 /// Which input devices give keys: every key-bearing one (`auto`), or one named by its path.
 ///
 /// A plain value; any thread.
@@ -18,7 +20,7 @@ public enum KeySelection: Sendable, Hashable, CustomStringConvertible {
     public static func parse(_ text: String) -> KeySelection? {
         if text == "auto" { return .auto }
         guard text.hasPrefix("/"), text.utf8.count <= pathLimit,
-            !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            !text.unicodeScalars.contains(where: { $0.isControlCharacter })
         else { return nil }
         return .path(text)
     }

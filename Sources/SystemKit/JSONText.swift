@@ -1,3 +1,5 @@
+import TextCoding
+
 /// JSON string literals (RFC 8259) for every writer of JSON here: the event log, `status --json`
 /// and the MQTT payloads.
 ///
@@ -24,7 +26,6 @@ public enum JSONText {
     ///   - output: The bytes written so far.
     /// - Complexity: O(n) in the length of `text`.
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         let backslash = UInt8(ascii: "\\")
         output.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -35,9 +36,8 @@ public enum JSONText {
             case 0x0D: output += [backslash, UInt8(ascii: "r")]
             case 0x09: output += [backslash, UInt8(ascii: "t")]
             case 0x00..<0x20, 0x7F, 0x2028, 0x2029:
-                let value = Int(scalar.value)
                 output += [backslash, UInt8(ascii: "u")]
-                output += [12, 8, 4, 0].map { hex[(value >> $0) & 0xF] }
+                output += Array(Hex.text([UInt8(scalar.value >> 8), UInt8(scalar.value & 0xFF)]).utf8)
             default: output += Array(String(scalar).utf8)
             }
         }

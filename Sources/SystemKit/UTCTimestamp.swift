@@ -1,8 +1,10 @@
+import TextCoding
+
 /// UTC ISO 8601 timestamps with milliseconds (`2026-11-30T11:02:03.123Z`) for Unix milliseconds:
 /// the event log's `time` and the MQTT payloads' `deadline` and `published`.
 ///
-/// Calendar arithmetic in Swift on the proleptic Gregorian calendar (days from civil dates, as
-/// Howard Hinnant's `days_from_civil`), so no time zone, locale or libc state is involved.
+/// Calendar arithmetic in Swift on the proleptic Gregorian calendar (TextCoding's ``CivilDate``,
+/// Howard Hinnant's algorithms), so no time zone, locale or libc state is involved.
 /// Years 0000–9999 have four digits; later ones are written in full. Pure; any thread.
 public enum UTCTimestamp {
     /// The timestamp of `unixMilliseconds` (milliseconds since 1970-01-01T00:00:00Z; negative
@@ -11,7 +13,7 @@ public enum UTCTimestamp {
     /// - Returns: `YYYY-MM-DDTHH:MM:SS.fffZ`.
     public static func text(unixMilliseconds: Int64) -> String {
         let (days, dayMilliseconds) = divmod(unixMilliseconds, 86_400_000)
-        let (year, month, day) = civil(daysSinceEpoch: days)
+        let (year, month, day) = CivilDate.components(daysSinceEpoch: days)
         let seconds = dayMilliseconds / 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):"
             + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))Z"
@@ -43,7 +45,7 @@ public enum UTCTimestamp {
         guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
             let year = field(0, 4), let month = field(5, 2), let day = field(8, 2), let hour = field(11, 2),
             let minute = field(14, 2), let second = field(17, 2), (1...12).contains(month),
-            (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+            (1...CivilDate.length(ofMonth: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         var milliseconds: Int64 = 0
         if bytes.count > 20 {
@@ -55,31 +57,8 @@ public enum UTCTimestamp {
         } else {
             guard bytes.count == 20 else { return nil }
         }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milliseconds
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).
-    static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = divmod(shiftedYear, 400).quotient
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day since 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civil(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = divmod(shifted, 146_097).quotient
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Floor division: the remainder has the divisor's sign.
@@ -92,13 +71,4 @@ public enum UTCTimestamp {
         (0..<exponent).reduce(1) { result, _ in result * 10 }
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Int(month - 1)]
-    }
 }

@@ -1,3 +1,4 @@
+public import TextCoding
 import TimerCore
 
 /// Reads the `TIME` of `eggtimer at TIME` into a ``LocalAlarmTime``; pure, no clock, no time zone.

@@ -1,3 +1,5 @@
+import TextCoding
+
 /// The config file's syntax, without its keys: `key = value` lines.
 ///
 /// Pure: it reads no file.
@@ -68,7 +70,7 @@ public enum ConfigSyntax {
         var value = raw
         if raw.hasPrefix("\"") { value = try unquoted(raw.dropFirst(), key: key) }
         if value.isEmpty { throw Problem(description: "\(key): needs a value") }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if value.containsControlCharacters {
             throw Problem(description: "\(key): has a control character in its value")
         }
         return value

@@ -1,3 +1,5 @@
+public import TextCoding
+
 /// When an alarm should ring, as the user wrote it, before any time zone is applied.
 ///
 /// ``AlarmTimeParser`` makes it; ``LocalTimeResolver`` turns it into a wall-clock instant in the

@@ -1,4 +1,5 @@
 import SystemKit
+import TextCoding
 import TimerCore
 
 /// What a start asks for: a preset by name or a countdown length, and an optional label.
@@ -67,8 +68,7 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
             throw UsageError(description: "a start request of \(text.utf8.count) bytes is longer than \(limit)")
         }
         let blank: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r"]
-        if let bad = text.unicodeScalars.first(where: { !blank.contains($0) && ($0.value < 0x20 || $0.value == 0x7F) })
-        {
+        if let bad = text.unicodeScalars.first(where: { !blank.contains($0) && $0.isControlCharacter }) {
             throw UsageError(
                 description: "a start request may not contain the control character U+\(hex(bad.value))")
         }

@@ -1,3 +1,5 @@
+import TextCoding
+
 /// A time on a local clock face, with no date and no zone: what a user types as `07:30`.
 ///
 /// Always valid once made. A plain value.

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -96,8 +97,7 @@ struct EventLog {
         let nanos = attoseconds / 1_000_000_000
         var text = "\(whole)"
         if nanos > 0 {
-            var digits = String(nanos)
-            digits = String(repeating: "0", count: 9 - digits.count) + digits
+            var digits = pad(nanos, 9)
             while digits.hasSuffix("0") { digits.removeLast() }
             text += "." + digits
         }
@@ -171,11 +171,7 @@ struct WallClock: Sendable {
     func localClockText(bootNanoseconds: Int64) -> String {
         let unix = unixNanoseconds(bootNanoseconds: bootNanoseconds)
         let parts = local(time_t(WholeSeconds.wallSecond(unixNanoseconds: unix)))
-        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+        return "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
     }
 
-    private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }

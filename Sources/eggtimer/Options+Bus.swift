@@ -1,6 +1,7 @@
 import Glibc
 import HouseBus
 import SystemKit
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -122,7 +123,7 @@ struct BusOptions: Equatable, Sendable {
     static func isValidTarget(_ text: String) -> Bool {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let label = parts.last, !label.isEmpty, label.utf8.count <= Options.labelLimit, !label.contains("/"),
-            !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            !label.unicodeScalars.contains(where: { $0.isControlCharacter })
         else { return false }
         return parts.count == 1 || LabelRule.isValidName(parts[0])
     }

@@ -20,7 +20,7 @@ extension Options {
         guard value.utf8.count <= deviceNameLimit else {
             throw name.error("takes at most \(deviceNameLimit) bytes, got \(value.utf8.count)")
         }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !value.containsControlCharacters else {
             throw name.error(
                 "needs an ALSA device name without control characters, got '\(value.escapingControlCharacters)'")
         }

@@ -14,7 +14,7 @@ extension Options {
     /// Whether `text` may be spoken: 1 to ``sayLimit`` bytes, no control character (C0, DEL or C1).
     static func isValidSay(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= sayLimit
-            && !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            && !text.containsControlCharacters
     }
 
     /// Whether `name` is a voice name by the simple rule, as `en-gb`, `de` or `en+f3` are.

@@ -2,6 +2,7 @@ import AlarmAudio
 import Glibc
 import KeyInput
 import SystemKit
+import TextCoding
 import TimerCore
 import TimerModel
 import TimerText
@@ -120,7 +121,7 @@ extension Options {
                 }
             } else if let label,
                 label.isEmpty || label.utf8.count > Options.labelLimit || label.contains("/")
-                    || label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                    || label.unicodeScalars.contains(where: { $0.isControlCharacter })
             {
                 throw UsageError(description: "invalid label '\(label)': give the label as 'eggtimer status' shows it")
             }

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -150,7 +151,7 @@ struct LocalTime: Sendable {
     /// deadline at 09:12:03.600 shows 09:12:03, the second the log says the time is up.
     func clockText(unixMilliseconds: Int64) -> String {
         let parts = local(Self.seconds(unixMilliseconds))
-        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+        return "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
     }
 
     /// ``clockText(unixMilliseconds:)`` with the day when it is not today's (by the local calendar
@@ -184,9 +185,9 @@ struct LocalTime: Sendable {
         let parts = local(Self.seconds(unixMilliseconds))
         let offsetMinutes = Int(parts.tm_gmtoff) / 60
         let sign = offsetMinutes < 0 ? "-" : "+"
-        let offset = "\(sign)\(pad(abs(offsetMinutes) / 60)):\(pad(abs(offsetMinutes) % 60))"
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))\(offset)"
+        let offset = "\(sign)\(pad(abs(offsetMinutes) / 60, 2)):\(pad(abs(offsetMinutes) % 60, 2))"
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))\(offset)"
     }
 
     /// The whole second a wall-clock instant falls in (``WholeSeconds``; also before 1970).
@@ -194,8 +195,4 @@ struct LocalTime: Sendable {
         time_t(WholeSeconds.wallSecond(unixMilliseconds: milliseconds))
     }
 
-    private func pad(_ value: some BinaryInteger, _ width: Int = 2) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }

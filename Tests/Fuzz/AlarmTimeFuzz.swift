@@ -1,3 +1,5 @@
+import TextCoding
+
 // libFuzzer entry for AlarmTimeParser, the `TIME` of `eggtimer at` (make fuzz; not part of `swift test`).
 // Built by scripts/fuzz.sh with TimerText's sources in one module over TimerCore: -sanitize=fuzzer,address.
 

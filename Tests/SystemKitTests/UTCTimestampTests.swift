@@ -41,20 +41,4 @@ import Testing
         #expect(UTCTimestamp.unixMilliseconds("2024-02-29T00:00:00.5Z") == 1_709_164_800_500)
         #expect(UTCTimestamp.unixMilliseconds("2024-02-29T00:00:00.123456789Z") == 1_709_164_800_123)
     }
-
-    /// Every day from 1900 to 2500 against libc's `gmtime_r` (the proleptic Gregorian calendar).
-    @Test func civilDatesAgreeWithGmtime() {
-        for days in Int64(-25_567)...Int64(193_000) {
-            var seconds = time_t(days * 86_400)
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            let civil = UTCTimestamp.civil(daysSinceEpoch: days)
-            let expected = (Int64(parts.tm_year) + 1900, Int64(parts.tm_mon) + 1, Int64(parts.tm_mday))
-            guard civil == expected else {
-                Issue.record("day \(days): \(civil) != \(expected)")
-                return
-            }
-            #expect(UTCTimestamp.daysSinceEpoch(year: civil.year, month: civil.month, day: civil.day) == days)
-        }
-    }
 }

@@ -2,6 +2,7 @@ import Glibc
 import SystemKit
 import TestSupport
 import Testing
+import TextCoding
 import TimerText
 
 @testable import eggtimer

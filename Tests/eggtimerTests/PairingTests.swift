@@ -1,4 +1,5 @@
 import Testing
+import TextCoding
 
 @testable import eggtimer
 
@@ -81,7 +82,7 @@ func draw(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfN
             return
         }
         #expect(token.utf8.count == 64 && token.utf8.allSatisfy { "0123456789abcdef".utf8.contains($0) })
-        #expect(state.deviceHashes == [Pairing.hex(try #require(fakeDigest(Array(token.utf8))))])
+        #expect(state.deviceHashes == [Hex.text(try #require(fakeDigest(Array(token.utf8))))])
         #expect(!state.deviceHashes.contains(token))
         #expect(state.devicesChanged)
         #expect(state.pair(code: "123456", peer: "192.0.2.1", at: t0 + .seconds(6)) == .noValidCode, "used up")
@@ -153,7 +154,7 @@ func draw(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfN
         _ = try state.newCode(at: t0)
         guard case .paired(let token) = state.pair(code: "123456", peer: "p", at: t0) else { return }
         let session = try #require(state.session(token: token))
-        let expected = Pairing.hex(try #require(fakeDigest(Array("csrf\u{0}".utf8) + Array(token.utf8))))
+        let expected = Hex.text(try #require(fakeDigest(Array("csrf\u{0}".utf8) + Array(token.utf8))))
         #expect(session.csrf == expected)
         #expect(state.checkCSRF(expected, for: session))
         #expect(!state.checkCSRF(nil, for: session))

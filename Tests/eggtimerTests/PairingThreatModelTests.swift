@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+import TextCoding
 
 @testable import eggtimer
 
@@ -131,7 +132,7 @@ import Testing
         for token in tokens {
             #expect(!text.contains(token), "a token is in the file in clear")
             #expect(!text.contains(String(token.prefix(16))), "part of a token is in the file")
-            let digest = Pairing.hex(try #require(fakeDigest(Array(token.utf8))))
+            let digest = Hex.text(try #require(fakeDigest(Array(token.utf8))))
             #expect(text.contains(digest + "\n"))
         }
         #expect(text.split(separator: "\n").count == 2)

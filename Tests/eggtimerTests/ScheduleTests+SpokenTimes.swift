@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TextCoding
 import TimerText
 
 @testable import eggtimer

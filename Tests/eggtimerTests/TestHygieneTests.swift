@@ -106,6 +106,36 @@ private let module = "CSystem"
         #expect(result == -1 && errno == ENETUNREACH, "connect: \(result), errno \(errno)")
     }
 
+    /// A mechanism and the marks of writing it again, each with its one home (issue 38): a
+    /// second hex table, calendar algorithm, zero-padder, printable rule, percent decoder or spawn
+    /// path in the shipped sources fails here, naming the line.
+    static let homes: [(mechanism: String, home: String, marks: [String])] = [
+        ("hex digits", "/Sources/TextCoding/Hex.swift", ["0123456789abcdef", "0123456789ABCDEF", "func hexValue"]),
+        ("civil dates", "/Sources/TextCoding/CivilDate.swift", ["146_097", "146097", "719_468", "719468"]),
+        ("zero-padding", "/Sources/TextCoding/CivilDate.swift", [#"String(repeating: "0""#]),
+        (
+            "the printable rule", "/Sources/TextCoding/ControlCharacters.swift",
+            ["0x7F...0x9F", "generalCategory == .control", "value == 0x7F"]
+        ),
+        ("percent decoding", "/Sources/TextCoding/PercentCoding.swift", ["func percentDecod", "plusIsSpace: Bool"]),
+        ("process spawning", "/Sources/eggtimer/Loop/ChildProcess.swift", ["posix_spawn("]),
+    ]
+
+    @Test(arguments: homes.map(\.mechanism))
+    func eachTextMechanismHasOneHome(mechanism: String) throws {
+        let entry = try #require(Self.homes.first { $0.mechanism == mechanism })
+        var found: [String] = []
+        for file in swiftFiles(under: repositoryRoot + "/Sources") where file != repositoryRoot + entry.home {
+            for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.drop { $0 == " " }
+                guard !code.hasPrefix("//") else { continue }
+                if entry.marks.contains(where: { code.contains($0) }) { found.append("\(file):\(number + 1): \(code)") }
+            }
+        }
+        #expect(found.isEmpty, "\(mechanism) written again outside \(entry.home):\n\(found.joined(separator: "\n"))")
+        #expect(entry.marks.contains { readText(repositoryRoot + entry.home).contains($0) }, "the home lost its mark")
+    }
+
     private func swiftFiles(under folder: String) -> [String] {
         folderEntries(folder).filter { !$0.name.hasPrefix(".") }.flatMap { entry in
             let path = folder + "/" + entry.name

@@ -2,6 +2,7 @@ import AlarmAudio
 import Glibc
 import TestSupport
 import Testing
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -307,12 +308,6 @@ import TimerText
             }
             #expect((0...TimerRecord.nanosecondsLimit).contains(record.schedule?.occurrence.unixNanoseconds ?? 0))
         }
-    }
-
-    @Test func hexRoundTripsEveryByte() {
-        let bytes = (0...255).map { UInt8($0) }
-        #expect(TimerRecord.bytes(hex: Substring(TimerRecord.hex(bytes))) == bytes)
-        #expect(TimerRecord.bytes(hex: "0G") == nil)
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import KeyInput
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -44,6 +45,6 @@ extension Options {
     static func printable(_ value: String) -> String {
         String(
             String.UnicodeScalarView(
-                value.unicodeScalars.prefix(60).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+                value.unicodeScalars.prefix(60).map { $0.isControlCharacter ? "?" : $0 }))
     }
 }

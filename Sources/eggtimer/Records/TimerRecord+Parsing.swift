@@ -1,5 +1,6 @@
 import AlarmAudio
 import HouseBus
+import TextCoding
 import TimerCore
 import TimerText
 
@@ -44,7 +45,7 @@ extension TimerRecord {
         func text(_ key: String) throws(RecordError) -> String? {
             if let field = values[key] { return String(field.value) }
             guard let field = values[key + "_hex"] else { return nil }
-            guard let bytes = TimerRecord.bytes(hex: field.value), let text = String(validating: bytes, as: UTF8.self)
+            guard let bytes = Hex.bytes(field.value), let text = String(validating: bytes, as: UTF8.self)
             else { throw .corrupt(line: field.line, reason: "'\(key)_hex' is not hex of UTF-8 text") }
             return text
         }
@@ -76,7 +77,7 @@ extension TimerRecord {
         }
         // A label is one line naming a timer, never a path: `../../etc` is not one eggtimer wrote.
         guard !label.contains("/"), label != ".", label != "..",
-            !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            !label.unicodeScalars.contains(where: { $0.isControlCharacter })
         else {
             throw .corrupt(line: 0, reason: "'label' is not a timer's label")
         }
@@ -197,7 +198,7 @@ extension TimerRecord {
         alarm.device = device
         alarm.fallbackDevice = try fields.text("fallback_device")
         if let field = fields.values["sound_hex"] {
-            guard let bytes = bytes(hex: field.value), !bytes.isEmpty else {
+            guard let bytes = Hex.bytes(field.value), !bytes.isEmpty else {
                 throw .corrupt(line: field.line, reason: "'sound_hex' is not hex")
             }
             alarm.sound = SoundFilePath(bytes: bytes)

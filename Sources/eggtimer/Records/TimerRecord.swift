@@ -1,4 +1,5 @@
 import AlarmAudio
+import TextCoding
 import TimerModel
 import TimerText
 
@@ -131,8 +132,8 @@ struct TimerRecord: Equatable, Sendable {
         func add(_ key: String, _ value: String?) { if let value { lines.append(key + "=" + value) } }
         func addText(_ key: String, _ value: String?) {
             guard let value else { return }
-            let plain = !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-            lines.append(plain ? key + "=" + value : key + "_hex=" + Self.hex(Array(value.utf8)))
+            let plain = !value.containsControlCharacters  // C1 too: a record is read by people
+            lines.append(plain ? key + "=" + value : key + "_hex=" + Hex.text(value.utf8))
         }
         addText("label", label)
         switch kind {
@@ -152,7 +153,7 @@ struct TimerRecord: Equatable, Sendable {
         add("pid_start", pidStart.map { "\($0)" })
         addText("device", alarm.device)
         addText("fallback_device", alarm.fallbackDevice)
-        add("sound_hex", alarm.sound.map { Self.hex($0.bytes) })
+        add("sound_hex", alarm.sound.map { Hex.text($0.bytes) })
         add("loops", alarm.loops.map { "\($0)" })
         add("ring_for_ns", alarm.ringFor.map { "\($0.nanoseconds)" })
         add("volume", "\(alarm.volume)")
@@ -180,34 +181,4 @@ struct TimerRecord: Equatable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Bytes as lower-case hex, two digits each.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Hex digits (either case) as bytes; nil for an odd count or a non-hex character.
-    static func bytes(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
 }

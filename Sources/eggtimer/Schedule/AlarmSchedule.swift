@@ -1,3 +1,4 @@
+import TextCoding
 import TimerText
 
 /// An alarm at a time (`eggtimer at TIME [--every WHEN]`): which local time it means, the

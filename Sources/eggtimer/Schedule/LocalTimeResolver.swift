@@ -1,4 +1,5 @@
 import Glibc
+import TextCoding
 import TimerText
 
 /// Turns local dates and times into wall-clock instants (UTC) in the process's time zone (`TZ`,

@@ -2,6 +2,7 @@
 // timer routes' NODE and LABEL segments decoded.
 
 import HouseBus
+import TextCoding
 
 extension KitchenAPI {
     /// Resolves a request's method and path.
@@ -64,7 +65,7 @@ extension KitchenAPI {
     static func name(ofSegment segment: Substring) -> String? {
         let text = Array(segment.utf8)
         guard !text.isEmpty, text.count <= segmentLimit else { return nil }
-        guard let bytes = TimerTopics.percentDecoded(text) else { return nil }
+        guard let bytes = PercentCoding.decoded(text) else { return nil }
         guard let name = String(validating: bytes, as: UTF8.self), name != ".", name != ".." else { return nil }
         return name
     }

@@ -1,4 +1,5 @@
 import SystemKit
+import TextCoding
 
 /// The kitchen's paired devices and its one pairing code: what `eggtimer kitchen --pair`, the
 /// keypad's long press and `POST /api/pair` ask for, and what every request's cookie is checked
@@ -174,12 +175,12 @@ struct Pairing {
         guard let bytes = random(Self.tokenBytes), bytes.count == Self.tokenBytes else {
             return failed("pairing refused: no random bytes from the kernel (getrandom)")
         }
-        let token = Self.hex(bytes)
+        let token = Hex.text(bytes)
         guard let digest = hash(Array(token.utf8)), digest.count == 32 else {
             return failed("pairing refused: SHA-256 is not available (GnuTLS cannot be loaded); no token is kept")
         }
         code = nil
-        deviceHashes.append(Self.hex(digest))
+        deviceHashes.append(Hex.text(digest))
         if deviceHashes.count > Self.deviceLimit {
             deviceHashes.removeFirst(deviceHashes.count - Self.deviceLimit)
             lines.append("pairing: more than \(Self.deviceLimit) devices: the oldest is forgotten")
@@ -204,7 +205,7 @@ struct Pairing {
         guard tokenBytes.count == 2 * Self.tokenBytes, let digest = hash(tokenBytes), digest.count == 32 else {
             return nil
         }
-        let wanted = Array(Self.hex(digest).utf8)
+        let wanted = Array(Hex.text(digest).utf8)
         var found = false
         for kept in deviceHashes { found = Self.constantTimeEqual(wanted, Array(kept.utf8)) || found }
         guard found, let csrf = csrf(token: token) else { return nil }
@@ -227,13 +228,13 @@ struct Pairing {
     /// An event stream remembers it, to be ended when its device is unpaired.
     func tokenHash(_ token: String) -> String? {
         guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return nil }
-        return Self.hex(digest)
+        return Hex.text(digest)
     }
 
     /// The CSRF token of `token`: hex(SHA-256("csrf\0" + token)); nil without SHA-256.
     func csrf(token: String) -> String? {
         guard let digest = hash(Array("csrf\u{0}".utf8) + Array(token.utf8)), digest.count == 32 else { return nil }
-        return Self.hex(digest)
+        return Hex.text(digest)
     }
 
     /// Authenticates a request's token from `peer`: a paired device, or not (a wrong token counts
@@ -274,7 +275,7 @@ struct Pairing {
     /// - Returns: Whether it was paired.
     mutating func unpair(token: String) -> Bool {
         guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return false }
-        let wanted = Self.hex(digest)
+        let wanted = Hex.text(digest)
         let before = deviceHashes.count
         deviceHashes.removeAll { Self.constantTimeEqual(Array($0.utf8), Array(wanted.utf8)) }
         guard deviceHashes.count < before else { return false }
@@ -349,15 +350,4 @@ struct Pairing {
         return difference == 0
     }
 
-    /// `bytes` as lower-case hex, two digits a byte.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }

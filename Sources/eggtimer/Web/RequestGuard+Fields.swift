@@ -1,4 +1,5 @@
 import HouseBus
+import TextCoding
 
 extension RequestGuard {
     /// The fields of a request's body: a flat JSON object of strings and integers
@@ -102,36 +103,7 @@ extension RequestGuard {
         /// Percent-decodes one form component (`+` is a space); nil for a bad escape or bytes
         /// that are not UTF-8.
         static func decode(_ component: ArraySlice<UInt8>) -> String? {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(component.count)
-            var index = component.startIndex
-            while index < component.endIndex {
-                let byte = component[index]
-                switch byte {
-                case UInt8(ascii: "+"):
-                    bytes.append(0x20)
-                    index += 1
-                case UInt8(ascii: "%"):
-                    guard index + 2 < component.endIndex, let high = hexValue(component[index + 1]),
-                        let low = hexValue(component[index + 2])
-                    else { return nil }
-                    bytes.append(high << 4 | low)
-                    index += 3
-                default:
-                    bytes.append(byte)
-                    index += 1
-                }
-            }
-            return String(validating: bytes, as: UTF8.self)
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
-            default: nil
-            }
+            PercentCoding.decoded(component, plusIsSpace: true).flatMap { String(validating: $0, as: UTF8.self) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import TextCoding
 import TimerCore
 import TimerModel
 
@@ -63,13 +64,12 @@ extension WebPage {
     /// - Returns: The segment.
     static func pathSegment(_ name: String) -> String {
         let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:@!$&'()*,;=".utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in name.utf8 {
             if kept.contains(byte) {
                 out.append(byte)
             } else {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                out += Array(("%" + Hex.text([byte], uppercase: true)).utf8)
             }
         }
         return String(decoding: out, as: UTF8.self)

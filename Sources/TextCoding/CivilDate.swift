@@ -24,23 +24,43 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// - Parameter daysSinceEpoch: Days, as ``daysSinceEpoch`` returns.
     /// - Precondition: The result lies in years 1...9999.
     public init(daysSinceEpoch: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
+        let (year, month, day) = Self.components(daysSinceEpoch: Int64(daysSinceEpoch))
+        precondition((1...9999).contains(year), "date out of range")
+        (self.year, self.month, self.day) = (Int(year), Int(month), Int(day))
+    }
+
+    /// Days from 1970-01-01 to this date (negative before it).
+    public var daysSinceEpoch: Int {
+        Int(Self.daysSinceEpoch(year: Int64(year), month: Int64(month), day: Int64(day)))
+    }
+
+    /// The proleptic Gregorian year, month (1...12) and day of a day since 1970-01-01, for any
+    /// year (no range check: UTC stamps past 9999 use it too).
+    ///
+    /// Howard Hinnant's `civil_from_days` ("chrono-Compatible Low-Level Date Algorithms").
+    /// - Parameter days: Days since 1970-01-01, negative before; within ±2^60.
+    /// - Returns: The date's parts.
+    public static func components(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let shiftedMonth = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        precondition((1...9999).contains(year), "date out of range")
-        (self.year, self.month, self.day) = (year, month, day)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// Days from 1970-01-01 to this date (negative before it).
-    public var daysSinceEpoch: Int {
-        // Howard Hinnant's days_from_civil.
+    /// Days since 1970-01-01 of a proleptic Gregorian date, for any year (no range check).
+    ///
+    /// Howard Hinnant's `days_from_civil`.
+    /// - Parameters:
+    ///   - year: Any year within ±2^50.
+    ///   - month: 1...12.
+    ///   - day: 1...31.
+    /// - Returns: Days, negative before 1970-01-01.
+    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -65,8 +85,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    /// Days in `month` of `year` (28...31).
-    private static func length(ofMonth month: Int, year: Int) -> Int {
+    /// Days in `month` of `year` (28...31), in the proleptic Gregorian calendar.
+    /// - Parameters:
+    ///   - month: 1...12.
+    ///   - year: Any year.
+    /// - Returns: 28, 29, 30 or 31.
+    public static func length<Number: BinaryInteger>(ofMonth month: Number, year: Number) -> Number {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -80,12 +104,13 @@ public enum Weekday: Int, CaseIterable, Sendable {
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 }
 
-/// `value` in decimal, zero-padded on the left to `width` digits.
+/// `value` in decimal, zero-padded on the left to `width` digits: the one zero-padder (dates,
+/// clock times, UTC stamps, status columns).
 /// - Parameters:
 ///   - value: Not negative.
 ///   - width: Minimum digits.
 /// - Returns: At least `width` digits.
-public func pad(_ value: Int, _ width: Int) -> String {
+public func pad(_ value: some BinaryInteger, _ width: Int) -> String {
     let digits = String(value)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
