@@ -73,6 +73,9 @@ let package = Package(
                 "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
                 "SystemKit", "WebServer",
             ],
+            // The phone page's files, compiled in as byte arrays (`PackageResources`): embedInCode
+            // generates no Bundle accessor and imports no Foundation, unlike `.process`/`.copy`.
+            resources: [.embedInCode("Web/page")],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
