@@ -51,7 +51,8 @@ build: deps
 # plan the whole build again when run as another user (`sudo make install` after `make run`:
 # 33 s, issue 24). The touch marks a build that found nothing to relink as up to date.
 RELEASE_BINARY := .build/release/eggtimer
-RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f 2>/dev/null)
+# dist/eggtimer.1.in is built in through its link in Sources (which find's -type f skips).
+RELEASE_SOURCES := Makefile Package.swift dist/eggtimer.1.in $(shell find Sources -type f 2>/dev/null)
 release: $(RELEASE_BINARY)
 
 $(RELEASE_BINARY): $(RELEASE_SOURCES) $(RELEASE_PREREQUISITES) | deps

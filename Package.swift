@@ -86,6 +86,10 @@ let package = Package(
                 "Speech",
                 "SystemKit", "TextCoding", "WebServer",
             ],
+            // The phone page's files and the man page's roff source (a link to dist/eggtimer.1.in),
+            // compiled in as byte arrays (`PackageResources`): embedInCode generates no Bundle
+            // accessor and imports no Foundation, unlike `.process`/`.copy`.
+            resources: [.embedInCode("Web/page"), .embedInCode("Man/eggtimer.1.in")],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run

@@ -82,7 +82,7 @@ build() { # target, then sources and flags
 # A library target as a module and a static library over the modules built before it, once per
 # run: modules of an earlier run (older sources) are removed first.
 rm -rf "$out/modules"
-c_includes="-I Sources/CSystem -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CMosquitto -I Sources/CEspeak -I Sources/CSamplerate"
+c_includes="-I Sources/CSystem -I Sources/CAlsa -I Sources/CMpg123 -I Sources/CMosquitto -I Sources/CEspeak -I Sources/CSamplerate -I Sources/CMicrohttpd"
 c_includes="$c_includes $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/-Xcc -I/g')"
 library() { # name
     [ -f "$out/modules/$1.swiftmodule" ] && return
@@ -94,11 +94,15 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech; do library "$l"; done
+        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech WebServer; do library "$l"; done
+        # The executable's embedded files (the page, the man page's source: `PackageResources`) are
+        # a Swift file SwiftPM generates from its `embedInCode` resources when it builds the target.
+        swift build --target eggtimer
+        resources="$(swift build --show-bin-path)/eggtimer.build/DerivedSources/embedded_resources.swift"
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
-            $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) \
-            "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
+            $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) "$resources" \
+            "$out/libWebServer.a" "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
             "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" "$out/libTextCoding.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;

@@ -2,7 +2,7 @@ import TimerCore
 
 // The prose `--help` and the man page both print, written once (issue 24): what DURATION and TIME
 // accept, the keys, and the egg menu's times, which come from the presets. Options+Help.swift
-// wraps it into columns, Options+Man.swift sets it in troff.
+// wraps it into columns, Options+Man.swift sets it in troff for dist/eggtimer.1.in.
 
 extension Options {
     /// One section of prose both renderers print: a title (`DURATION`) and plain text.

@@ -72,7 +72,7 @@ import TimerText
         }
         let lines = Options.manPage.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.allSatisfy { !$0.isEmpty && !$0.hasPrefix("'") })
-        let requests: Set<Substring> = [".TH", ".nh", ".SH", ".SS", ".TP", ".PP", ".B", ".I", ".BR", ".br"]
+        let requests: Set<Substring> = [".\\\"", ".TH", ".nh", ".SH", ".SS", ".TP", ".PP", ".B", ".I", ".BR", ".br"]
         #expect(lines.allSatisfy { !$0.hasPrefix(".") || requests.contains($0.prefix { $0 != " " }) })
     }
 

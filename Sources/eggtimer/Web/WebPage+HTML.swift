@@ -75,124 +75,57 @@ extension WebPage {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The whole page for `view`.
+    /// The whole page for `view` (page/page.html).
     static func html(_ view: View) -> String {
-        var body = ""
-        if view.paired {
-            body += kitchen(view)
-        } else {
-            body += pairing(view.message)
-        }
-        let refresh = view.paired ? "<noscript><meta http-equiv=\"refresh\" content=\"10\"></noscript>\n" : ""
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="theme-color" content="#8a4b00">
-            <title>eggtimer</title>
-            <link rel="stylesheet" href="/app.css">
-            <link rel="manifest" href="/manifest.webmanifest">
-            <link rel="icon" href="/icon.svg" type="image/svg+xml">
-            <script src="/app.js" defer></script>
-            \(refresh)</head>
-            <body class="\(view.paired ? "paired" : "unpaired")">
-            <main>
-            \(body)</main>
-            <template id="timer-row">\(row(nil, csrf: ""))</template>
-            </body>
-            </html>
-
-            """
+        Template.page.filled([
+            "REFRESH": view.paired ? Template.refresh.filled([:]) : "",
+            "BODY_CLASS": view.paired ? "paired" : "unpaired",
+            "SCREEN": view.paired ? kitchen(view) : pairing(view.message),
+            "ROW": row(nil, csrf: ""),
+        ])
     }
 
-    /// The pairing screen: what to run on the box, the code field.
+    /// The pairing screen (page/pairing.html): what to run on the box, the code field.
     private static func pairing(_ message: String?) -> String {
-        """
-        <section id="pair" class="screen">
-        <div class="picture">\(icon)</div>
-        <h1>Pair this phone</h1>
-        <p>On the kitchen's box run <code>eggtimer kitchen --pair</code> (or hold the keypad's Enter key) \
-        and type the six digits it gives.</p>
-        \(messageLine(message, id: "pair-message"))<form method="post" action="/api/pair" id="pair-form">
-        <label for="code">Pairing code</label>
-        <input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" \
-        autocomplete="one-time-code" required>
-        <button type="submit" class="primary" id="pair-button">Pair</button>
-        </form>
-        </section>
-
-        """
+        Template.pairing.filled(["ICON": icon, "MESSAGE": messageLine(message, id: "pair-message")])
     }
 
-    /// The kitchen: the title, the eggs, the timers (in sight on a phone's first screen), the
-    /// duration form, the ringing screen.
+    /// The kitchen (page/kitchen.html): the title, the eggs, the timers (in sight on a phone's
+    /// first screen), the duration form; then the ringing screen.
     private static func kitchen(_ view: View) -> String {
         let csrf = view.csrf ?? ""
         let picture = view.picture
         let timers = picture?.timers ?? []
         var eggs = ""
         for (index, preset) in (picture?.presets ?? []).enumerated() {
-            let seconds = "\(clock(seconds: preset.seconds))"
-            eggs += """
-                <button class="egg" name="start" value="\(preset.name.htmlEscaped)" data-preset="\(preset.name.htmlEscaped)">\
-                <span class="egg-picture">\(eggPictures[index % eggPictures.count])</span>\
-                <span class="egg-name">\(preset.name.htmlEscaped)</span>\
-                <span class="egg-time">\(seconds)</span></button>
-
-                """
+            eggs += Template.egg.filled([
+                "NAME": preset.name.htmlEscaped, "PICTURE": eggPictures[index % eggPictures.count],
+                "TIME": clock(seconds: preset.seconds),
+            ])
         }
-        let rows = timers.map { row($0, csrf: csrf) }.joined()
-        let none = timers.isEmpty ? "" : " hidden"
-        return """
-            <section id="kitchen" class="screen">
-            <h1 id="title">\(title(picture).htmlEscaped)</h1>
-            \(messageLine(view.message, id: "message"))<form method="post" action="/api/timers" class="eggs" id="eggs">
-            \(hiddenCSRF(csrf))\(eggs)</form>
-            <h2>Timers</h2>
-            <ul id="timers" class="timers">\(rows)</ul>
-            <p id="none" class="none"\(none)>No timer runs.</p>
-            <form method="post" action="/api/timers" class="custom" id="custom">
-            \(hiddenCSRF(csrf))<label for="start">Duration</label>
-            <input id="start" name="start" placeholder="7m30s" maxlength="40" autocomplete="off" required>
-            <label for="label">Label</label>
-            <input id="label" name="label" placeholder="pasta" maxlength="64" autocomplete="off">
-            <button type="submit" class="primary" id="start-button">Start</button>
-            </form>
-            <footer><span id="node">\((picture?.node ?? "").htmlEscaped)</span>
-            <form method="post" action="/api/unpair" id="unpair">\(hiddenCSRF(csrf))\
-            <button type="submit" class="quiet">Unpair this phone</button></form></footer>
-            </section>
-            \(ringing(timers, csrf: csrf))
-            """
+        let kitchen = Template.kitchen.filled([
+            "TITLE": title(picture).htmlEscaped, "MESSAGE": messageLine(view.message, id: "message"),
+            "CSRF_FIELD": hiddenCSRF(csrf), "EGGS": eggs, "ROWS": timers.map { row($0, csrf: csrf) }.joined(),
+            "NONE_HIDDEN": hidden(!timers.isEmpty), "NODE": (picture?.node ?? "").htmlEscaped,
+        ])
+        return kitchen + ringing(timers, csrf: csrf)
     }
 
-    /// The ringing screen: which timers ring, a warning when one is silent, STOP and Snooze.
+    /// The ringing screen (page/ringing.html): which timers ring, a warning when one is silent,
+    /// STOP and Snooze.
     ///
     /// Hidden while nothing rings. STOP acknowledges the one ringing timer, or every one.
     private static func ringing(_ timers: [WebTimer], csrf: String) -> String {
         let ringing = timers.filter { $0.state.isRinging }
-        let names = ringing.map(\.label).joined(separator: ", ")
         let stop = ringing.count == 1 ? actionPath(ringing[0], "ack") : "/api/ack-all"
         let snooze = ringing.first.map { actionPath($0, "snooze") } ?? "/api/ack-all"
         let silent = ringing.contains { $0.state == .silent || $0.deviceDown }
-        return """
-            <section id="ringing" class="ringing" role="alertdialog" aria-labelledby="ring-title"\
-            \(ringing.isEmpty ? " hidden" : "")>
-            <div class="bell">\(bell)</div>
-            <h1 id="ring-title"><span id="ring-names">\(names.htmlEscaped)</span> \
-            <span id="ring-verb">\(ringing.count > 1 ? "are" : "is") ringing</span></h1>
-            <p id="ring-warning" class="warning"\(silent ? "" : " hidden")>No sound device: \
-            the kitchen's alarm is silent, only this phone rings.</p>
-            <form method="post" action="\(stop.htmlEscaped)" id="ring-form">\(hiddenCSRF(csrf))\
-            <button type="submit" class="stop" id="stop">STOP</button>\
-            <button type="submit" class="snooze" id="snooze" formaction="\(snooze.htmlEscaped)">Snooze</button>\
-            </form>
-            </section>
-
-            """
+        return Template.ringing.filled([
+            "HIDDEN": hidden(ringing.isEmpty), "BELL": bell,
+            "NAMES": ringing.map(\.label).joined(separator: ", ").htmlEscaped, "VERB": ringing.count > 1 ? "are" : "is",
+            "WARNING_HIDDEN": hidden(!silent), "STOP": stop.htmlEscaped, "CSRF_FIELD": hiddenCSRF(csrf),
+            "SNOOZE": snooze.htmlEscaped,
+        ])
     }
 
     /// `/api/timers/NODE/LABEL/ACTION` for `timer`.
@@ -200,16 +133,14 @@ extension WebPage {
         "/api/timers/\(pathSegment(timer.node))/\(pathSegment(timer.label))/\(action)"
     }
 
-    /// One timer's row; `nil` makes the script's template (every part there, empty).
+    /// One timer's row (page/row.html, its buttons page/button.html); `nil` makes the script's
+    /// template (every part there, empty).
     private static func row(_ timer: WebTimer?, csrf: String) -> String {
         let state = timer?.state
         let offered = state.map(actions) ?? []
         let seconds = timer.map { WholeSeconds.left($0.remaining) } ?? 0
         let total = timer?.total.map(WholeSeconds.left) ?? 0
-        let progress =
-            total > 0 ? "max=\"\(total)\" value=\"\(min(total, max(0, total - seconds)))\"" : "max=\"1\" value=\"0\""
         let pomodoro = timer?.kind == "pomodoro"
-        let spinning = pomodoro && state == .counting
         let warning: String? =
             switch (state, timer?.deviceDown ?? false) {
             case (.silent?, _): "Ringing with no sound: the alarm reaches no device."
@@ -218,40 +149,37 @@ extension WebPage {
             }
         var buttons = ""
         for (action, words) in actionButtons {
-            let path = timer.map { actionPath($0, action) } ?? ""
-            let value = action == "add" ? " name=\"seconds\" value=\"60\"" : ""
-            let hidden = offered.contains(action) ? "" : " hidden"
-            buttons +=
-                "<button type=\"submit\" data-action=\"\(action)\" formaction=\"\(path.htmlEscaped)\"\(value)\(hidden)>"
-                + "\(words)</button>"
+            buttons += Template.button.filled([
+                "ACTION": action, "PATH": (timer.map { actionPath($0, action) } ?? "").htmlEscaped,
+                "SECONDS": action == "add" ? " name=\"seconds\" value=\"60\"" : "",
+                "HIDDEN": hidden(!offered.contains(action)), "WORDS": words,
+            ])
         }
         func attribute(_ text: String?) -> String { (text ?? "").htmlEscaped }
-        return """
-            <li class="timer\(state?.isRinging == true ? " ringing" : "")" data-state="\(state?.rawValue ?? "")" \
-            data-kind="\(attribute(timer?.kind))" data-node="\(attribute(timer?.node))" data-label="\(attribute(timer?.label))">
-            <div class="head"><span class="tomato\(spinning ? " spin" : "")" data-field="tomato"\(pomodoro ? "" : " hidden")>\
-            \(tomato)</span><span class="label" data-field="label">\(attribute(timer?.label))</span>\
-            <span class="where" data-field="node"\(timer?.isLocal == false ? "" : " hidden")>\(attribute(timer?.node))</span>\
-            <span class="state" data-field="state">\(state?.rawValue ?? "")</span></div>
-            <div class="clock"><span class="left" data-field="left">\(timer == nil ? "" : clock(seconds: seconds))</span>\
-            <span class="phase" data-field="phase"\(timer?.phase == nil ? " hidden" : "")>\(attribute(timer?.phase))</span></div>
-            <progress data-field="progress" \(progress)></progress>
-            <p class="warning" data-field="warning"\(warning == nil ? " hidden" : "")>\(attribute(warning))</p>
-            <form method="post" class="actions" action="\(timer.map { actionPath($0, "cancel") }?.htmlEscaped ?? "")">\
-            \(hiddenCSRF(csrf))\(buttons)</form>
-            </li>
-
-            """
+        return Template.row.filled([
+            "RINGING_CLASS": state?.isRinging == true ? " ringing" : "", "STATE": state?.rawValue ?? "",
+            "KIND": attribute(timer?.kind), "NODE": attribute(timer?.node), "LABEL": attribute(timer?.label),
+            "SPIN_CLASS": pomodoro && state == .counting ? " spin" : "", "TOMATO_HIDDEN": hidden(!pomodoro),
+            "TOMATO": tomato, "NODE_HIDDEN": hidden(timer?.isLocal != false),
+            "LEFT": timer == nil ? "" : clock(seconds: seconds), "PHASE_HIDDEN": hidden(timer?.phase == nil),
+            "PHASE": attribute(timer?.phase), "MAX": total > 0 ? "\(total)" : "1",
+            "VALUE": total > 0 ? "\(min(total, max(0, total - seconds)))" : "0",
+            "WARNING_HIDDEN": hidden(warning == nil), "WARNING": attribute(warning),
+            "CANCEL": timer.map { actionPath($0, "cancel") }?.htmlEscaped ?? "", "CSRF_FIELD": hiddenCSRF(csrf),
+            "BUTTONS": buttons,
+        ])
     }
 
-    /// The form field that carries the CSRF token.
+    /// The form field that carries the CSRF token (page/csrf-field.html).
     private static func hiddenCSRF(_ csrf: String) -> String {
-        "<input type=\"hidden\" name=\"csrf\" value=\"\(csrf.htmlEscaped)\">"
+        Template.csrfField.filled(["CSRF": csrf.htmlEscaped])
     }
 
-    /// The message line (an alert), hidden when there is none.
+    /// The message line (an alert, page/message.html), hidden when there is none.
     private static func messageLine(_ message: String?, id: String) -> String {
-        "<p id=\"\(id)\" class=\"message\" role=\"alert\"\(message == nil ? " hidden" : "")>"
-            + "\((message ?? "").htmlEscaped)</p>\n"
+        Template.message.filled(["ID": id, "HIDDEN": hidden(message == nil), "MESSAGE": (message ?? "").htmlEscaped])
     }
+
+    /// The boolean attribute ` hidden` when `isHidden`, else nothing.
+    private static func hidden(_ isHidden: Bool) -> String { isHidden ? " hidden" : "" }
 }

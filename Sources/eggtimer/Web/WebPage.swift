@@ -4,15 +4,15 @@ import TimerModel
 import WebServer
 
 /// The phone page of `eggtimer kitchen --http` (issue 30): the HTML, CSS, JavaScript, manifest
-/// and icon, embedded in the binary (no CDN, no build step), and the server-rendered page that
-/// works without JavaScript.
+/// and icon, files in `Web/page/` embedded in the binary at build time (no CDN, no build step of
+/// our own), and the server-rendered page that works without JavaScript.
 ///
 /// Pure but for ``alarmSound(path:)`` (which reads a file): bytes in, responses out. The routes
 /// that serve it are the HTTP API's (Kitchen+Web). Every response carries `nosniff` and
 /// `Referrer-Policy: same-origin` (``common``); every HTML one the strict
 /// ``contentSecurityPolicy`` (no inline script or style).
-/// The HTML is `WebPage+HTML`, the script `WebPage+Script`, the style `WebPage+Style`, the
-/// pictures and the manifest `WebPage+Assets`.
+/// The HTML fragments are filled by `WebPage+HTML`, the script's tables made by `WebPage+Script`;
+/// `WebPage+Assets` names the embedded files (the style, the script, the pictures, the manifest).
 enum WebPage {
     /// What the server-rendered page shows.
     struct View: Equatable, Sendable {
