@@ -66,12 +66,20 @@ let package = Package(
         // HTTP/1.1 on libmicrohttpd (loaded at run time) in its external-poll mode, driven by the
         // caller's event loop: the only target that sees libmicrohttpd and its GnuTLS.
         .target(name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit"], swiftSettings: shippedSettings),
+        // The timer engine: the pure `Controller` (inputs and instants in, effects out), its
+        // `Input`/`Effect` vocabulary, the event log's format (`TimerEvent`, `EventLog`), the
+        // clocks' mapping, schedules (alarms at a time, recurrences) and a recovered deadline. No
+        // runner: the event loop and the fronts stay in the executable, which depends on it.
+        .target(
+            name: "TimerEngine",
+            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit"],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit", "WebServer",
+                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "Speech", "SystemKit", "WebServer",
             ],
             swiftSettings: shippedSettings),
 
@@ -81,6 +89,18 @@ let package = Package(
             name: "TestSupport", dependencies: ["SystemKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
+        // Shorthands for driving the timer's `Controller` in tests (a started controller, one
+        // input kind at a time, effects by name): for TimerEngineTests and the executable's tests.
+        .target(
+            name: "TimerEngineTestSupport", dependencies: ["TimerEngine", "TimerCore", "AlarmAudio"],
+            path: "Tests/TimerEngineTestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "TimerEngineTests",
+            dependencies: [
+                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel",
+                "HouseBus", "SystemKit",
+            ],
+            swiftSettings: strictSettings),
         .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -92,8 +112,8 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech",
-                "SystemKit", "TestSupport", "WebServer",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus",
+                "KeyInput", "Speech", "SystemKit", "TestSupport", "WebServer",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -1,4 +1,5 @@
 import TimerCore
+import TimerEngine
 import TimerModel
 
 // The eggtimer(1) man page, generated from the tables `--help` and the parser read

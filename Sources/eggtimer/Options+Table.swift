@@ -3,6 +3,7 @@ import Glibc
 import KeyInput
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerModel
 import TimerText
 

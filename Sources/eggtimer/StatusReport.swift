@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// What `eggtimer status` prints: a table for people, or a JSON array with `--json`.

@@ -1,7 +1,9 @@
 import Glibc
 import Testing
+import TimerEngineTestSupport
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// `eggtimer at` run as a user would: the time as typed, rejections, the ring's lateness against

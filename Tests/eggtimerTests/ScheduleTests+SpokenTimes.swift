@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time, from Unix seconds checked against `date -u`.

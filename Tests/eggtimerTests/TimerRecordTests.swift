@@ -5,6 +5,7 @@ import Testing
 import TimerCore
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The record format (issue 12): what a timer writes reads back the same; what is not a record

@@ -1,6 +1,7 @@
 import AlarmAudio
 import HouseBus
 import TimerCore
+import TimerEngine
 import TimerText
 
 extension TimerRecord {

@@ -1,4 +1,5 @@
 import AlarmAudio
+import TimerEngine
 import TimerModel
 import TimerText
 
