@@ -1,5 +1,4 @@
 import TimerCore
-import TimerEngine
 import TimerModel
 
 // The eggtimer(1) man page, generated from the tables `--help` and the parser read
