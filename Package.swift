@@ -78,13 +78,20 @@ let package = Package(
         // HTTP/1.1 on libmicrohttpd (loaded at run time) in its external-poll mode, driven by the
         // caller's event loop: the only target that sees libmicrohttpd and its GnuTLS.
         .target(name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit"], swiftSettings: shippedSettings),
+        // The timer engine: the pure `Controller` (inputs and instants in, effects out), its
+        // `Input`/`Effect` vocabulary, the event log's format (`TimerEvent`, `EventLog`), the
+        // clocks' mapping, schedules (alarms at a time, recurrences) and a recovered deadline. No
+        // runner: the event loop and the fronts stay in the executable, which depends on it.
+        .target(
+            name: "TimerEngine",
+            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
-                "Speech",
-                "SystemKit", "TextCoding", "WebServer",
+                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The phone page's files and the man page's roff source (a link to dist/eggtimer.1.in),
             // compiled in as byte arrays (`PackageResources`): embedInCode generates no Bundle
@@ -99,9 +106,19 @@ let package = Package(
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(name: "TextCodingTests", dependencies: ["TextCoding"], swiftSettings: strictSettings),
+        // Shorthands for driving the timer's `Controller` in tests (a started controller, one
+        // input kind at a time, effects by name): for TimerEngineTests and the executable's tests.
+        .target(
+            name: "TimerEngineTestSupport", dependencies: ["TimerEngine", "TimerCore", "AlarmAudio"],
+            path: "Tests/TimerEngineTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings
-        ),
+            name: "TimerEngineTests",
+            dependencies: [
+                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel",
+                "HouseBus", "SystemKit", "TextCoding",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"],
@@ -113,9 +130,8 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus",
-                "KeyInput", "Speech",
-                "SystemKit", "TestSupport", "TextCoding", "WebServer",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
             ],
             swiftSettings: strictSettings),
         .testTarget(

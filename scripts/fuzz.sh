@@ -5,14 +5,16 @@
 # config lines, control-socket lines, MQTT payloads (commands, states, JSON), MP3 decoding with
 # the sniffer, and timer records (whose parser composes types of several targets and so stays in
 # the executable target: its sources, without main.swift, are built into that fuzz target over
-# the libraries, each built as a module).
+# the libraries, TimerEngine included, each built as a module).
 # Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
 targets="${FUZZ_TARGETS:-duration time start config control bus sound record keys}"
 out=.build/fuzz
 mkdir -p "$out"
-flags="-O -sanitize=fuzzer,address -parse-as-library"
+flags="-O -sanitize=fuzzer,address -parse-as-library -package-name eggtimer"
+# The settings Package.swift gives every target (package imports need InternalImportsByDefault).
+flags="$flags -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault"
 
 # Seeds: what users and peers send, the boundary numbers (0, ±1, the 32- and 64-bit limits, huge
 # exponents, NaN, inf, -0), and the shipped sound's first 4 KiB.
@@ -87,14 +89,16 @@ c_includes="$c_includes $(pkg-config --cflags-only-I alsa libmpg123 | sed 's/-I/
 library() { # name
     [ -f "$out/modules/$1.swiftmodule" ] && return
     mkdir -p "$out/modules"
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     nice swiftc $flags -module-name "$1" -emit-library -static -emit-module -I "$out/modules" $c_includes \
-        -emit-module-path "$out/modules/$1.swiftmodule" "Sources/$1"/*.swift -o "$out/lib$1.a"
+        -emit-module-path "$out/modules/$1.swiftmodule" $(find "Sources/$1" -name '*.swift' | sort) -o "$out/lib$1.a"
 }
 for t in $targets; do
     case $t in
     record)
-        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech WebServer; do library "$l"; done
+        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech WebServer TimerEngine; do
+            library "$l"
+        done
         # The executable's embedded files (the page, the man page's source: `PackageResources`) are
         # a Swift file SwiftPM generates from its `embedInCode` resources when it builds the target.
         swift build --target eggtimer
@@ -102,7 +106,7 @@ for t in $targets; do
         # shellcheck disable=SC2046,SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
             $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) "$resources" \
-            "$out/libWebServer.a" "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
+            "$out/libTimerEngine.a" "$out/libWebServer.a" "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
             "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" "$out/libTextCoding.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;

@@ -4,6 +4,7 @@ import Glibc
 import Speech
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// Wires eggtimer together: the event loop's inputs go to the controller, the controller's

@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerModel
 
 /// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,

@@ -1,3 +1,4 @@
+import TimerEngine
 import TimerText
 
 extension Options {

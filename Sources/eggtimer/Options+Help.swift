@@ -1,4 +1,5 @@
 import TimerCore
+import TimerEngine
 import TimerText
 
 extension Options {

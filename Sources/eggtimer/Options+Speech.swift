@@ -1,5 +1,6 @@
 import Speech
 import TimerCore
+import TimerEngine
 import TimerText
 
 // The spoken line at the head of each ringing (issue 28): `--say`, `--announce`, `--voice`.

@@ -4,6 +4,7 @@ import KeyInput
 import SystemKit
 import TextCoding
 import TimerCore
+import TimerEngine
 import TimerModel
 import TimerText
 

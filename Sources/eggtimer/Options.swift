@@ -2,6 +2,7 @@ import AlarmAudio
 import Glibc
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// What `eggtimer status|ack|cancel|snooze|pause|resume|add` asks of the running timers (this user's, found

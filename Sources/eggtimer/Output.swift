@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 /// Writes bytes to a file descriptor whole, retrying short writes and EINTR.
 ///

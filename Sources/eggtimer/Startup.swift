@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TimerEngine
 
 /// What eggtimer prepares before counting: the decoded sound and what is known about the device,
 /// so that a problem shows while it can still be fixed.

@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import TextCoding
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// What `eggtimer status` prints: a table for people, or a JSON array with `--json`.

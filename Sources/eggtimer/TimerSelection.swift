@@ -1,4 +1,5 @@
 import ControlChannel
+import TimerEngine
 import TimerModel
 
 /// Why a subcommand ends without acting: the line to print on standard error (without the

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// eggtimer: parse the command line, then read the config file and run the event loop (or, for a
 /// subcommand, talk to the running timers and end).

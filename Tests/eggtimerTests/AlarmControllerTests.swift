@@ -1,8 +1,10 @@
 import Glibc
 import Testing
 import TextCoding
+import TimerEngineTestSupport
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.

@@ -5,6 +5,7 @@ import Testing
 import TextCoding
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// `eggtimer at` run as a user would: the time as typed, rejections, the ring's lateness against

@@ -1,6 +1,7 @@
 import ControlChannel
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// What `status` says of an alarm at a time, the reply fields that carry it (old timers and old

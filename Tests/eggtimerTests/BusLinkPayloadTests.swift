@@ -3,6 +3,7 @@ import HouseBus
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Any instant will do: nothing here reads a clock or sleeps.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Any instant will do: nothing here reads a clock or sleeps.

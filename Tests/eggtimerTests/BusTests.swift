@@ -4,10 +4,12 @@ import Glibc
 import HouseBus
 import TestSupport
 import Testing
+import TimerEngineTestSupport
 import TimerCore
 import TimerModel
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Any instant will do: nothing here reads a clock or sleeps.

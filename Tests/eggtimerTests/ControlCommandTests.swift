@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A time zone one hour east of UTC, whatever TZ the test runs in.

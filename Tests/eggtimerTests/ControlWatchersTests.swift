@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A client end of a timer's control socket for the inbox tests: a blocking socket that sends
@@ -73,11 +74,11 @@ final class ControlPeer {
 
         /// One look at the poll set as the loop takes it: what is ready now or within `wait`.
         @discardableResult
-        func round(wait: Int32 = 50) -> [eggtimer.Input] {
+        func round(wait: Int32 = 50) -> [TimerEngine.Input] {
             let set = inbox.pollSet
             var fds = set.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
             guard poll(&fds, nfds_t(fds.count), wait) > 0 else { return [] }
-            var inputs: [eggtimer.Input] = []
+            var inputs: [TimerEngine.Input] = []
             for (index, entry) in set.enumerated() where fds[index].revents != 0 {
                 inputs += inbox.ready(entry.connection, revents: fds[index].revents, at: .now)
             }
@@ -136,7 +137,7 @@ final class ControlPeer {
         for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try ControlPeer(timer.path)) }
         let ack = try ControlPeer(timer.path)
         ack.send(ControlRequest.command(.acknowledge).line)
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         for _ in 0..<4 { inputs += timer.round() }
         guard case .command(.acknowledge, from: .control, let connection?)? = inputs.first else {
             Issue.record("no ack among \(inputs)")

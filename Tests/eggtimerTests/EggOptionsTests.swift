@@ -2,6 +2,7 @@ import Testing
 import TimerCore
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Issue 14 through the command line: egg options compute the preset times.

@@ -2,9 +2,10 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
-private typealias LoopInput = eggtimer.Input
+private typealias LoopInput = TimerEngine.Input
 
 /// A source for the tests: a pipe whose every byte read becomes `.key(.character(name))`, and an
 /// optional next check that yields `.key(.character(name))` once without any descriptor.

@@ -1,7 +1,9 @@
 import Glibc
 import TestSupport
 import Testing
+import TimerEngineTestSupport
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// `recover`'s wait sees the started timer's record through a ``FolderWatch`` on the loop: an

@@ -3,6 +3,7 @@ import Glibc
 import HouseBus
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 private let t0 = ContinuousClock.now

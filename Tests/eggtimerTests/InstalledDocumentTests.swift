@@ -3,6 +3,7 @@ import Testing
 import TimerCore
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The man page and the bash completion that `make install` writes are generated from the option

@@ -2,9 +2,11 @@ import ControlChannel
 import Glibc
 import TestSupport
 import Testing
+import TimerEngineTestSupport
 import TimerCore
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Every timer that can still come back is shown: `status` lists the records no running timer

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 @Suite struct KeyDecoderTests {

@@ -3,6 +3,7 @@ import SystemKit
 import Testing
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The keypad's map as a table: key code, long or not, ringing or not → action.

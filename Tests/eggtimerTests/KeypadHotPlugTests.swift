@@ -4,6 +4,7 @@ import SystemKit
 import TestSupport
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Hot-plug as the kitchen will run it, inotify first and a rescan after.
@@ -16,7 +17,7 @@ import Testing
     private func changes(_ watch: FolderWatch) -> [String?] {
         var set = [pollfd(fd: watch.pollRequests[0].descriptor, events: Int16(POLLIN), revents: 0)]
         guard (try? pollDescriptors(&set, timeout: .seconds(10))) ?? 0 > 0 else { return [] }
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         watch.service([], at: .now, into: &inputs)
         return inputs.compactMap { input in
             if case .fileWritten(let name) = input { name } else { nil }

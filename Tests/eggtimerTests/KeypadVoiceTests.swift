@@ -5,6 +5,7 @@ import Speech
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A preparer that records what it is asked to say and never answers.

@@ -5,6 +5,7 @@ import Testing
 import TimerCore
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The JSON of the kitchen's HTTP API (issue 29): the picture, one timer's object, errors, and

@@ -1,6 +1,7 @@
 import HouseBus
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The kitchen's HTTP API routing (issue 29): every fixed route, the methods each takes, unknown

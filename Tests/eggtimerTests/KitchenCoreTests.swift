@@ -4,6 +4,7 @@ import TimerCore
 import TimerModel
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The kitchen's decisions (issue 26), without processes: the limit, a label in use, a start

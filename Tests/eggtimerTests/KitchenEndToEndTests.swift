@@ -4,6 +4,7 @@ import SystemKit
 import TestSupport
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Issue 26 end to end: the real `eggtimer kitchen` in a private runtime and state folder, the

@@ -3,6 +3,7 @@ import ControlChannel
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A preparer whose every line comes back at once as `samples`.
@@ -91,7 +92,7 @@ private final class InstantPreparer: LinePreparer {
         _ = kitchen.handle(.timerStatus(socket: "pasta", Self.status(.counting, deadline: Self.wall + 2_100)))
 
         kitchen.speak("Nothing is ringing")
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         voice.service([], at: .now, into: &inputs)
         kitchen.voiceRound()
         #expect(kitchen.speakerTest == nil, "held: the timer is due in 2.1 s, within 2 s of the line's end")

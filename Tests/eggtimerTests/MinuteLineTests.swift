@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The plain log's "N:00 left" lines as a function of the round's snapshot (issue 22): its state

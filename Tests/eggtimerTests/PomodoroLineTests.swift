@@ -3,8 +3,10 @@ import Glibc
 import Speech
 import TestSupport
 import Testing
+import TimerEngineTestSupport
 import TimerCore
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A preparer that answers each text with its own samples at once.
@@ -89,7 +91,7 @@ private final class TextPreparer: LinePreparer {
                 voice: nil, sound: sound, preparer: preparer, player: player)
             let now = ContinuousClock.now
             spoken.request(at: now)
-            var inputs: [eggtimer.Input] = []
+            var inputs: [TimerEngine.Input] = []
             spoken.service([], at: now, into: &inputs)
             spoken.alarmStarting(at: now, loops: 1, line: line, now: now)
             player.start(at: now, loops: 1, now: now)

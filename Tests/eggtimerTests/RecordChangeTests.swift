@@ -4,6 +4,7 @@ import Testing
 import TimerCore
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Whether the timer's record changes (issue 23): a pure decision, then a step the session

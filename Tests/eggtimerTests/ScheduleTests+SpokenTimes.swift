@@ -3,6 +3,7 @@ import Testing
 import TextCoding
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.

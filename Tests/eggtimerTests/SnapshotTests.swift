@@ -1,9 +1,11 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerEngineTestSupport
 import TimerModel
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// Any instant will do: the controller never reads a clock, and nothing here sleeps.

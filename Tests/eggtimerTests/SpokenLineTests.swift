@@ -5,6 +5,7 @@ import SystemKit
 import TestSupport
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A preparer the test controls: it answers what it is told, when it is told, or never.
@@ -100,7 +101,7 @@ private final class StuckSynthesis: SpeechSynthesizing {
         let line = SpokenLine(text: "Pasta is ready", voice: "en-gb", sound: sound, preparer: preparer, player: player)
         let now = ContinuousClock.now
         line.request(at: now)
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         line.service([], at: now, into: &inputs)
         #expect(inputs.isEmpty)
         line.alarmStarting(at: now, loops: 1, now: now)
@@ -158,7 +159,7 @@ private final class StuckSynthesis: SpeechSynthesizing {
         line.request(at: asked)
         try #require(stuck.awaitBegun(), "the synthesis began")
         let deadline = ContinuousClock.now
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         line.service([], at: deadline, into: &inputs)
         line.alarmStarting(at: deadline, loops: 1, now: deadline)
         player.start(at: deadline, loops: 1, now: deadline)
@@ -203,7 +204,7 @@ private final class StuckSynthesis: SpeechSynthesizing {
         player.start(at: at, loops: 1, now: now)
         let lead = knownLead(sound, frames: 10)
         preparer.answer = .ready(lead)
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         line.service([], at: .now, into: &inputs)
         #expect(line.takeNotes().isEmpty, "nothing to say: the ringing has its line")
         let captured = try playedOut(player, into: path)
@@ -221,7 +222,7 @@ private final class StuckSynthesis: SpeechSynthesizing {
         line.alarmStarting(at: now, loops: nil, now: now)  // said once
         let lead = knownLead(sound, frames: 10)
         preparer.answer = .ready(lead)
-        var inputs: [eggtimer.Input] = []
+        var inputs: [TimerEngine.Input] = []
         line.service([], at: .now, into: &inputs)
         #expect(player.lead == lead + pause(sound))
         #expect(line.stage == .ready)

@@ -1,6 +1,7 @@
 import HouseBus
 import Testing
 
+@testable import TimerEngine
 @testable import eggtimer
 
 private let probe = "eggtimer/probe/42-7"

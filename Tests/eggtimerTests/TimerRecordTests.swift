@@ -6,6 +6,7 @@ import TextCoding
 import TimerCore
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The record format (issue 12): what a timer writes reads back the same; what is not a record

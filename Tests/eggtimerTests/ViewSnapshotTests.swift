@@ -2,6 +2,7 @@ import Testing
 import TimerCore
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 private let t0 = ContinuousClock.now

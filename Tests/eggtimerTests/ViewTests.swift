@@ -1,8 +1,10 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerEngineTestSupport
 import TimerCore
 
+@testable import TimerEngine
 @testable import eggtimer
 
 private let t0 = ContinuousClock.now

@@ -1,14 +1,16 @@
 import AlarmAudio
 import Glibc
 import Testing
+import TimerEngineTestSupport
 import TimerCore
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 private let t0 = ContinuousClock.now
 /// eggtimer's status type (Swift Testing has one of the same name).
-typealias ExitStatus = eggtimer.ExitStatus
+typealias ExitStatus = TimerEngine.ExitStatus
 
 @Suite struct ExitStatusTests {
     @Test(arguments: [

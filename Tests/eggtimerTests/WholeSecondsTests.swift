@@ -4,6 +4,7 @@ import Testing
 import TimerCore
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// One rounding rule for every front: a time of day is cut to its second, a time left rounded up.

@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import HouseBus
+import TimerEngine
 
 /// `eggtimer follow --mqtt URL`: a speaker for the whole house.
 ///

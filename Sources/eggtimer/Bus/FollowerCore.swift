@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import HouseBus
+import TimerEngine
 
 /// The decisions of `eggtimer follow`: which of the house's timers ring, what is said, what is
 /// published, when the player rings and stops and when the bell rings; no I/O and no clock

@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 /// What ``FollowerCore`` asks its runner (``Follower``) to do: every I/O of `follow`.
 ///

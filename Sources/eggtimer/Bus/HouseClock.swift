@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 /// What a reader of the house's retained states knows of the time: its wall clock and whether
 /// that clock is synchronised, so a state's `published` can be trusted.

@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import HouseBus
 import SystemKit
+import TimerEngine
 import TimerModel
 
 /// `eggtimer follow --mqtt URL` and `eggtimer status|ack|cancel|snooze --mqtt URL [NODE/LABEL]`:

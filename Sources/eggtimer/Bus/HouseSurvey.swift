@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import HouseBus
 import TimerCore
+import TimerEngine
 import TimerModel
 import TimerText
 

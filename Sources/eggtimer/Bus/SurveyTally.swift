@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 /// The decisions of a one-shot survey of the house (``HouseSurvey``): which retained states and
 /// availabilities it keeps, when every retained state has arrived (its probe came back), which

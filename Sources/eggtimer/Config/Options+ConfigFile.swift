@@ -1,4 +1,5 @@
 import AlarmAudio
+import TimerEngine
 import TimerText
 
 // The config file's keys are options of the one table (Options+Table.swift): a key is an option's

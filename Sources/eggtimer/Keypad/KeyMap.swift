@@ -1,5 +1,6 @@
 import KeyInput
 import SystemKit
+import TimerEngine
 import TimerText
 
 /// The keypad's map from key presses to ``KeyAction``s, with the one state a map keeps: a

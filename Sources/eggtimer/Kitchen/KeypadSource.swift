@@ -1,6 +1,7 @@
 import Glibc
 import KeyInput
 import SystemKit
+import TimerEngine
 import TimerText
 
 /// The kitchen's keypad as a source of the event loop: the input devices' descriptors

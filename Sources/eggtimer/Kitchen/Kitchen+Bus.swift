@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 // The kitchen's side of `--mqtt`: it feeds the broker's reports to its reducer (KitchenBus) and
 // carries out the reducer's effects; a start becomes `start(_:from: .bus)`, the one entry every

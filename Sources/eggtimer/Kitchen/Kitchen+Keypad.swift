@@ -3,6 +3,7 @@ import ControlChannel
 import Glibc
 import KeyInput
 import SystemKit
+import TimerEngine
 import TimerModel
 
 // The kitchen's keypad: the source made from the options (and the test seam EGGTIMER_INPUT_ROOT),

@@ -1,6 +1,7 @@
 import Glibc
 import HouseBus
 import SystemKit
+import TimerEngine
 import TimerModel
 import TimerText
 import WebServer

@@ -4,6 +4,7 @@ import Glibc
 import HouseBus
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// `eggtimer kitchen`: the long-running front of this box's timers.

@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 import TimerText
 
 // The kitchen's broker connection: the client with its Last Will, made once at start. The only

@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 import TimerText
 
 /// The kitchen's presence on the MQTT broker as a pure reducer, in the manner of ``BusLink``: its

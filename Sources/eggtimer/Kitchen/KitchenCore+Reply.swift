@@ -1,4 +1,5 @@
 import ControlChannel
+import TimerEngine
 
 extension KitchenCore.Outcome {
     /// The kitchen socket's reply line for this outcome: the started timer's status line

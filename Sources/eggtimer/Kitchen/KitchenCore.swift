@@ -2,6 +2,7 @@ import ControlChannel
 import Speech
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerText
 import WebServer
 

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import TimerEngine
 
 /// The kitchen's control socket as a source of the event loop: `<runtime folder>/kitchen/kitchen.sock`
 /// (``ControlServer``: mode 0600 in a 0700 folder, same-user peers only, one kitchen per user by

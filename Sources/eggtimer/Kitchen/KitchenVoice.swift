@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TimerEngine
 
 /// The kitchen's spoken answers (issue 28): lines asked of a ``LinePreparer`` and kept until the
 /// kitchen plays them (Kitchen+Voice.swift).

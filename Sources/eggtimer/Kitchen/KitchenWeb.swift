@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import TimerEngine
 import WebServer
 
 /// The kitchen's HTTP API (`--http`): its server as one more source of the kitchen's loop, the

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import SystemKit
+import TimerEngine
 import TimerText
 
 /// `eggtimer kitchen --pair` and `eggtimer kitchen --unpair`: the web pairing asked of the running

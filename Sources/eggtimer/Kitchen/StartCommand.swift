@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// `eggtimer start WHAT [LABEL]` (or `--label L`) from a shell: one timer started, detached, through the

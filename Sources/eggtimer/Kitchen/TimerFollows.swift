@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// Every running timer of this user followed through its control socket's `watch`, as a source
 /// of the event loop: each status line becomes `.timerStatus(socket:_:)`, each end

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TimerEngine
 
 extension AlarmPlayer {
     /// Waits for a stop already asked for (``AlarmPlayer/stop(at:)``) to be reported, at most

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TimerEngine
 
 // The alarm player as a source of the event loop: its event pipe, and its hang deadlines as next
 // checks; each report becomes `.audio(event)`.

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// A timer descriptor on the boot clock (CLOCK_BOOTTIME) that becomes readable at an absolute
 /// instant, for the event loop's poll set.

@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 // The MQTT broker connection as a source of the event loop: the socket (or the connect worker's
 // wake pipe) with the events libmosquitto wants, its keepalive and deadlines as next checks; each

@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import TimerEngine
 
 // The link's broker connection: the client with its Last Will and subscriptions, made once at
 // start. The only part of the link that touches the outside; the reducer never sees the client.

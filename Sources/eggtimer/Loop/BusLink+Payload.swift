@@ -1,5 +1,6 @@
 import ControlChannel
 import HouseBus
+import TimerEngine
 import TimerModel
 
 // The link's pure helpers: its topics, the state payload of a snapshot, when a state is news or

@@ -1,5 +1,6 @@
 import ControlChannel
 import HouseBus
+import TimerEngine
 import TimerModel
 
 /// A timer's presence on the MQTT broker as a pure reducer: its retained state, its availability

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// A child process's exit as a source of the event loop, through its pidfd.
 ///
@@ -9,13 +10,8 @@ import SystemKit
 /// Without a pidfd (a kernel before 5.3) the child is looked at every ``fallbackPeriod``.
 /// Owned by the event loop's thread; not thread-safe.
 final class ChildWatch: LoopSource {
-    /// How a child ended.
-    enum Exit: Equatable {
-        /// It exited with this status (0–255).
-        case exited(Int32)
-        /// This signal ended it.
-        case signaled(Int32)
-    }
+    /// How a child ended (``ChildExit``, the engine's: it is a case of ``Input``).
+    typealias Exit = ChildExit
 
     /// How often a child without a pidfd is looked at.
     static let fallbackPeriod: Duration = .milliseconds(10)

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 // The control socket and its connections as a source of the event loop: the listening socket
 // and every open connection are polled (a watcher with unsent bytes for POLLOUT too); a whole

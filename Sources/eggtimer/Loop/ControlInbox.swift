@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import TimerEngine
 
 /// The control socket's side of the event loop: accepts connections from `eggtimer status|ack|
 /// cancel|snooze` in other shells, reads one request line from each, and answers it; a connection

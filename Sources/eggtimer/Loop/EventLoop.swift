@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// Waits in one `ppoll` on the descriptors of a list of ``LoopSource``s and turns what happened
 /// into ``Input``s.

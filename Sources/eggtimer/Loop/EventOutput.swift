@@ -1,4 +1,5 @@
 import TimerCore
+import TimerEngine
 import TimerModel
 
 /// Writes what happens to standard output: one JSON object per event (`--json`), or plain lines

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 /// A folder watched through inotify as a source of the event loop: each file written and
 /// closed in it, or renamed into it, becomes `.fileWritten(name:)`.

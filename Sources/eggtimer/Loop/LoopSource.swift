@@ -1,3 +1,5 @@
+import TimerEngine
+
 /// One descriptor a ``LoopSource`` asks the event loop to poll, with the `poll` events it waits
 /// for (`POLLIN`, `POLLOUT`, …).
 struct PollRequest: Equatable {

@@ -1,4 +1,5 @@
 import HouseBus
+import TimerEngine
 
 // The session's side of `--mqtt`: it feeds the link (BusLink, a pure reducer) the broker's
 // reports and the timer's state after each round, and carries out the link's effects: publishing

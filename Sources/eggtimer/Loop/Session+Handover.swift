@@ -1,3 +1,4 @@
+import TimerEngine
 import TimerText
 
 // What the session hands the loop's sources and fronts, each from one place: the output routing

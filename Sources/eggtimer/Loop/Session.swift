@@ -3,6 +3,7 @@ import ControlChannel
 import Glibc
 import SystemKit
 import TimerCore
+import TimerEngine
 import TimerModel
 import TimerText
 

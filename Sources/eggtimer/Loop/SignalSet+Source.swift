@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 // The signalfd as a source of the event loop: each handled signal becomes `.signal(number)`.
 

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import TimerEngine
 
 /// The line a timer speaks at the head of each ringing: asked for once, at start, from a
 /// ``LinePreparer``, and handed to the ``AlarmPlayer`` as its lead when it comes, followed by

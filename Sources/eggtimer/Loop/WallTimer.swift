@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 import TimerText
 
 /// A timer descriptor on the wall clock (CLOCK_REALTIME) that becomes readable at an absolute

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 import TimerText
 
 /// Brings an alarm at a time back from its record (`eggtimer recover` after a reboot or a `kill

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 /// The boot clock (CLOCK_BOOTTIME, what `ContinuousClock` reads on Linux) across processes: the
 /// boot's identity, and its instants as nanoseconds, which a record carries to another process.

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import SystemKit
+import TimerEngine
 import TimerText
 
 /// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an

@@ -1,4 +1,5 @@
 import SystemKit
+import TimerEngine
 
 /// Why a timer record could not be written, read or used; the text is one line for messages.
 enum RecordError: Error, Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerEngine
 import TimerModel
 import TimerText
 

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 import TimerText
 
 extension RecordStore {

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import TimerCore
+import TimerEngine
 
 extension Recover {
     /// Starts `eggtimer --resume-record record --json`, detached (see ``Recover``).

@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import SystemKit
 import TimerCore
+import TimerEngine
 
 /// `eggtimer recover`: starts again, as one detached process each, the timers recorded in the
 /// state folder (``RecordStore``) that no process runs any more.
@@ -20,8 +21,8 @@ import TimerCore
 /// `<name>.log` beside its record (truncated when it starts), no other descriptor, an empty
 /// signal mask and default signal dispositions. Blocks for at most ``startLimit`` per timer.
 enum Recover {
-    /// A deadline that passed longer ago than this is not rung.
-    static let overdueLimit = Duration.seconds(3600)
+    /// A deadline that passed longer ago than this is not rung (``RecoveredDeadline/overdueLimit``).
+    static let overdueLimit = RecoveredDeadline.overdueLimit
     /// How long a started timer has to write its record (proof it runs) before it is reported
     /// as not answering.
     static let startLimit = Duration.seconds(5)

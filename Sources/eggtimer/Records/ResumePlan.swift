@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// Where a recorded timer stands on this boot's clock: in the same boot its boot-clock deadline

@@ -2,6 +2,7 @@ import AlarmAudio
 import HouseBus
 import TextCoding
 import TimerCore
+import TimerEngine
 import TimerText
 
 extension TimerRecord {

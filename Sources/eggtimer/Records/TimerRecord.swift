@@ -1,5 +1,6 @@
 import AlarmAudio
 import TextCoding
+import TimerEngine
 import TimerModel
 import TimerText
 

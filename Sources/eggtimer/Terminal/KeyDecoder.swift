@@ -1,3 +1,5 @@
+import TimerEngine
+
 /// Turns the bytes read from standard input into keys.
 ///
 /// A terminal in cbreak mode sends an arrow key as three bytes (`ESC [ A`) in one read, and a pipe

@@ -1,3 +1,4 @@
+import TimerEngine
 import TimerModel
 
 /// The view's own animation timing: the flashing title while ringing, the flash of a picked menu

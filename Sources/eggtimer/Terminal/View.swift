@@ -1,4 +1,5 @@
 import TimerCore
+import TimerEngine
 import TimerModel
 
 /// Lays out what the terminal shows for a timer's snapshot at an instant, fitted to a size.

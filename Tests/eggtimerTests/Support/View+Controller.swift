@@ -1,6 +1,7 @@
 import TimerModel
 import TimerText
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// The view over a controller as the session draws it: the controller's snapshot and screen

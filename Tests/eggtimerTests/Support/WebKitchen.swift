@@ -4,6 +4,7 @@ import HouseBus
 import TestSupport
 import TimerModel
 
+@testable import TimerEngine
 @testable import eggtimer
 
 /// A real `eggtimer kitchen --http 127.0.0.1:0` in a private house (runtime folder, state folder,
