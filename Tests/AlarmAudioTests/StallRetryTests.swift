@@ -78,7 +78,8 @@ import Testing
         player.start(at: t0, loops: 1, now: t0)
         try #require(device.blocked.wait())
         _ = player.events(at: t0)  // its first frame, at t0
-        #expect(player.events(at: t0 + Self.limit).contains(.stalled(.deviceHung(device: "fake", call: "snd_pcm_writei"))))
+        #expect(
+            player.events(at: t0 + Self.limit).contains(.stalled(.deviceHung(device: "fake", call: "snd_pcm_writei"))))
         let retryAt = t0 + Self.limit + AlarmPlayer.stallRetry  // 750 ms after the first frame
         timer.advance(to: retryAt)
         let driver = PlayerDriver(player, now: timer.now)

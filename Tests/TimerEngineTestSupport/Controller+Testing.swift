@@ -1,6 +1,6 @@
 package import AlarmAudio
-package import TimerEngine
 import TimerCore
+package import TimerEngine
 
 /// Shorthands for driving the controller in tests, one input kind at a time.
 extension Controller {
@@ -20,10 +20,12 @@ extension Controller {
 
 extension Controller.Start {
     /// A plain countdown labelled with its clock text, as `eggtimer 1:30` would be.
-    package static func plain(_ duration: Duration) -> Controller.Start { .timer(.plain, duration, label: duration.clockText) }
+    package static func plain(_ duration: Duration) -> Controller.Start {
+        .timer(.plain, duration, label: duration.clockText)
+    }
 }
 
-/// The effects as short names for comparisons: an event's name, `exit N`, `start alarm`…
+/// The effects as short names for comparisons: an event's name, `exit N`, `start alarm`.
 package func names(_ effects: [Effect]) -> [String] {
     effects.map {
         switch $0 {

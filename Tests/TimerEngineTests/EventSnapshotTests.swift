@@ -1,7 +1,7 @@
 import Glibc
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 import TimerModel
 
 @testable import TimerEngine

@@ -1,6 +1,6 @@
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 import TimerModel
 import TimerText
 

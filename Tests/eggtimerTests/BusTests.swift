@@ -4,8 +4,8 @@ import Glibc
 import HouseBus
 import TestSupport
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 import TimerModel
 import TimerText
 

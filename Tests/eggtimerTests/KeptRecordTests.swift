@@ -2,8 +2,8 @@ import ControlChannel
 import Glibc
 import TestSupport
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 import TimerText
 
 @testable import TimerEngine

@@ -3,8 +3,8 @@ import Glibc
 import Speech
 import TestSupport
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 
 @testable import TimerEngine
 @testable import eggtimer

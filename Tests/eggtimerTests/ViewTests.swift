@@ -1,8 +1,8 @@
 import AlarmAudio
 import Glibc
 import Testing
-import TimerEngineTestSupport
 import TimerCore
+import TimerEngineTestSupport
 
 @testable import TimerEngine
 @testable import eggtimer

@@ -13,10 +13,14 @@ extension Controller {
         package var wall: WallInstant
 
         /// The wall clock at boot instant `instant`, if it is not set meanwhile.
-        package func wall(at instant: ContinuousClock.Instant) -> WallInstant { wall.advanced(by: boot.duration(to: instant)) }
+        package func wall(at instant: ContinuousClock.Instant) -> WallInstant {
+            wall.advanced(by: boot.duration(to: instant))
+        }
 
         /// The boot instant at which the wall clock reads `instant`, if it is not set meanwhile.
-        package func boot(at instant: WallInstant) -> ContinuousClock.Instant { boot.advanced(by: wall.duration(to: instant)) }
+        package func boot(at instant: WallInstant) -> ContinuousClock.Instant {
+            boot.advanced(by: wall.duration(to: instant))
+        }
     }
 
     /// How far the wall clock may wander from the boot clock before it counts as set (stepped):

@@ -32,7 +32,8 @@ extension Controller {
         /// Where a recorded countdown was (the memberwise initializer, for the executable's resume
         /// plan); the parameters are the properties of the same names.
         package init(
-            kind: Run.Kind, label: String, total: Duration, phase: Phase, snoozed: Bool = false, overdue: Duration? = nil,
+            kind: Run.Kind, label: String, total: Duration, phase: Phase, snoozed: Bool = false,
+            overdue: Duration? = nil,
             afterReboot: Bool = false, wallDeadline: RecoveredDeadline? = nil, clockSynchronised: Bool = true
         ) {
             (self.kind, self.label, self.total, self.phase) = (kind, label, total, phase)

@@ -157,8 +157,9 @@ extension Controller {
         }
     }
 
-    /// Whether `ringing`'s alarm was heard, by the rule ``acknowledge(_:by:at:)`` states; an
-    /// unheard one sets the exit status to 69 and adds `silent` (why) to `extra`, the ending
+    /// Whether `ringing`'s alarm was heard, by the rule ``acknowledge(_:by:at:)`` states.
+    ///
+    /// An unheard one sets the exit status to 69 and adds `silent` (why) to `extra`, the ending
     /// event's fields. Shared by every ending of a ringing (acknowledged, missed).
     /// - Returns: Whether it is proven heard, and whether a device takes the audio now.
     mutating func markUnheard(

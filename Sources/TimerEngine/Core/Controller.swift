@@ -414,7 +414,9 @@ package struct Controller {
     }
 
     /// Starts a countdown of `duration` at `now`.
-    package mutating func begin(_ kind: Run.Kind, duration: Duration, label: String, at now: Instant, picked: Int? = nil) {
+    package mutating func begin(
+        _ kind: Run.Kind, duration: Duration, label: String, at now: Instant, picked: Int? = nil
+    ) {
         var countdown = Countdown<Instant>(total: duration)
         countdown.start(at: now)
         let run = Run(kind: kind, label: label, countdown: countdown)

@@ -1,4 +1,5 @@
 package import TimerText
+
 /// The deadline of a countdown recovered after a reboot, as the wall clock (UTC) reads it: the
 /// boot clock of the boot that recorded it is gone, so until it rings the countdown follows the
 /// wall clock as an alarm at a time does (CLOCK_REALTIME, cancelled when the clock is set).

@@ -123,7 +123,8 @@ package struct AlarmSchedule: Equatable, Sendable {
     ///   - resolution: The occurrence.
     ///   - now: The wall clock now, for ``whenText``.
     ///   - resolver: The local time zone.
-    package mutating func arm(_ resolution: LocalTimeResolver.Resolution, now: WallInstant, resolver: LocalTimeResolver) {
+    package mutating func arm(_ resolution: LocalTimeResolver.Resolution, now: WallInstant, resolver: LocalTimeResolver)
+    {
         occurrence = resolution
         if case .interval = recurrence {
             target = .instant(resolution.instant)

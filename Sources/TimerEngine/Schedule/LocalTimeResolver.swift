@@ -61,7 +61,9 @@ package struct LocalTimeResolver {
     /// - Returns: When to ring; a time of day already past (or now) today means tomorrow.
     /// - Throws: `UsageError` when a date, `tomorrow` time or absolute instant is not after `now`,
     ///   or is more than ``farthest`` after it.
-    package func resolve(_ alarm: LocalAlarmTime, now: WallInstant, typed: String? = nil) throws(UsageError) -> Resolution {
+    package func resolve(_ alarm: LocalAlarmTime, now: WallInstant, typed: String? = nil) throws(UsageError)
+        -> Resolution
+    {
         let today = localDate(of: now)
         let latest = now.advanced(by: Self.farthest)
         switch alarm {
