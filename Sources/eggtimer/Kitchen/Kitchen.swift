@@ -40,6 +40,9 @@ final class Kitchen {
     var speakerUse = "key: speaker test"
     /// The kitchen's spoken answers; nil with `announce = no` (Kitchen+Voice.swift).
     var voice: KitchenVoice?
+    /// The "… is ringing but cannot reach its speaker" lines asked for and not played yet, with
+    /// the label each is about: one whose timer no longer rings silent is dropped, not said late.
+    var unheardLines: [String: String] = [:]
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
     /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
@@ -216,6 +219,7 @@ final class Kitchen {
             case .say(let line): say(line)
             case .ringsUnheard(let label, let reason):
                 say("\(label): rings silent: \(reason)")
+                unheardLines[phrases.ringingUnheard(label)] = label
                 speak(phrases.ringingUnheard(label))
             case .spawn(let label, let arguments, let origin):
                 let log = TimerLaunch.log(label: label)
