@@ -173,6 +173,10 @@ private func ack(_ node: String, _ label: String) -> FollowerEffect {
                 .warn("warning: \(hung); the terminal bell rings instead"), .ringBell,
             ])
         #expect(core.playing, "the player goes on trying: no second ringing is started")
+        #expect(
+            core.handle(.audio(.deviceRecovered(device: "default")), at: t0, wall: wall())
+                == [.say("audio device back (default)")])
+        #expect(core.handle(.audio(.deviceRecovered(device: "default")), at: t0, wall: wall()) == [])
     }
 
     @Test func aHungDeviceStartsTheRingAgainWithTheBell() {

@@ -26,6 +26,10 @@ import TimerText
         #expect(text.hasPrefix("eggtimer-record 1\nlabel=1h 30m\nkind=egg\npreset=Soft\n"))
         #expect(text.contains("sound_hex=2f52e97665696c2e6d7033\n"), "bytes that are not UTF-8 survive")
         #expect(text.contains("\nfallback_device=default\n"), "the fallback device is kept for recover")
+        for bad in ["fallback_device=" + String(repeating: "d", count: 256), "fallback_device_hex=610962"] {
+            let corrupt = text.replacingOccurrences(of: "fallback_device=default", with: bad)
+            #expect(throws: RecordError.self, "\(bad)") { try TimerRecord(parsing: Array(corrupt.utf8)) }
+        }
         #expect(text.contains("on_done_hex="), "a command with a newline is written in hex")
         #expect(!text.contains("rm -f"))
         #expect(try TimerRecord(parsing: Array(text.utf8)) == full)

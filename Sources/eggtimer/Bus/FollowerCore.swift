@@ -204,7 +204,11 @@ struct FollowerCore {
     /// A report of the alarm player.
     private mutating func handle(_ event: AlarmPlayer.Event, into effects: inout [FollowerEffect]) {
         switch event {
-        case .firstFrame, .deviceRecovered: deviceDown = false
+        case .firstFrame: deviceDown = false
+        case .deviceRecovered(let device):
+            // Said as its loss was (found by a tester: only the stall was logged).
+            if deviceDown { effects.append(.say("audio device back (\(device.escapingControlCharacters))")) }
+            deviceDown = false
         case .deviceUnavailable(let error), .stalled(let error):
             if !deviceDown { effects.append(.warn("warning: \(error); the terminal bell rings instead")) }
             deviceDown = true

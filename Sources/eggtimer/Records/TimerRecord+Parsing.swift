@@ -197,7 +197,13 @@ extension TimerRecord {
             throw .corrupt(line: 0, reason: "no 'device'")
         }
         alarm.device = device
-        alarm.fallbackDevice = try fields.text("fallback_device")
+        if let fallback = try fields.text("fallback_device") {
+            // As the command line takes it (a hand-made record must not carry more).
+            guard (try? Options.deviceName(.key("fallback_device"), fallback)) != nil else {
+                throw .corrupt(line: 0, reason: "'fallback_device' is no device name")
+            }
+            alarm.fallbackDevice = fallback
+        }
         if let field = fields.values["sound_hex"] {
             guard let bytes = Hex.bytes(field.value), !bytes.isEmpty else {
                 throw .corrupt(line: field.line, reason: "'sound_hex' is not hex")
