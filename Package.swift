@@ -87,11 +87,13 @@ let package = Package(
             dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
         // The kitchen's web front: pairing, the request guard, the HTTP API's routes and JSON, and
-        // the phone page (its files in page/, embedded at build time). Pure but for the pairing
-        // record's folder and the alarm sound's read; no server: the kitchen runs WebServer.
+        // the phone page (its files in page/, embedded at build time). Pure but for the alarm
+        // sound's read and the host name; no server and no kitchen: the executable runs both.
         .target(
             name: "KitchenWeb",
-            dependencies: ["WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
+            dependencies: [
+                "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "SystemKit", "TextCoding",
+            ],
             // The page's files, compiled in as byte arrays (`PackageResources`): embedInCode
             // generates no Bundle accessor and imports no Foundation, unlike `.process`/`.copy`.
             resources: [.embedInCode("page")],

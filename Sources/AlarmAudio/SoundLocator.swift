@@ -5,6 +5,7 @@ import Glibc
 /// Looks, in order, beside an installed binary (`<prefix>/bin/eggtimer` →
 /// `<prefix>/share/eggtimer/alarm_sound.mp3`), then in a `Sounds` folder in the binary's folder or
 /// any of its four parents (a clone: `.build/<triple>/debug/eggtimer` → `Sounds/`).
+/// The command line's default sound and the kitchen's `/alarm.mp3` (KitchenWeb's `WebPage`) both use it.
 public enum SoundLocator {
     /// The sound's file name.
     public static let fileName = "alarm_sound.mp3"

@@ -7,7 +7,7 @@ package import WebServer
 ///
 /// Fixed routes only: anything else is 404, a known path with another method 405 with `Allow`
 /// (``route(method:path:)``). The checks (Host, cookie, CSRF, Origin, body) are RequestGuard's;
-/// the kitchen (Kitchen+Web.swift) carries the routes out. Pure; any thread.
+/// the kitchen (the executable's Kitchen+Web.swift) carries the routes out. Pure; any thread.
 package enum KitchenAPI {
     /// One of the fixed routes, its path segments decoded.
     package enum Route: Equatable, Sendable {

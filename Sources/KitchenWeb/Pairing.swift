@@ -16,7 +16,7 @@ import TextCoding
 /// refused for the rest of that window, which is logged once.
 ///
 /// Pure: no clock is read (instants come in), randomness and the hash are injected, no I/O; the
-/// hashes it keeps are written by the caller (``PairingStore``, when ``devicesChanged`` says).
+/// hashes it keeps are written by the caller (the kitchen's `PairingStore`, when ``devicesChanged`` says).
 /// Log lines wait in ``takeLines()``. Not thread-safe: one owner (the kitchen's loop).
 package struct Pairing {
     /// SHA-256: 32 bytes, or nil when it cannot be computed (GnuTLS missing).
@@ -100,7 +100,7 @@ package struct Pairing {
 
     /// A pairing state with `devices` paired and no code.
     /// - Parameters:
-    ///   - devices: The kept token hashes (as read by ``PairingStore``), the oldest first; only
+    ///   - devices: The kept token hashes (as read by the kitchen's `PairingStore`), the oldest first; only
     ///     the newest ``deviceLimit`` are kept.
     ///   - hash: SHA-256 (`WebServer.TokenDigest.sha256` in the kitchen).
     ///   - random: The random source (SystemKit's `randomBytes` in the kitchen).

@@ -4,11 +4,11 @@ import TimerModel
 package import WebServer
 
 /// The phone page of `eggtimer kitchen --http` (issue 30): the HTML, CSS, JavaScript, manifest
-/// and icon, files in `Web/page/` embedded in the binary at build time (no CDN, no build step of
+/// and icon, files in `page/` embedded in the binary at build time (no CDN, no build step of
 /// our own), and the server-rendered page that works without JavaScript.
 ///
 /// Pure but for ``alarmSound(path:)`` (which reads a file): bytes in, responses out. The routes
-/// that serve it are the HTTP API's (Kitchen+Web). Every response carries `nosniff` and
+/// that serve it are the HTTP API's (the kitchen's Kitchen+Web). Every response carries `nosniff` and
 /// `Referrer-Policy: same-origin` (``common``); every HTML one the strict
 /// ``contentSecurityPolicy`` (no inline script or style).
 /// The HTML fragments are filled by `WebPage+HTML`, the script's tables made by `WebPage+Script`;

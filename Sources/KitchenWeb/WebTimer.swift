@@ -6,7 +6,7 @@ package import TimerModel
 /// keys are those of the man page's HTTP API section (`node`, `label`, `state`, `remaining_s`,
 /// `duration_s`, `deadline`, `kind`, `preset`, `phase`, `device`, `silent`, `local`). A plain value.
 package struct WebTimer: Equatable, Sendable {
-    /// The node it runs on (``BusOptions/nodeName`` for this box).
+    /// The node it runs on (the kitchen's `BusOptions.nodeName` for this box).
     package var node: String
     /// Its label.
     package var label: String

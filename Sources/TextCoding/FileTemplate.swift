@@ -1,5 +1,6 @@
 /// A text file embedded at build time with named slots `@NAME@` that Swift fills: the phone page's
-/// HTML fragments (Web/page/) and the man page's roff source (Man/eggtimer.1.in).
+/// HTML fragments (KitchenWeb's page/) and the man page's roff source (the executable's
+/// Man/eggtimer.1.in).
 ///
 /// A slot is `@`, an upper-case ASCII letter, then upper-case letters, digits or `_`, then `@`, as
 /// autoconf's `.in` files and dist/systemd/*.in write them; any other `@` is text (`eggtimer@.service`,
