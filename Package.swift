@@ -86,17 +86,29 @@ let package = Package(
             name: "TimerEngine",
             dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
+        // The kitchen's web front: pairing, the request guard, the HTTP API's routes and JSON, and
+        // the phone page (its files in page/, embedded at build time). Pure but for the alarm
+        // sound's read and the host name; no server and no kitchen: the executable runs both.
+        .target(
+            name: "KitchenWeb",
+            dependencies: [
+                "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "SystemKit", "TextCoding",
+            ],
+            // The page's files, compiled in as byte arrays (`PackageResources`): embedInCode
+            // generates no Bundle accessor and imports no Foundation, unlike `.process`/`.copy`.
+            resources: [.embedInCode("page")],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
                 "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
-                "Speech", "SystemKit", "TextCoding", "WebServer",
+                "Speech", "SystemKit", "TextCoding", "WebServer", "KitchenWeb",
             ],
-            // The phone page's files and the man page's roff source (a link to dist/eggtimer.1.in),
-            // compiled in as byte arrays (`PackageResources`): embedInCode generates no Bundle
-            // accessor and imports no Foundation, unlike `.process`/`.copy`.
-            resources: [.embedInCode("Web/page"), .embedInCode("Man/eggtimer.1.in")],
+            // The man page's roff source (a link to dist/eggtimer.1.in), compiled in as a byte
+            // array (`PackageResources`): embedInCode generates no Bundle accessor and imports no
+            // Foundation, unlike `.process`/`.copy`.
+            resources: [.embedInCode("Man/eggtimer.1.in")],
             swiftSettings: shippedSettings),
 
         // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
@@ -132,6 +144,14 @@ let package = Package(
             dependencies: [
                 "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
+                "KitchenWeb",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "KitchenWebTests",
+            dependencies: [
+                "KitchenWeb", "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "TimerText",
+                "SystemKit", "TestSupport", "TextCoding",
             ],
             swiftSettings: strictSettings),
         .testTarget(

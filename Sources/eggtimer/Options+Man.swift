@@ -1,3 +1,5 @@
+import KitchenWeb
+import TextCoding
 import TimerCore
 import TimerModel
 

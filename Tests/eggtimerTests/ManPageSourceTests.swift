@@ -1,5 +1,7 @@
+import KitchenWeb
 import TestSupport
 import Testing
+import TextCoding
 import TimerCore
 import TimerModel
 

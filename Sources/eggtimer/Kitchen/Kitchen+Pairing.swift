@@ -1,3 +1,4 @@
+import KitchenWeb
 import SystemKit
 import WebServer
 

@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import KitchenWeb
 import SystemKit
 import TimerEngine
 import TimerModel

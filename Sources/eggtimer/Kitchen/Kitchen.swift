@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import HouseBus
+import KitchenWeb
 import SystemKit
 import TimerCore
 import TimerEngine

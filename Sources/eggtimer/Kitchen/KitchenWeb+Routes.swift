@@ -1,5 +1,6 @@
 import ControlChannel
 import HouseBus
+import KitchenWeb
 import TimerModel
 import TimerText
 import WebServer
@@ -116,8 +117,10 @@ extension KitchenWeb {
             return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
         case .acknowledgeAll:
             let (count, stopped) = kitchen.acknowledgeAll()
-            return .response(
-                allowed.isForm ? KitchenAPI.seeThePage : KitchenAPI.json(200, KitchenAPI.acknowledged(count, stopped)))
+            let answer = KitchenAPI.acknowledged(
+                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label),
+                message: KitchenCore.stoppedText(stopped))
+            return .response(allowed.isForm ? KitchenAPI.seeThePage : KitchenAPI.json(200, answer))
         }
     }
 

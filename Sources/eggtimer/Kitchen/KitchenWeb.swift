@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import KitchenWeb
 import TimerEngine
 import WebServer
 

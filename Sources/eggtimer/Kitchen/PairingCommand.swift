@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import KitchenWeb
 import SystemKit
 import TimerEngine
 import TimerText

@@ -17,7 +17,7 @@ extension KitchenAPI {
     ///   - method: The method as sent (`GET`, `HEAD`, `POST`; case-sensitive, as HTTP says).
     ///   - path: The request target's path, still percent-encoded.
     /// - Returns: The route, 404, or 405 with the methods the path takes (`GET, HEAD` together).
-    static func route(method: String, path: String) -> Resolution {
+    package static func route(method: String, path: String) -> Resolution {
         let method = method == "HEAD" ? "GET" : method
         func allowed(_ methods: [String]) -> [String] { methods.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] } }
         func only(_ wanted: String, _ route: Route) -> Resolution {

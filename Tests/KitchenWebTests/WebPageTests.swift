@@ -5,7 +5,7 @@ import Testing
 import TimerModel
 import WebServer
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// Issue 30's page as bytes: the escaping of every string from a timer, the security headers of
 /// every response, no inline script or style, the script's state table against `TimerState`.

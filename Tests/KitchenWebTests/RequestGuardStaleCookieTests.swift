@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 import WebServer
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// Issue 29: a stale session cookie (its device unpaired) is no session on the open routes and
 /// counts nothing there, a wrong token still counts on the paired ones, and every answer to a

@@ -1,5 +1,6 @@
 /// A text file embedded at build time with named slots `@NAME@` that Swift fills: the phone page's
-/// HTML fragments (Web/page/) and the man page's roff source (Man/eggtimer.1.in).
+/// HTML fragments (KitchenWeb's page/) and the man page's roff source (the executable's
+/// Man/eggtimer.1.in).
 ///
 /// A slot is `@`, an upper-case ASCII letter, then upper-case letters, digits or `_`, then `@`, as
 /// autoconf's `.in` files and dist/systemd/*.in write them; any other `@` is text (`eggtimer@.service`,
@@ -7,7 +8,7 @@
 /// and ``filled(_:)`` refuses a slot without a value or a value without a slot, so a file and the
 /// Swift that fills it cannot drift apart unnoticed (every template is filled by some test).
 /// Immutable and `Sendable`; parsing is O(n) in the text's length, filling O(n) in the result's.
-struct FileTemplate: Sendable {
+public struct FileTemplate: Sendable {
     /// A run of literal text or a slot's name, in file order.
     private enum Piece: Sendable {
         case text(String)
@@ -17,14 +18,14 @@ struct FileTemplate: Sendable {
     private let pieces: [Piece]
 
     /// The slots' names, each once, in order of first appearance.
-    let slots: [String]
+    public let slots: [String]
 
     /// Parses `bytes` (UTF-8; an invalid sequence becomes U+FFFD).
     /// - Parameters:
     ///   - bytes: The file as SwiftPM's `embedInCode` gives it.
     ///   - trimmingFinalNewline: Drops the file's last `\n`, if any: for a fragment that sits inside a
     ///     line (an inline SVG, a form field), whose file ends with a newline as every text file does.
-    init(_ bytes: [UInt8], trimmingFinalNewline: Bool = false) {
+    public init(_ bytes: [UInt8], trimmingFinalNewline: Bool = false) {
         var text = String(decoding: bytes, as: UTF8.self)
         if trimmingFinalNewline, text.hasSuffix("\n") { text.removeLast() }
         var pieces: [Piece] = []
@@ -64,7 +65,7 @@ struct FileTemplate: Sendable {
     /// - Returns: The filled text.
     /// - Precondition: `values` has exactly the template's ``slots`` as keys (a programmer error:
     ///   the file and its Swift were changed apart).
-    func filled(_ values: [String: String]) -> String {
+    public func filled(_ values: [String: String]) -> String {
         precondition(
             Set(values.keys) == Set(slots),
             "template slots \(slots.sorted()) filled with \(values.keys.sorted())")

@@ -16,24 +16,24 @@ import TextCoding
 /// refused for the rest of that window, which is logged once.
 ///
 /// Pure: no clock is read (instants come in), randomness and the hash are injected, no I/O; the
-/// hashes it keeps are written by the caller (``PairingStore``, when ``devicesChanged`` says).
+/// hashes it keeps are written by the caller (the kitchen's `PairingStore`, when ``devicesChanged`` says).
 /// Log lines wait in ``takeLines()``. Not thread-safe: one owner (the kitchen's loop).
-struct Pairing {
+package struct Pairing {
     /// SHA-256: 32 bytes, or nil when it cannot be computed (GnuTLS missing).
-    typealias Hash = ([UInt8]) -> [UInt8]?
+    package typealias Hash = ([UInt8]) -> [UInt8]?
     /// `byteCount` random bytes, or nil when none can be had.
-    typealias Random = (_ byteCount: Int) -> [UInt8]?
+    package typealias Random = (_ byteCount: Int) -> [UInt8]?
 
     /// How long a code is valid: 10 minutes.
-    static let codeLifetime = Duration.seconds(600)
+    package static let codeLifetime = Duration.seconds(600)
     /// How many tries a code allows in all: 5.
-    static let codeTries = 5
+    package static let codeTries = 5
     /// How many decimal digits a code has: 6.
-    static let codeDigits = 6
+    package static let codeDigits = 6
     /// How many random bytes a token has: 32 (64 hex digits).
     static let tokenBytes = 32
     /// How many devices are kept at most: 64 (pairing one more forgets the oldest).
-    static let deviceLimit = 64
+    package static let deviceLimit = 64
     /// How many wrong codes or tokens a peer may send in one ``failureWindow``: 5.
     static let failureLimit = 5
     /// The window of the rate limit: a minute.
@@ -50,15 +50,15 @@ struct Pairing {
     }
 
     /// A device's session, made from its token: what the API needs to answer it.
-    struct Session: Equatable, Sendable {
+    package struct Session: Equatable, Sendable {
         /// The token (64 hex digits), as the cookie carried it.
-        var token: String
+        package var token: String
         /// Its CSRF token: hex(SHA-256("csrf\0" + token)).
-        var csrf: String
+        package var csrf: String
     }
 
     /// What a pairing try came to.
-    enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// Paired: the new device's token (for its cookie; not kept in clear).
         case paired(token: String)
         /// A wrong code; the tries the code has left (0: it is gone).
@@ -82,17 +82,17 @@ struct Pairing {
     }
 
     /// Why a code could not be made.
-    struct Failure: Error, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Equatable, CustomStringConvertible {
         /// One line.
-        let description: String
+        package let description: String
     }
 
     /// The current code, if one was made and not used up (it may have expired: see ``validCode(at:)``).
     private(set) var code: Code?
     /// The paired devices' token hashes (64 lower-case hex digits each), the oldest first.
-    private(set) var deviceHashes: [String]
+    package private(set) var deviceHashes: [String]
     /// Whether ``deviceHashes`` changed since the caller last wrote them (it clears this).
-    var devicesChanged = false
+    package var devicesChanged = false
     private let hash: Hash
     private let random: Random
     private var failures: [String: (windowStart: ContinuousClock.Instant, count: Int, logged: Bool)] = [:]
@@ -100,11 +100,11 @@ struct Pairing {
 
     /// A pairing state with `devices` paired and no code.
     /// - Parameters:
-    ///   - devices: The kept token hashes (as read by ``PairingStore``), the oldest first; only
+    ///   - devices: The kept token hashes (as read by the kitchen's `PairingStore`), the oldest first; only
     ///     the newest ``deviceLimit`` are kept.
     ///   - hash: SHA-256 (`WebServer.TokenDigest.sha256` in the kitchen).
     ///   - random: The random source (SystemKit's `randomBytes` in the kitchen).
-    init(devices: [String] = [], hash: @escaping Hash, random: @escaping Random) {
+    package init(devices: [String] = [], hash: @escaping Hash, random: @escaping Random) {
         deviceHashes = Array(devices.suffix(Self.deviceLimit))
         (self.hash, self.random) = (hash, random)
     }
@@ -114,7 +114,7 @@ struct Pairing {
     /// - Parameter now: The boot clock now.
     /// - Returns: The code: ``codeDigits`` ASCII digits, leading zeros kept (`004217`).
     /// - Throws: ``Failure`` when no random bytes can be had; the old code is then gone too.
-    mutating func newCode(at now: ContinuousClock.Instant) throws(Failure) -> String {
+    package mutating func newCode(at now: ContinuousClock.Instant) throws(Failure) -> String {
         code = nil
         // 4 294 000 000 is the largest multiple of 10^6 below 2^32: draws at or above it are
         // rejected (p ≈ 0.000 23 each), so every code is equally likely. 8 rounds of 8 draws.
@@ -159,7 +159,7 @@ struct Pairing {
     ///   - peer: The peer's numeric address, for the rate limit and the log.
     ///   - now: The boot clock now.
     /// - Returns: The ``Outcome``.
-    mutating func pair(code candidate: String, peer: String, at now: ContinuousClock.Instant) -> Outcome {
+    package mutating func pair(code candidate: String, peer: String, at now: ContinuousClock.Instant) -> Outcome {
         if isLimited(peer, at: now) { return .rateLimited }
         guard var valid = validCode(at: now) else {
             code = nil
@@ -200,7 +200,7 @@ struct Pairing {
     /// Every kept hash is compared, in constant time, whether or not one matched before.
     /// - Parameter token: The cookie's value.
     /// - Returns: The session, or nil.
-    func session(token: String) -> Session? {
+    package func session(token: String) -> Session? {
         let tokenBytes = Array(token.utf8)
         guard tokenBytes.count == 2 * Self.tokenBytes, let digest = hash(tokenBytes), digest.count == 32 else {
             return nil
@@ -226,13 +226,13 @@ struct Pairing {
     /// The hex of `token`'s SHA-256, as ``deviceHashes`` keeps it; nil without SHA-256.
     ///
     /// An event stream remembers it, to be ended when its device is unpaired.
-    func tokenHash(_ token: String) -> String? {
+    package func tokenHash(_ token: String) -> String? {
         guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return nil }
         return Hex.text(digest)
     }
 
     /// The CSRF token of `token`: hex(SHA-256("csrf\0" + token)); nil without SHA-256.
-    func csrf(token: String) -> String? {
+    package func csrf(token: String) -> String? {
         guard let digest = hash(Array("csrf\u{0}".utf8) + Array(token.utf8)), digest.count == 32 else { return nil }
         return Hex.text(digest)
     }
@@ -273,7 +273,7 @@ struct Pairing {
 
     /// Forgets the device of `token` (`POST /api/unpair`).
     /// - Returns: Whether it was paired.
-    mutating func unpair(token: String) -> Bool {
+    package mutating func unpair(token: String) -> Bool {
         guard let digest = hash(Array(token.utf8)), digest.count == 32 else { return false }
         let wanted = Hex.text(digest)
         let before = deviceHashes.count
@@ -286,7 +286,7 @@ struct Pairing {
 
     /// Forgets every device and the code (`eggtimer kitchen --unpair`).
     /// - Returns: How many devices were paired.
-    mutating func unpairAll() -> Int {
+    package mutating func unpairAll() -> Int {
         let count = deviceHashes.count
         deviceHashes = []
         code = nil
@@ -295,7 +295,7 @@ struct Pairing {
     }
 
     /// The log lines waiting (rate limits, pairings, failures), oldest first; taking them empties it.
-    mutating func takeLines() -> [String] {
+    package mutating func takeLines() -> [String] {
         defer { lines = [] }
         return lines
     }

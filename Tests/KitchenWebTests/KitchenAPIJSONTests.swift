@@ -5,8 +5,7 @@ import Testing
 import TimerCore
 import TimerModel
 
-@testable import TimerEngine
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// The JSON of the kitchen's HTTP API (issue 29): the picture, one timer's object, errors, and
 /// the states pinned to the shared vocabulary.
@@ -85,13 +84,13 @@ import TimerModel
 
     /// Issue 37: ack-all's answer names the timers stopped and the silent ones, with the page's message.
     @Test func ackAllNamesWhatItStoppedAndWhichWereSilent() {
-        let stopped = [KitchenCore.Stopped(label: "Soft", silent: false), .init(label: "Pasta", silent: true)]
+        let message = "Soft and Pasta stopped; Pasta never reached its speaker"
         #expect(
-            Self.text(KitchenAPI.acknowledged(3, stopped))
+            Self.text(KitchenAPI.acknowledged(3, stopped: ["Soft", "Pasta"], silent: ["Pasta"], message: message))
                 == #"{"acknowledged":3,"stopped":["Soft","Pasta"],"silent":["Pasta"],"#
                 + #""message":"Soft and Pasta stopped; Pasta never reached its speaker"}"#)
         #expect(
-            Self.text(KitchenAPI.acknowledged(0, []))
+            Self.text(KitchenAPI.acknowledged(0, stopped: [], silent: [], message: nil))
                 == #"{"acknowledged":0,"stopped":[],"silent":[],"message":null}"#)
     }
 

@@ -10,9 +10,9 @@ extension RequestGuard {
     /// Bounded: at most ``fieldLimit`` fields and ``RequestGuard/bodyLimit`` bytes; a name given
     /// twice, a nested value, a fraction, a bad percent escape or text that is not UTF-8 refuses
     /// the whole body (nil). JSON is read by HouseBus's `JSONValue` reader (depth 1). Pure.
-    struct Fields: Equatable, Sendable {
+    package struct Fields: Equatable, Sendable {
         /// A field's value.
-        enum Value: Equatable, Sendable {
+        package enum Value: Equatable, Sendable {
             case string(String)
             case integer(Int64)
         }
@@ -24,7 +24,7 @@ extension RequestGuard {
         static let integerLimit: Int64 = 1 << 53
 
         /// The fields by name.
-        var values: [String: Value] = [:]
+        package var values: [String: Value] = [:]
 
         /// No fields.
         init() {}
@@ -33,13 +33,13 @@ extension RequestGuard {
         init(_ values: [String: Value]) { self.values = values }
 
         /// The string `name`, or nil when there is none (an integer given in JSON is not a string).
-        func string(_ name: String) -> String? {
+        package func string(_ name: String) -> String? {
             if case .string(let text)? = values[name] { text } else { nil }
         }
 
         /// The integer `name`: a JSON integer, or a form value (or JSON string) that is an optional
         /// `-` and 1 to 18 ASCII digits; nil otherwise (absent, not a whole number, out of range).
-        func integer(_ name: String) -> Int64? {
+        package func integer(_ name: String) -> Int64? {
             switch values[name] {
             case .integer(let number)?: return number
             case .string(let text)?:

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 import WebServer
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 @Suite struct RequestGuardTests {
     let t0 = ContinuousClock.now

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import TextCoding
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// The pairing threat model of issue 29, one test a threat.
 ///
@@ -98,49 +98,5 @@ import TextCoding
             return
         }
         #expect(state.deviceHashes.count == 1)
-    }
-
-    /// The mode bits (permissions) of `path`.
-    func mode(_ path: String) -> UInt32? {
-        var info = stat()
-        return lstat(path, &info) == 0 ? UInt32(info.st_mode & 0o7777) : nil
-    }
-
-    @Test func thePairedDevicesFileIs0600InA0700FolderAndHoldsNoTokenInClear() throws {
-        let scratch = makePrivateDirectory()
-        defer { removeDirectory(scratch) }
-        let store = PairingStore(folder: scratch + "/eggtimer/kitchen")
-        var state = Pairing(hash: fakeDigest, random: ScriptedRandom().bytes)
-        var tokens: [String] = []
-        for index in 0..<2 {
-            let code = try state.newCode(at: t0)
-            guard case .paired(let token) = state.pair(code: code, peer: household, at: t0 + .seconds(index)) else {
-                Issue.record("not paired")
-                return
-            }
-            tokens.append(token)
-        }
-        // A file left readable by others (copied by hand, an old version) is replaced, not reused.
-        #expect(mkdir(scratch + "/eggtimer", 0o700) == 0 && mkdir(store.folder, 0o700) == 0)
-        writeFile(store.path, Array("stale\n".utf8), mode: 0o644)
-        #expect(chmod(store.path, 0o644) == 0 && mode(store.path) == 0o644)
-        try store.write(state.deviceHashes)
-
-        #expect(mode(store.path) == 0o600)
-        #expect(mode(store.folder) == 0o700)
-        let text = readText(store.path)
-        for token in tokens {
-            #expect(!text.contains(token), "a token is in the file in clear")
-            #expect(!text.contains(String(token.prefix(16))), "part of a token is in the file")
-            let digest = Hex.text(try #require(fakeDigest(Array(token.utf8))))
-            #expect(text.contains(digest + "\n"))
-        }
-        #expect(text.split(separator: "\n").count == 2)
-        // The file is enough to recognise the phones after a restart, never to be one.
-        let restarted = Pairing(devices: try store.read().hashes, hash: fakeDigest) { _ in nil }
-        #expect(tokens.allSatisfy { restarted.session(token: $0) != nil })
-        for line in text.split(separator: "\n") {
-            #expect(restarted.session(token: String(line)) == nil, "a line of the file is not a token")
-        }
     }
 }

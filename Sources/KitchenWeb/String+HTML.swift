@@ -6,7 +6,7 @@ extension String {
     /// The one escape of the server-rendered page (WebPage+HTML): every string that came from a
     /// timer, a node, the config or a message goes through it. Pure; any thread.
     /// - Complexity: O(n) in the length of the text.
-    var htmlEscaped: String {
+    package var htmlEscaped: String {
         guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
             return self
         }

@@ -1,21 +1,21 @@
-import AlarmAudio
+package import AlarmAudio
 import Glibc
 import TimerModel
-import WebServer
+package import WebServer
 
 /// The phone page of `eggtimer kitchen --http` (issue 30): the HTML, CSS, JavaScript, manifest
-/// and icon, files in `Web/page/` embedded in the binary at build time (no CDN, no build step of
+/// and icon, files in `page/` embedded in the binary at build time (no CDN, no build step of
 /// our own), and the server-rendered page that works without JavaScript.
 ///
 /// Pure but for ``alarmSound(path:)`` (which reads a file): bytes in, responses out. The routes
-/// that serve it are the HTTP API's (Kitchen+Web). Every response carries `nosniff` and
+/// that serve it are the HTTP API's (the kitchen's Kitchen+Web). Every response carries `nosniff` and
 /// `Referrer-Policy: same-origin` (``common``); every HTML one the strict
 /// ``contentSecurityPolicy`` (no inline script or style).
 /// The HTML fragments are filled by `WebPage+HTML`, the script's tables made by `WebPage+Script`;
 /// `WebPage+Assets` names the embedded files (the style, the script, the pictures, the manifest).
-enum WebPage {
+package enum WebPage {
     /// What the server-rendered page shows.
-    struct View: Equatable, Sendable {
+    package struct View: Equatable, Sendable {
         /// Whether the device is paired (else the pairing screen).
         var paired: Bool
         /// The CSRF token for the forms; nil when not paired.
@@ -24,6 +24,11 @@ enum WebPage {
         var picture: WebPicture?
         /// A one-line message to show (an error of the last form post); nil for none.
         var message: String?
+
+        /// The view of these fields.
+        package init(paired: Bool, csrf: String?, picture: WebPicture?, message: String?) {
+            (self.paired, self.csrf, self.picture, self.message) = (paired, csrf, picture, message)
+        }
     }
 
     /// The Content-Security-Policy of every HTML response (the HTTP API's contract): scripts,
@@ -44,7 +49,7 @@ enum WebPage {
     /// - Parameter path: The request's path, still percent-encoded, without the query.
     /// - Returns: 200 with the asset (`Cache-Control: no-cache`: revalidated, so an upgraded
     ///   binary's page is seen at once), or nil.
-    static func asset(path: String) -> HTTPResponse? {
+    package static func asset(path: String) -> HTTPResponse? {
         let type: String
         let body: String
         switch path {
@@ -63,7 +68,7 @@ enum WebPage {
     /// forms carry the CSRF token).
     /// - Parameter view: What to show: the pairing screen, or the kitchen with its timers.
     /// - Returns: The response.
-    static func page(_ view: View) -> HTTPResponse {
+    package static func page(_ view: View) -> HTTPResponse {
         HTTPResponse(status: 200, headers: htmlHeaders, body: Array(html(view).utf8))
     }
 
@@ -100,7 +105,7 @@ enum WebPage {
     /// - Parameter configured: The kitchen's `Options.soundPath`; nil when none is configured.
     /// - Returns: 200 `audio/mpeg`; 404 when there is no such file (the kitchen then rings its
     ///   built-in tone, which the page does not get); 500 when it cannot be read or is too long.
-    static func alarmSound(configured: SoundFilePath?) -> HTTPResponse {
+    package static func alarmSound(configured: SoundFilePath?) -> HTTPResponse {
         if let configured { return alarmSound(pathBytes: configured.bytes) }
         guard let found = SoundLocator.locate() else { return failure(404, "no alarm sound") }
         return alarmSound(path: found)

@@ -1,16 +1,16 @@
 import TimerCore
-import TimerModel
-import WebServer
+package import TimerModel
+package import WebServer
 
 /// The kitchen's HTTP API as pure functions: a request's method and path to a ``Route``, and the
 /// JSON responses of the man page's HTTP API section.
 ///
 /// Fixed routes only: anything else is 404, a known path with another method 405 with `Allow`
 /// (``route(method:path:)``). The checks (Host, cookie, CSRF, Origin, body) are RequestGuard's;
-/// the kitchen (Kitchen+Web.swift) carries the routes out. Pure; any thread.
-enum KitchenAPI {
+/// the kitchen (the executable's Kitchen+Web.swift) carries the routes out. Pure; any thread.
+package enum KitchenAPI {
     /// One of the fixed routes, its path segments decoded.
-    enum Route: Equatable, Sendable {
+    package enum Route: Equatable, Sendable {
         /// `GET /`: the page.
         case page
         /// `GET /app.js`, `/app.css`, `/manifest.webmanifest`, `/icon.svg`, `/alarm.mp3`: a
@@ -35,7 +35,7 @@ enum KitchenAPI {
 
         /// Whether the route needs a paired session (all but the page, its assets other than
         /// the alarm sound, pairing and the session's question).
-        var needsSession: Bool {
+        package var needsSession: Bool {
             switch self {
             case .page, .session, .pair: false
             case .asset(let path): path == "/alarm.mp3"
@@ -44,7 +44,7 @@ enum KitchenAPI {
         }
 
         /// Whether the route changes state (a POST: CSRF and Origin are checked).
-        var changesState: Bool {
+        package var changesState: Bool {
             switch self {
             case .pair, .unpair, .start, .action, .acknowledgeAll: true
             case .page, .asset, .session, .timers, .events: false
@@ -53,7 +53,7 @@ enum KitchenAPI {
     }
 
     /// What a request may do to one timer: the last segment of `/api/timers/NODE/LABEL/ACTION`.
-    enum Action: String, Equatable, Sendable, CaseIterable {
+    package enum Action: String, Equatable, Sendable, CaseIterable {
         /// Stop its alarm.
         case ack
         /// Silence it and ring again (`seconds` 1...3596400, optional).
@@ -69,7 +69,7 @@ enum KitchenAPI {
     }
 
     /// How a method and path resolve.
-    enum Resolution: Equatable, Sendable {
+    package enum Resolution: Equatable, Sendable {
         /// A route.
         case route(Route)
         /// No such path: 404.
@@ -79,11 +79,11 @@ enum KitchenAPI {
     }
 
     /// The static assets' paths (served by `WebPage.asset(path:)`).
-    static let assetPaths = ["/app.js", "/app.css", "/manifest.webmanifest", "/icon.svg", "/alarm.mp3"]
+    package static let assetPaths = ["/app.js", "/app.css", "/manifest.webmanifest", "/icon.svg", "/alarm.mp3"]
 
     /// The headers on every API response: `Cache-Control: no-store`, `X-Content-Type-Options:
     /// nosniff`, `Referrer-Policy: no-referrer`.
-    static let securityHeaders = [
+    package static let securityHeaders = [
         HTTPHeader("Cache-Control", "no-store"), HTTPHeader("X-Content-Type-Options", "nosniff"),
         HTTPHeader("Referrer-Policy", "no-referrer"),
     ]
@@ -94,7 +94,7 @@ enum KitchenAPI {
     ///   - body: The JSON text, UTF-8.
     ///   - extra: More header fields (`Allow`, `Retry-After`, `Set-Cookie`).
     /// - Returns: The response.
-    static func json(_ status: Int, _ body: [UInt8], extra: [HTTPHeader] = []) -> HTTPResponse {
+    package static func json(_ status: Int, _ body: [UInt8], extra: [HTTPHeader] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [HTTPHeader("Content-Type", "application/json")] + securityHeaders + extra,
             body: body)
@@ -106,13 +106,13 @@ enum KitchenAPI {
     ///   - text: One line, no final full stop.
     ///   - extra: More header fields.
     /// - Returns: The response.
-    static func error(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
+    package static func error(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
         json(status, object([("error", .string(text))]), extra: extra)
     }
 
     /// The response to a path that resolved to no route: 404 `{"error":"no such path"}`, or 405
     /// `{"error":"method not allowed"}` with `Allow`.
-    static func response(to resolution: Resolution) -> HTTPResponse? {
+    package static func response(to resolution: Resolution) -> HTTPResponse? {
         switch resolution {
         case .route: nil
         case .notFound: error(404, "no such path")
@@ -122,15 +122,18 @@ enum KitchenAPI {
     }
 
     /// A form post's answer: 303 to `/` (the page shows the outcome).
-    static let seeThePage = HTTPResponse(
+    package static let seeThePage = HTTPResponse(
         status: 303, headers: [HTTPHeader("Location", "/")] + securityHeaders, body: [])
 }
 
 extension KitchenAPI {
     /// Why an action's `seconds` was refused: one line.
-    struct Problem: Error, Equatable {
+    package struct Problem: Error, Equatable {
         /// The line.
-        let text: String
+        package let text: String
+
+        /// The problem `text`.
+        package init(text: String) { self.text = text }
     }
 
     /// The command of `action` with its `seconds`, range-checked before any arithmetic.
@@ -141,7 +144,7 @@ extension KitchenAPI {
     /// - Returns: The command, or the problem: `add` needs -86400...86400, `snooze` takes
     ///   1...3596400 or nothing, the others take none. `add` of 0 is refused here as the
     ///   command line refuses it (the timer's socket would answer a protocol error).
-    static func command(_ action: Action, seconds: Int64?, given: Bool) -> Result<Command, Problem> {
+    package static func command(_ action: Action, seconds: Int64?, given: Bool) -> Result<Command, Problem> {
         let addLimit = Command.addLimit.components.seconds
         let snoozeLimit = Command.snoozeLimit.components.seconds
         switch action {
@@ -166,7 +169,7 @@ extension KitchenAPI {
 
 extension KitchenAPI {
     /// The longest `seconds` of a start: the longest countdown (`DurationParser.maximum`).
-    static let startSecondsLimit = DurationParser.maximum.components.seconds
+    package static let startSecondsLimit = DurationParser.maximum.components.seconds
 
     /// The first word of a start request from `POST /api/timers`' fields: `start` (a preset
     /// name or a one-word duration, as the kitchen's `start` takes it) or `seconds`, not both.
@@ -176,7 +179,7 @@ extension KitchenAPI {
     ///   - secondsGiven: Whether a `seconds` field was sent at all.
     /// - Returns: The word (`soft`, `3m40`, `225s`), or the problem: neither or both given,
     ///   `seconds` outside 1...``startSecondsLimit``, a `start` with a space or tab in it.
-    static func startWord(start: String?, seconds: Int64?, secondsGiven: Bool) -> Result<String, Problem> {
+    package static func startWord(start: String?, seconds: Int64?, secondsGiven: Bool) -> Result<String, Problem> {
         let start = start.flatMap { $0.isEmpty ? nil : $0 }
         switch (start, secondsGiven) {
         case (nil, false):

@@ -1,6 +1,6 @@
 import Glibc
 import SystemKit
-import WebServer
+package import WebServer
 
 /// The checks every request of the kitchen's HTTP API passes before its route acts, in the order
 /// of the man page's HTTP API section: the `Host` allowlist (against DNS rebinding), the session
@@ -11,9 +11,9 @@ import WebServer
 /// happens for a refused request. The host list is built once from the configuration
 /// (``init(address:port:hostname:names:)``). Pure but for ``Pairing``'s rate-limit counts, which
 /// ``check(_:needs:pairing:at:)`` updates; no clock is read. A plain value: one owner.
-struct RequestGuard: Sendable {
+package struct RequestGuard: Sendable {
     /// What a route needs of a request.
-    struct Needs: Equatable, Sendable {
+    package struct Needs: Equatable, Sendable {
         /// A paired device's cookie (else 401).
         var session: Bool
         /// For a POST: the session's CSRF token (else 403).
@@ -22,17 +22,17 @@ struct RequestGuard: Sendable {
         var csrf: Bool
 
         /// `GET /`, the assets, `GET /api/session`: nothing (a valid cookie still yields the session).
-        static let open = Needs(session: false, csrf: false)
+        package static let open = Needs(session: false, csrf: false)
         /// `POST /api/pair`: no session, no CSRF token (the client has none yet); the Origin check.
-        static let pairing = Needs(session: false, csrf: false)
+        package static let pairing = Needs(session: false, csrf: false)
         /// A paired `GET`.
-        static let paired = Needs(session: true, csrf: false)
+        package static let paired = Needs(session: true, csrf: false)
         /// A paired `POST` that changes something.
-        static let change = Needs(session: true, csrf: true)
+        package static let change = Needs(session: true, csrf: true)
     }
 
     /// What the checks came to.
-    enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// The request may go on.
         case allowed(Allowed)
         /// Answer this and do nothing else.
@@ -40,23 +40,23 @@ struct RequestGuard: Sendable {
     }
 
     /// A request that passed.
-    struct Allowed: Equatable, Sendable {
+    package struct Allowed: Equatable, Sendable {
         /// The paired device's session; nil on an open route without a valid cookie.
-        var session: Pairing.Session?
+        package var session: Pairing.Session?
         /// The body's fields (a JSON object or a form); empty for a `GET` or an empty body.
-        var fields: Fields
+        package var fields: Fields
         /// Whether the body was a form (`application/x-www-form-urlencoded`): the page without
         /// JavaScript, answered 303 `Location: /` instead of JSON.
-        var isForm: Bool
+        package var isForm: Bool
         /// Whether the request carried a session cookie that is no paired device's (unpaired,
         /// forgotten): its answer clears it (``clearingCookie(tls:)``) unless it sets a new one.
-        var staleCookie = false
+        package var staleCookie = false
     }
 
     /// The session cookie's name.
-    static let cookieName = "eggtimer_session"
+    package static let cookieName = "eggtimer_session"
     /// The largest body accepted, in bytes: 16 KiB (HTTP 413 above).
-    static let bodyLimit = 16 * 1024
+    package static let bodyLimit = 16 * 1024
     /// The content type of JSON bodies.
     static let jsonType = "application/json"
     /// The content type of form bodies.
@@ -81,7 +81,7 @@ struct RequestGuard: Sendable {
     ///   - port: The port, 1…65535.
     ///   - hostname: This machine's name (`gethostname`); nil or empty when unknown.
     ///   - names: Config key `http-names`, each a host name (already split on commas).
-    init(address: String, port: UInt16, hostname: String?, names: [String]) {
+    package init(address: String, port: UInt16, hostname: String?, names: [String]) {
         let configured = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
         var bare = [configured, "localhost", "127.0.0.1", "[::1]"]
         if let hostname, !hostname.isEmpty { bare += [hostname, hostname + ".local"] }
@@ -132,7 +132,7 @@ struct RequestGuard: Sendable {
     /// This machine's name, or nil.
     ///
     /// C: `gethostname`.
-    static func currentHostname() -> String? {
+    package static func currentHostname() -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -152,7 +152,7 @@ struct RequestGuard: Sendable {
     ///   - pairing: The kitchen's pairing state: wrong tokens are counted against the peer.
     ///   - now: The boot clock now (the rate limit's).
     /// - Returns: The ``Verdict``.
-    func check(
+    package func check(
         _ request: HTTPRequest, needs: Needs, pairing: inout Pairing, at now: ContinuousClock.Instant
     ) -> Verdict {
         // 1. Host: exactly one (RFC 9112 §3.2: more than one is a 400), and an allowed one.
@@ -236,7 +236,7 @@ struct RequestGuard: Sendable {
     /// `eggtimer_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`, and `Secure` on TLS. Pure.
     /// - Parameter tls: Whether the request came over TLS.
     /// - Returns: The field.
-    static func clearingCookie(tls: Bool) -> HTTPHeader {
+    package static func clearingCookie(tls: Bool) -> HTTPHeader {
         HTTPHeader(
             "Set-Cookie", "\(cookieName)=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" + (tls ? "; Secure" : ""))
     }

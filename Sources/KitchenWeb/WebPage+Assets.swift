@@ -1,5 +1,7 @@
+import TextCoding
+
 extension WebPage {
-    // The page's files (Web/page/), embedded at build time by SwiftPM's `embedInCode` as
+    // The page's files (page/), embedded at build time by SwiftPM's `embedInCode` as
     // `PackageResources` byte arrays: no Foundation, no file read at run time, no second copy to
     // install. Read once, on first use.
 

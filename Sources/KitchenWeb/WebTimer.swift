@@ -1,19 +1,19 @@
-import TimerModel
+package import TimerModel
 
 /// One timer as the kitchen's HTTP API and page show it: an object of `GET /api/timers`.
 ///
 /// Made from a followed timer's ``TimerStatus`` (this box) or a house node's MQTT state; the JSON
 /// keys are those of the man page's HTTP API section (`node`, `label`, `state`, `remaining_s`,
 /// `duration_s`, `deadline`, `kind`, `preset`, `phase`, `device`, `silent`, `local`). A plain value.
-struct WebTimer: Equatable, Sendable {
-    /// The node it runs on (``BusOptions/nodeName`` for this box).
-    var node: String
+package struct WebTimer: Equatable, Sendable {
+    /// The node it runs on (the kitchen's `BusOptions.nodeName` for this box).
+    package var node: String
     /// Its label.
-    var label: String
+    package var label: String
     /// Its state, in the shared vocabulary.
-    var state: TimerState
+    package var state: TimerState
     /// The time left.
-    var remaining: Duration
+    package var remaining: Duration
     /// Its whole length; nil when its status does not say (an older timer).
     var total: Duration?
     /// When it rings, Unix milliseconds (UTC); nil when not counting.
@@ -27,7 +27,7 @@ struct WebTimer: Equatable, Sendable {
     /// Whether the alarm reaches no device (the page shows a warning).
     var deviceDown: Bool
     /// Whether it runs on this box (its kitchen follows it) rather than another node.
-    var isLocal: Bool
+    package var isLocal: Bool
     /// Why its alarm reaches no device (once over: why it rang unheard); nil when it does or
     /// nothing says (an older timer, a house timer's state without `silent`).
     var silentReason: String? = nil
@@ -35,7 +35,7 @@ struct WebTimer: Equatable, Sendable {
 
 /// What the API's `GET /api/timers` and each event carry, and what the page renders: this node,
 /// the presets, the timers (this box's first, then the house's, each sorted by node and label).
-struct WebPicture: Equatable, Sendable {
+package struct WebPicture: Equatable, Sendable {
     /// A preset as the page offers it.
     struct Preset: Equatable, Sendable {
         /// Its name (`Soft`).
@@ -49,5 +49,5 @@ struct WebPicture: Equatable, Sendable {
     /// The egg presets, in the config's order.
     var presets: [Preset]
     /// The timers.
-    var timers: [WebTimer]
+    package var timers: [WebTimer]
 }

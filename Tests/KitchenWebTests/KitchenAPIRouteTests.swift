@@ -1,8 +1,7 @@
 import HouseBus
 import Testing
 
-@testable import TimerEngine
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// The kitchen's HTTP API routing (issue 29): every fixed route, the methods each takes, unknown
 /// paths, and the decoding of NODE and LABEL in the timer routes, without a server.

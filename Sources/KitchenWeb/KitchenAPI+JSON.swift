@@ -1,7 +1,7 @@
-import ControlChannel
-import HouseBus
+package import ControlChannel
+package import HouseBus
 import SystemKit
-import TimerCore
+package import TimerCore
 import TimerModel
 
 // The JSON of the kitchen's HTTP API (the man page's HTTP API section): the picture of
@@ -11,13 +11,13 @@ import TimerModel
 
 extension KitchenAPI {
     /// The state words the API lists in `states`: every ``TimerState``, in its order.
-    static let stateWords = TimerState.allCases.map(\.rawValue)
+    package static let stateWords = TimerState.allCases.map(\.rawValue)
 
     /// The kinds a timer object's `kind` may say.
     static let kindWords = ["egg", "plain", "pomodoro", "alarm"]
 
     /// A JSON object of `members`, in order, as UTF-8 text.
-    static func object(_ members: [(String, JSONValue)]) -> [UInt8] {
+    package static func object(_ members: [(String, JSONValue)]) -> [UInt8] {
         JSONValue.object(members.map { JSONMember($0.0, $0.1) }).json()
     }
 
@@ -33,7 +33,7 @@ extension KitchenAPI {
     /// string or null), `device` (`ok` or `down`), `silent` (why the alarm reaches no device,
     /// once over why it rang unheard: `cannot open audio device 'X': REASON`; null when it does or
     /// nothing says) and `local`.
-    static func value(_ timer: WebTimer) -> JSONValue {
+    package static func value(_ timer: WebTimer) -> JSONValue {
         func text(_ string: String?) -> JSONValue { string.map(JSONValue.string) ?? .null }
         return .object([
             JSONMember("node", .string(timer.node)),
@@ -53,24 +53,29 @@ extension KitchenAPI {
     }
 
     /// The answer to `POST /api/ack-all`: `acknowledged` (how many were acknowledged or asked),
-    /// `stopped` and `silent` (this box's timers stopped, and those of them whose alarm never
-    /// reached a speaker: arrays of labels) and `message` (``KitchenCore/stoppedText(_:)``: `Soft
-    /// and Pasta stopped; Pasta never reached its speaker`, or null when none of this box's was).
-    static func acknowledged(_ count: Int, _ stopped: [KitchenCore.Stopped]) -> [UInt8] {
+    /// `stopped` and `silent` (arrays of labels) and `message` (a string or null).
+    /// - Parameters:
+    ///   - count: How many timers were acknowledged or asked.
+    ///   - stopped: The labels of this box's timers stopped.
+    ///   - silent: The labels of those of them whose alarm never reached a speaker.
+    ///   - message: The kitchen's sentence for them (`Soft and Pasta stopped; Pasta never reached
+    ///     its speaker`), or nil when none of this box's was stopped.
+    /// - Returns: The JSON object as UTF-8 text.
+    package static func acknowledged(_ count: Int, stopped: [String], silent: [String], message: String?) -> [UInt8] {
         object([
             ("acknowledged", .number(Double(count))),
-            ("stopped", .array(stopped.map { .string($0.label) })),
-            ("silent", .array(stopped.filter(\.silent).map { .string($0.label) })),
-            ("message", KitchenCore.stoppedText(stopped).map(JSONValue.string) ?? .null),
+            ("stopped", .array(stopped.map(JSONValue.string))),
+            ("silent", .array(silent.map(JSONValue.string))),
+            ("message", message.map(JSONValue.string) ?? .null),
         ])
     }
 
     /// One timer's object as UTF-8 text (a start's 201, an action's 200).
-    static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
+    package static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
 
     /// The picture: `node`, `states` (``stateWords``), `presets` (`name`, `seconds`) and
     /// `timers` (each as ``value(_:)``), UTF-8.
-    static func json(_ picture: WebPicture) -> [UInt8] {
+    package static func json(_ picture: WebPicture) -> [UInt8] {
         JSONValue.object([
             JSONMember("node", .string(picture.node)),
             JSONMember("states", .array(stateWords.map(JSONValue.string))),
@@ -87,7 +92,7 @@ extension KitchenAPI {
     }
 
     /// This box's timer of `status` on node `node`, as the API shows it (`local: true`).
-    static func timer(_ status: TimerStatus, node: String) -> WebTimer {
+    package static func timer(_ status: TimerStatus, node: String) -> WebTimer {
         var kind: String?
         var preset: String?
         var phase: String?
@@ -115,7 +120,7 @@ extension KitchenAPI {
     ///   - timer: The timer as its status gave it.
     ///   - now: The wall clock now, Unix milliseconds (the deadlines' clock).
     /// - Returns: The timer with its `remaining` as of `now`.
-    static func timeLeft(of timer: WebTimer, atWall now: Int64) -> WebTimer {
+    package static func timeLeft(of timer: WebTimer, atWall now: Int64) -> WebTimer {
         guard timer.state == .counting || timer.state == .snoozed, let deadline = timer.deadlineUnixMilliseconds
         else { return timer }
         let (left, overflow) = deadline.subtractingReportingOverflow(now)
@@ -127,7 +132,7 @@ extension KitchenAPI {
 
     /// Another node's timer from its retained MQTT state (`local: false`); nil for a state word
     /// outside the vocabulary (a newer eggtimer's) or the menu.
-    static func timer(_ payload: TimerStatePayload) -> WebTimer? {
+    package static func timer(_ payload: TimerStatePayload) -> WebTimer? {
         guard let state = payload.timerState, state != .menu else { return nil }
         let limit = TimerStatePayload.secondsLimit
         func duration(_ seconds: Double) -> Duration {
@@ -142,7 +147,7 @@ extension KitchenAPI {
 
     /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's
     /// `house` timers, each part sorted by node, then label.
-    static func picture(node: String, presets: [Preset], local: [WebTimer], house: [WebTimer]) -> WebPicture {
+    package static func picture(node: String, presets: [Preset], local: [WebTimer], house: [WebTimer]) -> WebPicture {
         func sorted(_ timers: [WebTimer]) -> [WebTimer] {
             timers.sorted { ($0.node, $0.label) < ($1.node, $1.label) }
         }

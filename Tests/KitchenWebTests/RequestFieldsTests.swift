@@ -1,6 +1,6 @@
 import Testing
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 @Suite struct RequestFieldsTests {
     typealias Fields = RequestGuard.Fields

@@ -1,7 +1,7 @@
 import Testing
 import TextCoding
 
-@testable import eggtimer
+@testable import KitchenWeb
 
 /// A stand-in for SHA-256 in tests (GnuTLS's comes with the WebServer target): 32 bytes that
 /// depend on every input byte (FNV-1a, once per output byte with its index as the seed).
