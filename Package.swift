@@ -84,7 +84,16 @@ let package = Package(
         // runner: the event loop and the fronts stay in the executable, which depends on it.
         .target(
             name: "TimerEngine",
-            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
+            dependencies: [
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
+                "TextCoding",
+            ],
+            swiftSettings: shippedSettings),
+        // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
+        // cbreak mode, the alternate screen, terminfo look-ups and the output routing. Sees the
+        // timer engine's snapshot and system plumbing; no event loop (the session stays in the CLI).
+        .target(
+            name: "TerminalUI", dependencies: ["TimerEngine", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
         // The kitchen's web front: pairing, the request guard, the HTTP API's routes and JSON, and
         // the phone page (its files in page/, embedded at build time). Pure but for the alarm
@@ -102,8 +111,8 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
-                "Speech", "SystemKit", "TextCoding", "WebServer", "KitchenWeb",
+                "TimerEngine", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The man page's roff source (a link to dist/eggtimer.1.in), compiled in as a byte
             // array (`PackageResources`): embedInCode generates no Bundle accessor and imports no
@@ -119,18 +128,29 @@ let package = Package(
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(name: "TextCodingTests", dependencies: ["TextCoding"], swiftSettings: strictSettings),
         // Shorthands for driving the timer's `Controller` in tests (a started controller, one
-        // input kind at a time, effects by name): for TimerEngineTests and the executable's tests.
+        // input kind at a time, effects by name) and the one lock on `TZ`: for TimerEngineTests,
+        // TerminalUITests and the executable's tests.
         .target(
-            name: "TimerEngineTestSupport", dependencies: ["TimerEngine", "TimerCore", "AlarmAudio"],
+            name: "TimerEngineTestSupport", dependencies: ["TimerEngine", "TimerCore", "AlarmAudio", "SystemKit"],
             path: "Tests/TimerEngineTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "TimerEngineTests",
             dependencies: [
-                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel",
-                "HouseBus", "SystemKit", "TextCoding",
+                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel",
+                "HouseBus", "SystemKit", "TestSupport", "TextCoding",
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: [
+                "TerminalUI", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText",
+                "AlarmAudio", "TextCoding",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"],
@@ -142,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TerminalUI", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
                 "KitchenWeb",
             ],

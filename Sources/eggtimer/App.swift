@@ -3,6 +3,7 @@ import ControlChannel
 import Glibc
 import Speech
 import SystemKit
+import TerminalUI
 import TimerCore
 import TimerEngine
 import TimerText

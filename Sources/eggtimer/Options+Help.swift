@@ -1,3 +1,4 @@
+import TerminalUI
 import TimerCore
 import TimerEngine
 import TimerText

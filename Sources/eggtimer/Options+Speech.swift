@@ -1,4 +1,5 @@
 import Speech
+import SystemKit
 import TimerCore
 import TimerEngine
 import TimerText

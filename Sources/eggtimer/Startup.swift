@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 import TimerEngine
 
 /// What eggtimer prepares before counting: the decoded sound and what is known about the device,

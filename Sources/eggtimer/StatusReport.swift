@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import TerminalUI
 import TextCoding
 import TimerCore
 import TimerEngine

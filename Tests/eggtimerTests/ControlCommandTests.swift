@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TimerModel
 
+@testable import TerminalUI
 @testable import TimerEngine
 @testable import eggtimer
 

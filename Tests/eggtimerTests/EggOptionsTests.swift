@@ -2,6 +2,7 @@ import Testing
 import TimerCore
 import TimerText
 
+@testable import TerminalUI
 @testable import TimerEngine
 @testable import eggtimer
 
@@ -102,7 +103,9 @@ import TimerText
         }
         let explanation = "Soft, 58 g (size M) from the fridge at sea level: 4:35"
         #expect(started.extra.contains(.init(key: "computed", value: .text(explanation))))
-        let lines = View().lines(controller, at: .now, columns: 80, rows: 24)
+        let now = ContinuousClock.now
+        let snapshot = controller.snapshot(at: now, wall: WallInstant(unixSeconds: 0))
+        let lines = View().lines(snapshot, controller.screen(at: now), at: now, columns: 80, rows: 24)
         #expect(lines.contains { $0.contains(explanation) })
     }
 }

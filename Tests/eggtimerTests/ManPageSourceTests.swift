@@ -40,6 +40,11 @@ import TimerModel
         }
     }
 
+    /// The long break is named as the screen and the log name it (issue 24: it was "Rest break.").
+    @Test func theLongBreakIsNamedAsTheScreenAndTheLogNameIt() {
+        #expect(Options.manPage.contains(#""Long break." (\fBlong break\fR)"#))
+    }
+
     @Test func everyEntryOfTheTablesIsOnThePage() {
         let page = Options.manPage
         for spec in Options.optionSpecs where spec.group != .hidden {

@@ -5,6 +5,7 @@ import Testing
 import TimerCore
 import TimerText
 
+@testable import TerminalUI
 @testable import eggtimer
 
 @Suite struct OptionsTests {

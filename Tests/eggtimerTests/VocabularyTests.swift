@@ -4,7 +4,9 @@ import Testing
 import TimerCore
 import TimerEngineTestSupport
 import TimerModel
+import TimerText
 
+@testable import TerminalUI
 @testable import TimerEngine
 @testable import eggtimer
 
@@ -42,106 +44,6 @@ typealias ExitStatus = TimerEngine.ExitStatus
     }
 }
 
-@Suite struct OutputRoutingTests {
-    typealias Facts = OutputRouting.Facts
-
-    /// stdin, stdout, stderr terminals; foreground; TERM; --json → UI descriptor, log, keyboard.
-    @Test(arguments: [
-        // At a terminal: the UI on standard output, keys from it.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm",
-                json: false),
-            OutputRouting(ui: 1, log: .none, keyboard: true)
-        ),
-        // --json at a terminal: JSON alone, keys still work.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm",
-                json: true),
-            OutputRouting(ui: nil, log: .json, keyboard: true)
-        ),
-        // `eggtimer 10m --json | jq .`: nothing drawn over the JSON.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: false, stderrIsTerminal: true, foreground: true, term: "xterm",
-                json: true),
-            OutputRouting(ui: nil, log: .json, keyboard: true)
-        ),
-        // `eggtimer 10m > log`: the UI on standard error, plain lines in the log.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: false, stderrIsTerminal: true, foreground: true, term: "xterm",
-                json: false),
-            OutputRouting(ui: 2, log: .plain, keyboard: true)
-        ),
-        // TERM=dumb or unset: plain lines, no escape codes.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "dumb",
-                json: false),
-            OutputRouting(ui: nil, log: .plain, keyboard: true)
-        ),
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: nil,
-                json: false),
-            OutputRouting(ui: nil, log: .plain, keyboard: true)
-        ),
-        // A terminal type with no terminfo entry (TERM=xterm-nosuch): plain lines, no escape codes.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true,
-                term: "xterm-nosuch", json: false, termHasEntry: false),
-            OutputRouting(ui: nil, log: .plain, keyboard: true)
-        ),
-        // A background job: no keyboard, no UI, plain lines.
-        (
-            Facts(
-                stdinIsTerminal: true, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: false, term: "xterm",
-                json: false),
-            OutputRouting(ui: nil, log: .plain, keyboard: false)
-        ),
-        // A service: no terminal at all.
-        (
-            Facts(
-                stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, foreground: false, term: nil,
-                json: false),
-            OutputRouting(ui: nil, log: .plain, keyboard: false)
-        ),
-        // Keys piped in, output to a terminal.
-        (
-            Facts(
-                stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: true, foreground: true, term: "xterm",
-                json: false),
-            OutputRouting(ui: 1, log: .none, keyboard: false)
-        ),
-    ])
-    func routingFollowsTheDescriptors(facts: Facts, routing: OutputRouting) {
-        #expect(OutputRouting.decide(facts) == routing)
-    }
-}
-
-@Suite struct TerminfoTests {
-    @Test(arguments: [
-        ("xterm", true), ("xterm-256color", true), ("dumb", true), ("xterm-nosuch", false), ("../x", false),
-        ("", false),
-    ])
-    func entriesAreFoundAsNcursesWould(term: String, known: Bool) {
-        #expect(Terminfo.hasEntry(term) == known)
-    }
-
-    @Test func theSearchFollowsNcursesOrder() {
-        let environment = ["TERMINFO": "/t", "HOME": "/h", "TERMINFO_DIRS": "/a::/b"]
-        #expect(
-            Terminfo.folders { environment[$0] }
-                == [
-                    "/t", "/h/.terminfo", "/a", "/usr/share/terminfo", "/b", "/etc/terminfo", "/lib/terminfo",
-                    "/usr/share/terminfo", "/usr/lib/terminfo",
-                ])
-    }
-}
-
 @Suite struct ControllerModeTests {
     @Test func theLabelIsFixedAtStartAndNotChangedByPlusOrMinus() {
         var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(90), label: "90"), at: t0)
@@ -154,7 +56,8 @@ typealias ExitStatus = TimerEngine.ExitStatus
         #expect(event.label == "90")
         #expect(event.total == .seconds(150))
         #expect(controller.currentRun?.label == "90")
-        #expect(View().title(controller, controller.currentRun!, at: t0) == "Counting down 2:30.")
+        let snapshot = controller.snapshot(at: t0, wall: WallInstant(unixSeconds: 0))
+        #expect(View().title(snapshot, controller.screen(at: t0), at: t0) == "Counting down 2:30.")
     }
 
     @Test func statesFollowTheSharedVocabulary() {
@@ -318,40 +221,6 @@ typealias ExitStatus = TimerEngine.ExitStatus
             return
         }
         #expect(event.name == .deviceUnavailable && event.label == "2s" && event.total == .seconds(2))
-    }
-}
-
-@Suite struct ViewTimingTests {
-    @Test func theClockStepsOnWholeSecondsBeforeTheDeadline() {
-        let controller = Controller(configuration: .init(), start: .plain(.milliseconds(2300)), at: t0)
-        let view = View()
-        #expect(view.nextChange(controller, at: t0) == t0 + .milliseconds(300))
-        #expect(view.nextChange(controller, at: t0 + .milliseconds(300)) == t0 + .milliseconds(1300))
-        #expect(view.nextChange(controller, at: t0 + .milliseconds(1900)) == t0 + .milliseconds(2300))
-    }
-
-    @Test func aPickedEntryFlashesThreeTimesThenStops() {
-        var controller = Controller(configuration: .init(), start: .menu, at: t0)
-        _ = controller.handle(key: .character("2"), at: t0)
-        let view = View()
-        #expect(view.flashingEntry(controller, at: t0)?.entry == 1)
-        #expect(view.flashingEntry(controller, at: t0)?.on == true)
-        #expect(view.flashingEntry(controller, at: t0 + .milliseconds(100))?.on == false)
-        #expect(view.flashingEntry(controller, at: t0 + .milliseconds(600)) == nil)
-        #expect(view.nextChange(controller, at: t0) == t0 + .milliseconds(100))
-        #expect(view.nextChange(controller, at: t0 + .milliseconds(550)) == t0 + .milliseconds(600))
-    }
-}
-
-@Suite struct SnoozeViewTests {
-    @Test func ringingOffersSnoozeAndASnoozedTimerSaysSo() {
-        var controller = Controller(configuration: .init(), start: .plain(.seconds(1)), at: t0)
-        _ = controller.tick(at: t0 + .seconds(1))
-        #expect(View().legend(controller, at: t0 + .seconds(1)) == "any key: stop the alarm · z snooze")
-        _ = controller.handle(key: .character("z"), at: t0 + .seconds(2))
-        #expect(controller.state == .snoozed)
-        #expect(View().title(controller, controller.currentRun!, at: t0 + .seconds(2)) == "Snoozed.")
-        #expect(controller.currentRun?.countdown.deadline == t0 + .seconds(602))
     }
 }
 

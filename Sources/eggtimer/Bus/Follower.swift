@@ -1,6 +1,8 @@
 import AlarmAudio
 import Glibc
 import HouseBus
+import SystemKit
+import TerminalUI
 import TimerEngine
 
 /// `eggtimer follow --mqtt URL`: a speaker for the whole house.

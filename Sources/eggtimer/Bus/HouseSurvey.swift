@@ -1,6 +1,8 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import SystemKit
+import TerminalUI
 import TimerCore
 import TimerEngine
 import TimerModel

@@ -1,4 +1,5 @@
 import AlarmAudio
+import SystemKit
 import TimerEngine
 import TimerText
 

@@ -1,4 +1,5 @@
 import HouseBus
+import SystemKit
 import TimerEngine
 import TimerText
 

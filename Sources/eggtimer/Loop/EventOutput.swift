@@ -1,3 +1,5 @@
+import SystemKit
+import TerminalUI
 import TimerCore
 import TimerEngine
 import TimerModel

@@ -1,4 +1,5 @@
 import Glibc
+import TerminalUI
 import TimerEngine
 
 /// Standard input as a source of the event loop: the keys typed on the terminal (or piped in),

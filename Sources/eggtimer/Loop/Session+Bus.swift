@@ -1,4 +1,5 @@
 import HouseBus
+import SystemKit
 import TimerEngine
 
 // The session's side of `--mqtt`: it feeds the link (BusLink, a pure reducer) the broker's

@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import SystemKit
+import TerminalUI
 import TimerCore
 import TimerEngine
 import TimerModel

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 import TimerCore
 import TimerEngine
 import TimerText

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TerminalUI
 
 /// The terminal while eggtimer runs: the keyboard in cbreak mode and the full-screen UI, both
 /// optional, taken and given back together, and only while this process group is the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import eggtimer
+@testable import TerminalUI
 
 @Suite struct DisplayWidthTests {
     @Test(arguments: [

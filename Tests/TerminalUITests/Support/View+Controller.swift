@@ -1,8 +1,8 @@
 import TimerModel
 import TimerText
 
+@testable import TerminalUI
 @testable import TimerEngine
-@testable import eggtimer
 
 /// The view over a controller as the session draws it: the controller's snapshot and screen
 /// extras at `now`, then the pure view of them. Lets the view tests drive a real controller.

@@ -1,10 +1,10 @@
 import Glibc
 import Testing
 import TextCoding
+import TimerEngineTestSupport
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
@@ -23,14 +23,9 @@ extension ScheduleTests {
 
         /// The instant `text` means at ``now`` in Berlin.
         static func instant(_ text: String) throws -> WallInstant {
-            let previous = getenv("TZ").map { String(cString: $0) }
-            setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1)
-            tzset()
-            defer {
-                if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
-                tzset()
+            try withTimeZone("CET-1CEST,M3.5.0,M10.5.0/3") {
+                try LocalTimeResolver().resolve(try AlarmTimeParser.parse(text), now: now).instant
             }
-            return try LocalTimeResolver().resolve(try AlarmTimeParser.parse(text), now: now).instant
         }
 
         @Test(arguments: [

@@ -6,7 +6,6 @@ import TimerModel
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// Any instant will do: the controller never reads a clock, and nothing here sleeps.
 private let t0 = ContinuousClock.now
@@ -100,26 +99,22 @@ extension ScheduleTests {
     /// An alarm at a time's snapshot: its schedule, and its scheduled time as the wall deadline.
     @Suite struct AlarmSnapshot {
         @Test func anAlarmSaysItsScheduledTimeExactlyAlsoWhileRinging() throws {
-            let previous = getenv("TZ").map { String(cString: $0) }
-            setenv("TZ", "UTC", 1)
-            tzset()
-            defer {
-                if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
-                tzset()
+            try withTimeZone("UTC") {
+                let schedule = try AlarmSchedule(
+                    .timeOfDay(TimeOfDay(hour: 11, minute: 0)!), every: nil, now: wall0, resolver: LocalTimeResolver())
+                var controller = Controller(configuration: .init(), start: .alarm(schedule, label: "at-11.00"))
+                _ = controller.start(at: t0, wall: wall0)
+                let expected = (wall0.unixSeconds + 3600) * 1000
+                // The wall clock drifted by 300 ms against the boot clock: the scheduled time still shows, exact.
+                let counting = controller.snapshot(
+                    at: t0 + .seconds(10), wall: wall0.advanced(by: .milliseconds(10_300)))
+                #expect(counting.state == .counting && counting.kind == .alarm)
+                #expect(counting.deadlineUnixMilliseconds == expected)
+                #expect(counting.schedule == .init(at: "2026-11-30T11:00:00+00:00"))
+                _ = controller.tick(at: t0 + .seconds(3601))
+                let ringing = controller.snapshot(at: t0 + .seconds(3601), wall: wall0.advanced(by: .seconds(3601)))
+                #expect(ringing.state == .ringing && ringing.deadlineUnixMilliseconds == expected)
             }
-            let schedule = try AlarmSchedule(
-                .timeOfDay(TimeOfDay(hour: 11, minute: 0)!), every: nil, now: wall0, resolver: LocalTimeResolver())
-            var controller = Controller(configuration: .init(), start: .alarm(schedule, label: "at-11.00"))
-            _ = controller.start(at: t0, wall: wall0)
-            let expected = (wall0.unixSeconds + 3600) * 1000
-            // The wall clock drifted by 300 ms against the boot clock: the scheduled time still shows, exact.
-            let counting = controller.snapshot(at: t0 + .seconds(10), wall: wall0.advanced(by: .milliseconds(10_300)))
-            #expect(counting.state == .counting && counting.kind == .alarm)
-            #expect(counting.deadlineUnixMilliseconds == expected)
-            #expect(counting.schedule == .init(at: "2026-11-30T11:00:00+00:00"))
-            _ = controller.tick(at: t0 + .seconds(3601))
-            let ringing = controller.snapshot(at: t0 + .seconds(3601), wall: wall0.advanced(by: .seconds(3601)))
-            #expect(ringing.state == .ringing && ringing.deadlineUnixMilliseconds == expected)
         }
     }
 }

@@ -5,7 +5,6 @@ import TimerEngineTestSupport
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
@@ -16,17 +15,9 @@ private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: I
 /// A time of day, from fields known to be valid.
 private func clock(_ hour: Int, _ minute: Int) -> TimeOfDay { TimeOfDay(hour: hour, minute: minute)! }
 
-/// Runs `body` in Europe/Berlin, then restores `TZ` (process-global: only `.serialized` suites).
-private func inBerlin<T>(_ body: () throws -> T) rethrows -> T {
-    let previous = getenv("TZ").map { String(cString: $0) }
-    setenv("TZ", "Europe/Berlin", 1)
-    tzset()
-    defer {
-        if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
-        tzset()
-    }
-    return try body()
-}
+/// Runs `body` in Europe/Berlin, then restores `TZ` (process-global: under the shared `TZ` lock,
+/// in the serialized ``ScheduleTests``).
+private func inBerlin<T>(_ body: () throws -> T) rethrows -> T { try withTimeZone("Europe/Berlin", body) }
 
 /// The events among `effects`.
 private func events(_ effects: [Effect]) -> [TimerEvent] {
@@ -194,63 +185,6 @@ extension ScheduleTests {
                     round: [.key(.character("c"))], at: again + .seconds(2), wall: friday.advanced(by: .seconds(1503)))
             }
             #expect(alarm.mode == .exited(.cancelled), "the exit waits for the player's stop report")
-        }
-
-        @Test func aSeriesBackAfterAPowerOffRingsOnceAtMostThenGoesOn() throws {
-            // Recorded: weekdays 07:15, armed for Friday 2026-11-27; off until Monday 07:20 Berlin.
-            let record = ScheduleRecord(
-                occurrence: utc(2026, 11, 27, 6, 15), date: CivilDate(year: 2026, month: 11, day: 27),
-                time: clock(7, 15),
-                every: "weekday")
-            let monday = utc(2026, 11, 30, 6, 20)
-            let recovery = try #require(
-                inBerlin { AlarmRecovery(record, window: nil, now: monday, resolver: LocalTimeResolver()) })
-            #expect(recovery.ringsNow)
-            #expect(
-                recovery.missedNote
-                    == "missed 1 while off (2026-11-27 07:15), not rung; the one at 2026-11-30 07:15 rings now")
-            var alarm = Controller(configuration: .init(), start: .alarm(recovery.schedule, label: "wake"))
-            let started = inBerlin {
-                alarm.start(at: boot, wall: monday) + alarm.handle(round: [.tick], at: boot, wall: monday)
-            }
-            #expect(events(started).map(\.name) == [.started, .finished], "one ringing, at once")
-            #expect(field(events(started).first, "recovered") == nil, "the note is the caller's to set")
-            #expect(alarm.scheduledRing == utc(2026, 11, 30, 6, 15), "status: when it was due, not when it began")
-            _ = inBerlin {
-                alarm.handle(
-                    round: [.key(.character("x"))], at: boot + .seconds(5), wall: monday.advanced(by: .seconds(5)))
-            }
-            #expect(alarm.wallDeadline == utc(2026, 12, 1, 6, 15), "then Tuesday 07:15")
-
-            // Off for two days past the window: nothing rings; the next one ahead is armed.
-            let late = utc(2026, 12, 2, 8)
-            let quiet = try #require(
-                inBerlin { AlarmRecovery(record, window: .seconds(600), now: late, resolver: LocalTimeResolver()) })
-            #expect(!quiet.ringsNow && quiet.schedule.occurrence.instant == utc(2026, 12, 3, 6, 15))
-            #expect(quiet.missedNote == "missed 4 while off (2026-11-27 07:15 to 2026-12-02 07:15), not rung")
-        }
-
-        @Test func theScreenAndThePlainLogSayWhenItRingsAndTheTimeLeft() throws {
-            let (alarm, started) = try alarm(.timeOfDay(clock(7, 0)))  // 11:00 in Berlin: tomorrow
-            let run = try #require(alarm.currentRun)
-            #expect(View().title(alarm, run, at: boot + .seconds(1)) == "Rings tomorrow at 07:00, in 19:59:59.")
-            let event = try #require(events(started).first)
-            let line = try #require(EventLog(clock: MonotonicClock()).plain(event))
-            #expect(line.hasSuffix(" alarm: started, rings tomorrow at 07:00, in 20:00:00"), "\(line)")
-        }
-
-        @Test func anAlarmCannotBePausedOrMovedByKeys() throws {
-            var (alarm, _) = try alarm(.timeOfDay(clock(14, 0)))
-            for key in [" ", "r", "+", "-"] {
-                let effects = inBerlin {
-                    alarm.handle(
-                        round: [.key(.character(Character(key)))], at: boot + .seconds(1),
-                        wall: wall.advanced(by: .seconds(1)))
-                }
-                #expect(events(effects).isEmpty, "key '\(key)'")
-            }
-            #expect(deadline(alarm) == boot + .seconds(3 * 3600))
-            #expect(View().legend(alarm, at: boot + .seconds(1)) == "c cancel · q quit", "only the keys that work")
         }
     }
 }

@@ -1,28 +1,30 @@
+package import SystemKit
+
 /// Draws frames of lines on a terminal in the alternate screen, writing only when a frame differs
 /// from the last one drawn.
 ///
 /// Not thread-safe: owned by the event loop.
-struct Screen {
+package struct Screen {
     /// Where the frames go.
-    var output: Output
+    package var output: Output
     private var last: [String]?
 
-    init(output: Output) { self.output = output }
+    package init(output: Output) { self.output = output }
 
     /// Switches to the alternate screen and hides the cursor.
-    mutating func enter() {
+    package mutating func enter() {
         output.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
         last = nil
     }
 
     /// Shows the cursor and leaves the alternate screen, so the shell's screen comes back as it was.
-    mutating func leave() {
+    package mutating func leave() {
         output.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         last = nil
     }
 
     /// Forgets the last frame, so the next `draw` repaints everything (after a resize or `fg`).
-    mutating func invalidate() {
+    package mutating func invalidate() {
         if last != nil { output.write("\u{1B}[H\u{1B}[2J") }
         last = nil
     }
@@ -30,7 +32,7 @@ struct Screen {
     /// Draws `lines` from the top-left corner if they differ from the last frame.
     /// - Returns: whether anything was written.
     @discardableResult
-    mutating func draw(_ lines: [String]) -> Bool {
+    package mutating func draw(_ lines: [String]) -> Bool {
         guard lines != last else { return false }
         last = lines
         output.write("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
@@ -38,5 +40,5 @@ struct Screen {
     }
 
     /// Rings the terminal bell.
-    mutating func bell() { output.write("\u{07}") }
+    package mutating func bell() { output.write("\u{07}") }
 }

@@ -5,9 +5,9 @@ import Glibc
 /// lines.
 ///
 /// A pure function of ``Facts`` (tested as a table); ``Facts/current(json:)`` reads them.
-struct OutputRouting: Equatable {
+package struct OutputRouting: Equatable {
     /// What is written to standard output besides the UI.
-    enum Log: Equatable {
+    package enum Log: Equatable {
         /// One JSON object per event (`--json`).
         case json
         /// Short plain lines: events and one line per minute left.
@@ -17,19 +17,19 @@ struct OutputRouting: Equatable {
     }
 
     /// The descriptor the full-screen UI draws on (1 or 2), or nil for no UI.
-    var ui: Int32?
+    package var ui: Int32?
     /// What standard output carries.
-    var log: Log
+    package var log: Log
     /// Whether keys are read from standard input as a keyboard (cbreak mode).
-    var keyboard: Bool
+    package var keyboard: Bool
 
     /// What the routing depends on.
-    struct Facts: Equatable {
+    package struct Facts: Equatable {
         var stdinIsTerminal: Bool
         var stdoutIsTerminal: Bool
         var stderrIsTerminal: Bool
         /// Whether this process is in the terminal's foreground process group.
-        var foreground: Bool
+        package var foreground: Bool
         /// `TERM`, nil if unset.
         var term: String?
         /// `--json` was given.
@@ -41,7 +41,7 @@ struct OutputRouting: Equatable {
         /// Reads the facts for this process.
         ///
         /// C: `isatty`, `tcgetpgrp`, `getpgrp`, `getenv`.
-        static func current(json: Bool) -> Facts {
+        package static func current(json: Bool) -> Facts {
             let terminal = [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].first { isatty($0) == 1 }
             return Facts(
                 stdinIsTerminal: isatty(STDIN_FILENO) == 1, stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
@@ -65,7 +65,7 @@ struct OutputRouting: Equatable {
     ///   foreground: on standard output if it is that terminal, else on standard error when keys
     ///   come from the terminal too (`eggtimer 10m > log`).
     /// - Otherwise plain lines on standard output.
-    static func decide(_ facts: Facts) -> OutputRouting {
+    package static func decide(_ facts: Facts) -> OutputRouting {
         let keyboard = facts.stdinIsTerminal && facts.foreground
         let capable = facts.foreground && !(facts.term ?? "").isEmpty && facts.term != "dumb" && facts.termHasEntry
         if facts.json { return OutputRouting(ui: nil, log: .json, keyboard: keyboard) }

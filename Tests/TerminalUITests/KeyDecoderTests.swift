@@ -1,7 +1,7 @@
 import Testing
 
+@testable import TerminalUI
 @testable import TimerEngine
-@testable import eggtimer
 
 @Suite struct KeyDecoderTests {
     @Test(arguments: [

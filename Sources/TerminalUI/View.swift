@@ -1,6 +1,6 @@
 import TimerCore
-import TimerEngine
-import TimerModel
+package import TimerEngine
+package import TimerModel
 
 /// Lays out what the terminal shows for a timer's snapshot at an instant, fitted to a size.
 ///
@@ -8,25 +8,31 @@ import TimerModel
 /// lines (it never reads the controller), which the `Screen` compares
 /// to decide whether to redraw. Lines hold ANSI SGR codes; their visible text never exceeds the
 /// width, measured by display width.
-struct View {
+package struct View {
     /// Glyphs and colours for the terminal at hand.
-    struct Style: Equatable {
+    package struct Style: Equatable {
         /// Use Unicode glyphs (braille spinner, block bar); else ASCII.
         var unicode = true
         /// Use colours (off under NO_COLOR); bold and reverse video stay.
         var color = true
+
+        /// Unicode glyphs and colours unless told otherwise.
+        package init(unicode: Bool = true, color: Bool = true) { (self.unicode, self.color) = (unicode, color) }
     }
 
     var style = Style()
     /// Start-up warnings (a damaged install, a truncated sound), shown under the legend because the
     /// full screen hides what was printed before it.
-    var messages: [String] = []
+    package var messages: [String] = []
     /// Whether keys reach the program; without a keyboard the legend says what works instead.
-    var hasKeyboard = true
+    package var hasKeyboard = true
     /// This process's id, for the "kill -USR1" hint shown without a keyboard.
-    var processID: Int32 = 0
+    package var processID: Int32 = 0
     /// Whether to warn that the wall clock, which an alarm at a time follows, is not synchronised.
-    var clockWarning = false
+    package var clockWarning = false
+
+    /// A view in `style`, with no messages, a keyboard and no clock warning.
+    package init(style: Style = Style()) { self.style = style }
 
     /// A line's look.
     enum Tone { case plain, title, flash, selected, bar, error, notice, dim }
@@ -41,7 +47,7 @@ struct View {
     ///
     /// The time left is worked out at `now` from the snapshot's deadline (its `remaining` while
     /// paused), so a snapshot taken earlier in the round draws the same as one taken at `now`.
-    func lines(
+    package func lines(
         _ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant, columns: Int, rows: Int
     ) -> [String] {
         let rowsOut = layout(snapshot, screen, at: now, columns: columns)
@@ -282,7 +288,7 @@ private func fit(_ text: String, _ columns: Int) -> String {
 
 /// `text` in lines of at most `columns` display columns, broken at spaces where it can be (a word longer
 /// than a line is cut); lines after the first start with `continuation`.
-func wrap(_ text: String, columns: Int, continuation: String) -> [String] {
+package func wrap(_ text: String, columns: Int, continuation: String) -> [String] {
     let width = max(8, columns)
     var lines: [String] = []
     var line = ""

@@ -1,15 +1,17 @@
-import TimerEngine
+package import TimerEngine
 
 /// Turns the bytes read from standard input into keys.
 ///
 /// A terminal in cbreak mode sends an arrow key as three bytes (`ESC [ A`) in one read, and a pipe
 /// can deliver several keys in one read; a lone `ESC` at the end of a read is the Escape key.
 /// UTF-8 characters are decoded whole. Not thread-safe; owned by the event loop.
-struct KeyDecoder {
+package struct KeyDecoder {
+    package init() {}
+
     /// Decodes one read's worth of bytes.
     /// - Parameter bytes: Exactly what one `read` returned.
     /// - Returns: The keys in order.
-    func decode(_ bytes: some Collection<UInt8>) -> [Key] {
+    package func decode(_ bytes: some Collection<UInt8>) -> [Key] {
         var keys: [Key] = []
         var index = bytes.startIndex
         func next() -> UInt8? {

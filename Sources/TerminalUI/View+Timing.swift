@@ -1,5 +1,5 @@
-import TimerEngine
-import TimerModel
+package import TimerEngine
+package import TimerModel
 
 /// The view's own animation timing: the flashing title while ringing, the flash of a picked menu
 /// entry, and the once-a-second clock. All are worked out from instants the controller gives out
@@ -39,7 +39,7 @@ extension View {
     /// The next instant after `now` at which the lines change by time alone: a flash toggle, or
     /// the clock and spinner stepping (on whole seconds of the time left).
     /// - Returns: nil when nothing on screen moves by itself (the menu, a paused timer).
-    func nextChange(
+    package func nextChange(
         _ snapshot: TimerSnapshot, _ screen: ScreenExtras, at now: ContinuousClock.Instant
     ) -> ContinuousClock.Instant? {
         var changes: [ContinuousClock.Instant] = []
@@ -59,7 +59,7 @@ extension View {
 /// The first instant after `now` that lies a whole number of `step`s before `deadline` (or the
 /// deadline itself): where a display of the time left, rounded to `step`, changes.
 /// - Precondition: `step > .zero`.
-func nextStep(
+package func nextStep(
     before deadline: ContinuousClock.Instant, every step: Duration, after now: ContinuousClock.Instant
 ) -> ContinuousClock.Instant {
     let left = now.duration(to: deadline)

@@ -21,7 +21,7 @@ extension String {
     ///
     /// Pure; any thread may call it.
     /// - Complexity: O(n) in the length; all-ASCII text takes one pass over its UTF-8 bytes.
-    var displayWidth: Int { asciiDisplayWidth ?? unicodeScalars.displayWidth }
+    package var displayWidth: Int { asciiDisplayWidth ?? unicodeScalars.displayWidth }
 
     /// The longest prefix of whole grapheme clusters that takes at most `columns` terminal columns.
     ///

@@ -2,7 +2,7 @@ import Glibc
 
 /// Looks up whether the terminfo database describes a terminal type, as ncurses would find it,
 /// without linking ncurses: eggtimer only needs to know whether its few ANSI codes are safe.
-enum Terminfo {
+package enum Terminfo {
     /// The folders ncurses searches, in its order: `$TERMINFO`, `~/.terminfo`, each of
     /// `$TERMINFO_DIRS`, then the system's (Debian: /etc/terminfo, /lib/terminfo,
     /// /usr/share/terminfo).

@@ -14,7 +14,7 @@ import Glibc
 ///
 /// Restore it on every exit path: normal exit, error, and each handled signal. Not thread-safe:
 /// owned by the event loop.
-struct RawMode {
+package struct RawMode {
     /// The terminal's descriptor (standard input).
     let descriptor: Int32
     /// The settings found when cbreak mode was first entered, restored byte for byte.
@@ -24,7 +24,7 @@ struct RawMode {
 
     /// Prepares cbreak mode for `descriptor`; changes nothing yet.
     /// - Returns: nil if `descriptor` is not a terminal.
-    init?(descriptor: Int32) {
+    package init?(descriptor: Int32) {
         guard isatty(descriptor) == 1 else { return nil }
         self.descriptor = descriptor
     }
@@ -38,7 +38,7 @@ struct RawMode {
     /// first unless cbreak mode is already on; from the background does nothing.
     /// - Returns: whether cbreak mode is set now. C: `tcgetattr`, `tcsetattr`.
     @discardableResult
-    mutating func enter() -> Bool {
+    package mutating func enter() -> Bool {
         guard isForeground else { return false }
         if !isActive || original == nil {
             var found = termios()
@@ -58,7 +58,7 @@ struct RawMode {
     /// Drops bytes typed before the program was ready (TCIFLUSH); from the background does nothing.
     ///
     /// C: `tcflush`.
-    func discardTypedAhead() {
+    package func discardTypedAhead() {
         if isForeground { _ = tcflush(descriptor, TCIFLUSH) }
     }
 
@@ -66,7 +66,7 @@ struct RawMode {
     ///
     /// From the background it leaves the terminal alone and stays active, to restore once in the
     /// foreground again. C: `tcsetattr`.
-    mutating func restore() {
+    package mutating func restore() {
         guard isActive, var settings = original, isForeground else { return }
         _ = tcsetattr(descriptor, TCSANOW, &settings)
         isActive = false

@@ -2,8 +2,8 @@ import Testing
 import TimerCore
 import TimerModel
 
+@testable import TerminalUI
 @testable import TimerEngine
-@testable import eggtimer
 
 private let t0 = ContinuousClock.now
 

@@ -1,20 +1,20 @@
 import Glibc
-import TimerEngine
+import TextCoding
 
 /// Writes bytes to a file descriptor whole, retrying short writes and EINTR.
 ///
 /// A broken pipe or closed descriptor is reported once through `failed`, never as a crash
-/// (SIGPIPE is ignored by the app). Not thread-safe: owned by the event loop.
-struct Output {
+/// (eggtimer ignores SIGPIPE). Not thread-safe: owned by one thread (the event loop's).
+public struct Output {
     /// The descriptor written to.
-    let descriptor: Int32
+    public let descriptor: Int32
     /// Set once a write fails (EPIPE, EBADF, EIO, …): the errno.
-    private(set) var failed: Int32?
+    public private(set) var failed: Int32?
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    public init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Writes all of `text` as UTF-8; does nothing once a write has failed.
-    mutating func write(_ text: String) {
+    public mutating func write(_ text: String) {
         guard failed == nil, !text.isEmpty else { return }
         var text = text
         text.withUTF8 { buffer in
@@ -39,7 +39,7 @@ struct Output {
 
 /// One line to standard error, for warnings and errors outside the UI; control characters in it
 /// (from a user's argument, say) are escaped, so it stays one line and cannot move the cursor.
-func printError(_ line: String) {
+public func printError(_ line: String) {
     var output = Output(descriptor: STDERR_FILENO)
     output.write(line.escapingControlCharacters + "\n")
 }
@@ -52,7 +52,7 @@ func printError(_ line: String) {
 ///
 /// The replacements are close-on-exec like every descriptor eggtimer opens; when /dev/null cannot
 /// be opened the descriptor stays closed (writes to it then fail with EBADF, which only stops the log).
-func reopenClosedStandardDescriptors() {
+public func reopenClosedStandardDescriptors() {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
         // The lowest free descriptor: `descriptor` itself, since the ones below it are open by now.
         let opened = open("/dev/null", (descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY) | O_CLOEXEC)

@@ -3,8 +3,8 @@ import Testing
 import TimerCore
 import TimerEngineTestSupport
 
+@testable import TerminalUI
 @testable import TimerEngine
-@testable import eggtimer
 
 /// Any instant will do: the controller never reads a clock, and nothing here sleeps.
 private let t0 = ContinuousClock.now
@@ -18,8 +18,8 @@ private func events(_ effects: [Effect]) -> [TimerEvent] {
     effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
 }
 
-/// Controller runs whose checks include the terminal's view (``View``, in the executable), kept
-/// here when ControllerTests moved to TimerEngineTests.
+/// Controller runs whose checks include the terminal's view (``View``); the controller's own
+/// runs are in TimerEngineTests.
 @Suite struct ControllerViewTests {
     @Test func plusNeverGoesPastTheLongestDuration() {
         var controller = Controller(

@@ -2,10 +2,10 @@ import Glibc
 import TestSupport
 import Testing
 import TextCoding
+import TimerEngineTestSupport
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// The wall-clock instant of a UTC date and time, from Unix seconds checked against `date -u`.
 private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
@@ -24,17 +24,9 @@ private func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDate { CivilDate
 /// Runs `body` with the process's `TZ` set to `zone`, then restores the previous `TZ` (or its
 /// absence) and re-reads it.
 ///
-/// `TZ` is process-global: only suites marked `.serialized` call this.
-private func inZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
-    let previous = getenv("TZ").map { String(cString: $0) }
-    setenv("TZ", zone, 1)
-    tzset()
-    defer {
-        if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
-        tzset()
-    }
-    return try body()
-}
+/// `TZ` is process-global: only the serialized ``ScheduleTests`` call this, and it holds the
+/// lock that every test target's `TZ` changes share (``withTimeZone(_:_:)``).
+private func inZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T { try withTimeZone(zone, body) }
 
 /// Berlin as a named zone (needs tzdata) and as the equivalent POSIX rule (needs no files).
 private let berlinZones = ["Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3"]
