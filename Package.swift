@@ -39,12 +39,13 @@ let package = Package(
         // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit alone.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
-        // wake pipe, the lock box, thread start, backoff, Duration conversions, JSON string
-        // literals, UTC text, the label rule, and typed wrappers of the calls Glibc lacks. The only
+        // wake pipe, the lock box, thread start, backoff, Duration conversions, UTC text, the label
+        // rule, a process's state in /proc, and typed wrappers of the calls Glibc lacks. The only
         // target that imports CSystem.
         .target(name: "SystemKit", dependencies: ["CSystem", "TextCoding"], swiftSettings: shippedSettings),
         // The one home of text coding every target shares: hex, percent coding, civil dates and
-        // zero-padding, and the printable rule (what a control character is, how it is escaped).
+        // zero-padding, the printable rule (what a control character is, how it is escaped), and
+        // the JSON writer (`JSONText`).
         // Pure Swift, no C, no I/O, no dependencies.
         .target(name: "TextCoding", swiftSettings: shippedSettings),
 
@@ -77,11 +78,13 @@ let package = Package(
         .target(name: "KeyInput", dependencies: ["SystemKit", "TextCoding"], swiftSettings: shippedSettings),
         // HTTP/1.1 on libmicrohttpd (loaded at run time) in its external-poll mode, driven by the
         // caller's event loop: the only target that sees libmicrohttpd and its GnuTLS.
-        .target(name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit"], swiftSettings: shippedSettings),
+        .target(
+            name: "WebServer", dependencies: ["CMicrohttpd", "SystemKit", "TextCoding"], swiftSettings: shippedSettings),
         // The timer engine: the pure `Controller` (inputs and instants in, effects out), its
         // `Input`/`Effect` vocabulary, the event log's format (`TimerEvent`, `EventLog`), the
-        // clocks' mapping, schedules (alarms at a time, recurrences) and a recovered deadline. No
-        // runner: the event loop and the fronts stay in the executable, which depends on it.
+        // clocks' mapping, schedules (alarms at a time, recurrences), the broker options, and the
+        // timer record's format, store and keeper (`TimerRecord`, `RecordStore`, `RecordKeeper`).
+        // No runner: the event loop and the fronts stay in the executable, which depends on it.
         .target(
             name: "TimerEngine",
             dependencies: [

@@ -1,48 +1,34 @@
-import SystemKit
+public import TextCoding
 
 extension JSONValue {
-    /// The value as compact JSON text (RFC 8259), UTF-8.
+    /// The value as compact JSON text (RFC 8259), UTF-8, written by TextCoding's ``JSONText``.
     ///
-    /// Strings are written by ``JSONText`` (quotes, backslash, control characters, DEL, U+2028 and
-    /// U+2029 escaped); a non-finite number is written as
-    /// `null`; whole numbers are written without a fraction, others with up to 17 significant digits.
+    /// Strings are escaped by its rule (quotes, backslash, control characters, DEL, U+2028 and
+    /// U+2029); a non-finite number is written as `null`; whole numbers are written without a
+    /// fraction, others with up to 17 significant digits.
     /// - Complexity: O(n) in the size of the output.
     public func json() -> [UInt8] {
-        var output: [UInt8] = []
-        write(to: &output)
-        return output
+        var json = JSONText()
+        write(to: &json)
+        return json.bytes
     }
 
-    /// Appends this value's JSON text to `output`.
-    private func write(to output: inout [UInt8]) {
+    /// Writes this value to `json`.
+    /// - Parameter json: The writer.
+    public func write(to json: inout JSONText) {
         switch self {
-        case .null: output += Array("null".utf8)
-        case .bool(let flag): output += Array((flag ? "true" : "false").utf8)
-        case .number(let number): output += Array(Self.numberText(number).utf8)
-        case .string(let text): JSONText.appendQuoted(text, to: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.write(to: &output)
-            }
-            output.append(UInt8(ascii: "]"))
+        case .null: json.null()
+        case .bool(let flag): json.bool(flag)
+        case .number(let number): json.number(number)
+        case .string(let text): json.string(text)
+        case .array(let elements): json.array { json in for element in elements { element.write(to: &json) } }
         case .object(let members):
-            output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONText.appendQuoted(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                member.value.write(to: &output)
+            json.object { json in
+                for member in members {
+                    json.key(member.key)
+                    member.value.write(to: &json)
+                }
             }
-            output.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// A number as JSON text: `null` if not finite, an integer when whole and small enough.
-    static func numberText(_ number: Double) -> String {
-        guard number.isFinite else { return "null" }
-        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-        return "\(number)"
     }
 }

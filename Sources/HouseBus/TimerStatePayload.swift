@@ -124,10 +124,13 @@ public struct TimerStatePayload: Sendable, Equatable {
         return nowUnixMilliseconds > limit
     }
 
-    /// The payload as compact JSON, UTF-8; seconds rounded to milliseconds; `instance`,
-    /// `published`, `clock_synced` and `interval_s` only when set (`interval_s` null when
-    /// `published` is set without it), then `silent` when set.
-    public func json() -> [UInt8] {
+    /// The payload as compact JSON, UTF-8 (``jsonValue`` written).
+    public func json() -> [UInt8] { jsonValue.json() }
+
+    /// The payload as a JSON object: seconds rounded to milliseconds; `instance`, `published`,
+    /// `clock_synced` and `interval_s` only when set (`interval_s` null when `published` is set
+    /// without it), then `silent` when set.
+    public var jsonValue: JSONValue {
         var members = [
             JSONMember("state", .string(state)),
             JSONMember("label", .string(label)),
@@ -150,7 +153,7 @@ public struct TimerStatePayload: Sendable, Equatable {
             members.append(JSONMember("interval_s", .null))
         }
         if let silent { members.append(JSONMember("silent", .string(silent))) }
-        return JSONValue.object(members).json()
+        return .object(members)
     }
 
     /// Parses a state payload tolerantly (extra keys are ignored).

@@ -6,8 +6,8 @@ import TimerModel
 
 // The JSON of the kitchen's HTTP API (the man page's HTTP API section): the picture of
 // `GET /api/timers` and of each event, one timer's object, and the session's answers. Strings go
-// through HouseBus's JSONValue writer, which quotes with SystemKit's JSONText: labels and node
-// names are data, never markup.
+// through HouseBus's JSONValue, written by TextCoding's JSONText: labels and node names are data,
+// never markup.
 
 extension KitchenAPI {
     /// The state words the API lists in `states`: every ``TimerState``, in its order.

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TextCoding
 package import WebServer
 
 /// The checks every request of the kitchen's HTTP API passes before its route acts, in the order
@@ -290,8 +291,12 @@ package struct RequestGuard: Sendable {
     ///   - extra: More header fields (`Retry-After`).
     /// - Returns: The response.
     static func refusal(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
-        HTTPResponse(
-            status: status, headers: apiHeaders + extra, body: Array("{\"error\":\(JSONText.quoted(text))}".utf8))
+        var json = JSONText()
+        json.object { json in
+            json.key("error")
+            json.string(text)
+        }
+        return HTTPResponse(status: status, headers: apiHeaders + extra, body: json.bytes)
     }
 
     /// The header fields of every JSON answer of the API.

@@ -1,4 +1,5 @@
 import SystemKit
+import TextCoding
 import TimerModel
 
 extension WebPage {

@@ -1,5 +1,6 @@
 package import AlarmAudio
 import Glibc
+import TextCoding
 import TimerModel
 package import WebServer
 
@@ -141,9 +142,14 @@ package enum WebPage {
 
     /// A JSON error as the API words them: `{"error":"…"}`.
     private static func failure(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(
+        var json = JSONText()
+        json.object { json in
+            json.key("error")
+            json.string(text)
+        }
+        return HTTPResponse(
             status: status,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store")] + common,
-            body: Array("{\"error\":\"\(text)\"}".utf8))
+            body: json.bytes)
     }
 }

@@ -1,5 +1,6 @@
 import CMicrohttpd
 import Glibc
+import TextCoding
 
 /// Responses, later answers and event streams.
 extension HTTPServer {
@@ -14,15 +15,18 @@ extension HTTPServer {
     /// ``refusalHeaders``.
     /// - Parameters:
     ///   - status: The status code, 400...599.
-    ///   - text: One line of plain text (`"` and `\\` are escaped, control characters dropped).
+    ///   - text: One line of plain text (C0 control characters dropped; the rest escaped as
+    ///     TextCoding's ``JSONText`` escapes strings).
     /// - Returns: The response. Pure; any thread.
     static func refusal(_ status: Int, _ text: String) -> HTTPResponse {
-        var escaped = ""
-        for character in text.unicodeScalars where character.value >= 0x20 {
-            if character == "\"" || character == "\\" { escaped.append("\\") }
-            escaped.unicodeScalars.append(character)
+        var line = ""
+        line.unicodeScalars.append(contentsOf: text.unicodeScalars.filter { $0.value >= 0x20 })
+        var json = JSONText()
+        json.object { json in
+            json.key("error")
+            json.string(line)
         }
-        return HTTPResponse(status: status, headers: refusalHeaders, body: Array(#"{"error":"\#(escaped)"}"#.utf8))
+        return HTTPResponse(status: status, headers: refusalHeaders, body: json.bytes)
     }
 
     /// Answers a request its handler answered with ``HTTPReply/later``.

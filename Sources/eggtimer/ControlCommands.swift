@@ -4,6 +4,7 @@ import SystemKit
 import TimerCore
 import TimerEngine
 import TimerModel
+import TimerText
 
 /// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,
 /// which it finds by their control sockets in ``RuntimeFolder/current()``.
@@ -253,7 +254,7 @@ enum ControlCommands {
             printError("eggtimer: \(error.description); its sockets are not trusted")
             return nil
         }
-        return ControlClient.labels(in: folder).filter(Options.isValidLabel)
+        return ControlClient.labels(in: folder).filter(ValueRule.isValidLabel)
     }
 
     /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.

@@ -1,60 +1,14 @@
 import Glibc
 import HouseBus
 import SystemKit
-import TextCoding
-import TimerCore
+import TimerEngine
 import TimerText
 
 // The MQTT options (issue 15): rows of the one option table (Options+Table.swift), so `--help`,
-// the man page, the completion and the config file's keys come from here too.
+// the man page, the completion and the config file's keys come from here too. What they ask for
+// is TimerEngine's `BusOptions`, which a timer record keeps.
 
-/// What the `--mqtt…` and `--node` options ask for: the broker, how to log in, and the topics'
-/// first levels.
-struct BusOptions: Equatable, Sendable {
-    /// `--mqtt URL` as typed: `mqtt://[user@]host[:port]` or `mqtts://…`.
-    ///
-    /// Checked by ``BrokerAddress/parse(_:)`` when given: it holds no password. nil: no broker, and nothing of MQTT is loaded or
-    /// woken for.
-    var url: String?
-    /// `--mqtt-cafile FILE`: the CA certificates for `mqtts://`.
-    var caFile: String?
-    /// `--mqtt-password-file FILE`: the password is its first line.
-    var passwordFile: String?
-    /// `--node NAME`: this machine's topic level (default: the host name).
-    var node: String?
-    /// `--mqtt-prefix P`: the topics' first level(s) (default `eggtimer`).
-    var prefix = "eggtimer"
-    /// Hidden `--mqtt-keepalive D`: the MQTT keepalive, 5 s to 65535 s (default 30 s; tests use 5 s).
-    var keepalive: Duration = .seconds(30)
-
-    /// The environment variable that may hold the broker password.
-    static let passwordVariable = "EGGTIMER_MQTT_PASSWORD"
-
-    /// The node name: `--node`, else the host name.
-    ///
-    /// The host name is made to fit the label rules (``Options/isValidLabel(_:)``): other
-    /// characters become `_`, at most 64 of them. C: `gethostname`.
-    var nodeName: String {
-        if let node { return node }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "eggtimer" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return Self.topicLevel(name, fallback: "eggtimer")
-    }
-
-    /// `text` (a host name) as a node name by the label rules: every character that is not an ASCII letter,
-    /// digit, `-`, `_` or `.` becomes `_`, a leading `.` or `-` too; cut at 64 characters.
-    /// - Parameters:
-    ///   - text: A host name or a timer's label (`1:30`, `2 hours`).
-    ///   - fallback: What an empty `text` gives.
-    /// - Returns: A valid label.
-    static func topicLevel(_ text: String, fallback: String) -> String {
-        var bytes = text.utf8.prefix(Options.labelLimit).map { LabelRule.allowsInFileName($0) ? $0 : UInt8(ascii: "_") }
-        guard let first = bytes.first else { return fallback }
-        if !LabelRule.allowsFirst(first) { bytes[0] = UInt8(ascii: "_") }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
+extension BusOptions {
     /// The broker password: the first line of `--mqtt-password-file`, else
     /// `$EGGTIMER_MQTT_PASSWORD`, else none.
     /// - Parameter environment: An environment variable's value by name.
@@ -84,49 +38,6 @@ struct BusOptions: Equatable, Sendable {
 
     /// An environment variable's value, from the process's environment.
     static func processEnvironment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-
-    /// Whether `text` may be a topic prefix: one or more levels split by `/`, each a name by
-    /// `LabelRule.isValidName` (no `+`: an MQTT wildcard).
-    static func isValidPrefix(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
-                LabelRule.isValidName(String($0))
-            }
-    }
-
-    /// The label `follow` names the follower's availability (`P/NODE/follow/availability`).
-    static let followerLabel = "follow"
-
-    /// The label `kitchen` names the kitchen's availability (`P/NODE/kitchen/availability`).
-    static let kitchenLabel = NodeTopics.kitchenLabel
-
-    /// Refuses a timer labelled ``followerLabel`` or ``kitchenLabel`` on a broker: its
-    /// availability would be the follower's or the kitchen's of the same node.
-    /// - Parameter label: `--label`, if given (a timer's own label is a duration or a mode, never
-    ///   `follow` or `kitchen`).
-    /// - Throws: `UsageError` (exit 64) saying so.
-    func check(label: String?) throws(UsageError) {
-        guard url != nil, let label, let owner = Self.reservedLabels[label] else { return }
-        throw UsageError(
-            description:
-                "option '--label' cannot be '\(label)' with --mqtt: P/NODE/\(label)/availability is the \(owner)'s"
-        )
-    }
-
-    /// The labels no timer may take on a broker, with whose availability they name.
-    static let reservedLabels = [followerLabel: "follower", kitchenLabel: "kitchen"]
-
-    /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
-    /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
-    /// ``Options/isValidLabel(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
-    /// ``Options/labelLimit`` bytes, no control character.
-    static func isValidTarget(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let label = parts.last, !label.isEmpty, label.utf8.count <= Options.labelLimit, !label.contains("/"),
-            !label.unicodeScalars.contains(where: { $0.isControlCharacter })
-        else { return false }
-        return parts.count == 1 || LabelRule.isValidName(parts[0])
-    }
 }
 
 extension Options {

@@ -7,34 +7,6 @@ import TimerText
 // The spoken line at the head of each ringing (issue 28): `--say`, `--announce`, `--voice`.
 
 extension Options {
-    /// The longest `--say` text, in UTF-8 bytes: 200 (about 12 s of speech at espeak-ng's
-    /// 175 words a minute; a line, not a speech).
-    static let sayLimit = 200
-    /// The longest `--voice` name, in bytes: 40 (espeak-ng's names are up to about 20, `en-gb-x-rp`).
-    static let voiceLimit = 40
-
-    /// Whether `text` may be spoken: 1 to ``sayLimit`` bytes, no control character (C0, DEL or C1).
-    static func isValidSay(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= sayLimit
-            && !text.containsControlCharacters
-    }
-
-    /// Whether `name` is a voice name by the simple rule, as `en-gb`, `de` or `en+f3` are.
-    ///
-    /// 1 to ``voiceLimit`` bytes of ASCII letters, digits, `-` and `+`. Whether espeak-ng has it
-    /// is its own business: an unknown one fails the synthesis (one line, the plain alarm).
-    static func isValidVoice(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= voiceLimit
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"):
-                    true
-                default: false
-                }
-            }
-    }
-
     /// The line this timer speaks at the head of each ringing: `--say`'s text, else with
     /// `--announce` the ring sentence of `label` (`sentence`, the phrase book's), else nil.
     /// - Parameters:
@@ -107,12 +79,12 @@ extension Options {
     static let speechSpecs: [Spec] = [
         Spec(
             names: ["--say"], argument: "TEXT", group: .timer,
-            help: "speak TEXT at the head of each ringing, then the alarm (at most \(sayLimit) bytes)",
+            help: "speak TEXT at the head of each ringing, then the alarm (at most \(ValueRule.sayLimit) bytes)",
             fits: Scope.timers
         ) { options, name, value throws(UsageError) in
-            guard isValidSay(value) else {
+            guard ValueRule.isValidSay(value) else {
                 throw name.error(
-                    "needs 1 to \(sayLimit) bytes of text without control characters, got '\(value.escapingControlCharacters)'"
+                    "needs 1 to \(ValueRule.sayLimit) bytes of text without control characters, got '\(value.escapingControlCharacters)'"
                 )
             }
             options.say = value
@@ -134,9 +106,10 @@ extension Options {
             help: "the espeak-ng voice to speak in (en-gb, de; espeak-ng --voices lists them)", fits: Scope.timers,
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
-            guard isValidVoice(value) else {
+            guard ValueRule.isValidVoice(value) else {
                 throw name.error(
-                    "needs 1 to \(voiceLimit) letters, digits, - or +, got '\(value.escapingControlCharacters)'")
+                    "needs 1 to \(ValueRule.voiceLimit) letters, digits, - or +, got '\(value.escapingControlCharacters)'"
+                )
             }
             options.voice = value
         },

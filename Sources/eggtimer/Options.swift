@@ -176,10 +176,6 @@ struct Options: Equatable {
         }
     }
 
-    /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
-    static let countLimit = 1_000_000
-    /// The longest label, in characters (ASCII, so also bytes).
-    static let labelLimit = LabelRule.limit
     /// The longest `snooze --for` (what the control protocol carries).
     static let snoozeLimit = Duration.seconds(999 * 3600)
 
@@ -190,13 +186,6 @@ struct Options: Equatable {
     /// - Parameter typed: The duration's argument, already accepted by `DurationParser`.
     /// - Returns: `typed` without its spaces and tabs.
     static func defaultLabel(typed: String) -> String { String(typed.filter { $0 != " " && $0 != "\t" }) }
-
-    /// Whether `text` may be a timer's label.
-    ///
-    /// A label is one word of ASCII letters, digits, `-`, `_`, `.`, `:` and `+`, 1–64 characters, not
-    /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
-    /// `/`, no space, no wildcard and cannot be `.` or `..`.
-    static func isValidLabel(_ text: String) -> Bool { LabelRule.isValid(text) }
 
     /// Parses `arguments` (without the program name).
     ///

@@ -113,28 +113,67 @@ enum StatusReport {
     ///   - time: Local wall-clock time for the deadlines.
     /// - Returns: The array and a newline.
     static func json(_ timers: [TimerStatus], kept: [KeptRecord] = [], time: LocalTime) -> String {
-        let log = EventLog(clock: MonotonicClock())  // for its JSON quoting and seconds
-        let objects = timers.map { timer in
-            let deadline =
-                timer.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
-            let state = log.quote(timer.state.rawValue)
-            return "{\"label\":\(log.quote(timer.label)),\"pid\":\(timer.pid),\"state\":\(state),"
-                + "\"remaining_s\":\(log.seconds(timer.remaining)),\"deadline\":\(deadline)"
-                + (timer.at.map { ",\"at\":\(log.quote($0))" } ?? "")
-                + (timer.every.map { ",\"every\":\(log.quote($0))" } ?? "")
-                + (timer.clockUnsynchronised ? ",\"clock\":\"unsynchronised\"" : "")
-                + (timer.detached ? ",\"detached\":true" : "")
-                + (timer.deviceDown ? ",\"silent\":\(log.quote(silentReason(timer)))" : "") + "}"
+        let log = EventLog(clock: MonotonicClock())  // for its seconds
+        var json = JSONText()
+        json.array { json in
+            for timer in timers {
+                json.object { json in
+                    json.key("label")
+                    json.string(timer.label)
+                    json.key("pid")
+                    json.number(timer.pid)
+                    json.key("state")
+                    json.string(timer.state.rawValue)
+                    json.key("remaining_s")
+                    json.number(decimal: log.seconds(timer.remaining))
+                    json.key("deadline")
+                    json.string(orNull: timer.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
+                    if let at = timer.at {
+                        json.key("at")
+                        json.string(at)
+                    }
+                    if let every = timer.every {
+                        json.key("every")
+                        json.string(every)
+                    }
+                    if timer.clockUnsynchronised {
+                        json.key("clock")
+                        json.string("unsynchronised")
+                    }
+                    if timer.detached {
+                        json.key("detached")
+                        json.bool(true)
+                    }
+                    if timer.deviceDown {
+                        json.key("silent")
+                        json.string(silentReason(timer))
+                    }
+                }
+            }
+            for record in kept {
+                json.object { json in
+                    json.key("label")
+                    json.string(record.label)
+                    json.key("pid")
+                    json.number(record.pid)
+                    json.key("state")
+                    json.string("kept")
+                    json.key("ended")
+                    json.string(record.ending.word)
+                    json.key("recorded_state")
+                    json.string(record.state)
+                    json.key("remaining_s")
+                    json.number(decimal: log.seconds(record.remaining))
+                    json.key("deadline")
+                    json.string(orNull: record.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
+                    if let overdue = record.overdue {
+                        json.key("overdue_s")
+                        json.number(decimal: log.seconds(overdue))
+                    }
+                }
+            }
         }
-        let records = kept.map { record in
-            let deadline =
-                record.deadlineUnixMilliseconds.map { log.quote(time.isoText(unixMilliseconds: $0)) } ?? "null"
-            return "{\"label\":\(log.quote(record.label)),\"pid\":\(record.pid),\"state\":\"kept\","
-                + "\"ended\":\(log.quote(record.ending.word)),\"recorded_state\":\(log.quote(record.state)),"
-                + "\"remaining_s\":\(log.seconds(record.remaining)),\"deadline\":\(deadline)"
-                + (record.overdue.map { ",\"overdue_s\":\(log.seconds($0))" } ?? "") + "}"
-        }
-        return "[" + (objects + records).joined(separator: ",") + "]\n"
+        return json.text + "\n"
     }
 }
 

@@ -2,6 +2,7 @@ import ControlChannel
 import HouseBus
 import SystemKit
 import Testing
+import TextCoding
 import TimerCore
 import TimerModel
 

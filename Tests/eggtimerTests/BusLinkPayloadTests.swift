@@ -1,6 +1,7 @@
 import ControlChannel
 import HouseBus
 import Testing
+import TimerEngine
 import TimerModel
 
 @testable import TimerEngine

@@ -5,6 +5,7 @@ import HouseBus
 import TestSupport
 import Testing
 import TimerCore
+import TimerEngine
 import TimerEngineTestSupport
 import TimerModel
 import TimerText
@@ -119,7 +120,7 @@ private let t0 = ContinuousClock.now
     ])
     func topicLevelsFollowTheLabelRules(text: String, level: String) {
         #expect(BusOptions.topicLevel(text, fallback: "fallback") == level)
-        #expect(Options.isValidLabel(BusOptions.topicLevel(text, fallback: "fallback")))
+        #expect(ValueRule.isValidLabel(BusOptions.topicLevel(text, fallback: "fallback")))
     }
 
     @Test func theDefaultNodeIsTheHostName() {

@@ -1,5 +1,6 @@
 import ControlChannel
 import Testing
+import TimerText
 
 @testable import eggtimer
 
@@ -12,7 +13,7 @@ import Testing
     func aTypedDurationIsLabelledWithoutItsSpacesAsAValidLabel(typed: String, label: String) throws {
         let options = try Options.parse([typed])
         #expect(options.processLabel == label)
-        #expect(Options.isValidLabel(label), "\(label)")
+        #expect(ValueRule.isValidLabel(label), "\(label)")
         #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
     }
 
@@ -21,10 +22,10 @@ import Testing
     @Test(arguments: [("1:30", "1-30"), ("1:30:00", "1-30-00")])
     func aClockTextDurationKeepsItsColonsAsAValidLabel(typed: String, socket: String) throws {
         let label = try Options.parse([typed]).processLabel
-        #expect(Options.isValidLabel(label), "\(label)")
+        #expect(ValueRule.isValidLabel(label), "\(label)")
         #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
         #expect(ControlServer.socketName(for: label) == socket)
-        #expect(Options.isValidLabel(socket))
+        #expect(ValueRule.isValidLabel(socket))
     }
 
     /// An alarm's default label (`at-` and its time) is a valid `--label` too.
@@ -33,6 +34,6 @@ import Testing
     ])
     func anAlarmsDefaultLabelIsAValidLabel(arguments: [String]) throws {
         let label = try Options.parse(arguments).processLabel
-        #expect(Options.isValidLabel(label), "\(label)")
+        #expect(ValueRule.isValidLabel(label), "\(label)")
     }
 }

@@ -1,5 +1,6 @@
 import HouseBus
 import Testing
+import TimerEngine
 import TimerText
 
 @testable import eggtimer

@@ -165,7 +165,7 @@ import TimerText
         "1:30", "a+b", "at-2026-12-24t18.00+01.00",
     ])
     func validLabels(label: String) throws {
-        #expect(Options.isValidLabel(label))
+        #expect(ValueRule.isValidLabel(label))
         #expect(try Options.parse(["1m", "--label", label]).label == label)
     }
 
@@ -174,7 +174,7 @@ import TimerText
         String(repeating: "l", count: 65),
     ])
     func invalidLabels(label: String) {
-        #expect(!Options.isValidLabel(label))
+        #expect(!ValueRule.isValidLabel(label))
     }
 
     @Test(arguments: [

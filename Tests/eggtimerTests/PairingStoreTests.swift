@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+import TimerEngine
 
 @testable import eggtimer
 

@@ -106,9 +106,12 @@ private let module = "CSystem"
         #expect(result == -1 && errno == ENETUNREACH, "connect: \(result), errno \(errno)")
     }
 
-    /// A mechanism and the marks of writing it again, each with its one home (issue 38): a
-    /// second hex table, calendar algorithm, zero-padder, printable rule, percent decoder or spawn
-    /// path in the shipped sources fails here, naming the line.
+    /// A mechanism and the marks of writing it again, each with its one home (issue 38).
+    ///
+    /// A second hex table, calendar algorithm, zero-padder, printable rule, percent decoder, spawn
+    /// path or JSON writer in the shipped sources fails here, naming the line. JSON's marks: a
+    /// string escaper's U+2028 or `\u` escapes, and JSON objects written by hand in a string
+    /// literal (`"{\"`, `#"{"`, `\":\(`).
     static let homes: [(mechanism: String, home: String, marks: [String])] = [
         ("hex digits", "/Sources/TextCoding/Hex.swift", ["0123456789abcdef", "0123456789ABCDEF", "func hexValue"]),
         ("civil dates", "/Sources/TextCoding/CivilDate.swift", ["146_097", "146097", "719_468", "719468"]),
@@ -119,6 +122,7 @@ private let module = "CSystem"
         ),
         ("percent decoding", "/Sources/TextCoding/PercentCoding.swift", ["func percentDecod", "plusIsSpace: Bool"]),
         ("process spawning", "/Sources/eggtimer/Loop/ChildProcess.swift", ["posix_spawn("]),
+        ("JSON writing", "/Sources/TextCoding/JSONText.swift", ["0x2028", #""\\u"#, #""{\""#, ##"#"{""##, #"\":\("#]),
     ]
 
     @Test(arguments: homes.map(\.mechanism))

@@ -23,22 +23,30 @@ package struct EventLog {
     /// `duration_s`, `remaining_s`, `t_mono_ns`, `time`, then the extras.
     package func json(_ event: TimerEvent) -> String {
         let boot = clock.nanoseconds(event.at)
-        var fields = [
-            "\"event\":\(quote(event.name.rawValue))",
-            "\"label\":\(quote(event.label))",
-            "\"duration_s\":\(seconds(event.total))",
-            "\"remaining_s\":\(seconds(event.remaining))",
-            "\"t_mono_ns\":\(boot)",
-            "\"time\":\(quote(wallClock.utcText(bootNanoseconds: boot)))",
-        ]
-        for field in event.extra {
-            switch field.value {
-            case .text(let text): fields.append("\(quote(field.key)):\(quote(text))")
-            case .integer(let number): fields.append("\(quote(field.key)):\(number)")
-            case .instant(let instant): fields.append("\(quote(field.key)):\(clock.nanoseconds(instant))")
+        var json = JSONText()
+        json.object { json in
+            json.key("event")
+            json.string(event.name.rawValue)
+            json.key("label")
+            json.string(event.label)
+            json.key("duration_s")
+            json.number(decimal: seconds(event.total))
+            json.key("remaining_s")
+            json.number(decimal: seconds(event.remaining))
+            json.key("t_mono_ns")
+            json.number(boot)
+            json.key("time")
+            json.string(wallClock.utcText(bootNanoseconds: boot))
+            for field in event.extra {
+                json.key(field.key)
+                switch field.value {
+                case .text(let text): json.string(text)
+                case .integer(let number): json.number(number)
+                case .instant(let instant): json.number(clock.nanoseconds(instant))
+                }
             }
         }
-        return "{" + fields.joined(separator: ",") + "}"
+        return json.text
     }
 
     /// The event as a plain log line, or nil for events too fine-grained for people.
@@ -111,9 +119,6 @@ package struct EventLog {
         }
         return negative ? "-" + text : text
     }
-
-    /// A JSON string literal (``JSONText/quoted(_:)``).
-    package func quote(_ text: String) -> String { JSONText.quoted(text) }
 }
 
 extension TimerEvent.Value: CustomStringConvertible {

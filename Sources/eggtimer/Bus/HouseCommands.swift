@@ -69,7 +69,7 @@ enum HouseCommands {
         let now = HouseSurvey.nowUnixMilliseconds()
         if json {
             let fresh = HouseSurvey.refreshed(timers, nowUnixMilliseconds: now)
-            out.write("[" + fresh.map { String(decoding: $0.json(), as: UTF8.self) }.joined(separator: ",") + "]\n")
+            out.write(String(decoding: JSONValue.array(fresh.map(\.jsonValue)).json(), as: UTF8.self) + "\n")
         } else {
             out.write(HouseSurvey.table(timers, time: .system, nowUnixMilliseconds: now))
         }

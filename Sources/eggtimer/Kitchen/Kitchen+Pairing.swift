@@ -1,5 +1,6 @@
 import KitchenWeb
 import SystemKit
+import TimerEngine
 import WebServer
 
 // The kitchen's side of web pairing (issue 29): its Pairing value made with the real random

@@ -35,7 +35,7 @@ final class KitchenVoice: LoopSource {
     private var toldMissing = false
 
     /// - Parameters:
-    ///   - voice: An espeak-ng voice name (``Options/isValidVoice(_:)``); nil for the default.
+    ///   - voice: An espeak-ng voice name (``ValueRule/isValidVoice(_:)``); nil for the default.
     ///   - preparer: Makes the lines.
     init(voice: String?, preparer: any LinePreparer) { (self.voice, self.preparer) = (voice, preparer) }
 

@@ -1,4 +1,5 @@
 import Glibc
+import TimerEngine
 
 /// The `--on-done CMD` child: `/bin/sh -c CMD`, started at the deadline without waiting for it.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import SystemKit
+import TimerEngine
 
 /// The kitchen's paired devices on disk: `STATE/kitchen/paired-devices` (`STATE` being the records'
 /// folder, ``RecordStore/current()``), one token hash a line (64 lower-case hex digits, the oldest

@@ -1,13 +1,11 @@
 import AlarmAudio
 import Glibc
-import TestSupport
 import Testing
 import TextCoding
 import TimerCore
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// The record format (issue 12): what a timer writes reads back the same; what is not a record
 /// of this format is refused with the line and the reason.
@@ -124,29 +122,6 @@ import TimerText
         #expect(recorded.bytes == base + (base == [UInt8(ascii: "/")] ? [] : [UInt8(ascii: "/")]) + relative)
         let absolute = SoundFilePath("/usr/share/sounds/bell.mp3")
         #expect(RecordKeeper.absoluteSound(absolute) == absolute)
-    }
-
-    /// Issue 37: an older record below the floor is resumed at it.
-    ///
-    /// A record an older eggtimer wrote with a volume below 10 or a ramp over a minute still
-    /// reads, and is resumed at the floor (10) and with a 60 s ramp: raised, not refused, since a
-    /// refused record is an alarm that does not ring. What is within the rule is resumed as written.
-    @Test(arguments: [
-        (0, Duration.seconds(600), 10, Duration.seconds(60)), (9, .nanoseconds(60_000_000_001), 10, .seconds(60)),
-        (10, .seconds(60), 10, .seconds(60)), (40, .milliseconds(1500), 40, .milliseconds(1500)),
-    ])
-    func anOlderRecordBelowTheFloorIsResumedAtIt(volume: Int, ramp: Duration, resumedVolume: Int, resumedRamp: Duration)
-        throws
-    {
-        let directory = makePrivateDirectory()
-        defer { removeDirectory(directory) }
-        var old = full
-        (old.alarm.volume, old.alarm.ramp) = (volume, ramp)
-        #expect(try TimerRecord(parsing: Array(old.text.utf8)) == old, "it reads as written")
-        let path = directory + "/tea.record"
-        writeFile(path, Array(old.text.utf8), mode: 0o600)
-        let (options, _, _) = try Resume.load(path: path, base: Options(), clockSynchronised: { true })
-        #expect(options.volume == resumedVolume && options.ramp == resumedRamp)
     }
 
     @Test func commentsBlankLinesAndUnknownKeysAreIgnored() throws {
@@ -272,7 +247,7 @@ import TimerText
 
     /// 20,000 seeded mutations of a full record are each refused or read with every time in range.
     ///
-    /// Records have no libFuzzer target (their parser lives in the executable): bytes flipped,
+    /// Records have no libFuzzer target: bytes flipped,
     /// inserted, dropped, and boundary numbers put in place of digits stand in for one.
     @Test func mutatedRecordsAreRefusedOrInRange() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -313,26 +288,6 @@ import TimerText
             }
             #expect((0...TimerRecord.nanosecondsLimit).contains(record.schedule?.occurrence.unixNanoseconds ?? 0))
         }
-    }
-
-    @Test(arguments: [
-        (Duration.seconds(42), "42 s"), (.seconds(180), "3 min"), (.seconds(199), "3 min"), (.seconds(7200), "2 h"),
-        (.seconds(7500), "2 h 5 min"),
-    ])
-    func latenessReadsAsPeopleSayIt(duration: Duration, text: String) {
-        #expect(ResumePlan.text(duration) == text)
-    }
-
-    @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
-        #expect(try Options.parse(["recover"]).command == .control(.recover(bootOnly: false)))
-        #expect(try Options.parse(["recover", "--boot"]).command == .control(.recover(bootOnly: true)))
-        #expect(throws: UsageError.self) { try Options.parse(["status", "--boot"]) }
-        #expect(throws: UsageError.self) { try Options.parse(["recover", "tea"]) }
-        #expect(throws: UsageError.self) { try Options.parse(["recover", "-D", "null"]) }
-        let resume = try Options.parse(["--resume-record", "/s/tea.timer", "--json"])
-        #expect(resume.resumeRecord == "/s/tea.timer" && resume.json && resume.command == .menu)
-        #expect(Options.help.contains("eggtimer recover"))
-        #expect(!Options.help.contains("resume-record"))
     }
 
     @Test func theStateFolderFollowsXDG() {

@@ -1,8 +1,8 @@
-import Glibc
+public import Glibc
 
 /// A process's scheduling state as `/proc/PID/stat` gives it (proc(5)): the one letter after the
 /// parenthesised command name (R running, S sleeping, T stopped, t traced, Z zombie, X dead…).
-enum ProcessState {
+public enum ProcessState {
     /// The fields of `/proc/PID/stat` after the command name: the first is field 3 (the state).
     ///
     /// The command name (field 2) may hold spaces and parentheses, so they are counted from the
@@ -10,7 +10,7 @@ enum ProcessState {
     /// - Parameter pid: The process.
     /// - Returns: The fields; nil when the process is gone or the file cannot be read.
     /// C: `open`, `read`.
-    static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
+    public static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -21,16 +21,16 @@ enum ProcessState {
     }
 
     /// The state letter of `pid`; nil when the process is gone or the file cannot be read.
-    static func letter(of pid: pid_t) -> UInt8? { statFields(of: pid)?.first?.first }
+    public static func letter(of pid: pid_t) -> UInt8? { statFields(of: pid)?.first?.first }
 
     /// Whether `pid` has ended (a zombie not yet reaped, dead, or gone).
-    static func hasEnded(_ pid: pid_t) -> Bool {
+    public static func hasEnded(_ pid: pid_t) -> Bool {
         guard let letter = letter(of: pid) else { return true }
         return letter == UInt8(ascii: "Z") || letter == UInt8(ascii: "X")
     }
 
     /// Whether `pid` is stopped (SIGSTOP, SIGTSTP from Ctrl-Z, SIGTTIN/SIGTTOU) or stopped by a tracer.
-    static func isStopped(_ pid: pid_t) -> Bool {
+    public static func isStopped(_ pid: pid_t) -> Bool {
         let letter = letter(of: pid)
         return letter == UInt8(ascii: "T") || letter == UInt8(ascii: "t")
     }

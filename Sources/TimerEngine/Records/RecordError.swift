@@ -1,8 +1,7 @@
 import SystemKit
-import TimerEngine
 
 /// Why a timer record could not be written, read or used; the text is one line for messages.
-enum RecordError: Error, Equatable, CustomStringConvertible {
+package enum RecordError: Error, Equatable, CustomStringConvertible {
     /// A system call failed: the call and path, and the `errno`.
     case system(call: String, path: String, code: Int32)
     /// The content is not a record: the line (1-based; 0 for the whole file) and what is wrong.
@@ -16,7 +15,7 @@ enum RecordError: Error, Equatable, CustomStringConvertible {
     /// A pomodoro: recorded, but never resumed.
     case notRecoverable(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .system(let call, let path, let code): "\(call) \(path): \(errorText(code))"
         case .corrupt(let line, let reason):

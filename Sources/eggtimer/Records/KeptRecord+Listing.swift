@@ -4,58 +4,14 @@ import SystemKit
 import TimerEngine
 import TimerText
 
-/// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an
-/// earlier boot ended it, and `eggtimer recover` can still bring it back.
-///
-/// `eggtimer status` lists these beside the running timers, with the two ways out: `eggtimer
-/// recover`, or `eggtimer cancel LABEL`, which forgets one. A value; ``init(record:name:bootID:now:)``
-/// is pure but for reading the clocks through ``ResumePlan``.
-struct KeptRecord: Equatable {
-    /// How the timer's process ended, as far as its record tells.
-    enum Ending: Equatable {
-        /// A signal ended it and kept the record (`SIGTERM`: `kill PID`, `systemctl stop`).
-        case signal(String)
-        /// Its process is gone without a word, in this boot (`kill -9`, a crash).
-        case processGone
-        /// It was written in an earlier boot (a power cut, a reboot).
-        case earlierBoot
+// The executable's side of kept records: placed on this boot's clock by `ResumePlan`, listed by
+// `status` beside the running timers and forgotten by `cancel LABEL` (a live writer is judged by
+// `Recover`).
 
-        /// For the table: `ended by SIGTERM`, `process gone`, `earlier boot`.
-        var text: String {
-            switch self {
-            case .signal(let name): "ended by \(name)"
-            case .processGone: "process gone"
-            case .earlierBoot: "earlier boot"
-            }
-        }
-
-        /// For JSON: `SIGTERM`, `gone`, `reboot`.
-        var word: String {
-            switch self {
-            case .signal(let name): name
-            case .processGone: "gone"
-            case .earlierBoot: "reboot"
-            }
-        }
-    }
-
-    /// The timer's label.
-    var label: String
-    /// The record's file name in the state folder (`tea.timer`).
-    var name: String
-    /// The process that last wrote it.
-    var pid: Int32
-    /// The state it was in (`counting`, `paused`, `snoozed`, `ringing`).
-    var state: String
-    var ending: Ending
-    /// The time left at `now`: the deadline ahead, or a paused timer's time left; zero when overdue.
-    var remaining: Duration
-    /// How long ago the deadline passed at `now`; nil when it has not (or the timer is paused).
-    var overdue: Duration?
-    /// The deadline as milliseconds since the Unix epoch; nil while paused.
-    var deadlineUnixMilliseconds: Int64?
-
-    /// Describes `record`.
+extension KeptRecord {
+    /// Describes `record`, placed on this boot's clock by ``ResumePlan``.
+    ///
+    /// Pure but for reading the clocks through ``ResumePlan``.
     /// - Parameters:
     ///   - record: The record as read.
     ///   - name: Its file name.
@@ -67,16 +23,9 @@ struct KeptRecord: Equatable {
         wall: WallInstant = AlarmRecovery.wallNow()
     ) {
         let plan = ResumePlan(record: record, bootID: bootID)
-        (label, self.name, pid, state) = (record.label, name, record.pid, record.state.rawValue)
-        ending =
-            plan.afterReboot ? .earlierBoot : record.ended.map(Ending.signal) ?? .processGone
-        overdue = plan.overdue(at: now, wall: wall)
-        if let deadline = plan.deadline {
-            remaining = overdue == nil ? now.duration(to: deadline) : .zero
-        } else {
-            remaining = record.remaining ?? record.total
-        }
-        deadlineUnixMilliseconds = record.deadlineUnixNanoseconds.map { $0 / 1_000_000 }
+        self.init(
+            record: record, name: name, afterReboot: plan.afterReboot, deadline: plan.deadline,
+            overdue: plan.overdue(at: now, wall: wall), now: now)
     }
 
     /// The kept records in `store`.

@@ -1,6 +1,5 @@
 import Glibc
-import TimerEngine
-import TimerText
+package import TimerText
 
 /// Brings an alarm at a time back from its record (`eggtimer recover` after a reboot or a `kill
 /// -9`): its occurrence resolved again, and for a series the occurrences that passed while nothing
@@ -8,13 +7,13 @@ import TimerText
 /// `--ring-for` (else an hour); otherwise the next one ahead is armed (``MissedOccurrences``).
 ///
 /// Pure but for the zone (``LocalTimeResolver``); the wall clock is passed in.
-struct AlarmRecovery: Equatable {
+package struct AlarmRecovery: Equatable {
     /// The alarm to start (an occurrence already due rings at once).
-    var schedule: AlarmSchedule
+    package var schedule: AlarmSchedule
     /// Whether the armed occurrence has passed and rings at once.
-    var ringsNow: Bool
+    package var ringsNow: Bool
     /// One line on the occurrences missed; nil when none were.
-    var missedNote: String?
+    package var missedNote: String?
 
     /// Plans the recovery of `record` at `now`.
     /// - Parameters:
@@ -24,7 +23,7 @@ struct AlarmRecovery: Equatable {
     ///   - resolver: The local time zone.
     ///
     /// Nil when the record's schedule cannot be read back.
-    init?(_ record: ScheduleRecord, window: Duration?, now: WallInstant, resolver: LocalTimeResolver) {
+    package init?(_ record: ScheduleRecord, window: Duration?, now: WallInstant, resolver: LocalTimeResolver) {
         guard var schedule = AlarmSchedule(restoring: record, now: now, resolver: resolver) else { return nil }
         guard let recurrence = schedule.recurrence, schedule.occurrence.instant <= now else {
             (self.schedule, ringsNow, missedNote) = (schedule, schedule.occurrence.instant <= now, nil)
@@ -54,7 +53,7 @@ struct AlarmRecovery: Equatable {
     /// The wall clock now, for a process that starts the recovery.
     ///
     /// C: `clock_gettime(CLOCK_REALTIME)`.
-    static func wallNow() -> WallInstant {
+    package static func wallNow() -> WallInstant {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return WallInstant(unixNanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))

@@ -5,7 +5,6 @@ import TimerCore
 import TimerModel
 
 @testable import TimerEngine
-@testable import eggtimer
 
 /// Whether the timer's record changes (issue 23): a pure decision, then a step the session
 /// carries out (``RecordKeeper/plan(_:schedule:recoveredDeadline:offset:clock:)``, ``RecordKeeper/perform(_:)``).

@@ -1,10 +1,9 @@
-import AlarmAudio
+package import AlarmAudio
 import Glibc
 import SystemKit
-import TimerCore
-import TimerEngine
-import TimerModel
-import TimerText
+package import TimerCore
+package import TimerModel
+package import TimerText
 
 /// Keeps this process's timer record (``TimerRecord``) in step with its controller: written when
 /// a timer starts and whenever its deadline or state changes, removed when it ends; kept when
@@ -13,22 +12,22 @@ import TimerText
 /// ``update(_:schedule:recoveredDeadline:clock:)`` runs once per loop round and compares a small snapshot, so an unchanged
 /// timer costs two clock reads and no I/O. A write blocks for an `fsync` (see ``RecordStore``).
 /// Owned by the event loop's thread.
-struct RecordKeeper {
+package struct RecordKeeper {
     /// What the record says that can change while the timer runs.
-    struct Snapshot: Equatable {
-        var label: String
-        var kind: TimerRecord.Kind
-        var total: Duration
-        var state: TimerRecord.State
-        var deadline: ContinuousClock.Instant?
-        var left: Duration?
+    package struct Snapshot: Equatable {
+        package var label: String
+        package var kind: TimerRecord.Kind
+        package var total: Duration
+        package var state: TimerRecord.State
+        package var deadline: ContinuousClock.Instant?
+        package var left: Duration?
         /// An alarm at a time's schedule.
-        var schedule: ScheduleRecord?
+        package var schedule: ScheduleRecord?
     }
 
     private let store: RecordStore
     /// This process's record file name (from its control socket's label).
-    let name: String
+    package let name: String
     private let alarm: TimerRecord.Alarm
     /// The broker options to record (``recordedBus(_:)``); nil without `--mqtt`.
     private let bus: BusOptions?
@@ -54,45 +53,26 @@ struct RecordKeeper {
     /// process's own record is written.
     private var takeover: String?
     private var warned = false
+    /// Says a warning on one line (the executable's standard error).
+    private let warn: (String) -> Void
 
-    /// A keeper for the process labelled `label`, or nil (said once on standard error) when no
-    /// state folder can be had: the timer then runs but will not survive a restart.
+    /// A keeper writing `name` in `store` (the executable's `open(label:options:resumedFrom:)`
+    /// makes one for this process; a test passes a store with an injected write failure).
     /// - Parameters:
-    ///   - label: The control socket's label.
-    ///   - options: The command line (the alarm options are recorded).
-    ///   - resumedFrom: The record this process was started from, if any.
-    /// - Returns: The keeper, which writes nothing until ``update(_:schedule:recoveredDeadline:clock:)``.
-    static func open(label: String, options: Options, resumedFrom: String?) -> RecordKeeper? {
-        guard let store = RecordStore.current(), let bootID = BootClock.bootID() else {
-            printError(
-                "eggtimer: warning: no state folder (set XDG_STATE_HOME or HOME); the timer will not survive a restart")
-            return nil
-        }
-        do { try store.prepare() } catch {
-            printError("eggtimer: warning: \(error); the timer will not survive a restart")
-            return nil
-        }
-        let alarm = TimerRecord.Alarm(
-            device: options.device, fallbackDevice: options.fallback, sound: options.soundPath.map(absoluteSound),
-            loops: options.loops,
-            ringFor: options.ringFor,
-            volume: options.volume, ramp: options.ramp, onDone: options.onDone, say: options.say,
-            announce: options.announce == true, voice: options.voice)
-        let name = RecordStore.fileName(label: label)
-        let takeover = resumedFrom.flatMap { $0 == store.folder + "/" + name ? nil : $0 }
-        return RecordKeeper(
-            store: store, name: name, alarm: alarm, bus: recordedBus(options.bus), presets: options.presets,
-            bootID: bootID, takeover: takeover)
-    }
-
-    /// A keeper writing `name` in `store` (``open(label:options:resumedFrom:)`` makes one for
-    /// this process; a test passes a store with an injected write failure).
-    init(
+    ///   - store: The state folder.
+    ///   - name: The record's file name (``RecordStore/fileName(label:)``).
+    ///   - alarm: The options that ring the timer, as recorded.
+    ///   - bus: The broker options to record (``recordedBus(_:)``); nil without `--mqtt`.
+    ///   - presets: The presets, for an egg's title.
+    ///   - bootID: This boot's id.
+    ///   - takeover: The record this process was resumed from, when it has another name.
+    ///   - warn: Says a warning on one line (standard error); a failed write is said once.
+    package init(
         store: RecordStore, name: String, alarm: TimerRecord.Alarm, bus: BusOptions?, presets: [Preset],
-        bootID: String, takeover: String? = nil
+        bootID: String, takeover: String? = nil, warn: @escaping (String) -> Void = { _ in }
     ) {
-        (self.store, self.name, self.alarm, self.bus, self.presets, self.bootID, self.takeover) =
-            (store, name, alarm, bus, presets, bootID, takeover)
+        (self.store, self.name, self.alarm, self.bus, self.presets, self.bootID, self.takeover, self.warn) =
+            (store, name, alarm, bus, presets, bootID, takeover, warn)
     }
 
     /// The broker options as a record keeps them.
@@ -102,7 +82,7 @@ struct RecordKeeper {
     /// password is never in them.
     /// - Parameter bus: The command line's (and config file's) MQTT options.
     /// - Returns: nil without `--mqtt`.
-    static func recordedBus(_ bus: BusOptions) -> BusOptions? {
+    package static func recordedBus(_ bus: BusOptions) -> BusOptions? {
         guard bus.url != nil else { return nil }
         var recorded = bus
         recorded.node = bus.nodeName
@@ -112,13 +92,13 @@ struct RecordKeeper {
     }
 
     /// `path` made absolute against the working folder (``absoluteBytes(_:)``).
-    static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         String(decoding: absoluteBytes(Array(path.utf8)), as: UTF8.self)
     }
 
     /// The sound file made absolute against the working folder, its bytes kept as they are: a
     /// timer recovered by `eggtimer recover` runs in another folder.
-    static func absoluteSound(_ path: SoundFilePath) -> SoundFilePath {
+    package static func absoluteSound(_ path: SoundFilePath) -> SoundFilePath {
         SoundFilePath(bytes: absoluteBytes(path.bytes))
     }
 
@@ -141,7 +121,7 @@ struct RecordKeeper {
     ///   - recoveredDeadline: A countdown recovered after a reboot, while it follows it: its
     ///     recorded UTC deadline, kept as it is; nil otherwise.
     ///   - clock: Maps the boot deadline to CLOCK_BOOTTIME nanoseconds.
-    mutating func update(
+    package mutating func update(
         _ timer: TimerSnapshot, schedule: ScheduleRecord?, recoveredDeadline: WallInstant?, clock: MonotonicClock
     ) {
         let step = plan(
@@ -161,7 +141,7 @@ struct RecordKeeper {
     ///     (``WallClock/offset()``).
     ///   - clock: Maps the boot deadline to CLOCK_BOOTTIME nanoseconds.
     /// - Returns: The step for ``perform(_:)``; nil when the record is as it should be.
-    func plan(
+    package func plan(
         _ timer: TimerSnapshot, schedule: ScheduleRecord?, recoveredDeadline: WallInstant?, offset: Int64,
         clock: MonotonicClock
     ) -> Step? {
@@ -190,7 +170,7 @@ struct RecordKeeper {
     /// Carries out what ``plan(_:schedule:recoveredDeadline:offset:clock:)`` asked for: blocks for
     /// the write's `fsync`; a failed write is said once on standard error and tried again next round.
     /// - Parameter step: The write or the removal.
-    mutating func perform(_ step: Step) {
+    package mutating func perform(_ step: Step) {
         switch step {
         case .remove:
             if mayExist { store.remove(name: name) }
@@ -207,7 +187,7 @@ struct RecordKeeper {
             } catch {
                 written = nil
                 if !warned {
-                    printError("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
+                    warn("eggtimer: warning: cannot record the timer: \(error); it will not survive a restart")
                 }
                 warned = true
             }
@@ -220,7 +200,7 @@ struct RecordKeeper {
     ///   nil to remove it.
     /// - Returns: Whether a record stays behind for `eggtimer recover`.
     @discardableResult
-    mutating func end(keepingFor signal: String?) -> Bool {
+    package mutating func end(keepingFor signal: String?) -> Bool {
         if let signal {
             // The last record written stays (an older one if a later write failed): say why.
             guard mayExist, var record = writtenRecord else { return false }
@@ -239,7 +219,7 @@ struct RecordKeeper {
     ///   - timer: The round's snapshot.
     ///   - schedule: An alarm at a time's schedule as recorded; nil for none.
     /// - Returns: The record's changing part; nil in the menu and once the timer is over.
-    static func snapshot(_ timer: TimerSnapshot, schedule: ScheduleRecord?) -> Snapshot? {
+    package static func snapshot(_ timer: TimerSnapshot, schedule: ScheduleRecord?) -> Snapshot? {
         let state: TimerRecord.State
         switch timer.state {
         case .counting: state = .counting

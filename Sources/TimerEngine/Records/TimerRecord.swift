@@ -1,6 +1,5 @@
-import AlarmAudio
+package import AlarmAudio
 import TextCoding
-import TimerEngine
 import TimerModel
 import TimerText
 
@@ -46,16 +45,16 @@ import TimerText
 /// ```
 ///
 /// A value type; encoding and decoding are pure.
-struct TimerRecord: Equatable, Sendable {
+package struct TimerRecord: Equatable, Sendable {
     /// The format this eggtimer writes and reads.
-    static let formatVersion = 1
+    package static let formatVersion = 1
     /// The first line of every record of ``formatVersion``.
-    static let header = "eggtimer-record \(formatVersion)"
+    package static let header = "eggtimer-record \(formatVersion)"
     /// The largest record read, in bytes (a real one is under 1 KiB).
-    static let maximumBytes = 16384
+    package static let maximumBytes = 16384
 
     /// What the timer is for, which sets its title.
-    enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case plain
         /// An egg, by the preset's name (`Soft`).
         case egg(String)
@@ -64,71 +63,83 @@ struct TimerRecord: Equatable, Sendable {
     }
 
     /// The timer's state, named as ``TimerState`` names it.
-    enum State: String, Equatable, Sendable, CaseIterable {
+    package enum State: String, Equatable, Sendable, CaseIterable {
         case counting, paused, snoozed, ringing
     }
 
     /// The options that ring the timer, as given on its command line.
-    struct Alarm: Equatable, Sendable {
-        var device = "default"
+    package struct Alarm: Equatable, Sendable {
+        package var device: String
         /// `--fallback-device`; nil for none (records written before it read as none).
-        var fallbackDevice: String?
-        var sound: SoundFilePath?
-        var loops: Int?
-        var ringFor: Duration?
+        package var fallbackDevice: String?
+        package var sound: SoundFilePath?
+        package var loops: Int?
+        package var ringFor: Duration?
         /// 0–100 as read (records written before issue 37 may hold less than the floor, 10;
         /// ``Resume`` raises it to the floor).
-        var volume = 100
+        package var volume: Int
         /// As read, up to the longest duration (``Resume`` cuts it to 60 s).
-        var ramp: Duration?
-        var onDone: String?
+        package var ramp: Duration?
+        package var onDone: String?
         /// `--say`'s text; nil for none.
-        var say: String?
+        package var say: String?
         /// `--announce`.
-        var announce = false
+        package var announce: Bool
         /// `--voice`; nil for espeak-ng's default.
-        var voice: String?
+        package var voice: String?
+
+        /// The options as given; each left out is as when not given (device `default`, the
+        /// shipped sound, until acknowledged, volume 100, no ramp, no command, no speech).
+        package init(
+            device: String = "default", fallbackDevice: String? = nil, sound: SoundFilePath? = nil, loops: Int? = nil,
+            ringFor: Duration? = nil, volume: Int = 100, ramp: Duration? = nil, onDone: String? = nil,
+            say: String? = nil, announce: Bool = false, voice: String? = nil
+        ) {
+            (self.device, self.fallbackDevice, self.sound, self.loops, self.ringFor, self.volume) =
+                (device, fallbackDevice, sound, loops, ringFor, volume)
+            (self.ramp, self.onDone, self.say, self.announce, self.voice) = (ramp, onDone, say, announce, voice)
+        }
     }
 
-    var label: String
-    var kind: Kind
+    package var label: String
+    package var kind: Kind
     /// The full length, including `+`/`-` adjustments; more than zero.
-    var total: Duration
-    var state: State
+    package var total: Duration
+    package var state: State
     /// The deadline as CLOCK_BOOTTIME nanoseconds; nil when paused.
-    var deadlineBootNanoseconds: Int64?
+    package var deadlineBootNanoseconds: Int64?
     /// The deadline as Unix time in nanoseconds (UTC); nil when paused.
-    var deadlineUnixNanoseconds: Int64?
+    package var deadlineUnixNanoseconds: Int64?
     /// The time left; set when paused, nil otherwise.
-    var remaining: Duration?
+    package var remaining: Duration?
     /// The kernel's boot id when written: whether the boot clock still counts from the same boot.
-    var bootID: String
-    var pid: Int32
+    package var bootID: String
+    package var pid: Int32
     /// When ``pid`` started (`/proc/PID/stat` field 22, clock ticks after boot): in the same boot
     /// a live process with the pid is the writer only if it started then (pids are reused).
     ///
     /// Its key (`pid_start`) came later in version 1; nil in an older record.
-    var pidStart: UInt64? = nil
-    var alarm = Alarm()
+    package var pidStart: UInt64? = nil
+    package var alarm = Alarm()
     /// An alarm at a time (`eggtimer at`): its occurrence, local time and `--every`; nil for a
     /// countdown.
     ///
     /// Its keys (`alarm_unix_ns`, `alarm_date`, `alarm_time`, `every`) came later in
     /// version 1: an older eggtimer ignores them and recovers the alarm as a plain countdown.
-    var schedule: ScheduleRecord?
+    package var schedule: ScheduleRecord?
     /// The broker the timer joined (`--mqtt` and its options); nil without `--mqtt`.
     ///
     /// Its keys (`mqtt`, `mqtt_*`) came later in version 1: an older eggtimer ignores them and
     /// recovers the timer without MQTT. Holds no password, only where one is read from.
-    var bus: BusOptions?
+    package var bus: BusOptions?
     /// The signal that ended the process and kept the record (`SIGTERM`), written as it ends;
     /// nil while it runs, or when it never got to say (`kill -9`, a power cut).
     ///
     /// Key `ended`, added later in version 1: an older eggtimer ignores it.
-    var ended: String?
+    package var ended: String?
 
     /// The record as file content, ending with a newline.
-    var text: String {
+    package var text: String {
         var lines = [Self.header]
         func add(_ key: String, _ value: String?) { if let value { lines.append(key + "=" + value) } }
         func addText(_ key: String, _ value: String?) {

@@ -1,7 +1,7 @@
 import Testing
 import TimerModel
 
-@testable import eggtimer
+@testable import TimerEngine
 
 /// The record's changing part as a function of the one snapshot (issue 22): snapshot → what the
 /// record says.

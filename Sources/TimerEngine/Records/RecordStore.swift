@@ -12,34 +12,34 @@ import Glibc
 ///
 /// Blocking file I/O (an `fsync` takes a few milliseconds on a disk, more on an SD card); call it
 /// where that is acceptable. Any thread; one store per caller.
-struct RecordStore {
+package struct RecordStore {
     /// The folder's path (absolute).
-    let folder: String
+    package let folder: String
     /// A seam for tests: asked before each write's bytes go out, an errno it returns fails the
     /// write there (ENOSPC for a full disk), after the temporary file was made; nil: none.
-    var injectedWriteError: (() -> Int32?)?
+    package var injectedWriteError: (() -> Int32?)?
 
     /// A store over `folder` (absolute); nothing is touched until used.
-    init(folder: String, injectedWriteError: (() -> Int32?)? = nil) {
+    package init(folder: String, injectedWriteError: (() -> Int32?)? = nil) {
         (self.folder, self.injectedWriteError) = (folder, injectedWriteError)
     }
 
     /// The file name suffix of records.
-    static let suffix = ".timer"
+    package static let suffix = ".timer"
 
     /// The folder for this environment (pure).
     /// - Parameters:
     ///   - stateHome: `$XDG_STATE_HOME`, used when absolute.
     ///   - home: `$HOME`, or the password database's home folder.
     /// - Returns: The path, or nil when neither is known.
-    static func path(stateHome: String?, home: String?) -> String? {
+    package static func path(stateHome: String?, home: String?) -> String? {
         if let stateHome, stateHome.hasPrefix("/") { return stateHome + "/eggtimer" }
         if let home, home.hasPrefix("/") { return (home == "/" ? "" : home) + "/.local/state/eggtimer" }
         return nil
     }
 
     /// The store for this process's environment and user, or nil when no home folder is known.
-    static func current() -> RecordStore? {
+    package static func current() -> RecordStore? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         var home = variable("HOME")
         if home?.hasPrefix("/") != true, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
@@ -49,13 +49,13 @@ struct RecordStore {
     }
 
     /// The record file's name for a timer whose control socket is labelled `label`.
-    static func fileName(label: String) -> String { ControlServer.socketName(for: label) + suffix }
+    package static func fileName(label: String) -> String { ControlServer.socketName(for: label) + suffix }
 
     /// Creates the folder (and missing parents, mode 0700) and checks that it is safe.
     /// - Throws: ``RecordError/system(call:path:code:)`` when it cannot be made,
     ///   ``RecordError/unsafeFolder(path:reason:)`` when it is not a private folder of this user's.
     /// C: `mkdir`, `lstat`.
-    func prepare() throws(RecordError) {
+    package func prepare() throws(RecordError) {
         var partial = ""
         for component in folder.split(separator: "/") {
             partial += "/" + component
@@ -66,7 +66,7 @@ struct RecordStore {
 
     /// Checks that the folder exists and is safe.
     /// - Throws: As ``prepare()``; `.system` with ENOENT when it does not exist.
-    func check() throws(RecordError) {
+    package func check() throws(RecordError) {
         do {
             try RuntimeFolder.check(folder)
         } catch .unsafeFolder(let path, let reason) {
@@ -81,13 +81,15 @@ struct RecordStore {
     /// Replaces (or creates) the record `name` with `record`, atomically and durably.
     /// - Throws: ``RecordError/system(call:path:code:)``; the temporary file is removed.
     /// C: `open`, `write`, `fsync`, `rename`.
-    func write(_ record: TimerRecord, name: String) throws(RecordError) { try write(text: record.text, name: name) }
+    package func write(_ record: TimerRecord, name: String) throws(RecordError) {
+        try write(text: record.text, name: name)
+    }
 
     /// Replaces (or creates) the file `name` with `text`, atomically and durably, mode 0600 (as
     /// records are; the kitchen's paired devices too).
     /// - Throws: ``RecordError/system(call:path:code:)``; the temporary file is removed.
     /// C: `open`, `write`, `fsync`, `rename`.
-    func write(text: String, name: String) throws(RecordError) {
+    package func write(text: String, name: String) throws(RecordError) {
         let path = folder + "/" + name
         let temporary = folder + "/." + name + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -117,7 +119,7 @@ struct RecordStore {
     /// - Returns: The errno when the file could not be removed (a read-only folder: EROFS, EACCES);
     ///   nil when it was, or was not there.
     @discardableResult
-    func remove(name: String) -> Int32? {
+    package func remove(name: String) -> Int32? {
         if unlink(folder + "/" + name) == 0 {
             syncFolder()
             return nil
@@ -138,7 +140,7 @@ struct RecordStore {
     /// Reads and parses the record file `path`, which must be a regular file of this user's.
     /// - Throws: ``RecordError``: `.system` (missing, unreadable), `.foreign`, `.corrupt`,
     ///   `.unknownVersion`. C: `open`, `fstat`, `read`.
-    static func read(path: String) throws(RecordError) -> TimerRecord {
+    package static func read(path: String) throws(RecordError) -> TimerRecord {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .system(call: "open", path: path, code: errno) }
         defer { close(fd) }
@@ -161,12 +163,12 @@ struct RecordStore {
     /// The record files' names (`*.timer`, not hidden), sorted.
     ///
     /// C: `opendir`, `readdir`.
-    func names() -> [String] {
+    package func names() -> [String] {
         entries().filter { $0.hasSuffix(Self.suffix) && !$0.hasPrefix(".") && $0.count > Self.suffix.count }.sorted()
     }
 
     /// Removes temporary files left by a process that died while writing (its pid is gone).
-    func removeAbandonedTemporaries() {
+    package func removeAbandonedTemporaries() {
         for name in entries() where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let parts = name.dropLast(4).split(separator: ".")
             if let pid = parts.last.flatMap({ Int32($0) }), kill(pid, 0) != 0, errno == ESRCH {

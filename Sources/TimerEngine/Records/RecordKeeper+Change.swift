@@ -3,7 +3,7 @@
 
 extension RecordKeeper {
     /// What the record needs this round.
-    enum Change: Equatable {
+    package enum Change: Equatable {
         /// The file says what it should (or the timer is over: ``end(keepingFor:)`` settles it).
         case unchanged
         /// Write (or rewrite) the record.
@@ -13,7 +13,7 @@ extension RecordKeeper {
     }
 
     /// A record write or removal that ``RecordKeeper/perform(_:)`` carries out.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// Write `record`, which says `snapshot`, made at the wall clock `offset` (nanoseconds).
         case write(TimerRecord, Snapshot, offset: Int64)
         /// Remove the record, if one may exist.
@@ -21,7 +21,7 @@ extension RecordKeeper {
     }
 
     /// How far the wall clock's offset may move before the record's UTC deadline is rewritten.
-    static let offsetTolerance: Int64 = 1_000_000_000
+    package static let offsetTolerance: Int64 = 1_000_000_000
 
     /// Whether the record must change: written when `snapshot` differs from what the file holds
     /// (or the last write failed) or the wall clock stepped more than ``offsetTolerance`` since;
@@ -34,7 +34,7 @@ extension RecordKeeper {
     ///   - writtenOffset: The offset when the file was written, in nanoseconds.
     ///   - final: Whether the timer is over (done, cancelled, missed).
     /// - Returns: The change.
-    static func change(
+    package static func change(
         to snapshot: Snapshot?, written: Snapshot?, mayExist: Bool, offset: Int64, writtenOffset: Int64,
         final: Bool = false
     ) -> Change {

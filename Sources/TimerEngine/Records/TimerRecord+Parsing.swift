@@ -1,16 +1,15 @@
 import AlarmAudio
 import HouseBus
-import TextCoding
+package import TextCoding
 import TimerCore
-import TimerEngine
-import TimerText
+package import TimerText
 
 extension TimerRecord {
     /// Reads a record from a file's content (see ``TimerRecord`` for the format).
     /// - Parameter content: The file's bytes.
     /// - Throws: ``RecordError/unknownVersion(_:)`` when the first line is not ``header``;
     ///   ``RecordError/corrupt(line:reason:)`` naming the first bad line or the missing key.
-    init(parsing content: [UInt8]) throws(RecordError) {
+    package init(parsing content: [UInt8]) throws(RecordError) {
         guard content.count <= Self.maximumBytes else {
             throw .corrupt(line: 0, reason: "larger than \(Self.maximumBytes) bytes")
         }
@@ -35,15 +34,15 @@ extension TimerRecord {
 
     /// The key=value lines of one record, with their line numbers.
     private struct Fields {
-        var values: [String: (value: Substring, line: Int)] = [:]
+        package var values: [String: (value: Substring, line: Int)] = [:]
 
-        func required(_ key: String) throws(RecordError) -> Substring {
+        package func required(_ key: String) throws(RecordError) -> Substring {
             guard let field = values[key] else { throw .corrupt(line: 0, reason: "no '\(key)'") }
             return field.value
         }
 
         /// `key=text`, or `key_hex=` decoded as UTF-8.
-        func text(_ key: String) throws(RecordError) -> String? {
+        package func text(_ key: String) throws(RecordError) -> String? {
             if let field = values[key] { return String(field.value) }
             guard let field = values[key + "_hex"] else { return nil }
             guard let bytes = Hex.bytes(field.value), let text = String(validating: bytes, as: UTF8.self)
@@ -52,7 +51,7 @@ extension TimerRecord {
         }
 
         /// A decimal integer within `range`, or nil when absent.
-        func integer(_ key: String, in range: ClosedRange<Int64>) throws(RecordError) -> Int64? {
+        package func integer(_ key: String, in range: ClosedRange<Int64>) throws(RecordError) -> Int64? {
             guard let field = values[key] else { return nil }
             guard field.value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }), let number = Int64(field.value),
                 range.contains(number)
@@ -65,7 +64,7 @@ extension TimerRecord {
         }
 
         /// Nanoseconds within `(positive ? 1 : 0)...limit`, or nil when absent.
-        func duration(_ key: String, positive: Bool = true, atMost limit: Int64 = TimerRecord.nanosecondsLimit)
+        package func duration(_ key: String, positive: Bool = true, atMost limit: Int64 = TimerRecord.nanosecondsLimit)
             throws(RecordError) -> Duration?
         {
             try integer(key, in: (positive ? 1 : 0)...limit).map { .nanoseconds($0) }
@@ -128,14 +127,16 @@ extension TimerRecord {
     /// It bounds a `total_ns`, a deadline on either clock and an `alarm_unix_ns`: any two of them add or subtract without overflowing `Int64`,
     /// and a Unix time this large (2096) is still a `WallInstant`. A record with a larger one, or a
     /// negative one, is corrupt, as eggtimer never writes it.
-    static let nanosecondsLimit: Int64 = 4_000_000_000_000_000_000
+    package static let nanosecondsLimit: Int64 = 4_000_000_000_000_000_000
 
     /// The longest `remaining_ns`, `ring_for_ns` and `ramp_ns`, in nanoseconds: the longest duration
     /// (999:59:59), beyond which no countdown's time left and no option goes.
-    static let longestNanoseconds = DurationParser.maximum.nanoseconds
+    package static let longestNanoseconds = DurationParser.maximum.nanoseconds
 
     /// The last `alarm_date` a record may name: the day before the one holding ``nanosecondsLimit``.
-    static var latestDate: CivilDate { CivilDate(daysSinceEpoch: Int(nanosecondsLimit / 86_400_000_000_000) - 1) }
+    package static var latestDate: CivilDate {
+        CivilDate(daysSinceEpoch: Int(nanosecondsLimit / 86_400_000_000_000) - 1)
+    }
 
     /// The `mqtt` and `mqtt_*` keys; nil when there is no `mqtt`.
     ///
@@ -149,7 +150,7 @@ extension TimerRecord {
         }
         var bus = BusOptions(url: url)
         bus.node = try fields.text("mqtt_node")
-        if let node = bus.node, !Options.isValidLabel(node) {
+        if let node = bus.node, !ValueRule.isValidLabel(node) {
             throw .corrupt(line: line("mqtt_node"), reason: "'mqtt_node' is not a node name")
         }
         if let prefix = try fields.text("mqtt_prefix") {
@@ -199,7 +200,7 @@ extension TimerRecord {
         alarm.device = device
         if let fallback = try fields.text("fallback_device") {
             // As the command line takes it (a hand-made record must not carry more).
-            guard (try? Options.deviceName(.key("fallback_device"), fallback)) != nil else {
+            guard ValueRule.deviceNameProblem(fallback) == nil else {
                 throw .corrupt(line: 0, reason: "'fallback_device' is no device name")
             }
             alarm.fallbackDevice = fallback
@@ -210,13 +211,13 @@ extension TimerRecord {
             }
             alarm.sound = SoundFilePath(bytes: bytes)
         }
-        alarm.loops = try fields.integer("loops", in: 1...Int64(Options.countLimit)).map { Int($0) }
+        alarm.loops = try fields.integer("loops", in: 1...Int64(ValueRule.countLimit)).map { Int($0) }
         alarm.ringFor = try fields.duration("ring_for_ns", atMost: longestNanoseconds)
         alarm.volume = Int(try fields.integer("volume", in: 0...100) ?? 100)
         alarm.ramp = try fields.duration("ramp_ns", atMost: longestNanoseconds)
         alarm.onDone = try fields.text("on_done")
         if let say = try fields.text("say") {
-            guard Options.isValidSay(say) else { throw .corrupt(line: 0, reason: "'say' is no line to speak") }
+            guard ValueRule.isValidSay(say) else { throw .corrupt(line: 0, reason: "'say' is no line to speak") }
             alarm.say = say
         }
         if let field = fields.values["announce"] {
@@ -224,7 +225,7 @@ extension TimerRecord {
             alarm.announce = true
         }
         if let field = fields.values["voice"] {
-            guard Options.isValidVoice(String(field.value)) else {
+            guard ValueRule.isValidVoice(String(field.value)) else {
                 throw .corrupt(line: field.line, reason: "'voice' is no voice name")
             }
             alarm.voice = String(field.value)
