@@ -86,12 +86,19 @@ let package = Package(
             name: "TimerEngine",
             dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
+        // The event loop and its sources: one `ppoll` over `LoopSource`s (generic over the caller's
+        // event type, so it knows no timer), the boot- and wall-clock timers, the signalfd, child
+        // and folder watches, and the control sockets' one connection pool with the timer's inbox
+        // and watchers. Sees SystemKit, ControlChannel and the pure TimerModel and TimerText.
+        .target(
+            name: "EventLoop", dependencies: ["ControlChannel", "SystemKit", "TimerModel", "TimerText"],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
-                "Speech", "SystemKit", "TextCoding", "WebServer",
+                "TimerEngine", "EventLoop", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus",
+                "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The phone page's files and the man page's roff source (a link to dist/eggtimer.1.in),
             // compiled in as byte arrays (`PackageResources`): embedInCode generates no Bundle
@@ -118,6 +125,10 @@ let package = Package(
                 "HouseBus", "SystemKit", "TextCoding",
             ],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "EventLoopTests",
+            dependencies: ["EventLoop", "ControlChannel", "SystemKit", "TestSupport", "TimerModel", "TimerText"],
+            swiftSettings: strictSettings),
         .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -130,8 +141,9 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
-                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TimerCore", "TimerModel", "TimerText",
+                "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
+                "WebServer",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 
 /// Starts a timer as a shell would, detached: this same binary (`/proc/self/exe`) with a
 /// start request's arguments, in a session of its own, standard input on /dev/null, standard

@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import SystemKit
 import TimerEngine
 
 // The link's broker connection: the client with its Last Will and subscriptions, made once at
