@@ -67,25 +67,27 @@ package final class ControlInbox: LoopSource {
             guard let revents = ready.first(where: { $0.descriptor == watcher.fd })?.revents else { continue }
             watchers.ready(watcher.id, revents: revents)
         }
-        pool.service(ready, at: now, handOver: { watchers.add($0, $1) }) { id, line in
-            guard let request = ControlRequest(line: line) else {
-                return .reply("error\tnot a request of \(ControlRequest.protocolName)")
-            }
-            switch request {
-            case .start, .pair, .unpair:
-                // Only the kitchen starts timers and pairs devices (its own socket); a timer says
-                // so in one line.
-                return .reply(
-                    request == .pair || request == .unpair
-                        ? "error\ta timer pairs no devices: pairing is the kitchen's request"
-                        : "error\ta timer starts no timers: start is the kitchen's request")
-            case .watch:
-                return .handOver
-            case .command(let command):
-                events.append(Request(command: command, connection: id))
-                return .answering
-            }
-        }
+        pool.service(
+            ready, at: now, handOver: { watchers.add($0, $1) },
+            request: { id, line in
+                guard let request = ControlRequest(line: line) else {
+                    return .reply("error\tnot a request of \(ControlRequest.protocolName)")
+                }
+                switch request {
+                case .start, .pair, .unpair:
+                    // Only the kitchen starts timers and pairs devices (its own socket); a timer says
+                    // so in one line.
+                    return .reply(
+                        request == .pair || request == .unpair
+                            ? "error\ta timer pairs no devices: pairing is the kitchen's request"
+                            : "error\ta timer starts no timers: start is the kitchen's request")
+                case .watch:
+                    return .handOver
+                case .command(let command):
+                    events.append(Request(command: command, connection: id))
+                    return .answering
+                }
+            })
     }
 
     /// Sends the timer's status `line` to the watchers that have not had it (the time left aside).

@@ -48,7 +48,8 @@ package final class ControlPool {
     ///   - connectionLimit: How many connections may be open at once, at least 1.
     ///   - idleLimit: How long a connection may take to send its request.
     ///   - acceptBatch: How many connections one round accepts at most, at least 1.
-    package init(server: ControlServer, connectionLimit: Int, idleLimit: Duration = .seconds(2), acceptBatch: Int = 64) {
+    package init(server: ControlServer, connectionLimit: Int, idleLimit: Duration = .seconds(2), acceptBatch: Int = 64)
+    {
         precondition(connectionLimit > 0 && acceptBatch > 0)
         self.server = server
         (self.connectionLimit, self.idleLimit, self.acceptBatch) = (connectionLimit, idleLimit, acceptBatch)

@@ -41,6 +41,7 @@ package final class FolderWatch: LoopSource {
     package var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
 
     /// Reads the queued events (up to ``readsPerRound`` reads) and says each file's name.
+    ///
     /// Each name is an event; nil for a full kernel queue.
     package func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into events: inout [String?]) {
         var buffer = [UInt8](repeating: 0, count: 4096)

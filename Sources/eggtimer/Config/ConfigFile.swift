@@ -113,7 +113,8 @@ struct ConfigFile: Equatable {
             throw ConfigError(file: location.name, "cannot read it: \(error.text)")
         }
         guard contents.count <= sizeLimit else {
-            throw ConfigError(file: location.name, "is longer than \(sizeLimit / 1024) KiB; a config file is a few lines")
+            throw ConfigError(
+                file: location.name, "is longer than \(sizeLimit / 1024) KiB; a config file is a few lines")
         }
         return ConfigFile(location: location, contents: contents)
     }

@@ -36,7 +36,8 @@ final class KitchenInbox: LoopSource {
         let folder = Self.folder(in: runtime)
         try RuntimeFolder.prepare(folder)
         pool = ControlPool(
-            server: try ControlServer(folder: folder, label: KitchenCore.ownLabel), connectionLimit: Self.connectionLimit,
+            server: try ControlServer(folder: folder, label: KitchenCore.ownLabel),
+            connectionLimit: Self.connectionLimit,
             idleLimit: Self.idleLimit, acceptBatch: Self.acceptBatch)
     }
 
