@@ -110,11 +110,18 @@ let package = Package(
             // generates no Bundle accessor and imports no Foundation, unlike `.process`/`.copy`.
             resources: [.embedInCode("page")],
             swiftSettings: shippedSettings),
+        // The event loop and its sources: one `ppoll` over `LoopSource`s (generic over the caller's
+        // event type, so it knows no timer), the boot- and wall-clock timers, the signalfd, child
+        // and folder watches, and the control sockets' one connection pool with the timer's inbox
+        // and watchers. Sees SystemKit, ControlChannel and the pure TimerModel and TimerText.
+        .target(
+            name: "EventLoop", dependencies: ["ControlChannel", "SystemKit", "TimerModel", "TimerText"],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The man page's roff source (a link to dist/eggtimer.1.in), compiled in as a byte
@@ -154,6 +161,10 @@ let package = Package(
         .testTarget(
             name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "EventLoopTests",
+            dependencies: ["EventLoop", "ControlChannel", "SystemKit", "TestSupport", "TimerModel", "TimerText"],
+            swiftSettings: strictSettings),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"],
@@ -165,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TerminalUI", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
                 "KitchenWeb",
             ],

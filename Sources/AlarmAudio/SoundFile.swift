@@ -34,7 +34,7 @@ struct SoundFile: ~Copyable {
         var status = stat()
         let failure =
             fstat(file.rawValue, &status) != 0
-            ? errorText(errno) : Self.notRegularFileKind(mode: status.st_mode).map { "not a regular file (\($0))" }
+            ? errorText(errno) : RegularFile.kind(mode: status.st_mode).map { "not a regular file (\($0))" }
         if let failure { throw .soundNotFound(path: path.description, reason: failure) }  // `file` closes itself
         self.file = file
     }
@@ -52,20 +52,6 @@ struct SoundFile: ~Copyable {
             if bytesRead == 0 { isAtEnd = true }
             chunk.removeLast(limit - bytesRead)
             return chunk
-        }
-    }
-
-    /// What a file that is not a regular file is, in words, for an error message.
-    /// - Parameter mode: `st_mode` from `stat`.
-    /// - Returns: For example "a named pipe"; `nil` for a regular file.
-    private static func notRegularFileKind(mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a named pipe"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFSOCK: "a socket"
-        default: "an unknown kind of file"
         }
     }
 }

@@ -109,17 +109,7 @@ extension KeyDevices {
     }
 
     /// A small file's bytes (up to 4 KiB: a sysfs attribute), or nil when it cannot be read.
-    static func smallFile(_ path: String) -> [UInt8]? {
-        guard let descriptor = try? FileDescriptor.open(Array(path.utf8), O_RDONLY | O_NONBLOCK | O_NOCTTY) else {
-            return nil
-        }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(descriptor.rawValue, &buffer, buffer.count)
-            if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno != EINTR { return nil }
-        }
-    }
+    static func smallFile(_ path: String) -> [UInt8]? { RegularFile.contents(path, limit: 4096) }
 
     /// The node's identity at `path` (links followed), or nil when there is none.
     static func identity(of path: String) -> Identity? {

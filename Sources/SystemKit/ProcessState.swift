@@ -9,15 +9,12 @@ public enum ProcessState {
     /// last `)`.
     /// - Parameter pid: The process.
     /// - Returns: The fields; nil when the process is gone or the file cannot be read.
-    /// C: `open`, `read`.
+    /// C: `open`, `read` (``RegularFile/contents(_:limit:)``).
     public static func statFields(of pid: pid_t) -> [ArraySlice<UInt8>]? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0, let close = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        return buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+        guard let bytes = RegularFile.contents("/proc/\(pid)/stat", limit: 1024),
+            let close = bytes.lastIndex(of: UInt8(ascii: ")"))
+        else { return nil }
+        return bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
     }
 
     /// The state letter of `pid`; nil when the process is gone or the file cannot be read.

@@ -23,15 +23,7 @@ extension BusOptions {
                 description: "option '--mqtt-password-file': cannot read '\(passwordFile)': \(error.reason)")
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        while bytes.count < 65536 {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
-            if chunk[0..<count].contains(UInt8(ascii: "\n")) { break }
-        }
+        let bytes = (try? RegularFile.read(descriptor, limit: 65536)) ?? []
         let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
         return String(decoding: line, as: UTF8.self)
     }

@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import KeyInput
 import SystemKit
@@ -17,11 +18,9 @@ import Testing
     private func changes(_ watch: FolderWatch) -> [String?] {
         var set = [pollfd(fd: watch.pollRequests[0].descriptor, events: Int16(POLLIN), revents: 0)]
         guard (try? pollDescriptors(&set, timeout: .seconds(10))) ?? 0 > 0 else { return [] }
-        var inputs: [TimerEngine.Input] = []
-        watch.service([], at: .now, into: &inputs)
-        return inputs.compactMap { input in
-            if case .fileWritten(let name) = input { name } else { nil }
-        }
+        var names: [String?] = []
+        watch.service([], at: .now, into: &names)
+        return names
     }
 
     /// Reads `devices` until a press comes (10 s at most).

@@ -109,9 +109,9 @@ private let module = "CSystem"
     /// A mechanism and the marks of writing it again, each with its one home (issue 38).
     ///
     /// A second hex table, calendar algorithm, zero-padder, printable rule, percent decoder, spawn
-    /// path or JSON writer in the shipped sources fails here, naming the line. JSON's marks: a
-    /// string escaper's U+2028 or `\u` escapes, and JSON objects written by hand in a string
-    /// literal (`"{\"`, `#"{"`, `\":\(`).
+    /// path, `accept4` call, connection pool or JSON writer in the shipped sources fails here,
+    /// naming the line. JSON's marks: a string escaper's U+2028 or `\u` escapes, and JSON objects
+    /// written by hand in a string literal (`"{\"`, `#"{"`, `\":\(`).
     static let homes: [(mechanism: String, home: String, marks: [String])] = [
         ("hex digits", "/Sources/TextCoding/Hex.swift", ["0123456789abcdef", "0123456789ABCDEF", "func hexValue"]),
         ("civil dates", "/Sources/TextCoding/CivilDate.swift", ["146_097", "146097", "719_468", "719468"]),
@@ -121,9 +121,45 @@ private let module = "CSystem"
             ["0x7F...0x9F", "generalCategory == .control", "value == 0x7F"]
         ),
         ("percent decoding", "/Sources/TextCoding/PercentCoding.swift", ["func percentDecod", "plusIsSpace: Bool"]),
-        ("process spawning", "/Sources/eggtimer/Loop/ChildProcess.swift", ["posix_spawn("]),
+        ("process spawning", "/Sources/SystemKit/ChildProcess.swift", ["posix_spawn("]),
+        ("accepting a connection", "/Sources/SystemKit/SystemCalls.swift", ["accept4("]),
+        (
+            "a control socket's connection pool", "/Sources/EventLoop/ControlPool.swift",
+            ["server.accept()", "dropIdlest"]
+        ),
         ("JSON writing", "/Sources/TextCoding/JSONText.swift", ["0x2028", #""\\u"#, #""{\""#, ##"#"{""##, #"\":\("#]),
     ]
+
+    /// The one home of small-file reads (issue 38): a file that opens a file for reading and
+    /// calls `read(2)` on a descriptor itself is a second bounded file reader.
+    static let fileReaderHome = "/Sources/SystemKit/RegularFile.swift"
+    /// Files that still read for themselves, each with its reason: a stream, not a small file, or
+    /// (issue 38) a reader in a folder another move owns, to switch to ``fileReaderHome`` there.
+    static let fileReaderExceptions: [String: String] = [
+        "/Sources/AlarmAudio/SoundFile.swift": "streams a sound file of any length in chunks to the decoder",
+        "/Sources/eggtimer/Records/RecordStore.swift": "issue 38: the Records move switches it to RegularFile.read",
+        "/Sources/eggtimer/Records/BootClock.swift": "issue 38: the Records move switches it to RegularFile.contents",
+        "/Sources/eggtimer/Records/Recover.swift": "issue 38: the Records move switches it to RegularFile.contents",
+        "/Sources/eggtimer/Web/PairingStore.swift": "issue 38: the Web move switches it to RegularFile.read",
+        "/Sources/eggtimer/Web/WebPage.swift": "issue 38: the Web move switches it to RegularFile.read",
+    ]
+
+    @Test func smallFileReadsHaveOneHome() throws {
+        let reads = ["read(fd,", "read(descriptor", "Glibc.read(", "read(file.rawValue"]
+        var found: [String] = []
+        for file in swiftFiles(under: repositoryRoot + "/Sources") {
+            let name = String(file.dropFirst(repositoryRoot.count))
+            guard name != Self.fileReaderHome, Self.fileReaderExceptions[name] == nil else { continue }
+            let code = readText(file).split(separator: "\n").filter { !$0.drop { $0 == " " }.hasPrefix("//") }
+            guard code.contains(where: { $0.contains("O_RDONLY") }) else { continue }
+            for line in code where reads.contains(where: { line.contains($0) }) && !line.contains("RegularFile.read(") {
+                found.append("\(name): \(line)")
+            }
+        }
+        #expect(found.isEmpty, "a file read outside \(Self.fileReaderHome):\n\(found.joined(separator: "\n"))")
+        let home = readText(repositoryRoot + Self.fileReaderHome)
+        #expect(home.contains("O_RDONLY") && home.contains("Glibc.read("), "the home lost its reader")
+    }
 
     @Test(arguments: homes.map(\.mechanism))
     func eachTextMechanismHasOneHome(mechanism: String) throws {

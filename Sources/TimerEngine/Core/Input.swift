@@ -2,6 +2,7 @@ package import AlarmAudio
 package import ControlChannel
 import Glibc
 package import HouseBus
+package import SystemKit
 package import TimerModel
 
 /// Something that happened, as the event loop hands it to the controller.

@@ -108,15 +108,14 @@ struct ConfigFile: Equatable {
         case S_IFIFO, S_IFSOCK: throw ConfigError(file: location.name, "is not a regular file")
         default: break
         }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while contents.count <= sizeLimit {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw ConfigError(file: location.name, "cannot read it: \(errorText(errno))") }
-            if count == 0 { return ConfigFile(location: location, contents: contents) }
-            contents += chunk[..<count]
+        let contents: [UInt8]
+        do { contents = try RegularFile.read(descriptor, limit: sizeLimit) } catch {
+            throw ConfigError(file: location.name, "cannot read it: \(error.text)")
         }
-        throw ConfigError(file: location.name, "is longer than \(sizeLimit / 1024) KiB; a config file is a few lines")
+        guard contents.count <= sizeLimit else {
+            throw ConfigError(
+                file: location.name, "is longer than \(sizeLimit / 1024) KiB; a config file is a few lines")
+        }
+        return ConfigFile(location: location, contents: contents)
     }
 }

@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import KeyInput
 import SystemKit
@@ -74,7 +75,7 @@ final class KeypadSource: LoopSource {
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
         var changed = false
         for watch in watches where ready.contains(where: { $0.descriptor == watch.pollRequests[0].descriptor }) {
-            var ignored: [Input] = []
+            var ignored: [String?] = []
             watch.service(ready, at: now, into: &ignored)
             changed = true
         }

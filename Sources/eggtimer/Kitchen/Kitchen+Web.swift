@@ -74,21 +74,14 @@ extension Kitchen {
             return nil
         }
         defer { Glibc.close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(errorText(errno))")
-                return nil
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-            guard bytes.count <= tlsFileLimit else {
-                printError("eggtimer: \(option): '\(Options.printable(path))' is larger than \(tlsFileLimit) bytes")
-                return nil
-            }
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(descriptor, limit: tlsFileLimit) } catch {
+            printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(error.text)")
+            return nil
+        }
+        guard bytes.count <= tlsFileLimit else {
+            printError("eggtimer: \(option): '\(Options.printable(path))' is larger than \(tlsFileLimit) bytes")
+            return nil
         }
         let marker = Array("-----BEGIN ".utf8)
         let marked =

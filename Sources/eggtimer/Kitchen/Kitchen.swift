@@ -1,5 +1,6 @@
 import AlarmAudio
 import ControlChannel
+import EventLoop
 import Glibc
 import HouseBus
 import KitchenWeb

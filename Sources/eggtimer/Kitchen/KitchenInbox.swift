@@ -1,5 +1,5 @@
 import ControlChannel
-import Glibc
+import EventLoop
 import TimerEngine
 
 /// The kitchen's control socket as a source of the event loop: `<runtime folder>/kitchen/kitchen.sock`
@@ -13,17 +13,10 @@ import TimerEngine
 /// same round. Any other request is
 /// answered with an error line at once. A connection that sends no request within ``idleLimit``
 /// is closed, and at most ``connectionLimit`` are open (the idlest waiting for its request goes
-/// first), so no peer can hold the kitchen. Never blocks. Owned by the event loop's thread.
+/// first), so no peer can hold the kitchen: the bounds of the shared ``ControlPool``, the timer's
+/// too. Never blocks. Owned by the event loop's thread.
 final class KitchenInbox: LoopSource {
-    private struct Entry {
-        let connection: ControlConnection
-        let openedAt: ContinuousClock.Instant
-        var answering = false
-    }
-
-    private let server: ControlServer
-    private var connections: [Int: Entry] = [:]
-    private var nextID = 0
+    private let pool: ControlPool
 
     /// How long a connection may take to send its request.
     static let idleLimit: Duration = .seconds(2)
@@ -42,84 +35,37 @@ final class KitchenInbox: LoopSource {
     init(runtime: String) throws(ControlError) {
         let folder = Self.folder(in: runtime)
         try RuntimeFolder.prepare(folder)
-        server = try ControlServer(folder: folder, label: KitchenCore.ownLabel)
+        pool = ControlPool(
+            server: try ControlServer(folder: folder, label: KitchenCore.ownLabel),
+            connectionLimit: Self.connectionLimit,
+            idleLimit: Self.idleLimit, acceptBatch: Self.acceptBatch)
     }
 
     /// The socket's path.
-    var path: String { server.path }
+    var path: String { pool.path }
 
     /// The listening socket, then each connection waiting for its request.
-    var pollRequests: [PollRequest] {
-        [PollRequest(descriptor: server.descriptor, events: Int16(POLLIN))]
-            + connections.sorted { $0.key < $1.key }.filter { !$0.value.answering }.map {
-                PollRequest(descriptor: $0.value.connection.descriptor, events: Int16(POLLIN))
-            }
-    }
+    var pollRequests: [PollRequest] { pool.pollRequests }
 
     /// When the oldest connection without a request times out.
-    var nextCheck: ContinuousClock.Instant? {
-        connections.values.filter { !$0.answering }.map { $0.openedAt + Self.idleLimit }.min()
-    }
+    var nextCheck: ContinuousClock.Instant? { pool.nextCheck }
 
     /// Accepts and reads what is ready, then closes connections idle too long.
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
-        let waiting = connections.filter { !$0.value.answering }.map { ($0.key, $0.value.connection.descriptor) }
-        for (id, fd) in waiting.sorted(by: { $0.0 < $1.0 }) where ready.contains(where: { $0.descriptor == fd }) {
-            read(id, into: &inputs)
-        }
-        if ready.contains(where: { $0.descriptor == server.descriptor }) {
-            for _ in 0..<Self.acceptBatch {
-                guard let accepted = server.accept() else { break }
-                let id = nextID
-                nextID += 1
-                connections[id] = Entry(connection: accepted, openedAt: now)
-                read(id, into: &inputs)
-                dropIdlest()
+        pool.service(ready, at: now) { id, line in
+            switch ControlRequest(line: line) {
+            case .start(let text)?: inputs.append(.startRequest(text: text, connection: id))
+            case .pair?: inputs.append(.pairRequest(connection: id))
+            case .unpair?: inputs.append(.unpairRequest(connection: id))
+            default:
+                return .reply(
+                    "error\t\(KitchenCore.Refusal.Kind.usage.rawValue)\tnot a request of the kitchen (\(ControlRequest.thirdVersion) start)"
+                )
             }
-        }
-        for (id, entry) in connections where !entry.answering && now >= entry.openedAt + Self.idleLimit {
-            connections[id] = nil
+            return .answering
         }
     }
 
     /// Answers `connection` with `line` and closes it; nothing if it is gone.
-    func reply(_ connection: Int, _ line: String) {
-        connections[connection]?.connection.reply(line)
-        connections[connection] = nil
-    }
-
-    private func read(_ id: Int, into inputs: inout [Input]) {
-        guard let entry = connections[id] else { return }
-        switch entry.connection.read() {
-        case .pending: return
-        case .closed: connections[id] = nil
-        case .line(let line):
-            switch ControlRequest(line: line) {
-            case .start(let text)?:
-                connections[id]?.answering = true
-                inputs.append(.startRequest(text: text, connection: id))
-            case .pair?:
-                connections[id]?.answering = true
-                inputs.append(.pairRequest(connection: id))
-            case .unpair?:
-                connections[id]?.answering = true
-                inputs.append(.unpairRequest(connection: id))
-            default:
-                reply(
-                    id,
-                    "error\t\(KitchenCore.Refusal.Kind.usage.rawValue)\tnot a request of the kitchen (\(ControlRequest.thirdVersion) start)"
-                )
-            }
-        }
-    }
-
-    private func dropIdlest() {
-        while connections.count > Self.connectionLimit {
-            let idle = connections.filter { !$0.value.answering }
-            guard let idlest = idle.min(by: { ($0.value.openedAt, $0.key) < ($1.value.openedAt, $1.key) }) else {
-                return
-            }
-            connections[idlest.key] = nil
-        }
-    }
+    func reply(_ connection: Int, _ line: String) { pool.reply(connection, line) }
 }

@@ -1,4 +1,5 @@
 import ControlChannel
+import EventLoop
 import Glibc
 import HouseBus
 import KitchenWeb

@@ -1,4 +1,5 @@
 import ControlChannel
+import EventLoop
 import Glibc
 import SystemKit
 import TimerEngine

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 import TimerEngine
 
 /// Starts a timer as a shell would, detached: this same binary (`/proc/self/exe`) with a

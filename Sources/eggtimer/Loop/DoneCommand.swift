@@ -1,4 +1,6 @@
+import EventLoop
 import Glibc
+import SystemKit
 import TimerEngine
 
 /// The `--on-done CMD` child: `/bin/sh -c CMD`, started at the deadline without waiting for it.
@@ -15,7 +17,7 @@ enum DoneCommand {
     /// - Throws: `SpawnError` with the `errno` of a failed `posix_spawn` (the command itself failing shows in its
     ///   exit status instead).
     /// C: `posix_spawn`, `pidfd_open`.
-    static func start(command: String) throws(SpawnError) -> ChildWatch {
+    static func start(command: String) throws(SpawnError) -> ChildWatch<Input> {
         // The broker password is the timer's, not the command's.
         let pid = try ChildProcess.start(
             "/bin/sh", ["sh", "-c", command], detachment: .processGroup, unsetting: [BusOptions.passwordVariable])

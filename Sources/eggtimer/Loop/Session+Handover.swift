@@ -1,3 +1,4 @@
+import EventLoop
 import TerminalUI
 import TimerEngine
 import TimerText

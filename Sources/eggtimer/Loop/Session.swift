@@ -1,5 +1,6 @@
 import AlarmAudio
 import ControlChannel
+import EventLoop
 import Glibc
 import SystemKit
 import TerminalUI
@@ -256,7 +257,7 @@ struct Session {
 
     /// Starts `--on-done`'s command; a failure to start it is said, never fatal.
     private mutating func startDoneCommand() {
-        guard let doneCommand, loop.first(ChildWatch.self) == nil else { return }
+        guard let doneCommand, loop.first(ChildWatch<Input>.self) == nil else { return }
         do {
             loop.add(try DoneCommand.start(command: doneCommand))
         } catch {

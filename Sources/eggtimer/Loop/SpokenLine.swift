@@ -1,4 +1,5 @@
 import AlarmAudio
+import EventLoop
 import Glibc
 import TimerEngine
 

@@ -1,5 +1,7 @@
 import ControlChannel
+import EventLoop
 import Glibc
+import SystemKit
 import TimerCore
 import TimerEngine
 

@@ -1,7 +1,6 @@
 import Glibc
 import SystemKit
-import TimerEngine
-import TimerText
+package import TimerText
 
 /// A timer descriptor on the wall clock (CLOCK_REALTIME) that becomes readable at an absolute
 /// wall-clock instant, or as soon as the wall clock is set: the alarm of `eggtimer at`.
@@ -15,9 +14,9 @@ import TimerText
 /// A source of the event loop while ``deadline`` is set: its firing, or the clock being set, only
 /// wakes the loop (the round's `.tick`); the caller reads the wall clock after each wait and sees
 /// the step. Owned by the event loop's thread; not thread-safe. Its descriptor closes with it.
-final class WallTimer: LoopSource {
+package final class WallTimer: LoopSource {
     /// What reading the descriptor found.
-    enum Reading: Equatable {
+    package enum Reading: Equatable {
         /// Nothing (not yet due, or already read).
         case none
         /// The deadline passed on the wall clock.
@@ -27,19 +26,19 @@ final class WallTimer: LoopSource {
     }
 
     /// The readable descriptor (nonblocking, close-on-exec).
-    let descriptor: Int32
+    package let descriptor: Int32
     /// The deadline armed, if any, so an unchanged one is not armed again each round.
     private var armed: WallInstant?
-    /// When the alarm at a time rings on the wall clock (``Controller/wallDeadline``, handed over
+    /// When the alarm at a time rings on the wall clock (the controller's `wallDeadline`, handed over
     /// by the session when it changes); nil for none (then the descriptor is not polled).
-    var deadline: WallInstant? {
+    package var deadline: WallInstant? {
         didSet { arm(at: deadline) }
     }
 
     /// Creates the timer, disarmed; nil if the kernel refuses.
     ///
     /// C: `timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC)`.
-    init?() {
+    package init?() {
         guard let timer = try? FileDescriptor.timer(clock: CLOCK_REALTIME, nonBlocking: true) else { return nil }
         descriptor = timer.release()
     }
@@ -50,7 +49,7 @@ final class WallTimer: LoopSource {
     /// An instant in the past fires at once.
     /// C: `timerfd_settime` with `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`.
     /// - Parameter instant: When to become readable (UTC).
-    func arm(at instant: WallInstant?) {
+    package func arm(at instant: WallInstant?) {
         guard instant != armed else { return }
         armed = instant
         let deadline = instant.map { Duration.nanoseconds(max(1, $0.unixNanoseconds)).timespecValue }  // 0 would disarm
@@ -64,7 +63,7 @@ final class WallTimer: LoopSource {
     /// deadline only when it changes).
     /// C: `read`.
     /// - Returns: Whether the deadline passed or the clock was set.
-    func read() -> Reading {
+    package func read() -> Reading {
         var expirations: UInt64 = 0
         let count = Glibc.read(descriptor, &expirations, MemoryLayout<UInt64>.size)
         if count < 0, errno == ECANCELED {
@@ -78,12 +77,12 @@ final class WallTimer: LoopSource {
     deinit { _ = Glibc.close(descriptor) }
 
     /// The descriptor while a ``deadline`` is set.
-    var pollRequests: [PollRequest] {
+    package var pollRequests: [PollRequest] {
         deadline == nil ? [] : [PollRequest(descriptor: descriptor, events: Int16(POLLIN))]
     }
 
-    /// Reads the fired (or cancelled) timer; no input of its own.
-    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+    /// Reads the fired (or cancelled) timer; no event of its own.
+    package func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into events: inout [Never]) {
         _ = read()
     }
 }

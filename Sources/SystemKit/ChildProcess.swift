@@ -1,18 +1,21 @@
-import Glibc
-import SystemKit
+public import Glibc
 
 /// Why a child process could not be started: the `errno` `posix_spawn` returned.
-struct SpawnError: Error, Equatable {
-    let code: Int32
+public struct SpawnError: Error, Equatable {
+    /// The `errno` value.
+    public let code: Int32
+
+    /// The failure `code` (an `errno` value).
+    public init(code: Int32) { self.code = code }
 }
 
 /// Starts the programs eggtimer runs (`--on-done`'s shell, the timers `recover` resumes) with a
 /// clean slate: an empty signal mask and every signal at its default disposition (eggtimer
 /// blocks and ignores some; a child must not inherit that), only the descriptors 0–2 that
 /// `files` sets up (close-from 3), and a process group or session of its own.
-enum ChildProcess {
+public enum ChildProcess {
     /// Where the child stands among the terminal's jobs.
-    enum Detachment {
+    public enum Detachment {
         /// Its own process group: Ctrl-C at eggtimer's terminal does not reach it.
         case processGroup
         /// Its own session: no controlling terminal at all (a daemon).
@@ -30,7 +33,7 @@ enum ChildProcess {
     /// - Returns: The child's pid.
     /// - Throws: `SpawnError` with `posix_spawn`'s errno (no program, a file action failed).
     /// C: `posix_spawn`.
-    static func start(
+    public static func start(
         _ program: String, _ arguments: [String], detachment: Detachment, unsetting: [String] = [],
         files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) throws(SpawnError) -> pid_t {

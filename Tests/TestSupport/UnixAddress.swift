@@ -1,9 +1,9 @@
-import Glibc
+public import Glibc
 
 /// Calls `body` with `path` as a Unix socket address (`sockaddr_un`), for tests that bind or
 /// connect by hand.
 /// - Precondition: `path` fits `sun_path` (107 bytes).
-func withUnixAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+public func withUnixAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)

@@ -1,8 +1,7 @@
+import EventLoop
 import Glibc
 import Testing
 import TimerText
-
-@testable import eggtimer
 
 /// The wall-clock timer as the session drives it: armed when its deadline is handed over, and
 /// not again for the same deadline (issue 23: the session hands it over only when it changes).

@@ -1,4 +1,4 @@
-import ControlChannel
+package import ControlChannel
 import Glibc
 
 /// The control socket's watchers (`eggtimer/2 watch`): the connections that receive every new
@@ -9,40 +9,40 @@ import Glibc
 /// dropped when its queue would overflow, so it never blocks or slows the timer. Watchers do not
 /// count against the request connections' ``ControlInbox/connectionLimit``. Never blocks, except
 /// ``finish(_:within:)`` for its bounded time. Owned by the event loop's thread.
-struct ControlWatchers {
+package struct ControlWatchers {
     private var watchers: [Int: ControlWatcher] = [:]
     /// How many watchers may be open at once.
-    let limit: Int
+    package let limit: Int
     /// The most unsent bytes one watcher may hold.
-    let queueLimit: Int
+    package let queueLimit: Int
 
     /// How many watchers a timer keeps by default.
-    static let defaultLimit = 16
+    package static let defaultLimit = 16
     /// A watcher's queue of unsent bytes by default: 64 KiB, some 300 status lines.
-    static let defaultQueueLimit = 64 * 1024
+    package static let defaultQueueLimit = 64 * 1024
     /// The refusal a watcher beyond ``limit`` gets.
-    static func refusal(limit: Int) -> String { "error\tthis timer has \(limit) watchers already" }
+    package static func refusal(limit: Int) -> String { "error\tthis timer has \(limit) watchers already" }
 
     /// No watchers yet.
     /// - Parameters:
     ///   - limit: How many may be open at once, at least 1.
     ///   - queueLimit: A watcher's most unsent bytes, at least 1.
-    init(limit: Int = defaultLimit, queueLimit: Int = defaultQueueLimit) {
+    package init(limit: Int = defaultLimit, queueLimit: Int = defaultQueueLimit) {
         precondition(limit > 0 && queueLimit > 0)
         (self.limit, self.queueLimit) = (limit, queueLimit)
     }
 
     /// How many are open.
-    var count: Int { watchers.count }
+    package var count: Int { watchers.count }
 
     /// Whether `id` is a watcher's.
-    func contains(_ id: Int) -> Bool { watchers[id] != nil }
+    package func contains(_ id: Int) -> Bool { watchers[id] != nil }
 
     /// Takes `connection` (which sent `watch`) as watcher `id`, or refuses it when full.
     ///
     /// With ``limit`` open it gets one error line and is closed. A watcher gets its first line at
     /// the next ``broadcast(_:)``.
-    mutating func add(_ id: Int, _ connection: ControlConnection) {
+    package mutating func add(_ id: Int, _ connection: ControlConnection) {
         guard watchers.count < limit else {
             connection.reply(Self.refusal(limit: limit))
             return
@@ -52,7 +52,7 @@ struct ControlWatchers {
 
     /// The descriptors to poll: `POLLIN` (to see a peer go), and `POLLOUT` only while a queue
     /// has bytes.
-    var pollSet: [(fd: Int32, events: Int16, connection: Int?)] {
+    package var pollSet: [(fd: Int32, events: Int16, id: Int)] {
         watchers.sorted { $0.key < $1.key }.map { id, watcher in
             (watcher.descriptor, Int16(POLLIN) | (watcher.wantsWrite ? Int16(POLLOUT) : 0), id)
         }
@@ -60,7 +60,7 @@ struct ControlWatchers {
 
     /// Handles readiness `revents` on watcher `id`: sends what waits, reads and discards what the
     /// peer sent, drops it when it went away or failed.
-    mutating func ready(_ id: Int, revents: Int16) {
+    package mutating func ready(_ id: Int, revents: Int16) {
         guard let watcher = watchers[id] else { return }
         var alive = revents & Int16(POLLERR | POLLNVAL) == 0
         if alive, revents & Int16(POLLOUT) != 0 { alive = watcher.flush() }
@@ -70,7 +70,7 @@ struct ControlWatchers {
 
     /// Sends `line` to every watcher whose last line said something else (the time left aside);
     /// drops those that cannot take it.
-    mutating func broadcast(_ line: String) {
+    package mutating func broadcast(_ line: String) {
         for (id, watcher) in watchers where !watcher.send(line) { watchers[id] = nil }
     }
 
@@ -79,7 +79,7 @@ struct ControlWatchers {
     /// `line` goes to those that have not had it; then this waits at most `limit` for their
     /// queues to empty.
     /// C: `poll`.
-    mutating func finish(_ line: String, within limit: Duration) {
+    package mutating func finish(_ line: String, within limit: Duration) {
         let deadline = ContinuousClock.now + limit
         broadcast(line)
         while true {

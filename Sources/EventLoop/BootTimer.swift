@@ -1,6 +1,5 @@
 import Glibc
-import SystemKit
-import TimerEngine
+package import SystemKit
 
 /// A timer descriptor on the boot clock (CLOCK_BOOTTIME) that becomes readable at an absolute
 /// instant, for the event loop's poll set.
@@ -14,48 +13,49 @@ import TimerEngine
 /// The event loop's own source: it arms it at its next deadline and only acknowledges it (its
 /// wake-up is the round's `.tick`). Owned by the event loop; not thread-safe. Close with
 /// ``close()``.
-final class BootTimer: LoopSource {
+package final class BootTimer: LoopSource {
     /// The readable descriptor (nonblocking, close-on-exec).
-    let descriptor: Int32
-    private let clock: MonotonicClock
+    package let descriptor: Int32
+    /// Maps a boot-clock instant to CLOCK_BOOTTIME nanoseconds.
+    private let bootNanoseconds: (ContinuousClock.Instant) -> Int64
 
     /// Creates the timer, disarmed.
     ///
     /// Nil if the kernel refuses (then the loop falls back to a relative timeout).
     /// C: `timerfd_create`.
-    /// - Parameter clock: Maps instants to CLOCK_BOOTTIME nanoseconds.
-    init?(clock: MonotonicClock) {
+    /// - Parameter bootNanoseconds: Maps instants to CLOCK_BOOTTIME nanoseconds.
+    package init?(bootNanoseconds: @escaping (ContinuousClock.Instant) -> Int64) {
         guard let timer = try? FileDescriptor.timer(clock: CLOCK_BOOTTIME, nonBlocking: true) else { return nil }
         descriptor = timer.release()
-        self.clock = clock
+        self.bootNanoseconds = bootNanoseconds
     }
 
     /// Arms the timer to fire at `instant`, or disarms it for nil.
     ///
     /// An instant in the past fires at once. C: `timerfd_settime` with `TFD_TIMER_ABSTIME`.
     /// - Parameter instant: When to become readable, on the boot clock.
-    func arm(at instant: ContinuousClock.Instant?) {
+    package func arm(at instant: ContinuousClock.Instant?) {
         // 0 would disarm: fire at 1 ns instead when the instant is at the clock's origin.
-        let deadline = instant.map { Duration.nanoseconds(max(1, clock.nanoseconds($0))).timespecValue }
+        let deadline = instant.map { Duration.nanoseconds(max(1, bootNanoseconds($0))).timespecValue }
         try? setTimer(descriptor, at: deadline)
     }
 
     /// Clears a fired timer so the descriptor stops being readable; never blocks.
     ///
     /// C: `read`.
-    func acknowledge() {
+    package func acknowledge() {
         var expirations: UInt64 = 0
         _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
     }
 
     /// Closes the descriptor.
-    func close() { _ = Glibc.close(descriptor) }
+    package func close() { _ = Glibc.close(descriptor) }
 
     /// The timer's descriptor, always polled (a disarmed timer never becomes readable).
-    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+    package var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
 
-    /// Acknowledges the fired timer; no input of its own.
-    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+    /// Acknowledges the fired timer; no event of its own.
+    package func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into events: inout [Never]) {
         acknowledge()
     }
 }

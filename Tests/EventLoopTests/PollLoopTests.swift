@@ -1,14 +1,34 @@
+import EventLoop
 import Glibc
+import SystemKit
 import TestSupport
 import Testing
 
-@testable import TimerEngine
-@testable import eggtimer
+/// The tests' events: a source's byte by its name, a child's end, a file written, and the
+/// round's tick.
+enum LoopInput: Equatable {
+    case key(Character)
+    case childExited(pid: Int32, ChildExit)
+    case file(String?)
+    case tick
+}
 
-private typealias LoopInput = TimerEngine.Input
+/// A loop over ``LoopInput`` on the real boot clock, or one whose clock always reads `now`.
+func testLoop(now: ContinuousClock.Instant? = nil) -> PollLoop<LoopInput> {
+    PollLoop(bootNanoseconds: bootNanoseconds, now: now.map { at in { at } } ?? { .now }, tick: .tick)
+}
 
-/// A source for the tests: a pipe whose every byte read becomes `.key(.character(name))`, and an
-/// optional next check that yields `.key(.character(name))` once without any descriptor.
+/// `instant` as CLOCK_BOOTTIME nanoseconds, mapped through a fresh reading of both clocks (the
+/// timer's mapping is the engine's `MonotonicClock`, read once per process).
+func bootNanoseconds(_ instant: ContinuousClock.Instant) -> Int64 {
+    let now = ContinuousClock.now
+    var spec = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec) + now.duration(to: instant).nanoseconds
+}
+
+/// A source for the tests: a pipe whose every byte read becomes `.key(name)`, and an optional
+/// next check that yields `.key(name)` once without any descriptor.
 private final class FakeSource: LoopSource {
     let name: Character
     let pipe: (read: Int32, write: Int32)?
@@ -46,23 +66,21 @@ private final class FakeSource: LoopSource {
         if let pipe, !ready.isEmpty {
             var bytes = [UInt8](repeating: 0, count: 64)
             let count = read(pipe.read, &bytes, bytes.count)
-            inputs += (0..<max(0, count)).map { _ in .key(.character(name)) }
+            inputs += (0..<max(0, count)).map { _ in .key(name) }
         } else if let due = nextCheck, now >= due {
             nextCheck = nil
-            inputs.append(.key(.character(name)))
+            inputs.append(.key(name))
         }
         if finishes { isFinished = true }
     }
 }
 
-@Suite struct EventLoopTests {
+@Suite struct PollLoopTests {
     private let t0 = ContinuousClock.now
-    private let clock = MonotonicClock()
 
     /// A loop whose clock always reads `t0 + offset`.
-    private func loop(at offset: Duration = .zero) -> EventLoop {
-        let now = t0 + offset
-        return EventLoop(clock: clock, now: { now })
+    private func loop(at offset: Duration = .zero) -> PollLoop<LoopInput> {
+        testLoop(now: t0 + offset)
     }
 
     @Test func aReadySourceSaysWhatItsReadinessMeansThenTheRoundTicks() throws {
@@ -71,7 +89,7 @@ private final class FakeSource: LoopSource {
         let source = FakeSource("a")
         loop.add(source)
         source.send(2)
-        #expect(try loop.wait(until: nil) == [.key(.character("a")), .key(.character("a")), .tick])
+        #expect(try loop.round(until: nil) == [.key("a"), .key("a"), .tick])
         #expect(source.services.count == 1)
         #expect(source.services.first?.first?.descriptor == source.pipe?.read)
         #expect(source.services.first?.first.map { $0.revents & Int16(POLLIN) != 0 } == true)
@@ -83,7 +101,7 @@ private final class FakeSource: LoopSource {
         let source = FakeSource("a")
         loop.add(source)
         // The wake-up is already past on the loop's clock: it returns at once, with only the tick.
-        #expect(try loop.wait(until: t0) == [.tick])
+        #expect(try loop.round(until: t0) == [.tick])
         #expect(source.services.isEmpty)
     }
 
@@ -94,23 +112,23 @@ private final class FakeSource: LoopSource {
         let later = FakeSource("l", pipe: false, nextCheck: t0 + .seconds(3600))
         loop.add(later)
         loop.add(due)
-        #expect(try loop.wait(until: nil) == [.key(.character("d")), .tick])
+        #expect(try loop.round(until: nil) == [.key("d"), .tick])
         #expect(due.services == [[]])
         #expect(later.services.isEmpty)
     }
 
     @Test func aNextCheckOnTheBootClockWakesTheRealLoop() throws {
-        var loop = EventLoop(clock: clock)
+        var loop = testLoop()
         defer { loop.close() }
         let start = ContinuousClock.now
         let source = FakeSource("n", pipe: false, nextCheck: start + .milliseconds(30))
         loop.add(source)
         var inputs: [LoopInput] = []
         // Each wait ends at the loop's timer (armed at the next check) or earlier on EINTR.
-        while !inputs.contains(.key(.character("n"))), ContinuousClock.now < start + .seconds(10) {
-            inputs += try loop.wait(until: nil)
+        while !inputs.contains(.key("n")), ContinuousClock.now < start + .seconds(10) {
+            inputs += try loop.round(until: nil)
         }
-        #expect(inputs.contains(.key(.character("n"))))
+        #expect(inputs.contains(.key("n")))
         #expect(ContinuousClock.now >= start + .milliseconds(30))
     }
 
@@ -123,12 +141,12 @@ private final class FakeSource: LoopSource {
         loop.add(passing)
         #expect(loop.first(FakeSource.self) === kept)
         passing.send()
-        #expect(try loop.wait(until: nil) == [.key(.character("p")), .tick])
+        #expect(try loop.round(until: nil) == [.key("p"), .tick])
         loop.remove(passing)
         #expect(!loop.sources.contains { $0 === passing })
         passing.send()
         // Removed: its descriptor is not polled any more, though it is readable.
-        #expect(try loop.wait(until: t0) == [.tick])
+        #expect(try loop.round(until: t0) == [.tick])
         #expect(passing.services.count == 1)
     }
 
@@ -139,10 +157,10 @@ private final class FakeSource: LoopSource {
         once.finishes = true
         loop.add(once)
         once.send()
-        #expect(try loop.wait(until: nil) == [.key(.character("o")), .tick])
+        #expect(try loop.round(until: nil) == [.key("o"), .tick])
         #expect(!loop.sources.contains { $0 === once })
         once.send()
-        #expect(try loop.wait(until: t0) == [.tick])
+        #expect(try loop.round(until: t0) == [.tick])
     }
 
     @Test func theRoundsInputsComeInTheOrderTheSourcesWereAdded() throws {
@@ -152,39 +170,22 @@ private final class FakeSource: LoopSource {
         for source in sources { loop.add(source) }
         for source in sources.reversed() { source.send() }
         #expect(
-            try loop.wait(until: nil) == [.key(.character("c")), .key(.character("a")), .key(.character("b")), .tick])
-    }
-
-    @Test func theKeyboardPipeIsDroppedAtEndOfFile() throws {
-        var loop = loop()
-        defer { loop.close() }
-        let pipe = makePipe()
-        defer { close(pipe.read) }
-        let keyboard = Keyboard(keyboard: false, descriptor: pipe.read)
-        loop.add(keyboard)
-        #expect(keyboard.readsKeys)
-        _ = Array("q".utf8).withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
-        close(pipe.write)
-        #expect(try loop.wait(until: nil) == [.key(.character("q")), .tick])
-        // End of file: no more reads (a descriptor at EOF would poll readable forever).
-        #expect(try loop.wait(until: nil) == [.tick])
-        #expect(!keyboard.readsKeys)
-        #expect(keyboard.pollRequests.isEmpty)
+            try loop.round(until: nil) == [.key("c"), .key("a"), .key("b"), .tick])
     }
 }
 
 /// A child's end through its pidfd: `--on-done`'s command and `recover`'s started timer.
 @Suite struct ChildWatchTests {
-    @Test(arguments: [("exit 3", ChildWatch.Exit.exited(3)), ("kill -TERM $$", .signaled(SIGTERM))])
-    func aChildsEndIsOneInputAndTheWatchIsDropped(script: String, exit: ChildWatch.Exit) throws {
+    @Test(arguments: [("exit 3", ChildExit.exited(3)), ("kill -TERM $$", .signaled(SIGTERM))])
+    func aChildsEndIsOneInputAndTheWatchIsDropped(script: String, exit: ChildExit) throws {
         let pid = try ChildProcess.start(SystemTool.sh.path, ["sh", "-c", script], detachment: .processGroup)
-        var loop = EventLoop(clock: MonotonicClock())
+        var loop = testLoop()
         defer { loop.close() }
-        let watch = ChildWatch(pid: pid) { .childExited(pid: pid, $0) }
+        let watch = ChildWatch(pid: pid) { LoopInput.childExited(pid: pid, $0) }
         loop.add(watch)
         let giveUp = ContinuousClock.now + .seconds(30)
         var inputs: [LoopInput] = []
-        while !watch.isFinished, ContinuousClock.now < giveUp { inputs += try loop.wait(until: giveUp) }
+        while !watch.isFinished, ContinuousClock.now < giveUp { inputs += try loop.round(until: giveUp) }
         #expect(inputs.filter { $0 != .tick } == [.childExited(pid: pid, exit)])
         #expect(watch.exit == exit)
         #expect(!loop.sources.contains { $0 === watch })

@@ -1,61 +1,8 @@
 import ControlChannel
+import EventLoop
 import Glibc
 import TestSupport
 import Testing
-
-@testable import TimerEngine
-@testable import eggtimer
-
-/// A client end of a timer's control socket for the inbox tests: a blocking socket that sends
-/// lines and reads them back.
-final class ControlPeer {
-    let fd: Int32
-    private var bytes: [UInt8] = []
-
-    /// Connects to `path`; with `receiveBuffer`, asks the kernel for that small a receive buffer.
-    init(_ path: String, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        if var size = receiveBuffer {
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        try #require(withUnixAddress(path) { connect(fd, $0, $1) } == 0, "connect: \(errno)")
-    }
-
-    deinit { close(fd) }
-
-    func send(_ line: String) {
-        _ = Array((line + "\n").utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Reads until `count` whole lines have come (or end of file, or 5 s) and returns them all.
-    func lines(_ count: Int) -> [String] {
-        let deadline = ContinuousClock.now + .seconds(5)
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.filter({ $0 == UInt8(ascii: "\n") }).count < count, waitReadable(fd, timeout: deadline - .now) {
-            let got = read(fd, &chunk, chunk.count)
-            if got <= 0 { break }
-            bytes += chunk[0..<got]
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
-    /// Whether the timer closed its end (after what it sent, which is read and kept).
-    var ended: Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while waitReadable(fd, timeout: .seconds(5)) {
-            let got = read(fd, &chunk, chunk.count)
-            if got <= 0 { return got == 0 }
-            bytes += chunk[0..<got]
-        }
-        return false
-    }
-
-    /// Whether the timer hung up, without reading anything (POLLHUP).
-    var hungUp: Bool {
-        var ready = pollfd(fd: fd, events: 0, revents: 0)
-        return poll(&ready, 1, 0) == 1 && ready.revents & Int16(POLLHUP) != 0
-    }
-}
 
 /// The inbox side of `watch` on a real socket, driven by hand as the event loop drives it.
 @Suite struct ControlWatchersTests {
@@ -74,19 +21,19 @@ final class ControlPeer {
 
         /// One look at the poll set as the loop takes it: what is ready now or within `wait`.
         @discardableResult
-        func round(wait: Int32 = 50) -> [TimerEngine.Input] {
-            let set = inbox.pollSet
-            var fds = set.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        func round(wait: Int32 = 50) -> [ControlInbox.Request] {
+            let set = inbox.pollRequests
+            var fds = set.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) }
             guard poll(&fds, nfds_t(fds.count), wait) > 0 else { return [] }
-            var inputs: [TimerEngine.Input] = []
-            for (index, entry) in set.enumerated() where fds[index].revents != 0 {
-                inputs += inbox.ready(entry.connection, revents: fds[index].revents, at: .now)
-            }
-            return inputs
+            let ready = fds.filter { $0.revents != 0 }.map { PollReady(descriptor: $0.fd, revents: $0.revents) }
+            var requests: [ControlInbox.Request] = []
+            inbox.service(ready, at: .now, into: &requests)
+            return requests
         }
 
-        /// The events asked for each watcher, in the order they came.
-        var watcherEvents: [Int16] { inbox.pollSet.dropFirst().map(\.events) }
+        /// The events asked for each watcher, in the order they came (after the listening socket;
+        /// no request connection is open in these tests when it is read).
+        var watcherEvents: [Int16] { inbox.pollRequests.dropFirst().map(\.events) }
     }
 
     private func line(_ state: String, remaining: Int, deadline: Int? = 1_796_026_323_000) -> String {
@@ -137,12 +84,13 @@ final class ControlPeer {
         for _ in 0..<(2 * ControlInbox.connectionLimit) { idle.append(try ControlPeer(timer.path)) }
         let ack = try ControlPeer(timer.path)
         ack.send(ControlRequest.command(.acknowledge).line)
-        var inputs: [TimerEngine.Input] = []
-        for _ in 0..<4 { inputs += timer.round() }
-        guard case .command(.acknowledge, from: .control, let connection?)? = inputs.first else {
-            Issue.record("no ack among \(inputs)")
+        var requests: [ControlInbox.Request] = []
+        for _ in 0..<4 { requests += timer.round() }
+        guard let request = requests.first, request.command == .acknowledge else {
+            Issue.record("no ack among \(requests)")
             return
         }
+        let connection = request.connection
         timer.inbox.reply(connection, line("done", remaining: 0, deadline: nil))
         #expect(ack.lines(1) == [line("done", remaining: 0, deadline: nil)])
         #expect(timer.inbox.watcherCount == ControlWatchers.defaultLimit, "no watcher was dropped for them")

@@ -1,16 +1,16 @@
 import Glibc
-import TimerEngine
+package import SystemKit
 
 /// A folder watched through inotify as a source of the event loop: each file written and
-/// closed in it, or renamed into it, becomes `.fileWritten(name:)`.
+/// closed in it, or renamed into it, becomes its name (the timer's `.fileWritten(name:)`).
 ///
 /// A file written by rename (a record: a temporary file, then `rename(2)` over the name) shows
 /// as `IN_MOVED_TO` at once, so a waiter needs no polling period. A full kernel queue
-/// (`IN_Q_OVERFLOW`) becomes one `.fileWritten(name: nil)`: look at everything again. Owned by
+/// (`IN_Q_OVERFLOW`) becomes one nil: look at everything again. Owned by
 /// the event loop's thread; not thread-safe. Its descriptor closes with it.
-final class FolderWatch: LoopSource {
+package final class FolderWatch: LoopSource {
     /// The folder watched.
-    let folder: String
+    package let folder: String
     private let descriptor: Int32
 
     /// Watches `folder` for files written and closed (`IN_CLOSE_WRITE`) or renamed into it
@@ -21,9 +21,9 @@ final class FolderWatch: LoopSource {
     /// caller looks at the folder on a period instead.
     /// - Parameters:
     ///   - folder: An existing folder.
-    ///   - creations: Whether a name created in it is said too (as `.fileWritten(name:)`).
+    ///   - creations: Whether a name created in it is said too.
     /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
-    init?(folder: String, creations: Bool = false) {
+    package init?(folder: String, creations: Bool = false) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR) | (creations ? UInt32(IN_CREATE) : 0)
@@ -38,26 +38,28 @@ final class FolderWatch: LoopSource {
     deinit { _ = close(descriptor) }
 
     /// The inotify descriptor, always polled.
-    var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
+    package var pollRequests: [PollRequest] { [PollRequest(descriptor: descriptor, events: Int16(POLLIN))] }
 
     /// Reads the queued events (up to ``readsPerRound`` reads) and says each file's name.
-    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+    ///
+    /// Each name is an event; nil for a full kernel queue.
+    package func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into events: inout [String?]) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<Self.readsPerRound {
             let count = read(descriptor, &buffer, buffer.count)
             guard count > 0 else { return }
-            inputs += Self.names(in: buffer[0..<count]).map { Input.fileWritten(name: $0) }
+            events += Self.names(in: buffer[0..<count])
         }
     }
 
     /// How many reads one round makes at most, so a flood of events cannot hold the loop.
-    static let readsPerRound = 16
+    package static let readsPerRound = 16
 
     /// The names in a read's worth of `struct inotify_event` records (a 16-byte header: `wd`,
     /// `mask`, `cookie`, `len`, then `len` bytes of NUL-padded name); nil for a queue overflow.
     /// - Parameter bytes: Exactly what one `read` returned.
     /// - Returns: One entry per record with a name or an overflow, in order.
-    static func names(in bytes: ArraySlice<UInt8>) -> [String?] {
+    package static func names(in bytes: ArraySlice<UInt8>) -> [String?] {
         let header = MemoryLayout<inotify_event>.size
         var names: [String?] = []
         var offset = bytes.startIndex
@@ -84,17 +86,17 @@ final class FolderWatch: LoopSource {
     /// The events of the input folder that call for a keypad rescan (`KeyDevices.rescan()`): a
     /// node made (`IN_CREATE`) or removed (`IN_DELETE`), its access changed (`IN_ATTRIB`: udev
     /// grants it just after the node appears), a link renamed in (`IN_MOVED_TO`).
-    static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO)
+    package static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO)
 
-    /// Watches `folder` for `events`; each event with a name is a `.fileWritten(name:)`, a full
-    /// queue a `.fileWritten(name: nil)`.
+    /// Watches `folder` for `events`; each event with a name is said by its name, a full queue
+    /// as nil.
     ///
     /// Nil when the kernel refuses (no inotify, too many watches, no such folder).
     /// - Parameters:
     ///   - folder: An existing folder.
     ///   - events: The inotify event mask: ``deviceChanges`` for a keypad's input folder.
     /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
-    init?(folder: String, events: UInt32) {
+    package init?(folder: String, events: UInt32) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         guard inotify_add_watch(fd, folder, events | UInt32(IN_ONLYDIR)) >= 0 else {

@@ -1,5 +1,5 @@
 import Glibc
-import SystemKit
+package import SystemKit
 
 /// The signals the app handles, blocked for every thread and read from a `signalfd` in the same
 /// poll set as the keyboard, so a signal is handled by the event loop like a key (never in an
@@ -7,11 +7,11 @@ import SystemKit
 ///
 /// Create it on the main thread before starting any other thread: threads inherit the mask.
 /// The descriptor is owned by this value and closed by `close()`.
-final class SignalSet {
+package final class SignalSet {
     /// The signals read from the descriptor.
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT, SIGUSR1]
+    package static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT, SIGUSR1]
     /// The readable descriptor (nonblocking, close-on-exec); closed by ``close()``.
-    let descriptor: Int32
+    package let descriptor: Int32
 
     /// Blocks the handled signals, ignores SIGPIPE (a broken pipe becomes EPIPE), and opens the
     /// signalfd.
@@ -21,7 +21,7 @@ final class SignalSet {
     /// (PLATFORM-NOTES), and a timer started with nohup must survive its terminal closing.
     /// - Returns: nil if the kernel refuses the signalfd (then signals keep their defaults).
     /// C: `sigaction`, `pthread_sigmask`, `signalfd` (``FileDescriptor/signals(_:nonBlocking:)``).
-    init?() {
+    package init?() {
         let signals = Self.handled.filter { !Self.isIgnored($0) }
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -36,7 +36,7 @@ final class SignalSet {
     }
 
     /// Whether `signal`'s disposition is SIG_IGN, as inherited from the parent.
-    static func isIgnored(_ signal: Int32) -> Bool {
+    package static func isIgnored(_ signal: Int32) -> Bool {
         var action = sigaction()
         guard sigaction(signal, nil, &action) == 0 else { return false }
         return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
@@ -44,7 +44,7 @@ final class SignalSet {
     }
 
     /// Reads every pending signal number; never blocks.
-    func drain() -> [Int32] {
+    package func drain() -> [Int32] {
         var signals: [Int32] = []
         while let signal = readSignal(from: descriptor) { signals.append(signal) }
         return signals
@@ -52,12 +52,12 @@ final class SignalSet {
 
     /// Stops the process as the default SIGTSTP action would (after the caller restored the
     /// terminal); returns once continued (`fg` or SIGCONT).
-    func suspendProcess() {
+    package func suspendProcess() {
         kill(getpid(), SIGSTOP)
     }
 
     /// Closes the descriptor.
     ///
     /// The mask stays: the process is about to exit.
-    func close() { _ = Glibc.close(descriptor) }
+    package func close() { _ = Glibc.close(descriptor) }
 }

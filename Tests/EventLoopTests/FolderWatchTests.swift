@@ -1,10 +1,7 @@
+import EventLoop
 import Glibc
 import TestSupport
 import Testing
-import TimerEngineTestSupport
-
-@testable import TimerEngine
-@testable import eggtimer
 
 /// `recover`'s wait sees the started timer's record through a ``FolderWatch`` on the loop: an
 /// event, not a polling period.
@@ -13,16 +10,16 @@ import TimerEngineTestSupport
         let folder = makePrivateDirectory()
         defer { removeDirectory(folder) }
         let watch = try #require(FolderWatch(folder: folder))
-        var loop = EventLoop(clock: MonotonicClock())
+        var loop = testLoop()
         defer { loop.close() }
-        loop.add(watch)
+        loop.add(watch) { .file($0) }
         try writeFile(folder + "/.Soft.record.tmp", "pid 1\n")
         #expect(rename(folder + "/.Soft.record.tmp", folder + "/Soft.record") == 0)
         let start = ContinuousClock.now
         var names: [String?] = []
         // A wake-up far away: the wait ends at the rename's event, or the test fails by time.
         while !names.contains("Soft.record"), ContinuousClock.now < start + .seconds(10) {
-            for case .fileWritten(let name) in try loop.wait(until: start + .seconds(10)) { names.append(name) }
+            for case .file(let name) in try loop.round(until: start + .seconds(10)) { names.append(name) }
         }
         #expect(names.contains("Soft.record"))
         // The temporary file was written and closed first: it is said too, before the rename.
@@ -34,10 +31,10 @@ import TimerEngineTestSupport
         let folder = makePrivateDirectory()
         defer { removeDirectory(folder) }
         let watch = try #require(FolderWatch(folder: folder))
-        var loop = EventLoop(clock: MonotonicClock())
+        var loop = testLoop()
         defer { loop.close() }
-        loop.add(watch)
-        #expect(try loop.wait(until: .now) == [.tick])
+        loop.add(watch) { .file($0) }
+        #expect(try loop.round(until: .now) == [.tick])
     }
 
     @Test func aMissingFolderCannotBeWatched() {
