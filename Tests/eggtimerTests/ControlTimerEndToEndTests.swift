@@ -6,29 +6,6 @@ import Testing
 /// Issue 11 end to end: real timers with no terminal, file PCMs as devices, and the real
 /// `eggtimer status|ack|cancel|snooze` commands in the same private runtime folder.
 @Suite struct ControlTimerEndToEndTests {
-    /// A private runtime folder and scratch folder shared by the timers and the commands of one test.
-    final class House {
-        let runtime = makePrivateDirectory()
-        let scratch = makePrivateDirectory()
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime] }
-
-        deinit {
-            removeDirectory(runtime)
-            removeDirectory(scratch)
-        }
-
-        /// A timer with `arguments` and `--json`, writing its alarm into `<scratch>/<capture>.raw`.
-        func timer(_ arguments: [String], capture: String) -> PipedChild {
-            PipedChild(arguments + ["--json", "-D", "file:'\(scratch)/\(capture).raw',raw"], environment: environment)
-        }
-
-        /// Runs `eggtimer` `arguments` as a client.
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
-
-        /// The size of a capture so far, in bytes.
-        func captured(_ capture: String) -> Int { readFile(scratch + "/" + capture + ".raw")?.count ?? 0 }
-    }
-
     private let soon = { ContinuousClock.now + .seconds(15) }
 
     @Test func ackStopsTheAlarmAtOnceAndTheTimerExitsZero() {
@@ -223,9 +200,8 @@ import Testing
         let done = house.timer(["1s", "--loops", "1", "--on-done", command], capture: "done")
         #expect(done.finish() == .exited(0))
         // The command runs beside the alarm: wait for its file (it is tiny).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while (readFile(mark)?.count ?? 0) < 40, ContinuousClock.now < deadline {
-            done.readOutput(until: .now + .milliseconds(20))
+        try eventually("the command wrote its file", deadline: .now + .seconds(10), every: .milliseconds(20)) {
+            (readFile(mark)?.count ?? 0) >= 40
         }
         let lines = String(decoding: try #require(readFile(mark)), as: UTF8.self).split(separator: "\n")
         #expect(lines.contains("SigBlk:\t0000000000000000"))
@@ -294,13 +270,10 @@ import Testing
         // The timer runs as nobody (setpriv); root connects to its socket and gets no answer.
         let house = House()
         #expect(chown(house.runtime, 65534, 65534) == 0)
-        let timer = PipedChild(
-            [
-                SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s",
-                "--label",
-                "tea", "--json", "-D", "null",
-            ],
-            environment: house.environment, executable: SystemTool.setpriv.path)
+        let timer = Eggtimer(
+            ["30s", "--label", "tea", "--json", "-D", "null"], environment: house.environment,
+            launcher: [SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        ).piped()
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let socket = house.runtime + "/eggtimer/tea.sock"
         let answer = rawExchange(socket, "eggtimer/1\tstatus\n")

@@ -8,7 +8,6 @@ import Testing
 /// Issue 22's `watch` end to end: real timers with no terminal (keys on a pipe, the alarm into a
 /// file PCM), watched over their real control sockets in a private runtime folder.
 @Suite struct WatchEndToEndTests {
-    typealias House = ControlTimerEndToEndTests.House
 
     private let soon = { ContinuousClock.now + .seconds(15) }
 
