@@ -7,7 +7,7 @@ import TimerModel
 /// and its clients meet, and everything they leave is removed at deinit.
 ///
 /// A runtime folder (control sockets), a state folder (records, logs), a scratch folder, and when
-/// asked a config file (``init(config:clockSync:)``) whose alarms ring into a file PCM, keypad
+/// asked a config file (``init(config:clockSync:sharesState:keypad:)``) whose alarms ring into a file PCM, keypad
 /// FIFOs (``addKeypad(_:)``) and a broker's address (``bus(port:node:)``). Every child it starts
 /// runs in ``environment``. At deinit it cancels every timer still running (`cancel --all`).
 /// Not thread-safe: one test owns it.
@@ -22,6 +22,8 @@ open class House {
     public let configPath: String?
     /// What the timers are told of the wall clock (`EGGTIMER_CLOCK_SYNC`), or nil: what it is.
     public var clockSync: String?
+    /// Whether the children share ``state`` (``init(config:clockSync:sharesState:keypad:)``).
+    public let sharesState: Bool
     /// The keypad's input root (`EGGTIMER_INPUT_ROOT`) once ``addKeypad(_:)`` made one.
     public internal(set) var keypadRoot: String?
     /// The keypad FIFOs' open writing ends, by device name.
@@ -37,10 +39,12 @@ open class House {
     ///   - config: The config file's lines after `device = <the file PCM `alarm`>` (``device(_:)``);
     ///     nil: no config file at all.
     ///   - clockSync: `EGGTIMER_CLOCK_SYNC` for every child (`synchronised`), or nil.
+    ///   - sharesState: Whether every child gets ``state`` as `XDG_STATE_HOME`; false: each child
+    ///     a private one of its own, so one timer's record is not another's business.
     ///   - keypad: Whether to make the keypads' input root now (``makeKeypadRoot()``), so a kitchen
     ///     started before the first ``addKeypad(_:)`` reads it.
-    public init(config: String? = nil, clockSync: String? = nil, keypad: Bool = false) {
-        self.clockSync = clockSync
+    public init(config: String? = nil, clockSync: String? = nil, sharesState: Bool = true, keypad: Bool = false) {
+        (self.clockSync, self.sharesState) = (clockSync, sharesState)
         defer { if keypad { makeKeypadRoot() } }
         if let config {
             configPath = scratch + "/config"
@@ -58,7 +62,8 @@ open class House {
 
     /// What every child of the house gets on top of its fixed environment.
     public var environment: [String: String] {
-        var environment = ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state]
+        var environment = ["XDG_RUNTIME_DIR": runtime]
+        environment["XDG_STATE_HOME"] = sharesState ? state : nil
         environment["EGGTIMER_CONFIG"] = configPath
         environment["EGGTIMER_CLOCK_SYNC"] = clockSync
         environment[Self.inputRootVariable] = keypadRoot

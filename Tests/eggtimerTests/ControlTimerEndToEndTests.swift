@@ -9,7 +9,7 @@ import Testing
     private let soon = { ContinuousClock.now + .seconds(15) }
 
     @Test func ackStopsTheAlarmAtOnceAndTheTimerExitsZero() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         let sent = ContinuousClock.now
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func twoRingingTimersAreAcknowledgedOneAtATime() {
-        let house = House()
+        let house = House(sharesState: false)
         let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
         let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
         #expect(tea.expect(#""event":"sounding""#, until: soon()) && eggs.expect(#""event":"sounding""#, until: soon()))
@@ -46,7 +46,7 @@ import Testing
     ///
     /// Issue 24; plain `ack` with two ringing still lists them, `cancel --all` ends the rest.
     @Test func ackAllStopsEveryRingingAlarmThenFindsNone() {
-        let house = House()
+        let house = House(sharesState: false)
         let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
         let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
         let soup = house.timer(["30s", "--label", "soup"], capture: "soup")
@@ -74,7 +74,7 @@ import Testing
     /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
     /// MQTT name it), though its socket is `1-30`; either name reaches it.
     @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1:30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let status = house.command(["status"])
@@ -88,7 +88,7 @@ import Testing
     /// A duration typed with a space (`eggtimer "1h 30"`) is labelled without it (`1h30`), a valid
     /// `--label`: `cancel 1h30` unquoted finds it (issue 24).
     @Test func aSpacedDurationsDefaultLabelNeedsNoQuotes() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1h 30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1h30""#))
@@ -99,7 +99,7 @@ import Testing
     /// A timer stopped with Ctrl-Z (SIGTSTP) or SIGSTOP cannot answer: one line says so, with
     /// how to continue it, not "skipped" and then "no timer labelled".
     @Test func aStoppedTimerIsSaidToBeStopped() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["30s", "--label", "jc"], capture: "jc")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         kill(timer.pid, SIGSTOP)
@@ -117,7 +117,7 @@ import Testing
     /// `status` with a stopped timer (issue 24): not "skipped" and then "no timers running", but
     /// counted as running and said to be stopped; plain `ack` says none answers, not none runs.
     @Test func statusCountsAStoppedTimerAsRunningAndSaysItIsStopped() {
-        let house = House()
+        let house = House(sharesState: false)
         let stopped = house.timer(["30s", "--label", "jc"], capture: "jc")
         #expect(stopped.expect(#""event":"started""#, until: soon()))
         let stoppedLine =
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func aSecondTimerWithARunningLabelIsRefused() {
-        let house = House()
+        let house = House(sharesState: false)
         let first = house.timer(["30s", "--label", "tea"], capture: "tea")
         #expect(first.expect(#""event":"started""#, until: soon()))
         let second = house.command(["5s", "--label", "tea", "-D", "null"])
@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func aStaleSocketLeftByAKilledTimerIsReplaced() {
-        let house = House()
+        let house = House(sharesState: false)
         let killed = house.timer(["30s", "--label", "tea"], capture: "tea")
         #expect(killed.expect(#""event":"started""#, until: soon()))
         kill(killed.pid, SIGKILL)
@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func snoozeSilencesTheAlarmAndItRingsAgain() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         let snooze = house.command(["snooze", "--for", "1s"])
@@ -186,7 +186,7 @@ import Testing
     }
 
     @Test func ringForEndsAnUnacknowledgedAlarmAsMissed() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--ring-for", "2s"], capture: "missed")
         #expect(timer.finish(timeout: .seconds(20)) == .exited(2))
         #expect(timer.stdout.contains(#""event":"missed""#))
@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func onDoneRunsAtTheDeadlineWithAnEmptySignalMaskAndNeverForACancelledTimer() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let mark = house.scratch + "/done"
         let command = "grep -E '^(SigBlk|SigIgn)' /proc/self/status > \(mark); ps -o pgid= -p $$ >> \(mark)"
         let done = house.timer(["1s", "--loops", "1", "--on-done", command], capture: "done")
@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func volumeFiftyHalvesTheCaptureAndTheRampRaisesIt() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let half = house.timer(["1s", "--loops", "1", "--volume", "50"], capture: "half")
         #expect(half.finish() == .exited(0))
@@ -245,7 +245,7 @@ import Testing
     /// Issue 20, "The control socket cannot be exhausted": with far more idle connections open
     /// than the timer keeps, `ack` still succeeds on its first try (its latency is `make bench`'s).
     @Test func idleConnectionsBeyondTheLimitDoNotLockOutAck() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         var idle: [Int32] = []
@@ -268,7 +268,7 @@ import Testing
 
     @Test func aPeerOfAnotherUserIsRefused() throws {
         // The timer runs as nobody (setpriv); root connects to its socket and gets no answer.
-        let house = House()
+        let house = House(sharesState: false)
         #expect(chown(house.runtime, 65534, 65534) == 0)
         let timer = Eggtimer(
             ["30s", "--label", "tea", "--json", "-D", "null"], environment: house.environment,

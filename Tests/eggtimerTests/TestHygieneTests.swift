@@ -148,7 +148,7 @@ private let module = "CSystem"
     @Test func testsRunEggtimerAndPollOnlyThroughTheHarness() {
         var found: [String] = []
         for file in swiftFiles(under: repositoryRoot + "/Tests")
-        where !Self.harnessHome.contains(where: { file == repositoryRoot + $0 }) {
+        where !Self.harnessHome.contains(where: { file == repositoryRoot + $0 }) && !file.hasSuffix("/TestHygieneTests.swift") {
             for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if let work = Self.harnessWork(line) { found.append("\(file):\(number + 1): \(work): \(line)") }
             }
