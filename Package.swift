@@ -84,13 +84,17 @@ let package = Package(
         // runner: the event loop and the fronts stay in the executable, which depends on it.
         .target(
             name: "TimerEngine",
-            dependencies: ["TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit", "TextCoding"],
+            dependencies: [
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
+                "TextCoding",
+            ],
             swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "KeyInput",
+                "TimerEngine", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus",
+                "KeyInput",
                 "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The phone page's files and the man page's roff source (a link to dist/eggtimer.1.in),
@@ -116,11 +120,14 @@ let package = Package(
         .testTarget(
             name: "TimerEngineTests",
             dependencies: [
-                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel",
+                "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel",
                 "HouseBus", "SystemKit", "TextCoding",
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "KeyInputTests", dependencies: ["KeyInput", "SystemKit", "TestSupport"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ControlChannelTests", dependencies: ["ControlChannel", "SystemKit", "TimerModel"],
@@ -132,8 +139,10 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
-                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "TimerCore", "TimerModel", "TimerText",
+                "AlarmAudio",
+                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
+                "WebServer",
             ],
             swiftSettings: strictSettings),
         .testTarget(

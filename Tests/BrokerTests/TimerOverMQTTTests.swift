@@ -232,7 +232,9 @@ import Testing
 
         let second = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
         #expect(second.expect(#""event":"started""#), "\(second.stderr)")
-        try eventually("the warning on standard error: \(second.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)) {
+        try eventually(
+            "the warning on standard error: \(second.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)
+        ) {
             second.stderr.contains(warning)
         }
         second.signal(SIGTERM)
@@ -253,7 +255,9 @@ import Testing
         // A third one waits; cancelling the first over MQTT reaches the first, then the third
         // takes the topics.
         let third = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
-        try eventually("the warning on standard error: \(third.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)) {
+        try eventually(
+            "the warning on standard error: \(third.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)
+        ) {
             third.stderr.contains(warning)
         }
         let cancel = EggtimerProcess.run(["cancel", "--mqtt", url, "kitchen/tea"])
@@ -727,7 +731,8 @@ import Testing
             })
         #expect(EggtimerProcess.run(["ack", "--mqtt", url]).termination == .exited(0))  // the only ringing one now
         #expect(eggs.finish() == .exited(0))
-        #expect(EggtimerProcess.run(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))  // a label on any node
+        // A label on any node.
+        #expect(EggtimerProcess.run(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))
         #expect(soup.finish() == .exited(1))
 
         let started = ContinuousClock.now

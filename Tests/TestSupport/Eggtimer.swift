@@ -54,9 +54,11 @@ public struct Eggtimer: Sendable {
     /// Whether the child gets a private runtime and state folder of its own and the fixed `PATH`,
     /// `LANG` and `TERM` under ``environment``; false: exactly ``environment``.
     public var isolated: Bool
-    /// A program and its first arguments that runs eggtimer, given its path and ``arguments``
-    /// after these: `[nohup]`, `[sh, "-c", "trap '' INT; exec \"$0\" \"$@\""]`, `[setpriv, …]`.
-    /// The launcher's pid is eggtimer's when it `exec`s it. Empty: eggtimer itself.
+    /// A program, and its first arguments, that runs eggtimer; empty: eggtimer itself.
+    ///
+    /// It is given eggtimer's path and ``arguments`` after these: `[nohup]`,
+    /// `[sh, "-c", "trap '' INT; exec \"$0\" \"$@\""]`, `[setpriv, …]`. The launcher's pid is
+    /// eggtimer's when it `exec`s it.
     public var launcher: [String]
     /// The binary: the built one, or a copy of it (``copyBinary(to:)``).
     public var executable = eggtimerPath
@@ -149,7 +151,9 @@ public struct Eggtimer: Sendable {
         close(outPipe.write)
         close(errPipe.write)
         close(inPipe.read)
-        if case .bytes(let bytes) = stdin { _ = bytes.withUnsafeBytes { write(inPipe.write, $0.baseAddress, $0.count) } }
+        if case .bytes(let bytes) = stdin {
+            _ = bytes.withUnsafeBytes { write(inPipe.write, $0.baseAddress, $0.count) }
+        }
         close(inPipe.write)
 
         let (out, err) = collect(stdout: outPipe.read, stderr: errPipe.read, until: deadline) { stdout in

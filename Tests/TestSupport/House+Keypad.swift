@@ -71,14 +71,18 @@ extension House {
     public static func keyPress(_ code: KeyCode, at time: Duration, held: Duration = .milliseconds(80)) -> [UInt8] {
         [(time, Int32(1)), (time + held, 0)].flatMap { at, value in
             InputEvent(time: at, type: InputEvent.key, code: code.rawValue, value: value).bytes
-                + InputEvent(time: at, type: InputEvent.synchronization, code: InputEvent.synchronizationReport, value: 0)
+                + InputEvent(
+                    time: at, type: InputEvent.synchronization, code: InputEvent.synchronizationReport, value: 0
+                )
                 .bytes
         }
     }
 
     /// Presses `code` on keypad `name`, with time stamps later than the last press's.
     /// - Throws: `TestFailure` from ``writeKeypad(_:to:)``.
-    public func press(_ code: KeyCode, on name: String = "event0", held: Duration = .milliseconds(80)) throws(TestFailure) {
+    public func press(_ code: KeyCode, on name: String = "event0", held: Duration = .milliseconds(80))
+        throws(TestFailure)
+    {
         keypadClock += .seconds(5)
         try writeKeypad(Self.keyPress(code, at: keypadClock, held: held), to: name)
     }

@@ -114,6 +114,7 @@ open class House {
     /// - Parameters:
     ///   - port: The broker's port.
     ///   - node: The `--node` name, or nil for the default.
+    /// - Returns: `--mqtt URL` and, with a node, `--node NODE`.
     public func bus(port: UInt16, node: String? = nil) -> [String] {
         ["--mqtt", "mqtt://127.0.0.1:\(port)"] + (node.map { ["--node", $0] } ?? [])
     }

@@ -29,7 +29,9 @@ public final class PipedChild {
     ///   - program: The program's path.
     ///   - arguments: The arguments after its name.
     ///   - environment: Its whole environment.
-    public convenience init(program: String, _ arguments: [String], environment: [String: String] = Child.plainEnvironment) {
+    public convenience init(
+        program: String, _ arguments: [String], environment: [String: String] = Child.plainEnvironment
+    ) {
         self.init(ChildPipes { spawnProcess(program, arguments, actions: &$0, environment: environment) })
     }
 

@@ -32,7 +32,9 @@ public final class PseudoTerminal {
     public convenience init(
         _ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:]
     ) {
-        self.init(columns: columns, rows: rows) { Eggtimer(arguments, environment: environment).spawn(&$0, newSession: true) }
+        self.init(columns: columns, rows: rows) {
+            Eggtimer(arguments, environment: environment).spawn(&$0, newSession: true)
+        }
     }
 
     /// Starts a child through `start` in a new session whose controlling terminal is a fresh pty of that size.

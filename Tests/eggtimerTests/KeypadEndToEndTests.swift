@@ -66,7 +66,8 @@ import Testing
         let pad = House(config: "", keypad: true)
         try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
-        #expect(kitchen.expect("keys: reading \(pad.keypadInput)/event0, not grabbed", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.expect("keys: reading \(pad.keypadInput)/event0, not grabbed", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         try pad.connectKeypad("event0")
         try pad.press(KeyCode.digits[1])
@@ -177,7 +178,9 @@ import Testing
         #expect(kitchen.expect("keys: \(pad.keypadInput)/event0 is gone", until: soon()), "\(kitchen.stdout)")
         let offset = kitchen.stdout.count
         #expect(mkfifo(pad.keypadInput + "/event0", 0o600) == 0)
-        #expect(kitchen.expect("keys: reading \(pad.keypadInput)/event0", after: offset, until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.expect("keys: reading \(pad.keypadInput)/event0", after: offset, until: soon()), "\(kitchen.stdout)"
+        )
         try pad.connectKeypad("event0")
         try pad.press(KeyCode.digits[2])
         #expect(kitchen.expect("Medium: started", until: soon()), "\(kitchen.stdout)")

@@ -77,8 +77,8 @@ import Testing
         #expect(try watch.awaitState(.ringing, until: soon()))
         try eventually(
             "the alarm is written to the file PCM", deadline: soon(), every: .milliseconds(20),
-            meanwhile: { kitchen.readOutput(until: $0) }
-        ) { house.log("tea").contains(#""event":"sounding""#) && house.captured() > 0 }
+            meanwhile: { kitchen.readOutput(until: $0) },
+            { house.log("tea").contains(#""event":"sounding""#) && house.captured() > 0 })
         let ack = house.command(["ack", "tea"])
         #expect(ack.termination == .exited(0), "\(ack.stderr)")
         #expect(ack.stdout == "tea: alarm stopped\n")
@@ -278,13 +278,15 @@ import Testing
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         kill(kitchen.pid, SIGTSTP)
-        try eventually("stopped", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) }) {
-            processState(kitchen.pid) == "T"
-        }
+        try eventually(
+            "stopped", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) },
+            {
+                processState(kitchen.pid) == "T"
+            })
         kill(kitchen.pid, SIGCONT)
         try eventually(
-            "running again", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) }
-        ) { processState(kitchen.pid) != "T" }
+            "running again", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) },
+            { processState(kitchen.pid) != "T" })
         let start = house.command(["start", "9m", "after"])
         #expect(start.termination == .exited(0) && start.stdout.contains("(pid "), "\(start.stderr)")
         #expect(kitchen.expect("after: started", until: soon()))

@@ -101,11 +101,12 @@ import Testing
         var answer = ""
         try eventually(
             "the timer answers on its socket", deadline: soon(), every: .milliseconds(20),
-            meanwhile: { timer.readOutput(until: $0) }
-        ) {
-            answer = (try? ControlClient.exchange(ControlRequest.pair.line, label: "tea", folder: house.sockets)) ?? ""
-            return !answer.isEmpty
-        }
+            meanwhile: { timer.readOutput(until: $0) },
+            {
+                answer =
+                    (try? ControlClient.exchange(ControlRequest.pair.line, label: "tea", folder: house.sockets)) ?? ""
+                return !answer.isEmpty
+            })
         #expect(answer == "error\ta timer pairs no devices: pairing is the kitchen's request")
         kill(timer.pid, SIGTERM)
         _ = timer.finish()

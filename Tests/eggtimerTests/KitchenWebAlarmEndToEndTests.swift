@@ -25,8 +25,7 @@ import Testing
         #expect(WebKitchen.awaitState("ringing", of: "Soft", on: stream, until: soon()), "the stream shows it ringing")
         try eventually(
             "the alarm is written to the file PCM", deadline: soon(), every: .milliseconds(50),
-            meanwhile: { _ = stream.readSome(until: $0) }
-        ) { web.house.captured() > 0 }
+            meanwhile: { _ = stream.readSome(until: $0) }, { web.house.captured() > 0 })
 
         let ack = try web.request("POST", web.actionPath("Soft", "ack"), json: "{}")
         #expect(ack.status == 200 && WebKitchen.json(ack)?["state"]?.stringValue == "done", "\(ack.text)")

@@ -437,7 +437,9 @@ import Testing
         environment.merge(try RealtimeShift.environment(file: clockFile, offset: .zero)) { $1 }
         let run = runEggtimer(
             ["3s", "--json", "-D", "null", "--loops", "1"], environment: environment,
-            trigger: Eggtimer.Trigger(stdoutContains: #""event":"started""#) { _ in RealtimeShift.step(clockFile, to: step) })
+            trigger: Eggtimer.Trigger(stdoutContains: #""event":"started""#) { _ in
+                RealtimeShift.step(clockFile, to: step)
+            })
         #expect(run.termination == .exited(0), "\(run.stderr)")
         let started = event("started", in: run.stdout)
         let finished = event("finished", in: run.stdout)

@@ -36,8 +36,8 @@ import Testing
             // The kernel makes no event of a writer blocking: look again shortly.
             try eventually(
                 "a thread blocks writing into the pipe", deadline: .now + timeout, every: .milliseconds(5),
-                meanwhile: { pty.readOutput(until: $0) }
-            ) { threadWaitChannels(pty.pid).contains(where: { $0.contains("pipe_write") }) }
+                meanwhile: { pty.readOutput(until: $0) },
+                { threadWaitChannels(pty.pid).contains(where: { $0.contains("pipe_write") }) })
         }
     }
 

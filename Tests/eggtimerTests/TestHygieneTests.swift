@@ -148,7 +148,9 @@ private let module = "CSystem"
     @Test func testsRunEggtimerAndPollOnlyThroughTheHarness() {
         var found: [String] = []
         for file in swiftFiles(under: repositoryRoot + "/Tests")
-        where !Self.harnessHome.contains(where: { file == repositoryRoot + $0 }) && !file.hasSuffix("/TestHygieneTests.swift") {
+        where !Self.harnessHome.contains(where: { file == repositoryRoot + $0 })
+            && !file.hasSuffix("/TestHygieneTests.swift")
+        {
             for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if let work = Self.harnessWork(line) { found.append("\(file):\(number + 1): \(work): \(line)") }
             }
@@ -161,25 +163,29 @@ private let module = "CSystem"
         }
     }
 
-    @Test(arguments: [
-        // Built from parts, so that this file itself holds none of the marks it looks for.
-        ("let pid = spawnProcess(eggtimer" + "Path, arguments, actions: &actions, environment: [:])", "spawns eggtimer"),
-        ("    Child.spawn(setpriv, [\"--reuid=1\", eggtimer" + "Path, \"1\"])", "spawns eggtimer"),
-        ("let bundle = readlink(\"/proc/self/" + "exe\", &buffer, 4096)", "spawns eggtimer"),
-        ("    _ = poll(" + "nil, 0, 20)  // look again", "sleeps between looks"),
-        ("    var pause = timespec(); nano" + "sleep(&pause, nil)", "sleeps between looks"),
-        ("    try await Task." + "sleep(for: .milliseconds(5))", "sleeps between looks"),
-        ("    u" + "sleep(1000)", "sleeps between looks"),
-        ("        sleep" + "(until: .now + .milliseconds(5))", "sleeps between looks"),
-        ("    private func wait" + "Until(_ deadline: ContinuousClock.Instant) -> Bool {", "defines a wait loop"),
-        ("    func event" + "ually(timeout: Duration, _ condition: () -> Bool) -> Bool {", "defines a wait loop"),
-        ("    try eventually(\"a file\", deadline: soon()) { readFile(mark) != nil }", nil),
-        ("    let timer = Eggtimer([\"1\"], launcher: [SystemTool.nohup.path]).piped()", nil),
-        ("    func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {", nil),
-        ("    // _ = poll(" + "nil, 0, 20): a comment", nil),
-        ("    _ = poll(&ready, 1, pollTimeout(until: deadline))", nil),
-        ("    let asleep = isAsleep(pid)", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            // Built from parts, so that this file itself holds none of the marks it looks for.
+            (
+                "let pid = spawnProcess(eggtimer" + "Path, arguments, actions: &actions, environment: [:])",
+                "spawns eggtimer"
+            ),
+            ("    Child.spawn(setpriv, [\"--reuid=1\", eggtimer" + "Path, \"1\"])", "spawns eggtimer"),
+            ("let bundle = readlink(\"/proc/self/" + "exe\", &buffer, 4096)", "spawns eggtimer"),
+            ("    _ = poll(" + "nil, 0, 20)  // look again", "sleeps between looks"),
+            ("    var pause = timespec(); nano" + "sleep(&pause, nil)", "sleeps between looks"),
+            ("    try await Task." + "sleep(for: .milliseconds(5))", "sleeps between looks"),
+            ("    u" + "sleep(1000)", "sleeps between looks"),
+            ("        sleep" + "(until: .now + .milliseconds(5))", "sleeps between looks"),
+            ("    private func wait" + "Until(_ deadline: ContinuousClock.Instant) -> Bool {", "defines a wait loop"),
+            ("    func event" + "ually(timeout: Duration, _ condition: () -> Bool) -> Bool {", "defines a wait loop"),
+            ("    try eventually(\"a file\", deadline: soon()) { readFile(mark) != nil }", nil),
+            ("    let timer = Eggtimer([\"1\"], launcher: [SystemTool.nohup.path]).piped()", nil),
+            ("    func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {", nil),
+            ("    // _ = poll(" + "nil, 0, 20): a comment", nil),
+            ("    _ = poll(&ready, 1, pollTimeout(until: deadline))", nil),
+            ("    let asleep = isAsleep(pid)", nil),
+        ] as [(String, String?)])
     func harnessWorkIsRecognised(line: String, work: String?) {
         #expect(Self.harnessWork(Substring(line)) == work)
     }
