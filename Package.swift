@@ -130,10 +130,12 @@ let package = Package(
             resources: [.embedInCode("Man/eggtimer.1.in")],
             swiftSettings: shippedSettings),
 
-        // Spawning, reaping, pipes, temporary folders and waits for the test targets that run
-        // processes; a library under Tests/ that no product links.
+        // The test harness for the test targets that run processes, a library under Tests/ that no
+        // product links: spawning, reaping, pipes, temporary folders; the one way to run eggtimer
+        // (`Eggtimer`), the one poll-until wait (`eventually`) and the kitchen harness (`House`).
         .target(
-            name: "TestSupport", dependencies: ["SystemKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+            name: "TestSupport", dependencies: ["SystemKit", "ControlChannel", "TimerModel"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
 
         .testTarget(name: "TimerCoreTests", dependencies: ["TimerCore"], swiftSettings: strictSettings),
         .testTarget(name: "TextCodingTests", dependencies: ["TextCoding"], swiftSettings: strictSettings),

@@ -10,15 +10,14 @@ final class EggtimerProcess {
     let pid: pid_t
     /// The private folder: `run/` (XDG_RUNTIME_DIR), `state/`, `config/`, `stderr`, captures.
     let directory: String
-    private let pipes: ChildPipes
+    private let child: PipedChild
     /// Its standard error file (in ``directory``).
     private let stderrPath: String
     /// Whether deinit removes ``directory`` (not when it is another process's).
     private let ownsDirectory: Bool
     private var reaped: Termination?
     /// Everything read from standard output so far.
-    var stdout: String { pipes.output.text }
-    private var output: PipeReader { pipes.output }
+    var stdout: String { child.stdout }
 
     /// Starts `eggtimer arguments`.
     /// - Parameters:
@@ -39,16 +38,13 @@ final class EggtimerProcess {
             "XDG_RUNTIME_DIR": directory + "/run", "XDG_STATE_HOME": directory + "/state",
             "XDG_CONFIG_HOME": directory + "/config",
         ]
-        pipes = ChildPipes(stderrPath: stderrPath) { actions in
-            spawnProcess(eggtimerPath, arguments, actions: &actions, environment: fixed.merging(environment) { $1 })
-        }
-        pid = pipes.pid
+        child = Eggtimer(arguments, wholeEnvironment: fixed.merging(environment) { $1 }).piped(stderrPath: stderrPath)
+        pid = child.pid
     }
 
     deinit {
         if reaped == nil { _ = finish(timeout: .zero) }
-        pipes.closeKeys()
-        pipes.output.close()
+        child.closeKeys()
         if ownsDirectory { removeDirectory(directory) }
     }
 
@@ -56,7 +52,7 @@ final class EggtimerProcess {
     var stderr: String { readText(stderrPath) }
 
     /// Writes `text` to its standard input.
-    func type(_ text: String) { pipes.type(text) }
+    func type(_ text: String) { child.type(text) }
 
     /// Sends `signal`.
     func signal(_ signal: Int32) { kill(pid, signal) }
@@ -66,35 +62,37 @@ final class EggtimerProcess {
     /// - Returns: Whether the text appeared.
     @discardableResult
     func expect(_ text: String, after: Int = 0, timeout: Duration = .seconds(15)) -> Bool {
-        output.expect(text, after: after, until: .now + timeout)
+        child.expect(text, after: after, until: .now + timeout)
     }
 
     /// Reads what standard output brings until `deadline`, for a test that must let time pass.
-    func readOutput(until deadline: ContinuousClock.Instant) { output.readAll(until: deadline) }
+    func readOutput(until deadline: ContinuousClock.Instant) { child.readOutput(until: deadline) }
 
     /// Waits for it to exit (reading its output meanwhile; standard input stays open) and reaps it;
     /// kills it at the timeout.
     func finish(timeout: Duration = .seconds(15)) -> Termination {
         if let reaped { return reaped }
         let deadline = ContinuousClock.now + timeout
-        let child = Child(pid: pid)
-        while !child.hasExited, ContinuousClock.now < deadline {
+        let process = Child(pid: pid)
+        while !process.hasExited, ContinuousClock.now < deadline {
             // Output until end-of-file (the child exited), then the pidfd.
-            if !output.readSome(until: deadline) { child.exits(within: ContinuousClock.now.duration(to: deadline)) }
+            if !child.readSome(until: deadline) { process.exits(within: ContinuousClock.now.duration(to: deadline)) }
         }
         let termination = reap(pid, deadline: .now).termination
-        output.readAll(until: .now)
+        child.readOutput(until: .now)
         reaped = termination
         return termination
     }
 }
 
-/// Runs `eggtimer arguments` to its end in a private folder of its own.
-/// - Returns: How it ended, its standard output and standard error.
-func runEggtimer(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15))
-    -> (termination: Termination, stdout: String, stderr: String)
-{
-    let process = EggtimerProcess(arguments, environment: environment)
-    let termination = process.finish(timeout: timeout)
-    return (termination, process.stdout, process.stderr)
+extension EggtimerProcess {
+    /// Runs `eggtimer arguments` to its end in a private folder of its own.
+    /// - Returns: How it ended, its standard output and standard error.
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15))
+        -> (termination: Termination, stdout: String, stderr: String)
+    {
+        let process = EggtimerProcess(arguments, environment: environment)
+        let termination = process.finish(timeout: timeout)
+        return (termination, process.stdout, process.stderr)
+    }
 }

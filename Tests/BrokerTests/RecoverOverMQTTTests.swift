@@ -27,17 +27,6 @@ import Testing
         return pid_t(text[start...].prefix { $0.isNumber })
     }
 
-    /// Waits until the process `pid` (not this process's child: `recover` started it) has ended.
-    /// - Returns: Whether it ended within `timeout`.
-    private func waitForEnd(_ pid: pid_t, timeout: Duration) -> Bool {
-        do {
-            let pidfd = try FileDescriptor.process(pid)
-            return waitReadable(pidfd.rawValue, timeout: timeout)
-        } catch {
-            return error.code == ESRCH
-        }
-    }
-
     /// Kills `timer` with SIGKILL once its record names the broker and its state `counting` is
     /// on the broker; then waits until the broker has sent its Last Will (`offline`), so what
     /// follows is the recovered process's doing, not the killed one's (the retained state of the
@@ -97,7 +86,7 @@ import Testing
     /// Cancels the recovered timer over MQTT (it still takes commands there) and waits for its end.
     private func cancel(_ resumed: pid_t, topics: TimerTopics, login: BrokerLogin, log: String) throws {
         try mosquittoPublish(login, topic: topics.command, payload: "cancel", log: log)
-        #expect(waitForEnd(resumed, timeout: .seconds(10)))
+        #expect(awaitEnd(of: resumed, timeout: .seconds(10)))
     }
 
     @Test func aKilledTimerIsRecoveredOntoTheSameTopics() throws {

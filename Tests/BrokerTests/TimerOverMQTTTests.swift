@@ -141,13 +141,13 @@ import Testing
                 states($0, topic: eggs.state).contains("ringing") && states($0, topic: tea.state).contains("ringing")
             }, "\(watcher.lines)")
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let all = runEggtimer(["ack", "--all", "--mqtt", url])
+        let all = EggtimerProcess.run(["ack", "--all", "--mqtt", url])
         #expect(all.termination == .exited(0), "\(all.stderr)")
         #expect(
             all.stdout.split(separator: "\n").sorted() == ["kitchen/eggs: ack sent", "kitchen/tea: ack sent"],
             "\(all.stdout)")
         #expect(first.finish() == .exited(0) && second.finish() == .exited(0))
-        let again = runEggtimer(["ack", "--all", "--mqtt", url])
+        let again = EggtimerProcess.run(["ack", "--all", "--mqtt", url])
         #expect(again.termination == .exited(3), "\(again.stdout)")
         #expect(again.stderr == "eggtimer: no timer is ringing or snoozed on the MQTT broker\n")
         _ = login
@@ -232,7 +232,11 @@ import Testing
 
         let second = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
         #expect(second.expect(#""event":"started""#), "\(second.stderr)")
-        #expect(eventually { second.stderr.contains(warning) }, "\(second.stderr)")
+        try eventually(
+            "the warning on standard error: \(second.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)
+        ) {
+            second.stderr.contains(warning)
+        }
         second.signal(SIGTERM)
         #expect(second.finish() == .exited(143))
         #expect(second.stderr.split(separator: "\n").filter { $0.contains(warning) }.count == 1, "\(second.stderr)")
@@ -243,7 +247,7 @@ import Testing
         #expect(!watcher.lines.contains { isClear($0, topic: topics.state) }, "\(watcher.lines)")
         let late = try MosquittoSubscriber.start(login, topics: [topics.state], log: broker.log)
         #expect(late.lines.compactMap { state($0, topic: topics.state)?.instance } == [firstID], "\(late.lines)")
-        let status = runEggtimer(["status", "--mqtt", url])
+        let status = EggtimerProcess.run(["status", "--mqtt", url])
         #expect(
             status.stdout.split(separator: "\n").dropFirst().map { $0.hasPrefix("kitchen/tea  counting") } == [true],
             "\(status.stdout)")
@@ -251,8 +255,12 @@ import Testing
         // A third one waits; cancelling the first over MQTT reaches the first, then the third
         // takes the topics.
         let third = EggtimerProcess(["5m", "--label", "tea", "-D", "null", "--json"] + bus(broker))
-        #expect(eventually { third.stderr.contains(warning) }, "\(third.stderr)")
-        let cancel = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        try eventually(
+            "the warning on standard error: \(third.stderr)", deadline: .now + .seconds(15), every: .milliseconds(20)
+        ) {
+            third.stderr.contains(warning)
+        }
+        let cancel = EggtimerProcess.run(["cancel", "--mqtt", url, "kitchen/tea"])
         #expect(cancel.termination == .exited(0), "\(cancel.stderr)")
         #expect(first.finish() == .exited(1))
         #expect(
@@ -261,20 +269,9 @@ import Testing
             }, "\(watcher.lines)")
         let taken = try #require(watcher.lines.compactMap { state($0, topic: topics.state) }.last)
         #expect(taken.durationSeconds == 300 && taken.state == "counting", "\(taken)")
-        let cancelThird = runEggtimer(["cancel", "--mqtt", url, "kitchen/tea"])
+        let cancelThird = EggtimerProcess.run(["cancel", "--mqtt", url, "kitchen/tea"])
         #expect(cancelThird.termination == .exited(0), "\(cancelThird.stderr)\(third.stderr)\(availability.lines)")
         #expect(third.finish() == .exited(1))
-    }
-
-    /// Checks `condition` every 20 ms (a file another process writes has no event to wait on)
-    /// until it holds or `timeout` passes.
-    private func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            poll(nil, 0, 20)
-        }
-        return true
     }
 
     /// The state carries when it was published, whether the publisher's clock was synchronised
@@ -315,10 +312,10 @@ import Testing
             login, topic: pie.state, payload: String(decoding: left.json(), as: UTF8.self), retain: true,
             log: broker.log)
         try mosquittoPublish(login, topic: pie.availability, payload: "online", retain: true, log: broker.log)
-        let listed = runEggtimer(["status", "--mqtt", url])
+        let listed = EggtimerProcess.run(["status", "--mqtt", url])
         let row = listed.stdout.split(separator: "\n").first { $0.hasPrefix("garden/pie") } ?? ""
         #expect(row.hasPrefix(synchronised ? "garden/pie  stale" : "garden/pie  ringing"), "\(listed.stdout)")
-        let ack = runEggtimer(["ack", "--mqtt", url, "garden/pie"])
+        let ack = EggtimerProcess.run(["ack", "--mqtt", url, "garden/pie"])
         if synchronised {
             #expect(ack.termination == .exited(3) && ack.stdout.isEmpty)
             #expect(ack.stderr.hasPrefix("eggtimer: garden/pie is stale: "), "\(ack.stderr)")
@@ -418,13 +415,13 @@ import Testing
         #expect(timer.finish() == .signaled(SIGKILL))
         #expect(watcher.wait(timeout: .seconds(10)) { $0.last == "\(topics.availability) offline" })
         // Its retained state is stale now: status says so.
-        let status = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
+        let status = EggtimerProcess.run(["status", "--mqtt", "mqtt://127.0.0.1:\(broker.port)"])
         #expect(
             status.stdout.split(separator: "\n").last?.hasPrefix("kitchen/stew  offline") == true,
             "\(status.stdout)\(status.stderr)")
         // Nothing would answer a command: refused, not "sent".
         for verb in ["cancel", "ack", "snooze"] {
-            let refused = runEggtimer([verb, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "kitchen/stew"])
+            let refused = EggtimerProcess.run([verb, "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "kitchen/stew"])
             #expect(refused.termination == .exited(3), "\(verb): \(refused.stdout)")
             #expect(refused.stderr == "eggtimer: kitchen/stew is offline\n" && refused.stdout.isEmpty)
         }
@@ -675,22 +672,22 @@ import Testing
                 lines.contains { $0.hasPrefix("eggtimer/kitchen/1:30/state {") }
                     && lines.contains { $0.hasPrefix("eggtimer/kitchen/1_30/state {") }
             }, "\(watcher.lines)")
-        let cancel = runEggtimer(["cancel", "--mqtt", url, "kitchen/1_30"])
+        let cancel = EggtimerProcess.run(["cancel", "--mqtt", url, "kitchen/1_30"])
         #expect(cancel.termination == .exited(0) && cancel.stdout == "kitchen/1_30: cancel sent\n", "\(cancel.stderr)")
         #expect(labelled.finish() == .exited(1))
         #expect(duration.expect(#""event":"started""#))
-        let status = runEggtimer(["status", "--mqtt", url])
+        let status = EggtimerProcess.run(["status", "--mqtt", url])
         #expect(
             status.stdout.split(separator: "\n").dropFirst().map { $0.prefix(12) } == ["kitchen/1:30"],
             "\(status.stdout)")
-        #expect(runEggtimer(["cancel", "--mqtt", url, "kitchen/1:30"]).termination == .exited(0))
+        #expect(EggtimerProcess.run(["cancel", "--mqtt", url, "kitchen/1:30"]).termination == .exited(0))
         #expect(duration.finish() == .exited(1))
     }
 
     @Test func statusAckCancelAndTheirFailuresAcrossTheHouse() throws {
         let broker = try MosquittoBroker()
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let none = runEggtimer(["ack", "--mqtt", url])
+        let none = EggtimerProcess.run(["ack", "--mqtt", url])
         #expect(none.termination == .exited(3), "\(none.stderr)")
         let tea = EggtimerProcess(["1s", "--label", "tea", "-D", "null", "--json"] + bus(broker))
         let eggs = EggtimerProcess(["1s", "--label", "eggs", "-D", "null", "--json"] + bus(broker, node: "attic"))
@@ -706,25 +703,25 @@ import Testing
                     && lines.contains { $0.hasPrefix("eggtimer/attic/soup/state ") }
             })
 
-        let status = runEggtimer(["status", "--mqtt", url])
+        let status = EggtimerProcess.run(["status", "--mqtt", url])
         #expect(status.termination == .exited(0))
         let rows = status.stdout.split(separator: "\n")
         #expect(rows.count == 4, "\(status.stdout)")
         #expect(rows.contains { $0.hasPrefix("attic/eggs") && $0.contains("ringing") }, "\(status.stdout)")
         #expect(rows.contains { $0.hasPrefix("attic/soup") && $0.contains("counting") }, "\(status.stdout)")
         #expect(rows.contains { $0.hasPrefix("kitchen/tea") && $0.contains("ringing") }, "\(status.stdout)")
-        let json = runEggtimer(["status", "--mqtt", url, "--json"])
+        let json = EggtimerProcess.run(["status", "--mqtt", url, "--json"])
         #expect(json.stdout.hasPrefix("[{") && json.stdout.contains(#""state":"counting""#), "\(json.stdout)")
 
-        let ambiguous = runEggtimer(["ack", "--mqtt", url])
+        let ambiguous = EggtimerProcess.run(["ack", "--mqtt", url])
         #expect(ambiguous.termination == .exited(64))
         #expect(ambiguous.stderr.contains("attic/eggs (ringing)") && ambiguous.stderr.contains("kitchen/tea (ringing)"))
-        #expect(runEggtimer(["cancel", "--mqtt", url, "garden/soup"]).termination == .exited(3))
-        let counting = runEggtimer(["ack", "--mqtt", url, "attic/soup"])
+        #expect(EggtimerProcess.run(["cancel", "--mqtt", url, "garden/soup"]).termination == .exited(3))
+        let counting = EggtimerProcess.run(["ack", "--mqtt", url, "attic/soup"])
         #expect(counting.termination == .exited(3) && counting.stdout.isEmpty)
         #expect(counting.stderr == "eggtimer: soup is counting, not ringing\n")
 
-        let ack = runEggtimer(["ack", "--mqtt", url, "kitchen/tea"])
+        let ack = EggtimerProcess.run(["ack", "--mqtt", url, "kitchen/tea"])
         #expect(ack.termination == .exited(0), "\(ack.stderr)")
         #expect(ack.stdout == "kitchen/tea: ack sent\n")
         #expect(tea.finish() == .exited(0))
@@ -732,13 +729,14 @@ import Testing
             watcher.wait(timeout: .seconds(10)) {
                 $0.last.map { isClear($0, topic: "eggtimer/kitchen/tea/state") } == true
             })
-        #expect(runEggtimer(["ack", "--mqtt", url]).termination == .exited(0))  // the only ringing one now
+        #expect(EggtimerProcess.run(["ack", "--mqtt", url]).termination == .exited(0))  // the only ringing one now
         #expect(eggs.finish() == .exited(0))
-        #expect(runEggtimer(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))  // a label on any node
+        // A label on any node.
+        #expect(EggtimerProcess.run(["cancel", "--mqtt", url, "soup"]).termination == .exited(0))
         #expect(soup.finish() == .exited(1))
 
         let started = ContinuousClock.now
-        let unreachable = runEggtimer(["status", "--mqtt", "mqtt://127.0.0.1:\(try freePort())"])
+        let unreachable = EggtimerProcess.run(["status", "--mqtt", "mqtt://127.0.0.1:\(try freePort())"])
         #expect(unreachable.termination == .exited(69))
         #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
         #expect(ContinuousClock.now - started < .seconds(6))

@@ -31,10 +31,10 @@ import Testing
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PULSE_SERVER": "unix:" + server.socketPath,
             "XDG_RUNTIME_DIR": own, "XDG_STATE_HOME": own,
         ]
-        let run = Child.spawn(
-            SystemTool.setpriv.path,
-            ["--reuid", uid, "--regid", uid, "--clear-groups", eggtimerPath, "1", "-D", "pulse", "--loops", "1"],
-            environment: environment, stderrPath: stderrPath)
+        let run = Eggtimer(
+            ["1", "-D", "pulse", "--loops", "1"], wholeEnvironment: environment,
+            launcher: [SystemTool.setpriv.path, "--reuid", uid, "--regid", uid, "--clear-groups"]
+        ).child(stderrPath: stderrPath)
         #expect(run.wait(timeout: .seconds(30)) == .exited(0), "\(readText(stderrPath))")
         let stderr = readText(stderrPath)
         #expect(!stderr.contains("home directory"), "\(stderr)")

@@ -21,6 +21,21 @@ public struct Child: Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String] = plainEnvironment,
         stdout: Int32? = nil, stderrPath: String? = nil
     ) -> Child {
+        Child(
+            pid: withActions(stdout: stdout, stderrPath: stderrPath) {
+                spawnProcess(executable, arguments, actions: &$0, environment: environment)
+            })
+    }
+
+    /// Calls `start` with file actions that set up descriptors 0, 1 and 2 as ``spawn(_:_:environment:stdout:stderrPath:)`` does.
+    /// - Parameters:
+    ///   - stdout: A descriptor to dup as standard output, or nil for /dev/null.
+    ///   - stderrPath: A file to append standard error to, or nil for /dev/null.
+    ///   - start: Spawns the child with the actions and returns its pid.
+    /// - Returns: What `start` returned.
+    static func withActions(
+        stdout: Int32?, stderrPath: String?, _ start: (inout posix_spawn_file_actions_t) -> Glibc.pid_t
+    ) -> Glibc.pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -32,7 +47,7 @@ public struct Child: Sendable {
         }
         posix_spawn_file_actions_addopen(
             &actions, 2, stderrPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        return Child(pid: spawnProcess(executable, arguments, actions: &actions, environment: environment))
+        return start(&actions)
     }
 
     /// Runs `executable` to its end (at most `timeout`), its standard error to `stderrPath`.

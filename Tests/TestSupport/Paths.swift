@@ -1,7 +1,7 @@
 import Glibc
 
 /// The built `eggtimer` binary beside the test bundle (`.build/<triple>/debug/`), for end-to-end tests.
-public let eggtimerPath: String = {
+let eggtimerPath: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let bundle = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)

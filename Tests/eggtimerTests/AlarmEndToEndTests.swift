@@ -85,7 +85,7 @@ import TimerText
     func acceptedTimesStartAnAlarmAtThatLocalTime(time: [String], at: String) {
         // November to March in Berlin is CET (+01:00): the time-of-day forms land there this season
         // or say CEST; accept either for them, the dated ones are exact.
-        let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
+        let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
         let result = runEggtimer(
             ["at"] + time + ["--json", "-D", "null"], environment: ["TZ": "Europe/Berlin"], timeout: .seconds(15),
             trigger: started)
@@ -110,7 +110,7 @@ import TimerText
             (["\(soon)T18:00Z"], "\(soon)T19:00:00+01:00"), (["\(soon)T08:00-04:00"], "\(soon)T13:00:00+01:00"),
         ]
         for (time, at) in cases {
-            let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
+            let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
             let result = runEggtimer(
                 ["at"] + time + ["--json", "-D", "null"], environment: ["TZ": "CET-1"], timeout: .seconds(15),
                 trigger: started)
@@ -133,7 +133,7 @@ import TimerText
         ("CET-1CEST,M3.5.0,M10.5.0/3", false), (":/usr/share/zoneinfo/Europe/Berlin", false), ("UTC", false),
     ])
     func anUnknownTimeZoneIsWarnedOfOnce(tz: String, warned: Bool) {
-        let started = Trigger(stdoutContains: "started") { pid in kill(pid, SIGINT) }
+        let started = Eggtimer.Trigger(stdoutContains: "started") { pid in kill(pid, SIGINT) }
         let result = runEggtimer(
             ["at", "7:00", "-D", "null"], environment: ["TZ": tz], timeout: .seconds(15), trigger: started)
         #expect(result.termination == .exited(130), "\(result.stderr)")
@@ -192,7 +192,7 @@ import TimerText
 
     @Test func theLoopWaitsOnAWallClockTimerThatTheClockBeingSetCancels() throws {
         let target = Self.wallNanoseconds() / 1_000_000_000 + 3600
-        let (pid, reader) = spawnIntoPipe(["at", Self.utcISO(target), "--json", "-D", "null"])
+        let (pid, reader) = Eggtimer(["at", Self.utcISO(target), "--json", "-D", "null"]).intoPipe()
         defer {
             close(reader)
             kill(pid, SIGINT)
@@ -203,13 +203,12 @@ import TimerText
         while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { line.append(byte) }
         #expect(String(decoding: line, as: UTF8.self).contains(#""event":"started""#))
         // Arming follows the first event by microseconds and makes no event: look every 5 ms.
-        let giveUp = ContinuousClock.now + .seconds(10)
         var armed: DetachedEndToEndTests.TimerInfo?
         var readAt: Int64 = 0
-        while armed == nil && ContinuousClock.now < giveUp {
+        try eventually("the wall-clock timer is armed", deadline: .now + .seconds(10), every: .milliseconds(5)) {
             readAt = Self.wallNanoseconds()
             armed = DetachedEndToEndTests.timers(of: pid).first { $0.clockID == Int(CLOCK_REALTIME) && $0.left > .zero }
-            if armed == nil { _ = poll(nil, 0, 5) }
+            return armed != nil
         }
         let timer = try #require(armed)
         #expect(timer.settimeFlags == "03")  // TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET

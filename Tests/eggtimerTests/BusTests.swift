@@ -177,11 +177,7 @@ private let t0 = ContinuousClock.now
             environment: ["EGGTIMER_MQTT_PASSWORD": "s3cret", "EGGTIMER_MARK": "kept"])
         #expect(run.termination == .exited(0), "\(run.stderr)")
         // The command runs beside the alarm and may outlive the timer: wait for its file.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while readFile(mark) == nil, ContinuousClock.now < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&pause, nil)
-        }
+        try eventually("the command wrote its file", deadline: .now + .seconds(10)) { readFile(mark) != nil }
         let environment = String(decoding: try #require(readFile(mark)), as: UTF8.self)
         #expect(environment.contains("EGGTIMER_MARK=kept\n"), "the rest of the environment is passed on")
         #expect(!environment.contains("EGGTIMER_MQTT_PASSWORD"))

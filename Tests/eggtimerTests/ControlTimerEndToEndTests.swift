@@ -6,33 +6,10 @@ import Testing
 /// Issue 11 end to end: real timers with no terminal, file PCMs as devices, and the real
 /// `eggtimer status|ack|cancel|snooze` commands in the same private runtime folder.
 @Suite struct ControlTimerEndToEndTests {
-    /// A private runtime folder and scratch folder shared by the timers and the commands of one test.
-    final class House {
-        let runtime = makePrivateDirectory()
-        let scratch = makePrivateDirectory()
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime] }
-
-        deinit {
-            removeDirectory(runtime)
-            removeDirectory(scratch)
-        }
-
-        /// A timer with `arguments` and `--json`, writing its alarm into `<scratch>/<capture>.raw`.
-        func timer(_ arguments: [String], capture: String) -> PipedChild {
-            PipedChild(arguments + ["--json", "-D", "file:'\(scratch)/\(capture).raw',raw"], environment: environment)
-        }
-
-        /// Runs `eggtimer` `arguments` as a client.
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
-
-        /// The size of a capture so far, in bytes.
-        func captured(_ capture: String) -> Int { readFile(scratch + "/" + capture + ".raw")?.count ?? 0 }
-    }
-
     private let soon = { ContinuousClock.now + .seconds(15) }
 
     @Test func ackStopsTheAlarmAtOnceAndTheTimerExitsZero() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         let sent = ContinuousClock.now
@@ -46,7 +23,7 @@ import Testing
     }
 
     @Test func twoRingingTimersAreAcknowledgedOneAtATime() {
-        let house = House()
+        let house = House(sharesState: false)
         let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
         let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
         #expect(tea.expect(#""event":"sounding""#, until: soon()) && eggs.expect(#""event":"sounding""#, until: soon()))
@@ -69,7 +46,7 @@ import Testing
     ///
     /// Issue 24; plain `ack` with two ringing still lists them, `cancel --all` ends the rest.
     @Test func ackAllStopsEveryRingingAlarmThenFindsNone() {
-        let house = House()
+        let house = House(sharesState: false)
         let tea = house.timer(["1s", "--label", "tea"], capture: "tea")
         let eggs = house.timer(["1s", "--label", "eggs"], capture: "eggs")
         let soup = house.timer(["30s", "--label", "soup"], capture: "soup")
@@ -97,7 +74,7 @@ import Testing
     /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
     /// MQTT name it), though its socket is `1-30`; either name reaches it.
     @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1:30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let status = house.command(["status"])
@@ -111,7 +88,7 @@ import Testing
     /// A duration typed with a space (`eggtimer "1h 30"`) is labelled without it (`1h30`), a valid
     /// `--label`: `cancel 1h30` unquoted finds it (issue 24).
     @Test func aSpacedDurationsDefaultLabelNeedsNoQuotes() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1h 30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1h30""#))
@@ -122,7 +99,7 @@ import Testing
     /// A timer stopped with Ctrl-Z (SIGTSTP) or SIGSTOP cannot answer: one line says so, with
     /// how to continue it, not "skipped" and then "no timer labelled".
     @Test func aStoppedTimerIsSaidToBeStopped() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["30s", "--label", "jc"], capture: "jc")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         kill(timer.pid, SIGSTOP)
@@ -140,7 +117,7 @@ import Testing
     /// `status` with a stopped timer (issue 24): not "skipped" and then "no timers running", but
     /// counted as running and said to be stopped; plain `ack` says none answers, not none runs.
     @Test func statusCountsAStoppedTimerAsRunningAndSaysItIsStopped() {
-        let house = House()
+        let house = House(sharesState: false)
         let stopped = house.timer(["30s", "--label", "jc"], capture: "jc")
         #expect(stopped.expect(#""event":"started""#, until: soon()))
         let stoppedLine =
@@ -169,7 +146,7 @@ import Testing
     }
 
     @Test func aSecondTimerWithARunningLabelIsRefused() {
-        let house = House()
+        let house = House(sharesState: false)
         let first = house.timer(["30s", "--label", "tea"], capture: "tea")
         #expect(first.expect(#""event":"started""#, until: soon()))
         let second = house.command(["5s", "--label", "tea", "-D", "null"])
@@ -180,7 +157,7 @@ import Testing
     }
 
     @Test func aStaleSocketLeftByAKilledTimerIsReplaced() {
-        let house = House()
+        let house = House(sharesState: false)
         let killed = house.timer(["30s", "--label", "tea"], capture: "tea")
         #expect(killed.expect(#""event":"started""#, until: soon()))
         kill(killed.pid, SIGKILL)
@@ -195,7 +172,7 @@ import Testing
     }
 
     @Test func snoozeSilencesTheAlarmAndItRingsAgain() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         let snooze = house.command(["snooze", "--for", "1s"])
@@ -209,7 +186,7 @@ import Testing
     }
 
     @Test func ringForEndsAnUnacknowledgedAlarmAsMissed() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--ring-for", "2s"], capture: "missed")
         #expect(timer.finish(timeout: .seconds(20)) == .exited(2))
         #expect(timer.stdout.contains(#""event":"missed""#))
@@ -217,15 +194,14 @@ import Testing
     }
 
     @Test func onDoneRunsAtTheDeadlineWithAnEmptySignalMaskAndNeverForACancelledTimer() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let mark = house.scratch + "/done"
         let command = "grep -E '^(SigBlk|SigIgn)' /proc/self/status > \(mark); ps -o pgid= -p $$ >> \(mark)"
         let done = house.timer(["1s", "--loops", "1", "--on-done", command], capture: "done")
         #expect(done.finish() == .exited(0))
         // The command runs beside the alarm: wait for its file (it is tiny).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while (readFile(mark)?.count ?? 0) < 40, ContinuousClock.now < deadline {
-            done.readOutput(until: .now + .milliseconds(20))
+        try eventually("the command wrote its file", deadline: .now + .seconds(10), every: .milliseconds(20)) {
+            (readFile(mark)?.count ?? 0) >= 40
         }
         let lines = String(decoding: try #require(readFile(mark)), as: UTF8.self).split(separator: "\n")
         #expect(lines.contains("SigBlk:\t0000000000000000"))
@@ -244,7 +220,7 @@ import Testing
     }
 
     @Test func volumeFiftyHalvesTheCaptureAndTheRampRaisesIt() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let sound = try AlarmSound.decode(path: repositoryRoot + "/Sounds/alarm_sound.mp3")
         let half = house.timer(["1s", "--loops", "1", "--volume", "50"], capture: "half")
         #expect(half.finish() == .exited(0))
@@ -269,7 +245,7 @@ import Testing
     /// Issue 20, "The control socket cannot be exhausted": with far more idle connections open
     /// than the timer keeps, `ack` still succeeds on its first try (its latency is `make bench`'s).
     @Test func idleConnectionsBeyondTheLimitDoNotLockOutAck() {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         var idle: [Int32] = []
@@ -292,15 +268,12 @@ import Testing
 
     @Test func aPeerOfAnotherUserIsRefused() throws {
         // The timer runs as nobody (setpriv); root connects to its socket and gets no answer.
-        let house = House()
+        let house = House(sharesState: false)
         #expect(chown(house.runtime, 65534, 65534) == 0)
-        let timer = PipedChild(
-            [
-                SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", eggtimerPath, "30s",
-                "--label",
-                "tea", "--json", "-D", "null",
-            ],
-            environment: house.environment, executable: SystemTool.setpriv.path)
+        let timer = Eggtimer(
+            ["30s", "--label", "tea", "--json", "-D", "null"], environment: house.environment,
+            launcher: [SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        ).piped()
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let socket = house.runtime + "/eggtimer/tea.sock"
         let answer = rawExchange(socket, "eggtimer/1\tstatus\n")

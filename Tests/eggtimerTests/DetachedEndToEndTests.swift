@@ -26,7 +26,7 @@ import Testing
         let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let capture = dir + "/capture.raw"
-        let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, signal) }
+        let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, signal) }
         let result = runEggtimer(
             ["2", "--json", "-D", "file:'\(capture)',raw", "--loops", "1"], trigger: started, launcher: launcher)
         #expect(result.termination == .exited(0), "\(result.stderr)")
@@ -38,14 +38,14 @@ import Testing
 
     @Test func theSameSignalNotIgnoredStillEndsIt() {
         // The other half: without the trap, SIGINT at the same point ends it with 130.
-        let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
+        let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGINT) }
         let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], trigger: started)
         #expect(result.termination == .exited(130))
     }
 
     @Test func aHangUpWithoutNohupDetachesARunningTimerWhichStillRings() {
         // A hang-up no longer ends a running timer (HangUpEndToEndTests): it counts and rings on.
-        let started = Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGHUP) }
+        let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { pid in kill(pid, SIGHUP) }
         let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], trigger: started)
         #expect(result.termination == .exited(0), "\(result.stderr)")
         #expect(Self.events(result.stdout).contains("finished"))
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func theLoopWaitsOnAnAbsoluteBootClockTimerArmedForTheDeadline() throws {
-        let (pid, reader) = spawnIntoPipe(["30", "--json", "-D", "null"])
+        let (pid, reader) = Eggtimer(["30", "--json", "-D", "null"]).intoPipe()
         defer {
             close(reader)
             kill(pid, SIGTERM)
@@ -125,15 +125,14 @@ import Testing
         let deadline = Duration.nanoseconds(try #require(startedAt)) + .seconds(30)
         // Arming follows the first event by microseconds, and the kernel makes no event of it:
         // look again every 5 ms until the loop's timer is armed.
-        let giveUp = ContinuousClock.now + .seconds(10)
         var armed: TimerInfo?
         var readAt = Duration.zero
-        while armed == nil && ContinuousClock.now < giveUp {
+        try eventually("the loop's timer is armed", deadline: .now + .seconds(10), every: .milliseconds(5)) {
             var now = timespec()
             clock_gettime(CLOCK_BOOTTIME, &now)
             readAt = .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
             armed = Self.timers(of: pid).first { $0.left > .zero }
-            if armed == nil { _ = poll(nil, 0, 5) }
+            return armed != nil
         }
         let timer = try #require(armed)
         #expect(timer.clockID == Int(CLOCK_BOOTTIME))  // 7

@@ -126,15 +126,16 @@ import Testing
         let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
         let copy = dir + "/eggtimer"
-        writeFile(copy, try #require(readFile(eggtimerPath)))
-        chmod(copy, 0o755)
+        try Eggtimer.copyBinary(to: copy)
         let capture = dir + "/capture.raw"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, dir + "/stderr", O_WRONLY | O_CREAT, 0o644)
-        let pid = spawn(["1", "-D", "file:'\(capture)',raw", "--loops", "1"], actions: &actions, executable: copy)
+        var run = Eggtimer(["1", "-D", "file:'\(capture)',raw", "--loops", "1"])
+        run.executable = copy
+        let pid = run.spawn(&actions)
         #expect(waitForExit(pid) == .exited(0))
         let stderr = String(decoding: readFile(dir + "/stderr") ?? [], as: UTF8.self)
         #expect(stderr.contains("built-in alarm tone"))
@@ -154,8 +155,8 @@ import Testing
         #expect(phases == ["work", "short break", "work", "long break"])
     }
 
-    @Test(arguments: [Input.null, Input.closed])
-    func headlessCountdownDoesNotSpin(stdin: Input) {
+    @Test(arguments: [Eggtimer.StandardInput.null, .closed])
+    func headlessCountdownDoesNotSpin(stdin: Eggtimer.StandardInput) {
         let result = runEggtimer(["2", "--json", "-D", "null", "--loops", "1"], stdin: stdin)
         #expect(result.termination == .exited(0))
         // A loop that kept polling a dead stdin would burn the whole 2 s.
@@ -212,7 +213,7 @@ import Testing
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let pid = spawn(["--help"], actions: &actions)
+        let pid = Eggtimer(["--help"]).spawn(&actions)
         close(ends.write)
         #expect(waitForExit(pid) == .exited(0))
     }
@@ -221,7 +222,7 @@ import Testing
         // `eggtimer 1 --json … | head -0`: the reader is gone before the first event.
         let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
-        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
+        let (pid, reader) = Eggtimer(threePasses(into: dir + "/capture.raw")).intoPipe()
         close(reader)
         #expect(waitForExit(pid) == .exited(0))
         #expect(holdsThreePasses(dir + "/capture.raw"))
@@ -231,7 +232,7 @@ import Testing
         // `eggtimer 1 -D … --loops 3 | head -n 1`: the next line (`finished`) finds the pipe broken.
         let dir = makePrivateDirectory()
         defer { removeDirectory(dir) }
-        let (pid, reader) = spawnIntoPipe(threePasses(into: dir + "/capture.raw"))
+        let (pid, reader) = Eggtimer(threePasses(into: dir + "/capture.raw")).intoPipe()
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { line.append(byte) }  // the first line
@@ -243,7 +244,7 @@ import Testing
 
     @Test func sigusr1AcknowledgesWithoutAKeyboard() {
         // Once the countdown has finished and the alarm is sounding, acknowledge it.
-        let ringing = Trigger(stdoutContains: #""event":"sounding""#) { pid in kill(pid, SIGUSR1) }
+        let ringing = Eggtimer.Trigger(stdoutContains: #""event":"sounding""#) { pid in kill(pid, SIGUSR1) }
         let result = runEggtimer(["1", "--json", "-D", "null"], timeout: .seconds(15), trigger: ringing)
         #expect(result.termination == .exited(0))
         #expect(result.stdout.contains(#""event":"acknowledged""#) && result.stdout.contains(#""by":"signal""#))

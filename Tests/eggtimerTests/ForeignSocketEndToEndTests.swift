@@ -6,29 +6,25 @@ import Testing
 /// through setpriv) plants a socket that answers every request with `ok`, and the real
 /// `eggtimer ack|cancel|recover` must not believe it.
 @Suite struct ForeignSocketEndToEndTests {
-    /// A runtime folder (root's, 0700), a state folder, and a folder of nobody's where the fake
-    /// listens before its socket is moved where the test wants it.
-    final class House {
-        let runtime = makePrivateDirectory()
-        let state = makePrivateDirectory()
+    /// The kitchen harness's house (its runtime folder root's, 0700) with a folder of nobody's
+    /// where the fake listens before its socket is moved where the test wants it.
+    final class House: TestSupport.House {
         let foreign = makePrivateDirectory()
-        var folder: String { runtime + "/eggtimer" }
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state] }
+        var folder: String { sockets }
         private var fakes: [PipedChild] = []
 
-        init() { #expect(chown(foreign, 65534, 65534) == 0) }
+        init() {
+            super.init()
+            #expect(chown(foreign, 65534, 65534) == 0)
+        }
 
         deinit {
             for fake in fakes {
                 kill(fake.pid, SIGTERM)
                 _ = fake.finish()
             }
-            removeDirectory(runtime)
-            removeDirectory(state)
             removeDirectory(foreign)
         }
-
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
 
         /// Starts, as user 65534, a listener that answers every line with a ringing timer's status
         /// (which is also an `ok` to any action), and moves its socket to `<folder>/<label>.sock`.
@@ -40,11 +36,11 @@ import Testing
                 while (my $c = $s->accept) { <$c>; print $c "ok\\tlabel=\(label)\\tpid=4242\\tstate=ringing\\tremaining_ns=0\\n"; close $c; }
                 """
             let fake = PipedChild(
+                program: SystemTool.setpriv.path,
                 [
-                    SystemTool.setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", SystemTool.perl.path,
-                    "-e",
-                    script, foreign + "/fake.sock",
-                ], executable: SystemTool.setpriv.path)
+                    "--reuid=65534", "--regid=65534", "--clear-groups", SystemTool.perl.path, "-e", script,
+                    foreign + "/fake.sock",
+                ])
             fakes.append(fake)
             #expect(fake.expect("listening", until: .now + .seconds(10)))
             #expect(rename(foreign + "/fake.sock", folder + "/" + label + ".sock") == 0)
@@ -96,7 +92,7 @@ import Testing
         // The timer refuses it too, in one line, and still counts (stopped here by SIGTERM).
         let timer = runEggtimer(
             ["30s", "--label", "tea", "--json", "-D", "null"], environment: house.environment,
-            trigger: Trigger(stdoutContains: #""event":"started""#) { kill($0, SIGTERM) })
+            trigger: Eggtimer.Trigger(stdoutContains: #""event":"started""#) { kill($0, SIGTERM) })
         #expect(timer.stderr.contains("eggtimer: warning: no control socket (\(line)); stop the alarm with kill -USR1"))
         var info = stat()
         #expect(lstat(house.folder, &info) != 0, "no folder made in it")

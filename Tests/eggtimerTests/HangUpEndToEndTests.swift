@@ -9,30 +9,16 @@ import Testing
 /// on headless, listed by `status` as detached, and rings until acknowledged from another shell.
 /// In the menu, with nothing counting, a hang-up still ends eggtimer with 129.
 @Suite struct HangUpEndToEndTests {
-    /// One test's runtime folder (control sockets) and state folder (records).
-    final class Folders {
-        let runtime = makePrivateDirectory()
-        let state = makePrivateDirectory()
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state] }
-
-        deinit {
-            removeDirectory(runtime)
-            removeDirectory(state)
+    /// Runs `eggtimer status` in `house` until its output contains `text` (a status line has no
+    /// event to wait for: ``eventually(_:deadline:every:meanwhile:_:)`` looks every 20 ms).
+    /// - Returns: The last output.
+    private func status(in house: House, until text: String, deadline: ContinuousClock.Instant) throws -> String {
+        var output = ""
+        try eventually("status says \(text)", deadline: deadline, every: .milliseconds(20)) {
+            output = house.command(["status"]).stdout
+            return output.contains(text)
         }
-
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
-
-        /// Runs `eggtimer status` until its output contains `text` or `deadline` passes.
-        /// - Returns: The last output.
-        func status(until text: String, deadline: ContinuousClock.Instant) -> String {
-            var output = ""
-            while ContinuousClock.now < deadline {
-                output = command(["status"]).stdout
-                if output.contains(text) { break }
-                _ = poll(nil, 0, 20)  // another look: a status line has no event to wait for
-            }
-            return output
-        }
+        return output
     }
 
     /// User + system CPU time of a running process, from `/proc/PID/stat` (clock ticks of 10 ms).
@@ -47,21 +33,21 @@ import Testing
     }
 
     @Test func aHangUpWhileCountingDetachesTheTimerWhichRingsAndIsAcknowledgedFromAnotherShell() throws {
-        let folders = Folders()
-        let pty = PseudoTerminal(["5", "--label", "tea", "-D", "null"], environment: folders.environment)
+        let house = House()
+        let pty = PseudoTerminal(["5", "--label", "tea", "-D", "null"], environment: house.environment)
         #expect(pty.expect("Counting down 0:05."))
         pty.hangUp()
         let soon = ContinuousClock.now + .seconds(15)
-        let counting = folders.status(until: "counting (detached)", deadline: soon)
+        let counting = try status(in: house, until: "counting (detached)", deadline: soon)
         #expect(counting.contains("tea") && counting.contains("counting (detached)"), "\(counting)")
-        let ringing = folders.status(until: "ringing (detached)", deadline: soon)
+        let ringing = try status(in: house, until: "ringing (detached)", deadline: soon)
         #expect(ringing.contains("ringing (detached)"), "\(ringing)")
-        let json = folders.command(["status", "--json"]).stdout
+        let json = house.command(["status", "--json"]).stdout
         #expect(json.contains(#""detached":true"#), "\(json)")
         // The hung-up terminal polls POLLHUP for ever: it left the poll set, nothing spins.
         let used = try #require(Self.cpu(of: pty.pid))
         #expect(used < .milliseconds(500), "cpu \(used)")
-        let ack = folders.command(["ack", "tea"])
+        let ack = house.command(["ack", "tea"])
         #expect(ack.termination == .exited(0), "\(ack.stderr)")
         #expect(pty.waitForExit() == .exited(0))
     }
@@ -72,17 +58,16 @@ import Testing
         let capture = dir + "/capture.raw"
         let log = dir + "/out"
         // As `eggtimer 2 --json … > out` typed into the terminal: standard input and error on it.
-        let pty = PseudoTerminal(
-            [
-                "-c", #"exec "$0" "$@" > "\#(log)""#, eggtimerPath, "2", "--json", "-D", "file:'\(capture)',raw",
-                "--loops", "1",
-            ], executable: SystemTool.sh.path)
-        let giveUp = ContinuousClock.now + .seconds(15)
+        let pty = Eggtimer(
+            ["2", "--json", "-D", "file:'\(capture)',raw", "--loops", "1"],
+            launcher: [SystemTool.sh.path, "-c", #"exec "$0" "$@" > "\#(log)""#]
+        ).terminal()
         func logged(_ event: String) -> Bool {
             String(decoding: readFile(log) ?? [], as: UTF8.self).contains(#""event":"\#(event)""#)
         }
-        while !logged("started") && ContinuousClock.now < giveUp { _ = poll(nil, 0, 5) }
-        #expect(logged("started"))
+        try eventually("the timer logged its start", deadline: .now + .seconds(15), every: .milliseconds(5)) {
+            logged("started")
+        }
         pty.hangUp()
         #expect(pty.waitForExit(timeout: .seconds(15)) == .exited(0))
         #expect(logged("finished") && logged("sounding") && logged("acknowledged"))
@@ -98,17 +83,17 @@ import Testing
         #expect(pty.waitForExit() == .exited(129))
     }
 
-    @Test func aHangUpSignalWithTheTerminalOpenGivesItBackAndTheTimerGoesOn() {
-        let folders = Folders()
-        let pty = PseudoTerminal(["10m", "--label", "tea", "-D", "null"], environment: folders.environment)
+    @Test func aHangUpSignalWithTheTerminalOpenGivesItBackAndTheTimerGoesOn() throws {
+        let house = House()
+        let pty = PseudoTerminal(["10m", "--label", "tea", "-D", "null"], environment: house.environment)
         #expect(pty.expect("Counting down 10:00."))
         let mark = pty.output.count
         pty.send(SIGHUP)
         #expect(pty.expect("\u{1B}[?1049l", after: mark), "left the alternate screen")
-        let status = folders.status(until: "counting (detached)", deadline: ContinuousClock.now + .seconds(15))
+        let status = try status(in: house, until: "counting (detached)", deadline: ContinuousClock.now + .seconds(15))
         #expect(status.contains("counting (detached)"), "\(status)")
         #expect(pty.settingsNow == pty.settingsBefore)
-        #expect(folders.command(["cancel", "tea"]).termination == .exited(0))
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
         #expect(pty.waitForExit() == .exited(1))
     }
 }

@@ -27,7 +27,7 @@ import Testing
 
     /// `SHELL -c 'set -m; SCRIPT' eggtimer ARGS…`: in the script `"$0" "$@"` runs eggtimer.
     static func shell(_ shell: String, _ script: String, _ arguments: [String]) -> PseudoTerminal {
-        PseudoTerminal(["-c", "set -m; " + script, eggtimerPath] + arguments, executable: shell)
+        Eggtimer(arguments, launcher: [shell, "-c", "set -m; " + script]).terminal()
     }
 
     @Test(arguments: shells)

@@ -8,89 +8,17 @@ import Testing
 
 /// Issue 27 end to end: the real `eggtimer kitchen` reading keys from FIFOs.
 ///
-/// The FIFOs stand in for `/dev/input/eventN`, under a private `EGGTIMER_INPUT_ROOT` (its `dev/input` and a fake sysfs
+/// The FIFOs (the kitchen harness's keypads, ``House``) stand in for `/dev/input/eventN`, under a private `EGGTIMER_INPUT_ROOT` (its `dev/input` and a fake sysfs
 /// `sys/class/input/eventN/device/capabilities/key`), fed `struct input_event` records by the
 /// header's layout (`InputEvent.bytes`). Its timers ring into a file PCM (the house's config).
 /// Every wait is on the kitchen's log or a timer's watch, never a sleep.
 @Suite struct KeypadEndToEndTests {
-    /// A house (``KitchenEndToEndTests/House``) with an input root and the devices' writers.
-    final class Pad {
-        let house = KitchenEndToEndTests.House()
-        let root = makePrivateDirectory("eggtimer-keys")
-        private var writers: [String: Int32] = [:]
-        var input: String { root + "/dev/input" }
-        var environment: [String: String] { house.environment.merging([Kitchen.inputRootVariable: root]) { $1 } }
-
-        /// - Parameter config: Lines added to the house's config file (`key-4 = tea 1s`).
-        init(config: String = "") {
-            for folder in ["/dev", "/dev/input", "/sys", "/sys/class", "/sys/class/input"] {
-                mkdir(root + folder, 0o700)
-            }
-            let file = house.scratch + "/config"
-            writeFile(file, (readFile(file) ?? []) + Array(config.utf8), mode: 0o600)
-        }
-
-        deinit {
-            for writer in writers.values { close(writer) }
-            removeDirectory(root)
-        }
-
-        /// `eggtimer kitchen` reading this root's devices.
-        func kitchen() -> PipedChild { PipedChild(["kitchen"], environment: environment) }
-
-        /// Makes the device `name` (a FIFO) with a key-bearing capabilities file.
-        func addDevice(_ name: String) {
-            let device = root + "/sys/class/input/" + name + "/device"
-            for folder in [root + "/sys/class/input/" + name, device, device + "/capabilities"] { mkdir(folder, 0o700) }
-            writeFile(device + "/capabilities/key", Array("10000000 0 0 3fffe\n".utf8))
-            #expect(mkfifo(input + "/" + name, 0o600) == 0)
-        }
-
-        /// Opens the writing end of `name` (the kitchen reads it already).
-        func connect(_ name: String) throws {
-            let fd = open(input + "/" + name, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            try #require(fd >= 0, "the kitchen opened \(name): \(errno)")
-            writers[name] = fd
-        }
-
-        /// Unplugs `name`: its node goes and its writer closes.
-        func unplug(_ name: String) {
-            #expect(unlink(input + "/" + name) == 0)
-            if let fd = writers.removeValue(forKey: name) { close(fd) }
-        }
-
-        /// Writes `bytes` to `name`, waiting (poll, 10 s at most) while the FIFO is full.
-        func write(_ bytes: [UInt8], to name: String) throws {
-            let fd = try #require(writers[name])
-            var offset = 0
-            while offset < bytes.count {
-                var set = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
-                try #require((try? pollDescriptors(&set, timeout: .seconds(10))) ?? 0 > 0, "the kitchen reads")
-                let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if count > 0 { offset += count } else { try #require(errno == EAGAIN || errno == EINTR) }
-            }
-        }
-
-        /// The records of one press of `code` at `time`, let go `held` later (each event with its SYN).
-        static func press(_ code: KeyCode, at time: Duration, held: Duration = .milliseconds(80)) -> [UInt8] {
-            [(time, Int32(1)), (time + held, 0)].flatMap { at, value in
-                InputEvent(time: at, type: InputEvent.key, code: code.rawValue, value: value).bytes
-                    + InputEvent(
-                        time: at, type: InputEvent.synchronization, code: InputEvent.synchronizationReport, value: 0
-                    )
-                    .bytes
-            }
-        }
-
-        private var clock = Duration.seconds(100)
-        /// Presses `code` on `name`, with time stamps later than the last press's.
-        func press(_ code: KeyCode, on name: String = "event0", held: Duration = .milliseconds(80)) throws {
-            clock += .seconds(5)
-            try write(Self.press(code, at: clock, held: held), to: name)
-        }
-    }
-
     private let soon = { ContinuousClock.now + .seconds(20) }
+
+    /// The harness points the kitchen at its FIFOs through the variable the kitchen reads.
+    @Test func theHarnessNamesTheKitchensInputRootVariable() {
+        #expect(House.inputRootVariable == Kitchen.inputRootVariable)
+    }
 
     /// The first `key: …` line the kitchen says after the first `offset` characters of its log.
     private func keyLine(_ kitchen: PipedChild, after offset: Int) -> String? {
@@ -109,7 +37,7 @@ import Testing
     /// Presses `code` until the kitchen's answer contains `wanted` (it says what runs until it has
     /// seen the alarm ring: the timer's own watch and the kitchen's are read apart).
     private func press(
-        _ pad: Pad, _ kitchen: PipedChild, _ code: KeyCode, held: Duration = .milliseconds(80), until wanted: String
+        _ pad: House, _ kitchen: PipedChild, _ code: KeyCode, held: Duration = .milliseconds(80), until wanted: String
     ) throws -> Bool {
         for _ in 0..<50 {
             let offset = kitchen.stdout.count
@@ -121,37 +49,12 @@ import Testing
     }
 
     /// The kitchen of `pad` with one device, `event0`, once it listens and the device is open.
-    private func listening(_ pad: Pad) throws -> PipedChild {
-        pad.addDevice("event0")
+    private func listening(_ pad: House) throws -> PipedChild {
+        try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        try pad.connectKeypad("event0")
         return kitchen
-    }
-
-    /// Reads `watch` until a status in `state` (or the end, or the deadline).
-    private func awaitState(_ state: String, on watch: ControlWatch) throws -> Bool {
-        let deadline = soon()
-        while true {
-            switch try watch.next(until: deadline) {
-            case .line(let line) where TimerStatus(line: line)?.state.rawValue == state: return true
-            case .line: continue
-            case .quiet, .ended: return false
-            }
-        }
-    }
-
-    /// Waits until the timer behind `watch` exits (its stream ends): by then it has logged its
-    /// last event (`acknowledged` comes once its player has stopped, after the state said `done`).
-    private func awaitExit(of watch: ControlWatch) throws -> Bool {
-        let deadline = soon()
-        while true {
-            switch try watch.next(until: deadline) {
-            case .line: continue
-            case .ended: return true
-            case .quiet: return false
-            }
-        }
     }
 
     private func stop(_ kitchen: PipedChild) {
@@ -160,17 +63,18 @@ import Testing
     }
 
     @Test func oneOnTheKeypadStartsASoftTimer() throws {
-        let pad = Pad()
-        pad.addDevice("event0")
+        let pad = House(config: "", keypad: true)
+        try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
-        #expect(kitchen.expect("keys: reading \(pad.input)/event0, not grabbed", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.expect("keys: reading \(pad.keypadInput)/event0, not grabbed", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        try pad.connectKeypad("event0")
         try pad.press(KeyCode.digits[1])
         #expect(kitchen.expect("Soft: started, rings in 5:00 (pid ", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("(from keypad)", until: soon()))
-        #expect(pad.house.status("Soft")?.state == .counting)
-        #expect(pad.house.command(["status"]).stdout.contains("Soft"))
+        #expect(pad.status("Soft")?.state == .counting)
+        #expect(pad.command(["status"]).stdout.contains("Soft"))
         stop(kitchen)
     }
 
@@ -178,17 +82,17 @@ import Testing
         // announce = no: the kitchen's spoken answer ("tea stopped", after the ringing) opens the
         // same file PCM, truncating it, and may still hold it when the capture is read
         // (KeypadVoiceEndToEndTests has the answers).
-        let pad = Pad(config: "key-4 = tea 1s\nannounce = no\n")
+        let pad = House(config: "key-4 = tea 1s\nannounce = no\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.keypadDigits[4])
         #expect(kitchen.expect("tea: started, rings in 0:01 (pid ", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         #expect(try press(pad, kitchen, .enter, until: "key: tea: alarm stopped"), "\(kitchen.stdout)")
-        #expect(try awaitState("done", on: watch))
-        #expect(try awaitExit(of: watch))
-        #expect(pad.house.log("tea").contains(#""event":"acknowledged""#), "the timer's own event")
-        #expect(pad.house.captured > 0, "it rang into the file PCM")
+        #expect(try watch.awaitState(.done, until: soon()))
+        #expect(try watch.awaitEnd(until: soon()))
+        #expect(pad.log("tea").contains(#""event":"acknowledged""#), "the timer's own event")
+        #expect(pad.captured() > 0, "it rang into the file PCM")
         stop(kitchen)
     }
 
@@ -198,19 +102,19 @@ import Testing
     /// defined, and no card here) names both and says which never reached its speaker. Both
     /// ring before the kitchen starts, so it follows them as ringing (its `following` lines).
     @Test func aPressNamesEveryTimerItStoppedAndTheSilentOne() throws {
-        let pad = Pad(config: "announce = no\n")
+        let pad = House(config: "announce = no\n", keypad: true)
         let soft = PipedChild(["1s", "--label", "soft", "--json"], environment: pad.environment)
         let pasta = PipedChild(["1s", "--label", "pasta", "-D", "hw:0", "--json"], environment: pad.environment)
         #expect(soft.expect(#""event":"sounding""#, until: soon()), "\(soft.stdout)")
         // Its deadline passed (its device failed at start already, when it was tried early).
         #expect(pasta.expect(#""event":"finished""#, until: soon()), "\(pasta.stdout)")
-        pad.addDevice("event0")
+        try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
         #expect(kitchen.expect("following soft (pid \(soft.pid), ringing)", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("following pasta (pid \(pasta.pid), silent)", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("pasta: rings silent: cannot open audio device 'hw:0': ", until: soon()))
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        try pad.connectKeypad("event0")
         let offset = kitchen.stdout.count
         try pad.press(.enter)
         #expect(kitchen.expect(" stopped; pasta never reached its speaker\n", after: offset, until: soon()))
@@ -225,25 +129,25 @@ import Testing
     }
 
     @Test func aKeyHeldASecondByItsTimeStampsSnoozesTheAlarm() throws {
-        let pad = Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         #expect(try press(pad, kitchen, .enter, held: .seconds(1), until: "key: tea: snoozed"), "\(kitchen.stdout)")
-        #expect(try awaitState("snoozed", on: watch))
-        #expect(pad.house.log("tea").contains(#""event":"snoozed""#))
+        #expect(try watch.awaitState(.snoozed, until: soon()))
+        #expect(pad.log("tea").contains(#""event":"snoozed""#))
         stop(kitchen)
     }
 
     @Test func aKeyPressedAndNotLetGoSnoozesAtTheHoldDeadline() throws {
-        let pad = Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         var snoozed = false
         for attempt in 0..<50 where !snoozed {
             let offset = kitchen.stdout.count
@@ -255,41 +159,43 @@ import Testing
                     time: .seconds(500 + attempt), type: InputEvent.synchronization,
                     code: InputEvent.synchronizationReport, value: 0
                 ).bytes
-            try pad.write(down, to: "event0")
+            try pad.writeKeypad(down, to: "event0")
             let line = try #require(keyLine(kitchen, after: offset))
             snoozed = line.hasPrefix("key: tea: snoozed")
         }
         #expect(snoozed, "\(kitchen.stdout)")
-        #expect(try awaitState("snoozed", on: watch))
+        #expect(try watch.awaitState(.snoozed, until: soon()))
         stop(kitchen)
     }
 
     @Test func aVanishedDeviceMadeAgainIsReadAgain() throws {
-        let pad = Pad()
-        pad.addDevice("event0")
+        let pad = House(config: "", keypad: true)
+        try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
-        #expect(kitchen.expect("keys: reading \(pad.input)/event0", until: soon()))
-        try pad.connect("event0")
-        pad.unplug("event0")
-        #expect(kitchen.expect("keys: \(pad.input)/event0 is gone", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("keys: reading \(pad.keypadInput)/event0", until: soon()))
+        try pad.connectKeypad("event0")
+        #expect(pad.unplugKeypad("event0"))
+        #expect(kitchen.expect("keys: \(pad.keypadInput)/event0 is gone", until: soon()), "\(kitchen.stdout)")
         let offset = kitchen.stdout.count
-        #expect(mkfifo(pad.input + "/event0", 0o600) == 0)
-        #expect(kitchen.expect("keys: reading \(pad.input)/event0", after: offset, until: soon()), "\(kitchen.stdout)")
-        try pad.connect("event0")
+        #expect(mkfifo(pad.keypadInput + "/event0", 0o600) == 0)
+        #expect(
+            kitchen.expect("keys: reading \(pad.keypadInput)/event0", after: offset, until: soon()), "\(kitchen.stdout)"
+        )
+        try pad.connectKeypad("event0")
         try pad.press(KeyCode.digits[2])
         #expect(kitchen.expect("Medium: started", until: soon()), "\(kitchen.stdout)")
         stop(kitchen)
     }
 
     @Test func twoDevicesAtOnce() throws {
-        let pad = Pad()
-        pad.addDevice("event0")
-        pad.addDevice("event1")
+        let pad = House(config: "", keypad: true)
+        try pad.addKeypad("event0")
+        try pad.addKeypad("event1")
         let kitchen = pad.kitchen()
-        #expect(kitchen.expect("keys: reading \(pad.input)/event1", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("keys: reading \(pad.keypadInput)/event1", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
-        try pad.connect("event1")
+        try pad.connectKeypad("event0")
+        try pad.connectKeypad("event1")
         try pad.press(KeyCode.digits[1], on: "event0")
         try pad.press(KeyCode.keypadDigits[3], on: "event1")
         #expect(kitchen.expect("Soft: started", until: soon()), "\(kitchen.stdout)")
@@ -298,42 +204,42 @@ import Testing
     }
 
     @Test func aFloodOfTenThousandEventsThenAPressAcknowledges() throws {
-        let pad = Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         let repeatRecord = InputEvent(
             time: .seconds(101), type: InputEvent.key, code: KeyCode.letterA.rawValue, value: 2
         ).bytes
-        try pad.write(Array((0..<10_000).map { _ in repeatRecord }.joined()), to: "event0")
+        try pad.writeKeypad(Array((0..<10_000).map { _ in repeatRecord }.joined()), to: "event0")
         #expect(try press(pad, kitchen, .keypadEnter, until: "key: tea: alarm stopped"), "\(kitchen.stdout)")
-        #expect(try awaitState("done", on: watch))
+        #expect(try watch.awaitState(.done, until: soon()))
         let keyLines = kitchen.stdout.split(separator: "\n").filter { $0.hasPrefix("key: ") }
         #expect(keyLines.allSatisfy { !$0.contains("30") }, "no unused key code is said: \(keyLines)")
         stop(kitchen)
     }
 
     @Test func plusReportCancelAndTheSpeakerTestEachSayOneKeyLine() throws {
-        let pad = Pad()
+        let pad = House(config: "", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(.keypadAsterisk)
         #expect(
             kitchen.expect("key: speaker test: playing the alarm once on file:", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("key: speaker test: played\n", until: soon()), "\(kitchen.stdout)")
-        #expect(pad.house.captured > 0, "the alarm was played once into the file PCM")
+        #expect(pad.captured() > 0, "the alarm was played once into the file PCM")
         try pad.press(KeyCode.digits[1])
         #expect(kitchen.expect("Soft: started", until: soon()))
         // Answered by voice too (issue 28), through the same device: the speaker test is over.
-        let before = pad.house.captured
+        let before = pad.captured()
         #expect(kitchen.expect("voice: saying 'Soft egg, five minutes'\n", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("voice: 'Soft egg, five minutes': played\n", until: soon()), "\(kitchen.stdout)")
-        #expect(pad.house.captured > before, "the answer was played into the file PCM")
+        #expect(pad.captured() > before, "the answer was played into the file PCM")
         var offset = kitchen.stdout.count
         try pad.press(.keypadPlus)
         #expect(keyLine(kitchen, after: offset)?.hasPrefix("key: Soft: ") == true, "\(kitchen.stdout)")
-        #expect((pad.house.status("Soft")?.remaining ?? .zero) > .seconds(300), "a minute more")
+        #expect((pad.status("Soft")?.remaining ?? .zero) > .seconds(300), "a minute more")
         offset = kitchen.stdout.count
         try pad.press(.enter)
         let report = try #require(keyLine(kitchen, after: offset))
@@ -354,7 +260,7 @@ import Testing
     /// PCM; with `announce = no` the kitchen keeps quiet and only logs.
     @Test(arguments: [false, true])
     func theReportWithNothingRunningIsSpokenUnlessAnnounceIsNo(quiet: Bool) throws {
-        let pad = Pad(config: quiet ? "announce = no\n" : "")
+        let pad = House(config: quiet ? "announce = no\n" : "", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(.enter)
         #expect(kitchen.expect("key: no timer runs\n", until: soon()), "\(kitchen.stdout)")
@@ -363,16 +269,16 @@ import Testing
             try pad.press(KeyCode.digits[1])
             #expect(kitchen.expect("Soft: started", until: soon()))
             #expect(!kitchen.stdout.contains("voice:"), "\(kitchen.stdout)")
-            #expect(pad.house.command(["cancel", "Soft"]).termination == .exited(0))
+            #expect(pad.command(["cancel", "Soft"]).termination == .exited(0))
         } else {
             #expect(kitchen.expect("voice: 'Nothing is running': played\n", until: soon()), "\(kitchen.stdout)")
-            #expect(pad.house.captured > 0, "said into the file PCM")
+            #expect(pad.captured() > 0, "said into the file PCM")
         }
         stop(kitchen)
     }
 
     @Test func theSpeakerTestIsNotPlayedWithinTwoSecondsOfADeadline() throws {
-        let pad = Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
@@ -388,16 +294,16 @@ import Testing
     }
 
     @Test func noneReadsNoDeviceAndKeysIsRefusedOutsideTheKitchen() throws {
-        let pad = Pad()
-        pad.addDevice("event0")
+        let pad = House(config: "", keypad: true)
+        try pad.addKeypad("event0")
         let kitchen = PipedChild(["kitchen", "--keys", "none"], environment: pad.environment)
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         #expect(!kitchen.stdout.contains("keys:"), "\(kitchen.stdout)")
         stop(kitchen)
-        let timer = pad.house.command(["10s", "--keys", "auto"])
+        let timer = pad.command(["10s", "--keys", "auto"])
         #expect(timer.termination == .exited(64))
         #expect(timer.stderr.contains("--keys"), "\(timer.stderr)")
-        let bad = pad.house.command(["kitchen", "--keys", "event0"])
+        let bad = pad.command(["kitchen", "--keys", "event0"])
         #expect(bad.termination == .exited(64))
         #expect(bad.stderr.contains("'event0'"), "\(bad.stderr)")
     }

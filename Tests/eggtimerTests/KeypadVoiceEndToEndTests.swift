@@ -8,25 +8,25 @@ import Testing
 
 /// Every keypad press answered by voice (issue 28), end to end.
 ///
-/// The real `eggtimer kitchen` reads keys from a FIFO (``KeypadEndToEndTests/Pad``); its answers
+/// The real `eggtimer kitchen` reads keys from a FIFO (the kitchen harness's keypad, ``House``); its answers
 /// are made by the real speech layer and played into the house's file PCM. Every wait is on the kitchen's log or a timer's
 /// watch, never a sleep.
 @Suite struct KeypadVoiceEndToEndTests {
     private let soon = { ContinuousClock.now + .seconds(20) }
 
     /// The kitchen of `pad` with one device, `event0`, once it listens and the device is open.
-    private func listening(_ pad: KeypadEndToEndTests.Pad) throws -> PipedChild {
-        pad.addDevice("event0")
+    private func listening(_ pad: House) throws -> PipedChild {
+        try pad.addKeypad("event0")
         let kitchen = pad.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        try pad.connect("event0")
+        try pad.connectKeypad("event0")
         return kitchen
     }
 
     /// Presses `code` until the kitchen's log holds `wanted` after the press (the kitchen acts
     /// on a ringing once its watch has said so).
     private func press(
-        _ pad: KeypadEndToEndTests.Pad, _ kitchen: PipedChild, _ code: KeyCode, held: Duration = .milliseconds(80),
+        _ pad: House, _ kitchen: PipedChild, _ code: KeyCode, held: Duration = .milliseconds(80),
         until wanted: String
     ) throws -> Bool {
         for _ in 0..<50 {
@@ -39,18 +39,6 @@ import Testing
         return false
     }
 
-    /// Reads `watch` until a status in `state` (or the end, or the deadline).
-    private func awaitState(_ state: String, on watch: ControlWatch) throws -> Bool {
-        let deadline = soon()
-        while true {
-            switch try watch.next(until: deadline) {
-            case .line(let line) where TimerStatus(line: line)?.state.rawValue == state: return true
-            case .line: continue
-            case .quiet, .ended: return false
-            }
-        }
-    }
-
     private func stop(_ kitchen: PipedChild) {
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
@@ -59,12 +47,12 @@ import Testing
     /// A press that acknowledges a ringing timer is answered "tea stopped", played once the
     /// alarm is over (its last status comes a moment after the answer is made).
     @Test func anAcknowledgedAlarmIsAnsweredWithItsLabelStopped() throws {
-        let pad = KeypadEndToEndTests.Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         #expect(try press(pad, kitchen, .enter, until: "key: tea: alarm stopped"), "\(kitchen.stdout)")
         #expect(kitchen.expect("voice: saying 'tea stopped'\n", until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("voice: 'tea stopped': played\n", until: soon()), "\(kitchen.stdout)")
@@ -73,22 +61,22 @@ import Testing
 
     /// A long press that snoozes is answered with the snooze's length, from the timer's reply.
     @Test func aSnoozeIsAnsweredWithItsLength() throws {
-        let pad = KeypadEndToEndTests.Pad(config: "key-4 = tea 1s\n")
+        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
-        let watch = try ControlClient.watch(label: "tea", folder: pad.house.sockets)
-        #expect(try awaitState("ringing", on: watch))
+        let watch = try ControlClient.watch(label: "tea", folder: pad.sockets)
+        #expect(try watch.awaitState(.ringing, until: soon()))
         #expect(try press(pad, kitchen, .enter, held: .seconds(1), until: "key: tea: snoozed"), "\(kitchen.stdout)")
         #expect(kitchen.expect("voice: saying 'Snoozed for ten minutes'\n", until: soon()), "\(kitchen.stdout)")
-        #expect(pad.house.command(["cancel", "tea"]).termination == .exited(0))
+        #expect(pad.command(["cancel", "tea"]).termination == .exited(0))
         stop(kitchen)
     }
 
     /// A minute more is answered with the time left; with nothing running, the minute key is
     /// answered "Nothing is running"; the speaker test adds no spoken line.
     @Test func aMinuteMoreIsAnsweredWithTheTimeLeftAndTheSpeakerTestSaysNothing() throws {
-        let pad = KeypadEndToEndTests.Pad()
+        let pad = House(config: "", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(.keypadAsterisk)
         #expect(kitchen.expect("key: speaker test: played\n", until: soon()), "\(kitchen.stdout)")
@@ -110,7 +98,7 @@ import Testing
         // 5:00 and a minute more, less the moments since the start: "five minutes fifty-…" or "six minutes".
         let words = answer.map { String($0.dropFirst("voice: saying 'Soft: ".count)) } ?? ""
         #expect(words == "six minutes left'" || words.hasPrefix("five minutes fifty"), "\(kitchen.stdout)")
-        #expect(pad.house.command(["cancel", "Soft"]).termination == .exited(0))
+        #expect(pad.command(["cancel", "Soft"]).termination == .exited(0))
         stop(kitchen)
     }
 }

@@ -11,53 +11,6 @@ import Testing
 /// real `eggtimer start` and the other clients beside it, its timers ringing into a file PCM named
 /// by a private config file (the kitchen passes no device: its timers read the config themselves).
 @Suite struct KitchenEndToEndTests {
-    /// A private runtime folder, state folder, config file and scratch folder for one test.
-    final class House {
-        let runtime = makePrivateDirectory()
-        let scratch = makePrivateDirectory()
-        var state: String { scratch + "/state" }
-        var environment: [String: String] {
-            ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state, "EGGTIMER_CONFIG": scratch + "/config"]
-        }
-        /// The runtime folder the timers' sockets are in.
-        var sockets: String { runtime + "/eggtimer" }
-
-        init(config extra: String = "") {
-            let config = "device = file:'\(scratch)/alarm.raw',raw\n" + extra
-            let fd = open(scratch + "/config", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            _ = config.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) }
-            close(fd)
-        }
-
-        deinit {
-            _ = command(["cancel", "--all"])
-            removeDirectory(runtime)
-            removeDirectory(scratch)
-        }
-
-        /// `eggtimer kitchen` with `arguments`, its log on a pipe.
-        func kitchen(_ arguments: [String] = []) -> PipedChild {
-            PipedChild(["kitchen"] + arguments, environment: environment)
-        }
-
-        /// Runs `eggtimer` `arguments` as a client.
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
-
-        /// The status of the timer whose socket is `label`, from its control socket.
-        func status(_ label: String) -> TimerStatus? {
-            (try? ControlClient.exchange(ControlRequest.status.line, label: label, folder: sockets))
-                .flatMap(TimerStatus.init(line:))
-        }
-
-        /// The size of the alarm's capture so far, in bytes.
-        var captured: Int { readFile(scratch + "/alarm.raw")?.count ?? 0 }
-
-        /// A started timer's log beside the records.
-        func log(_ name: String) -> String {
-            readFile(state + "/eggtimer/" + name + ".log").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        }
-    }
-
     private let soon = { ContinuousClock.now + .seconds(20) }
 
     /// The wall clock now, in Unix milliseconds.
@@ -82,32 +35,8 @@ import Testing
         return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 
-    /// Reads `watch` until a status in `state` (or the end, or the deadline).
-    private func awaitState(_ state: String, on watch: ControlWatch) throws -> Bool {
-        let deadline = soon()
-        while true {
-            switch try watch.next(until: deadline) {
-            case .line(let line) where TimerStatus(line: line)?.state.rawValue == state: return true
-            case .line: continue
-            case .quiet, .ended: return false
-            }
-        }
-    }
-
-    /// Waits until `condition` holds, looking again whenever `child` prints (its log is the event)
-    /// or every 20 ms at most; false when `deadline` passed first.
-    private func waitUntil(
-        _ deadline: ContinuousClock.Instant, reading child: PipedChild, _ condition: () -> Bool
-    ) -> Bool {
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            child.readOutput(until: min(deadline, .now + .milliseconds(20)))
-        }
-        return true
-    }
-
     @Test func startSoftThroughTheKitchenRunsASoftTimerWithItsDeadlineAndLabel() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let before = wallMilliseconds()
@@ -137,7 +66,7 @@ import Testing
     }
 
     @Test func aTimerStartedThroughTheKitchenRingsIntoTheFilePCMAndIsAcknowledgedFromAnotherClient() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let start = house.command(["start", "2s", "--label", "tea"])
@@ -145,23 +74,22 @@ import Testing
         #expect(start.stdout.hasPrefix("tea: started, rings in 0:02 (pid "), "\(start.stdout)")
         let timer = try #require(pid(in: start.stdout))
         let watch = try ControlClient.watch(label: "tea", folder: house.sockets)
-        #expect(try awaitState("ringing", on: watch))
-        #expect(
-            waitUntil(soon(), reading: kitchen) {
-                house.log("tea").contains(#""event":"sounding""#) && house.captured > 0
-            },
-            "the alarm is written to the file PCM")
+        #expect(try watch.awaitState(.ringing, until: soon()))
+        try eventually(
+            "the alarm is written to the file PCM", deadline: soon(), every: .milliseconds(20),
+            meanwhile: { kitchen.readOutput(until: $0) },
+            { house.log("tea").contains(#""event":"sounding""#) && house.captured() > 0 })
         let ack = house.command(["ack", "tea"])
         #expect(ack.termination == .exited(0), "\(ack.stderr)")
         #expect(ack.stdout == "tea: alarm stopped\n")
-        #expect(try awaitState("done", on: watch))
+        #expect(try watch.awaitState(.done, until: soon()))
         #expect(kitchen.expect("tea: ended (pid \(timer), done)", until: soon()))
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
     }
 
     @Test func aKitchenKilledAndRestartedFindsItsTimerAgain() throws {
-        let house = House()
+        let house = House(config: "")
         let first = house.kitchen()
         #expect(first.expect("kitchen: listening on", until: soon()))
         let start = house.command(["start", "10m", "--label", "pasta"])
@@ -184,7 +112,7 @@ import Testing
     }
 
     @Test func aTimerStartedFromAShellIsFollowedToo() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let shell = PipedChild(["10m", "--label", "rice", "--json"], environment: house.environment)
@@ -200,7 +128,7 @@ import Testing
     /// A timer that takes the connection but does not answer (stopped) is one line, never holds
     /// the kitchen (a start goes through meanwhile), and is followed once it answers again.
     @Test func aStoppedTimerIsOneLineAndTriedAgainWhileTheKitchenGoesOn() throws {
-        let house = House()
+        let house = House(config: "")
         let stopped = PipedChild(["10m", "--label", "jam", "--json"], environment: house.environment)
         #expect(stopped.expect(#""event":"started""#, until: soon()))
         kill(stopped.pid, SIGSTOP)
@@ -221,7 +149,7 @@ import Testing
     }
 
     @Test func aKitchenEndedBySIGTERMLeavesItsTimerToRingOn() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let start = house.command(["start", "3s", "--label", "rice"])
@@ -232,12 +160,12 @@ import Testing
         #expect(kitchen.finish() == .exited(0))
         #expect(kitchen.stdout.contains("kitchen: ended by SIGTERM; its timers run on"))
         #expect(house.status("rice")?.pid == timer, "still there")
-        #expect(try awaitState("ringing", on: watch), "it rings on without the kitchen")
+        #expect(try watch.awaitState(.ringing, until: soon()), "it rings on without the kitchen")
         #expect(house.command(["ack", "rice"]).termination == .exited(0))
     }
 
     @Test func theStartOverTheLimitIsRefusedWithTempfailAndOneLine() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen(["--max-timers", "2"])
         #expect(kitchen.expect("at most 2 timers", until: soon()))
         for label in ["a", "b"] {
@@ -267,7 +195,7 @@ import Testing
         (["start", "7m", "--label", "a/b"], "eggtimer: option '--label' needs"),
     ])
     func aBadStartIsRefusedWithUsageNamingTheTokenAndStartsNothing(arguments: [String], message: String) {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let start = house.command(arguments)
@@ -282,7 +210,7 @@ import Testing
 
     /// The kitchen parses the request's text again, never trusting the client that sent it.
     @Test func theKitchenRefusesASmuggledOptionOnItsSocket() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let reply = try ControlClient.exchange(
@@ -322,7 +250,7 @@ import Testing
     /// else mode 0500): `start` starts the timer as a foreground one starts there, with no log
     /// file beside the records, rather than failing with 70 because that log cannot be made.
     @Test func startInAReadOnlyStateFolderStartsTheTimerAnyway() throws {
-        let house = House()
+        let house = House(config: "")
         let records = house.state + "/eggtimer"
         mkdir(house.state, 0o700)
         mkdir(records, 0o700)
@@ -346,13 +274,19 @@ import Testing
     /// Ctrl-Z (SIGTSTP) stops the kitchen as it stops any program, and SIGCONT (`fg`, `bg`) lets
     /// it go on; Ctrl-\\ (SIGQUIT) ends it as Ctrl-C does (the tester's tmux: Ctrl-Z did nothing).
     @Test func ctrlZStopsTheKitchenAndSIGCONTGoesOn() throws {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         kill(kitchen.pid, SIGTSTP)
-        #expect(waitUntil(soon(), reading: kitchen) { processState(kitchen.pid) == "T" }, "stopped")
+        try eventually(
+            "stopped", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) },
+            {
+                processState(kitchen.pid) == "T"
+            })
         kill(kitchen.pid, SIGCONT)
-        #expect(waitUntil(soon(), reading: kitchen) { processState(kitchen.pid) != "T" }, "running again")
+        try eventually(
+            "running again", deadline: soon(), every: .milliseconds(20), meanwhile: { kitchen.readOutput(until: $0) },
+            { processState(kitchen.pid) != "T" })
         let start = house.command(["start", "9m", "after"])
         #expect(start.termination == .exited(0) && start.stdout.contains("(pid "), "\(start.stderr)")
         #expect(kitchen.expect("after: started", until: soon()))
@@ -371,7 +305,7 @@ import Testing
     }
 
     @Test func startWithNoKitchenStartsTheTimerDirectlyAndRefusesALabelInUse() throws {
-        let house = House()
+        let house = House(config: "")
         let start = house.command(["start", "10m", "--label", "direct"])
         #expect(start.termination == .exited(0), "\(start.stderr)")
         #expect(start.stdout.hasPrefix("direct: started, rings in 10:00 (pid "), "\(start.stdout)")
@@ -386,7 +320,7 @@ import Testing
     }
 
     @Test func aSecondKitchenOfTheSameUserIsRefused() {
-        let house = House()
+        let house = House(config: "")
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
         let second = house.command(["kitchen"])

@@ -8,7 +8,6 @@ import Testing
 /// Issue 29 end to end: `eggtimer kitchen --pair` and `--unpair` against the real kitchen in a
 /// private runtime and state folder (its paired-devices file read at start), and without one.
 @Suite struct KitchenPairingEndToEndTests {
-    typealias House = KitchenEndToEndTests.House
 
     private let soon = { ContinuousClock.now + .seconds(20) }
     let hashA = String(repeating: "a", count: 64)
@@ -32,7 +31,7 @@ import Testing
     }
 
     @Test func pairPrintsAFreshCodeFromTheRunningKitchenAndUnpairForgetsEveryDevice() throws {
-        let house = House()
+        let house = House(config: "")
         writeDevices(house, hashA + "\nnot a hash\n" + hashB + "\n")
         let kitchen = house.kitchen(["--keys", "none"])
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
@@ -64,7 +63,7 @@ import Testing
     }
 
     @Test func pairWithoutAKitchenExits69WithOneLine() {
-        let house = House()
+        let house = House(config: "")
         let pair = house.command(["kitchen", "--pair"])
         #expect(pair.termination == .exited(69))
         #expect(pair.stdout.isEmpty)
@@ -74,7 +73,7 @@ import Testing
     }
 
     @Test func unpairWithoutAKitchenRemovesTheFileItself() {
-        let house = House()
+        let house = House(config: "")
         writeDevices(house, hashA + "\n" + hashB + "\n")
         let unpair = house.command(["kitchen", "--unpair"])
         #expect(unpair.termination == .exited(0), "\(unpair.stderr)")
@@ -90,24 +89,24 @@ import Testing
         (["status", "--pair"], "--pair"),
     ])
     func pairAndUnpairAreKitchenOptionsThatDoNotGoTogether(_ arguments: [String], _ message: String) {
-        let house = House()
+        let house = House(config: "")
         let run = house.command(arguments)
         #expect(run.termination == .exited(64))
         #expect(run.stderr.contains(message) && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
     @Test func aTimerAnswersPairWithItsErrorLine() throws {
-        let house = House()
+        let house = House(config: "")
         let timer = PipedChild(["60", "--label", "tea", "-D", "null"], environment: house.environment)
         var answer = ""
-        let deadline = soon()
-        while ContinuousClock.now < deadline {
-            if let line = try? ControlClient.exchange(ControlRequest.pair.line, label: "tea", folder: house.sockets) {
-                answer = line
-                break
-            }
-            timer.readOutput(until: .now + .milliseconds(20))
-        }
+        try eventually(
+            "the timer answers on its socket", deadline: soon(), every: .milliseconds(20),
+            meanwhile: { timer.readOutput(until: $0) },
+            {
+                answer =
+                    (try? ControlClient.exchange(ControlRequest.pair.line, label: "tea", folder: house.sockets)) ?? ""
+                return !answer.isEmpty
+            })
         #expect(answer == "error\ta timer pairs no devices: pairing is the kitchen's request")
         kill(timer.pid, SIGTERM)
         _ = timer.finish()

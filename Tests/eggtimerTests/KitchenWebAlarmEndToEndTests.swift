@@ -23,11 +23,9 @@ import Testing
         #expect(timer?["label"]?.stringValue == "Soft" && timer?["kind"]?.stringValue == "egg", "\(started.text)")
         #expect(timer?["preset"]?.stringValue == "Soft" && timer?["local"] == .bool(true), "\(started.text)")
         #expect(WebKitchen.awaitState("ringing", of: "Soft", on: stream, until: soon()), "the stream shows it ringing")
-        let deadline = soon()
-        while web.house.captured == 0 && ContinuousClock.now < deadline {
-            _ = stream.readSome(until: .now + .milliseconds(50))
-        }
-        #expect(web.house.captured > 0, "the alarm is written to the file PCM")
+        try eventually(
+            "the alarm is written to the file PCM", deadline: soon(), every: .milliseconds(50),
+            meanwhile: { _ = stream.readSome(until: $0) }, { web.house.captured() > 0 })
 
         let ack = try web.request("POST", web.actionPath("Soft", "ack"), json: "{}")
         #expect(ack.status == 200 && WebKitchen.json(ack)?["state"]?.stringValue == "done", "\(ack.text)")

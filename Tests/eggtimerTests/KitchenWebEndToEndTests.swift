@@ -221,7 +221,7 @@ import Testing
     }
 
     @Test func aKitchenThatCannotServeExitsWithOneLine() throws {
-        let house = WebKitchen.House()
+        let house = House(config: "")
         writeFile(house.scratch + "/plain.txt", Array("not a certificate\n".utf8), mode: 0o600)
         let missing = house.scratch + "/missing.pem"
         let cases: [([String], Int32, String)] = [

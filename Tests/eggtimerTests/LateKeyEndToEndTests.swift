@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The process stalled across its deadline (SIGSTOP, then SIGCONT): a key typed while it was

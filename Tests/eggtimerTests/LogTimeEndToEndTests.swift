@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// Wall-clock times in the log, as the binary writes them.
@@ -58,7 +59,7 @@ import Testing
         let before = unixSeconds()
         // A POSIX TZ string: 5 h 30 min east of UTC, no zone files needed.
         // The minute line comes 1 s in; then end it.
-        let minute = Trigger(stdoutContains: "1:00 left\n") { pid in kill(pid, SIGTERM) }
+        let minute = Eggtimer.Trigger(stdoutContains: "1:00 left\n") { pid in kill(pid, SIGTERM) }
         let result = runEggtimer(["1:01", "-D", "null"], environment: ["TZ": "XST-5:30"], trigger: minute)
         let after = unixSeconds()
         #expect(result.termination == .exited(143))

@@ -8,7 +8,7 @@ import Testing
     private let soon = { ContinuousClock.now + .seconds(15) }
 
     @Test func pauseAddAndResumeReachTheRunningTimerAndRefusalsAreTheTimersWords() {
-        let house = ControlTimerEndToEndTests.House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1h", "--label", "stock"], capture: "stock")
         #expect(timer.expect(#""event":"started""#, until: soon()))
 

@@ -6,59 +6,9 @@ import Testing
 /// Issue 12, "Survive a restart", end to end: real timers (device `null`) and the real
 /// `eggtimer recover` in a private runtime folder and a private state folder.
 @Suite struct RecoverEndToEndTests {
-    /// One test's runtime folder (control sockets) and state folder (records).
-    final class House {
-        let runtime = makePrivateDirectory()
-        let state = makePrivateDirectory()
-        /// What the timers are told of the wall clock (`EGGTIMER_CLOCK_SYNC`), whatever this machine's is.
-        var clockSync = "synchronised"
-        var environment: [String: String] {
-            ["XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": state, "EGGTIMER_CLOCK_SYNC": clockSync]
-        }
-        /// The records' folder.
-        var records: String { state + "/eggtimer" }
-
-        deinit {
-            removeDirectory(runtime)
-            removeDirectory(state)
-        }
-
-        /// A timer with `arguments`, `--json` and `-D null`.
-        func timer(_ arguments: [String]) -> PipedChild {
-            PipedChild(arguments + ["--json", "-D", "null"], environment: environment)
-        }
-
-        func command(_ arguments: [String]) -> Finished { runEggtimer(arguments, environment: environment) }
-
-        /// Starts a timer with `arguments` (as ``timer(_:)``, in `environment` if given), waits until
-        /// it has started and kills it with SIGKILL, leaving its record.
-        /// - Returns: The killed timer's pid.
-        func killedTimer(_ arguments: [String], environment: [String: String]? = nil) -> pid_t {
-            let timer = PipedChild(arguments + ["--json", "-D", "null"], environment: environment ?? self.environment)
-            #expect(timer.expect(#""event":"started""#, until: .now + .seconds(15)))
-            kill(timer.pid, SIGKILL)
-            #expect(timer.finish() == .signaled(SIGKILL))
-            return timer.pid
-        }
-
-        /// The record file `<name>.timer` as text, or nil.
-        func record(_ name: String) -> String? {
-            readFile(records + "/" + name + ".timer").map { String(decoding: $0, as: UTF8.self) }
-        }
-
-        /// A recovered timer's log `<name>.log`.
-        func log(_ name: String) -> String {
-            readFile(records + "/" + name + ".log").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        }
-
-        /// Writes a record by hand (the folder is made 0700 as eggtimer makes it).
-        func write(_ name: String, _ text: String) {
-            mkdir(records, 0o700)
-            writeFile(records + "/" + name + ".timer", Array(text.utf8))
-        }
-
-        /// Every file in the records' folder.
-        func files() -> Set<String> { Set(folderEntries(records).map(\.name)) }
+    /// The kitchen harness's house (no config file) whose timers are told the wall clock is synchronised.
+    final class House: TestSupport.House {
+        init() { super.init(clockSync: "synchronised") }
     }
 
     private let soon = { ContinuousClock.now + .seconds(15) }
@@ -125,7 +75,7 @@ import Testing
     /// longer ends a running timer at all: HangUpEndToEndTests.)
     @Test(arguments: [(SIGTERM, "SIGTERM"), (SIGINT, nil)])
     func aKeptRecordIsSaidOnStandardError(signal: Int32, name: String?) {
-        let started = Trigger(stdoutContains: #""event":"started""#) { kill($0, signal) }
+        let started = Eggtimer.Trigger(stdoutContains: #""event":"started""#) { kill($0, signal) }
         let run = runEggtimer(["30s", "--label", "tea", "-D", "null", "--json"], trigger: started)
         #expect(run.termination == .exited(128 + signal))
         let said = name.map {
@@ -169,7 +119,7 @@ import Testing
     /// recorded start time (`pid_start`) tells them apart, and the timer is recovered.
     @Test func aRecordWhosePidAnotherEggtimerTookIsRecovered() throws {
         let house = House()
-        let original = house.killedTimer(["10m", "--label", "tea"])
+        let original = try house.killedTimer(["10m", "--label", "tea"])
         let other = house.timer(["10m", "--label", "other"])
         #expect(other.expect(#""event":"started""#, until: soon()))
         // As if the kernel had given the killed timer's pid to the other timer.
@@ -201,7 +151,7 @@ import Testing
         #expect(mkdir(deep, 0o700) == 0)
         var environment = house.environment
         environment["XDG_RUNTIME_DIR"] = deep
-        _ = house.killedTimer(["10m", "--label", "tea"], environment: environment)
+        _ = try house.killedTimer(["10m", "--label", "tea"], environment: environment)
 
         let first = runEggtimer(["recover"], environment: environment)
         let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("tea: ") }, "\(first.stdout)")
@@ -300,18 +250,14 @@ import Testing
     /// saw it 1 time in 12). The recover is stood in for by this test holding its lock.
     @Test func cancelWaitsForARunningRecoverAndCancelsTheTimerItStarted() throws {
         let house = House()
-        _ = house.killedTimer(["10m", "--label", "tea"])
+        _ = try house.killedTimer(["10m", "--label", "tea"])
         let lock = open(house.records + "/.recover.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
         let cancel = PipedChild(["cancel", "tea"], environment: house.environment)
         // Waiting on the lock: the kernel lists cancel as a blocked waiter in /proc/locks.
-        let deadline = soon()
-        while !readText("/proc/locks").contains("-> FLOCK  ADVISORY  WRITE \(cancel.pid) "),
-            ContinuousClock.now < deadline
-        {
-            poll(nil, 0, 10)
+        try eventually("cancel waits on the lock", deadline: soon()) {
+            readText("/proc/locks").contains("-> FLOCK  ADVISORY  WRITE \(cancel.pid) ")
         }
-        #expect(readText("/proc/locks").contains("-> FLOCK  ADVISORY  WRITE \(cancel.pid) "), "cancel did not wait")
         let resumed = house.timer(["10m", "--label", "tea"])  // as a recover would start it
         #expect(resumed.expect(#""event":"started""#, until: soon()))
         close(lock)
@@ -449,7 +395,7 @@ import Testing
 
     @Test func twoRecoverRunsStartATimerOnce() throws {
         let house = House()
-        _ = house.killedTimer(["30s", "--label", "tea"])
+        _ = try house.killedTimer(["30s", "--label", "tea"])
 
         let first = PipedChild(["recover"], environment: house.environment)
         let second = PipedChild(["recover"], environment: house.environment)
@@ -491,7 +437,9 @@ import Testing
         environment.merge(try RealtimeShift.environment(file: clockFile, offset: .zero)) { $1 }
         let run = runEggtimer(
             ["3s", "--json", "-D", "null", "--loops", "1"], environment: environment,
-            trigger: Trigger(stdoutContains: #""event":"started""#) { _ in RealtimeShift.step(clockFile, to: step) })
+            trigger: Eggtimer.Trigger(stdoutContains: #""event":"started""#) { _ in
+                RealtimeShift.step(clockFile, to: step)
+            })
         #expect(run.termination == .exited(0), "\(run.stderr)")
         let started = event("started", in: run.stdout)
         let finished = event("finished", in: run.stdout)
@@ -573,13 +521,6 @@ import Testing
     /// Waits (an event: its pidfd) until process `pid`, which is not this process's child, has
     /// ended; fails the test after 20 s.
     private func waitForEnd(_ pid: pid_t) {
-        guard let pidfd = try? FileDescriptor.process(pid) else { return }  // already gone (reaped)
-        var ready = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while true {
-            let count = poll(&ready, 1, pollTimeout(until: deadline))
-            if count > 0 || ContinuousClock.now >= deadline || (count < 0 && errno != EINTR) { break }
-        }
-        #expect(ready.revents & Int16(POLLIN) != 0, "process \(pid) still runs")
+        #expect(awaitEnd(of: pid, timeout: .seconds(20)), "process \(pid) still runs")
     }
 }

@@ -19,22 +19,10 @@ import TimerModel
     private let reason = "cannot open audio device 'hw:0': "
 
     /// A house whose config names `hw:0`, with the kitchen's own answers off (they too would try it).
-    private func silentHouse() -> KitchenEndToEndTests.House {
-        let house = KitchenEndToEndTests.House()
-        writeFile(house.scratch + "/config", Array("device = hw:0\nannounce = no\n".utf8), mode: 0o600)
+    private func silentHouse() -> House {
+        let house = House(config: "")
+        house.writeConfig("device = hw:0\nannounce = no\n")
         return house
-    }
-
-    /// Reads `watch` until a status in `state` (or the end, or the deadline).
-    private func awaitState(_ state: TimerState, on watch: ControlWatch) throws -> Bool {
-        let deadline = soon()
-        while true {
-            switch try watch.next(until: deadline) {
-            case .line(let line) where TimerStatus(line: line)?.state == state: return true
-            case .line: continue
-            case .quiet, .ended: return false
-            }
-        }
     }
 
     /// The pid in `said` (`… (pid 4242)`).
@@ -54,7 +42,7 @@ import TimerModel
         #expect(start.stderr.filter { $0 == "\n" }.count == 1, "one line: \(start.stderr)")
         let timer = try #require(pid(in: start.stdout))
         let watch = try ControlClient.watch(label: "tea", folder: house.sockets)
-        #expect(try awaitState(.silent, on: watch))
+        #expect(try watch.awaitState(.silent, until: soon()))
         let json = house.command(["status", "--json"])
         #expect(
             json.stdout.contains(#""state":"silent""#) && json.stdout.contains(#""silent":"\#(reason)"#),
@@ -62,7 +50,7 @@ import TimerModel
         let table = house.command(["status"])
         #expect(table.stdout.contains("warning: tea: silent: \(reason)"), "\(table.stdout)")
         #expect(house.command(["ack", "tea"]).termination == .exited(0))
-        #expect(try awaitState(.done, on: watch))
+        #expect(try watch.awaitState(.done, until: soon()))
         #expect(kitchen.expect("tea: ended (pid \(timer), done, silent: \(reason)", until: soon()), "\(kitchen.stdout)")
         let log = house.log("tea")
         let acknowledged = log.split(separator: "\n").first { $0.contains(#""event":"acknowledged""#) } ?? ""
@@ -80,7 +68,7 @@ import TimerModel
     }
 
     @Test func aWorkingDeviceIsNoWarning() throws {
-        let house = KitchenEndToEndTests.House()
+        let house = House(config: "")
         let start = house.command(["start", "10m", "--label", "rice"])
         #expect(start.termination == .exited(0), "\(start.stderr)")
         #expect(start.stderr.isEmpty, "\(start.stderr)")

@@ -31,15 +31,13 @@ import Testing
 
         /// Waits until one of `pty`'s program's threads is blocked writing into the pipe (its
         /// `/proc/PID/task/*/wchan` says `pipe_write`), so the device is certainly stalled.
-        /// - Returns: whether that happened before `timeout`.
-        func waitUntilWriterBlocks(_ pty: PseudoTerminal, timeout: Duration = .seconds(15)) -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if threadWaitChannels(pty.pid).contains(where: { $0.contains("pipe_write") }) { return true }
-                // The kernel makes no event of a writer blocking: look again shortly.
-                pty.readOutput(until: ContinuousClock.now + .milliseconds(5))
-            }
-            return false
+        /// - Throws: `TestFailure` when none did before `timeout`.
+        func waitUntilWriterBlocks(_ pty: PseudoTerminal, timeout: Duration = .seconds(15)) throws {
+            // The kernel makes no event of a writer blocking: look again shortly.
+            try eventually(
+                "a thread blocks writing into the pipe", deadline: .now + timeout, every: .milliseconds(5),
+                meanwhile: { pty.readOutput(until: $0) },
+                { threadWaitChannels(pty.pid).contains(where: { $0.contains("pipe_write") }) })
         }
     }
 
@@ -60,13 +58,13 @@ import Testing
         return channels
     }
 
-    @Test func aKeyStopsTheAlarmOnScreenAtOnceAndQuitExits() {
+    @Test func aKeyStopsTheAlarmOnScreenAtOnceAndQuitExits() throws {
         let fifo = StalledFIFO()
         let pty = PseudoTerminal(["--soft", "1s", "-D", fifo.device])
         #expect(pty.expect("How do you like your eggs?"))
         pty.type("1")
         #expect(pty.expect("Alright, don't choke on them!"))
-        #expect(fifo.waitUntilWriterBlocks(pty))
+        try fifo.waitUntilWriterBlocks(pty)
         let mark = pty.output.count
         let pressed = ContinuousClock.now
         pty.type("x")
@@ -80,11 +78,11 @@ import Testing
         #expect(pty.settingsNow == pty.settingsBefore)
     }
 
-    @Test func sigtermEndsAStalledAlarmWithTheTerminalRestored() {
+    @Test func sigtermEndsAStalledAlarmWithTheTerminalRestored() throws {
         let fifo = StalledFIFO()
         let pty = PseudoTerminal(["1s", "-D", fifo.device])
         #expect(pty.expect("Time's up!"))
-        #expect(fifo.waitUntilWriterBlocks(pty))
+        try fifo.waitUntilWriterBlocks(pty)
         let sent = ContinuousClock.now
         pty.send(SIGTERM)
         #expect(pty.waitForExit(timeout: .seconds(2)) == .exited(143))
@@ -92,11 +90,11 @@ import Testing
         #expect(pty.settingsNow == pty.settingsBefore)
     }
 
-    @Test func ctrlCEndsAStalledAlarm() {
+    @Test func ctrlCEndsAStalledAlarm() throws {
         let fifo = StalledFIFO()
         let pty = PseudoTerminal(["1s", "-D", fifo.device])
         #expect(pty.expect("Time's up!"))
-        #expect(fifo.waitUntilWriterBlocks(pty))
+        try fifo.waitUntilWriterBlocks(pty)
         pty.type("\u{3}")
         #expect(pty.waitForExit(timeout: .seconds(2)) == .exited(130))
         #expect(pty.settingsNow == pty.settingsBefore)

@@ -176,6 +176,82 @@ private let module = "CSystem"
         #expect(entry.marks.contains { readText(repositoryRoot + entry.home).contains($0) }, "the home lost its mark")
     }
 
+    /// The test harness's home (issue 38): the one way to run eggtimer (`Eggtimer`, from the
+    /// binary's path) and the one poll-until wait (`eventually`, and the spawn's own ETXTBSY retry).
+    static let harnessHome = [
+        "/Tests/TestSupport/Eggtimer.swift", "/Tests/TestSupport/Paths.swift", "/Tests/TestSupport/Eventually.swift",
+        "/Tests/TestSupport/Spawn.swift",
+    ]
+
+    /// A test file runs eggtimer through the harness and waits with its `eventually`: one that
+    /// names the binary's path itself, sleeps between looks or defines its own wait loop fails here.
+    @Test func testsRunEggtimerAndPollOnlyThroughTheHarness() {
+        var found: [String] = []
+        for file in swiftFiles(under: repositoryRoot + "/Tests")
+        where !Self.harnessHome.contains(where: { file == repositoryRoot + $0 })
+            && !file.hasSuffix("/TestHygieneTests.swift")
+        {
+            for (number, line) in readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if let work = Self.harnessWork(line) { found.append("\(file):\(number + 1): \(work): \(line)") }
+            }
+        }
+        #expect(found.isEmpty, "use Eggtimer and eventually (Tests/TestSupport):\n\(found.joined(separator: "\n"))")
+        for home in Self.harnessHome.prefix(3) {
+            #expect(
+                readText(repositoryRoot + home).split(separator: "\n").contains { Self.harnessWork($0) != nil },
+                "\(home) lost its mark")
+        }
+    }
+
+    @Test(
+        arguments: [
+            // Built from parts, so that this file itself holds none of the marks it looks for.
+            (
+                "let pid = spawnProcess(eggtimer" + "Path, arguments, actions: &actions, environment: [:])",
+                "spawns eggtimer"
+            ),
+            ("    Child.spawn(setpriv, [\"--reuid=1\", eggtimer" + "Path, \"1\"])", "spawns eggtimer"),
+            ("let bundle = readlink(\"/proc/self/" + "exe\", &buffer, 4096)", "spawns eggtimer"),
+            ("    _ = poll(" + "nil, 0, 20)  // look again", "sleeps between looks"),
+            ("    var pause = timespec(); nano" + "sleep(&pause, nil)", "sleeps between looks"),
+            ("    try await Task." + "sleep(for: .milliseconds(5))", "sleeps between looks"),
+            ("    u" + "sleep(1000)", "sleeps between looks"),
+            ("        sleep" + "(until: .now + .milliseconds(5))", "sleeps between looks"),
+            ("    private func wait" + "Until(_ deadline: ContinuousClock.Instant) -> Bool {", "defines a wait loop"),
+            ("    func event" + "ually(timeout: Duration, _ condition: () -> Bool) -> Bool {", "defines a wait loop"),
+            ("    try eventually(\"a file\", deadline: soon()) { readFile(mark) != nil }", nil),
+            ("    let timer = Eggtimer([\"1\"], launcher: [SystemTool.nohup.path]).piped()", nil),
+            ("    func sleep(until deadline: ContinuousClock.Instant, control: PlaybackControl) {", nil),
+            ("    // _ = poll(" + "nil, 0, 20): a comment", nil),
+            ("    _ = poll(&ready, 1, pollTimeout(until: deadline))", nil),
+            ("    let asleep = isAsleep(pid)", nil),
+        ] as [(String, String?)])
+    func harnessWorkIsRecognised(line: String, work: String?) {
+        #expect(Self.harnessWork(Substring(line)) == work)
+    }
+
+    /// What `line` of a test does that only the harness may: `spawns eggtimer` (names the binary's
+    /// path), `sleeps between looks` (a poll-until loop's pause), `defines a wait loop`; nil: none.
+    static func harnessWork(_ line: Substring) -> String? {
+        let code = line.drop { $0 == " " }
+        guard !code.hasPrefix("//") else { return nil }
+        if code.contains("eggtimer" + "Path") || code.contains("/proc/self/" + "exe") { return "spawns eggtimer" }
+        let sleeps = ["poll(" + "nil", "nano" + "sleep(", "u" + "sleep(", "Task." + "sleep(", "Thread." + "sleep("]
+        if sleeps.contains(where: { code.contains($0) }) { return "sleeps between looks" }
+        var rest = code[...]
+        while let found = rest.firstRange(of: "sleep(") {
+            let before = rest[..<found.lowerBound]
+            if !(before.last.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false)
+                && !before.hasSuffix("func ")
+            {
+                return "sleeps between looks"
+            }
+            rest = rest[found.upperBound...]
+        }
+        let loops = ["func event" + "ually(", "func wait" + "Until(", "func poll" + "Until("]
+        return loops.contains(where: { code.contains($0) }) ? "defines a wait loop" : nil
+    }
+
     private func swiftFiles(under folder: String) -> [String] {
         folderEntries(folder).filter { !$0.name.hasPrefix(".") }.flatMap { entry in
             let path = folder + "/" + entry.name

@@ -9,7 +9,6 @@ import Testing
 /// Issue 22's `watch` end to end: real timers with no terminal (keys on a pipe, the alarm into a
 /// file PCM), watched over their real control sockets in a private runtime folder.
 @Suite struct WatchEndToEndTests {
-    typealias House = ControlTimerEndToEndTests.House
 
     private let soon = { ContinuousClock.now + .seconds(15) }
 
@@ -28,7 +27,7 @@ import Testing
     /// `snooze` and `ack` over the socket), the last with the final state, then the end; nothing
     /// for the time left alone.
     @Test func aWatchGetsTheCurrentLineAtOnceThenOneLinePerChangeAndTheEnd() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["2s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let watch = try watch("tea", in: house)
@@ -55,7 +54,7 @@ import Testing
     /// overflow, while the timer goes on: a watcher that reads gets every change, the alarm rings
     /// at its deadline, and an `ack` from another connection is answered.
     @Test func aWatcherThatDoesNotReadIsDroppedWhileTheTimerRingsOnTime() throws {
-        let house = House()
+        let house = House(sharesState: false)
         // A long label makes long lines: fewer changes fill the queue.
         let label = "watched-" + String(repeating: "t", count: 40)
         let timer = house.timer(["8s", "--label", label], capture: "tea")
@@ -97,7 +96,7 @@ import Testing
     /// The most watchers a timer keeps, one more refused with its reason, and an `ack` still
     /// answered; every watcher hears of it.
     @Test func theMostWatchersAndOneMoreRefusedStillLetAckThrough() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["1s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"sounding""#, until: soon()))
         var watches: [ControlWatch] = []
@@ -125,7 +124,7 @@ import Testing
     /// Version 1's `status` is answered exactly as before, with a watcher open: one line, the
     /// same fields the watcher got, and the connection closed.
     @Test func aVersionOneStatusIsAnsweredAsBeforeBesideAWatcher() throws {
-        let house = House()
+        let house = House(sharesState: false)
         let timer = house.timer(["30s", "--label", "tea"], capture: "tea")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let watch = try watch("tea", in: house)

@@ -25,9 +25,8 @@ final class EggtimerRun {
 
     /// Starts `eggtimer arguments --json` with the server's child environment.
     init(_ arguments: [String], server: PulseServer) {
-        output = StampedOutput(
-            eggtimerPath, arguments + ["--json"], environment: server.environment(for: "eggtimer"),
-            stderrPath: server.directory + "/eggtimer.log")
+        let run = Eggtimer(arguments + ["--json"], wholeEnvironment: server.environment(for: "eggtimer"))
+        output = StampedOutput { run.child(stdout: $0, stderrPath: server.directory + "/eggtimer.log") }
     }
 
     /// Waits until the `occurrence`th JSON line of `event` (1: the first) has been printed;

@@ -15,12 +15,15 @@ final class Monitor {
     /// recording is live).
     /// - Throws: `TestFailure` if nothing arrives within 10 s.
     init(_ server: PulseServer) throws {
-        output = StampedOutput(
-            SystemTool.parec.path,
-            [
-                "-d", "\(PulseServer.sink).monitor", "--format=s16le", "--rate=\(PulseServer.sampleRate)",
-                "--channels=2", "--raw", "--latency-msec=10",
-            ], environment: server.environment(for: "parec"), stderrPath: server.directory + "/parec.log")
+        let environment = server.environment(for: "parec")
+        output = StampedOutput { stdout in
+            Child.spawn(
+                SystemTool.parec.path,
+                [
+                    "-d", "\(PulseServer.sink).monitor", "--format=s16le", "--rate=\(PulseServer.sampleRate)",
+                    "--channels=2", "--raw", "--latency-msec=10",
+                ], environment: environment, stdout: stdout, stderrPath: server.directory + "/parec.log")
+        }
         guard output.wait(timeout: .seconds(10), until: { !$0.isEmpty }) else {
             stop()
             throw TestFailure("parec recorded nothing from \(PulseServer.sink).monitor within 10 s")

@@ -31,10 +31,11 @@ final class StampedOutput: Sendable {
     /// Signalled after every chunk and at the end of the output.
     private let arrived = DispatchSemaphore(value: 0)
 
-    /// Starts `executable`; its output is read until end of file on a dispatch thread.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], stderrPath: String? = nil) {
+    /// Starts a child through `start`, given the write end of its standard output; its output is
+    /// read until end of file on a dispatch thread.
+    init(start: (_ stdout: Int32) -> Child) {
         let ends = makePipe()
-        child = Child.spawn(executable, arguments, environment: environment, stdout: ends.write, stderrPath: stderrPath)
+        child = start(ends.write)
         close(ends.write)
         let reader = ends.read
         DispatchQueue(label: "stamped-output").async { [self] in

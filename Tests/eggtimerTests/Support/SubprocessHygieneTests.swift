@@ -21,7 +21,7 @@ import Testing
         var inheritable: [Int32] = [-1, -1]
         try #require(Glibc.pipe(&inheritable) == 0)  // deliberately not close-on-exec
         defer { for fd in inheritable { close(fd) } }
-        let (pid, reader) = spawnIntoPipe(["10m", "--json", "-D", "null"])
+        let (pid, reader) = Eggtimer(["10m", "--json", "-D", "null"]).intoPipe()
         defer { close(reader) }
         var byte: UInt8 = 0
         while read(reader, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}  // running: past exec

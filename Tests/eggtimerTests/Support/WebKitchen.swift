@@ -8,13 +8,11 @@ import TimerModel
 @testable import eggtimer
 
 /// A real `eggtimer kitchen --http 127.0.0.1:0` in a private house (runtime folder, state folder,
-/// config file with a file PCM: KitchenEndToEndTests' House), its port read from its log, and a
+/// config file with a file PCM: the kitchen harness, ``House``), its port read from its log, and a
 /// paired client's cookie and CSRF token once ``pair()`` ran.
 ///
 /// Not thread-safe: one test thread owns it (the clients it makes may run on others).
 final class WebKitchen {
-    typealias House = KitchenEndToEndTests.House
-
     let house: House
     let kitchen: PipedChild
     /// The port the kitchen's server took.

@@ -1,25 +1,24 @@
-import Glibc
+public import Glibc
 import SystemKit
-import TestSupport
 
-/// `eggtimer` running in a new session on a pseudo-terminal, as a user's shell would run it: the
+/// A program (eggtimer: ``Eggtimer/terminal(columns:rows:)``) running in a new session on a pseudo-terminal, as a user's shell would run it: the
 /// pty is its controlling terminal, so Ctrl-C typed into it raises SIGINT.
 ///
 /// The test reads the screen's bytes from the master side and types into it. Every descriptor it
 /// holds (master, slave, the child's pidfd) is close-on-exec from birth, so children other tests
 /// spawn in parallel never hold this terminal open. Not thread-safe: use it from one test thread.
-final class PseudoTerminal {
+public final class PseudoTerminal {
     /// The master side, non-blocking: reads return what is there and never wait.
-    let master: Int32
+    public let master: Int32
     /// The test's own descriptor on the slave side, kept open to read the terminal's settings.
-    let slave: Int32
-    let pid: pid_t
+    public let slave: Int32
+    public let pid: pid_t
     /// Polls readable once the program has exited.
     private let pidfd: Int32
     /// Everything the program wrote so far.
-    private(set) var output: [UInt8] = []
+    public private(set) var output: [UInt8] = []
     /// The terminal settings before the program started, byte for byte.
-    let settingsBefore: [UInt8]
+    public let settingsBefore: [UInt8]
     private var termination: Termination?
     /// The master reported end of file or an error: nothing more can arrive on it.
     private var masterClosed = false
@@ -28,12 +27,23 @@ final class PseudoTerminal {
     /// The pidfd polled readable: the program has exited (reaped or not), so it writes no more.
     private var exited = false
 
-    /// Starts `executable` (eggtimer unless given; `/bin/sh`, for one, to run it as a shell job) with
-    /// `arguments` in a new session whose controlling terminal is a fresh pty of that size.
-    init(
-        _ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:],
-        executable: String = eggtimerPath
+    /// Starts eggtimer with `arguments`, `environment` added to its private one, on a fresh pty:
+    /// shorthand for `Eggtimer(arguments, environment: environment).terminal(columns:rows:)`.
+    public convenience init(
+        _ arguments: [String], columns: UInt16 = 80, rows: UInt16 = 24, environment: [String: String] = [:]
     ) {
+        self.init(columns: columns, rows: rows) {
+            Eggtimer(arguments, environment: environment).spawn(&$0, newSession: true)
+        }
+    }
+
+    /// Starts a child through `start` in a new session whose controlling terminal is a fresh pty of that size.
+    /// - Parameters:
+    ///   - columns: The terminal's width, in cells.
+    ///   - rows: The terminal's height, in lines.
+    ///   - start: Spawns the child in a new session with the file actions given (descriptors 0, 1
+    ///     and 2 on the terminal) and returns its pid.
+    init(columns: UInt16, rows: UInt16, start: (inout posix_spawn_file_actions_t) -> pid_t) {
         // Not openpty: it cannot make its descriptors close-on-exec atomically.
         let master: Int32
         let name: String
@@ -56,7 +66,7 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        pid = spawn(arguments, actions: &actions, environment: environment, newSession: true, executable: executable)
+        pid = start(&actions)
         do { pidfd = try FileDescriptor.process(pid).release() } catch { preconditionFailure("pidfd_open: \(error)") }
     }
 
@@ -71,17 +81,17 @@ final class PseudoTerminal {
     }
 
     /// The terminal's settings (`termios`) as bytes.
-    static func settings(of fd: Int32) -> [UInt8] {
+    public static func settings(of fd: Int32) -> [UInt8] {
         var settings = termios()
         tcgetattr(fd, &settings)
         return withUnsafeBytes(of: &settings) { Array($0) }
     }
 
     /// The output as text.
-    var text: String { String(decoding: output, as: UTF8.self) }
+    public var text: String { String(decoding: output, as: UTF8.self) }
 
     /// Types `text` (bytes as given; "\u{3}" is Ctrl-C), waiting for room if the terminal's input is full.
-    func type(_ text: String) {
+    public func type(_ text: String) {
         var bytes = Array(text.utf8)
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -99,7 +109,7 @@ final class PseudoTerminal {
     /// Reads output until `needle` appears after `from` bytes, or `timeout` passes.
     /// - Returns: whether it appeared.
     @discardableResult
-    func expect(_ needle: String, after from: Int? = nil, timeout: Duration = .seconds(10)) -> Bool {
+    public func expect(_ needle: String, after from: Int? = nil, timeout: Duration = .seconds(10)) -> Bool {
         let start = from ?? 0
         let deadline = ContinuousClock.now + timeout
         func seen() -> Bool { String(decoding: output[min(start, output.count)...], as: UTF8.self).contains(needle) }
@@ -111,7 +121,7 @@ final class PseudoTerminal {
     }
 
     /// Keeps reading output until `deadline`, for a test about time passing (nothing to wait for).
-    func readOutput(until deadline: ContinuousClock.Instant) {
+    public func readOutput(until deadline: ContinuousClock.Instant) {
         while ContinuousClock.now < deadline {
             pump(until: deadline)
         }
@@ -151,7 +161,7 @@ final class PseudoTerminal {
     }
 
     /// Waits for the program to exit, draining its output; nil if it did not within `timeout`.
-    func waitForExit(timeout: Duration = .seconds(10)) -> Termination? {
+    public func waitForExit(timeout: Duration = .seconds(10)) -> Termination? {
         if let termination { return termination }
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -170,7 +180,7 @@ final class PseudoTerminal {
     ///
     /// A stop sends no event this class can poll (a pidfd reports exits only), so this checks
     /// `waitpid` every 5 ms while reading output.
-    func waitForStop(timeout: Duration = .seconds(10)) -> Bool {
+    public func waitForStop(timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
             var status: Int32 = 0
@@ -185,7 +195,7 @@ final class PseudoTerminal {
     }
 
     /// Resizes the terminal, as a terminal emulator does; the kernel sends SIGWINCH.
-    func resize(columns: UInt16, rows: UInt16) {
+    public func resize(columns: UInt16, rows: UInt16) {
         try? setWindowSize(of: master, to: WindowSize(rows: rows, columns: columns))
     }
 
@@ -194,7 +204,7 @@ final class PseudoTerminal {
     /// leader; reads of the slave give end of file, writes EIO, poll POLLHUP).
     ///
     /// Nothing more is read; the test's own slave descriptor stays open (hung up too).
-    func hangUp() {
+    public func hangUp() {
         guard !hungUp else { return }
         hungUp = true
         masterClosed = true
@@ -202,8 +212,8 @@ final class PseudoTerminal {
     }
 
     /// Sends `signal` to the program.
-    func send(_ signal: Int32) { kill(pid, signal) }
+    public func send(_ signal: Int32) { kill(pid, signal) }
 
     /// The terminal's settings now.
-    var settingsNow: [UInt8] { Self.settings(of: slave) }
+    public var settingsNow: [UInt8] { Self.settings(of: slave) }
 }
