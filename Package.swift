@@ -104,7 +104,8 @@ let package = Package(
         .target(
             name: "KitchenWeb",
             dependencies: [
-                "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "SystemKit", "TextCoding",
+                "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "SystemKit",
+                "TextCoding",
             ],
             // The page's files, compiled in as byte arrays (`PackageResources`): embedInCode
             // generates no Bundle accessor and imports no Foundation, unlike `.process`/`.copy`.
@@ -121,7 +122,8 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
+                "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             // The man page's roff source (a link to dist/eggtimer.1.in), compiled in as a byte
@@ -178,15 +180,18 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
-                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding", "WebServer",
+                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore",
+                "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
+                "WebServer",
                 "KitchenWeb",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "KitchenWebTests",
             dependencies: [
-                "KitchenWeb", "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel", "TimerText",
+                "KitchenWeb", "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel",
+                "TimerText",
                 "SystemKit", "TestSupport", "TextCoding",
             ],
             swiftSettings: strictSettings),

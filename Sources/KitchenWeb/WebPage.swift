@@ -1,5 +1,6 @@
 package import AlarmAudio
 import Glibc
+import SystemKit
 import TextCoding
 import TimerModel
 package import WebServer
@@ -98,7 +99,7 @@ package enum WebPage {
     /// only a regular file of at most ``soundLimit`` bytes is served).
     /// - Parameter path: The sound file (SoundLocator's, or the config's `sound`).
     /// - Returns: 200 `audio/mpeg`; 404 when there is no such regular file; 500 when it cannot be
-    ///   read or is too long. C: `open`, `fstat`, `read`.
+    ///   read or is too long. C: `open`, `fstat`, `read` (``RegularFile/read(_:limit:)``).
     static func alarmSound(path: String) -> HTTPResponse { alarmSound(pathBytes: Array(path.utf8)) }
 
     /// `/alarm.mp3` of a kitchen: its configured sound file (config key `sound`, `--sound`), else
@@ -124,16 +125,10 @@ package enum WebPage {
             return failure(404, "no alarm sound")
         }
         guard info.st_size <= soundLimit else { return failure(500, "the alarm sound is too long") }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return failure(500, "the alarm sound cannot be read") }
-            if count == 0 { break }
-            contents += chunk[..<count]
-            guard contents.count <= soundLimit else { return failure(500, "the alarm sound is too long") }
+        guard let contents = try? RegularFile.read(descriptor, limit: soundLimit) else {
+            return failure(500, "the alarm sound cannot be read")
         }
+        guard contents.count <= soundLimit else { return failure(500, "the alarm sound is too long") }
         return HTTPResponse(
             status: 200,
             headers: [HTTPHeader("Content-Type", "audio/mpeg"), HTTPHeader("Cache-Control", "no-store")] + common,

@@ -1,5 +1,6 @@
 import ControlChannel
 import Glibc
+import SystemKit
 
 /// The folder of timer records: `$XDG_STATE_HOME/eggtimer` (default `~/.local/state/eggtimer`),
 /// one file `<name>.timer` per running timer, `<name>` being its control socket's name
@@ -139,7 +140,7 @@ package struct RecordStore {
 
     /// Reads and parses the record file `path`, which must be a regular file of this user's.
     /// - Throws: ``RecordError``: `.system` (missing, unreadable), `.foreign`, `.corrupt`,
-    ///   `.unknownVersion`. C: `open`, `fstat`, `read`.
+    ///   `.unknownVersion`. C: `open`, `fstat`, `read` (``RegularFile/read(_:limit:)``).
     package static func read(path: String) throws(RecordError) -> TimerRecord {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .system(call: "open", path: path, code: errno) }
@@ -148,14 +149,11 @@ package struct RecordStore {
         guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: path, code: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .corrupt(line: 0, reason: "not a regular file") }
         guard info.st_uid == getuid() else { throw .foreign(uid: info.st_uid) }
-        var content: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while content.count <= TimerRecord.maximumBytes {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .system(call: "read", path: path, code: errno) }
-            if count == 0 { break }
-            content += chunk[0..<count]
+        let content: [UInt8]
+        do throws(Errno) {
+            content = try RegularFile.read(fd, limit: TimerRecord.maximumBytes)
+        } catch {
+            throw .system(call: "read", path: path, code: error.code)
         }
         return try TimerRecord(parsing: content)
     }
