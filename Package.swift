@@ -145,7 +145,8 @@ let package = Package(
         // input kind at a time, effects by name) and the one lock on `TZ`: for TimerEngineTests,
         // TerminalUITests and the executable's tests.
         .target(
-            name: "TimerEngineTestSupport", dependencies: ["TimerEngine", "TimerCore", "AlarmAudio", "SystemKit"],
+            name: "TimerEngineTestSupport",
+            dependencies: ["TimerEngine", "TimerCore", "TimerText", "AlarmAudio", "SystemKit", "TextCoding"],
             path: "Tests/TimerEngineTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "TimerEngineTests",

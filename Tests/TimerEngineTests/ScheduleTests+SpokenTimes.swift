@@ -6,12 +6,6 @@ import TimerText
 
 @testable import TimerEngine
 
-/// The wall-clock instant of a UTC date and time.
-private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
-    let date = CivilDate(year: year, month: month, day: day)!
-    return WallInstant(unixSeconds: Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60))
-}
-
 extension ScheduleTests {
     /// The spaced and trailing forms people type after `at` (issue 24): each with the instant it
     /// means on a fixed date in a fixed zone, and the rest refused with a line listing the forms.

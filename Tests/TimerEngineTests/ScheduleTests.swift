@@ -7,17 +7,6 @@ import TimerText
 
 @testable import TimerEngine
 
-/// The wall-clock instant of a UTC date and time, from Unix seconds checked against `date -u`.
-private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
-    let date = CivilDate(year: year, month: month, day: day)!
-    return WallInstant(unixSeconds: Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60))
-}
-
-/// A time of day, from fields known to be valid.
-private func clock(_ hour: Int, _ minute: Int, _ second: Int = 0) -> TimeOfDay {
-    TimeOfDay(hour: hour, minute: minute, second: second)!
-}
-
 /// A date, from fields known to be valid.
 private func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDate { CivilDate(year: year, month: month, day: day)! }
 

@@ -6,29 +6,6 @@ import TimerText
 @testable import TimerEngine
 @testable import eggtimer
 
-/// The wall-clock instant of a UTC date and time.
-private func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> WallInstant {
-    let date = CivilDate(year: year, month: month, day: day)!
-    return WallInstant(unixSeconds: Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60))
-}
-
-/// A time of day, from fields known to be valid.
-private func clock(_ hour: Int, _ minute: Int) -> TimeOfDay { TimeOfDay(hour: hour, minute: minute)! }
-
-/// Runs `body` in Europe/Berlin, then restores `TZ` (process-global: under the `TZ` lock that
-/// TimerEngineTests' serialized ScheduleTests share).
-private func inBerlin<T>(_ body: () throws -> T) rethrows -> T { try withTimeZone("Europe/Berlin", body) }
-
-/// The events among `effects`.
-private func events(_ effects: [Effect]) -> [TimerEvent] {
-    effects.compactMap { if case .emit(let event) = $0 { event } else { nil } }
-}
-
-/// The text of `event`'s extra field `key`.
-private func field(_ event: TimerEvent?, _ key: String) -> String? {
-    event?.extra.first { $0.key == key }.map { "\($0.value)" }
-}
-
 /// A recorded `eggtimer at --every` series recovered (``AlarmRecovery``) and run in the
 /// controller; the controller's own alarm tests are in TimerEngineTests' ScheduleTests.
 @Suite struct AlarmRecoveryControllerTests {
