@@ -49,14 +49,15 @@ build: deps
 # Made by make's own freshness, not by asking SwiftPM: when no source is newer than the binary,
 # `make run`, `make install` and `make deb` use it as it is and never start SwiftPM, which would
 # plan the whole build again when run as another user (`sudo make install` after `make run`:
-# 33 s, issue 24). The touch marks a build that found nothing to relink as up to date.
+# 33 s, issue 24). The touch marks a build that found nothing to relink as up to date. Only the
+# product is built: the test support libraries (TestSupport imports Testing) stay out of it.
 RELEASE_BINARY := .build/release/eggtimer
 # dist/eggtimer.1.in is built in through its link in Sources (which find's -type f skips).
 RELEASE_SOURCES := Makefile Package.swift dist/eggtimer.1.in $(shell find Sources -type f 2>/dev/null)
 release: $(RELEASE_BINARY)
 
 $(RELEASE_BINARY): $(RELEASE_SOURCES) $(RELEASE_PREREQUISITES) | deps
-	@$(SWIFT) build $(RELEASE_FLAGS)
+	@$(SWIFT) build --product eggtimer $(RELEASE_FLAGS)
 	@touch "$@" 2>/dev/null || true
 
 $(STATIC_CXX_DIR)/libstdc++.so:

@@ -1,5 +1,4 @@
 import Glibc
-import Testing
 
 /// A client end of a timer's control socket for the inbox tests: a blocking socket that sends
 /// lines and reads them back.
@@ -13,7 +12,9 @@ public final class ControlPeer {
         if var size = receiveBuffer {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        try #require(withUnixAddress(path) { connect(fd, $0, $1) } == 0, "connect: \(errno)")
+        guard withUnixAddress(path, { connect(fd, $0, $1) }) == 0 else {
+            throw TestFailure("connect to \(path): errno \(errno)")
+        }
     }
 
     deinit { close(fd) }
