@@ -107,8 +107,13 @@ package enum KitchenAPI {
     ///   - extra: More header fields.
     /// - Returns: The response.
     package static func error(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
-        json(status, object([("error", .string(text))]), extra: extra)
+        json(status, errorBody(text), extra: extra)
     }
+
+    /// The body of an error response, `{"error":"<text>"}` (the text JSON-escaped).
+    /// - Parameter text: One line, no final full stop.
+    /// - Returns: The JSON text, UTF-8.
+    package static func errorBody(_ text: String) -> [UInt8] { object([("error", .string(text))]) }
 
     /// The response to a path that resolved to no route: 404 `{"error":"no such path"}`, or 405
     /// `{"error":"method not allowed"}` with `Allow`.

@@ -1,6 +1,5 @@
 import Glibc
 import SystemKit
-import TextCoding
 package import WebServer
 
 /// The checks every request of the kitchen's HTTP API passes before its route acts, in the order
@@ -284,26 +283,16 @@ package struct RequestGuard: Sendable {
         return type.trimmingSpaces.asciiLowercased
     }
 
-    /// A refusal: `status`, `{"error":"<text>"}` as JSON with the API's headers.
+    /// A refusal: `status`, `{"error":"<text>"}` as JSON with the API's headers
+    /// (``KitchenAPI/error(_:_:extra:)``).
     /// - Parameters:
     ///   - status: The status code.
-    ///   - text: The error's text (JSON-escaped here).
+    ///   - text: The error's text (JSON-escaped there).
     ///   - extra: More header fields (`Retry-After`).
     /// - Returns: The response.
     static func refusal(_ status: Int, _ text: String, extra: [HTTPHeader] = []) -> HTTPResponse {
-        var json = JSONText()
-        json.object { json in
-            json.key("error")
-            json.string(text)
-        }
-        return HTTPResponse(status: status, headers: apiHeaders + extra, body: json.bytes)
+        KitchenAPI.error(status, text, extra: extra)
     }
-
-    /// The header fields of every JSON answer of the API.
-    static let apiHeaders = [
-        HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store"),
-        HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Referrer-Policy", "no-referrer"),
-    ]
 
     /// A value from the client cut to 100 characters for an error text.
     private static func shortened(_ text: String) -> String { text.count > 100 ? String(text.prefix(100)) + "…" : text }

@@ -1,7 +1,6 @@
 package import AlarmAudio
 import Glibc
 import SystemKit
-import TextCoding
 import TimerModel
 package import WebServer
 
@@ -135,16 +134,11 @@ package enum WebPage {
             body: contents)
     }
 
-    /// A JSON error as the API words them: `{"error":"…"}`.
+    /// A JSON error as the API words them: `{"error":"…"}` (``KitchenAPI/errorBody(_:)``).
     private static func failure(_ status: Int, _ text: String) -> HTTPResponse {
-        var json = JSONText()
-        json.object { json in
-            json.key("error")
-            json.string(text)
-        }
-        return HTTPResponse(
+        HTTPResponse(
             status: status,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Cache-Control", "no-store")] + common,
-            body: json.bytes)
+            body: KitchenAPI.errorBody(text))
     }
 }

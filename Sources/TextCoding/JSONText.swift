@@ -13,8 +13,8 @@
 /// ```swift
 /// var json = JSONText()
 /// json.object { json in
-///     json.key("label"); json.string("tea")
-///     json.key("remaining_s"); json.number(42)
+///     json.member("label", "tea")
+///     json.member("remaining_s", 42)
 /// }
 /// json.text  // {"label":"tea","remaining_s":42}
 /// ```
@@ -83,6 +83,52 @@ public struct JSONText: Sendable {
         followsValue = false
     }
 
+    /// Writes the member `name` with the string `text` (``key(_:)``, then ``string(_:)``).
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - text: Any string.
+    public mutating func member(_ name: String, _ text: String) {
+        key(name)
+        string(text)
+    }
+
+    /// Writes the member `name` with the string `text`, or `null` when it is nil.
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - text: Any string, or nil.
+    public mutating func member(_ name: String, orNull text: String?) {
+        key(name)
+        string(orNull: text)
+    }
+
+    /// Writes the member `name` with the integer `number`.
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - number: Any integer.
+    public mutating func member(_ name: String, _ number: some BinaryInteger) {
+        key(name)
+        self.number(number)
+    }
+
+    /// Writes the member `name` with a number already written as JSON's decimal text
+    /// (``number(decimal:)``).
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - text: A JSON number.
+    public mutating func member(_ name: String, decimal text: String) {
+        key(name)
+        number(decimal: text)
+    }
+
+    /// Writes the member `name` with `true` or `false`.
+    /// - Parameters:
+    ///   - name: The member's name.
+    ///   - flag: The value.
+    public mutating func member(_ name: String, _ flag: Bool) {
+        key(name)
+        bool(flag)
+    }
+
     /// Writes an object, its members written by `members` (each a ``key(_:)`` then a value).
     /// - Parameter members: Writes the members, in order.
     public mutating func object(_ members: (inout JSONText) -> Void) {
@@ -147,7 +193,7 @@ public struct JSONText: Sendable {
             case 0x00..<0x20, 0x7F, 0x2028, 0x2029:
                 output += [backslash, UInt8(ascii: "u")]
                 output += Array(Hex.text([UInt8(scalar.value >> 8), UInt8(scalar.value & 0xFF)]).utf8)
-            default: output += Array(String(scalar).utf8)
+            default: UTF8.encode(scalar) { output.append($0) }
             }
         }
         output.append(UInt8(ascii: "\""))

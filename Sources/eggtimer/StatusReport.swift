@@ -118,58 +118,30 @@ enum StatusReport {
         json.array { json in
             for timer in timers {
                 json.object { json in
-                    json.key("label")
-                    json.string(timer.label)
-                    json.key("pid")
-                    json.number(timer.pid)
-                    json.key("state")
-                    json.string(timer.state.rawValue)
-                    json.key("remaining_s")
-                    json.number(decimal: log.seconds(timer.remaining))
-                    json.key("deadline")
-                    json.string(orNull: timer.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
-                    if let at = timer.at {
-                        json.key("at")
-                        json.string(at)
-                    }
-                    if let every = timer.every {
-                        json.key("every")
-                        json.string(every)
-                    }
-                    if timer.clockUnsynchronised {
-                        json.key("clock")
-                        json.string("unsynchronised")
-                    }
-                    if timer.detached {
-                        json.key("detached")
-                        json.bool(true)
-                    }
-                    if timer.deviceDown {
-                        json.key("silent")
-                        json.string(silentReason(timer))
-                    }
+                    json.member("label", timer.label)
+                    json.member("pid", timer.pid)
+                    json.member("state", timer.state.rawValue)
+                    json.member("remaining_s", decimal: log.seconds(timer.remaining))
+                    json.member(
+                        "deadline", orNull: timer.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
+                    if let at = timer.at { json.member("at", at) }
+                    if let every = timer.every { json.member("every", every) }
+                    if timer.clockUnsynchronised { json.member("clock", "unsynchronised") }
+                    if timer.detached { json.member("detached", true) }
+                    if timer.deviceDown { json.member("silent", silentReason(timer)) }
                 }
             }
             for record in kept {
                 json.object { json in
-                    json.key("label")
-                    json.string(record.label)
-                    json.key("pid")
-                    json.number(record.pid)
-                    json.key("state")
-                    json.string("kept")
-                    json.key("ended")
-                    json.string(record.ending.word)
-                    json.key("recorded_state")
-                    json.string(record.state)
-                    json.key("remaining_s")
-                    json.number(decimal: log.seconds(record.remaining))
-                    json.key("deadline")
-                    json.string(orNull: record.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
-                    if let overdue = record.overdue {
-                        json.key("overdue_s")
-                        json.number(decimal: log.seconds(overdue))
-                    }
+                    json.member("label", record.label)
+                    json.member("pid", record.pid)
+                    json.member("state", "kept")
+                    json.member("ended", record.ending.word)
+                    json.member("recorded_state", record.state)
+                    json.member("remaining_s", decimal: log.seconds(record.remaining))
+                    json.member(
+                        "deadline", orNull: record.deadlineUnixMilliseconds.map { time.isoText(unixMilliseconds: $0) })
+                    if let overdue = record.overdue { json.member("overdue_s", decimal: log.seconds(overdue)) }
                 }
             }
         }

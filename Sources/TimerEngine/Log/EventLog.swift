@@ -25,24 +25,17 @@ package struct EventLog {
         let boot = clock.nanoseconds(event.at)
         var json = JSONText()
         json.object { json in
-            json.key("event")
-            json.string(event.name.rawValue)
-            json.key("label")
-            json.string(event.label)
-            json.key("duration_s")
-            json.number(decimal: seconds(event.total))
-            json.key("remaining_s")
-            json.number(decimal: seconds(event.remaining))
-            json.key("t_mono_ns")
-            json.number(boot)
-            json.key("time")
-            json.string(wallClock.utcText(bootNanoseconds: boot))
+            json.member("event", event.name.rawValue)
+            json.member("label", event.label)
+            json.member("duration_s", decimal: seconds(event.total))
+            json.member("remaining_s", decimal: seconds(event.remaining))
+            json.member("t_mono_ns", boot)
+            json.member("time", wallClock.utcText(bootNanoseconds: boot))
             for field in event.extra {
-                json.key(field.key)
                 switch field.value {
-                case .text(let text): json.string(text)
-                case .integer(let number): json.number(number)
-                case .instant(let instant): json.number(clock.nanoseconds(instant))
+                case .text(let text): json.member(field.key, text)
+                case .integer(let number): json.member(field.key, number)
+                case .instant(let instant): json.member(field.key, clock.nanoseconds(instant))
                 }
             }
         }
