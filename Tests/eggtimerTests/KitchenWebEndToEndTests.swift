@@ -224,6 +224,9 @@ import Testing
         let house = House(config: "")
         writeFile(house.scratch + "/plain.txt", Array("not a certificate\n".utf8), mode: 0o600)
         let missing = house.scratch + "/missing.pem"
+        // A named pipe with no writer: opened as a file it would wait for ever.
+        let fifo = house.scratch + "/cert.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
         let cases: [([String], Int32, String)] = [
             (["--http-cert", missing], 64, "eggtimer: --http-cert needs --http-key\n"),
             (["--http-key", missing], 64, "eggtimer: --http-key needs --http-cert\n"),
@@ -234,6 +237,10 @@ import Testing
             (
                 ["--http-cert", house.scratch + "/plain.txt", "--http-key", missing], 66,
                 "eggtimer: --http-cert: '\(house.scratch)/plain.txt' is not PEM text\n"
+            ),
+            (
+                ["--http-cert", fifo, "--http-key", missing], 66,
+                "eggtimer: --http-cert: cannot read '\(fifo)': not a regular file (a named pipe)\n"
             ),
         ]
         for (extra, status, message) in cases {

@@ -66,11 +66,14 @@ extension Kitchen {
     }
 
     /// Reads a PEM file of at most ``tlsFileLimit`` bytes, or says why not (one line).
+    ///
+    /// Opened as every file named in options is (``RegularFile/open(_:)``): a FIFO or a device is
+    /// refused, never waited on.
     /// - Returns: The text; nil after the line was printed.
     static func readTLSFile(_ path: String, option: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(errorText(errno))")
+        let descriptor: Int32
+        do { descriptor = try RegularFile.open(path) } catch {
+            printError("eggtimer: \(option): cannot read '\(Options.printable(path))': \(error.reason)")
             return nil
         }
         defer { Glibc.close(descriptor) }
