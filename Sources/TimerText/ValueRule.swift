@@ -1,16 +1,15 @@
 import SystemKit
 import TextCoding
 
-/// The rules of the values a timer's options and its record share: what a label, a `--say` line,
-/// a `--voice` name and a device name may be, and how many `--loops` there may be.
+/// The rules of the values a timer's options and its record share: what a `--say` line,
+/// a `--voice` name and a device name may be, and how many `--loops` there may be (a label's
+/// rule is SystemKit's `LabelRule`).
 ///
 /// The command line checks its values by them (eggtimer's option table), and so does a record read
 /// back for `eggtimer recover` (a hand-made record must not carry more). Pure; any thread.
 public enum ValueRule {
     /// The largest `--loops` and `--sets` accepted (a sanity bound, not a design limit).
     public static let countLimit = 1_000_000
-    /// The longest label, in characters (ASCII, so also bytes).
-    public static let labelLimit = LabelRule.limit
     /// The longest ALSA PCM name taken, in bytes: 255, beyond any real one
     /// (`sysdefault:CARD=Headphones`, `bluealsa:DEV=00:11:22:33:44:55,PROFILE=a2dp`).
     public static let deviceNameLimit = 255
@@ -19,13 +18,6 @@ public enum ValueRule {
     public static let sayLimit = 200
     /// The longest `--voice` name, in bytes: 40 (espeak-ng's names are up to about 20, `en-gb-x-rp`).
     public static let voiceLimit = 40
-
-    /// Whether `text` may be a timer's label.
-    ///
-    /// A label is one word of ASCII letters, digits, `-`, `_`, `.`, `:` and `+`, 1–64 characters, not
-    /// starting with `.` or `-`. It names a socket file and an MQTT topic level, so it has no
-    /// `/`, no space, no wildcard and cannot be `.` or `..`.
-    public static func isValidLabel(_ text: String) -> Bool { LabelRule.isValid(text) }
 
     /// Whether `text` may be spoken: 1 to ``sayLimit`` bytes, no control character (C0, DEL or C1).
     public static func isValidSay(_ text: String) -> Bool {

@@ -254,7 +254,7 @@ enum ControlCommands {
             printError("eggtimer: \(error.description); its sockets are not trusted")
             return nil
         }
-        return ControlClient.labels(in: folder).filter(ValueRule.isValidLabel)
+        return ControlClient.labels(in: folder).filter(LabelRule.isValid)
     }
 
     /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.

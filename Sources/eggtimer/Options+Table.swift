@@ -121,7 +121,7 @@ extension Options {
                     throw UsageError(description: "invalid timer '\(label)': give LABEL or NODE/LABEL")
                 }
             } else if let label,
-                label.isEmpty || label.utf8.count > ValueRule.labelLimit || label.contains("/")
+                label.isEmpty || label.utf8.count > LabelRule.limit || label.contains("/")
                     || label.unicodeScalars.contains(where: { $0.isControlCharacter })
             {
                 throw UsageError(description: "invalid label '\(label)': give the label as 'eggtimer status' shows it")
@@ -202,7 +202,7 @@ extension Options {
     /// Every mode with words after it (the egg names, `pomodoro` and a duration take none).
     static let modes = [Mode(name: "at", usage: "TIME", help: "ring at TIME on the wall clock (--every: repeat)")]
 
-    /// What a label must be, for messages (see ``ValueRule/isValidLabel(_:)``).
+    /// What a label must be, for messages (see ``LabelRule/isValid(_:)``).
     static let labelRule = LabelRule.description
 
     static func duration(_ name: ValueSource, _ value: String) throws(UsageError) -> Duration {
@@ -332,7 +332,7 @@ extension Options {
                 + "the duration as typed, or pomodoro); letters, digits, - _ . : +",
             fits: Scope.timers + [.subcommand("start")]
         ) { options, name, value throws(UsageError) in
-            guard ValueRule.isValidLabel(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
+            guard LabelRule.isValid(value) else { throw name.error("needs \(labelRule), got '\(value)'") }
             options.label = value
         },
         Spec(

@@ -81,7 +81,7 @@ struct Options: Equatable {
     var wait = false
     /// The timer's name from `--label NAME`, or nil for the default.
     ///
-    /// It names the control socket and the MQTT topic level; valid by ``isValidLabel(_:)``.
+    /// It names the control socket and the MQTT topic level; valid by ``LabelRule/isValid(_:)``.
     /// nil: the preset's name, the duration as typed, or "pomodoro".
     var label: String?
     /// `--ring-for D`: stop ringing unacknowledged after this long (the timer is then `missed`).

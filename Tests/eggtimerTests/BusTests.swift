@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import HouseBus
+import SystemKit
 import TestSupport
 import Testing
 import TimerCore
@@ -120,7 +121,7 @@ private let t0 = ContinuousClock.now
     ])
     func topicLevelsFollowTheLabelRules(text: String, level: String) {
         #expect(BusOptions.topicLevel(text, fallback: "fallback") == level)
-        #expect(ValueRule.isValidLabel(BusOptions.topicLevel(text, fallback: "fallback")))
+        #expect(LabelRule.isValid(BusOptions.topicLevel(text, fallback: "fallback")))
     }
 
     @Test func theDefaultNodeIsTheHostName() {

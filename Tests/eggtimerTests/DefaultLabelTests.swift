@@ -1,4 +1,5 @@
 import ControlChannel
+import SystemKit
 import Testing
 import TimerText
 
@@ -13,7 +14,7 @@ import TimerText
     func aTypedDurationIsLabelledWithoutItsSpacesAsAValidLabel(typed: String, label: String) throws {
         let options = try Options.parse([typed])
         #expect(options.processLabel == label)
-        #expect(ValueRule.isValidLabel(label), "\(label)")
+        #expect(LabelRule.isValid(label), "\(label)")
         #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
     }
 
@@ -22,10 +23,10 @@ import TimerText
     @Test(arguments: [("1:30", "1-30"), ("1:30:00", "1-30-00")])
     func aClockTextDurationKeepsItsColonsAsAValidLabel(typed: String, socket: String) throws {
         let label = try Options.parse([typed]).processLabel
-        #expect(ValueRule.isValidLabel(label), "\(label)")
+        #expect(LabelRule.isValid(label), "\(label)")
         #expect(try Options.parse(["5m", "--label", label]).processLabel == label, "--label takes it")
         #expect(ControlServer.socketName(for: label) == socket)
-        #expect(ValueRule.isValidLabel(socket))
+        #expect(LabelRule.isValid(socket))
     }
 
     /// An alarm's default label (`at-` and its time) is a valid `--label` too.
@@ -34,6 +35,6 @@ import TimerText
     ])
     func anAlarmsDefaultLabelIsAValidLabel(arguments: [String]) throws {
         let label = try Options.parse(arguments).processLabel
-        #expect(ValueRule.isValidLabel(label), "\(label)")
+        #expect(LabelRule.isValid(label), "\(label)")
     }
 }

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import SystemKit
 import TestSupport
 import Testing
 import TimerCore
@@ -165,7 +166,7 @@ import TimerText
         "1:30", "a+b", "at-2026-12-24t18.00+01.00",
     ])
     func validLabels(label: String) throws {
-        #expect(ValueRule.isValidLabel(label))
+        #expect(LabelRule.isValid(label))
         #expect(try Options.parse(["1m", "--label", label]).label == label)
     }
 
@@ -174,7 +175,7 @@ import TimerText
         String(repeating: "l", count: 65),
     ])
     func invalidLabels(label: String) {
-        #expect(!ValueRule.isValidLabel(label))
+        #expect(!LabelRule.isValid(label))
     }
 
     @Test(arguments: [

@@ -41,7 +41,7 @@ package struct BusOptions: Equatable, Sendable {
 
     /// The node name: `--node`, else the host name.
     ///
-    /// The host name is made to fit the label rules (``ValueRule/isValidLabel(_:)``): other
+    /// The host name is made to fit the label rules (``LabelRule/isValid(_:)``): other
     /// characters become `_`, at most 64 of them. C: `gethostname`.
     package var nodeName: String {
         if let node { return node }
@@ -58,7 +58,7 @@ package struct BusOptions: Equatable, Sendable {
     ///   - fallback: What an empty `text` gives.
     /// - Returns: A valid label.
     package static func topicLevel(_ text: String, fallback: String) -> String {
-        var bytes = text.utf8.prefix(ValueRule.labelLimit).map {
+        var bytes = text.utf8.prefix(LabelRule.limit).map {
             LabelRule.allowsInFileName($0) ? $0 : UInt8(ascii: "_")
         }
         guard let first = bytes.first else { return fallback }
@@ -99,11 +99,11 @@ package struct BusOptions: Equatable, Sendable {
 
     /// Whether `text` names a timer across the house for `ack|cancel|snooze --mqtt`: `LABEL` or
     /// `NODE/LABEL` (split at the first `/`: a node has none), the node by
-    /// ``ValueRule/isValidLabel(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
-    /// ``ValueRule/labelLimit`` bytes, no control character.
+    /// ``LabelRule/isValid(_:)``, the label as `status` shows it (`1:30`): not empty, no `/`, at most
+    /// ``LabelRule/limit`` bytes, no control character.
     package static func isValidTarget(_ text: String) -> Bool {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let label = parts.last, !label.isEmpty, label.utf8.count <= ValueRule.labelLimit, !label.contains("/"),
+        guard let label = parts.last, !label.isEmpty, label.utf8.count <= LabelRule.limit, !label.contains("/"),
             !label.unicodeScalars.contains(where: { $0.isControlCharacter })
         else { return false }
         return parts.count == 1 || LabelRule.isValidName(parts[0])

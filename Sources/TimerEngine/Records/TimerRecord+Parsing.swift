@@ -1,5 +1,6 @@
 import AlarmAudio
 import HouseBus
+import SystemKit
 package import TextCoding
 import TimerCore
 package import TimerText
@@ -150,7 +151,7 @@ extension TimerRecord {
         }
         var bus = BusOptions(url: url)
         bus.node = try fields.text("mqtt_node")
-        if let node = bus.node, !ValueRule.isValidLabel(node) {
+        if let node = bus.node, !LabelRule.isValid(node) {
             throw .corrupt(line: line("mqtt_node"), reason: "'mqtt_node' is not a node name")
         }
         if let prefix = try fields.text("mqtt_prefix") {
