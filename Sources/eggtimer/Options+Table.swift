@@ -120,10 +120,7 @@ extension Options {
                 guard BusOptions.isValidTarget(label) else {
                     throw UsageError(description: "invalid timer '\(label)': give LABEL or NODE/LABEL")
                 }
-            } else if let label,
-                label.isEmpty || label.utf8.count > LabelRule.limit || label.contains("/")
-                    || label.unicodeScalars.contains(where: { $0.isControlCharacter })
-            {
+            } else if let label, !BusOptions.isShownLabel(label) {
                 throw UsageError(description: "invalid label '\(label)': give the label as 'eggtimer status' shows it")
             }
             return make(label, options)

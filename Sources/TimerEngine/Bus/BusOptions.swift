@@ -103,9 +103,14 @@ package struct BusOptions: Equatable, Sendable {
     /// ``LabelRule/limit`` bytes, no control character.
     package static func isValidTarget(_ text: String) -> Bool {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let label = parts.last, !label.isEmpty, label.utf8.count <= LabelRule.limit, !label.contains("/"),
-            !label.unicodeScalars.contains(where: { $0.isControlCharacter })
-        else { return false }
+        guard let label = parts.last, isShownLabel(label) else { return false }
         return parts.count == 1 || LabelRule.isValidName(parts[0])
+    }
+
+    /// Whether `text` is a label as `status` shows it (`1:30`), the way a command names a timer:
+    /// not empty, no `/`, at most ``LabelRule/limit`` bytes, no control character.
+    package static func isShownLabel(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= LabelRule.limit && !text.contains("/")
+            && !text.unicodeScalars.contains(where: { $0.isControlCharacter })
     }
 }
