@@ -84,12 +84,13 @@ let package = Package(
         // `Input`/`Effect` vocabulary, the event log's format (`TimerEvent`, `EventLog`), the
         // clocks' mapping, schedules (alarms at a time, recurrences), the broker options, and the
         // timer record's format, store and keeper (`TimerRecord`, `RecordStore`, `RecordKeeper`).
-        // No runner: the event loop and the fronts stay in the executable, which depends on it.
+        // No runner, but the runners' loop over its `Input` (`EventLoop`, `PollLoop<Input>`) and the
+        // player's and the broker client's sources of it; the runners stay in the executable.
         .target(
             name: "TimerEngine",
             dependencies: [
-                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "HouseBus", "SystemKit",
-                "TextCoding",
+                "TimerCore", "TimerModel", "TimerText", "AlarmAudio", "ControlChannel", "EventLoop", "HouseBus",
+                "SystemKit", "TextCoding",
             ],
             swiftSettings: shippedSettings),
         // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
@@ -118,11 +119,23 @@ let package = Package(
         .target(
             name: "EventLoop", dependencies: ["ControlChannel", "SystemKit", "TimerModel", "TimerText"],
             swiftSettings: shippedSettings),
+        // The kitchen: `eggtimer kitchen` (the pure `KitchenCore` and the runner `Kitchen` over
+        // `KitchenSettings`), `eggtimer start` and `kitchen --pair`, the keypad, the kitchen's
+        // voice, MQTT side, web front and paired devices. Sees the timer engine, the event loop,
+        // KitchenWeb and the outside-job libraries; no command line (the executable turns its
+        // options into `KitchenSettings`) and no terminal.
+        .target(
+            name: "Kitchen",
+            dependencies: [
+                "TimerEngine", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
+            ],
+            swiftSettings: shippedSettings),
         // The CLI composes them.
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
+                "Kitchen", "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
                 "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
@@ -181,7 +194,7 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore",
+                "eggtimer", "Kitchen", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore",
                 "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
                 "WebServer",
@@ -194,6 +207,13 @@ let package = Package(
                 "KitchenWeb", "WebServer", "AlarmAudio", "ControlChannel", "HouseBus", "TimerCore", "TimerModel",
                 "TimerText",
                 "SystemKit", "TestSupport", "TextCoding",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "KitchenTests",
+            dependencies: [
+                "Kitchen", "KitchenWeb", "TimerEngine", "EventLoop", "AlarmAudio", "ControlChannel", "HouseBus",
+                "KeyInput", "Speech", "TimerCore", "TimerModel", "TimerText", "SystemKit", "TestSupport", "TextCoding",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -50,6 +50,18 @@ public struct Loudness: Sendable, Equatable {
         (self.volumePercent, self.rampFrames) = (volumePercent, rampFrames)
     }
 
+    /// Creates the loudness of `--volume` and `--ramp` for a sound played at `sampleRate`: the
+    /// ramp counted in frames at that rate.
+    /// - Parameters:
+    ///   - volumePercent: ``floorPercent``...100, of amplitude.
+    ///   - ramp: From the floor to `volumePercent`, not negative; nil for none.
+    ///   - sampleRate: The sound's frames per second, in Hz.
+    /// - Precondition: both in range, as ``init(volumePercent:rampFrames:)`` says.
+    public init(volumePercent: Int, ramp: Duration?, sampleRate: Int) {
+        self.init(
+            volumePercent: volumePercent, rampFrames: ramp.map { Int(($0 / .seconds(1)) * Double(sampleRate)) } ?? 0)
+    }
+
     /// One in Q15.
     static let unity: Int64 = 32768
 

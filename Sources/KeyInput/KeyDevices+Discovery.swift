@@ -120,8 +120,6 @@ extension KeyDevices {
 
     /// A device's name for a log line: control characters as `?`, at most 80 characters.
     static func printable(_ name: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                name.unicodeScalars.prefix(80).map { $0.isControlCharacter ? "?" : $0 }))
+        name.controlCharactersAsQuestionMarks(limit: 80)
     }
 }

@@ -9,15 +9,12 @@ import TimerText
 /// `eggtimer status|ack|cancel|snooze`: a short-lived client of this user's running timers,
 /// which it finds by their control sockets in ``RuntimeFolder/current()``.
 ///
-/// Blocks the calling (main) thread: each timer has ``answerLimit`` to answer each request. A
+/// Blocks the calling (main) thread: each timer has ``ControlAnswer/answerLimit`` to answer each request. A
 /// stale socket (left by a killed timer: the connection is refused) is skipped silently and left
 /// for its label's next timer to replace (a client cannot tell it from a timer still starting);
 /// a timer that does not answer in time, or answers something else, is
 /// skipped with one warning line on standard error.
 enum ControlCommands {
-    /// How long a timer has to answer one request.
-    static let answerLimit = Duration.seconds(1)
-
     /// Runs `command` and says how it ended.
     /// - Returns: ``ExitStatus/done`` when listed or acted on (`status` also with no timers);
     ///   ``ExitStatus/noTimer`` when there was nothing to act on, or the timer refused;
@@ -151,50 +148,12 @@ enum ControlCommands {
     private static func send(_ command: Command, to label: String, folder: String) -> Result<String, ControlFailure> {
         do {
             let line = ControlRequest.command(command).line
-            let reply = try ControlClient.exchange(line, label: label, folder: folder, timeout: answerLimit)
-            return outcome(of: reply, command: command, label: label, time: .system)
+            let reply = try ControlClient.exchange(line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
+            return ControlAnswer.outcome(of: reply, command: command, label: label, time: .system)
         } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
         } catch {
             return .failure(ControlFailure(status: .noTimer, message: failureText(error, label: label)))
-        }
-    }
-
-    /// What a timer's reply to an action means.
-    /// - Parameters:
-    ///   - reply: The reply line: `ok…` (a ``TimerStatus`` line, or `ok` alone) or `error<TAB>text`.
-    ///   - command: The command it answers.
-    ///   - label: The timer's label.
-    ///   - time: Local wall-clock time, for the end of a snooze.
-    /// - Returns: The line to print (`soft: alarm stopped`, `soft: cancelled`,
-    ///   `soft: snoozed until 09:22:03`), or a failure: ``ExitStatus/noTimer`` with the timer's
-    ///   own text for `error`, ``ExitStatus/software`` for a reply that is not the protocol.
-    static func outcome(
-        of reply: String, command: Command, label: String, time: LocalTime
-    ) -> Result<String, ControlFailure> {
-        if reply.hasPrefix("error\t") {
-            let text = reply.dropFirst("error\t".count)
-            return .failure(ControlFailure(status: .noTimer, message: text.isEmpty ? "\(label) refused" : String(text)))
-        }
-        guard reply == "ok" || reply.hasPrefix("ok\t") else {
-            return .failure(
-                ControlFailure(status: .software, message: "\(label) answered something that is not eggtimer's"))
-        }
-        switch command {
-        case .acknowledge: return .success("\(label): alarm stopped")
-        case .cancel: return .success("\(label): cancelled")
-        case .snooze:
-            guard let deadline = TimerStatus(line: reply)?.deadlineUnixMilliseconds else {
-                return .success("\(label): snoozed")
-            }
-            return .success("\(label): snoozed until \(time.clockText(unixMilliseconds: deadline))")
-        case .status: return .success("\(label): running")
-        case .pause: return .success("\(label): paused")
-        case .resume: return .success("\(label): resumed")
-        case .add(let delta):
-            let moved =
-                delta > .zero ? "\(delta.components.seconds) s added" : "\(-delta.components.seconds) s taken off"
-            return .success("\(label): " + moved)
         }
     }
 
@@ -221,7 +180,7 @@ enum ControlCommands {
         for label in labels {
             do throws(ControlError) {
                 let reply = try ControlClient.exchange(
-                    ControlRequest.status.line, label: label, folder: folder, timeout: answerLimit)
+                    ControlRequest.status.line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
                 guard let status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
                 timers.append(status)
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
@@ -262,8 +221,8 @@ enum ControlCommands {
         switch error {
         case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
             "\(label): stopped (SIGSTOP or Ctrl-Z), not answering (pid \(pid); `fg` or `kill -CONT \(pid)` continues it)"
-        case .noAnswer(_, let pid?): "\(label): no answer within \(answerLimit.components.seconds) s (pid \(pid))"
-        case .noAnswer: "\(label): no answer within \(answerLimit.components.seconds) s"
+        case .noAnswer(_, let pid?): "\(label): no answer within \(ControlAnswer.answerLimit.components.seconds) s (pid \(pid))"
+        case .noAnswer: "\(label): no answer within \(ControlAnswer.answerLimit.components.seconds) s"
         case .badAnswer: "\(label) answered something that is not eggtimer's"
         default: "\(label): \(error.description)"
         }

@@ -1,6 +1,7 @@
 import AlarmAudio
 import Glibc
 import KeyInput
+import Kitchen
 import SystemKit
 import TextCoding
 import TimerCore
@@ -400,12 +401,12 @@ extension Options {
         },
         Spec(
             names: ["--max-timers"], argument: "N", group: .general,
-            help: "run at most N timers at once, 1 to \(maxTimersLimit) (default 12); one more start is refused",
+            help: "run at most N timers at once, 1 to \(KitchenCore.maxTimersLimit) (default 12); one more start is refused",
             fits: [.subcommand("kitchen")], inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard value.allSatisfy({ $0.isASCII && $0.isNumber }), value.count <= 2, let n = Int(value),
-                (1...maxTimersLimit).contains(n)
-            else { throw name.error("needs a whole number from 1 to \(maxTimersLimit), got '\(value)'") }
+                (1...KitchenCore.maxTimersLimit).contains(n)
+            else { throw name.error("needs a whole number from 1 to \(KitchenCore.maxTimersLimit), got '\(value)'") }
             options.maxTimers = n
         },
         Spec(

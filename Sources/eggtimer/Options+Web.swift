@@ -1,31 +1,12 @@
 import Glibc
+import Kitchen
 import TimerText
 
 // The kitchen's HTTP options (issue 29): `--http ADDRESS:PORT`, `--http-cert FILE`, `--http-key
 // FILE`, `--http-host NAME`: rows of the one option table (so `--help`, the man page, the
 // completion and the config keys come from here).
 
-/// What the `--http…` options ask for: where the kitchen's HTTP API listens, TLS, and the extra
-/// host names its `Host` check accepts.
-struct WebOptions: Equatable, Sendable {
-    /// `--http ADDRESS:PORT`: the numeric address (`127.0.0.1`, `0.0.0.0`, `::`) and the port
-    /// (0: any free one, said in the listening line); nil: no HTTP server.
-    var listen: (address: String, port: UInt16)? {
-        get { address.map { ($0, port) } }
-        set { (address, port) = (newValue?.address, newValue?.port ?? 0) }
-    }
-    /// The numeric address, nil without `--http`.
-    var address: String?
-    /// The port.
-    var port: UInt16 = 0
-    /// `--http-cert FILE`: the certificate chain, PEM.
-    var certFile: String?
-    /// `--http-key FILE`: its private key, PEM.
-    var keyFile: String?
-    /// `--http-host NAME` (repeatable; config key `http-host`, comma-separated): more host names
-    /// the `Host` check accepts.
-    var names: [String] = []
-
+extension WebOptions {
     /// Parses `ADDRESS:PORT`: a numeric IPv4 address, an IPv6 one in brackets (`[::1]:8080`) or
     /// `localhost` (127.0.0.1), a colon, and a port 0…65535 (0: any free one).
     /// - Parameter text: The value as typed.
@@ -53,11 +34,6 @@ struct WebOptions: Equatable, Sendable {
         guard !text.isEmpty, text.utf8.count < 64 else { return false }
         var buffer = [UInt8](repeating: 0, count: 16)
         return inet_pton(family, text, &buffer) == 1
-    }
-
-    /// Equal when every setting is.
-    static func == (a: WebOptions, b: WebOptions) -> Bool {
-        (a.address, a.port, a.certFile, a.keyFile, a.names) == (b.address, b.port, b.certFile, b.keyFile, b.names)
     }
 }
 

@@ -1,5 +1,6 @@
 import AlarmAudio
 import Glibc
+import Kitchen
 import SystemKit
 import TimerCore
 import TimerEngine
@@ -133,10 +134,8 @@ struct Options: Equatable {
     var bus = BusOptions()
     /// The kitchen's `--http…` options (Options+Web.swift).
     var web = WebOptions()
-    /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``maxTimersLimit``.
+    /// `--max-timers N` (the kitchen): how many timers may run at once, 1...``KitchenCore/maxTimersLimit``.
     var maxTimers = 12
-    /// The largest `--max-timers`.
-    static let maxTimersLimit = 99
 
     /// The `--label` given for the timer (pomodoro's label when set; the default is "pomodoro").
     var timerLabel: String? { label }
@@ -155,8 +154,7 @@ struct Options: Equatable {
 
     /// `--volume` and `--ramp` for `sound`: the ramp counted in frames at the sound's rate.
     func loudness(for sound: AlarmSound) -> Loudness {
-        let rampFrames = ramp.map { Int(($0 / .seconds(1)) * Double(sound.sampleRate)) } ?? 0
-        return Loudness(volumePercent: volume, rampFrames: rampFrames)
+        Loudness(volumePercent: volume, ramp: ramp, sampleRate: sound.sampleRate)
     }
 
     /// The label this process answers to on its control socket: `--label`, else the timer's

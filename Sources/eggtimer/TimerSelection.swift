@@ -2,13 +2,6 @@ import ControlChannel
 import TimerEngine
 import TimerModel
 
-/// Why a subcommand ends without acting: the line to print on standard error (without the
-/// `eggtimer: ` prefix) and the exit status.
-struct ControlFailure: Error, Equatable {
-    let status: ExitStatus
-    let message: String
-}
-
 /// Which running timer `eggtimer ack|cancel|snooze [LABEL]` acts on.
 ///
 /// With a label: that timer. Without: the only timer, else the only ringing one (`ringing`, or

@@ -1,4 +1,5 @@
 import Glibc
+import Kitchen
 import SystemKit
 import TimerEngine
 
@@ -35,7 +36,7 @@ do {
         status = Kitchen.run(arguments: arguments, raw: rawArguments)
     case .control(.pair), .control(.unpair):
         signal(SIGPIPE, SIG_IGN)
-        status = PairingCommand.run(options.command == .control(.pair) ? .pair : .unpair)
+        status = PairingCommand.run(unpair: options.command != .control(.pair))
     case .control(.start(let what, let label)):
         signal(SIGPIPE, SIG_IGN)
         status = StartCommand.run(what: what, label: label)

@@ -1,4 +1,5 @@
 import KeyInput
+import Kitchen
 import TextCoding
 import TimerCore
 import TimerText
@@ -41,10 +42,7 @@ extension Options {
         }
     }
 
-    /// `value` for a message: control characters as `?`, at most 60 characters.
-    static func printable(_ value: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                value.unicodeScalars.prefix(60).map { $0.isControlCharacter ? "?" : $0 }))
-    }
+    /// `value` for a message: control characters as `?`, at most 60 characters (TextCoding's
+    /// ``Swift/StringProtocol/controlCharactersAsQuestionMarks(limit:)``).
+    static func printable(_ value: String) -> String { value.controlCharactersAsQuestionMarks() }
 }

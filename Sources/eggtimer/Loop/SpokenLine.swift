@@ -1,6 +1,7 @@
 import AlarmAudio
 import EventLoop
 import Glibc
+import Speech
 import TimerEngine
 
 /// The line a timer speaks at the head of each ringing: asked for once, at start, from a

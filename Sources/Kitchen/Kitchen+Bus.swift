@@ -1,0 +1,43 @@
+import HouseBus
+import TimerEngine
+
+// The kitchen's side of `--mqtt`: it feeds the broker's reports to its reducer (KitchenBus) and
+// carries out the reducer's effects; a start becomes `start(_:from: .bus)`, the one entry every
+// front uses, whose answer is the kitchen's log line.
+
+extension Kitchen {
+    /// Connects the kitchen to the broker (``KitchenBus/open(options:presets:link:at:)``) and keeps the
+    /// reducer and the client in ``bus``.
+    /// - Parameters:
+    ///   - options: The MQTT options.
+    ///   - presets: The presets' display names: an egg button each.
+    ///   - link: The MQTT link's parts the executable lends.
+    ///   - now: The boot clock's reading.
+    /// - Returns: The client, for the event loop.
+    /// - Throws: `ExitStatus` as ``KitchenBus/open(options:presets:link:at:)`` does.
+    func openBus(_ options: BusOptions, presets: [String], link: BrokerLink, at now: ContinuousClock.Instant)
+        throws(ExitStatus) -> BusClient
+    {
+        let opened = try KitchenBus.open(options: options, presets: presets, link: link, at: now)
+        bus = (opened.bus, opened.client)
+        return opened.client
+    }
+
+    /// One broker report: the reducer's effects carried out, its starts handed to ``start(_:from:)``.
+    /// - Parameter event: What the client reported.
+    func handleBus(_ event: BusEvent) {
+        guard var bus else { return }
+        webBusMessage(event)
+        let starts = bus.reducer.perform(bus.reducer.handle(event), on: bus.client)
+        self.bus = bus
+        for request in starts { start(request, from: .bus) }
+    }
+
+    /// The end on the broker: the kitchen's availability `offline` (retained, its entities kept),
+    /// waiting at most ``BrokerLink/finishLimit`` for it to leave, then disconnecting.
+    func finishBus() {
+        guard let bus, let broker else { return }
+        bus.client.finish(publishing: bus.reducer.finish(), limit: broker.finishLimit)
+        self.bus = nil
+    }
+}

@@ -1,0 +1,186 @@
+import Glibc
+import HouseBus
+import KitchenWeb
+import SystemKit
+import TimerEngine
+import TimerModel
+import TimerText
+import WebServer
+
+// The kitchen's side of `--http` (issue 29): the server opened as one more source of the loop,
+// the starts its handler queued handed to `start(_:from: .web)` after each round, the picture
+// sent to the event streams when it changed, and with `--mqtt` the house's timers from their
+// retained states.
+
+extension Kitchen {
+    /// The largest certificate or key file read for `--http-cert` and `--http-key`, in bytes.
+    static let tlsFileLimit = 64 * 1024
+
+    /// Opens the HTTP server on `--http` and keeps it in ``web``.
+    ///
+    /// Main thread, before the loop runs. Prints one line on failure.
+    /// - Returns: The server's loop source.
+    /// - Throws: ``ExitStatus/usage`` (64) for `--http-cert` without `--http-key` or the other way
+    ///   round; ``ExitStatus/noInput`` (66) when a TLS file cannot be read; ``ExitStatus/unavailable``
+    ///   (69) when the server cannot start (libmicrohttpd missing, the address in use, no TLS).
+    /// - Precondition: `--http` was given.
+    func openWeb() throws(ExitStatus) -> KitchenWebFront {
+        let web = settings.web
+        guard let address = web.address else { preconditionFailure("openWeb without --http") }
+        var server = HTTPServer.Settings(address: address, port: web.port)
+        server.bodyLimit = RequestGuard.bodyLimit
+        switch (web.certFile, web.keyFile) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            guard let certificate = Self.readTLSFile(cert, option: "--http-cert"),
+                let privateKey = Self.readTLSFile(key, option: "--http-key")
+            else { throw .noInput }
+            server.tls = HTTPServer.TLS(certificate: certificate, key: privateKey)
+        case (nil, _?):
+            printError("eggtimer: --http-key needs --http-cert")
+            throw .usage
+        case (_?, nil):
+            printError("eggtimer: --http-cert needs --http-key")
+            throw .usage
+        }
+        let opened: KitchenWebFront
+        do throws(HTTPServerError) {
+            opened = try KitchenWebFront(kitchen: self, settings: server)
+        } catch {
+            printError("eggtimer: kitchen: --http \(Self.shown(address, port: web.port)): \(error.description)")
+            throw .unavailable
+        }
+        self.web = opened
+        if let bus { bus.client.subscribe("\(settings.bus.prefix)/+/+/state", qos: 1) }
+        let scheme = server.tls == nil ? "http" : "https"
+        say("kitchen: HTTP API on \(scheme)://\(Self.shown(address, port: opened.server.port))/")
+        if server.tls == nil, address != "127.0.0.1", address != "::1" {
+            say("warning: HTTP without TLS: the session cookie crosses the network in clear (--http-cert, --http-key)")
+        }
+        return opened
+    }
+
+    /// `ADDRESS:PORT`, an IPv6 address in brackets.
+    static func shown(_ address: String, port: UInt16) -> String {
+        address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+    }
+
+    /// Reads a PEM file of at most ``tlsFileLimit`` bytes, or says why not (one line).
+    ///
+    /// Opened as every file named in options is (``RegularFile/open(_:)``): a FIFO or a device is
+    /// refused, never waited on.
+    /// - Returns: The text; nil after the line was printed.
+    static func readTLSFile(_ path: String, option: String) -> String? {
+        let descriptor: Int32
+        do { descriptor = try RegularFile.open(path) } catch {
+            printError("eggtimer: \(option): cannot read '\(path.controlCharactersAsQuestionMarks())': \(error.reason)")
+            return nil
+        }
+        defer { Glibc.close(descriptor) }
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(descriptor, limit: tlsFileLimit) } catch {
+            printError("eggtimer: \(option): cannot read '\(path.controlCharactersAsQuestionMarks())': \(error.text)")
+            return nil
+        }
+        guard bytes.count <= tlsFileLimit else {
+            printError("eggtimer: \(option): '\(path.controlCharactersAsQuestionMarks())' is larger than \(tlsFileLimit) bytes")
+            return nil
+        }
+        let marker = Array("-----BEGIN ".utf8)
+        let marked =
+            bytes.count >= marker.count
+            && (0...(bytes.count - marker.count)).contains { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
+        guard marked, let text = String(validating: bytes, as: UTF8.self) else {
+            printError("eggtimer: \(option): '\(path.controlCharactersAsQuestionMarks())' is not PEM text")
+            return nil
+        }
+        return text
+    }
+
+    /// The picture the API and the page show: this box's followed timers, then (with `--mqtt`)
+    /// the house's from their retained states, stale ones left out.
+    var webPicture: WebPicture {
+        let node = settings.bus.nodeName
+        let now = wallMilliseconds()
+        let local = core.timers.values.map { KitchenAPI.timeLeft(of: KitchenAPI.timer($0, node: node), atWall: now) }
+        let house = (web?.house.values.filter { $0.staleAfter.map { now <= $0 } ?? true }.map(\.timer)) ?? []
+        return KitchenAPI.picture(
+            node: node, presets: settings.presets, local: local,
+            house: house.map { KitchenAPI.timeLeft(of: $0, atWall: now) })
+    }
+
+    /// `POST /api/ack-all`: acknowledges every ringing timer of this box through its socket, and
+    /// with `--mqtt` asks every ringing house timer to on its command topic.
+    ///
+    /// The log gets one line per timer, then `HTTP: ack-all: Soft and Pasta stopped; Pasta never
+    /// reached its speaker` (``KitchenCore/stoppedText(_:)``).
+    /// - Returns: How many were acknowledged or asked, and this box's timers stopped (by label,
+    ///   whether each never reached a speaker).
+    func acknowledgeAll() -> (count: Int, stopped: [KitchenCore.Stopped]) {
+        var count = 0
+        var stopped: [KitchenCore.Stopped] = []
+        let ringing = core.timers.filter { $0.value.state.isRinging }.sorted { $0.value.label < $1.value.label }
+        for (socket, status) in ringing {
+            switch exchange(.acknowledge, with: socket) {
+            case .done(let line, let reply):
+                say("HTTP: " + line)
+                count += 1
+                stopped.append(KitchenCore.stopped(label: status.label, before: status, reply: reply))
+            case .failed(let line): say("HTTP: " + line)
+            }
+        }
+        if let text = KitchenCore.stoppedText(stopped) { say("HTTP: ack-all: " + text) }
+        if let bus, let web {
+            for (key, timer) in web.house where timer.timer.state.isRinging {
+                let topics = TimerTopics(prefix: settings.bus.prefix, node: key.node, label: key.label)
+                bus.client.publish(BusMessage(topic: topics.command, text: Command.acknowledge.text))
+                count += 1
+            }
+        }
+        if count == 0 { say("HTTP: ack-all: nothing rings") }
+        return (count, stopped)
+    }
+
+    /// After each round of the loop: the queued starts handed to ``start(_:from:)``, the picture
+    /// sent to the streams if it changed (and to new streams in any case), then the server run
+    /// once more so that answers given outside its run go out now.
+    func webRound() {
+        guard let web else { return }
+        let starts = web.pendingStarts
+        web.pendingStarts = []
+        for pending in starts {
+            let text = pending.request.start + (pending.request.label.map { " " + $0 } ?? "")
+            do throws(UsageError) {
+                let request = try StartRequest.parse(text, presets: settings.presets.map(\.name))
+                web.waiting.insert(pending.exchange)
+                start(request, from: .web(exchange: pending.exchange, form: pending.form))
+            } catch {
+                let response = KitchenAPI.error(400, error.description)
+                let csrf = web.formCSRF.removeValue(forKey: pending.exchange)
+                web.server.answer(
+                    pending.exchange, with: pending.form ? web.formAnswer(response, csrf: csrf) : response)
+            }
+        }
+        web.publish(webPicture)
+        web.flush()
+    }
+
+    /// A broker message for the web's house picture: another node's retained timer state.
+    ///
+    /// An empty payload removes it. This node's own timers come from their sockets.
+    func webBusMessage(_ event: BusEvent) {
+        guard let web, case .message(let topic, let payload, _) = event,
+            let (topics, kind) = TimerTopics.parse(topic, prefix: settings.bus.prefix), kind == "state",
+            topics.node != settings.bus.nodeName
+        else { return }
+        let key = KitchenWebFront.HouseKey(node: topics.node, label: topics.label)
+        guard !payload.isEmpty, let state = TimerStatePayload.parse(payload), var timer = KitchenAPI.timer(state) else {
+            web.house[key] = nil
+            return
+        }
+        // The topic names the timer: a payload cannot move itself onto another's row.
+        (timer.node, timer.label) = (topics.node, topics.label)
+        if web.house[key] == nil, web.house.count >= KitchenWebFront.houseLimit { return }
+        web.house[key] = KitchenWebFront.HouseTimer(timer: timer, staleAfter: state.staleAfterUnixMilliseconds)
+    }
+}

@@ -1,0 +1,270 @@
+package import AlarmAudio
+import ControlChannel
+import EventLoop
+import Glibc
+import HouseBus
+import KitchenWeb
+import Speech
+import SystemKit
+import TimerCore
+package import TimerEngine
+import TimerText
+
+/// `eggtimer kitchen`: the long-running front of this box's timers.
+///
+/// It counts no time itself. It starts timers as a shell would (``TimerLaunch``: this binary,
+/// detached in a session of its own, each with its record, so `status`, `ack`, `recover` and MQTT
+/// see them as any other), asked for on its socket (``KitchenInbox``, `eggtimer start`), and
+/// follows every running timer of this user through its control socket's `watch`
+/// (``TimerFollows``; a ``FolderWatch`` on the runtime folder sees each new socket), so a
+/// restarted kitchen finds them again. At most ``KitchenSettings/maxTimers`` run at once. SIGTERM and
+/// SIGINT end it (exit 0) and never its timers.
+///
+/// The runner only: it makes the sources, feeds the loop's inputs to ``KitchenCore``, which
+/// decides, and carries out its ``KitchenEffect``s; the ``start(_:from:)`` entry and the
+/// ``timers`` picture are what the other fronts (MQTT, keys, voice, HTTP) build on. Owned by the
+/// main thread. The executable makes it from its options (``KitchenSettings``) and runs it.
+package final class Kitchen {
+    /// What it was told: the command line over the config file.
+    package let settings: KitchenSettings
+    let clock = MonotonicClock()
+    private(set) var core: KitchenCore
+    var loop: EventLoop
+    private var out = Output(descriptor: STDOUT_FILENO)
+    let runtime: String
+    private var inbox: KitchenInbox?
+    private var follows: TimerFollows?
+    /// The kitchen's MQTT side and its client with `--mqtt`; nil without a broker (Kitchen+Bus.swift).
+    var bus: (reducer: KitchenBus, client: BusClient)?
+    /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
+    var seenOrder: [String] = []
+    /// The kitchen's own player while it plays (the speaker test, a spoken answer:
+    /// Kitchen+Keypad.swift, Kitchen+Voice.swift), and what it plays, for its lines.
+    var speakerTest: AlarmPlayer?
+    var speakerUse = "key: speaker test"
+    /// The kitchen's spoken answers; nil with `announce = no` (Kitchen+Voice.swift).
+    var voice: KitchenVoice?
+    /// The "… is ringing but cannot reach its speaker" lines asked for and not played yet, with
+    /// the label each is about: one whose timer no longer rings silent is dropped, not said late.
+    var unheardLines: [String: String] = [:]
+    /// The alarm sound, decoded at the first speaker test.
+    var alarmSound: AlarmSound?
+    /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
+    var web: KitchenWebFront?
+    /// The web API's pairing code and paired devices (Kitchen+Pairing.swift).
+    var pairing = Kitchen.makePairing()
+    /// The wall clock in milliseconds since the Unix epoch, which the timers' deadlines are on;
+    /// a test's may stand still (Kitchen+Voice.swift).
+    var wallMilliseconds: () -> Int64 = Kitchen.systemWallMilliseconds
+
+    /// Reads the alarm sound (`--sound`, else the shipped one, else the built-in tone) as a
+    /// timer does; nil when it cannot be read. The executable's, lent.
+    let loadSound: (SoundFilePath?) -> AlarmSound?
+    /// The MQTT link's parts the broker side uses; nil: no broker can be reached (tests).
+    let broker: BrokerLink?
+
+    /// Prepares the kitchen.
+    /// - Parameters:
+    ///   - settings: What it is told (the command line over the config file).
+    ///   - loadSound: Reads the alarm sound (see ``loadSound``).
+    ///   - broker: The MQTT link's parts; nil only when ``KitchenSettings/bus`` names no broker.
+    package init(
+        settings: KitchenSettings, loadSound: @escaping (SoundFilePath?) -> AlarmSound?, broker: BrokerLink?
+    ) {
+        self.settings = settings
+        (self.loadSound, self.broker) = (loadSound, broker)
+        core = KitchenCore(maxTimers: settings.maxTimers, presets: settings.presets)
+        loop = EventLoop(clock: clock)
+        runtime = RuntimeFolder.current()
+    }
+
+    /// The running timers it follows, by label: the latest status each one's watch sent.
+    ///
+    /// What the keypad, the voice and the web page read.
+    var timers: [String: TimerStatus] {
+        Dictionary(core.timers.values.map { ($0.label, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    /// - Returns: 0 when a signal ended it; 64 when another kitchen of this user runs; 71 when the
+    ///   runtime folder is unsafe or signal handling cannot be set up.
+    package func run() -> ExitStatus {
+        do throws(ControlError) {
+            try RuntimeFolder.prepare(runtime)
+            inbox = try KitchenInbox(runtime: runtime)
+        } catch .labelInUse {
+            printError("eggtimer: kitchen: another kitchen of this user runs (\(KitchenInbox.folder(in: runtime)))")
+            return .usage
+        } catch {
+            printError("eggtimer: kitchen: \(error.description)")
+            return .osError
+        }
+        guard let signals = SignalSet() else {
+            printError("eggtimer: cannot set up signal handling")
+            return .osError
+        }
+        defer { signals.close() }
+        defer { loop.close() }
+        loop.add(signals)
+        if let inbox { loop.add(inbox) }
+        if let watch = FolderWatch(folder: runtime, creations: true) {
+            loop.add(watch)
+        } else {
+            say("cannot watch \(runtime): timers started elsewhere are found only when the kitchen restarts")
+        }
+        let follows = TimerFollows(folder: runtime, at: clock.now())
+        self.follows = follows
+        loop.add(follows)
+        loadPairing()
+        if let keypad = openKeypad() { loop.add(keypad) }
+        if settings.announce {
+            let voice = KitchenVoice(voice: settings.voice, preparer: SpeechLinePreparer())
+            self.voice = voice
+            loop.add(voice)
+        }
+        if settings.bus.url != nil {
+            guard let broker else { preconditionFailure("a broker to reach, and no MQTT link lent") }
+            do throws(ExitStatus) {
+                loop.add(
+                    try openBus(settings.bus, presets: settings.presets.map(\.name), link: broker, at: clock.now()))
+            } catch { return error }
+        }
+        if settings.web.address != nil {
+            do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
+        }
+        say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
+        while true {
+            let inputs: [Input]
+            do { inputs = try loop.wait(until: core.nextCheck) } catch {
+                web?.close()
+                return error
+            }
+            for input in inputs {
+                if let status = handle(input) {
+                    web?.close()
+                    finishBus()
+                    return status
+                }
+            }
+            voiceRound()
+            webRound()
+        }
+    }
+
+    /// The one entry for a start from any front: admits it, and starts it or answers the refusal.
+    ///
+    /// The answer (``KitchenCore/Outcome``) goes to `origin` once the timer runs, exits first or
+    /// does not answer within ``KitchenCore/startLimit``; a refusal goes at once. Never blocks.
+    /// - Parameters:
+    ///   - request: The typed request.
+    ///   - origin: Who asked (the answer's way back).
+    func start(_ request: StartRequest, from origin: KitchenCore.Origin) {
+        perform([core.admit(request, from: origin)])
+    }
+
+    /// Handles one input of the loop.
+    ///
+    /// On the loop's thread; internal so that tests can feed it inputs (a timer's status).
+    /// - Returns: The exit status when it ends the kitchen; nil to go on.
+    func handle(_ input: Input) -> ExitStatus? {
+        let now = clock.now()
+        switch input {
+        case .signal(let number) where [SIGTERM, SIGINT, SIGQUIT].contains(number):
+            let name = number == SIGTERM ? "SIGTERM" : number == SIGINT ? "SIGINT" : "SIGQUIT"
+            say("kitchen: ended by \(name); its timers run on")
+            return .done
+        case .signal(SIGTSTP):
+            // Ctrl-Z: stopped as any program is (its timers count on in their own processes);
+            // `fg`, `bg` or SIGCONT go on from here.
+            kill(getpid(), SIGSTOP)
+        case .startRequest(let text, let connection):
+            do throws(UsageError) {
+                start(
+                    try StartRequest.parse(text, presets: settings.presets.map(\.name)),
+                    from: .shell(connection: connection))
+            } catch {
+                perform([
+                    .answer(.shell(connection: connection), .refused(.init(kind: .usage, text: error.description)))
+                ])
+            }
+        case .pairRequest(let connection): inbox?.reply(connection, pairingCodeLine())
+        case .unpairRequest(let connection): inbox?.reply(connection, unpairAllLine())
+        case .timerStatus(let socket, let status):
+            if core.timers[socket] == nil {
+                seenOrder.removeAll { $0 == socket }
+                seenOrder.append(socket)
+            }
+            perform(core.status(socket: socket, status))
+        case .timerEnded(let socket):
+            seenOrder.removeAll { $0 == socket }
+            if let last = core.timers[socket] { web?.ended.append(KitchenAPI.timer(last, node: settings.bus.nodeName)) }
+            perform(core.ended(socket: socket))
+        case .keyAction(let action): perform(key: action)
+        case .audio(let event): handleSpeakerTest(event)
+        case .note(let line): say(line)
+        case .fileWritten(let name):
+            if let name, name.hasSuffix(".sock") {
+                follows?.look(at: String(name.dropLast(5)), now: now)
+            } else if name == nil {
+                follows?.look(at: nil, now: now)
+            }
+        case .childExited(let pid, let exit):
+            switch exit {
+            case .exited(let status): perform(core.childExited(pid: pid, status: status))
+            case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
+            }
+        case .tick: perform(core.expire(at: now))
+        case .bus(let event): handleBus(event)
+        default: break
+        }
+        return nil
+    }
+
+    /// Carries out `effects` in order.
+    private func perform(_ effects: [KitchenEffect]) {
+        for effect in effects {
+            switch effect {
+            case .say(let line): say(line)
+            case .ringsUnheard(let label, let reason):
+                say("\(label): rings silent: \(reason)")
+                unheardLines[phrases.ringingUnheard(label)] = label
+                speak(phrases.ringingUnheard(label))
+            case .spawn(let label, let arguments, let origin):
+                let log = TimerLaunch.log(label: label)
+                do throws(SpawnError) {
+                    let pid = try TimerLaunch.start(
+                        arguments + KitchenBus.timerArguments(settings.bus), log: log,
+                        announce: settings.announce)
+                    loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
+                    perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
+                } catch {
+                    let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
+                    perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
+                }
+            case .answer(let origin, let outcome):
+                say(Self.line(outcome, origin: origin))
+                if origin == .keypad { answer(outcome) }
+                if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
+                if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
+            }
+        }
+    }
+
+    /// The log's line for a start's outcome.
+    static func line(_ outcome: KitchenCore.Outcome, origin: KitchenCore.Origin) -> String {
+        let by =
+            switch origin {
+            case .shell: "shell"
+            case .bus: "MQTT"
+            case .keypad: "keypad"
+            case .web: "HTTP"
+            }
+        switch outcome {
+        case .started(let status): return "\(StartCommand.said(status)) (from \(by))"
+        case .refused(let refusal): return "\(refusal.text) (from \(by))"
+        }
+    }
+
+    /// Writes one line to the kitchen's log.
+    func say(_ line: String) { out.write(line + "\n") }
+}

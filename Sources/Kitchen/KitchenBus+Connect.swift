@@ -1,0 +1,50 @@
+import HouseBus
+import SystemKit
+import TimerEngine
+import TimerText
+
+// The kitchen's broker connection: the client with its Last Will, made once at start. The only
+// part of the kitchen's bus that touches the outside; the reducer never sees the client.
+
+extension KitchenBus {
+    /// Connects to the broker (asynchronously) as this node's kitchen: a client with the Last
+    /// Will (`offline` on the kitchen's availability), its subscriptions and its retained
+    /// `online` and discovery configs queued (``start()``), started.
+    /// - Parameters:
+    ///   - options: The MQTT options.
+    ///   - presets: The presets' display names (``init(topics:presets:)``).
+    ///   - link: The MQTT link's parts the executable lends: its client maker.
+    ///   - now: The boot clock's reading.
+    /// - Returns: The reducer and the client, which the caller adds to the event loop (a
+    ///   `LoopSource`: its reports come as `Input.bus`) and carries the reducer's effects out
+    ///   through (``perform(_:on:)``). Main thread.
+    /// - Throws: `ExitStatus`, as ``BrokerLink/connect`` does, one line on standard error saying why.
+    static func open(
+        options: BusOptions, presets: [String], link: BrokerLink, at now: ContinuousClock.Instant
+    ) throws(ExitStatus) -> (bus: KitchenBus, client: BusClient) {
+        let bus = KitchenBus(topics: NodeTopics(prefix: options.prefix, node: options.nodeName), presets: presets)
+        let client = try link.connect(options, "\(bus.topics.node.prefix(16))-\(NodeTopics.kitchenLabel)", bus.will)
+        _ = bus.perform(bus.start(), on: client)
+        client.start(at: now)
+        return (bus, client)
+    }
+
+    /// Carries out the effects that reach the broker or the log, in order; returns the starts for
+    /// the kitchen to carry out.
+    /// - Parameters:
+    ///   - effects: The reducer's effects.
+    ///   - client: The kitchen's broker client.
+    /// - Returns: The ``KitchenBusEffect/start(_:)`` requests among `effects`, in order.
+    func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [StartRequest] {
+        var starts: [StartRequest] = []
+        for effect in effects {
+            switch effect {
+            case .subscribe(let filter): client.subscribe(filter, qos: 1)
+            case .publish(let message): client.publish(message)
+            case .log(let line): printError("eggtimer: " + line)
+            case .start(let request): starts.append(request)
+            }
+        }
+        return starts
+    }
+}

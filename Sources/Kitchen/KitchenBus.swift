@@ -1,0 +1,146 @@
+import HouseBus
+import TimerEngine
+import TimerText
+
+/// The kitchen's presence on the MQTT broker as a pure reducer, in the manner of a timer's `BusLink`: its
+/// availability with the Last Will, its Home Assistant entities (a button per egg, a start text),
+/// and the start topic `P/NODE/start`, whose payloads become ``KitchenBusEffect/start(_:)``.
+///
+/// A start payload is parsed by `StartRequest` (the one parser of every front), so the timer's
+/// command line is built from typed values only. A payload the broker kept retained is a state,
+/// not an event: it is ignored with one line (once per payload, not again after each reconnect),
+/// as a timer ignores a retained command. A malformed, oversized or option-smuggling payload, or
+/// one asking for a label the broker reserves (`follow`, `kitchen`), is one line and nothing else.
+///
+/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:)``, and
+/// what is to be subscribed, published, started or logged comes back as ``KitchenBusEffect``s,
+/// which the kitchen carries out (publishing through the ``BusClient`` that
+/// ``open(options:presets:link:at:)`` made). A plain value; owned by the main thread.
+package struct KitchenBus {
+    /// The node's topics: the start topic and the kitchen's availability among them.
+    let topics: NodeTopics
+    /// The preset names a start may name (`Soft`, `Medium`, `Hard`, any case).
+    let presets: [String]
+    /// Whether the broker is unreachable and this was said (once per outage, not per retry).
+    private var down = false
+    /// The retained start last ignored (said once, not again after every reconnect).
+    private var ignoredRetainedStart: [UInt8]?
+
+    /// What the start text entity accepts: ``StartRequest``'s limit and shape.
+    static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
+
+    /// A reducer that has seen nothing yet.
+    /// - Parameters:
+    ///   - topics: The node's topics (its prefix and node name).
+    ///   - presets: The presets' display names, one egg button each and the names a start may
+    ///     give (`Preset.eggs`' names).
+    init(topics: NodeTopics, presets: [String]) {
+        self.topics = topics
+        self.presets = presets
+    }
+
+    /// The first effects, before the client connects: the subscriptions (the start topic and the
+    /// kitchen's own availability), then `online` and the discovery configs, retained (the
+    /// client keeps them and sends them again after every reconnect).
+    /// - Returns: The effects, in order.
+    func start() -> [KitchenBusEffect] {
+        var effects: [KitchenBusEffect] = [.subscribe(topics.start), .subscribe(topics.kitchenAvailability)]
+        effects.append(.publish(online))
+        effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
+            .map(KitchenBusEffect.publish)
+        return effects
+    }
+
+    /// The kitchen's retained `online` on its availability, as a timer's link says its own.
+    var online: BusMessage {
+        BusMessage(topic: topics.kitchenAvailability, payload: Array("online".utf8), retain: true, qos: 1)
+    }
+
+    /// The Last Will: a retained `offline` on the kitchen's availability.
+    var will: BusMessage {
+        BusMessage(topic: topics.kitchenAvailability, payload: Array("offline".utf8), retain: true, qos: 1)
+    }
+
+    /// One broker report: what to start, publish or log.
+    /// - Parameter event: What the client reported.
+    /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``
+    ///   or one ``KitchenBusEffect/log(_:)``).
+    mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] {
+        switch event {
+        case .connected:
+            defer { down = false }
+            return down ? [.log("MQTT: connected to the broker again")] : []
+        case .connectionLost(let reason):
+            defer { down = true }
+            return down ? [] : [.log("warning: MQTT: \(reason.escapingControlCharacters); starts wait, reconnecting")]
+        case .notice(let text):
+            return [.log("MQTT: \(text.escapingControlCharacters)")]
+        case .published:
+            return []
+        case .message(let topic, let payload, _) where topic == topics.kitchenAvailability:
+            // An earlier kitchen's Last Will arriving late, or another kitchen of this node ending:
+            // this one still runs.
+            return payload.isEmpty || payload == Array("offline".utf8)
+                ? [.publish(online)] : []
+        case .message(let topic, let payload, let retained) where topic == topics.start:
+            return startMessage(payload, retained: retained)
+        case .message:
+            return []
+        }
+    }
+
+    /// A message on the start topic: a start, or one line.
+    private mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
+        let shown = topics.start.escapingControlCharacters
+        if retained {
+            guard ignoredRetainedStart != payload else { return [] }
+            ignoredRetainedStart = payload
+            let text = String(decoding: payload.prefix(StartRequest.limit), as: UTF8.self).escapingControlCharacters
+            return [
+                .log(
+                    "ignored a retained MQTT start on \(shown) ('\(text)'): starts are not kept; "
+                        + "clear it with mosquitto_pub -r -n -t '\(shown)'")
+            ]
+        }
+        let request: StartRequest
+        do { request = try StartRequest.parse(payload, presets: presets) } catch {
+            return [.log("ignored MQTT start on \(shown): \(error.description.escapingControlCharacters)")]
+        }
+        if let label = request.label, let owner = BusOptions.reservedLabels[label] {
+            return [
+                .log(
+                    "ignored MQTT start on \(shown): the label '\(label)' is the \(owner)'s on the broker "
+                        + "(P/NODE/\(label)/availability)")
+            ]
+        }
+        return [.start(request)]
+    }
+
+    /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's
+    /// broker under the kitchen's node and prefix even when these came from the kitchen's command
+    /// line and not the config file (which the timer reads too).
+    ///
+    /// The kitchen's own checked options, never words of a request: `--mqtt URL`, `--node N` (the
+    /// node name the kitchen uses), `--mqtt-prefix P`, and `--mqtt-cafile`,
+    /// `--mqtt-password-file` and the hidden `--mqtt-keepalive` when set; the password itself
+    /// reaches the timer only through its file or the inherited environment.
+    /// - Parameter options: The kitchen's MQTT options.
+    /// - Returns: The arguments; none without `--mqtt`.
+    static func timerArguments(_ options: BusOptions) -> [String] {
+        guard let url = options.url else { return [] }
+        var arguments = ["--mqtt", url, "--node", options.nodeName, "--mqtt-prefix", options.prefix]
+        if let caFile = options.caFile { arguments += ["--mqtt-cafile", caFile] }
+        if let passwordFile = options.passwordFile { arguments += ["--mqtt-password-file", passwordFile] }
+        if options.keepalive != BusOptions().keepalive {
+            arguments += ["--mqtt-keepalive", "\(options.keepalive.components.seconds)s"]
+        }
+        return arguments
+    }
+
+    /// The last message of a kitchen ending cleanly: its availability `offline`, retained, so its
+    /// entities (kept: the service comes back) show unavailable until it runs again.
+    ///
+    /// The kitchen hands it to `BusClient.finish(publishing:limit:)` with ``BrokerLink/finishLimit``.
+    /// - Returns: The message.
+    func finish() -> [BusMessage] { [will] }
+}

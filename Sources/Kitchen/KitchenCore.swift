@@ -1,0 +1,317 @@
+import ControlChannel
+import Speech
+import SystemKit
+import TimerCore
+import TimerEngine
+import TimerText
+import WebServer
+
+/// The kitchen's decisions as a pure reducer: start requests from any front, its timers'
+/// statuses from their watches and its children's ends in, ``KitchenEffect``s out.
+///
+/// It counts no time itself and reads no clock: every instant is passed in (boot clock). It keeps
+/// the picture of this user's running timers (``timers``: socket name → the latest status of its
+/// watch), refuses a start over ``maxTimers`` or for a label already running, and answers each
+/// start it let through once its timer runs (its watch's first status names the child's pid),
+/// once the child exits first, or at ``startLimit``. Pure; owned by one thread.
+package struct KitchenCore {
+    /// Who asked for a start, and so who gets the answer.
+    enum Origin: Equatable, Sendable {
+        /// A shell's `eggtimer start`, on the kitchen's socket: the connection to answer on.
+        case shell(connection: Int)
+        /// An MQTT start payload (the kitchen's bus; nobody waits on a connection).
+        case bus
+        /// A keypad's digit (the kitchen's keys; the answer is only its log line).
+        case keypad
+        /// `POST /api/timers` (the kitchen's HTTP API): the suspended exchange to answer, and
+        /// whether it was a form post (answered 303 to the page).
+        case web(exchange: HTTPExchange, form: Bool)
+    }
+
+    /// How a start ended, as its origin is told.
+    enum Outcome: Equatable, Sendable {
+        /// The timer runs: its first status (label, pid, deadline, time left).
+        case started(TimerStatus)
+        /// Nothing (more) was started: why, in one line, and the exit status a shell ends with.
+        case refused(Refusal)
+    }
+
+    /// Why a start was refused or failed: one line, and its kind.
+    struct Refusal: Equatable, Sendable {
+        /// What the line means for a shell's exit status.
+        enum Kind: String, Equatable, Sendable, CaseIterable {
+            /// The kitchen runs ``KitchenCore/maxTimers`` timers already (EX_TEMPFAIL, 75).
+            case busy
+            /// A bad request or a label in use, also one the timer itself refused (EX_USAGE, 64).
+            case usage
+            /// The timer did not come up in time (EX_UNAVAILABLE, 69).
+            case unavailable
+            /// The timer could not be started, or exited first (EX_SOFTWARE, 70).
+            case failed
+        }
+
+        /// The kind.
+        var kind: Kind
+        /// The line, without `eggtimer: ` (`tea: a timer with this label is running (pid 42)`).
+        var text: String
+    }
+
+    /// A start let through and not answered yet.
+    private struct Starting {
+        let pid: Int32
+        let origin: Origin
+        let label: String
+        let giveUp: ContinuousClock.Instant
+        let log: String
+    }
+
+    /// How many timers may run at once (running ones of this user, started here or not, and
+    /// starts not answered yet), 1...``maxTimersLimit``.
+    let maxTimers: Int
+    /// The largest `--max-timers`.
+    package static let maxTimersLimit = 99
+    /// The presets a request may name (their names as the timer labels them: `Soft`).
+    let presets: [Preset]
+    /// The kitchen's own name, which no timer it starts may take.
+    static let ownLabel = BusOptions.kitchenLabel
+    /// How long a started timer has to answer its watch before the start is given up.
+    static let startLimit = Duration.seconds(5)
+
+    /// Every running timer followed: its socket's name → its latest status.
+    private(set) var timers: [String: TimerStatus] = [:]
+    /// Starts let through and not answered, by socket name.
+    private var starting: [String: Starting] = [:]
+
+    /// Creates the core.
+    /// - Parameters:
+    ///   - maxTimers: 1...``maxTimersLimit``.
+    ///   - presets: The egg presets (the config file's, `Preset.eggs` by default).
+    /// - Precondition: `maxTimers` is in range.
+    init(maxTimers: Int, presets: [Preset] = Preset.eggs) {
+        precondition((1...Self.maxTimersLimit).contains(maxTimers), "max-timers out of range")
+        (self.maxTimers, self.presets) = (maxTimers, presets)
+    }
+
+    /// The label a request's timer will have: its own, else the preset's name as the timer
+    /// labels it (`Soft`).
+    func label(of request: StartRequest) -> String {
+        if let label = request.label { return label }
+        switch request.length {
+        case .preset(let name): return presets.first { $0.name.lowercased() == name }?.name ?? name
+        case .duration(let duration): return StartRequest(length: .duration(duration)).arguments[0]
+        }
+    }
+
+    /// Whether `label` is the one a request's timer has without asking for one.
+    ///
+    /// That is its preset's name (any case), or the text of its own length (`7m30s` or `450s`
+    /// for 7:30). Such a label, when taken, is numbered (``numbered(_:isTaken:)``) instead of refused; a label the
+    /// request chose (`pasta`) is refused.
+    static func isDefault(_ label: String, of request: StartRequest) -> Bool {
+        switch request.length {
+        case .preset(let name): request.label == nil || label.lowercased() == name
+        case .duration(let duration): (try? DurationParser.parse(label)) == duration
+        }
+    }
+
+    /// The label of the next timer of a default label: `Soft-2`, `Soft-3`, the first free.
+    /// - Parameters:
+    ///   - label: The default label taken (`Soft`).
+    ///   - isTaken: Whether a socket name (``ControlServer/socketName(for:)``) is in use.
+    /// - Returns: The first of `label-2` … `label-100` whose socket name is not taken; nil when
+    ///   none is free or valid (a label near 64 bytes).
+    static func numbered(_ label: String, isTaken: (String) -> Bool) -> String? {
+        for number in 2...(Self.maxTimersLimit + 1) {
+            let candidate = "\(label)-\(number)"
+            guard LabelRule.isValid(candidate) else { return nil }
+            if !isTaken(ControlServer.socketName(for: candidate)) { return candidate }
+        }
+        return nil
+    }
+
+    /// How many timers count against ``maxTimers`` now.
+    var running: Int { timers.count + starting.keys.filter { timers[$0] == nil }.count }
+
+    /// The one entry for a start from any front: decides whether it may go ahead.
+    /// - Parameters:
+    ///   - request: The typed request (parsed by `StartRequest` from the front's bytes).
+    ///   - origin: Who asked.
+    /// - Returns: ``KitchenEffect/spawn(label:arguments:origin:)`` to start it, or
+    ///   ``KitchenEffect/answer(_:_:)`` with the refusal (the limit; the label running or starting;
+    ///   the kitchen's own label).
+    func admit(_ request: StartRequest, from origin: Origin) -> KitchenEffect {
+        var request = request
+        var label = label(of: request)
+        var socket = ControlServer.socketName(for: label)
+        // A second soft egg (a keypad's 1, a Home Assistant button pressed twice) is `Soft-2`.
+        if timers[socket] != nil || starting[socket] != nil, Self.isDefault(label, of: request),
+            let next = Self.numbered(label, isTaken: { timers[$0] != nil || starting[$0] != nil })
+        {
+            (label, request.label, socket) = (next, next, ControlServer.socketName(for: next))
+        }
+        if label == Self.ownLabel || socket == Self.ownLabel {
+            return .answer(origin, .refused(Refusal(kind: .usage, text: "'\(label)': the kitchen's own label")))
+        }
+        if let running = timers[socket] {
+            return .answer(
+                origin,
+                .refused(
+                    Refusal(kind: .usage, text: "\(label): a timer with this label is running (pid \(running.pid))")))
+        }
+        if starting[socket] != nil {
+            return .answer(
+                origin, .refused(Refusal(kind: .usage, text: "\(label): a timer with this label is starting")))
+        }
+        guard running < maxTimers else {
+            return .answer(
+                origin,
+                .refused(
+                    Refusal(
+                        kind: .busy,
+                        text: "\(label): not started: \(maxTimers) timers run already (the most: max-timers)")))
+        }
+        return .spawn(label: label, arguments: request.arguments, origin: origin)
+    }
+
+    /// The child for `label` was spawned: its start is answered once it runs.
+    /// - Parameters:
+    ///   - label: The label ``admit(_:from:)`` gave.
+    ///   - pid: The child's pid.
+    ///   - origin: Who asked.
+    ///   - log: Where its output goes (for a failure's line).
+    ///   - now: The boot clock.
+    /// - Returns: The answer at once when its watch already said it runs, else none.
+    mutating func spawned(
+        label: String, pid: Int32, origin: Origin, log: String, at now: ContinuousClock.Instant
+    ) -> [KitchenEffect] {
+        let socket = ControlServer.socketName(for: label)
+        starting[socket] = Starting(pid: pid, origin: origin, label: label, giveUp: now + Self.startLimit, log: log)
+        return timers[socket].map { status(socket: socket, $0) } ?? []
+    }
+
+    /// A followed timer's watch said its status.
+    /// - Returns: A start answered (its pid is the child's), a log line for a timer newly followed,
+    ///   and ``KitchenEffect/ringsUnheard(label:reason:)`` when it has just begun to ring `silent`
+    ///   (its alarm reaches no device: the kitchen says so through its own).
+    mutating func status(socket: String, _ status: TimerStatus) -> [KitchenEffect] {
+        let previous = timers[socket]
+        let new = previous == nil
+        timers[socket] = status
+        var effects: [KitchenEffect] = []
+        if status.state == .silent, previous?.state != .silent {
+            effects.append(
+                .ringsUnheard(label: status.label, reason: status.silentReason ?? "its alarm reaches no device"))
+        }
+        if let start = starting[socket], start.pid == status.pid {
+            starting[socket] = nil
+            effects.append(.answer(start.origin, .started(status)))
+        } else if new {
+            effects.append(.say("following \(status.label) (pid \(status.pid), \(status.state.rawValue))"))
+        }
+        return effects
+    }
+
+    /// A followed timer's watch ended: it no longer runs.
+    /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
+    ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
+    ///   device 'X': REASON)`.
+    mutating func ended(socket: String) -> [KitchenEffect] {
+        guard let last = timers.removeValue(forKey: socket) else { return [] }
+        var how = last.state.rawValue
+        if last.deviceDown, last.state.isFinal || last.state == .silent {
+            let reason = last.silentReason ?? "its alarm reached no device"
+            how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
+        }
+        return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
+    }
+
+    /// A child of the kitchen exited (its timer ended, or failed to start).
+    /// - Parameters:
+    ///   - pid: The child.
+    ///   - status: Its exit status, or 128 + the signal that ended it.
+    /// - Returns: The failed start's answer when it had not run yet; else none.
+    mutating func childExited(pid: Int32, status: Int32) -> [KitchenEffect] {
+        guard let (socket, start) = starting.first(where: { $0.value.pid == pid }) else { return [] }
+        starting[socket] = nil
+        // 64: the timer refused its command line (a label another process holds): a usage error.
+        return [
+            .answer(
+                start.origin,
+                .refused(
+                    Refusal(
+                        kind: status == ExitStatus.usage.code ? .usage : .failed,
+                        text: "\(start.label): not started: eggtimer exited with status \(status); see \(start.log)")))
+        ]
+    }
+
+    /// A timer an acknowledgement stopped, as every front's answer names it (issue 37).
+    struct Stopped: Equatable, Sendable {
+        /// Its label.
+        var label: String
+        /// Whether its alarm never reached a speaker.
+        var silent: Bool
+    }
+
+    /// The timer `label` stopped by an acknowledgement, and whether its alarm was never heard.
+    ///
+    /// Its reply (its status after the acknowledgement, over) says so with `device=down`: the
+    /// timer's own verdict (the snapshot's device health once over, its exit status 69). A reply
+    /// that is not a final status (an older timer's `ok`) falls back on the status at the press:
+    /// ringing `silent`. Pure.
+    /// - Parameters:
+    ///   - label: The timer's label.
+    ///   - before: Its status when the press came; nil when not known.
+    ///   - reply: Its reply line to the acknowledgement (`ok` and its status).
+    /// - Returns: The timer's label, and whether its alarm was never heard.
+    static func stopped(label: String, before: TimerStatus?, reply: String) -> Stopped {
+        if let after = TimerStatus(line: reply), after.state.isFinal {
+            return Stopped(label: label, silent: after.deviceDown)
+        }
+        return Stopped(label: label, silent: before?.state == .silent)
+    }
+
+    /// The written answer to an acknowledgement of `stopped` (the key's log line, the page's
+    /// message): `Soft and Pasta stopped; Pasta never reached its speaker`
+    /// (``Phrasebook/stopped(_:silent:asWritten:)``, in English, the labels as they are); nil
+    /// when none was stopped.
+    static func stoppedText(_ stopped: [Stopped]) -> String? {
+        guard !stopped.isEmpty else { return nil }
+        return Phrasebook(.english).stopped(
+            stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label), asWritten: true)
+    }
+
+    /// When an unanswered start is given up next; nil with none.
+    var nextCheck: ContinuousClock.Instant? { starting.values.map(\.giveUp).min() }
+
+    /// Gives up the starts whose timer did not answer by their deadline (it may still come up:
+    /// then it is followed as any other).
+    mutating func expire(at now: ContinuousClock.Instant) -> [KitchenEffect] {
+        var effects: [KitchenEffect] = []
+        for (socket, start) in starting.sorted(by: { $0.key < $1.key }) where now >= start.giveUp {
+            starting[socket] = nil
+            effects.append(
+                .answer(
+                    start.origin,
+                    .refused(
+                        Refusal(
+                            kind: .unavailable,
+                            text: "\(start.label): started (pid \(start.pid)) but not answering within "
+                                + "\(Self.startLimit.components.seconds) s; see \(start.log)"))))
+        }
+        return effects
+    }
+}
+
+/// What ``KitchenCore`` asks the kitchen's runner to do.
+enum KitchenEffect: Equatable, Sendable {
+    /// Start `eggtimer ARGUMENTS` detached, with its log beside the records, and tell the core
+    /// (``KitchenCore/spawned(label:pid:origin:log:at:)``).
+    case spawn(label: String, arguments: [String], origin: KitchenCore.Origin)
+    /// Tell `origin` how its start went.
+    case answer(KitchenCore.Origin, KitchenCore.Outcome)
+    /// One line for the kitchen's log.
+    case say(String)
+    /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and
+    /// through the kitchen's own device.
+    case ringsUnheard(label: String, reason: String)
+}

@@ -1,0 +1,243 @@
+import ControlChannel
+import HouseBus
+import KitchenWeb
+import TimerModel
+import TimerText
+import WebServer
+
+// The routes of the kitchen's HTTP API carried out: every request through the guard, then its
+// route; a start queued for the kitchen, every other route answered at once.
+
+extension KitchenWebFront {
+    /// The server's handler: the guard's checks, then the route.
+    ///
+    /// Called inside the server's `run`, on the loop's thread. Never blocks but for the control
+    /// exchanges of an action (each at most ``Kitchen/keypadAnswerLimit``).
+    func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) -> HTTPReply {
+        let now = kitchen.clock.now()
+        let resolution = KitchenAPI.route(method: request.method, path: request.path)
+        var needs = RequestGuard.Needs.open
+        if case .route(let route) = resolution {
+            if route == .pair {
+                needs = .pairing
+            } else if route.needsSession {
+                needs = route.changesState ? .change : .paired
+            }
+        }
+        let verdict = requestGuard.check(request, needs: needs, pairing: &kitchen.pairing, at: now)
+        defer { kitchen.savePairing() }
+        guard case .allowed(let allowed) = verdict else {
+            if case .refused(let response) = verdict { return .response(refused(response, request)) }
+            return .response(KitchenAPI.error(500, "no verdict"))
+        }
+        let reply: HTTPReply
+        if case .route(let route) = resolution {
+            reply = routeReply(route, request, exchange, allowed)
+        } else {
+            reply = .response(KitchenAPI.response(to: resolution) ?? KitchenAPI.error(404, "no such path"))
+        }
+        // A stale cookie is cleared by every answer but one that sets a new cookie (a pairing).
+        guard allowed.staleCookie, case .response(var response) = reply,
+            !response.headers.contains(where: { $0.name == "Set-Cookie" })
+        else { return reply }
+        response.headers.append(RequestGuard.clearingCookie(tls: request.isTLS))
+        return .response(response)
+    }
+
+    /// The answer of `route` to a request the guard allowed.
+    ///
+    /// On the loop's thread, inside the server's `run`; blocks as ``handle(_:_:)`` says.
+    private func routeReply(
+        _ route: KitchenAPI.Route, _ request: HTTPRequest, _ exchange: HTTPExchange, _ allowed: RequestGuard.Allowed
+    ) -> HTTPReply {
+        let now = kitchen.clock.now()
+        switch route {
+        case .page:
+            let paired = allowed.session != nil
+            return .response(
+                WebPage.page(
+                    WebPage.View(
+                        paired: paired, csrf: allowed.session?.csrf, picture: paired ? kitchen.webPicture : nil,
+                        message: nil)))
+        case .asset("/alarm.mp3"):
+            return .response(WebPage.alarmSound(configured: kitchen.settings.soundPath))
+        case .asset(let path):
+            return .response(WebPage.asset(path: path) ?? KitchenAPI.error(404, "no such path"))
+        case .session:
+            guard let session = allowed.session else {
+                return .response(KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))])))
+            }
+            return .response(
+                KitchenAPI.json(
+                    200,
+                    KitchenAPI.object([
+                        ("paired", .bool(true)), ("csrf", .string(session.csrf)),
+                        ("node", .string(kitchen.settings.bus.nodeName)),
+                    ])))
+        case .pair:
+            let response = pair(request, allowed, at: now)
+            return .response(allowed.isForm && response.status >= 400 ? formAnswer(response, csrf: nil) : response)
+        case .unpair:
+            if let session = allowed.session { _ = kitchen.pairing.unpair(token: session.token) }
+            let clear = RequestGuard.clearingCookie(tls: request.isTLS)
+            return .response(
+                allowed.isForm
+                    ? HTTPResponse(status: 303, headers: KitchenAPI.seeThePage.headers + [clear])
+                    : KitchenAPI.json(200, KitchenAPI.object([("paired", .bool(false))]), extra: [clear]))
+        case .timers: return .response(KitchenAPI.json(200, KitchenAPI.json(kitchen.webPicture)))
+        case .events:
+            // HEAD: the stream's head alone (no stream is held open for a request with no body).
+            if request.method == "HEAD" {
+                let fields = [HTTPHeader("Content-Type", "text/event-stream")] + KitchenAPI.securityHeaders
+                return .response(HTTPResponse(status: 200, headers: fields))
+            }
+            guard let hash = allowed.session.flatMap({ kitchen.pairing.tokenHash($0.token) }) else {
+                return .response(KitchenAPI.error(503, "SHA-256 is not available: no event stream"))
+            }
+            guard addStream(exchange, session: hash) else {
+                return .response(
+                    KitchenAPI.error(
+                        503, "too many event streams (\(Self.streamLimit))", extra: [HTTPHeader("Retry-After", "5")]))
+            }
+            // Closed when it ends (its device unpaired): the client sees end of file.
+            return .events(headers: KitchenAPI.securityHeaders + [HTTPHeader("Connection", "close")])
+        case .start:
+            let csrf = allowed.isForm ? allowed.session?.csrf : nil
+            switch startText(allowed.fields) {
+            case .failure(let problem):
+                let response = KitchenAPI.error(400, problem.text)
+                return .response(allowed.isForm ? formAnswer(response, csrf: csrf) : response)
+            case .success(let text):
+                if let csrf { formCSRF[exchange] = csrf }
+                pendingStarts.append(PendingStart(exchange: exchange, request: text, form: allowed.isForm))
+                return .later
+            }
+        case .action(let node, let label, let action):
+            let response = act(action, node: node, label: label, fields: allowed.fields)
+            return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
+        case .acknowledgeAll:
+            let (count, stopped) = kitchen.acknowledgeAll()
+            let answer = KitchenAPI.acknowledged(
+                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label),
+                message: KitchenCore.stoppedText(stopped))
+            return .response(allowed.isForm ? KitchenAPI.seeThePage : KitchenAPI.json(200, answer))
+        }
+    }
+
+    /// The start word and label of `POST /api/timers`' fields (``KitchenAPI/startWord(start:seconds:secondsGiven:)``),
+    /// each one word, so the request the kitchen parses can hold no option.
+    /// - Returns: The text, or the problem (one line naming the bad field or word).
+    private func startText(_ fields: RequestGuard.Fields) -> Result<StartRequestText, KitchenAPI.Problem> {
+        let start: String
+        switch KitchenAPI.startWord(
+            start: fields.string("start"), seconds: fields.integer("seconds"),
+            secondsGiven: fields.values["seconds"] != nil)
+        {
+        case .success(let word): start = word
+        case .failure(let problem): return .failure(problem)
+        }
+        let label = fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
+        for word in [start] + (label.map { [$0] } ?? []) where word.contains(where: { $0 == " " || $0 == "\t" }) {
+            return .failure(KitchenAPI.Problem(text: "'\(word.controlCharactersAsQuestionMarks())': one word, no spaces"))
+        }
+        return .success(StartRequestText(start: start, label: label))
+    }
+
+    /// A refusal of the guard, logged once per status for the kitchen's life.
+    private func refused(_ response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {
+        if refusalsSaid.insert(response.status).inserted {
+            let text = String(decoding: response.body, as: UTF8.self)
+            kitchen.say(
+                "HTTP: refused \(request.method) \(request.path.controlCharactersAsQuestionMarks()) from \(request.peer): "
+                    + "\(response.status) \(text) (said once)")
+        }
+        return response
+    }
+
+    /// `POST /api/pair`.
+    private func pair(_ request: HTTPRequest, _ allowed: RequestGuard.Allowed, at now: ContinuousClock.Instant)
+        -> HTTPResponse
+    {
+        // No code in the body (one sent in the URL's query, which is never read, or none): a
+        // mistake of the client's, not a guess, so it costs none of the code's five tries.
+        guard let code = allowed.fields.string("code"), !code.isEmpty else {
+            return KitchenAPI.error(400, "send the pairing code in the body (code=NNNNNN), never in the URL")
+        }
+        switch kitchen.pairing.pair(code: code, peer: request.peer, at: now) {
+        case .paired(let token):
+            var cookie = "\(RequestGuard.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            if request.isTLS { cookie += "; Secure" }
+            let set = HTTPHeader("Set-Cookie", cookie)
+            if allowed.isForm { return HTTPResponse(status: 303, headers: KitchenAPI.seeThePage.headers + [set]) }
+            let csrf = kitchen.pairing.csrf(token: token) ?? ""
+            return KitchenAPI.json(
+                200, KitchenAPI.object([("paired", .bool(true)), ("csrf", .string(csrf))]), extra: [set])
+        case .wrong: return KitchenAPI.error(403, "wrong pairing code")
+        case .noValidCode: return KitchenAPI.error(403, "no pairing code is valid: run eggtimer kitchen --pair")
+        case .rateLimited:
+            return KitchenAPI.error(
+                429, "too many wrong codes or tokens: try again in a minute", extra: [HTTPHeader("Retry-After", "60")])
+        case .failed(let text): return KitchenAPI.error(503, text)
+        }
+    }
+
+    /// `POST /api/timers/NODE/LABEL/ACTION`: a local timer through its control socket, another
+    /// node's on its MQTT command topic.
+    private func act(_ action: KitchenAPI.Action, node: String, label: String, fields: RequestGuard.Fields)
+        -> HTTPResponse
+    {
+        let command: Command
+        switch KitchenAPI.command(action, seconds: fields.integer("seconds"), given: fields.values["seconds"] != nil) {
+        case .success(let made): command = made
+        case .failure(let problem): return KitchenAPI.error(400, problem.text)
+        }
+        let myNode = kitchen.settings.bus.nodeName
+        if node == myNode, let (socket, before) = kitchen.core.timers.first(where: { $0.value.label == label }) {
+            switch kitchen.exchange(command, with: socket) {
+            case .done(let line, let reply):
+                kitchen.say("HTTP: " + line)
+                guard let status = TimerStatus(line: reply) else {
+                    return KitchenAPI.json(200, KitchenAPI.object([("done", .bool(true))]))
+                }
+                var timer = KitchenAPI.value(KitchenAPI.timer(status, node: myNode))
+                if command == .acknowledge, case .object(let members) = timer {
+                    // The page's message names what it stopped, and whether it was ever heard.
+                    let stopped = KitchenCore.stopped(label: label, before: before, reply: reply)
+                    timer = .object(
+                        members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
+                }
+                return KitchenAPI.json(200, timer.json())
+            case .failed(let line):
+                kitchen.say("HTTP: " + line)
+                return KitchenAPI.error(409, line)
+            }
+        }
+        if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
+            let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: node, label: label)
+            bus.client.publish(BusMessage(topic: topics.command, text: command.text))
+            kitchen.say("HTTP: \(command.text) sent to \(node.controlCharactersAsQuestionMarks())/\(label.controlCharactersAsQuestionMarks())")
+            return KitchenAPI.json(202, KitchenAPI.object([("sent", .bool(true))]))
+        }
+        return KitchenAPI.error(404, "no timer \(node)/\(label)")
+    }
+
+    /// Answers a start the kitchen carried out: 201 with the timer, or the refusal's status (busy
+    /// 503 with `Retry-After: 5`, a label in use 409, a failure 502); a form post 303 either way.
+    func answer(_ exchange: HTTPExchange, _ outcome: KitchenCore.Outcome, form: Bool) {
+        guard waiting.remove(exchange) != nil else { return }
+        let response: HTTPResponse
+        switch outcome {
+        case .started(let status):
+            response = KitchenAPI.json(
+                201, KitchenAPI.json(KitchenAPI.timer(status, node: kitchen.settings.bus.nodeName)))
+        case .refused(let refusal):
+            switch refusal.kind {
+            case .busy: response = KitchenAPI.error(503, refusal.text, extra: [HTTPHeader("Retry-After", "5")])
+            case .usage: response = KitchenAPI.error(409, refusal.text)
+            case .unavailable, .failed: response = KitchenAPI.error(502, refusal.text)
+            }
+        }
+        let csrf = formCSRF.removeValue(forKey: exchange)
+        server.answer(exchange, with: form ? formAnswer(response, csrf: csrf) : response)
+    }
+}

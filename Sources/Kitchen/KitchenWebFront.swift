@@ -1,0 +1,232 @@
+import ControlChannel
+import EventLoop
+import Glibc
+import HouseBus
+import KitchenWeb
+import TimerEngine
+import WebServer
+
+/// The kitchen's HTTP API (`--http`): its server as one more source of the kitchen's loop, the
+/// request guard, the event streams, and the starts waiting for their timers.
+///
+/// The server calls ``handle(_:_:)`` inside its `run` on the loop's thread: the checks
+/// (``RequestGuard``) and every route but a start answer there and then; a start is queued
+/// (``pendingStarts``) and carried out by the kitchen after the round (``Kitchen/webRound()``),
+/// outside the loop's own call, and answered when its outcome comes (``answer(_:_:form:)``).
+/// Keepalives go to the streams every ``keepaliveInterval`` from ``nextCheck``: no thread. Owned by
+/// the main thread; not thread-safe.
+package final class KitchenWebFront: LoopSource {
+    /// The most event streams at once; one more is answered 503.
+    static let streamLimit = 128
+    /// How often an idle event stream gets `: keepalive`.
+    static let keepaliveInterval = Duration.seconds(15)
+    /// The most house timers (other nodes', from MQTT) kept; a new one past it is left out.
+    static let houseLimit = 256
+
+    /// A start asked for and not yet handed to the kitchen.
+    struct PendingStart {
+        let exchange: HTTPExchange
+        let request: StartRequestText
+        let form: Bool
+    }
+
+    /// The start word and label of `POST /api/timers`, as sent.
+    struct StartRequestText {
+        let start: String
+        let label: String?
+    }
+
+    unowned let kitchen: Kitchen
+    /// The server; nil only while ``init(kitchen:)`` makes it.
+    private(set) var server: HTTPServer!
+    /// The checks, made once the port is known.
+    var requestGuard: RequestGuard
+    /// The open event streams, oldest first.
+    private(set) var streams: [HTTPExchange] = []
+    /// The session each open stream was opened with: its token's hash (as
+    /// ``Pairing/deviceHashes`` keeps it), so that unpairing its device ends it.
+    private var streamSessions: [HTTPExchange: String] = [:]
+    /// Streams that have not had their first event yet.
+    var unsent: [HTTPExchange] = []
+    /// Starts queued by the handler.
+    var pendingStarts: [PendingStart] = []
+    /// Starts handed to the kitchen, waiting for their outcome.
+    var waiting: Set<HTTPExchange> = []
+    /// The CSRF tokens of the form posts among the starts (their error page is drawn with it).
+    var formCSRF: [HTTPExchange: String] = [:]
+    /// This box's timers that ended since the last event, in their last state: the next event
+    /// shows them once (`done`, `cancelled`, `missed`), so a stream sees how each ended.
+    var ended: [WebTimer] = []
+    /// The last picture the streams were sent, without the time left (what a change is).
+    var sentKey: [UInt8] = []
+    /// When the streams get their next keepalive.
+    private var nextKeepalive: ContinuousClock.Instant
+    /// The other nodes' timers from their retained MQTT states, by node and label (with `--mqtt`).
+    var house: [HouseKey: HouseTimer] = [:]
+    /// Whether the kitchen said its first refusal of each kind (said once).
+    var refusalsSaid: Set<Int> = []
+
+    /// A house timer's node and label.
+    struct HouseKey: Hashable {
+        let node: String
+        let label: String
+    }
+
+    /// A house timer's latest state and when it goes stale (Unix milliseconds; nil: never).
+    struct HouseTimer {
+        let timer: WebTimer
+        let staleAfter: Int64?
+    }
+
+    /// Starts the server on the settings' address.
+    /// - Parameters:
+    ///   - kitchen: The kitchen it serves (it owns this object).
+    ///   - settings: The address, port and TLS.
+    /// - Throws: ``HTTPServerError`` when the server cannot start.
+    init(kitchen: Kitchen, settings: HTTPServer.Settings) throws(HTTPServerError) {
+        self.kitchen = kitchen
+        let web = kitchen.settings.web
+        requestGuard = RequestGuard(
+            address: settings.address, port: settings.port, hostname: RequestGuard.currentHostname(), names: web.names)
+        nextKeepalive = kitchen.clock.now() + Self.keepaliveInterval
+        server = try HTTPServer(settings: settings) { [unowned self] request, exchange in
+            handle(request, exchange)
+        }
+        requestGuard = RequestGuard(
+            address: settings.address, port: server.port, hostname: RequestGuard.currentHostname(), names: web.names)
+    }
+
+    var pollRequests: [PollRequest] {
+        server.pollDescriptor >= 0 ? [PollRequest(descriptor: server.pollDescriptor, events: Int16(POLLIN))] : []
+    }
+
+    var nextCheck: ContinuousClock.Instant? {
+        let now = kitchen.clock.now()
+        if !pendingStarts.isEmpty || !unsent.isEmpty { return now }
+        return ([server.nextCheck(now: now)] + [streams.isEmpty ? nil : nextKeepalive]).compactMap { $0 }.min()
+    }
+
+    func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        server.run(now: now)
+        forgetClosed()
+        if now >= nextKeepalive {
+            nextKeepalive = now + Self.keepaliveInterval
+            broadcast(Array(": keepalive\n\n".utf8))
+        }
+    }
+
+    /// Drops the exchanges whose connection closed.
+    func forgetClosed() {
+        let closed = Set(server.takeClosed())
+        guard !closed.isEmpty else { return }
+        streams.removeAll { closed.contains($0) }
+        for exchange in closed { streamSessions[exchange] = nil }
+        unsent.removeAll { closed.contains($0) }
+        waiting.subtract(closed)
+        for exchange in closed { formCSRF[exchange] = nil }
+        pendingStarts.removeAll { closed.contains($0.exchange) }
+    }
+
+    /// A form post's answer (the page without JavaScript): 303 to the page when `response`
+    /// succeeded, else the page itself showing the error's line, under the error's status.
+    /// - Parameters:
+    ///   - response: The JSON answer the API gives.
+    ///   - csrf: The session's CSRF token for the page's forms; nil when not paired.
+    /// - Returns: The response to send.
+    func formAnswer(_ response: HTTPResponse, csrf: String?) -> HTTPResponse {
+        guard response.status >= 400 else { return KitchenAPI.seeThePage }
+        let line = JSONValue.parse(response.body)?["error"]?.stringValue ?? "refused"
+        let paired = csrf != nil
+        var page = WebPage.page(
+            WebPage.View(paired: paired, csrf: csrf, picture: paired ? kitchen.webPicture : nil, message: line))
+        page.status = response.status
+        page.headers += response.headers.filter { $0.name == "Retry-After" }
+        return page
+    }
+
+    /// Adds an event stream opened by the session whose token hashes to `session`; false when
+    /// ``streamLimit`` are open.
+    /// - Parameters:
+    ///   - exchange: The stream's exchange.
+    ///   - session: The hex of the session token's SHA-256 (``Pairing/tokenHash(_:)``).
+    /// - Returns: Whether it was added.
+    func addStream(_ exchange: HTTPExchange, session: String) -> Bool {
+        guard streams.count < Self.streamLimit else { return false }
+        streams.append(exchange)
+        unsent.append(exchange)
+        streamSessions[exchange] = session
+        return true
+    }
+
+    /// Ends at once every stream whose session is not in `paired` (its device was unpaired, or
+    /// every device was): the server finishes it after what is queued and closes its
+    /// connection, so the client sees end of file (issue 29).
+    ///
+    /// Main thread. Never blocks.
+    /// - Parameter paired: The token hashes still paired (``Pairing/deviceHashes``).
+    /// - Returns: How many streams were ended.
+    @discardableResult
+    func endStreams(notIn paired: Set<String>) -> Int {
+        let revoked = streams.filter { streamSessions[$0].map { !paired.contains($0) } ?? true }
+        guard !revoked.isEmpty else { return 0 }
+        let ended = Set(revoked)
+        streams.removeAll { ended.contains($0) }
+        unsent.removeAll { ended.contains($0) }
+        for exchange in revoked {
+            streamSessions[exchange] = nil
+            server.finish(exchange)
+        }
+        return revoked.count
+    }
+
+    /// Queues `bytes` on every stream; a stream that is gone or too far behind is dropped.
+    func broadcast(_ bytes: [UInt8]) {
+        streams.removeAll { !server.send(bytes, to: $0) }
+    }
+
+    /// Sends `picture` as one `timers` event to every stream when it changed since the last one
+    /// (the time left of a counting or snoozed timer is no change: its deadline says it), and to the
+    /// streams that have had none yet in any case; the timers that ended since are added to it
+    /// in their last state, once.
+    func publish(_ picture: WebPicture) {
+        var picture = picture
+        for timer in ended where !picture.timers.contains(where: { $0.isLocal && $0.label == timer.label }) {
+            picture.timers.append(timer)
+        }
+        ended = []
+        var steady = picture
+        for index in steady.timers.indices where [.counting, .snoozed].contains(steady.timers[index].state) {
+            steady.timers[index].remaining = .zero
+        }
+        let key = KitchenAPI.json(steady)
+        let event = Self.event(picture)
+        if key != sentKey {
+            sentKey = key
+            broadcast(event)
+            unsent = []
+        } else if !unsent.isEmpty {
+            for exchange in unsent { send(event, to: exchange) }
+            unsent = []
+        }
+    }
+
+    /// One Server-Sent Event `timers` carrying the picture's JSON (one `data:` line: JSON text
+    /// holds no raw newline).
+    static func event(_ picture: WebPicture) -> [UInt8] {
+        Array("event: timers\ndata: ".utf8) + KitchenAPI.json(picture) + Array("\n\n".utf8)
+    }
+
+    /// Sends `bytes` to one stream, dropping it when it is gone.
+    func send(_ bytes: [UInt8], to exchange: HTTPExchange) {
+        if !server.send(bytes, to: exchange) { streams.removeAll { $0 == exchange } }
+    }
+
+    /// Runs the server once more (answers given outside its run go out now).
+    func flush() {
+        server.run(now: kitchen.clock.now())
+        forgetClosed()
+    }
+
+    /// Stops listening and closes every connection.
+    func close() { server.close() }
+}

@@ -1,0 +1,156 @@
+import ControlChannel
+import EventLoop
+import Glibc
+import SystemKit
+package import TimerCore
+package import TimerEngine
+import TimerText
+
+/// `eggtimer start WHAT [LABEL]` (or `--label L`) from a shell: one timer started, detached, through the
+/// kitchen when it runs (its socket's `start`), else directly as the kitchen would.
+///
+/// The words are parsed by `StartRequest` (so `start '7m --on-done x'` starts nothing); the
+/// kitchen parses the request's text again. One line on standard output when the timer runs
+/// (``said(_:)``), else one on standard error; a timer whose device cannot be opened adds one
+/// warning on standard error (``warning(_:)``). Blocks the main thread for at most
+/// ``KitchenCore/startLimit`` and a little more.
+package enum StartCommand {
+    /// Starts the timer `what` (a preset or a duration, perhaps with a label) labelled `label`.
+    /// - Parameters:
+    ///   - what: The words as typed.
+    ///   - label: `--label`, already checked by the label rule.
+    ///   - presets: The egg presets.
+    /// - Returns: 0 when it runs; 64 for a bad request or a label in use; 75 when the kitchen runs
+    ///   as many as it may; 69 when the timer does not answer in time (or the kitchen does not);
+    ///   70 when it cannot be started or exits first.
+    package static func run(what: String, label: String?, presets: [Preset] = Preset.eggs) -> ExitStatus {
+        let request: StartRequest
+        do throws(UsageError) {
+            request = try StartRequest.parse(what + (label.map { " " + $0 } ?? ""), presets: presets.map(\.name))
+        } catch {
+            printError("eggtimer: start: \(error.description)")
+            return .usage
+        }
+        let runtime = RuntimeFolder.current()
+        let outcome: KitchenCore.Outcome
+        do throws(ControlError) {
+            let reply = try ControlClient.exchange(
+                ControlRequest.start(request.description).line, label: KitchenCore.ownLabel,
+                folder: KitchenInbox.folder(in: runtime), timeout: KitchenCore.startLimit + .seconds(2))
+            guard let answer = KitchenCore.Outcome(line: reply) else {
+                printError("eggtimer: start: the kitchen answered something else: \(reply)")
+                return .software
+            }
+            outcome = answer
+        } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
+            outcome = direct(request, presets: presets, runtime: runtime)  // no kitchen runs
+        } catch {
+            printError("eggtimer: start: the kitchen: \(error.description)")
+            return .unavailable
+        }
+        switch outcome {
+        case .started(let status):
+            var out = Output(descriptor: STDOUT_FILENO)
+            out.write(said(status) + "\n")
+            // Still 0: the timer runs, and its other fronts (the page, MQTT, the kitchen's voice) ring.
+            if let warning = warning(status) { printError("eggtimer: start: " + warning) }
+            return .done
+        case .refused(let refusal):
+            printError("eggtimer: start: \(refusal.text)")
+            return refusal.kind.exitStatus
+        }
+    }
+
+    /// The line for a timer that runs: `Soft: started, rings in 5:00 (pid 4242)`.
+    static func said(_ status: TimerStatus) -> String {
+        let when =
+            status.deadlineUnixMilliseconds == nil
+            ? "paused with \(status.remaining.clockText) left" : "rings in \(status.remaining.clockText)"
+        return "\(status.label): started, \(when) (pid \(status.pid))"
+    }
+
+    /// The warning for a timer whose device cannot be opened (its first status says `device=down`,
+    /// after its start-up probe): `warning: Soft will ring silent: cannot open audio device 'X':
+    /// REASON; it runs anyway (set a working device in the config file; see aplay -L)`; nil when
+    /// its device works.
+    static func warning(_ status: TimerStatus) -> String? {
+        guard status.deviceDown else { return nil }
+        let reason = status.silentReason ?? "its alarm reaches no device"
+        return "warning: \(status.label.escapingControlCharacters) will ring silent: "
+            + "\(reason.escapingControlCharacters); it runs anyway (set a working device in the config file; see aplay -L)"
+    }
+
+    /// Starts the timer without a kitchen, as the kitchen would, and waits until it runs.
+    ///
+    /// Refused at once when a timer of its label answers (a second one could not take the
+    /// socket). Waits in an ``EventLoop`` on the child's pidfd, the runtime folder (a socket bound)
+    /// and the timer's watch, until its first status names the child.
+    static func direct(_ request: StartRequest, presets: [Preset], runtime: String) -> KitchenCore.Outcome {
+        let core = KitchenCore(maxTimers: KitchenCore.maxTimersLimit, presets: presets)
+        var request = request
+        var label = core.label(of: request)
+        var socket = ControlServer.socketName(for: label)
+        func answering(_ socket: String) -> TimerStatus? {
+            (try? ControlClient.exchange(
+                ControlRequest.status.line, label: socket, folder: runtime, timeout: ControlAnswer.answerLimit))
+                .flatMap { TimerStatus(line: $0) }
+        }
+        // A second soft egg is `Soft-2`, as the kitchen numbers it (KitchenCore.admit).
+        if answering(socket) != nil, KitchenCore.isDefault(label, of: request),
+            let next = KitchenCore.numbered(label, isTaken: { answering($0) != nil })
+        {
+            (label, request.label, socket) = (next, next, ControlServer.socketName(for: next))
+        }
+        if let running = answering(socket) {
+            return .refused(
+                .init(kind: .usage, text: "\(label): a timer with this label is running (pid \(running.pid))"))
+        }
+        if label == KitchenCore.ownLabel {
+            return .refused(.init(kind: .usage, text: "'\(label)': the kitchen's own label"))
+        }
+        let clock = MonotonicClock()
+        var loop = EventLoop(clock: clock)
+        defer { loop.close() }
+        // Watched before the timer starts, so its socket's creation is not missed.
+        if (try? RuntimeFolder.prepare(runtime)) != nil, let watch = FolderWatch(folder: runtime, creations: true) {
+            loop.add(watch)
+        }
+        let log = TimerLaunch.log(label: label)
+        let child: pid_t
+        do { child = try TimerLaunch.start(request.arguments, log: log) } catch {
+            return .refused(
+                .init(kind: .failed, text: "\(label): not started: cannot start eggtimer: \(errorText(error.code))"))
+        }
+        loop.add(ChildWatch(pid: child, at: clock.now()) { .childExited(pid: child, $0) })
+        let follows = TimerFollows(folder: runtime, only: socket, at: clock.now())
+        loop.add(follows)
+        let giveUp = clock.now() + KitchenCore.startLimit
+        while clock.now() < giveUp {
+            guard let inputs = try? loop.wait(until: giveUp) else { break }
+            for input in inputs {
+                switch input {
+                case .timerStatus(_, let status) where status.pid == child: return .started(status)
+                case .fileWritten(let name?) where name == socket + ".sock": follows.look(at: socket, now: clock.now())
+                case .childExited(_, let exit):
+                    let status: Int32
+                    switch exit {
+                    case .exited(let code): status = code
+                    case .signaled(let signal): status = 128 + signal
+                    }
+                    // 64: the timer refused its command line (a label another process holds).
+                    return .refused(
+                        .init(
+                            kind: status == ExitStatus.usage.code ? .usage : .failed,
+                            text: "\(label): not started: eggtimer exited with status \(status); see \(log)"))
+                default: break
+                }
+            }
+        }
+        return .refused(
+            .init(
+                kind: .unavailable,
+                text:
+                    "\(label): started (pid \(child)) but not answering within \(KitchenCore.startLimit.components.seconds) s; see \(log)"
+            ))
+    }
+}

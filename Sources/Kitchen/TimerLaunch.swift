@@ -1,0 +1,47 @@
+import ControlChannel
+import Glibc
+import SystemKit
+import TimerEngine
+
+/// Starts a timer as a shell would, detached: this same binary (`/proc/self/exe`) with a
+/// start request's arguments, in a session of its own, standard input on /dev/null, standard
+/// output and error in `<label>.log` beside the records (where `recover` puts its timers' logs).
+///
+/// Used by the kitchen and by `eggtimer start` without a kitchen. Only typed values reach the
+/// command line (``StartRequest/arguments``), so no request adds an option.
+package enum TimerLaunch {
+    /// The log file for the timer labelled `label`: `<state folder>/<socket name>.log`, the state
+    /// folder made if missing; `/dev/null` when there is none, it cannot be made or it cannot be
+    /// written (a read-only state folder: the timer then starts as a foreground one does there,
+    /// with its own warning that it has no record).
+    static func log(label: String) -> String {
+        guard let store = RecordStore.current(), (try? store.prepare()) != nil, access(store.folder, W_OK) == 0
+        else { return "/dev/null" }
+        return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
+    }
+
+    /// Starts `eggtimer arguments… [--announce] --json`, detached.
+    ///
+    /// With `--announce`, the timer says its name at the head of each ring ("Soft eggs are
+    /// ready", issue 28), and rings the plain alarm with one warning where no speech library is.
+    /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
+    /// - Parameters:
+    ///   - arguments: After the program name (``StartRequest/arguments``).
+    ///   - log: Standard output and error go here (created 0600, truncated).
+    ///   - announce: Whether to pass `--announce` (the kitchen's timers, unless its config says
+    ///     `announce = no`); else the timer reads its config's `announce` itself.
+    /// - Returns: The child's pid; this process is its parent until it exits.
+    /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
+    static func start(_ arguments: [String], log: String, announce: Bool = false) throws(SpawnError) -> pid_t {
+        let words = ["eggtimer"] + arguments + (announce ? ["--announce"] : []) + ["--json"]
+        return try ChildProcess.start(
+            "/proc/self/exe", words, detachment: .session
+        ) {
+            actions in
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        }
+    }
+}
