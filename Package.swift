@@ -225,7 +225,7 @@ let package = Package(
             name: "SpeechTests", dependencies: ["Speech", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
-            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "SystemKit", "TestSupport"],
+            name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "Kitchen", "SystemKit", "TestSupport"],
             swiftSettings: strictSettings),
         // What a listener hears through a real PulseAudio server: `make test-services` only.
         .testTarget(

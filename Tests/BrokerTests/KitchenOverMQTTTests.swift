@@ -3,6 +3,7 @@ import HouseBus
 import TestSupport
 import Testing
 
+@testable import Kitchen
 @testable import eggtimer
 
 /// Issue 26 end to end: `eggtimer kitchen --mqtt` over a real Mosquitto broker, with

@@ -6,7 +6,7 @@ import Testing
 import TimerModel
 
 @testable import TimerEngine
-@testable import eggtimer
+@testable import Kitchen
 
 /// A preparer that records what it is asked to say and never answers.
 private final class RecordingPreparer: LinePreparer {
@@ -30,10 +30,10 @@ private final class RecordingPreparer: LinePreparer {
     /// A kitchen that is not run, with a voice over a recording preparer and the built-in tone as
     /// its sound (the `null` device).
     private func kitchen(voice: String? = nil) -> (Kitchen, RecordingPreparer) {
-        var options = Options()
-        options.device = "null"
-        options.voice = voice
-        let kitchen = Kitchen(options: options)
+        var settings = KitchenSettings()
+        settings.device = "null"
+        settings.voice = voice
+        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil }, broker: nil)
         let preparer = RecordingPreparer()
         kitchen.voice = KitchenVoice(voice: voice, preparer: preparer)
         kitchen.alarmSound = AlarmSound.builtInTone()

@@ -5,7 +5,7 @@ import TimerModel
 import TimerText
 
 @testable import TimerEngine
-@testable import eggtimer
+@testable import Kitchen
 
 /// The kitchen's decisions (issue 26), without processes: the limit, a label in use, a start
 /// answered by its timer's first status, by its child's end or by the start limit, on instants
@@ -217,16 +217,5 @@ import TimerText
     @Test(arguments: [(KitchenCore.Refusal.Kind.busy, Int32(75)), (.usage, 64), (.unavailable, 69), (.failed, 70)])
     func eachRefusalEndsAShellWithItsStatus(kind: KitchenCore.Refusal.Kind, code: Int32) {
         #expect(kind.exitStatus.code == code)
-    }
-
-    /// The kitchen's label is reserved as `follow`'s: its availability would be the kitchen's.
-    @Test func aTimerLabelledKitchenIsRefusedWithMQTTOnly() throws {
-        #expect {
-            try Options.parse(["5m", "--label", "kitchen", "--mqtt", "mqtt://h"])
-        } throws: { error in
-            (error as? UsageError)?.description
-                == "option '--label' cannot be 'kitchen' with --mqtt: P/NODE/kitchen/availability is the kitchen's"
-        }
-        #expect(try Options.parse(["5m", "--label", "kitchen"]).label == "kitchen")
     }
 }

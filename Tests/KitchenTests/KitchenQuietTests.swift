@@ -1,10 +1,11 @@
 import AlarmAudio
 import ControlChannel
+import Speech
 import Testing
 import TimerModel
 
 @testable import TimerEngine
-@testable import eggtimer
+@testable import Kitchen
 
 /// A preparer whose every line comes back at once as `samples`.
 private final class InstantPreparer: LinePreparer {
@@ -80,9 +81,9 @@ private final class InstantPreparer: LinePreparer {
     /// Through the kitchen: an answer made while a followed timer is due in 2.1 s by the injected
     /// wall clock waits; once that clock is 3 s past a deadline that is done, it is played.
     @Test func theKitchenHoldsAnAnswerNearADeadlineOnItsInjectedWallClock() throws {
-        var options = Options()
-        options.device = "null"
-        let kitchen = Kitchen(options: options)
+        var settings = KitchenSettings()
+        settings.device = "null"
+        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil }, broker: nil)
         let sound = AlarmSound.builtInTone()
         kitchen.alarmSound = sound
         // A line of a quarter second: the margin is 2 s plus that.

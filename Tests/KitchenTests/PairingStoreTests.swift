@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import TimerEngine
 
-@testable import eggtimer
+@testable import Kitchen
 
 @Suite struct PairingStoreTests {
     let hashA = String(repeating: "a", count: 64)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import TextCoding
 
-@testable import eggtimer
+@testable import Kitchen
 
 /// The pairing threat model of issue 29, the kitchen's file of paired devices (PairingStore, still
 /// in the executable; the rest of the threat model is KitchenWebTests' PairingThreatModelTests):

@@ -101,7 +101,7 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
 
 @Suite struct ControlOutcomeTests {
     private func outcome(_ reply: String, _ command: Command) -> Result<String, ControlFailure> {
-        ControlCommands.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
+        ControlAnswer.outcome(of: reply, command: command, label: "soft", time: utcPlusOne)
     }
 
     @Test func successSaysWhatHappenedInOneLine() {

@@ -4,6 +4,7 @@ import SystemKit
 import TestSupport
 import Testing
 
+@testable import Kitchen
 @testable import eggtimer
 
 /// Issue 27 end to end: the real `eggtimer kitchen` reading keys from FIFOs.

@@ -3,6 +3,7 @@ import HouseBus
 import TestSupport
 import Testing
 
+@testable import Kitchen
 @testable import eggtimer
 
 /// Issue 29 end to end: alarms through the HTTP API of a real kitchen, its timers ringing into a
@@ -61,7 +62,7 @@ import Testing
         let web = try WebKitchen()
         try web.pair()
         var streams: [HTTPTestConnection] = []
-        for device in 1...KitchenWeb.streamLimit {
+        for device in 1...KitchenWebFront.streamLimit {
             let stream = try web.openStream(from: "127.0.1.\(device)")
             #expect(try stream.events(until: soon()).first?.event == "timers")
             streams.append(stream)

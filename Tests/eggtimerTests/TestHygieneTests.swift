@@ -139,7 +139,7 @@ private let module = "CSystem"
         "/Sources/AlarmAudio/SoundFile.swift": "streams a sound file of any length in chunks to the decoder",
         "/Sources/eggtimer/Records/BootClock.swift": "issue 38: to switch to RegularFile.contents",
         "/Sources/eggtimer/Records/Recover.swift": "issue 38: to switch to RegularFile.contents",
-        "/Sources/eggtimer/Web/PairingStore.swift": "issue 38: to switch to RegularFile.read",
+        "/Sources/Kitchen/PairingStore.swift": "issue 38: to switch to RegularFile.read",
     ]
 
     @Test func smallFileReadsHaveOneHome() throws {

@@ -3,6 +3,7 @@ import Testing
 import TimerModel
 import TimerText
 
+@testable import Kitchen
 @testable import eggtimer
 
 /// The kitchen's `--http…` options (issue 29), and the man page's HTTP API section pinned to the

@@ -45,7 +45,7 @@ import TimerModel
         var snoozed = status
         snoozed.state = .snoozed
         #expect(
-            ControlCommands.outcome(of: snoozed.line, command: .snooze(nil), label: "tea", time: utcPlusOne)
+            ControlAnswer.outcome(of: snoozed.line, command: .snooze(nil), label: "tea", time: utcPlusOne)
                 == .success("tea: snoozed until \(shown)"))
     }
 
