@@ -135,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "Kitchen", "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
+                "Kitchen", "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel",
+                "TimerText",
                 "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],

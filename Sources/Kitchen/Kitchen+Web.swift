@@ -83,7 +83,9 @@ extension Kitchen {
             return nil
         }
         guard bytes.count <= tlsFileLimit else {
-            printError("eggtimer: \(option): '\(path.controlCharactersAsQuestionMarks())' is larger than \(tlsFileLimit) bytes")
+            printError(
+                "eggtimer: \(option): '\(path.controlCharactersAsQuestionMarks())' is larger than \(tlsFileLimit) bytes"
+            )
             return nil
         }
         let marker = Array("-----BEGIN ".utf8)

@@ -57,8 +57,9 @@ package final class Kitchen {
     /// a test's may stand still (Kitchen+Voice.swift).
     var wallMilliseconds: () -> Int64 = Kitchen.systemWallMilliseconds
 
-    /// Reads the alarm sound (`--sound`, else the shipped one, else the built-in tone) as a
-    /// timer does; nil when it cannot be read. The executable's, lent.
+    /// Reads the alarm sound as a timer does, lent by the executable.
+    ///
+    /// `--sound`, else the shipped one, else the built-in tone; nil when it cannot be read.
     let loadSound: (SoundFilePath?) -> AlarmSound?
     /// The MQTT link's parts the broker side uses; nil: no broker can be reached (tests).
     let broker: BrokerLink?

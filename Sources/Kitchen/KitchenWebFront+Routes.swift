@@ -138,7 +138,8 @@ extension KitchenWebFront {
         }
         let label = fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
         for word in [start] + (label.map { [$0] } ?? []) where word.contains(where: { $0 == " " || $0 == "\t" }) {
-            return .failure(KitchenAPI.Problem(text: "'\(word.controlCharactersAsQuestionMarks())': one word, no spaces"))
+            return .failure(
+                KitchenAPI.Problem(text: "'\(word.controlCharactersAsQuestionMarks())': one word, no spaces"))
         }
         return .success(StartRequestText(start: start, label: label))
     }
@@ -215,7 +216,9 @@ extension KitchenWebFront {
         if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
             let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: node, label: label)
             bus.client.publish(BusMessage(topic: topics.command, text: command.text))
-            kitchen.say("HTTP: \(command.text) sent to \(node.controlCharactersAsQuestionMarks())/\(label.controlCharactersAsQuestionMarks())")
+            kitchen.say(
+                "HTTP: \(command.text) sent to \(node.controlCharactersAsQuestionMarks())/\(label.controlCharactersAsQuestionMarks())"
+            )
             return KitchenAPI.json(202, KitchenAPI.object([("sent", .bool(true))]))
         }
         return KitchenAPI.error(404, "no timer \(node)/\(label)")

@@ -51,7 +51,9 @@ package enum PairingCommand {
             printError("eggtimer: kitchen \(name): \(text)")
             return .software
         case nil:
-            printError("eggtimer: kitchen \(name): the kitchen answered something else: \(reply.controlCharactersAsQuestionMarks())")
+            printError(
+                "eggtimer: kitchen \(name): the kitchen answered something else: \(reply.controlCharactersAsQuestionMarks())"
+            )
             return .software
         }
     }

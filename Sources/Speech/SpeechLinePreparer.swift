@@ -1,4 +1,4 @@
-/// The ``LinePreparer`` of the shipped binary: the `Speech` target's `SpeechPreparer`
+/// The ``LinePreparer`` of the shipped binary: this target's ``SpeechPreparer``
 /// (libespeak-ng and libsamplerate, loaded with dlopen; its own thread; a 2 s bound).
 ///
 /// Confined to the event loop's thread, as the preparer it wraps.

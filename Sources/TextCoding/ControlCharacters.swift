@@ -38,6 +38,7 @@ extension StringProtocol {
     /// The text as a message quotes a value from outside (an argument, a path, a device's name):
     /// every control character as `?`, cut to its first `limit` scalars.
     /// - Parameter limit: The most scalars kept, not negative; 60 by default.
+    /// - Returns: The text, on one line.
     public func controlCharactersAsQuestionMarks(limit: Int = 60) -> String {
         String(String.UnicodeScalarView(unicodeScalars.prefix(limit).map { $0.isControlCharacter ? "?" : $0 }))
     }

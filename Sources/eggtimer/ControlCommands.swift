@@ -148,7 +148,8 @@ enum ControlCommands {
     private static func send(_ command: Command, to label: String, folder: String) -> Result<String, ControlFailure> {
         do {
             let line = ControlRequest.command(command).line
-            let reply = try ControlClient.exchange(line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
+            let reply = try ControlClient.exchange(
+                line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
             return ControlAnswer.outcome(of: reply, command: command, label: label, time: .system)
         } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
@@ -221,7 +222,8 @@ enum ControlCommands {
         switch error {
         case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
             "\(label): stopped (SIGSTOP or Ctrl-Z), not answering (pid \(pid); `fg` or `kill -CONT \(pid)` continues it)"
-        case .noAnswer(_, let pid?): "\(label): no answer within \(ControlAnswer.answerLimit.components.seconds) s (pid \(pid))"
+        case .noAnswer(_, let pid?):
+            "\(label): no answer within \(ControlAnswer.answerLimit.components.seconds) s (pid \(pid))"
         case .noAnswer: "\(label): no answer within \(ControlAnswer.answerLimit.components.seconds) s"
         case .badAnswer: "\(label) answered something that is not eggtimer's"
         default: "\(label): \(error.description)"

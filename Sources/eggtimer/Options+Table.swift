@@ -401,7 +401,8 @@ extension Options {
         },
         Spec(
             names: ["--max-timers"], argument: "N", group: .general,
-            help: "run at most N timers at once, 1 to \(KitchenCore.maxTimersLimit) (default 12); one more start is refused",
+            help:
+                "run at most N timers at once, 1 to \(KitchenCore.maxTimersLimit) (default 12); one more start is refused",
             fits: [.subcommand("kitchen")], inConfigFile: true
         ) { options, name, value throws(UsageError) in
             guard value.allSatisfy({ $0.isASCII && $0.isNumber }), value.count <= 2, let n = Int(value),

@@ -3,8 +3,8 @@ import SystemKit
 import Testing
 import TimerText
 
-@testable import TimerEngine
 @testable import Kitchen
+@testable import TimerEngine
 
 /// The keypad's map as a table: key code, long or not, ringing or not → action.
 @Suite struct KeyMapTests {

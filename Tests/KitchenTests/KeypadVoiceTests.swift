@@ -5,8 +5,8 @@ import Speech
 import Testing
 import TimerModel
 
-@testable import TimerEngine
 @testable import Kitchen
+@testable import TimerEngine
 
 /// A preparer that records what it is asked to say and never answers.
 private final class RecordingPreparer: LinePreparer {

@@ -4,8 +4,8 @@ import TimerCore
 import TimerModel
 import TimerText
 
-@testable import TimerEngine
 @testable import Kitchen
+@testable import TimerEngine
 
 /// The kitchen's decisions (issue 26), without processes: the limit, a label in use, a start
 /// answered by its timer's first status, by its child's end or by the start limit, on instants

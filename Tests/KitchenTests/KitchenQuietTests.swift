@@ -4,8 +4,8 @@ import Speech
 import Testing
 import TimerModel
 
-@testable import TimerEngine
 @testable import Kitchen
+@testable import TimerEngine
 
 /// A preparer whose every line comes back at once as `samples`.
 private final class InstantPreparer: LinePreparer {

@@ -1,7 +1,7 @@
 package import EventLoop
 
-/// The event loop of every runner here: the EventLoop library's `PollLoop` over the engine's
-/// `Input`, whose rounds end with `.tick`.
+/// The event loop of every runner (the timer's, the kitchen's): the EventLoop library's
+/// `PollLoop` over this engine's `Input`, whose rounds end with `.tick`.
 package typealias EventLoop = PollLoop<Input>
 
 extension PollLoop where Event == Input {
