@@ -92,6 +92,16 @@ let package = Package(
                 "TextCoding",
             ],
             swiftSettings: shippedSettings),
+        // The house's MQTT presence as pure reducers over the timer engine: a timer's link to the
+        // broker (`BusLink`, its `BusEffect`s), the follower's (`FollowerCore`) and a survey's
+        // (`SurveyTally`) decisions, and the house's wall clock (`HouseClock`). No client and no
+        // runner: connecting and the runners stay in the executable.
+        .target(
+            name: "HouseLink",
+            dependencies: [
+                "TimerEngine", "HouseBus", "AlarmAudio", "ControlChannel", "TimerModel", "SystemKit", "TextCoding",
+            ],
+            swiftSettings: shippedSettings),
         // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
         // cbreak mode, the alternate screen, terminfo look-ups and the output routing. Sees the
         // timer engine's snapshot and system plumbing; no event loop (the session stays in the CLI).
@@ -122,7 +132,8 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
+                "TimerEngine", "HouseLink", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel",
+                "TimerText",
                 "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
@@ -181,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore",
+                "eggtimer", "TimerEngine", "HouseLink", "TimerEngineTestSupport", "EventLoop", "TerminalUI",
+                "TimerCore",
                 "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
                 "WebServer",
@@ -198,6 +210,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "WebServerTests", dependencies: ["WebServer", "SystemKit", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "HouseLinkTests",
+            dependencies: ["HouseLink", "TimerEngine", "HouseBus", "AlarmAudio", "ControlChannel", "TimerModel"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
