@@ -103,10 +103,12 @@ let package = Package(
             ],
             swiftSettings: shippedSettings),
         // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
-        // cbreak mode, the alternate screen, terminfo look-ups and the output routing. Sees the
-        // timer engine's snapshot and system plumbing; no event loop (the session stays in the CLI).
+        // cbreak mode, the alternate screen, terminfo look-ups, the output routing, and the
+        // terminal a session holds (`TerminalSession`). Sees the timer engine's snapshot, system
+        // plumbing, and of the event loop only its `SignalSet` (Ctrl-Z); the session stays in the CLI.
         .target(
-            name: "TerminalUI", dependencies: ["TimerEngine", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
+            name: "TerminalUI",
+            dependencies: ["TimerEngine", "EventLoop", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
         // The kitchen's web front: pairing, the request guard, the HTTP API's routes and JSON, and
         // the phone page (its files in page/, embedded at build time). Pure but for the alarm
