@@ -93,11 +93,23 @@ let package = Package(
                 "SystemKit", "TextCoding",
             ],
             swiftSettings: shippedSettings),
-        // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
-        // cbreak mode, the alternate screen, terminfo look-ups and the output routing. Sees the
-        // timer engine's snapshot and system plumbing; no event loop (the session stays in the CLI).
+        // The house's MQTT presence as pure reducers over the timer engine: a timer's link to the
+        // broker (`BusLink`, its `BusEffect`s), the follower's (`FollowerCore`) and a survey's
+        // (`SurveyTally`) decisions, and the house's wall clock (`HouseClock`). No client and no
+        // runner: connecting and the runners stay in the executable.
         .target(
-            name: "TerminalUI", dependencies: ["TimerEngine", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
+            name: "HouseLink",
+            dependencies: [
+                "TimerEngine", "HouseBus", "AlarmAudio", "ControlChannel", "TimerModel", "SystemKit", "TextCoding",
+            ],
+            swiftSettings: shippedSettings),
+        // The terminal UI: the pure `View` of a timer's snapshot, display widths, the key decoder,
+        // cbreak mode, the alternate screen, terminfo look-ups, the output routing, and the
+        // terminal a session holds (`TerminalSession`). Sees the timer engine's snapshot, system
+        // plumbing, and of the event loop only its `SignalSet` (Ctrl-Z); the session stays in the CLI.
+        .target(
+            name: "TerminalUI",
+            dependencies: ["TimerEngine", "EventLoop", "TimerCore", "TimerModel", "SystemKit", "TextCoding"],
             swiftSettings: shippedSettings),
         // The kitchen's web front: pairing, the request guard, the HTTP API's routes and JSON, and
         // the phone page (its files in page/, embedded at build time). Pure but for the alarm
@@ -127,7 +139,7 @@ let package = Package(
         .target(
             name: "Kitchen",
             dependencies: [
-                "TimerEngine", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "TimerEngine", "HouseLink", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             swiftSettings: shippedSettings),
@@ -135,7 +147,8 @@ let package = Package(
         .executableTarget(
             name: "eggtimer",
             dependencies: [
-                "Kitchen", "TimerEngine", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore", "TimerModel",
+                "Kitchen", "TimerEngine", "HouseLink", "EventLoop", "TerminalUI", "KitchenWeb", "TimerCore",
+                "TimerModel",
                 "TimerText",
                 "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
@@ -195,7 +208,8 @@ let package = Package(
         .testTarget(
             name: "eggtimerTests",
             dependencies: [
-                "eggtimer", "Kitchen", "TimerEngine", "TimerEngineTestSupport", "EventLoop", "TerminalUI", "TimerCore",
+                "eggtimer", "Kitchen", "TimerEngine", "HouseLink", "TimerEngineTestSupport", "EventLoop", "TerminalUI",
+                "TimerCore",
                 "TimerModel", "TimerText", "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TestSupport", "TextCoding",
                 "WebServer",
@@ -219,6 +233,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "WebServerTests", dependencies: ["WebServer", "SystemKit", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "HouseLinkTests",
+            dependencies: ["HouseLink", "TimerEngine", "HouseBus", "AlarmAudio", "ControlChannel", "TimerModel"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),

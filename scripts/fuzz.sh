@@ -3,9 +3,9 @@
 # time, niced) for RUNS inputs (default one million): durations, times of day (eggtimer at),
 # start requests (MQTT start payloads, the kitchen's socket),
 # config lines, control-socket lines, MQTT payloads (commands, states, JSON), MP3 decoding with
-# the sniffer, and timer records (whose parser composes types of several targets and so stays in
-# the executable target: its sources, without main.swift, are built into that fuzz target over
-# the libraries, TimerEngine included, each built as a module).
+# the sniffer, and timer records (the record's format, its resumption plan and a kept record's
+# line live in TimerEngine: that fuzz target links it and the libraries below it, each built as a
+# module, and none of the executable's sources).
 # Corpora and crash files go to .build/fuzz/. FUZZ_TARGETS="duration time" runs only those.
 set -eu
 runs="${RUNS:-1000000}"
@@ -96,18 +96,14 @@ library() { # name
 for t in $targets; do
     case $t in
     record)
-        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus KeyInput Speech WebServer TimerEngine; do
+        for l in TextCoding SystemKit TimerCore TimerModel TimerText AlarmAudio ControlChannel HouseBus TimerEngine; do
             library "$l"
         done
-        # The executable's embedded files (the page, the man page's source: `PackageResources`) are
-        # a Swift file SwiftPM generates from its `embedInCode` resources when it builds the target.
-        swift build --target eggtimer
-        resources="$(swift build --show-bin-path)/eggtimer.build/DerivedSources/embedded_resources.swift"
-        # shellcheck disable=SC2046,SC2086
+        # shellcheck disable=SC2086
         build record -I "$out/modules" $c_includes Tests/Fuzz/RecordFuzz.swift \
-            $(find Sources/eggtimer -name '*.swift' ! -name main.swift | sort) "$resources" \
-            "$out/libTimerEngine.a" "$out/libWebServer.a" "$out/libSpeech.a" "$out/libKeyInput.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" "$out/libTimerText.a" \
-            "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" "$out/libTextCoding.a" -lasound -lmpg123 -ldl
+            "$out/libTimerEngine.a" "$out/libHouseBus.a" "$out/libControlChannel.a" "$out/libAlarmAudio.a" \
+            "$out/libTimerText.a" "$out/libTimerModel.a" "$out/libTimerCore.a" "$out/libSystemKit.a" \
+            "$out/libTextCoding.a" -lasound -lmpg123 -ldl
         ;;
     duration) build duration Tests/Fuzz/DurationParserFuzz.swift Sources/TimerCore/*.swift ;;
     time | config | start)

@@ -1,4 +1,5 @@
 import HouseBus
+import HouseLink
 import TimerEngine
 
 // The kitchen's side of `--mqtt`: it feeds the broker's reports to its reducer (KitchenBus) and

@@ -1,4 +1,5 @@
 import HouseBus
+import HouseLink
 import SystemKit
 import TimerEngine
 import TimerText

@@ -1,10 +1,10 @@
 // libFuzzer entry for timer records, the files `recover` and `status` read (make fuzz; not part of
-// `swift test`). The record parser composes types of several targets (the sound's path from
-// AlarmAudio, the broker options and the schedule of the executable), so it stays in the
-// executable target: scripts/fuzz.sh builds the libraries as modules and the executable's sources
-// without main.swift into this one, with -sanitize=fuzzer,address.
+// `swift test`). The record's format, its resumption plan and a kept record's line live in
+// TimerEngine: scripts/fuzz.sh builds it and the libraries below it as modules and links this one
+// over them, with -sanitize=fuzzer,address.
 
 import TimerCore
+import TimerEngine
 import TimerText
 
 /// Parses the input as a record; what is accepted reads back to itself from its own text, and the

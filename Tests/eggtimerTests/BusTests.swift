@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import Glibc
 import HouseBus
+import HouseLink
 import SystemKit
 import TestSupport
 import Testing
@@ -302,6 +303,34 @@ private let t0 = ContinuousClock.now
         }
         // Without a name, a stale ringing timer is not "the only ringing one".
         #expect(throws: ControlFailure.self) { try HouseSurvey.target(among: listed, target: nil, verb: "ack") }
+    }
+
+    @Test func listingJudgesStalenessAtTheWallReadingItIsGiven() {
+        let published = Self.published
+        let timers = Self.timers
+        let later = WallReading(unixMilliseconds: published + 180_001, synchronised: true)
+        let fresh = WallReading(unixMilliseconds: published + 180_000, synchronised: true)
+        let unsynchronised = WallReading(unixMilliseconds: published + 86_400_000, synchronised: false)
+        #expect(HouseSurvey.listed(timers, offline: [], wall: later).map(\.state) == ["stale", "stale"])
+        #expect(HouseSurvey.listed(timers, offline: [], wall: fresh).map(\.state) == ["counting", "ringing"])
+        #expect(HouseSurvey.listed(timers, offline: [], wall: unsynchronised).map(\.state) == ["counting", "ringing"])
+        #expect(HouseSurvey.listed(timers, offline: ["kitchen/tea"], wall: later).map(\.state) == ["stale", "offline"])
+    }
+
+    @Test func houseStatusJSONRecomputesTheTimeLeftAsTheTableDoes() {
+        let counting = TimerStatePayload(
+            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
+            deadlineUnixMilliseconds: 70_000)
+        var paused = counting
+        paused.state = "paused"
+        paused.deadlineUnixMilliseconds = nil
+        // A killed timer (availability offline) left its first state; its deadline still tells.
+        var offline = counting
+        offline.state = "offline"
+        let fresh = HouseSurvey.refreshed([counting, paused, offline], nowUnixMilliseconds: 40_000)
+        #expect(fresh.map(\.remainingSeconds) == [30, 100, 30])
+        let table = HouseSurvey.table([counting], time: .system, nowUnixMilliseconds: 40_000)
+        #expect(table.contains("0:30"), "\(table)")
     }
 
     @Test func theStatePayloadPromisesTheRefreshPeriodExceptWhenFinal() throws {

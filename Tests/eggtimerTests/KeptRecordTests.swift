@@ -29,17 +29,6 @@ import TimerText
             ended: ended)
     }
 
-    @Test(
-        arguments: [
-            ("this", "SIGTERM", KeptRecord.Ending.signal("SIGTERM")), ("this", nil, .processGone),
-            ("other", "SIGTERM", .earlierBoot), ("other", nil, .earlierBoot),
-        ] as [(String, String?, KeptRecord.Ending)])
-    func howATimerEndedComesFromItsRecordAndTheBootID(boot: String, ended: String?, ending: KeptRecord.Ending) {
-        let record = Self.record(label: "tea", bootID: boot, ended: ended, dueIn: .seconds(60))
-        let kept = KeptRecord(record: record, name: "tea.timer", bootID: "this", now: .now)
-        #expect(kept.ending == ending)
-    }
-
     @Test func aKeptRecordShowsTimeLeftOrHowOverdueAndTheWaysOut() {
         let now = ContinuousClock.now
         let ahead = KeptRecord(

@@ -39,14 +39,6 @@ import TimerText
         #expect(options.volume == resumedVolume && options.ramp == resumedRamp)
     }
 
-    @Test(arguments: [
-        (Duration.seconds(42), "42 s"), (.seconds(180), "3 min"), (.seconds(199), "3 min"), (.seconds(7200), "2 h"),
-        (.seconds(7500), "2 h 5 min"),
-    ])
-    func latenessReadsAsPeopleSayIt(duration: Duration, text: String) {
-        #expect(ResumePlan.text(duration) == text)
-    }
-
     @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
         #expect(try Options.parse(["recover"]).command == .control(.recover(bootOnly: false)))
         #expect(try Options.parse(["recover", "--boot"]).command == .control(.recover(bootOnly: true)))

@@ -1,9 +1,11 @@
+package import TimerText
+
 /// A timer record that no running process owns: the timer was killed (SIGTERM, `kill -9`) or an
 /// earlier boot ended it, and `eggtimer recover` can still bring it back.
 ///
 /// `eggtimer status` lists these beside the running timers, with the two ways out: `eggtimer
-/// recover`, or `eggtimer cancel LABEL`, which forgets one. A value; its initializer is pure (the
-/// executable places the record on this boot's clock and lists the kept records).
+/// recover`, or `eggtimer cancel LABEL`, which forgets one. A value; its initializers are pure
+/// but for reading the clocks through ``ResumePlan`` (the executable lists the kept records).
 package struct KeptRecord: Equatable {
     /// How the timer's process ended, as far as its record tells.
     package enum Ending: Equatable {
@@ -49,8 +51,7 @@ package struct KeptRecord: Equatable {
     /// The deadline as milliseconds since the Unix epoch; nil while paused.
     package var deadlineUnixMilliseconds: Int64?
 
-    /// Describes `record` as a resumption plan places it on this boot's clock (the executable's
-    /// `ResumePlan`).
+    /// Describes `record` as a resumption plan (``ResumePlan``) places it on this boot's clock.
     /// - Parameters:
     ///   - record: The record as read.
     ///   - name: Its file name.
@@ -71,5 +72,24 @@ package struct KeptRecord: Equatable {
             remaining = record.remaining ?? record.total
         }
         deadlineUnixMilliseconds = record.deadlineUnixNanoseconds.map { $0 / 1_000_000 }
+    }
+
+    /// Describes `record`, placed on this boot's clock by ``ResumePlan``.
+    ///
+    /// Pure but for reading the clocks through ``ResumePlan``.
+    /// - Parameters:
+    ///   - record: The record as read.
+    ///   - name: Its file name.
+    ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
+    ///   - now: The boot clock now.
+    ///   - wall: The wall clock now, which judges a record from an earlier boot.
+    package init(
+        record: TimerRecord, name: String, bootID: String?, now: ContinuousClock.Instant,
+        wall: WallInstant = AlarmRecovery.wallNow()
+    ) {
+        let plan = ResumePlan(record: record, bootID: bootID)
+        self.init(
+            record: record, name: name, afterReboot: plan.afterReboot, deadline: plan.deadline,
+            overdue: plan.overdue(at: now, wall: wall), now: now)
     }
 }

@@ -2,6 +2,7 @@ import AlarmAudio
 import EventLoop
 import Glibc
 import HouseBus
+import HouseLink
 import SystemKit
 import TerminalUI
 import TimerEngine

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import HouseLink
 import SystemKit
 import TimerEngine
 import TimerModel
@@ -66,7 +67,7 @@ enum HouseCommands {
         let timers: [TimerStatePayload]
         do { timers = try survey.collect(until: ContinuousClock.now.advanced(by: deadline)) } catch { return error }
         var out = Output(descriptor: STDOUT_FILENO)
-        let now = HouseSurvey.nowUnixMilliseconds()
+        let now = HouseClock.system.nowUnixMilliseconds()
         if json {
             let fresh = HouseSurvey.refreshed(timers, nowUnixMilliseconds: now)
             out.write(String(decoding: JSONValue.array(fresh.map(\.jsonValue)).json(), as: UTF8.self) + "\n")

@@ -1,6 +1,7 @@
 import ControlChannel
 import Glibc
 import HouseBus
+import HouseLink
 import SystemKit
 import TerminalUI
 import TimerCore
@@ -272,14 +273,5 @@ struct HouseSurvey {
             timer.remainingSeconds = remaining(timer, nowUnixMilliseconds: nowUnixMilliseconds) / .seconds(1)
             return timer
         }
-    }
-
-    /// The wall clock now, in milliseconds since the Unix epoch.
-    ///
-    /// C: `clock_gettime(CLOCK_REALTIME)`.
-    static func nowUnixMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import HouseBus
+import HouseLink
 import SystemKit
 import TimerEngine
 

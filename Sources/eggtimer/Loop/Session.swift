@@ -2,6 +2,7 @@ import AlarmAudio
 import ControlChannel
 import EventLoop
 import Glibc
+import HouseLink
 import SystemKit
 import TerminalUI
 import TimerCore

@@ -4,30 +4,10 @@ import SystemKit
 import TimerEngine
 import TimerText
 
-// The executable's side of kept records: placed on this boot's clock by `ResumePlan`, listed by
-// `status` beside the running timers and forgotten by `cancel LABEL` (a live writer is judged by
-// `Recover`).
+// The executable's side of kept records: listed by `status` beside the running timers and
+// forgotten by `cancel LABEL` (a live writer is judged by `Recover`).
 
 extension KeptRecord {
-    /// Describes `record`, placed on this boot's clock by ``ResumePlan``.
-    ///
-    /// Pure but for reading the clocks through ``ResumePlan``.
-    /// - Parameters:
-    ///   - record: The record as read.
-    ///   - name: Its file name.
-    ///   - bootID: This boot's id (``BootClock/bootID()``); nil when unknown (taken as a reboot).
-    ///   - now: The boot clock now.
-    ///   - wall: The wall clock now, which judges a record from an earlier boot.
-    init(
-        record: TimerRecord, name: String, bootID: String?, now: ContinuousClock.Instant,
-        wall: WallInstant = AlarmRecovery.wallNow()
-    ) {
-        let plan = ResumePlan(record: record, bootID: bootID)
-        self.init(
-            record: record, name: name, afterReboot: plan.afterReboot, deadline: plan.deadline,
-            overdue: plan.overdue(at: now, wall: wall), now: now)
-    }
-
     /// The kept records in `store`.
     ///
     /// Every readable record whose timer is not among `running` (by label or pid) and, in this

@@ -26,8 +26,6 @@ enum Recover {
     /// How long a started timer has to write its record (proof it runs) before it is reported
     /// as not answering.
     static let startLimit = Duration.seconds(5)
-    /// Why a pomodoro is not recovered.
-    static let pomodoroNote = "a pomodoro is not resumed after a restart; start it again with 'eggtimer pomodoro'"
 
     /// Recovers every record, or with `bootOnly` those an earlier boot left.
     /// - Parameter bootOnly: `recover --boot` (the boot service): a record written in this boot
@@ -141,7 +139,7 @@ enum Recover {
         }
         if record.kind == .pomodoro {
             store.remove(name: name)
-            return .said("\(label): not recovered: \(pomodoroNote) (\(removed))")
+            return .said("\(label): not recovered: \(ResumePlan.pomodoroNote) (\(removed))")
         }
         var overdue = plan.overdue(at: .now, wall: AlarmRecovery.wallNow())
         let series = record.schedule.flatMap { scheduled -> AlarmRecovery? in

@@ -1,7 +1,7 @@
 import ControlChannel
-import HouseBus
-import TimerEngine
-import TimerModel
+package import HouseBus
+package import TimerEngine
+package import TimerModel
 
 // The link's pure helpers: its topics, the state payload of a snapshot, when a state is news or
 // due, whose the retained state is, and the fixed messages (online, leaving, the retained
@@ -10,7 +10,7 @@ import TimerModel
 extension BusLink {
     /// The topics of the timer `label` on this node: the label as it is (``TimerTopics`` escapes
     /// it injectively), `timer` for an empty one.
-    static func topics(_ options: BusOptions, label: String) -> TimerTopics {
+    package static func topics(_ options: BusOptions, label: String) -> TimerTopics {
         TimerTopics(prefix: options.prefix, node: options.nodeName, label: label.isEmpty ? "timer" : label)
     }
 
@@ -23,7 +23,7 @@ extension BusLink {
     ///   - instance: This process's id.
     ///   - clock: The wall clock that judges staleness (``HouseClock/isStale(_:)``).
     /// - Returns: Whether this timer must stay off the topics.
-    static func isHeldByAnother(
+    package static func isHeldByAnother(
         _ state: TimerStatePayload?, gone: Bool, instance: String, clock: HouseClock = .system
     ) -> Bool {
         guard let state, state.instance != instance, !gone, !isFinal(state.state) else { return false }
@@ -40,7 +40,7 @@ extension BusLink {
     ///     leaves `published`, `clock_synced` and `interval_s` out.
     /// - Returns: The payload; nil for the menu (no timer). `interval_s` is ``refreshPeriod``,
     ///   or null for a final state (not published again).
-    static func payload(
+    package static func payload(
         _ snapshot: TimerSnapshot, topics: TimerTopics, instance: String? = nil,
         published: (unixMilliseconds: Int64, synchronised: Bool)? = nil
     ) -> TimerStatePayload? {
@@ -49,7 +49,7 @@ extension BusLink {
 
     /// Whether `new` says something `old` did not: another state, length, deadline or `silent`
     /// reason (the time left alone changes all the time and is refreshed by ``refreshPeriod``).
-    static func differs(_ new: TimerStatePayload, from old: TimerStatePayload) -> Bool {
+    package static func differs(_ new: TimerStatePayload, from old: TimerStatePayload) -> Bool {
         guard new.state == old.state, new.durationSeconds == old.durationSeconds, new.label == old.label,
             new.silent == old.silent
         else {
@@ -69,7 +69,7 @@ extension BusLink {
     ///   - last: The last state published and when (boot clock), if any.
     ///   - now: The boot clock's reading.
     /// - Returns: Whether to publish.
-    static func isDue(
+    package static func isDue(
         _ payload: TimerStatePayload, after last: (payload: TimerStatePayload, at: ContinuousClock.Instant)?,
         at now: ContinuousClock.Instant
     ) -> Bool {
@@ -79,7 +79,7 @@ extension BusLink {
 
     /// The log line for a retained command ignored on `topic`: its payload (at most
     /// ``BusCommand/byteLimit`` bytes, control characters escaped) and how to clear it.
-    static func retainedCommandLine(_ topic: String, _ payload: [UInt8]) -> String {
+    package static func retainedCommandLine(_ topic: String, _ payload: [UInt8]) -> String {
         let text = String(decoding: payload.prefix(BusCommand.byteLimit), as: UTF8.self).escapingControlCharacters
         let shown = topic.escapingControlCharacters
         return "ignored a retained MQTT command on \(shown) ('\(text)'): commands are not kept; "
@@ -87,7 +87,7 @@ extension BusLink {
     }
 
     /// The retained `online` on the availability topic `availability` (a timer's or a follower's).
-    static func online(_ availability: String) -> BusMessage {
+    package static func online(_ availability: String) -> BusMessage {
         BusMessage(topic: availability, payload: Array("online".utf8), retain: true, qos: 1)
     }
 
@@ -97,7 +97,7 @@ extension BusLink {
     /// The Last Will stays a retained `offline`: a process that dies shows offline until it runs again.
     /// - Parameter availability: The availability topic.
     /// - Returns: The two messages, in order (QoS 1).
-    static func leaving(_ availability: String) -> [BusMessage] {
+    package static func leaving(_ availability: String) -> [BusMessage] {
         [
             BusMessage(topic: availability, payload: Array("offline".utf8), retain: false, qos: 1),
             BusMessage(topic: availability, payload: [], retain: true, qos: 1),
@@ -105,5 +105,5 @@ extension BusLink {
     }
 
     /// Whether a state name is a final one (done, cancelled, missed).
-    static func isFinal(_ state: String) -> Bool { TimerState(rawValue: state)?.isFinal ?? false }
+    package static func isFinal(_ state: String) -> Bool { TimerState(rawValue: state)?.isFinal ?? false }
 }

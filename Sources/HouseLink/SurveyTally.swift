@@ -1,15 +1,15 @@
-import HouseBus
-import TimerEngine
+package import HouseBus
+package import TimerEngine
 
-/// The decisions of a one-shot survey of the house (``HouseSurvey``): which retained states and
-/// availabilities it keeps, when every retained state has arrived (its probe came back), which
-/// commands the broker acknowledged, and when the survey fails; no I/O.
+/// The decisions of a one-shot survey of the house (the executable's `HouseSurvey`): which
+/// retained states and availabilities it keeps, when every retained state has arrived (its probe
+/// came back), which commands the broker acknowledged, and when the survey fails; no I/O.
 ///
 /// Broker events go in and ``Effect``s come out for the runner to carry out. A plain value;
 /// owned by one thread.
-struct SurveyTally {
+package struct SurveyTally {
     /// What the tally asks its runner to do.
-    enum Effect: Equatable {
+    package enum Effect: Equatable {
         /// Publish a message (the probe, once connected).
         case publish(BusMessage)
         /// End the survey: the broker failed; the line to say after `eggtimer: `.
@@ -17,39 +17,41 @@ struct SurveyTally {
     }
 
     /// The house's topic prefix.
-    let prefix: String
+    package let prefix: String
     /// The topic the survey publishes to itself once subscribed: when it comes back, every
     /// retained state has arrived before it.
-    let probe: String
+    package let probe: String
     /// The states collected, by `node/label` (the topic's node and label, whatever the payload spells).
-    private(set) var timers: [String: TimerStatePayload] = [:]
+    package private(set) var timers: [String: TimerStatePayload] = [:]
     /// The timers whose availability is `offline` (killed: their Last Will), by `node/label`.
-    private(set) var offline: Set<String> = []
+    package private(set) var offline: Set<String> = []
     /// Whether the probe came back.
-    private(set) var probed = false
+    package private(set) var probed = false
     /// The message ids published and not yet acknowledged by the broker.
-    private(set) var awaited: Set<Int32> = []
+    package private(set) var awaited: Set<Int32> = []
 
     /// A tally that has seen nothing.
     /// - Parameters:
     ///   - prefix: The house's topic prefix.
     ///   - probe: The survey's own probe topic.
-    init(prefix: String, probe: String) {
+    package init(prefix: String, probe: String) {
         self.prefix = prefix
         self.probe = probe
     }
 
     /// The message the survey publishes to itself once connected.
-    var probeMessage: BusMessage { BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1) }
+    package var probeMessage: BusMessage {
+        BusMessage(topic: probe, payload: Array("probe".utf8), retain: false, qos: 1)
+    }
 
     /// Notes a published message, until the broker acknowledges it.
     /// - Parameter id: The id ``BusClient/publish(_:)`` returned.
-    mutating func awaiting(_ id: Int32) { awaited.insert(id) }
+    package mutating func awaiting(_ id: Int32) { awaited.insert(id) }
 
     /// Takes in one report of the broker.
     /// - Parameter event: What the client reported.
     /// - Returns: What to do, in order.
-    mutating func handle(_ event: BusEvent) -> [Effect] {
+    package mutating func handle(_ event: BusEvent) -> [Effect] {
         switch event {
         case .connected:
             return [.publish(probeMessage)]

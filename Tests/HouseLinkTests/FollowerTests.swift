@@ -3,8 +3,8 @@ import Glibc
 import HouseBus
 import Testing
 
+@testable import HouseLink
 @testable import TimerEngine
-@testable import eggtimer
 
 private let t0 = ContinuousClock.now
 /// Any wall time will do: the reducer reads no clock (2027-01-15, an arbitrary date).

@@ -1,8 +1,8 @@
 import HouseBus
 import Testing
 
+@testable import HouseLink
 @testable import TimerEngine
-@testable import eggtimer
 
 private let probe = "eggtimer/probe/42-7"
 
@@ -75,17 +75,5 @@ private func state(_ word: String, node: String = "kitchen", label: String = "te
     @Test func aProtocolNoticeIsNotWorthALine() {
         var survey = tally()
         #expect(survey.handle(.notice("broker refused MQTT 5; speaking MQTT 3.1.1")) == [])
-    }
-
-    @Test func listingJudgesStalenessAtTheWallReadingItIsGiven() {
-        let published = HouseStalenessTests.published
-        let timers = HouseStalenessTests.timers
-        let later = WallReading(unixMilliseconds: published + 180_001, synchronised: true)
-        let fresh = WallReading(unixMilliseconds: published + 180_000, synchronised: true)
-        let unsynchronised = WallReading(unixMilliseconds: published + 86_400_000, synchronised: false)
-        #expect(HouseSurvey.listed(timers, offline: [], wall: later).map(\.state) == ["stale", "stale"])
-        #expect(HouseSurvey.listed(timers, offline: [], wall: fresh).map(\.state) == ["counting", "ringing"])
-        #expect(HouseSurvey.listed(timers, offline: [], wall: unsynchronised).map(\.state) == ["counting", "ringing"])
-        #expect(HouseSurvey.listed(timers, offline: ["kitchen/tea"], wall: later).map(\.state) == ["stale", "offline"])
     }
 }

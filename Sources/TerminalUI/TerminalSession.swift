@@ -1,7 +1,6 @@
-import EventLoop
+package import EventLoop
 import Glibc
 import SystemKit
-import TerminalUI
 
 /// The terminal while eggtimer runs: the keyboard in cbreak mode and the full-screen UI, both
 /// optional, taken and given back together, and only while this process group is the
@@ -13,31 +12,31 @@ import TerminalUI
 ///
 /// Every way out goes through ``leave()``, which restores the exact settings found, shows the
 /// cursor and leaves the alternate screen. Not thread-safe: owned by the event loop.
-struct TerminalSession {
+package struct TerminalSession {
     private var keyboard: RawMode?
     private var screen: Screen?
     /// What the terminal is used for now; changes when the foreground changes.
-    private(set) var routing: OutputRouting
+    package private(set) var routing: OutputRouting
     /// The UI's size in columns and rows (80 × 24 when unknown).
-    private(set) var size: (columns: Int, rows: Int) = (80, 24)
+    package private(set) var size: (columns: Int, rows: Int) = (80, 24)
 
     /// Prepares the session; nothing changes on the terminal until ``enter()``.
     /// - Parameter routing: Whether there is a keyboard and where the UI goes.
-    init(routing: OutputRouting) {
+    package init(routing: OutputRouting) {
         self.routing = routing
         keyboard = RawMode(descriptor: STDIN_FILENO)
     }
 
     /// Whether keys come from a terminal now.
-    var hasKeyboard: Bool { routing.keyboard && keyboard != nil }
+    package var hasKeyboard: Bool { routing.keyboard && keyboard != nil }
     /// Whether the full-screen UI is drawn now.
-    var hasScreen: Bool { screen != nil }
+    package var hasScreen: Bool { screen != nil }
     /// The errno of a failed write to the UI's descriptor, if one failed.
-    var failed: Int32? { screen?.output.failed }
+    package var failed: Int32? { screen?.output.failed }
 
     /// Takes the terminal as the routing says, if this process group is its foreground:
     /// cbreak mode (dropping keys typed before) and the alternate screen.
-    mutating func enter() {
+    package mutating func enter() {
         if routing.keyboard, keyboard?.enter() == true { keyboard?.discardTypedAhead() }
         takeScreen()
         size = measure()
@@ -54,7 +53,7 @@ struct TerminalSession {
     /// Gives the terminal back exactly as it was found.
     ///
     /// From the background it writes nothing and sets no modes (SIGTTOU): it just stops drawing.
-    mutating func leave() {
+    package mutating func leave() {
         if let ui = routing.ui, Self.isForeground(ui) { screen?.leave() }
         screen = nil
         keyboard?.restore()
@@ -70,7 +69,7 @@ struct TerminalSession {
     /// the routing of a process without a terminal (``follow(_:)``).
     ///
     /// C: `tcgetattr`, `open`, `dup2`.
-    mutating func detach() {
+    package mutating func detach() {
         if let ui = routing.ui, Self.isLiveTerminal(ui), Self.isForeground(ui) { screen?.leave() }
         screen = nil
         keyboard?.restore()
@@ -98,7 +97,7 @@ struct TerminalSession {
     /// Does nothing if the routing is unchanged.
     /// - Returns: whether it changed.
     @discardableResult
-    mutating func follow(_ routing: OutputRouting) -> Bool {
+    package mutating func follow(_ routing: OutputRouting) -> Bool {
         guard routing != self.routing else { return false }
         leave()
         self.routing = routing
@@ -110,7 +109,7 @@ struct TerminalSession {
     /// `bg`).
     ///
     /// The caller then decides the routing anew and calls ``retake(_:)``.
-    mutating func suspend(_ signals: SignalSet) {
+    package mutating func suspend(_ signals: SignalSet) {
         leave()
         signals.suspendProcess()
     }
@@ -119,7 +118,7 @@ struct TerminalSession {
     /// as it is now, and takes the terminal again and repaints if this job is in the foreground.
     /// - Returns: whether the routing changed.
     @discardableResult
-    mutating func retake(_ routing: OutputRouting) -> Bool {
+    package mutating func retake(_ routing: OutputRouting) -> Bool {
         if follow(routing) { return true }
         // The same routing: the shell may have reset the modes while this job was stopped.
         if routing.keyboard { keyboard?.enter() }
@@ -129,18 +128,18 @@ struct TerminalSession {
     }
 
     /// Measures the terminal again and repaints everything (SIGWINCH).
-    mutating func resize() {
+    package mutating func resize() {
         size = measure()
         screen?.invalidate()
     }
 
     /// Draws `lines` if they differ from what is on screen.
-    mutating func draw(_ lines: [String]) {
+    package mutating func draw(_ lines: [String]) {
         screen?.draw(lines)
     }
 
     /// Rings the bell: on the UI's terminal, else on standard error if that is a terminal.
-    mutating func bell() {
+    package mutating func bell() {
         if screen != nil {
             screen?.bell()
         } else if isatty(STDERR_FILENO) == 1 {

@@ -1,7 +1,7 @@
 import ControlChannel
-import HouseBus
-import TimerEngine
-import TimerModel
+package import HouseBus
+package import TimerEngine
+package import TimerModel
 
 /// A timer's presence on the MQTT broker as a pure reducer: its retained state, its availability
 /// with the Last Will, its Home Assistant discovery configs, and its command topic.
@@ -17,20 +17,20 @@ import TimerModel
 /// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:at:)``, the
 /// timer's state through ``update(_:at:force:)``, both with the boot clock's reading; what is to
 /// be published or said comes back as ``BusEffect``s, which the session carries out (publishing
-/// through the ``BusClient`` that ``open(options:label:at:houseClock:)`` made). Owned by the main
-/// thread.
-struct BusLink {
+/// through the ``BusClient`` that the executable's `BusLink.open(options:label:at:houseClock:)`
+/// made). Owned by the main thread.
+package struct BusLink {
     /// This timer's topics.
-    let topics: TimerTopics
+    package let topics: TimerTopics
     /// This process's id in its state payloads (``TimerStatePayload/instance``).
-    let instance: String
+    package let instance: String
     /// The topic the link publishes to itself while looking at the state topic: when the probe
     /// comes back, every retained message on its subscriptions has arrived.
-    let probe: String
+    package let probe: String
     /// The wall clock that judges whether another timer's state is stale.
-    let houseClock: HouseClock
+    package let houseClock: HouseClock
     /// Whether this timer holds its topics.
-    private(set) var claim = Claim.looking
+    package private(set) var claim = Claim.looking
     /// The last state the broker sent on the state topic (anyone's; nil: none, or cleared).
     private var seenState: TimerStatePayload?
     /// Whether the last state the broker sent on the state topic was not empty and not readable.
@@ -52,7 +52,7 @@ struct BusLink {
     private var ignoredRetainedCommand: [UInt8]?
 
     /// Whether this timer may use its topics.
-    enum Claim: Equatable {
+    package enum Claim: Equatable {
         /// Waiting for the probe: nothing published on the topics yet.
         case looking
         /// Its own: state, availability and discovery are published; commands are acted on.
@@ -63,35 +63,35 @@ struct BusLink {
 
     /// What one broker report means: the commands for the controller (all from ``Origin/mqtt``)
     /// and the effects for the session, in order.
-    struct Step: Equatable {
+    package struct Step: Equatable {
         /// This timer's commands, in the order they arrived.
-        var commands: [Command] = []
+        package var commands: [Command] = []
         /// What to publish and say.
-        var effects: [BusEffect] = []
+        package var effects: [BusEffect] = []
     }
 
     /// The longest a counting timer's retained state goes without being published again.
-    static let refreshPeriod = Duration.seconds(60)
+    package static let refreshPeriod = Duration.seconds(60)
     /// The message expiry of the retained state where the broker speaks MQTT 5.
     ///
     /// Three ``refreshPeriod``s (`interval_s`), after which readers judge it stale anyway; a broker
     /// then drops a state nobody refreshes (a killed timer, one acknowledged while the broker was
     /// down). Availability and discovery do not expire: they are not published again while the
     /// timer runs, and the Last Will's `offline` must stay.
-    static let stateExpiry = refreshPeriod * 3
+    package static let stateExpiry = refreshPeriod * 3
     /// How long the end of the run may wait for the last messages to reach the broker.
-    static let finishLimit = Duration.milliseconds(500)
+    package static let finishLimit = Duration.milliseconds(500)
     /// How old a state the client replayed on (re)connecting may be before a fresh one follows.
-    static let replayTolerance = Duration.seconds(1)
+    package static let replayTolerance = Duration.seconds(1)
     /// How far a deadline may move (the wall clock's mapping) before it counts as a change.
-    static let deadlineTolerance: Int64 = 100
+    package static let deadlineTolerance: Int64 = 100
 
     /// A link that has seen nothing yet (``Claim/looking``).
     /// - Parameters:
     ///   - topics: The timer's topics (``topics(_:label:)``).
     ///   - instance: This process's id (``TimerStatePayload/newInstanceID()``).
     ///   - houseClock: The wall clock that judges staleness (``HouseClock/system``).
-    init(topics: TimerTopics, instance: String, houseClock: HouseClock = .system) {
+    package init(topics: TimerTopics, instance: String, houseClock: HouseClock = .system) {
         self.topics = topics
         node = NodeRinging(topics: NodeTopics(of: topics))
         self.instance = instance
@@ -153,7 +153,7 @@ struct BusLink {
     /// The last state the broker sent there carries this ``instance``, or was a clear (or
     /// nothing came yet: this process's first state is on its way). Only then may it be cleared.
     /// A state it could not read is someone else's.
-    var ownsRetainedState: Bool {
+    package var ownsRetainedState: Bool {
         claim == .held && !seenUnreadable && (seenState == nil || seenState?.instance == instance)
     }
 
@@ -169,7 +169,7 @@ struct BusLink {
     ///   - now: The boot clock's reading.
     ///   - force: Publish a state even if it is not due (MQTT `status`).
     /// - Returns: What to publish, in order (nothing, a probe, or one state message).
-    mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false)
+    package mutating func update(_ payload: TimerStatePayload?, at now: ContinuousClock.Instant, force: Bool = false)
         -> [BusEffect]
     {
         // Waiting on another timer whose state has gone stale meanwhile: look again.
@@ -194,7 +194,7 @@ struct BusLink {
 
     /// When the retained state is due again (``refreshPeriod`` after the last, boot clock); nil
     /// for none (not held, nothing published, or a final state).
-    var nextRefresh: ContinuousClock.Instant? {
+    package var nextRefresh: ContinuousClock.Instant? {
         guard claim == .held, let published, !Self.isFinal(published.payload.state) else { return nil }
         return published.at.advanced(by: Self.refreshPeriod)
     }
@@ -205,7 +205,7 @@ struct BusLink {
     ///   - now: The boot clock's reading (unused today: the claim is decided by the probe and the
     ///     house clock; kept so every step of the reducer is placed in time).
     /// - Returns: The commands (from ``Origin/mqtt``) and effects, in order.
-    mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> Step {
+    package mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> Step {
         var step = Step()
         if case .message(let topic, let payload, let retained) = event {
             if node.see(topic: topic, payload: payload), claim == .held, let ringing = node.ringingUpdate() {
@@ -282,7 +282,7 @@ struct BusLink {
     /// ``BusClient/finish(publishing:limit:)`` with ``finishLimit``.
     /// - Parameter final: The timer's final state, if it ran one.
     /// - Returns: The messages, in order.
-    func finish(final: TimerStatePayload?) -> [BusMessage] {
+    package func finish(final: TimerStatePayload?) -> [BusMessage] {
         guard ownsRetainedState else { return [] }
         var messages: [BusMessage] = []
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }

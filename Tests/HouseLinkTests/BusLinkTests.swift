@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 import TimerModel
 
+@testable import HouseLink
 @testable import TimerEngine
-@testable import eggtimer
 
 /// Any instant will do: nothing here reads a clock or sleeps.
 private let t0 = ContinuousClock.now

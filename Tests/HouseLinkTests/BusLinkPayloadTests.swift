@@ -4,8 +4,8 @@ import Testing
 import TimerEngine
 import TimerModel
 
+@testable import HouseLink
 @testable import TimerEngine
-@testable import eggtimer
 
 /// Any instant will do: nothing here reads a clock or sleeps.
 private let t0 = ContinuousClock.now
@@ -83,22 +83,6 @@ private let t0 = ContinuousClock.now
         #expect(
             BusLink.isHeldByAnother(
                 left, gone: false, instance: "me", clock: clock(after: 180_001, synchronised: false)))
-    }
-
-    @Test func houseStatusJSONRecomputesTheTimeLeftAsTheTableDoes() {
-        let counting = TimerStatePayload(
-            state: "counting", label: "tea", node: "kitchen", durationSeconds: 240, remainingSeconds: 100,
-            deadlineUnixMilliseconds: 70_000)
-        var paused = counting
-        paused.state = "paused"
-        paused.deadlineUnixMilliseconds = nil
-        // A killed timer (availability offline) left its first state; its deadline still tells.
-        var offline = counting
-        offline.state = "offline"
-        let fresh = HouseSurvey.refreshed([counting, paused, offline], nowUnixMilliseconds: 40_000)
-        #expect(fresh.map(\.remainingSeconds) == [30, 100, 30])
-        let table = HouseSurvey.table([counting], time: .system, nowUnixMilliseconds: 40_000)
-        #expect(table.contains("0:30"), "\(table)")
     }
 
     @Test func theMenuPublishesNoState() {

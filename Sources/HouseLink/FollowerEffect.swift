@@ -1,10 +1,10 @@
-import HouseBus
-import TimerEngine
+package import HouseBus
+package import TimerEngine
 
-/// What ``FollowerCore`` asks its runner (``Follower``) to do: every I/O of `follow`.
+/// What ``FollowerCore`` asks its runner (the executable's `Follower`) to do: every I/O of `follow`.
 ///
 /// Carried out in order, on the main thread.
-enum FollowerEffect: Equatable {
+package enum FollowerEffect: Equatable {
     /// Subscribe to a topic filter (wildcards allowed) at QoS 1.
     case subscribe(String)
     /// Publish a message on the broker.

@@ -1,7 +1,7 @@
-import AlarmAudio
+package import AlarmAudio
 import Glibc
-import HouseBus
-import TimerEngine
+package import HouseBus
+package import TimerEngine
 
 /// The decisions of `eggtimer follow`: which of the house's timers ring, what is said, what is
 /// published, when the player rings and stops and when the bell rings; no I/O and no clock
@@ -9,13 +9,13 @@ import TimerEngine
 ///
 /// Events go in with the instant (boot clock) and a reading of the wall clock (staleness), and
 /// ``FollowerEffect``s come out, in order; ``nextWake(at:wall:)`` says when it must be looked at
-/// even if nothing arrives. ``Follower`` is its runner. A timer rings while its last state is
-/// ringing (or silent), its availability is not `offline` and its state is not stale (not
-/// refreshed within three of its promised intervals, judged only while the wall clock is
-/// synchronised). A plain value; owned by one thread.
-struct FollowerCore {
+/// even if nothing arrives. The executable's `Follower` is its runner. A timer rings while its
+/// last state is ringing (or silent), its availability is not `offline` and its state is not
+/// stale (not refreshed within three of its promised intervals, judged only while the wall clock
+/// is synchronised). A plain value; owned by one thread.
+package struct FollowerCore {
     /// What happens to the follower.
-    enum Event: Equatable {
+    package enum Event: Equatable {
         /// A report of the broker.
         case bus(BusEvent)
         /// A report of the alarm player.
@@ -30,9 +30,9 @@ struct FollowerCore {
     }
 
     /// The topic prefix of the house (`eggtimer`).
-    let prefix: String
+    package let prefix: String
     /// The follower's own availability topic (`<prefix>/<node>/follow/availability`).
-    let availabilityTopic: String
+    package let availabilityTopic: String
     /// The timers whose last state is ringing (or silent), by `node/label`, with that state.
     private var ringingStates: [String: (topics: TimerTopics, state: TimerStatePayload)] = [:]
     /// The timers whose availability is `offline` (their process died), by `node/label`: the
@@ -41,9 +41,9 @@ struct FollowerCore {
     /// The keys ringing after the last event (to say which became stale since).
     private var rangLastRound: Set<String> = []
     /// Whether the player was asked to ring (and has not been asked to stop).
-    private(set) var playing = false
+    package private(set) var playing = false
     /// Whether the device failed and no frame played since (the terminal bell rings meanwhile).
-    private(set) var deviceDown: Bool
+    package private(set) var deviceDown: Bool
     /// When the fallback bell rang last (boot clock).
     private var lastBell: ContinuousClock.Instant?
     /// Whether the broker is unreachable and this was said.
@@ -54,7 +54,7 @@ struct FollowerCore {
     ///   - prefix: The house's topic prefix.
     ///   - availabilityTopic: The follower's own availability topic.
     ///   - deviceDown: Whether the device failed its trial at start (the bell rings meanwhile).
-    init(prefix: String, availabilityTopic: String, deviceDown: Bool) {
+    package init(prefix: String, availabilityTopic: String, deviceDown: Bool) {
         self.prefix = prefix
         self.availabilityTopic = availabilityTopic
         self.deviceDown = deviceDown
@@ -63,14 +63,14 @@ struct FollowerCore {
     /// Whether a state is one that rings: `ringing`, or `silent` (ringing on no device).
     /// - Parameter state: A timer's state.
     /// - Returns: Whether the follower rings for it (unless it is offline or stale).
-    static func rings(_ state: TimerStatePayload) -> Bool {
+    package static func rings(_ state: TimerStatePayload) -> Bool {
         state.timerState?.isRinging == true
     }
 
     /// The timers ringing at `wall`: a ringing state, not offline and not stale, by `node/label`.
     /// - Parameter wall: The wall clock's reading.
     /// - Returns: Their topics.
-    func ringing(at wall: WallReading) -> [String: TimerTopics] {
+    package func ringing(at wall: WallReading) -> [String: TimerTopics] {
         ringingStates.filter { !offline.contains($0.key) && !wall.isStale($0.value.state) }.mapValues(\.topics)
     }
 
@@ -78,7 +78,7 @@ struct FollowerCore {
     /// dead timer arrives before its stale state), `online`, and the first line.
     /// - Parameter node: The follower's node name, for its line.
     /// - Returns: The effects to carry out before the first event.
-    func start(node: String) -> [FollowerEffect] {
+    package func start(node: String) -> [FollowerEffect] {
         [
             .subscribe("\(prefix)/+/+/availability"), .subscribe("\(prefix)/+/+/state"),
             .subscribe(availabilityTopic), .publish(BusLink.online(availabilityTopic)),
@@ -93,7 +93,7 @@ struct FollowerCore {
     ///   - now: The boot clock now.
     ///   - wall: The wall clock's reading at `now`.
     /// - Returns: A boot-clock instant, at most a day after `now`; nil for none.
-    func nextWake(at now: ContinuousClock.Instant, wall: WallReading) -> ContinuousClock.Instant? {
+    package func nextWake(at now: ContinuousClock.Instant, wall: WallReading) -> ContinuousClock.Instant? {
         let bell = deviceDown && playing ? (lastBell ?? now).advanced(by: .seconds(1)) : nil
         return [bell, nextStale(at: now, wall: wall)].compactMap { $0 }.min()
     }
@@ -114,7 +114,8 @@ struct FollowerCore {
     ///   - now: The boot clock now.
     ///   - wall: The wall clock's reading at `now`.
     /// - Returns: What to do, in order; ``FollowerEffect/exit(_:)`` last when it ends.
-    mutating func handle(_ event: Event, at now: ContinuousClock.Instant, wall: WallReading) -> [FollowerEffect] {
+    package mutating func handle(_ event: Event, at now: ContinuousClock.Instant, wall: WallReading) -> [FollowerEffect]
+    {
         var effects: [FollowerEffect] = []
         switch event {
         case .signal(let number) where [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(number):
