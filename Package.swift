@@ -139,7 +139,8 @@ let package = Package(
         .target(
             name: "Kitchen",
             dependencies: [
-                "TimerEngine", "HouseLink", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText", "AlarmAudio",
+                "TimerEngine", "HouseLink", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
+                "AlarmAudio",
                 "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             swiftSettings: shippedSettings),

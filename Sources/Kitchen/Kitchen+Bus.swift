@@ -7,19 +7,18 @@ import TimerEngine
 // front uses, whose answer is the kitchen's log line.
 
 extension Kitchen {
-    /// Connects the kitchen to the broker (``KitchenBus/open(options:presets:link:at:)``) and keeps the
+    /// Connects the kitchen to the broker (``KitchenBus/open(options:presets:at:)``) and keeps the
     /// reducer and the client in ``bus``.
     /// - Parameters:
     ///   - options: The MQTT options.
     ///   - presets: The presets' display names: an egg button each.
-    ///   - link: The MQTT link's parts the executable lends.
     ///   - now: The boot clock's reading.
     /// - Returns: The client, for the event loop.
-    /// - Throws: `ExitStatus` as ``KitchenBus/open(options:presets:link:at:)`` does.
-    func openBus(_ options: BusOptions, presets: [String], link: BrokerLink, at now: ContinuousClock.Instant)
+    /// - Throws: `ExitStatus` as ``KitchenBus/open(options:presets:at:)`` does.
+    func openBus(_ options: BusOptions, presets: [String], at now: ContinuousClock.Instant)
         throws(ExitStatus) -> BusClient
     {
-        let opened = try KitchenBus.open(options: options, presets: presets, link: link, at: now)
+        let opened = try KitchenBus.open(options: options, presets: presets, at: now)
         bus = (opened.bus, opened.client)
         return opened.client
     }
@@ -35,10 +34,10 @@ extension Kitchen {
     }
 
     /// The end on the broker: the kitchen's availability `offline` (retained, its entities kept),
-    /// waiting at most ``BrokerLink/finishLimit`` for it to leave, then disconnecting.
+    /// waiting at most `BusLink.finishLimit` for it to leave, then disconnecting.
     func finishBus() {
-        guard let bus, let broker else { return }
-        bus.client.finish(publishing: bus.reducer.finish(), limit: broker.finishLimit)
+        guard let bus else { return }
+        bus.client.finish(publishing: bus.reducer.finish(), limit: BusLink.finishLimit)
         self.bus = nil
     }
 }

@@ -61,19 +61,13 @@ package final class Kitchen {
     ///
     /// `--sound`, else the shipped one, else the built-in tone; nil when it cannot be read.
     let loadSound: (SoundFilePath?) -> AlarmSound?
-    /// The MQTT link's parts the broker side uses; nil: no broker can be reached (tests).
-    let broker: BrokerLink?
 
     /// Prepares the kitchen.
     /// - Parameters:
     ///   - settings: What it is told (the command line over the config file).
     ///   - loadSound: Reads the alarm sound (see ``loadSound``).
-    ///   - broker: The MQTT link's parts; nil only when ``KitchenSettings/bus`` names no broker.
-    package init(
-        settings: KitchenSettings, loadSound: @escaping (SoundFilePath?) -> AlarmSound?, broker: BrokerLink?
-    ) {
-        self.settings = settings
-        (self.loadSound, self.broker) = (loadSound, broker)
+    package init(settings: KitchenSettings, loadSound: @escaping (SoundFilePath?) -> AlarmSound?) {
+        (self.settings, self.loadSound) = (settings, loadSound)
         core = KitchenCore(maxTimers: settings.maxTimers, presets: settings.presets)
         loop = EventLoop(clock: clock)
         runtime = RuntimeFolder.current()
@@ -124,10 +118,9 @@ package final class Kitchen {
             loop.add(voice)
         }
         if settings.bus.url != nil {
-            guard let broker else { preconditionFailure("a broker to reach, and no MQTT link lent") }
             do throws(ExitStatus) {
                 loop.add(
-                    try openBus(settings.bus, presets: settings.presets.map(\.name), link: broker, at: clock.now()))
+                    try openBus(settings.bus, presets: settings.presets.map(\.name), at: clock.now()))
             } catch { return error }
         }
         if settings.web.address != nil {

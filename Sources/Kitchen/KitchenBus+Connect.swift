@@ -14,17 +14,17 @@ extension KitchenBus {
     /// - Parameters:
     ///   - options: The MQTT options.
     ///   - presets: The presets' display names (``init(topics:presets:)``).
-    ///   - link: The MQTT link's parts the executable lends: its client maker.
     ///   - now: The boot clock's reading.
     /// - Returns: The reducer and the client, which the caller adds to the event loop (a
     ///   `LoopSource`: its reports come as `Input.bus`) and carries the reducer's effects out
     ///   through (``perform(_:on:)``). Main thread.
-    /// - Throws: `ExitStatus`, as ``BrokerLink/connect`` does, one line on standard error saying why.
+    /// - Throws: `ExitStatus`, as `BusLink.connect` does, one line on standard error saying why.
     static func open(
-        options: BusOptions, presets: [String], link: BrokerLink, at now: ContinuousClock.Instant
+        options: BusOptions, presets: [String], at now: ContinuousClock.Instant
     ) throws(ExitStatus) -> (bus: KitchenBus, client: BusClient) {
         let bus = KitchenBus(topics: NodeTopics(prefix: options.prefix, node: options.nodeName), presets: presets)
-        let client = try link.connect(options, "\(bus.topics.node.prefix(16))-\(NodeTopics.kitchenLabel)", bus.will)
+        let client = try BusLink.connect(
+            options, clientName: "\(bus.topics.node.prefix(16))-\(NodeTopics.kitchenLabel)", will: bus.will)
         _ = bus.perform(bus.start(), on: client)
         client.start(at: now)
         return (bus, client)

@@ -54,7 +54,7 @@ package struct KitchenBus {
 
     /// The kitchen's retained `online` on its availability, as a timer's link says its own.
     var online: BusMessage {
-        BusMessage(topic: topics.kitchenAvailability, payload: Array("online".utf8), retain: true, qos: 1)
+        BusLink.online(topics.kitchenAvailability)
     }
 
     /// The Last Will: a retained `offline` on the kitchen's availability.
@@ -141,7 +141,7 @@ package struct KitchenBus {
     /// The last message of a kitchen ending cleanly: its availability `offline`, retained, so its
     /// entities (kept: the service comes back) show unavailable until it runs again.
     ///
-    /// The kitchen hands it to `BusClient.finish(publishing:limit:)` with ``BrokerLink/finishLimit``.
+    /// The kitchen hands it to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
     /// - Returns: The message.
     func finish() -> [BusMessage] { [will] }
 }

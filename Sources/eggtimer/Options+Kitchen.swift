@@ -51,12 +51,7 @@ extension Kitchen {
         if settings.announce, let voice = settings.voice {
             do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
         }
-        let link = BrokerLink(
-            connect: { options, clientName, will throws(ExitStatus) in
-                try BusLink.connect(options, clientName: clientName, will: will)
-            },
-            finishLimit: BusLink.finishLimit)
-        return Kitchen(settings: settings, loadSound: Self.loadSound, broker: link).run()
+        return Kitchen(settings: settings, loadSound: Self.loadSound).run()
     }
 
     /// The alarm as a timer loads it (``Startup/loadSound(_:warnings:)``); nil when it cannot be read.

@@ -33,7 +33,7 @@ private final class RecordingPreparer: LinePreparer {
         var settings = KitchenSettings()
         settings.device = "null"
         settings.voice = voice
-        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil }, broker: nil)
+        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil })
         let preparer = RecordingPreparer()
         kitchen.voice = KitchenVoice(voice: voice, preparer: preparer)
         kitchen.alarmSound = AlarmSound.builtInTone()

@@ -83,7 +83,7 @@ private final class InstantPreparer: LinePreparer {
     @Test func theKitchenHoldsAnAnswerNearADeadlineOnItsInjectedWallClock() throws {
         var settings = KitchenSettings()
         settings.device = "null"
-        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil }, broker: nil)
+        let kitchen = Kitchen(settings: settings, loadSound: { _ in nil })
         let sound = AlarmSound.builtInTone()
         kitchen.alarmSound = sound
         // A line of a quarter second: the margin is 2 s plus that.

@@ -1,8 +1,7 @@
 import Glibc
-import HouseBus
-import HouseLink
+package import HouseBus
 import SystemKit
-import TimerEngine
+package import TimerEngine
 
 // The link's broker connection: the client with its Last Will and subscriptions, made once at
 // start. The only part of the link that touches the outside; the reducer never sees the client.
@@ -20,7 +19,7 @@ extension BusLink {
     /// - Throws: `ExitStatus.unavailable` when libmosquitto cannot be loaded, `.usage` for an
     ///   unreadable password file or a bad URL, `.noInput` for an unreadable CA file; one line on
     ///   standard error says which.
-    static func open(
+    package static func open(
         options: BusOptions, label: String, at now: ContinuousClock.Instant, houseClock: HouseClock = .system
     ) throws(ExitStatus) -> (link: BusLink, client: BusClient) {
         let link = BusLink(
@@ -51,7 +50,9 @@ extension BusLink {
     ///   - will: The Last Will, if any.
     /// - Returns: The client, not connecting yet.
     /// - Throws: `ExitStatus`, as ``open(options:label:at:houseClock:)`` says.
-    static func connect(_ options: BusOptions, clientName: String, will: BusMessage?) throws(ExitStatus) -> BusClient {
+    package static func connect(_ options: BusOptions, clientName: String, will: BusMessage?) throws(ExitStatus)
+        -> BusClient
+    {
         let address: BrokerAddress
         do {
             address = try BrokerAddress.parse(options.url ?? "")
