@@ -53,14 +53,9 @@ package struct PairingStore {
         guard fstat(fd, &info) == 0 else { throw .system(call: "fstat", path: path, code: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .corrupt(line: 0, reason: "\(path) is not a regular file") }
         guard info.st_uid == getuid() else { throw .foreign(uid: info.st_uid) }
-        var content: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while content.count < Self.byteLimit {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .system(call: "read", path: path, code: errno) }
-            if count == 0 { break }
-            content += chunk[0..<count]
+        let content: [UInt8]
+        do { content = try RegularFile.read(fd, limit: Self.byteLimit) } catch {
+            throw .system(call: "read", path: path, code: error.code)
         }
         return Self.parse(content.prefix(Self.byteLimit), path: path)
     }

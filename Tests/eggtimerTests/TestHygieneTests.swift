@@ -137,8 +137,6 @@ private let module = "CSystem"
     /// (issue 38) a reader in a folder another move owns, to switch to ``fileReaderHome`` there.
     static let fileReaderExceptions: [String: String] = [
         "/Sources/AlarmAudio/SoundFile.swift": "streams a sound file of any length in chunks to the decoder",
-        "/Sources/eggtimer/Records/Recover.swift": "issue 38: to switch to RegularFile.contents",
-        "/Sources/Kitchen/PairingStore.swift": "issue 38: to switch to RegularFile.read",
     ]
 
     @Test func smallFileReadsHaveOneHome() throws {

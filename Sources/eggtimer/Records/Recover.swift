@@ -257,12 +257,8 @@ enum Recover {
 
     /// `/proc/PID/comm`, without its newline.
     private static func processName(_ pid: pid_t) -> String? {
-        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = read(fd, &buffer, buffer.count)
-        return count > 0 ? String(decoding: buffer[0..<count].prefix { $0 != 10 }, as: UTF8.self) : nil
+        guard let bytes = RegularFile.contents("/proc/\(pid)/comm", limit: 32), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self)
     }
 
     /// Asks `question` on standard output and reads the answer from standard input.
