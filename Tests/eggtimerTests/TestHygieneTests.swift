@@ -136,7 +136,7 @@ private let module = "CSystem"
     /// Files that still read for themselves, each with its reason: a stream, not a small file, or
     /// (issue 38) a reader in a folder another move owns, to switch to ``fileReaderHome`` there.
     static let fileReaderExceptions: [String: String] = [
-        "/Sources/AlarmAudio/SoundFile.swift": "streams a sound file of any length in chunks to the decoder",
+        "/Sources/AlarmAudio/SoundFile.swift": "streams a sound file of any length in chunks to the decoder"
     ]
 
     @Test func smallFileReadsHaveOneHome() throws {
