@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import Kitchen
-@testable import eggtimer
 
 /// Issue 26 end to end: `eggtimer kitchen --mqtt` over a real Mosquitto broker, with
 /// mosquitto_pub and mosquitto_sub as Home Assistant.
