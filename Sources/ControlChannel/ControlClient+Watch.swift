@@ -31,7 +31,7 @@ extension ControlClient {
         case .line(let line) where line.hasPrefix("ok\t"):
             watch.pending = line
             return watch
-        case .line(let line) where line == "error\tnot a request of \(ControlRequest.protocolName)":
+        case .line(let line) where ControlRequest.isOlderTimerRefusal(line):
             throw .olderTimer(path: path)
         case .line(let line) where line.hasPrefix("error\t"):
             throw .refused(path: path, reason: String(line.dropFirst("error\t".count)))

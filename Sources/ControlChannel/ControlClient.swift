@@ -78,6 +78,26 @@ public enum ControlClient {
         return String(decoding: reply.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
+    /// Sends `request` and returns the reply; a timer older than the request's version (its
+    /// origin, protocol version 4) is asked again without it (``ControlRequest/withoutOrigin``).
+    ///
+    /// Blocks as ``exchange(_:label:folder:timeout:)`` does, each of the at most two exchanges
+    /// with its own `timeout`.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - label: The timer's label (its socket's name).
+    ///   - folder: The runtime folder.
+    ///   - timeout: How long to wait for each exchange.
+    /// - Returns: The reply, without its newline.
+    /// - Throws: As ``exchange(_:label:folder:timeout:)``.
+    public static func exchange(
+        _ request: ControlRequest, label: String, folder: String, timeout: Duration = .seconds(2)
+    ) throws(ControlError) -> String {
+        let reply = try exchange(request.line, label: label, folder: folder, timeout: timeout)
+        guard ControlRequest.isOlderTimerRefusal(reply), request.withoutOrigin != request else { return reply }
+        return try exchange(request.withoutOrigin.line, label: label, folder: folder, timeout: timeout)
+    }
+
     /// Connects to the timer's socket at `path` in `folder` once `folder` passes the timer's own
     /// rules and only if its listener runs as this user.
     /// - Returns: The connected descriptor (close-on-exec, non-blocking; the caller closes it).

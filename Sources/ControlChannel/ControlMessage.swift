@@ -25,10 +25,17 @@ public import TimerModel
 ///   parses again; a timer answers it with an error line. And for the kitchen's web pairing
 ///   (``pair``, ``unpair``): a new pairing code, and forgetting every paired device; each
 ///   answered at once with one line.
+/// - `eggtimer/4` names the front a command came through: every verb of versions 1 and 2, then
+///   TAB `by=ORIGIN` last (one of ``Origin/named``: `shell`, `http`, `keypad`, `voice`, `mqtt`),
+///   which the timer's log says as its `by` field. A timer of an older version answers such a
+///   line with `error<TAB>not a request of eggtimer/1` (``isOlderTimerRefusal(_:)``); the client
+///   then sends the same command without its origin (``withoutOrigin``), which that timer logs
+///   as `by: control`.
 public enum ControlRequest: Equatable, Sendable {
     /// A ``Command`` for the timer: `status`, `ack`, `cancel`, `snooze [SECONDS]` (version 1),
-    /// `pause`, `resume`, `add SECONDS` (version 2).
-    case command(Command)
+    /// `pause`, `resume`, `add SECONDS` (version 2); with the front it came through (version 4),
+    /// or nil (the lowest version that has the verb).
+    case command(Command, by: Origin? = nil)
     /// Receive every new status until the timer ends (protocol version 2).
     case watch
     /// Start a timer (protocol version 3, the kitchen's socket): the request's text, one line of
@@ -49,6 +56,11 @@ public enum ControlRequest: Equatable, Sendable {
     public static let watchLine = secondVersion + "\twatch"
     /// The first word of version 3's requests.
     public static let thirdVersion = "eggtimer/3"
+    /// The first word of version 4's requests (a command with its origin).
+    public static let fourthVersion = "eggtimer/4"
+    /// The line every timer answers a request with that it cannot parse: an older timer's answer
+    /// to a newer version's request.
+    public static let olderTimerRefusal = "error\tnot a request of \(protocolName)"
     /// The longest text a `start` request carries, in bytes (the start parser's own limit).
     public static let startTextLimit = 160
 
@@ -66,14 +78,28 @@ public enum ControlRequest: Equatable, Sendable {
     /// The request as one line: the verb, then its whole seconds (rounded toward zero) if any.
     public var line: String {
         switch self {
-        case .command(let command):
+        case .command(let command, nil):
             Self.version(of: command) + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
+        case .command(let command, let origin?):
+            Self.fourthVersion + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "") + "\tby="
+                + origin.rawValue
         case .watch: Self.watchLine
         case .start(let text): Self.thirdVersion + "\tstart\t" + text
         case .pair: Self.thirdVersion + "\tpair"
         case .unpair: Self.thirdVersion + "\tunpair"
         }
     }
+
+    /// The same request without the front it came through: for a timer older than version 4.
+    public var withoutOrigin: ControlRequest {
+        guard case .command(let command, _?) = self else { return self }
+        return .command(command)
+    }
+
+    /// Whether `reply` is a timer's answer to a request of a version newer than its own.
+    /// - Parameter reply: The reply line, without its newline.
+    /// - Returns: Whether it is ``olderTimerRefusal``.
+    public static func isOlderTimerRefusal(_ reply: String) -> Bool { reply == olderTimerRefusal }
 
     /// Parses a request line; nil for anything that is not a well-formed request of this version.
     ///
@@ -89,8 +115,16 @@ public enum ControlRequest: Equatable, Sendable {
             self = line.hasSuffix("\tpair") ? .pair : .unpair
             return
         }
-        let words = line.split(separator: "\t", omittingEmptySubsequences: false)
-        if words.count == 3, words[0] == Self.thirdVersion, words[1] == "start" {
+        var words = line.split(separator: "\t", omittingEmptySubsequences: false)
+        var origin: Origin?
+        if words.first == Substring(Self.fourthVersion) {
+            guard words.count >= 3, let last = words.last, last.hasPrefix("by="),
+                let named = Origin(rawValue: String(last.dropFirst(3))), Origin.named.contains(named)
+            else { return nil }
+            origin = named
+            words.removeLast()
+        }
+        if origin == nil, words.count == 3, words[0] == Self.thirdVersion, words[1] == "start" {
             let text = words[2]
             guard !text.isEmpty, text.utf8.count <= Self.startTextLimit,
                 !text.unicodeScalars.contains(where: { $0.isControlCharacter })
@@ -98,7 +132,8 @@ public enum ControlRequest: Equatable, Sendable {
             self = .start(String(text))
             return
         }
-        guard words.count >= 2, words[0] == Self.protocolName || words[0] == Self.secondVersion else { return nil }
+        guard words.count >= 2, origin != nil || words[0] == Self.protocolName || words[0] == Self.secondVersion
+        else { return nil }
         let limits = (snooze: Command.snoozeLimit.components.seconds, add: Command.addLimit.components.seconds)
         switch (words[1], words.count) {
         case ("status", 2): self = .command(.status)
@@ -118,7 +153,12 @@ public enum ControlRequest: Equatable, Sendable {
             self = .command(.add(.seconds(seconds)))
         default: return nil
         }
-        // Each verb under the lowest version that has it, and only there.
-        guard case .command(let command) = self, words[0] == Self.version(of: command) else { return nil }
+        // Each verb under the lowest version that has it, and only there; or under version 4, with its origin.
+        guard case .command(let command, _) = self else { return nil }
+        if let origin {
+            self = .command(command, by: origin)
+        } else if words[0] != Self.version(of: command) {
+            return nil
+        }
     }
 }

@@ -7,8 +7,8 @@ package import TimerModel
 /// request line from each, and answers it; a connection whose request is `watch` becomes one of
 /// the ``ControlWatchers``, sent every new status.
 ///
-/// A whole command line becomes a ``Request`` (the timer's `.command(_:from: .control,
-/// connection:)`), answered by ``reply(_:_:)`` once the controller decided. A connection that
+/// A whole command line becomes a ``Request`` (the timer's `.command(_:from:connection:)`, from
+/// the front the peer named, else `.control`), answered by ``reply(_:_:)`` once the controller decided. A connection that
 /// sends nothing useful within ``idleLimit`` is closed, and at most ``connectionLimit`` are open
 /// at once (the idlest goes first), so no peer can hold the timer's resources. Watchers are kept
 /// apart and do not count against ``connectionLimit``, so they cannot lock out an `ack` either.
@@ -19,6 +19,8 @@ package final class ControlInbox: LoopSource {
     package struct Request: Equatable {
         /// What the peer asks.
         package let command: Command
+        /// The front the peer named (control protocol version 4), or nil (an older client).
+        package let origin: Origin?
         /// The connection waiting for the answer (``reply(_:_:)``).
         package let connection: Int
     }
@@ -71,7 +73,7 @@ package final class ControlInbox: LoopSource {
             ready, at: now, handOver: { watchers.add($0, $1) },
             request: { id, line in
                 guard let request = ControlRequest(line: line) else {
-                    return .reply("error\tnot a request of \(ControlRequest.protocolName)")
+                    return .reply(ControlRequest.olderTimerRefusal)
                 }
                 switch request {
                 case .start, .pair, .unpair:
@@ -83,8 +85,8 @@ package final class ControlInbox: LoopSource {
                             : "error\ta timer starts no timers: start is the kitchen's request")
                 case .watch:
                     return .handOver
-                case .command(let command):
-                    events.append(Request(command: command, connection: id))
+                case .command(let command, let origin):
+                    events.append(Request(command: command, origin: origin, connection: id))
                     return .answering
                 }
             })

@@ -27,10 +27,23 @@ public enum Origin: String, Equatable, Sendable, CaseIterable {
     case key
     /// A signal (SIGUSR1 acknowledges).
     case signal
-    /// A request on the control socket (`eggtimer ack` from another shell).
+    /// A request on the control socket that names no front: a client older than the control
+    /// protocol's version 4 (``shell`` and the kitchen's fronts name themselves).
     case control
-    /// A message on the timer's MQTT command topic.
+    /// A message on the timer's MQTT command topic, or the kitchen's MQTT side.
     case mqtt
+    /// A shell's command (`eggtimer ack` from another shell), on the control socket.
+    case shell
+    /// The kitchen's HTTP API (the phone page), through the timer's control socket.
+    case http
+    /// The kitchen's keypad, through the timer's control socket.
+    case keypad
+    /// The kitchen's voice (a spoken answer), through the timer's control socket.
+    case voice
+
+    /// The origins a control-socket peer may name (protocol version 4's `by=`): the fronts
+    /// that reach a timer through its socket, and MQTT through the kitchen.
+    public static let named: [Origin] = [.shell, .http, .keypad, .voice, .mqtt]
 }
 
 extension Command {

@@ -147,9 +147,9 @@ enum ControlCommands {
     /// - Returns: The line to print, or why it failed.
     private static func send(_ command: Command, to label: String, folder: String) -> Result<String, ControlFailure> {
         do {
-            let line = ControlRequest.command(command).line
             let reply = try ControlClient.exchange(
-                line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
+                ControlRequest.command(command, by: .shell), label: label, folder: folder,
+                timeout: ControlAnswer.answerLimit)
             return ControlAnswer.outcome(of: reply, command: command, label: label, time: .system)
         } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))

@@ -3,7 +3,6 @@ import HouseBus
 import TestSupport
 import Testing
 
-
 /// Issue 29 end to end: `eggtimer kitchen --http --mqtt` over a real Mosquitto broker: another
 /// node's retained timer state shows in the API's picture and its event stream, and an action on
 /// it or `ack-all` goes to that node's command topic.

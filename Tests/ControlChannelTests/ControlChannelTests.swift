@@ -196,6 +196,37 @@ private func removeFolder(_ path: String) {
         #expect(ControlRequest(line: line) == .command(command))
     }
 
+    /// Version 4: a command with the front it came through, last; the one older timers refuse.
+    @Test(arguments: [
+        (Command.acknowledge, Origin.shell, "eggtimer/4\tack\tby=shell"),
+        (.cancel, .http, "eggtimer/4\tcancel\tby=http"), (.snooze(nil), .keypad, "eggtimer/4\tsnooze\tby=keypad"),
+        (.snooze(.seconds(600)), .voice, "eggtimer/4\tsnooze\t600\tby=voice"),
+        (.add(.seconds(-60)), .mqtt, "eggtimer/4\tadd\t-60\tby=mqtt"), (.status, .http, "eggtimer/4\tstatus\tby=http"),
+    ])
+    func commandsWithAnOriginRoundTripUnderVersion4(command: Command, origin: Origin, line: String) {
+        let request = ControlRequest.command(command, by: origin)
+        #expect(request.line == line)
+        #expect(ControlRequest(line: line) == request)
+        #expect(request.withoutOrigin == .command(command))
+        #expect(request.withoutOrigin.line == ControlRequest.command(command).line)
+    }
+
+    @Test(arguments: [
+        "eggtimer/4\tack", "eggtimer/4\tack\tby=", "eggtimer/4\tack\tby=key", "eggtimer/4\tack\tby=signal",
+        "eggtimer/4\tack\tby=control", "eggtimer/4\tack\tby=HTTP", "eggtimer/4\tby=http\tack",
+        "eggtimer/4\tack\tby=http\tby=http", "eggtimer/1\tack\tby=http", "eggtimer/4\tsnooze\t0\tby=http",
+        "eggtimer/4\twatch\tby=http", "eggtimer/4\tstart\tsoft\tby=http", "eggtimer/4\tpair\tby=http",
+        "eggtimer/4\tby=http",
+    ])
+    func malformedVersion4LinesAreRefused(line: String) {
+        #expect(ControlRequest(line: line) == nil)
+    }
+
+    @Test func anOlderTimersAnswerIsRecognised() {
+        #expect(ControlRequest.isOlderTimerRefusal("error\tnot a request of eggtimer/1"))
+        #expect(!ControlRequest.isOlderTimerRefusal("error\tsoft is counting, not ringing"))
+    }
+
     @Test func watchRoundTrips() {
         #expect(ControlRequest.watch.line == "eggtimer/2\twatch")
         #expect(ControlRequest(line: "eggtimer/2\twatch") == .watch)

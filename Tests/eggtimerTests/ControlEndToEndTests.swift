@@ -143,7 +143,7 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         let soft = try ControlServer(folder: runtime.folder, label: "soft")
         let tea = try ControlServer(folder: runtime.folder, label: "tea")
         let served = serve(tea, count: 2) { line in
-            ControlRequest(line: line) == .command(.acknowledge)
+            ControlRequest(line: line) == .command(.acknowledge, by: .shell)
                 ? status("tea", .done).line : status("tea", .ringing).line
         }
         let result = runEggtimer(["ack", "tea"], environment: runtime.environment)
@@ -151,8 +151,32 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "tea: alarm stopped\n" && result.stderr == "")
         #expect(
-            served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.command(.acknowledge).line])
+            served.lines.withLock { $0 } == [
+                ControlRequest.status.line, ControlRequest.command(.acknowledge, by: .shell).line,
+            ])
         #expect(soft.accept() == nil, "the other timer was not contacted")
+    }
+
+    /// A timer older than control protocol 4 (running across a package upgrade) answers the
+    /// origin's line with its error line; the command is sent again without it, once.
+    @Test func aTimerOlderThanTheOriginIsAskedAgainWithoutIt() throws {
+        let runtime = try RuntimeDirectory()
+        let tea = try ControlServer(folder: runtime.folder, label: "tea")
+        let served = serve(tea, count: 3) { line in
+            switch ControlRequest(line: line) {
+            case .status: status("tea", .ringing).line
+            case .command(.acknowledge, nil): status("tea", .done).line
+            default: ControlRequest.olderTimerRefusal
+            }
+        }
+        let result = runEggtimer(["ack", "tea"], environment: runtime.environment)
+        served.done.wait()
+        #expect(result.termination == .exited(0), "\(result.stderr)")
+        #expect(result.stdout == "tea: alarm stopped\n" && result.stderr == "")
+        #expect(
+            served.lines.withLock { $0 } == [
+                ControlRequest.status.line, "eggtimer/4\tack\tby=shell", "eggtimer/1\tack",
+            ])
     }
 
     /// `eggtimer soft` is labelled `Soft` (the preset's name); `eggtimer cancel soft` finds it.
@@ -164,7 +188,10 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "Soft: cancelled\n" && result.stderr == "")
-        #expect(served.lines.withLock { $0 } == [ControlRequest.status.line, ControlRequest.command(.cancel).line])
+        #expect(
+            served.lines.withLock { $0 } == [
+                ControlRequest.status.line, ControlRequest.command(.cancel, by: .shell).line,
+            ])
     }
 
     @Test func snoozeSendsItsDurationAndSaysWhenItRingsAgain() throws {
@@ -178,7 +205,7 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         served.done.wait()
         #expect(result.termination == .exited(0))
         #expect(result.stdout == "soft: snoozed until 09:22:03\n")
-        #expect(served.lines.withLock { $0 }.last == ControlRequest.command(.snooze(.seconds(90))).line)
+        #expect(served.lines.withLock { $0 }.last == "eggtimer/4\tsnooze\t90\tby=shell")
     }
 
     @Test func aRefusalIsPrintedWithTheNothingToActOnStatus() throws {

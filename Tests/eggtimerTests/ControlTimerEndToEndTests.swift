@@ -18,7 +18,7 @@ import Testing
         #expect(ack.stdout == "tea: alarm stopped\n")
         #expect(timer.expect(#""event":"acknowledged""#, until: soon()))
         #expect(ContinuousClock.now - sent < .milliseconds(200) + .seconds(1), "includes the client's start-up")
-        #expect(timer.stdout.contains(#""by":"control""#))
+        #expect(timer.stdout.contains(#""by":"shell""#), "a shell's ack names its front (control protocol 4)")
         #expect(timer.finish() == .exited(0))
     }
 

@@ -29,9 +29,9 @@ extension PollLoop where Event == Input {
     /// kernel queue `.fileWritten(name: nil)`.
     package mutating func add(_ watch: FolderWatch) { add(watch, as: Input.fileWritten) }
 
-    /// Adds the timer's control socket: each whole command becomes `.command(_:from: .control,
-    /// connection:)`.
+    /// Adds the timer's control socket: each whole command becomes `.command(_:from:connection:)`,
+    /// from the front the peer named (protocol version 4), else `.control`.
     package mutating func add(_ control: ControlInbox) {
-        add(control) { .command($0.command, from: .control, connection: $0.connection) }
+        add(control) { .command($0.command, from: $0.origin ?? .control, connection: $0.connection) }
     }
 }
