@@ -1,14 +1,18 @@
 """The kitchen's figures (issue 26): `eggtimer start` from a shell -> the timer counting,
 through the kitchen and directly; the kitchen's idle wakeups per second and its private memory (USS);
 a keypad press (issue 27: `struct input_event` records written to a FIFO standing in for
-/dev/input/event0 under EGGTIMER_INPUT_ROOT) -> the ringing timer's `acknowledged` event.
+/dev/input/event0 under EGGTIMER_INPUT_ROOT) -> the ringing timer's `acknowledged` event; and both
+again with 12 frozen timers (issue 39: ringing, then SIGSTOPped, so none of them answers the
+kitchen), a press -> the one live ringing timer acknowledged and a start's round trip.
 
 Standard library only. Every process runs in the harness's private runtime and state folders, with a
 config file of its own (`device = null`: the kitchen passes no device, its timers read the config)."""
 
 import json
+import re
 import shutil
 import os
+import signal
 import statistics
 import struct
 import subprocess
@@ -135,6 +139,62 @@ def _keypad_acks(bench, binary, env, state, kitchen, device, runs, cancel_all):
     return samples
 
 
+FROZEN_TIMERS = 12
+
+
+def _frozen(bench, binary, env, state, kitchen, device, runs, cancel_all):
+    """With FROZEN_TIMERS ringing timers SIGSTOPped (the kitchen's picture shows them ringing; none
+    answers): (press -> the one live ringing timer's `acknowledged`, in ms; a shell's `eggtimer start
+    10m` launch -> its reply, in ms), `runs` each. The frozen timers are woken and cancelled after."""
+    frozen = []
+    presses, round_trips = [], []
+    writer = os.open(device, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        for n in range(FROZEN_TIMERS):
+            label = f"frozen{n}-{os.getpid()}"
+            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
+            pid = re.search(rb"\(pid (\d+)\)", done.stdout)
+            if done.returncode != 0 or pid is None or _event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
+                bench.problems.append(f"kitchen: frozen timer {label} did not ring (rc {done.returncode})")
+                return presses, round_trips, frozen
+            frozen.append(int(pid.group(1)))
+            os.kill(frozen[-1], signal.SIGSTOP)
+        for run in range(runs):
+            label = f"live{run}-{os.getpid()}"
+            log_path = os.path.join(state, label + ".log")
+            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
+            if done.returncode != 0 or _event_t_ns(log_path, "sounding") is None:
+                bench.problems.append(f"kitchen: live timer {label} did not ring (rc {done.returncode})")
+                continue
+            acked = None
+            for attempt in range(20):  # a press read before the kitchen saw it ring is pressed again
+                written = now_ns()
+                os.write(writer, _press(5000 + run * 100 + attempt))
+                acked = _event_t_ns(log_path, "acknowledged", timeout_s=3)
+                if acked is not None:
+                    presses.append((acked - written) / 1e6)
+                    break
+            if acked is None:
+                bench.problems.append(f"kitchen: a press did not acknowledge {label} beside frozen timers")
+            label = f"trip{run}-{os.getpid()}"
+            launched = now_ns()
+            done = subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=60)
+            if done.returncode == 0:
+                round_trips.append((now_ns() - launched) / 1e6)
+            else:
+                bench.problems.append(f"kitchen: start {label} beside frozen timers failed (rc {done.returncode})")
+            subprocess.run([binary, "cancel", label], env=env, capture_output=True, timeout=30)
+    finally:
+        os.close(writer)
+        for pid in frozen:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        cancel_all()
+    return presses, round_trips, frozen
+
+
 def measure(bench):
     """The kitchen_* figures (a Result); problems go to bench.problems."""
     result = Result("CLOCK_BOOTTIME: the timer's own --json log against the harness's launch or write instant")
@@ -173,7 +233,8 @@ def measure(bench):
     input_root = os.path.join(private_folder(), "keypad")
     device = _input_root(input_root)
     kitchen_env = dict(env, EGGTIMER_INPUT_ROOT=input_root)
-    kitchen = track(subprocess.Popen([binary, "kitchen"], env=kitchen_env, stdin=subprocess.DEVNULL,
+    # Room for the frozen timers, the live one and a start beside them.
+    kitchen = track(subprocess.Popen([binary, "kitchen", "--max-timers", str(FROZEN_TIMERS + 3)], env=kitchen_env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True))
     try:
         first = kitchen.stdout.readline().decode("utf-8", "replace")
@@ -191,6 +252,18 @@ def measure(bench):
             if samples:
                 result.add(f"kitchen_start_to_counting_ms_median_{name}", statistics.median(samples), samples)
                 result.add(f"kitchen_start_to_counting_ms_max_{name}", max(samples), samples)
+        presses, trips, _ = _frozen(bench, binary, env, state, kitchen, device, runs, cancel_all)
+        if presses:
+            result.add("kitchen_frozen_key_to_alarm_stopped_ms_max", max(presses), presses)
+        if trips:
+            result.add("kitchen_frozen_start_round_trip_ms_max", max(trips), trips)
+        if presses or trips:
+            result.detail(
+                f"Beside {FROZEN_TIMERS} frozen timers (each started through the kitchen, ringing, then SIGSTOPped: "
+                "the kitchen still shows them ringing, none answers): a keypad press while one more timer rings, "
+                "until that live timer's `acknowledged` event "
+                f"({', '.join(f'{v:.1f}' for v in presses)} ms), and `eggtimer start 10m` from a shell until its "
+                f"reply, client start-up included ({', '.join(f'{v:.1f}' for v in trips)} ms); target 50 ms each.\n")
         # Idle: two timers followed (counting 10 min), nothing asked of it.
         for label in ("idle-a", "idle-b"):
             subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
