@@ -155,7 +155,7 @@ package final class Kitchen {
     ///   - request: The typed request.
     ///   - origin: Who asked (the answer's way back).
     func start(_ request: StartRequest, from origin: KitchenCore.Origin) {
-        perform([core.admit(request, from: origin)])
+        perform(core.decide(.start(request), from: origin, at: clock.now()))
     }
 
     /// The one entry for an action on the running timers from any front: the core decides which
@@ -165,7 +165,7 @@ package final class Kitchen {
     ///   - action: The action.
     ///   - origin: Who asked (the answer's way back).
     func act(_ action: KitchenCore.Action, from origin: KitchenCore.Origin) {
-        perform(core.act(action, from: origin, at: clock.now()))
+        perform(core.decide(.act(action), from: origin, at: clock.now()))
     }
 
     /// Handles one input of the loop.

@@ -1,12 +1,31 @@
 import ControlChannel
 import TimerEngine
 import TimerModel
+import TimerText
 
 // The kitchen's actions on running timers decided in its core: which timers an action touches
 // and by which rule, the commands sent to them as exchanges, each with its own deadline, and the
 // answer to the front that asked once every exchange is in.
 
 extension KitchenCore {
+    /// What a front asks of the kitchen, parsed from its bytes: a keypad's key, an HTTP request,
+    /// the MQTT start topic, a shell's `eggtimer start`. The core's one input from the fronts.
+    enum Ask: Equatable, Sendable {
+        /// Start a timer (``admit(_:from:)``).
+        case start(StartRequest)
+        /// An action on the running timers (``act(_:from:at:)``).
+        case act(Action)
+    }
+
+    /// The one entry for every front: decides `ask` from `origin` at `now`.
+    /// - Returns: The effects: a start's spawn or refusal, an action's exchanges or its answer.
+    mutating func decide(_ ask: Ask, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
+        switch ask {
+        case .start(let request): [admit(request, from: origin)]
+        case .act(let action): act(action, from: origin, at: now)
+        }
+    }
+
     /// An action on the running timers, from any front (a keypad's key, an HTTP request).
     enum Action: Equatable, Sendable {
         /// Acknowledge every timer the rule covers (``TimerState/isCoveredByAcknowledgeAll``):
