@@ -158,9 +158,11 @@ package final class Kitchen {
         perform(core.decide(.start(request), from: origin, at: clock.now()))
     }
 
-    /// The one entry for an action on the running timers from any front: the core decides which
-    /// timers it touches, the commands go out as exchanges, and the answer goes to `origin` once
-    /// every timer replied or its deadline passed (at once when none fits). Never blocks.
+    /// The one entry for an action on the running timers from any front.
+    ///
+    /// The core decides which timers it touches, the commands go out as exchanges, and the answer
+    /// goes to `origin` once every timer replied or its deadline passed (at once when none fits).
+    /// Never blocks.
     /// - Parameters:
     ///   - action: The action.
     ///   - origin: Who asked (the answer's way back).

@@ -8,8 +8,10 @@ import TimerText
 // answer to the front that asked once every exchange is in.
 
 extension KitchenCore {
-    /// What a front asks of the kitchen, parsed from its bytes: a keypad's key, an HTTP request,
-    /// the MQTT start topic, a shell's `eggtimer start`. The core's one input from the fronts.
+    /// What a front asks of the kitchen, parsed from its bytes.
+    ///
+    /// A keypad's key, an HTTP request, the MQTT start topic, a shell's `eggtimer start`: the
+    /// core's one input from the fronts.
     enum Ask: Equatable, Sendable {
         /// Start a timer (``admit(_:from:)``).
         case start(StartRequest)
@@ -99,9 +101,11 @@ extension KitchenCore {
         let deadline: ContinuousClock.Instant
     }
 
-    /// How long a timer has to answer one of the kitchen's commands: the shell's limit
-    /// (``ControlAnswer/answerLimit``). A stopped timer costs its own exchange this, never the loop.
-    static let answerLimit = ControlAnswer.answerLimit
+    /// How long a timer has to answer one of the kitchen's commands: 2 s.
+    ///
+    /// As long as it has for its first status (``TimerFollows/answerLimit``). A stopped timer
+    /// costs its own exchange this, never the loop; the action's answer waits for it.
+    static let answerLimit = TimerFollows.answerLimit
 
     /// The timers `action` touches now, by its rule: socket names, newest first.
     func targets(of action: Action) -> [String] {
