@@ -62,11 +62,32 @@ extension ControlClient {
     ///   folder and listener errors of ``exchange(_:label:folder:timeout:)``.
     /// Never blocks. C: `connect`, `getsockopt(SO_PEERCRED)`, `send`.
     public static func beginWatch(label: String, folder: String) throws(ControlError) -> ControlWatch {
+        try beginExchange(ControlRequest.watch.line, label: label, folder: folder)
+    }
+
+    /// Sends one request to the timer labelled `label` without waiting for its reply: connects,
+    /// sends `request` and returns at once; the reply comes later, on the watch's descriptor.
+    ///
+    /// The non-blocking form of ``exchange(_:label:folder:timeout:)`` for an event loop (the
+    /// kitchen's commands to its timers): poll ``ControlWatch/descriptor`` for `POLLIN`, then read
+    /// the reply with ``ControlWatch/reply(until:)`` and a deadline of now; the caller keeps the
+    /// deadline and drops the watch (closing the connection) when it passes. The same checks as
+    /// ``beginWatch(label:folder:)``, which is this with the `watch` request.
+    /// - Parameters:
+    ///   - request: One line, without a newline.
+    ///   - label: The timer's label or socket name.
+    ///   - folder: The runtime folder.
+    /// - Returns: The connection, with nothing read yet.
+    /// - Throws: As ``beginWatch(label:folder:)``.
+    /// Never blocks. C: `connect`, `getsockopt(SO_PEERCRED)`, `send`.
+    public static func beginExchange(_ request: String, label: String, folder: String) throws(ControlError)
+        -> ControlWatch
+    {
         let path = try socketPath(label: label, folder: folder)
         let now = ContinuousClock.now
         let fd = try connect(to: path, folder: folder, until: now)
         let watch = ControlWatch(descriptor: fd, path: path)
-        guard UnixSocket.write(Array((ControlRequest.watch.line + "\n").utf8), to: fd, until: now) else {
+        guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: now) else {
             throw .noAnswer(path: path, peerPID: peerPID(fd))
         }
         return watch

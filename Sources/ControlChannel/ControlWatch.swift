@@ -56,6 +56,18 @@ public final class ControlWatch {
         return next
     }
 
+    /// The reply to a request sent by ``ControlClient/beginExchange(_:label:folder:)``: any line
+    /// (`ok…` or `error<TAB>text`), waiting for it until `deadline` at most (`.now`: only what arrived).
+    /// - Parameter deadline: On `ContinuousClock`.
+    /// - Returns: The line, ``Next/quiet`` when none came in time, ``Next/ended`` once the timer
+    ///   closed without one.
+    /// - Throws: ``ControlError/badAnswer(path:)`` for a line longer than ``maximumLineBytes``;
+    ///   `.system("read", errno)` when the connection failed.
+    /// C: `poll`, `read`.
+    public func reply(until deadline: ContinuousClock.Instant) throws(ControlError) -> Next {
+        try readLine(until: deadline)
+    }
+
     /// Reads one line, or what there is until `deadline`.
     func readLine(until deadline: ContinuousClock.Instant) throws(ControlError) -> Next {
         var chunk = [UInt8](repeating: 0, count: 4096)

@@ -118,13 +118,12 @@ public struct NodeRinging: Sendable, Equatable {
 
     /// Whether an "acknowledge all" press applies to a timer in `state`.
     ///
-    /// It does while the timer rings (or only the bell does) or is snoozed; every other state
-    /// ignores it (nothing to acknowledge).
+    /// The shared rule (``TimerState/isCoveredByAcknowledgeAll``): while the timer rings (or only
+    /// the bell does) or is snoozed; every other state ignores it (nothing to acknowledge).
     /// - Parameter state: The timer's state word.
     /// - Returns: Whether to acknowledge.
     public static func pressApplies(to state: String) -> Bool {
-        guard let state = TimerState(rawValue: state) else { return false }
-        return state == .ringing || state == .silent || state == .snoozed
+        TimerState(rawValue: state)?.isCoveredByAcknowledgeAll ?? false
     }
 
     /// Whether a state word is a ringing one (`ringing`, `silent`).

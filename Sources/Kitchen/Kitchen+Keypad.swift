@@ -8,15 +8,10 @@ import TimerModel
 
 // The kitchen's keypad: the source made from its settings (and the test seam EGGTIMER_INPUT_ROOT),
 // and each KeyAction carried out: a start through start(_:from: .keypad), the alarms' acknowledge
-// and snooze and the newest timer's add and cancel through each timer's control socket, the report
-// and the speaker test. Every action is one `key: …` line; no key code is ever said.
+// and snooze and the newest timer's add and cancel through act(_:from: .keypad) (the core decides,
+// each timer's exchange never blocks the loop), the report and the speaker test. Every action is one `key: …` line; no key code is ever said.
 
 extension Kitchen {
-    /// How long one timer has to answer a keypad's command on its control socket.
-    ///
-    /// `ControlClient.exchange` blocks the loop for at most this long per timer: a timer answers
-    /// in well under a millisecond, and a stopped one costs this once and is reported.
-    static let keypadAnswerLimit = Duration.milliseconds(200)
     /// How close to a followed timer's deadline the speaker test is refused: 2 s.
     static let speakerTestMargin: Int64 = 2000
 
@@ -42,7 +37,7 @@ extension Kitchen {
     }
 
     /// The followed timers' socket names, newest first (by when the kitchen first saw each).
-    private var newestFirst: [String] { seenOrder.reversed().filter { core.timers[$0] != nil } }
+    private var newestFirst: [String] { core.newestFirst }
 
     /// The followed timers' latest statuses, newest first.
     var newestTimers: [TimerStatus] { newestFirst.compactMap { core.timers[$0] } }
@@ -52,16 +47,9 @@ extension Kitchen {
         let now = clock.now()
         switch action {
         case .start(let request): start(request, from: .keypad)
-        case .acknowledgeAllRinging:
-            let before = timers  // the statuses at the press: which rang silent
-            answerRinging(.acknowledge, command(.acknowledge, toAll: { $0.state.isRinging }), before: before)
-        case .snoozeAllRinging: answerRinging(.snooze(nil), command(.snooze(nil), toAll: { $0.state.isRinging }))
-        case .addToNewest(let delta):
-            guard let newest = newestFirst.first else {
-                say("key: no timer runs to move")
-                return speak(phrases.nothingRunning)
-            }
-            if let reply = send(.add(delta), to: newest) { answerMoved(reply) }
+        case .acknowledgeAllRinging: act(.acknowledgeAll, from: .keypad)
+        case .snoozeAllRinging: act(.snoozeRinging, from: .keypad)
+        case .addToNewest(let delta): act(.addToNewest(delta), from: .keypad)
         case .cancelPending:
             guard let newest = newestFirst.first, let label = core.timers[newest]?.label else {
                 say("key: no timer runs to cancel")
@@ -72,12 +60,7 @@ extension Kitchen {
         case .cancelWithdrawn:
             say("key: cancel withdrawn")
             speak(phrases.notCancelled)
-        case .cancelNewest:
-            guard let newest = newestFirst.first else {
-                say("key: no timer runs to cancel")
-                return speak(phrases.nothingRunning)
-            }
-            if send(.cancel, to: newest) != nil { speak(phrases.cancelled) }
+        case .cancelNewest: act(.cancelNewest, from: .keypad)
         case .report:
             say("key: " + report())
             speakReport()
@@ -94,33 +77,6 @@ extension Kitchen {
                 : "\(status.label): \(status.state.rawValue)"
         }
         return parts.isEmpty ? "no timer runs" : parts.joined(separator: "; ")
-    }
-
-    /// Sends `command` to every followed timer that `fits`, a line each; one line when none fits.
-    /// - Returns: The label and reply of each timer that did it; nil when none fits.
-    private func command(_ command: Command, toAll fits: (TimerStatus) -> Bool) -> [(label: String, reply: String)]? {
-        let targets = newestFirst.filter { core.timers[$0].map(fits) ?? false }
-        guard !targets.isEmpty else {
-            say("key: nothing rings")
-            return nil
-        }
-        return targets.compactMap { socket in
-            send(command, to: socket).map { (core.timers[socket]?.label ?? socket, $0) }
-        }
-    }
-
-    /// One exchange with the timer on `socket` (``exchange(_:with:)``), and its line.
-    /// - Returns: The timer's reply when it did it (`ok` and its status); nil when not.
-    @discardableResult
-    private func send(_ command: Command, to socket: String) -> String? {
-        switch exchange(command, with: socket) {
-        case .done(let line, let reply):
-            say("key: " + line)
-            return reply
-        case .failed(let line):
-            say("key: " + line)
-            return nil
-        }
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within

@@ -111,39 +111,8 @@ extension Kitchen {
             house: house.map { KitchenAPI.timeLeft(of: $0, atWall: now) })
     }
 
-    /// `POST /api/ack-all`: acknowledges every ringing timer of this box through its socket, and
-    /// with `--mqtt` asks every ringing house timer to on its command topic.
-    ///
-    /// The log gets one line per timer, then `HTTP: ack-all: Soft and Pasta stopped; Pasta never
-    /// reached its speaker` (``KitchenCore/stoppedText(_:)``).
-    /// - Returns: How many were acknowledged or asked, and this box's timers stopped (by label,
-    ///   whether each never reached a speaker).
-    func acknowledgeAll() -> (count: Int, stopped: [KitchenCore.Stopped]) {
-        var count = 0
-        var stopped: [KitchenCore.Stopped] = []
-        let ringing = core.timers.filter { $0.value.state.isRinging }.sorted { $0.value.label < $1.value.label }
-        for (socket, status) in ringing {
-            switch exchange(.acknowledge, with: socket) {
-            case .done(let line, let reply):
-                say("HTTP: " + line)
-                count += 1
-                stopped.append(KitchenCore.stopped(label: status.label, before: status, reply: reply))
-            case .failed(let line): say("HTTP: " + line)
-            }
-        }
-        if let text = KitchenCore.stoppedText(stopped) { say("HTTP: ack-all: " + text) }
-        if let bus, let web {
-            for (key, timer) in web.house where timer.timer.state.isRinging {
-                let topics = TimerTopics(prefix: settings.bus.prefix, node: key.node, label: key.label)
-                bus.client.publish(BusMessage(topic: topics.command, text: Command.acknowledge.text))
-                count += 1
-            }
-        }
-        if count == 0 { say("HTTP: ack-all: nothing rings") }
-        return (count, stopped)
-    }
-
-    /// After each round of the loop: the queued starts handed to ``start(_:from:)``, the picture
+    /// After each round of the loop: the queued starts handed to ``start(_:from:)`` and actions to
+    /// ``act(_:from:)``, the picture
     /// sent to the streams if it changed (and to new streams in any case), then the server run
     /// once more so that answers given outside its run go out now.
     func webRound() {
@@ -162,6 +131,13 @@ extension Kitchen {
                 web.server.answer(
                     pending.exchange, with: pending.form ? web.formAnswer(response, csrf: csrf) : response)
             }
+        }
+        let actions = web.pendingActions
+        web.pendingActions = []
+        for pending in actions {
+            web.waiting.insert(pending.exchange)
+            if pending.houseAsked > 0 { web.houseAsked[pending.exchange] = pending.houseAsked }
+            act(pending.action, from: .web(exchange: pending.exchange, form: pending.form))
         }
         web.publish(webPicture)
         web.flush()

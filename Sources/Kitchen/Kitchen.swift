@@ -36,8 +36,8 @@ package final class Kitchen {
     private var follows: TimerFollows?
     /// The kitchen's MQTT side and its client with `--mqtt`; nil without a broker (Kitchen+Bus.swift).
     var bus: (reducer: KitchenBus, client: BusClient)?
-    /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
-    var seenOrder: [String] = []
+    /// The commands in flight to the timers, each answered on its own (TimerExchanges.swift).
+    private(set) var exchanges: TimerExchanges
     /// The kitchen's own player while it plays (the speaker test, a spoken answer:
     /// Kitchen+Keypad.swift, Kitchen+Voice.swift), and what it plays, for its lines.
     var speakerTest: AlarmPlayer?
@@ -71,6 +71,7 @@ package final class Kitchen {
         core = KitchenCore(maxTimers: settings.maxTimers, presets: settings.presets)
         loop = EventLoop(clock: clock)
         runtime = RuntimeFolder.current()
+        exchanges = TimerExchanges(folder: runtime)
     }
 
     /// The running timers it follows, by label: the latest status each one's watch sent.
@@ -110,6 +111,7 @@ package final class Kitchen {
         let follows = TimerFollows(folder: runtime, at: clock.now())
         self.follows = follows
         loop.add(follows)
+        loop.add(exchanges)
         loadPairing()
         if let keypad = openKeypad() { loop.add(keypad) }
         if settings.announce {
@@ -153,7 +155,19 @@ package final class Kitchen {
     ///   - request: The typed request.
     ///   - origin: Who asked (the answer's way back).
     func start(_ request: StartRequest, from origin: KitchenCore.Origin) {
-        perform([core.admit(request, from: origin)])
+        perform(core.decide(.start(request), from: origin, at: clock.now()))
+    }
+
+    /// The one entry for an action on the running timers from any front.
+    ///
+    /// The core decides which timers it touches, the commands go out as exchanges, and the answer
+    /// goes to `origin` once every timer replied or its deadline passed (at once when none fits).
+    /// Never blocks.
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - origin: Who asked (the answer's way back).
+    func act(_ action: KitchenCore.Action, from origin: KitchenCore.Origin) {
+        perform(core.decide(.act(action), from: origin, at: clock.now()))
     }
 
     /// Handles one input of the loop.
@@ -183,14 +197,14 @@ package final class Kitchen {
             }
         case .pairRequest(let connection): inbox?.reply(connection, pairingCodeLine())
         case .unpairRequest(let connection): inbox?.reply(connection, unpairAllLine())
-        case .timerStatus(let socket, let status):
-            if core.timers[socket] == nil {
-                seenOrder.removeAll { $0 == socket }
-                seenOrder.append(socket)
+        case .timerStatus(let socket, let status): perform(core.status(socket: socket, status))
+        case .timerReply(let exchange, let reply):
+            if let reply {
+                perform(core.replied(exchange: exchange, reply))
+            } else {
+                perform(core.failed(exchange: exchange, "closed without an answer"))
             }
-            perform(core.status(socket: socket, status))
         case .timerEnded(let socket):
-            seenOrder.removeAll { $0 == socket }
             if let last = core.timers[socket] { web?.ended.append(KitchenAPI.timer(last, node: settings.bus.nodeName)) }
             perform(core.ended(socket: socket))
         case .keyAction(let action): perform(key: action)
@@ -215,7 +229,7 @@ package final class Kitchen {
     }
 
     /// Carries out `effects` in order.
-    private func perform(_ effects: [KitchenEffect]) {
+    func perform(_ effects: [KitchenEffect]) {
         for effect in effects {
             switch effect {
             case .say(let line): say(line)
@@ -235,6 +249,12 @@ package final class Kitchen {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
                     perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
                 }
+            case .send(let exchange, let command, let socket):
+                if let reason = exchanges.begin(exchange, ControlRequest.command(command).line, to: socket) {
+                    perform(core.failed(exchange: exchange, reason))
+                }
+            case .drop(let exchange): exchanges.drop(exchange)
+            case .answerAction(let origin, let answer): answerAction(answer, to: origin)
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))
                 if origin == .keypad { answer(outcome) }

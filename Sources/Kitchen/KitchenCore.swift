@@ -3,6 +3,7 @@ import Speech
 import SystemKit
 import TimerCore
 import TimerEngine
+import TimerModel
 import TimerText
 import WebServer
 
@@ -81,6 +82,17 @@ package struct KitchenCore {
     private(set) var timers: [String: TimerStatus] = [:]
     /// Starts let through and not answered, by socket name.
     private var starting: [String: Starting] = [:]
+    /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
+    private var seenOrder: [String] = []
+    /// The actions whose exchanges are not all in, by their number (KitchenCore+Actions.swift).
+    var askings: [Int: Asking] = [:]
+    /// The exchanges out, by their number.
+    var exchanges: [Int: Exchange] = [:]
+    /// The last number given to an exchange or an action.
+    var numbered = 0
+
+    /// The followed timers' socket names, newest first (by when the kitchen first saw each).
+    var newestFirst: [String] { seenOrder.reversed().filter { timers[$0] != nil } }
 
     /// Creates the core.
     /// - Parameters:
@@ -197,6 +209,10 @@ package struct KitchenCore {
         let previous = timers[socket]
         let new = previous == nil
         timers[socket] = status
+        if new {
+            seenOrder.removeAll { $0 == socket }
+            seenOrder.append(socket)
+        }
         var effects: [KitchenEffect] = []
         if status.state == .silent, previous?.state != .silent {
             effects.append(
@@ -216,6 +232,7 @@ package struct KitchenCore {
     ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
     ///   device 'X': REASON)`.
     mutating func ended(socket: String) -> [KitchenEffect] {
+        seenOrder.removeAll { $0 == socket }
         guard let last = timers.removeValue(forKey: socket) else { return [] }
         var how = last.state.rawValue
         if last.deviceDown, last.state.isFinal || last.state == .silent {
@@ -280,13 +297,15 @@ package struct KitchenCore {
             stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label), asWritten: true)
     }
 
-    /// When an unanswered start is given up next; nil with none.
-    var nextCheck: ContinuousClock.Instant? { starting.values.map(\.giveUp).min() }
+    /// When an unanswered start or an exchange is given up next; nil with none.
+    var nextCheck: ContinuousClock.Instant? {
+        (starting.values.map(\.giveUp) + [nextExchangeDeadline].compactMap { $0 }).min()
+    }
 
-    /// Gives up the starts whose timer did not answer by their deadline (it may still come up:
-    /// then it is followed as any other).
+    /// Gives up the exchanges past their deadline (``expireExchanges(at:)``) and the starts whose
+    /// timer did not answer by theirs (it may still come up: then it is followed as any other).
     mutating func expire(at now: ContinuousClock.Instant) -> [KitchenEffect] {
-        var effects: [KitchenEffect] = []
+        var effects = expireExchanges(at: now)
         for (socket, start) in starting.sorted(by: { $0.key < $1.key }) where now >= start.giveUp {
             starting[socket] = nil
             effects.append(
@@ -309,6 +328,14 @@ enum KitchenEffect: Equatable, Sendable {
     case spawn(label: String, arguments: [String], origin: KitchenCore.Origin)
     /// Tell `origin` how its start went.
     case answer(KitchenCore.Origin, KitchenCore.Outcome)
+    /// Send `command` to the timer on `socket` as exchange `exchange`, without waiting; its reply
+    /// goes to ``KitchenCore/replied(exchange:_:)``, a failure to send to
+    /// ``KitchenCore/failed(exchange:_:)``.
+    case send(exchange: Int, command: Command, socket: String)
+    /// Close exchange `exchange`, given up at its deadline.
+    case drop(exchange: Int)
+    /// Tell `origin` how its action on the timers went.
+    case answerAction(KitchenCore.Origin, KitchenCore.ActionAnswer)
     /// One line for the kitchen's log.
     case say(String)
     /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and

@@ -11,8 +11,8 @@ import WebServer
 extension KitchenWebFront {
     /// The server's handler: the guard's checks, then the route.
     ///
-    /// Called inside the server's `run`, on the loop's thread. Never blocks but for the control
-    /// exchanges of an action (each at most ``Kitchen/keypadAnswerLimit``).
+    /// Called inside the server's `run`, on the loop's thread. Never blocks: a start or an action
+    /// on this box's timers is queued for the kitchen and answered later.
     func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) -> HTTPReply {
         let now = kitchen.clock.now()
         let resolution = KitchenAPI.route(method: request.method, path: request.path)
@@ -46,7 +46,7 @@ extension KitchenWebFront {
 
     /// The answer of `route` to a request the guard allowed.
     ///
-    /// On the loop's thread, inside the server's `run`; blocks as ``handle(_:_:)`` says.
+    /// On the loop's thread, inside the server's `run`; never blocks.
     private func routeReply(
         _ route: KitchenAPI.Route, _ request: HTTPRequest, _ exchange: HTTPExchange, _ allowed: RequestGuard.Allowed
     ) -> HTTPReply {
@@ -113,14 +113,15 @@ extension KitchenWebFront {
                 return .later
             }
         case .action(let node, let label, let action):
-            let response = act(action, node: node, label: label, fields: allowed.fields)
+            guard let response = act(action, node: node, label: label, fields: allowed.fields, exchange, allowed)
+            else { return .later }
             return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
         case .acknowledgeAll:
-            let (count, stopped) = kitchen.acknowledgeAll()
-            let answer = KitchenAPI.acknowledged(
-                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label),
-                message: KitchenCore.stoppedText(stopped))
-            return .response(allowed.isForm ? KitchenAPI.seeThePage : KitchenAPI.json(200, answer))
+            let asked = askHouseToAcknowledge()
+            if allowed.isForm, let csrf = allowed.session?.csrf { formCSRF[exchange] = csrf }
+            pendingActions.append(
+                PendingAction(exchange: exchange, action: .acknowledgeAll, form: allowed.isForm, houseAsked: asked))
+            return .later
         }
     }
 
@@ -182,36 +183,24 @@ extension KitchenWebFront {
         }
     }
 
-    /// `POST /api/timers/NODE/LABEL/ACTION`: a local timer through its control socket, another
-    /// node's on its MQTT command topic.
-    private func act(_ action: KitchenAPI.Action, node: String, label: String, fields: RequestGuard.Fields)
-        -> HTTPResponse
-    {
+    /// `POST /api/timers/NODE/LABEL/ACTION`: a local timer through the kitchen (queued: nil, the
+    /// exchange answered once the timer replied), another node's on its MQTT command topic.
+    private func act(
+        _ action: KitchenAPI.Action, node: String, label: String, fields: RequestGuard.Fields,
+        _ exchange: HTTPExchange, _ allowed: RequestGuard.Allowed
+    ) -> HTTPResponse? {
         let command: Command
         switch KitchenAPI.command(action, seconds: fields.integer("seconds"), given: fields.values["seconds"] != nil) {
         case .success(let made): command = made
         case .failure(let problem): return KitchenAPI.error(400, problem.text)
         }
         let myNode = kitchen.settings.bus.nodeName
-        if node == myNode, let (socket, before) = kitchen.core.timers.first(where: { $0.value.label == label }) {
-            switch kitchen.exchange(command, with: socket) {
-            case .done(let line, let reply):
-                kitchen.say("HTTP: " + line)
-                guard let status = TimerStatus(line: reply) else {
-                    return KitchenAPI.json(200, KitchenAPI.object([("done", .bool(true))]))
-                }
-                var timer = KitchenAPI.value(KitchenAPI.timer(status, node: myNode))
-                if command == .acknowledge, case .object(let members) = timer {
-                    // The page's message names what it stopped, and whether it was ever heard.
-                    let stopped = KitchenCore.stopped(label: label, before: before, reply: reply)
-                    timer = .object(
-                        members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
-                }
-                return KitchenAPI.json(200, timer.json())
-            case .failed(let line):
-                kitchen.say("HTTP: " + line)
-                return KitchenAPI.error(409, line)
-            }
+        if node == myNode, kitchen.core.timers.values.contains(where: { $0.label == label }) {
+            if allowed.isForm, let csrf = allowed.session?.csrf { formCSRF[exchange] = csrf }
+            pendingActions.append(
+                PendingAction(
+                    exchange: exchange, action: .command(command, label: label), form: allowed.isForm, houseAsked: 0))
+            return nil
         }
         if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
             let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: node, label: label)
@@ -241,6 +230,72 @@ extension KitchenWebFront {
             }
         }
         let csrf = formCSRF.removeValue(forKey: exchange)
+        server.answer(exchange, with: form ? formAnswer(response, csrf: csrf) : response)
+    }
+
+    /// With `--mqtt`, asks every house timer (another node's) that "acknowledge all" covers
+    /// (``TimerState/isCoveredByAcknowledgeAll``) to acknowledge, on its command topic.
+    /// - Returns: How many were asked.
+    func askHouseToAcknowledge() -> Int {
+        guard let bus = kitchen.bus else { return 0 }
+        var count = 0
+        for (key, timer) in house.sorted(by: { ($0.key.node, $0.key.label) < ($1.key.node, $1.key.label) })
+        where timer.timer.state.isCoveredByAcknowledgeAll {
+            let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: key.node, label: key.label)
+            bus.client.publish(BusMessage(topic: topics.command, text: Command.acknowledge.text))
+            count += 1
+        }
+        return count
+    }
+
+    /// Answers an action the kitchen carried out on this box's timers.
+    ///
+    /// One timer's command: 200 with its new state (an acknowledgement adds the page's message,
+    /// naming what it stopped and whether it was ever heard), 409 with its refusal or silence,
+    /// 404 when it is gone. `POST /api/ack-all`: how many were acknowledged (with the house's
+    /// asked), this box's timers stopped and those never heard, the log's `ack-all` line. A form
+    /// post gets 303 (or its error page).
+    func answerAction(
+        _ exchange: HTTPExchange, _ answer: KitchenCore.ActionAnswer, _ outcomes: [Kitchen.TouchedOutcome], form: Bool
+    ) {
+        guard waiting.remove(exchange) != nil else { return }
+        let asked = houseAsked.removeValue(forKey: exchange) ?? 0
+        let csrf = formCSRF.removeValue(forKey: exchange)
+        let response: HTTPResponse
+        switch answer.action {
+        case .acknowledgeAll:
+            let stopped = zip(answer.touched, outcomes).compactMap { touched, outcome in
+                outcome.reply.map { KitchenCore.stopped(label: outcome.label, before: touched.before, reply: $0) }
+            }
+            if let text = KitchenCore.stoppedText(stopped) { kitchen.say("HTTP: ack-all: " + text) }
+            let count = stopped.count + asked
+            if count == 0 { kitchen.say("HTTP: ack-all: nothing rings") }
+            let body = KitchenAPI.acknowledged(
+                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label),
+                message: KitchenCore.stoppedText(stopped))
+            return server.answer(exchange, with: form ? KitchenAPI.seeThePage : KitchenAPI.json(200, body))
+        case .command(let command, let label):
+            guard let touched = answer.touched.first, let outcome = outcomes.first else {
+                response = KitchenAPI.error(404, "no timer \(kitchen.settings.bus.nodeName)/\(label)")
+                break
+            }
+            guard let reply = outcome.reply else {
+                response = KitchenAPI.error(409, outcome.line)
+                break
+            }
+            guard let status = TimerStatus(line: reply) else {
+                response = KitchenAPI.json(200, KitchenAPI.object([("done", .bool(true))]))
+                break
+            }
+            var timer = KitchenAPI.value(KitchenAPI.timer(status, node: kitchen.settings.bus.nodeName))
+            if command == .acknowledge, case .object(let members) = timer {
+                let stopped = KitchenCore.stopped(label: label, before: touched.before, reply: reply)
+                timer = .object(members + [JSONMember("message", .string(KitchenCore.stoppedText([stopped]) ?? ""))])
+            }
+            response = KitchenAPI.json(200, timer.json())
+        case .snoozeRinging, .addToNewest, .cancelNewest:
+            response = KitchenAPI.error(500, "not an action of the HTTP API")
+        }
         server.answer(exchange, with: form ? formAnswer(response, csrf: csrf) : response)
     }
 }

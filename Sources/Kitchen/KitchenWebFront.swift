@@ -30,6 +30,16 @@ package final class KitchenWebFront: LoopSource {
         let form: Bool
     }
 
+    /// An action on this box's timers asked for and not yet handed to the kitchen: the core
+    /// decides it after the round, and the exchange is answered once its timers replied.
+    struct PendingAction {
+        let exchange: HTTPExchange
+        let action: KitchenCore.Action
+        let form: Bool
+        /// How many house timers (other nodes') were asked on their command topics already.
+        let houseAsked: Int
+    }
+
     /// The start word and label of `POST /api/timers`, as sent.
     struct StartRequestText {
         let start: String
@@ -50,7 +60,11 @@ package final class KitchenWebFront: LoopSource {
     var unsent: [HTTPExchange] = []
     /// Starts queued by the handler.
     var pendingStarts: [PendingStart] = []
-    /// Starts handed to the kitchen, waiting for their outcome.
+    /// Actions queued by the handler.
+    var pendingActions: [PendingAction] = []
+    /// How many house timers each `POST /api/ack-all` handed to the kitchen asked already.
+    var houseAsked: [HTTPExchange: Int] = [:]
+    /// Starts and actions handed to the kitchen, waiting for their outcome.
     var waiting: Set<HTTPExchange> = []
     /// The CSRF tokens of the form posts among the starts (their error page is drawn with it).
     var formCSRF: [HTTPExchange: String] = [:]
@@ -102,7 +116,7 @@ package final class KitchenWebFront: LoopSource {
 
     var nextCheck: ContinuousClock.Instant? {
         let now = kitchen.clock.now()
-        if !pendingStarts.isEmpty || !unsent.isEmpty { return now }
+        if !pendingStarts.isEmpty || !pendingActions.isEmpty || !unsent.isEmpty { return now }
         return ([server.nextCheck(now: now)] + [streams.isEmpty ? nil : nextKeepalive]).compactMap { $0 }.min()
     }
 
@@ -125,6 +139,8 @@ package final class KitchenWebFront: LoopSource {
         waiting.subtract(closed)
         for exchange in closed { formCSRF[exchange] = nil }
         pendingStarts.removeAll { closed.contains($0.exchange) }
+        pendingActions.removeAll { closed.contains($0.exchange) }
+        for exchange in closed { houseAsked[exchange] = nil }
     }
 
     /// A form post's answer (the page without JavaScript): 303 to the page when `response`

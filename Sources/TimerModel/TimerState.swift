@@ -42,6 +42,13 @@ public enum TimerState: String, Sendable, CaseIterable {
     /// Whether the alarm is sounding: ``ringing`` on a device, or ``silent`` on none.
     public var isRinging: Bool { self == .ringing || self == .silent }
 
+    /// Whether "acknowledge all" stops a timer in this state: ringing, silent or snoozed.
+    ///
+    /// The one rule for every front (the kitchen's key and page, `POST /api/ack-all`, `ack --all`,
+    /// the node's MQTT `ack-all`): everything that rings or would ring again unasked is stopped,
+    /// so that after the press nothing rings until a timer is started again.
+    public var isCoveredByAcknowledgeAll: Bool { isRinging || self == .snoozed }
+
     /// Whether the timer is over.
     public var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
 }

@@ -67,7 +67,7 @@ enum TimerSelection {
     /// snoozed, `cancel` on one not over yet (the egg menu too).
     static func fits(_ state: TimerState, _ command: Command) -> Bool {
         switch command {
-        case .acknowledge: state.isRinging || state == .snoozed
+        case .acknowledge: state.isCoveredByAcknowledgeAll
         case .cancel: !state.isFinal
         default: false
         }

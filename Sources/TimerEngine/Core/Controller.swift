@@ -192,7 +192,7 @@ package struct Controller {
         case .command(let command, let origin, let connection):
             handle(command, from: origin, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
-        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .note, .keyAction,
+        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .timerReply, .note, .keyAction,
             .pairRequest,
             .unpairRequest:
             break

@@ -54,6 +54,9 @@ package enum Input: Equatable {
     case timerStatus(socket: String, TimerStatus)
     /// A followed timer's watch ended (the timer exited, or dropped the watcher).
     case timerEnded(socket: String)
+    /// A timer answered one of the kitchen's commands (the kitchen's `TimerExchanges`, by its
+    /// number of the exchange): its reply line, or nil when it closed or failed without one.
+    case timerReply(exchange: Int, reply: String?)
     /// A source's one line for the log (``TimerFollows``: a socket that does not answer).
     case note(String)
     /// A keypad press as the key map read it, or its pending cancel come due (``KeypadSource``).
@@ -68,7 +71,7 @@ extension Input {
         case .key, .keyAction: true
         case .signal(let number): number == SIGUSR1
         case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .startRequest, .timerStatus,
-            .timerEnded, .note, .pairRequest, .unpairRequest:
+            .timerEnded, .timerReply, .note, .pairRequest, .unpairRequest:
             false
         }
     }

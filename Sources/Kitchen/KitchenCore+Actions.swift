@@ -1,0 +1,207 @@
+import ControlChannel
+import TimerEngine
+import TimerModel
+import TimerText
+
+// The kitchen's actions on running timers decided in its core: which timers an action touches
+// and by which rule, the commands sent to them as exchanges, each with its own deadline, and the
+// answer to the front that asked once every exchange is in.
+
+extension KitchenCore {
+    /// What a front asks of the kitchen, parsed from its bytes.
+    ///
+    /// A keypad's key, an HTTP request, the MQTT start topic, a shell's `eggtimer start`: the
+    /// core's one input from the fronts.
+    enum Ask: Equatable, Sendable {
+        /// Start a timer (``admit(_:from:)``).
+        case start(StartRequest)
+        /// An action on the running timers (``act(_:from:at:)``).
+        case act(Action)
+    }
+
+    /// The one entry for every front: decides `ask` from `origin` at `now`.
+    /// - Returns: The effects: a start's spawn or refusal, an action's exchanges or its answer.
+    mutating func decide(_ ask: Ask, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
+        switch ask {
+        case .start(let request): [admit(request, from: origin)]
+        case .act(let action): act(action, from: origin, at: now)
+        }
+    }
+
+    /// An action on the running timers, from any front (a keypad's key, an HTTP request).
+    enum Action: Equatable, Sendable {
+        /// Acknowledge every timer the rule covers (``TimerState/isCoveredByAcknowledgeAll``):
+        /// ringing, silent or snoozed.
+        case acknowledgeAll
+        /// Snooze every timer ringing (or silent).
+        case snoozeRinging
+        /// Add `delta` (negative: take off) to the newest timer.
+        case addToNewest(Duration)
+        /// Cancel the newest timer.
+        case cancelNewest
+        /// Send `command` to the timer labelled `label`.
+        case command(Command, label: String)
+
+        /// The command each touched timer is sent.
+        var command: Command {
+            switch self {
+            case .acknowledgeAll: .acknowledge
+            case .snoozeRinging: .snooze(nil)
+            case .addToNewest(let delta): .add(delta)
+            case .cancelNewest: .cancel
+            case .command(let command, _): command
+            }
+        }
+    }
+
+    /// How one touched timer answered.
+    enum Reply: Equatable, Sendable {
+        /// Not in yet.
+        case waiting
+        /// Its reply line (`ok…` or `error<TAB>text`).
+        case answered(String)
+        /// No reply: why, in one line without the label.
+        case failed(String)
+    }
+
+    /// One timer an action touched: who it was at the action, and its reply.
+    struct Touched: Equatable, Sendable {
+        /// Its socket name.
+        var socket: String
+        /// Its status when the action came.
+        var before: TimerStatus
+        /// Its reply.
+        var reply: Reply
+    }
+
+    /// The answer to an action, for the front that asked: the action and every timer it touched,
+    /// in the order sent (none: nothing fitted).
+    struct ActionAnswer: Equatable, Sendable {
+        /// The action.
+        var action: Action
+        /// The timers touched, newest first.
+        var touched: [Touched]
+    }
+
+    /// An action whose exchanges are not all in.
+    struct Asking: Equatable, Sendable {
+        /// Who asked.
+        let origin: Origin
+        /// What is known so far.
+        var answer: ActionAnswer
+        /// The exchanges out, by number → index in ``ActionAnswer/touched``.
+        var out: [Int: Int]
+    }
+
+    /// An exchange out: its action's key and deadline.
+    struct Exchange: Equatable, Sendable {
+        /// The action it belongs to (a key of the core's askings).
+        let asking: Int
+        /// When it is given up (boot clock).
+        let deadline: ContinuousClock.Instant
+    }
+
+    /// How long a timer has to answer one of the kitchen's commands: 2 s.
+    ///
+    /// As long as it has for its first status (``TimerFollows/answerLimit``). A stopped timer
+    /// costs its own exchange this, never the loop; the action's answer waits for it.
+    static let answerLimit = TimerFollows.answerLimit
+
+    /// The timers `action` touches now, by its rule: socket names, newest first.
+    func targets(of action: Action) -> [String] {
+        let newest = newestFirst
+        switch action {
+        case .acknowledgeAll: return newest.filter { timers[$0]?.state.isCoveredByAcknowledgeAll ?? false }
+        case .snoozeRinging: return newest.filter { timers[$0]?.state.isRinging ?? false }
+        case .addToNewest, .cancelNewest: return Array(newest.prefix(1))
+        case .command(_, let label): return Array(newest.filter { timers[$0]?.label == label }.prefix(1))
+        }
+    }
+
+    /// The one entry for an action on running timers from any front: decides which timers it
+    /// touches and sends each its command, or answers at once when none fits.
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - origin: Who asked, and so who gets the answer.
+    ///   - now: The boot clock: each exchange's deadline is ``answerLimit`` later.
+    /// - Returns: ``KitchenEffect/send(exchange:command:socket:)`` for each timer touched, or
+    ///   ``KitchenEffect/answerAction(_:_:)`` with no timer touched.
+    mutating func act(_ action: Action, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
+        let sockets = targets(of: action)
+        guard !sockets.isEmpty else { return [.answerAction(origin, ActionAnswer(action: action, touched: []))] }
+        let key = nextNumber()
+        var asking = Asking(origin: origin, answer: ActionAnswer(action: action, touched: []), out: [:])
+        var effects: [KitchenEffect] = []
+        for socket in sockets {
+            guard let before = timers[socket] else { continue }
+            let number = nextNumber()
+            asking.out[number] = asking.answer.touched.count
+            asking.answer.touched.append(Touched(socket: socket, before: before, reply: .waiting))
+            exchanges[number] = Exchange(asking: key, deadline: now + Self.answerLimit)
+            effects.append(.send(exchange: number, command: action.command, socket: socket))
+        }
+        askings[key] = asking
+        return effects
+    }
+
+    /// Exchange `number` could not be sent, or its timer closed without a reply.
+    /// - Parameters:
+    ///   - number: The exchange.
+    ///   - reason: Why, in one line without the label.
+    /// - Returns: The action's answer once it was the last one out.
+    mutating func failed(exchange number: Int, _ reason: String) -> [KitchenEffect] {
+        settle(number, .failed(reason))
+    }
+
+    /// Exchange `number`'s timer replied: its status after the command goes into the picture at
+    /// once (as its `watch` line would: a front reading it right after the answer never sees the
+    /// state before it).
+    /// - Returns: The picture's effects, then the action's answer once it was the last one out.
+    mutating func replied(exchange number: Int, _ reply: String) -> [KitchenEffect] {
+        guard let exchange = exchanges[number], let asking = askings[exchange.asking],
+            let index = asking.out[number]
+        else { return [] }
+        let socket = asking.answer.touched[index].socket
+        var effects: [KitchenEffect] = []
+        if timers[socket] != nil, let after = TimerStatus(line: reply) { effects += status(socket: socket, after) }
+        return effects + settle(number, .answered(reply))
+    }
+
+    /// Records exchange `number`'s reply; answers its action when it was the last one out.
+    private mutating func settle(_ number: Int, _ reply: Reply) -> [KitchenEffect] {
+        guard let exchange = exchanges.removeValue(forKey: number), var asking = askings[exchange.asking],
+            let index = asking.out.removeValue(forKey: number)
+        else { return [] }
+        asking.answer.touched[index].reply = reply
+        guard asking.out.isEmpty else {
+            askings[exchange.asking] = asking
+            return []
+        }
+        askings[exchange.asking] = nil
+        return [.answerAction(asking.origin, asking.answer)]
+    }
+
+    /// Gives up the exchanges whose deadline passed: each is dropped, and its timer counts as
+    /// not answering.
+    mutating func expireExchanges(at now: ContinuousClock.Instant) -> [KitchenEffect] {
+        var effects: [KitchenEffect] = []
+        for (number, exchange) in exchanges.sorted(by: { $0.key < $1.key }) where now >= exchange.deadline {
+            effects.append(.drop(exchange: number))
+            let seconds = Self.answerLimit.components.seconds
+            effects += settle(number, .failed("no answer within \(seconds) s (stopped?)"))
+        }
+        return effects
+    }
+
+    /// The next exchange deadline; nil with none out.
+    var nextExchangeDeadline: ContinuousClock.Instant? { exchanges.values.map(\.deadline).min() }
+
+    /// Whether any exchange is out.
+    var exchangesOut: Int { exchanges.count }
+
+    /// A fresh number for an exchange or an asking.
+    private mutating func nextNumber() -> Int {
+        numbered += 1
+        return numbered
+    }
+}

@@ -1,0 +1,128 @@
+import ControlChannel
+import Testing
+import TimerCore
+import TimerModel
+import TimerText
+import WebServer
+
+@testable import Kitchen
+
+/// The kitchen's actions decided in its core (issue 39), on instants passed in: which timers
+/// each action touches by its rule (a table of states × action → the commands sent), every
+/// exchange with its own deadline, and the answer once every reply is in.
+@Suite struct KitchenCoreActionTests {
+    private let t0 = ContinuousClock.now  // any instant: nothing sleeps
+
+    /// A core following one timer per state, labelled by its position (`t0`, `t1`, …), seen in
+    /// that order (so the last is the newest).
+    private func core(_ states: [TimerState]) -> KitchenCore {
+        var core = KitchenCore(maxTimers: 12)
+        for (index, state) in states.enumerated() {
+            _ = core.status(socket: "t\(index)", status("t\(index)", pid: Int32(100 + index), state: state))
+        }
+        return core
+    }
+
+    private func status(_ label: String, pid: Int32, state: TimerState) -> TimerStatus {
+        TimerStatus(label: label, pid: pid, state: state, remaining: .seconds(300), deadlineUnixMilliseconds: 1_000_000)
+    }
+
+    /// The commands an action's effects send, as `socket command`.
+    private func sent(_ effects: [KitchenEffect]) -> [String] {
+        effects.compactMap { effect in
+            guard case .send(_, let command, let socket) = effect else { return nil }
+            return "\(socket) \(command.text)"
+        }
+    }
+
+    @Test(
+        arguments: [
+            // "Acknowledge all": ringing, silent and snoozed, newest first; nothing else.
+            (
+                [.counting, .ringing, .snoozed, .silent, .paused], KitchenCore.Action.acknowledgeAll,
+                ["t3 ack", "t2 ack", "t1 ack"]
+            ),
+            ([.counting, .paused], .acknowledgeAll, []),
+            ([.snoozed], .acknowledgeAll, ["t0 ack"]),
+            // Snooze: only what sounds.
+            ([.counting, .ringing, .snoozed, .silent], .snoozeRinging, ["t3 snooze", "t1 snooze"]),
+            ([.snoozed], .snoozeRinging, []),
+            // A minute more and cancel: the newest, whatever its state.
+            ([.ringing, .counting, .paused], .addToNewest(.seconds(60)), ["t2 add 60"]),
+            ([.counting, .ringing], .cancelNewest, ["t1 cancel"]),
+            ([], .cancelNewest, []),
+            // One timer by label, any state; an unknown label touches none.
+            ([.counting, .paused], .command(.resume, label: "t1"), ["t1 resume"]),
+            ([.counting], .command(.acknowledge, label: "nothing"), []),
+        ] as [([TimerState], KitchenCore.Action, [String])])
+    func eachActionTouchesTheTimersItsRuleCovers(states: [TimerState], action: KitchenCore.Action, sends: [String]) {
+        var core = core(states)
+        let effects = core.decide(.act(action), from: .keypad, at: t0)
+        #expect(sent(effects) == sends)
+        if sends.isEmpty {
+            #expect(effects == [.answerAction(.keypad, KitchenCore.ActionAnswer(action: action, touched: []))])
+            #expect(core.nextCheck == nil, "nothing is waited for")
+        } else {
+            #expect(core.nextCheck == t0 + KitchenCore.answerLimit, "each exchange has its deadline")
+        }
+    }
+
+    /// The rule is the shared model's, for every state word.
+    @Test(arguments: TimerState.allCases)
+    func acknowledgeAllCoversRingingSilentAndSnoozed(state: TimerState) {
+        #expect(state.isCoveredByAcknowledgeAll == [.ringing, .silent, .snoozed].contains(state))
+    }
+
+    /// The answer waits for every reply; a reply's status goes into the picture at once.
+    @Test func theAnswerComesOnceEveryTimerRepliedAndTheirStatusesAreTheNewPicture() {
+        var core = core([.ringing, .silent])
+        let effects = core.decide(.act(.acknowledgeAll), from: .web(exchange: .init(id: 3), form: false), at: t0)
+        let numbers = effects.compactMap { effect -> Int? in
+            if case .send(let number, _, _) = effect { return number }
+            return nil
+        }
+        #expect(numbers.count == 2)
+        let done = status("t1", pid: 101, state: .done)
+        #expect(core.replied(exchange: numbers[0], done.line).isEmpty, "the other one is still out")
+        #expect(core.timers["t1"]?.state == .done, "the reply's status is the picture now")
+        let last = core.failed(exchange: numbers[1], "gone")
+        guard case .answerAction(let origin, let answer)? = last.last else {
+            Issue.record("no answer: \(last)")
+            return
+        }
+        #expect(origin == .web(exchange: .init(id: 3), form: false))
+        #expect(answer.touched.map(\.socket) == ["t1", "t0"])
+        #expect(answer.touched.map(\.reply) == [.answered(done.line), .failed("gone")])
+        #expect(core.nextCheck == nil)
+    }
+
+    /// A timer that does not answer costs its own exchange: at its deadline it is dropped and
+    /// counted as not answering; the others' replies were answered without waiting for it.
+    @Test func aSilentTimerIsDroppedAtItsOwnDeadline() {
+        var core = core([.ringing])
+        let effects = core.decide(.act(.acknowledgeAll), from: .keypad, at: t0)
+        guard case .send(let number, _, _)? = effects.first else {
+            Issue.record("nothing sent: \(effects)")
+            return
+        }
+        #expect(core.expire(at: t0 + KitchenCore.answerLimit - .milliseconds(1)).isEmpty)
+        let expired = core.expire(at: t0 + KitchenCore.answerLimit)
+        #expect(expired.first == .drop(exchange: number))
+        guard case .answerAction(.keypad, let answer)? = expired.last else {
+            Issue.record("no answer: \(expired)")
+            return
+        }
+        guard case .failed = answer.touched.first?.reply else {
+            Issue.record("not failed: \(answer)")
+            return
+        }
+        #expect(core.replied(exchange: number, "ok").isEmpty, "a late reply changes nothing")
+    }
+
+    /// A start is a command to the same entry, decided as ``KitchenCore/admit(_:from:)`` decides it.
+    @Test func aStartGoesThroughTheSameEntry() throws {
+        var core = core([.counting])
+        let request = try StartRequest.parse("soft", presets: Preset.eggs.map(\.name))
+        #expect(core.decide(.start(request), from: .bus, at: t0) == [core.admit(request, from: .bus)])
+    }
+}
