@@ -249,8 +249,8 @@ package final class Kitchen {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
                     perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
                 }
-            case .send(let exchange, let command, let socket):
-                if let reason = exchanges.begin(exchange, ControlRequest.command(command).line, to: socket) {
+            case .send(let exchange, let request, let socket):
+                if let reason = exchanges.begin(exchange, request.line, to: socket) {
                     perform(core.failed(exchange: exchange, reason))
                 }
             case .drop(let exchange): exchanges.drop(exchange)

@@ -99,6 +99,11 @@ extension KitchenCore {
         let asking: Int
         /// When it is given up (boot clock).
         let deadline: ContinuousClock.Instant
+        /// What was sent: the command with the asker's origin, until a timer older than control
+        /// protocol 4 refused it and it went again without (once, within the same deadline).
+        var request: ControlRequest
+        /// The timer's socket name.
+        let socket: String
     }
 
     /// How long a timer has to answer one of the kitchen's commands: 2 s.
@@ -137,8 +142,10 @@ extension KitchenCore {
             let number = nextNumber()
             asking.out[number] = asking.answer.touched.count
             asking.answer.touched.append(Touched(socket: socket, before: before, reply: .waiting))
-            exchanges[number] = Exchange(asking: key, deadline: now + Self.answerLimit)
-            effects.append(.send(exchange: number, command: action.command, socket: socket))
+            let request = ControlRequest.command(action.command, by: origin.front)
+            exchanges[number] = Exchange(
+                asking: key, deadline: now + Self.answerLimit, request: request, socket: socket)
+            effects.append(.send(exchange: number, request: request, socket: socket))
         }
         askings[key] = asking
         return effects
@@ -153,14 +160,22 @@ extension KitchenCore {
         settle(number, .failed(reason))
     }
 
-    /// Exchange `number`'s timer replied: its status after the command goes into the picture at
-    /// once (as its `watch` line would: a front reading it right after the answer never sees the
-    /// state before it).
-    /// - Returns: The picture's effects, then the action's answer once it was the last one out.
+    /// Exchange `number`'s timer replied.
+    ///
+    /// Its status after the command goes into the picture at once (as its `watch` line would: a
+    /// front reading it right after the answer never sees the state before it). A timer older than control protocol 4 that refused the origin is sent
+    /// the command again without it, as the same exchange within the same deadline.
+    /// - Returns: The picture's effects, then the action's answer once it was the last one out;
+    ///   or the command's second sending.
     mutating func replied(exchange number: Int, _ reply: String) -> [KitchenEffect] {
-        guard let exchange = exchanges[number], let asking = askings[exchange.asking],
+        guard var exchange = exchanges[number], let asking = askings[exchange.asking],
             let index = asking.out[number]
         else { return [] }
+        if ControlRequest.isOlderTimerRefusal(reply), exchange.request.withoutOrigin != exchange.request {
+            exchange.request = exchange.request.withoutOrigin
+            exchanges[number] = exchange
+            return [.send(exchange: number, request: exchange.request, socket: exchange.socket)]
+        }
         let socket = asking.answer.touched[index].socket
         var effects: [KitchenEffect] = []
         if timers[socket] != nil, let after = TimerStatus(line: reply) { effects += status(socket: socket, after) }

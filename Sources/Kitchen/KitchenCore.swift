@@ -27,6 +27,16 @@ package struct KitchenCore {
         /// `POST /api/timers` (the kitchen's HTTP API): the suspended exchange to answer, and
         /// whether it was a form post (answered 303 to the page).
         case web(exchange: HTTPExchange, form: Bool)
+
+        /// The front a timer's log names for a command from here (control protocol 4's `by`).
+        var front: TimerModel.Origin {
+            switch self {
+            case .shell: .shell
+            case .bus: .mqtt
+            case .keypad: .keypad
+            case .web: .http
+            }
+        }
     }
 
     /// How a start ended, as its origin is told.
@@ -328,10 +338,11 @@ enum KitchenEffect: Equatable, Sendable {
     case spawn(label: String, arguments: [String], origin: KitchenCore.Origin)
     /// Tell `origin` how its start went.
     case answer(KitchenCore.Origin, KitchenCore.Outcome)
-    /// Send `command` to the timer on `socket` as exchange `exchange`, without waiting; its reply
+    /// Send `request` (a command with its origin, or without it to a timer older than control
+    /// protocol 4) to the timer on `socket` as exchange `exchange`, without waiting; its reply
     /// goes to ``KitchenCore/replied(exchange:_:)``, a failure to send to
     /// ``KitchenCore/failed(exchange:_:)``.
-    case send(exchange: Int, command: Command, socket: String)
+    case send(exchange: Int, request: ControlRequest, socket: String)
     /// Close exchange `exchange`, given up at its deadline.
     case drop(exchange: Int)
     /// Tell `origin` how its action on the timers went.

@@ -30,7 +30,7 @@ import WebServer
     /// The commands an action's effects send, as `socket command`.
     private func sent(_ effects: [KitchenEffect]) -> [String] {
         effects.compactMap { effect in
-            guard case .send(_, let command, let socket) = effect else { return nil }
+            guard case .send(_, .command(let command, by: .keypad?), let socket) = effect else { return nil }
             return "\(socket) \(command.text)"
         }
     }
@@ -124,5 +124,41 @@ import WebServer
         var core = core([.counting])
         let request = try StartRequest.parse("soft", presets: Preset.eggs.map(\.name))
         #expect(core.decide(.start(request), from: .bus, at: t0) == [core.admit(request, from: .bus)])
+    }
+
+    /// Each front's action reaches its timers under its own origin (control protocol 4).
+    @Test(arguments: [
+        (KitchenCore.Origin.keypad, Origin.keypad), (.web(exchange: .init(id: 1), form: false), .http),
+        (.bus, .mqtt), (.shell(connection: 2), .shell),
+    ])
+    func anActionNamesTheFrontItCameThrough(origin: KitchenCore.Origin, front: Origin) {
+        var core = core([.ringing])
+        #expect(
+            core.decide(.act(.acknowledgeAll), from: origin, at: t0) == [
+                .send(exchange: 2, request: .command(.acknowledge, by: front), socket: "t0")
+            ])
+    }
+
+    /// A timer older than control protocol 4 (running across a package upgrade) refuses the
+    /// origin's line: it is sent the command again without it, once, as the same exchange; a
+    /// second refusal is that timer's answer.
+    @Test func aTimerOlderThanTheOriginIsSentTheCommandAgainWithoutIt() throws {
+        var core = core([.ringing, .ringing])
+        let effects = core.decide(.act(.acknowledgeAll), from: .keypad, at: t0)
+        let numbers = effects.compactMap { effect -> Int? in
+            if case .send(let number, _, _) = effect { return number }
+            return nil
+        }
+        try #require(numbers.count == 2)
+        let again = core.replied(exchange: numbers[0], ControlRequest.olderTimerRefusal)
+        #expect(again == [.send(exchange: numbers[0], request: .command(.acknowledge), socket: "t1")])
+        #expect(core.exchangesOut == 2, "the same exchange, still out")
+        #expect(
+            core.replied(exchange: numbers[1], status("t0", pid: 100, state: .done).line).contains {
+                if case .answerAction = $0 { return true } else { return false }
+            } == false, "the answer waits for the older timer")
+        let last = core.replied(exchange: numbers[0], ControlRequest.olderTimerRefusal)
+        #expect(last.contains { if case .answerAction = $0 { true } else { false } }, "refused twice: its answer")
+        #expect(core.exchangesOut == 0)
     }
 }

@@ -32,6 +32,12 @@ import Testing
         #expect(ack.status == 200 && WebKitchen.json(ack)?["state"]?.stringValue == "done", "\(ack.text)")
         #expect(WebKitchen.awaitState("done", of: "Soft", on: stream, until: soon()), "the stream shows it stopped")
         #expect(web.kitchen.expect("HTTP: Soft: alarm stopped", until: soon()), "\(web.kitchen.stdout)")
+        // The phone's STOP reaches the timer as the phone's (control protocol 4), in its own log.
+        let acknowledged = {
+            web.house.log("Soft").split(separator: "\n").first { $0.contains(#""event":"acknowledged""#) }
+        }
+        try eventually("the timer logs its acknowledgement", deadline: soon()) { acknowledged() != nil }
+        #expect(acknowledged()?.contains(#""by":"http""#) == true, "\(web.house.log("Soft"))")
         #expect(
             web.kitchen.stdout.contains("Soft: started, rings in 0:02") && web.kitchen.stdout.contains("(from HTTP)"))
     }
