@@ -10,11 +10,13 @@ import Testing
 /// (a process's exit, a log line, a command's answer), never a sleep or a measured time.
 @Suite struct KitchenFrozenTimersEndToEndTests {
     private let soon = { ContinuousClock.now + .seconds(20) }
+    /// As many frozen timers as the issue's case: a full kitchen's worth.
+    private static let frozenCount = 12
 
     @Test func aPressStopsTheLiveTimerAndAStartIsAnsweredWhileTheFrozenTimersExchangesWait() throws {
         let pad = House(config: "announce = no\n", keypad: true)
         // The frozen ones ring on no device (`-D hw:0`: no card here), so they write no audio.
-        let frozen = (1...5).map {
+        let frozen = (1...Self.frozenCount).map {
             PipedChild(["1s", "--label", "frozen\($0)", "-D", "hw:0", "--json"], environment: pad.environment)
         }
         let live = PipedChild(["1s", "--label", "live", "--json"], environment: pad.environment)
@@ -27,7 +29,8 @@ import Testing
         for timer in frozen { #expect(timer.expect(#""event":"finished""#, until: soon()), "\(timer.stdout)") }
         #expect(live.expect(#""event":"sounding""#, until: soon()), "\(live.stdout)")
         try pad.addKeypad("event0")
-        let kitchen = pad.kitchen()
+        // Room beside the frozen ones for the live timer and the start (the default is 12).
+        let kitchen = pad.kitchen(["--max-timers", "\(Self.frozenCount + 2)"])
         for timer in frozen {
             #expect(kitchen.expect("(pid \(timer.pid), silent)", until: soon()), "\(kitchen.stdout)")
         }
@@ -53,7 +56,7 @@ import Testing
         // Then each frozen timer costs its own deadline, and the answer names the one stopped.
         #expect(kitchen.expect("key: live stopped", after: offset, until: soon()), "\(kitchen.stdout)")
         let lines = String(Array(kitchen.stdout)[offset...]).split(separator: "\n")
-        for index in 1...5 {
+        for index in 1...Self.frozenCount {
             #expect(lines.contains("key: frozen\(index): no answer within 2 s (stopped?)"), "\(lines)")
         }
         let startLine = lines.firstIndex { $0.hasSuffix("(from shell)") } ?? lines.endIndex
