@@ -77,6 +77,15 @@ def _event_t_ns(log_path, event, timeout_s=10):
     return None
 
 
+def ringing_timer(binary, env, state, label, length="1s"):
+    """Starts `eggtimer start LENGTH --label LABEL` through the kitchen and waits for the timer's
+    `sounding` event: the finished `start` (its reply on stdout) once it rings, else None."""
+    done = subprocess.run([binary, "start", length, "--label", label], env=env, capture_output=True, timeout=30)
+    if done.returncode != 0 or _event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
+        return None
+    return done
+
+
 # struct input_event as linux/input.h lays it out for this userspace: a struct timeval (two C longs),
 # then __u16 type, __u16 code, __s32 value (24 bytes on x86_64 and arm64).
 _INPUT_EVENT = "llHHi"
@@ -102,69 +111,62 @@ def _input_root(folder):
     return os.path.join(folder, "dev/input/event0")
 
 
-def _keypad_acks(bench, binary, env, state, kitchen, device, runs, cancel_all):
+def _keypad_acks(bench, binary, env, state, kitchen, writer, runs, cancel_all):
     """Press -> acknowledged, in ms, for `runs` timers of 1 s started through the kitchen: the
     acknowledged event's t_mono_ns minus the instant the press's bytes were written (CLOCK_BOOTTIME).
     A press the kitchen read before it saw the alarm ring is only a report: pressed again."""
     samples = []
-    writer = os.open(device, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        for run in range(runs):
-            label = f"keyack{run}-{os.getpid()}"
-            log_path = os.path.join(state, label + ".log")
-            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
-            if done.returncode != 0 or _event_t_ns(log_path, "sounding") is None:
-                bench.problems.append(f"kitchen: keypad timer {label} did not ring (rc {done.returncode})")
-                continue
-            written = None
-            for attempt in range(50):
-                written = now_ns()
-                os.write(writer, _press(1000 + run * 100 + attempt))
-                line = ""
-                while "key: " not in line:
-                    line = kitchen.stdout.readline().decode("utf-8", "replace")
-                    if not line:
-                        break
-                if "alarm stopped" in line:
+    for run in range(runs):
+        label = f"keyack{run}-{os.getpid()}"
+        log_path = os.path.join(state, label + ".log")
+        if ringing_timer(binary, env, state, label) is None:
+            bench.problems.append(f"kitchen: keypad timer {label} did not ring")
+            continue
+        written = None
+        for attempt in range(50):
+            written = now_ns()
+            os.write(writer, _press(1000 + run * 100 + attempt))
+            line = ""
+            while "key: " not in line:
+                line = kitchen.stdout.readline().decode("utf-8", "replace")
+                if not line:
                     break
-                written = None
-            acked = _event_t_ns(log_path, "acknowledged") if written else None
-            if acked is None:
-                bench.problems.append(f"kitchen: keypad press did not acknowledge {label}")
-            else:
-                samples.append((acked - written) / 1e6)
-            cancel_all()
-    finally:
-        os.close(writer)
+            if "alarm stopped" in line:
+                break
+            written = None
+        acked = _event_t_ns(log_path, "acknowledged") if written else None
+        if acked is None:
+            bench.problems.append(f"kitchen: keypad press did not acknowledge {label}")
+        else:
+            samples.append((acked - written) / 1e6)
+        cancel_all()
     return samples
 
 
 FROZEN_TIMERS = 12
 
 
-def _frozen(bench, binary, env, state, kitchen, device, runs, cancel_all):
+def _frozen(bench, binary, env, state, kitchen, writer, runs, cancel_all):
     """With FROZEN_TIMERS ringing timers SIGSTOPped (the kitchen's picture shows them ringing; none
     answers): (press -> the one live ringing timer's `acknowledged`, in ms; a shell's `eggtimer start
     10m` launch -> its reply, in ms), `runs` each. The frozen timers are woken and cancelled after."""
     frozen = []
     presses, round_trips = [], []
-    writer = os.open(device, os.O_WRONLY | os.O_CLOEXEC)
     try:
         for n in range(FROZEN_TIMERS):
             label = f"frozen{n}-{os.getpid()}"
-            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
-            pid = re.search(rb"\(pid (\d+)\)", done.stdout)
-            if done.returncode != 0 or pid is None or _event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
-                bench.problems.append(f"kitchen: frozen timer {label} did not ring (rc {done.returncode})")
+            done = ringing_timer(binary, env, state, label)
+            pid = re.search(rb"\(pid (\d+)\)", done.stdout) if done else None
+            if pid is None:
+                bench.problems.append(f"kitchen: frozen timer {label} did not ring")
                 return presses, round_trips, frozen
             frozen.append(int(pid.group(1)))
             os.kill(frozen[-1], signal.SIGSTOP)
         for run in range(runs):
             label = f"live{run}-{os.getpid()}"
             log_path = os.path.join(state, label + ".log")
-            done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
-            if done.returncode != 0 or _event_t_ns(log_path, "sounding") is None:
-                bench.problems.append(f"kitchen: live timer {label} did not ring (rc {done.returncode})")
+            if ringing_timer(binary, env, state, label) is None:
+                bench.problems.append(f"kitchen: live timer {label} did not ring")
                 continue
             acked = None
             for attempt in range(20):  # a press read before the kitchen saw it ring is pressed again
@@ -185,7 +187,6 @@ def _frozen(bench, binary, env, state, kitchen, device, runs, cancel_all):
                 bench.problems.append(f"kitchen: start {label} beside frozen timers failed (rc {done.returncode})")
             subprocess.run([binary, "cancel", label], env=env, capture_output=True, timeout=30)
     finally:
-        os.close(writer)
         for pid in frozen:
             try:
                 os.kill(pid, signal.SIGCONT)
@@ -244,7 +245,10 @@ def measure(bench):
             bench.problems.append(f"kitchen: did not start: {first.strip()}")
             return result
         through = starts("kitchen")
-        acks = _keypad_acks(bench, binary, env, state, kitchen, device, runs, cancel_all)
+        # One writer for every press: a FIFO whose last writer closes reads as end-of-file, which
+        # the kitchen takes as the keypad unplugged (a real evdev device never ends).
+        writer = os.open(device, os.O_WRONLY | os.O_CLOEXEC)
+        acks = _keypad_acks(bench, binary, env, state, kitchen, writer, runs, cancel_all)
         if acks:
             result.add("kitchen_key_to_alarm_stopped_ms_median", statistics.median(acks), acks)
             result.add("kitchen_key_to_alarm_stopped_ms_max", max(acks), acks)
@@ -252,7 +256,8 @@ def measure(bench):
             if samples:
                 result.add(f"kitchen_start_to_counting_ms_median_{name}", statistics.median(samples), samples)
                 result.add(f"kitchen_start_to_counting_ms_max_{name}", max(samples), samples)
-        presses, trips, _ = _frozen(bench, binary, env, state, kitchen, device, runs, cancel_all)
+        presses, trips, _ = _frozen(bench, binary, env, state, kitchen, writer, runs, cancel_all)
+        os.close(writer)
         if presses:
             result.add("kitchen_frozen_key_to_alarm_stopped_ms_max", max(presses), presses)
         if trips:

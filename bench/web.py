@@ -23,6 +23,7 @@ import urllib.parse
 
 from bench.figures import Result
 from bench.harness import child_env, now_ns, track, untrack
+from bench.kitchen import ringing_timer
 from bench.procfs import snapshot
 
 SSE_CLIENTS = 20
@@ -303,9 +304,8 @@ def _acks(bench, binary, env, state, client, node, runs, cancel_all):
     for run in range(runs):
         label = f"httpack{run}-{os.getpid()}"
         log_path = os.path.join(state, label + ".log")
-        done = subprocess.run([binary, "start", "1s", "--label", label], env=env, capture_output=True, timeout=30)
-        if done.returncode != 0 or _event_t_ns(log_path, "sounding") is None:
-            bench.problems.append(f"kitchen HTTP: timer {label} did not ring (rc {done.returncode})")
+        if ringing_timer(binary, env, state, label) is None:
+            bench.problems.append(f"kitchen HTTP: timer {label} did not ring")
             cancel_all()
             continue
         sent, answer = None, None
