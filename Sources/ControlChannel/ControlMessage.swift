@@ -78,15 +78,14 @@ public enum ControlRequest: Equatable, Sendable {
     /// The request as one line: the verb, then its whole seconds (rounded toward zero) if any.
     public var line: String {
         switch self {
-        case .command(let command, nil):
-            Self.version(of: command) + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "")
-        case .command(let command, let origin?):
-            Self.fourthVersion + "\t" + command.verb + (command.seconds.map { "\t\($0)" } ?? "") + "\tby="
-                + origin.rawValue
-        case .watch: Self.watchLine
-        case .start(let text): Self.thirdVersion + "\tstart\t" + text
-        case .pair: Self.thirdVersion + "\tpair"
-        case .unpair: Self.thirdVersion + "\tunpair"
+        case .command(let command, let origin):
+            let words = command.verb + (command.seconds.map { "\t\($0)" } ?? "")
+            return origin.map { Self.fourthVersion + "\t" + words + "\tby=" + $0.rawValue }
+                ?? Self.version(of: command) + "\t" + words
+        case .watch: return Self.watchLine
+        case .start(let text): return Self.thirdVersion + "\tstart\t" + text
+        case .pair: return Self.thirdVersion + "\tpair"
+        case .unpair: return Self.thirdVersion + "\tunpair"
         }
     }
 

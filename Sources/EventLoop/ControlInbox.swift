@@ -8,12 +8,12 @@ package import TimerModel
 /// the ``ControlWatchers``, sent every new status.
 ///
 /// A whole command line becomes a ``Request`` (the timer's `.command(_:from:connection:)`, from
-/// the front the peer named, else `.control`), answered by ``reply(_:_:)`` once the controller decided. A connection that
-/// sends nothing useful within ``idleLimit`` is closed, and at most ``connectionLimit`` are open
-/// at once (the idlest goes first), so no peer can hold the timer's resources. Watchers are kept
-/// apart and do not count against ``connectionLimit``, so they cannot lock out an `ack` either.
-/// An idle connection's time limit is the next check. Never blocks. Owned by the event loop's
-/// thread.
+/// the front the peer named, else `.control`), answered by ``reply(_:_:)`` once the controller
+/// decided. A connection that sends nothing useful within ``idleLimit`` is closed, and at most
+/// ``connectionLimit`` are open at once (the idlest goes first), so no peer can hold the timer's
+/// resources. Watchers are kept apart and do not count against ``connectionLimit``, so they
+/// cannot lock out an `ack` either. An idle connection's time limit is the next check. Never
+/// blocks. Owned by the event loop's thread.
 package final class ControlInbox: LoopSource {
     /// A command that arrived whole, and the connection to answer it on.
     package struct Request: Equatable {
