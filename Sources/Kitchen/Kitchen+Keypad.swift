@@ -9,7 +9,8 @@ import TimerModel
 // The kitchen's keypad: the source made from its settings (and the test seam EGGTIMER_INPUT_ROOT),
 // and each KeyAction carried out: a start through start(_:from: .keypad), the alarms' acknowledge
 // and snooze and the newest timer's add and cancel through act(_:from: .keypad) (the core decides,
-// each timer's exchange never blocks the loop), the report and the speaker test. Every action is one `key: …` line; no key code is ever said.
+// each timer's exchange never blocks the loop), the report and the speaker test. Every action is
+// one `key: …` line; no key code is ever said.
 
 extension Kitchen {
     /// How close to a followed timer's deadline the speaker test is refused: 2 s.
@@ -36,11 +37,8 @@ extension Kitchen {
         return source
     }
 
-    /// The followed timers' socket names, newest first (by when the kitchen first saw each).
-    private var newestFirst: [String] { core.newestFirst }
-
     /// The followed timers' latest statuses, newest first.
-    var newestTimers: [TimerStatus] { newestFirst.compactMap { core.timers[$0] } }
+    var newestTimers: [TimerStatus] { core.newestFirst.compactMap { core.timers[$0] } }
 
     /// Carries out one keypad action, with its one line.
     func perform(key action: KeyAction) {
@@ -51,7 +49,7 @@ extension Kitchen {
         case .snoozeAllRinging: act(.snoozeRinging, from: .keypad)
         case .addToNewest(let delta): act(.addToNewest(delta), from: .keypad)
         case .cancelPending:
-            guard let newest = newestFirst.first, let label = core.timers[newest]?.label else {
+            guard let newest = core.newestFirst.first, let label = core.timers[newest]?.label else {
                 say("key: no timer runs to cancel")
                 return speak(phrases.nothingRunning)
             }
@@ -71,7 +69,7 @@ extension Kitchen {
 
     /// What runs, in one line: `pasta: 3:40 left; Soft: ringing`, newest first.
     func report() -> String {
-        let parts = newestFirst.compactMap { core.timers[$0] }.map { status in
+        let parts = newestTimers.map { status in
             status.state == .counting || status.state == .paused
                 ? "\(status.label): \(status.remaining.clockText) left" + (status.state == .paused ? ", paused" : "")
                 : "\(status.label): \(status.state.rawValue)"

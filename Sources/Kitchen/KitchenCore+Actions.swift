@@ -102,8 +102,6 @@ extension KitchenCore {
         /// What was sent: the command with the asker's origin, until a timer older than control
         /// protocol 4 refused it and it went again without (once, within the same deadline).
         var request: ControlRequest
-        /// The timer's socket name.
-        let socket: String
     }
 
     /// How long a timer has to answer one of the kitchen's commands: 2 s.
@@ -129,7 +127,7 @@ extension KitchenCore {
     ///   - action: The action.
     ///   - origin: Who asked, and so who gets the answer.
     ///   - now: The boot clock: each exchange's deadline is ``answerLimit`` later.
-    /// - Returns: ``KitchenEffect/send(exchange:command:socket:)`` for each timer touched, or
+    /// - Returns: ``KitchenEffect/send(exchange:request:socket:)`` for each timer touched, or
     ///   ``KitchenEffect/answerAction(_:_:)`` with no timer touched.
     mutating func act(_ action: Action, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
         let sockets = targets(of: action)
@@ -143,8 +141,7 @@ extension KitchenCore {
             asking.out[number] = asking.answer.touched.count
             asking.answer.touched.append(Touched(socket: socket, before: before, reply: .waiting))
             let request = ControlRequest.command(action.command, by: origin.front)
-            exchanges[number] = Exchange(
-                asking: key, deadline: now + Self.answerLimit, request: request, socket: socket)
+            exchanges[number] = Exchange(asking: key, deadline: now + Self.answerLimit, request: request)
             effects.append(.send(exchange: number, request: request, socket: socket))
         }
         askings[key] = asking
@@ -163,20 +160,21 @@ extension KitchenCore {
     /// Exchange `number`'s timer replied.
     ///
     /// Its status after the command goes into the picture at once (as its `watch` line would: a
-    /// front reading it right after the answer never sees the state before it). A timer older than control protocol 4 that refused the origin is sent
-    /// the command again without it, as the same exchange within the same deadline.
+    /// front reading it right after the answer never sees the state before it). A timer older
+    /// than control protocol 4 that refused the origin is sent the command again without it, as
+    /// the same exchange within the same deadline.
     /// - Returns: The picture's effects, then the action's answer once it was the last one out;
     ///   or the command's second sending.
     mutating func replied(exchange number: Int, _ reply: String) -> [KitchenEffect] {
         guard var exchange = exchanges[number], let asking = askings[exchange.asking],
             let index = asking.out[number]
         else { return [] }
+        let socket = asking.answer.touched[index].socket
         if ControlRequest.isOlderTimerRefusal(reply), exchange.request.withoutOrigin != exchange.request {
             exchange.request = exchange.request.withoutOrigin
             exchanges[number] = exchange
-            return [.send(exchange: number, request: exchange.request, socket: exchange.socket)]
+            return [.send(exchange: number, request: exchange.request, socket: socket)]
         }
-        let socket = asking.answer.touched[index].socket
         var effects: [KitchenEffect] = []
         if timers[socket] != nil, let after = TimerStatus(line: reply) { effects += status(socket: socket, after) }
         return effects + settle(number, .answered(reply))
@@ -200,10 +198,10 @@ extension KitchenCore {
     /// not answering.
     mutating func expireExchanges(at now: ContinuousClock.Instant) -> [KitchenEffect] {
         var effects: [KitchenEffect] = []
+        let reason = "no answer within \(Self.answerLimit.components.seconds) s (stopped?)"
         for (number, exchange) in exchanges.sorted(by: { $0.key < $1.key }) where now >= exchange.deadline {
             effects.append(.drop(exchange: number))
-            let seconds = Self.answerLimit.components.seconds
-            effects += settle(number, .failed("no answer within \(seconds) s (stopped?)"))
+            effects += settle(number, .failed(reason))
         }
         return effects
     }
@@ -211,7 +209,7 @@ extension KitchenCore {
     /// The next exchange deadline; nil with none out.
     var nextExchangeDeadline: ContinuousClock.Instant? { exchanges.values.map(\.deadline).min() }
 
-    /// Whether any exchange is out.
+    /// How many exchanges are out.
     var exchangesOut: Int { exchanges.count }
 
     /// A fresh number for an exchange or an asking.

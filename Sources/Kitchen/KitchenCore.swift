@@ -92,7 +92,8 @@ package struct KitchenCore {
     private(set) var timers: [String: TimerStatus] = [:]
     /// Starts let through and not answered, by socket name.
     private var starting: [String: Starting] = [:]
-    /// The followed timers' socket names in the order the kitchen first saw them (the newest last).
+    /// The followed timers' socket names in the order the kitchen first saw them (the newest
+    /// last): the keys of ``timers``, which ``status(socket:_:)`` and ``ended(socket:)`` keep alike.
     private var seenOrder: [String] = []
     /// The actions whose exchanges are not all in, by their number (KitchenCore+Actions.swift).
     var askings: [Int: Asking] = [:]
@@ -102,7 +103,7 @@ package struct KitchenCore {
     var numbered = 0
 
     /// The followed timers' socket names, newest first (by when the kitchen first saw each).
-    var newestFirst: [String] { seenOrder.reversed().filter { timers[$0] != nil } }
+    var newestFirst: [String] { seenOrder.reversed() }
 
     /// Creates the core.
     /// - Parameters:
@@ -219,10 +220,7 @@ package struct KitchenCore {
         let previous = timers[socket]
         let new = previous == nil
         timers[socket] = status
-        if new {
-            seenOrder.removeAll { $0 == socket }
-            seenOrder.append(socket)
-        }
+        if new { seenOrder.append(socket) }
         var effects: [KitchenEffect] = []
         if status.state == .silent, previous?.state != .silent {
             effects.append(
