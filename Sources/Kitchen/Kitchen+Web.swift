@@ -136,7 +136,6 @@ extension Kitchen {
         web.pendingActions = []
         for pending in actions {
             web.waiting.insert(pending.exchange)
-            if pending.houseAsked > 0 { web.houseAsked[pending.exchange] = pending.houseAsked }
             act(pending.action, from: .web(exchange: pending.exchange, form: pending.form))
         }
         web.publish(webPicture)

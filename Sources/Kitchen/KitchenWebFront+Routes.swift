@@ -118,11 +118,17 @@ extension KitchenWebFront {
             return .response(allowed.isForm ? formAnswer(response, csrf: allowed.session?.csrf) : response)
         case .acknowledgeAll:
             let asked = askHouseToAcknowledge()
-            if allowed.isForm, let csrf = allowed.session?.csrf { formCSRF[exchange] = csrf }
-            pendingActions.append(
-                PendingAction(exchange: exchange, action: .acknowledgeAll, form: allowed.isForm, houseAsked: asked))
+            if asked > 0 { houseAsked[exchange] = asked }
+            queue(.acknowledgeAll, exchange, allowed)
             return .later
         }
+    }
+
+    /// Queues an action on this box's timers for the kitchen's core, after the round (a form
+    /// post's CSRF token kept for its error page).
+    private func queue(_ action: KitchenCore.Action, _ exchange: HTTPExchange, _ allowed: RequestGuard.Allowed) {
+        if allowed.isForm, let csrf = allowed.session?.csrf { formCSRF[exchange] = csrf }
+        pendingActions.append(PendingAction(exchange: exchange, action: action, form: allowed.isForm))
     }
 
     /// The start word and label of `POST /api/timers`' fields (``KitchenAPI/startWord(start:seconds:secondsGiven:)``),
@@ -196,10 +202,7 @@ extension KitchenWebFront {
         }
         let myNode = kitchen.settings.bus.nodeName
         if node == myNode, kitchen.core.timers.values.contains(where: { $0.label == label }) {
-            if allowed.isForm, let csrf = allowed.session?.csrf { formCSRF[exchange] = csrf }
-            pendingActions.append(
-                PendingAction(
-                    exchange: exchange, action: .command(command, label: label), form: allowed.isForm, houseAsked: 0))
+            queue(.command(command, label: label), exchange, allowed)
             return nil
         }
         if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
@@ -267,13 +270,13 @@ extension KitchenWebFront {
             let stopped = zip(answer.touched, outcomes).compactMap { touched, outcome in
                 outcome.reply.map { KitchenCore.stopped(label: outcome.label, before: touched.before, reply: $0) }
             }
-            if let text = KitchenCore.stoppedText(stopped) { kitchen.say("HTTP: ack-all: " + text) }
+            let text = KitchenCore.stoppedText(stopped)
+            if let text { kitchen.say("HTTP: ack-all: " + text) }
             let count = stopped.count + asked
             if count == 0 { kitchen.say("HTTP: ack-all: nothing rings") }
             let body = KitchenAPI.acknowledged(
-                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label),
-                message: KitchenCore.stoppedText(stopped))
-            return server.answer(exchange, with: form ? KitchenAPI.seeThePage : KitchenAPI.json(200, body))
+                count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label), message: text)
+            response = KitchenAPI.json(200, body)
         case .command(let command, let label):
             guard let touched = answer.touched.first, let outcome = outcomes.first else {
                 response = KitchenAPI.error(404, "no timer \(kitchen.settings.bus.nodeName)/\(label)")

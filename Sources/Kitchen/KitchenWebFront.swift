@@ -36,8 +36,6 @@ package final class KitchenWebFront: LoopSource {
         let exchange: HTTPExchange
         let action: KitchenCore.Action
         let form: Bool
-        /// How many house timers (other nodes') were asked on their command topics already.
-        let houseAsked: Int
     }
 
     /// The start word and label of `POST /api/timers`, as sent.
