@@ -99,16 +99,10 @@ public struct TimerStatus: Equatable, Sendable {
             let clamped = min(max(.zero, total), .nanoseconds(Self.totalLimit))
             fields.append("total_ns=\(clamped.nanosecondsValue)")
         }
-        switch kind {
-        case .egg(let preset)?:
-            fields.append("kind=egg")
-            if Self.isFieldText(preset) { fields.append("preset=\(preset)") }
-        case .plain?: fields.append("kind=plain")
-        case .pomodoro(let phase)?:
-            fields.append("kind=pomodoro")
-            if Self.isFieldText(phase) { fields.append("phase=\(phase)") }
-        case .alarm?: fields.append("kind=alarm")
-        case nil: break
+        if let kind {
+            fields.append("kind=\(kind.word)")
+            if let preset = kind.preset, Self.isFieldText(preset) { fields.append("preset=\(preset)") }
+            if let phase = kind.phase, Self.isFieldText(phase) { fields.append("phase=\(phase)") }
         }
         if deviceDown { fields.append("device=down") }
         if deviceDown, let silentReason { fields.append("silent=\(Self.fieldText(reason: silentReason))") }
@@ -155,13 +149,8 @@ public struct TimerStatus: Equatable, Sendable {
     /// outside the four (a newer eggtimer's), or for an egg without a valid `preset` or a
     /// pomodoro without a valid `phase`.
     private static func kind(of fields: [Substring: Substring]) -> TimerSnapshot.Kind? {
-        switch fields["kind"] {
-        case "egg"?: fields["preset"].flatMap { isFieldText($0) ? .egg(String($0)) : nil }
-        case "plain"?: .plain
-        case "pomodoro"?: fields["phase"].flatMap { isFieldText($0) ? .pomodoro(phase: String($0)) : nil }
-        case "alarm"?: .alarm
-        default: nil
-        }
+        func name(_ key: Substring) -> String? { fields[key].flatMap { isFieldText($0) ? String($0) : nil } }
+        return fields["kind"].flatMap { TimerSnapshot.Kind(word: $0, preset: name("preset"), phase: name("phase")) }
     }
 
     /// The latest `deadline_ms` a reply may carry: 9999-12-31T23:59:59.999Z, in Unix milliseconds.

@@ -14,7 +14,7 @@ extension KitchenAPI {
     package static let stateWords = TimerState.allCases.map(\.rawValue)
 
     /// The kinds a timer object's `kind` may say.
-    static let kindWords = ["egg", "plain", "pomodoro", "alarm"]
+    static let kindWords = TimerSnapshot.Kind.words
 
     /// A JSON object of `members`, in order, as UTF-8 text.
     package static func object(_ members: [(String, JSONValue)]) -> [UInt8] {
@@ -43,9 +43,9 @@ extension KitchenAPI {
             JSONMember("duration_s", timer.total.map(seconds) ?? .null),
             JSONMember(
                 "deadline", text(timer.deadlineUnixMilliseconds.map { UTCTimestamp.text(unixMilliseconds: $0) })),
-            JSONMember("kind", text(timer.kind)),
-            JSONMember("preset", text(timer.preset)),
-            JSONMember("phase", text(timer.phase)),
+            JSONMember("kind", text(timer.kind?.word)),
+            JSONMember("preset", text(timer.kind?.preset)),
+            JSONMember("phase", text(timer.kind?.phase)),
             JSONMember("device", .string(timer.deviceDown ? "down" : "ok")),
             JSONMember("silent", text(timer.silentReason)),
             JSONMember("local", .bool(timer.isLocal)),
@@ -93,20 +93,10 @@ extension KitchenAPI {
 
     /// This box's timer of `status` on node `node`, as the API shows it (`local: true`).
     package static func timer(_ status: TimerStatus, node: String) -> WebTimer {
-        var kind: String?
-        var preset: String?
-        var phase: String?
-        switch status.kind {
-        case .egg(let name)?: (kind, preset) = ("egg", name)
-        case .plain?: kind = "plain"
-        case .pomodoro(let name)?: (kind, phase) = ("pomodoro", name)
-        case .alarm?: kind = "alarm"
-        case nil: break
-        }
-        return WebTimer(
+        WebTimer(
             node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
-            deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: kind, preset: preset, phase: phase,
-            deviceDown: status.deviceDown, isLocal: true, silentReason: status.silentReason)
+            deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: status.kind, deviceDown: status.deviceDown,
+            isLocal: true, silentReason: status.silentReason)
     }
 
     /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
@@ -141,7 +131,7 @@ extension KitchenAPI {
         return WebTimer(
             node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
             total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
-            kind: nil, preset: nil, phase: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
+            kind: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
             silentReason: payload.silent)
     }
 

@@ -38,8 +38,8 @@ extension WebPage {
     /// - Parameter picture: The timers; nil when not known.
     /// - Returns: The title's text (not escaped).
     static func title(_ picture: WebPicture?) -> String {
-        let eggs = (picture?.timers ?? []).filter { $0.preset != nil }
-        if let egg = eggs.first(where: { !$0.state.isFinal }), let preset = egg.preset {
+        let eggs = (picture?.timers ?? []).filter { $0.kind?.preset != nil }
+        if let egg = eggs.first(where: { !$0.state.isFinal }), let preset = egg.kind?.preset {
             return Title.counting.0 + preset + Title.counting.1
         }
         return eggs.contains { $0.state == .done } ? Title.done : Title.menu
@@ -140,7 +140,8 @@ extension WebPage {
         let offered = state.map(actions) ?? []
         let seconds = timer.map { WholeSeconds.left($0.remaining) } ?? 0
         let total = timer?.total.map(WholeSeconds.left) ?? 0
-        let pomodoro = timer?.kind == "pomodoro"
+        let phase = timer?.kind?.phase
+        let pomodoro = phase != nil
         let warning: String? =
             switch (state, timer?.deviceDown ?? false) {
             case (.silent?, _): "Ringing with no sound: the alarm reaches no device."
@@ -158,11 +159,11 @@ extension WebPage {
         func attribute(_ text: String?) -> String { (text ?? "").htmlEscaped }
         return Template.row.filled([
             "RINGING_CLASS": state?.isRinging == true ? " ringing" : "", "STATE": state?.rawValue ?? "",
-            "KIND": attribute(timer?.kind), "NODE": attribute(timer?.node), "LABEL": attribute(timer?.label),
+            "KIND": attribute(timer?.kind?.word), "NODE": attribute(timer?.node), "LABEL": attribute(timer?.label),
             "SPIN_CLASS": pomodoro && state == .counting ? " spin" : "", "TOMATO_HIDDEN": hidden(!pomodoro),
             "TOMATO": tomato, "NODE_HIDDEN": hidden(timer?.isLocal != false),
-            "LEFT": timer == nil ? "" : clock(seconds: seconds), "PHASE_HIDDEN": hidden(timer?.phase == nil),
-            "PHASE": attribute(timer?.phase), "MAX": total > 0 ? "\(total)" : "1",
+            "LEFT": timer == nil ? "" : clock(seconds: seconds), "PHASE_HIDDEN": hidden(phase == nil),
+            "PHASE": attribute(phase), "MAX": total > 0 ? "\(total)" : "1",
             "VALUE": total > 0 ? "\(min(total, max(0, total - seconds)))" : "0",
             "WARNING_HIDDEN": hidden(warning == nil), "WARNING": attribute(warning),
             "CANCEL": timer.map { actionPath($0, "cancel") }?.htmlEscaped ?? "", "CSRF_FIELD": hiddenCSRF(csrf),

@@ -18,12 +18,9 @@ package struct WebTimer: Equatable, Sendable {
     var total: Duration?
     /// When it rings, Unix milliseconds (UTC); nil when not counting.
     var deadlineUnixMilliseconds: Int64?
-    /// What it is for: `egg`, `plain`, `pomodoro` or `alarm`; nil when unknown.
-    var kind: String?
-    /// An egg's preset name (`Soft`); nil otherwise.
-    var preset: String?
-    /// A pomodoro's phase (`work`, `short break`, `long break`); nil otherwise.
-    var phase: String?
+    /// What it is for, with an egg's preset or a pomodoro's phase (its words:
+    /// ``TimerSnapshot/Kind/word``); nil when unknown (an older timer, another node's).
+    var kind: TimerSnapshot.Kind?
     /// Whether the alarm reaches no device (the page shows a warning).
     var deviceDown: Bool
     /// Whether it runs on this box (its kitchen follows it) rather than another node.

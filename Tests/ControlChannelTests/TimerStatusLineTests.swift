@@ -138,6 +138,16 @@ import TimerModel
         #expect(status.kind == kind)
     }
 
+    /// The kind's words are coded once (TimerModel): each kind's word is listed once and reads
+    /// back, with its preset or phase, as the same kind.
+    @Test(arguments: [TimerSnapshot.Kind.egg("Soft"), .plain, .pomodoro(phase: "work"), .alarm])
+    func eachKindsWordReadsBackAsItself(kind: TimerSnapshot.Kind) throws {
+        #expect(TimerSnapshot.Kind.words.filter { $0 == kind.word }.count == 1)
+        #expect(TimerSnapshot.Kind(word: kind.word, preset: kind.preset, phase: kind.phase) == kind)
+        let line = TimerStatus(Self.counting { $0.kind = kind }).line
+        #expect(try #require(TimerStatus(line: line)).kind == kind)
+    }
+
     @Test(arguments: ["So\tft", "So\nft", "", "Soft\u{7F}", "Soft\u{85}"])
     func aPresetThatWouldBreakTheLineIsLeftOff(preset: String) throws {
         let snapshot = Self.counting { $0.kind = .egg(preset) }

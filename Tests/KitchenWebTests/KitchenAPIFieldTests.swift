@@ -76,7 +76,7 @@ import TimerText
     ) {
         let timer = WebTimer(
             node: "n", label: "tea", state: state, remaining: .milliseconds(remaining), total: nil,
-            deadlineUnixMilliseconds: deadline, kind: nil, preset: nil, phase: nil, deviceDown: false, isLocal: true)
+            deadlineUnixMilliseconds: deadline, kind: nil, deviceDown: false, isLocal: true)
         #expect(KitchenAPI.timeLeft(of: timer, atWall: now).remaining == .milliseconds(expected))
     }
 }

@@ -127,7 +127,7 @@ import TimerModel
         func timer(_ node: String, _ label: String, local: Bool) -> WebTimer {
             WebTimer(
                 node: node, label: label, state: .counting, remaining: .seconds(1), total: nil,
-                deadlineUnixMilliseconds: nil, kind: nil, preset: nil, phase: nil, deviceDown: false, isLocal: local)
+                deadlineUnixMilliseconds: nil, kind: nil, deviceDown: false, isLocal: local)
         }
         let picture = KitchenAPI.picture(
             node: "kitchen-pi", presets: Preset.eggs,

@@ -22,12 +22,13 @@ import WebServer
     }
 
     private func timer(
-        _ label: String, _ state: TimerState, node: String = "kitchen-pi", preset: String? = nil, kind: String? = "egg",
+        _ label: String, _ state: TimerState, node: String = "kitchen-pi", preset: String? = nil,
+        kind: TimerSnapshot.Kind = .plain,
         deviceDown: Bool = false, isLocal: Bool = true
     ) -> WebTimer {
         WebTimer(
             node: node, label: label, state: state, remaining: .milliseconds(312_500), total: .seconds(360),
-            deadlineUnixMilliseconds: 1_796_150_400_000, kind: kind, preset: preset, phase: nil, deviceDown: deviceDown,
+            deadlineUnixMilliseconds: 1_796_150_400_000, kind: preset.map { .egg($0) } ?? kind, deviceDown: deviceDown,
             isLocal: isLocal)
     }
 
@@ -106,7 +107,7 @@ import WebServer
     @Test(arguments: [false, true])
     func thePageHasNoInlineScriptOrStyle(paired: Bool) {
         let timers = [
-            timer("Soft", .ringing, preset: "Soft"), timer("focus", .counting, kind: "pomodoro"),
+            timer("Soft", .ringing, preset: "Soft"), timer("focus", .counting, kind: .pomodoro(phase: "work")),
             timer("tea", .silent, deviceDown: true),
         ]
         let html = text(WebPage.page(WebPage.View(paired: paired, csrf: "00", picture: picture(timers), message: nil)))
@@ -182,7 +183,7 @@ import WebServer
 
     @Test func theTitleFollowsTheEggs() {
         #expect(WebPage.title(picture([])) == "How do you like your eggs?")
-        #expect(WebPage.title(picture([timer("tea", .counting, kind: "plain")])) == "How do you like your eggs?")
+        #expect(WebPage.title(picture([timer("tea", .counting, kind: .plain)])) == "How do you like your eggs?")
         #expect(WebPage.title(picture([timer("Soft", .counting, preset: "Soft")])) == "So you like it Soft huh?")
         #expect(WebPage.title(picture([timer("Hard", .ringing, preset: "Hard")])) == "So you like it Hard huh?")
         #expect(WebPage.title(picture([timer("Soft", .done, preset: "Soft")])) == "Alright, don't choke on them!")
