@@ -20,9 +20,10 @@ package struct FollowerCore {
         case bus(BusEvent)
         /// A report of the alarm player.
         case audio(AlarmPlayer.Event)
-        /// A key was pressed: acknowledge every timer ringing.
+        /// A key was pressed: acknowledge every timer "acknowledge all" covers (ringing, silent or
+        /// snoozed: ``TimerState/isCoveredByAcknowledgeAll``).
         case key
-        /// A signal arrived: SIGUSR1 acknowledges every timer ringing; SIGINT, SIGTERM, SIGHUP
+        /// A signal arrived: SIGUSR1 acknowledges as a key does; SIGINT, SIGTERM, SIGHUP
         /// and SIGQUIT end the follower (128 + the signal); others are ignored.
         case signal(Int32)
         /// Time passed (the bell, a state going stale).
@@ -33,8 +34,9 @@ package struct FollowerCore {
     package let prefix: String
     /// The follower's own availability topic (`<prefix>/<node>/follow/availability`).
     package let availabilityTopic: String
-    /// The timers whose last state is ringing (or silent), by `node/label`, with that state.
-    private var ringingStates: [String: (topics: TimerTopics, state: TimerStatePayload)] = [:]
+    /// The timers whose last state "acknowledge all" covers (``TimerState/isCoveredByAcknowledgeAll``:
+    /// ringing, silent or snoozed), by `node/label`, with that state.
+    private var coveredStates: [String: (topics: TimerTopics, state: TimerStatePayload)] = [:]
     /// The timers whose availability is `offline` (their process died), by `node/label`: the
     /// ringing state they left retained is stale.
     private var offline: Set<String> = []
@@ -71,7 +73,15 @@ package struct FollowerCore {
     /// - Parameter wall: The wall clock's reading.
     /// - Returns: Their topics.
     package func ringing(at wall: WallReading) -> [String: TimerTopics] {
-        ringingStates.filter { !offline.contains($0.key) && !wall.isStale($0.value.state) }.mapValues(\.topics)
+        covered(at: wall).filter { coveredStates[$0.key].map { Self.rings($0.state) } == true }
+    }
+
+    /// The timers "acknowledge all" covers at `wall` (the one rule, ``TimerState/isCoveredByAcknowledgeAll``:
+    /// ringing, silent or snoozed), not offline and not stale, by `node/label`.
+    /// - Parameter wall: The wall clock's reading.
+    /// - Returns: Their topics.
+    func covered(at wall: WallReading) -> [String: TimerTopics] {
+        coveredStates.filter { !offline.contains($0.key) && !wall.isStale($0.value.state) }.mapValues(\.topics)
     }
 
     /// The first effects: the subscriptions (availability first, so the retained `offline` of a
@@ -101,7 +111,7 @@ package struct FollowerCore {
     /// A millisecond after the first ringing state's stale limit, on the boot clock.
     private func nextStale(at now: ContinuousClock.Instant, wall: WallReading) -> ContinuousClock.Instant? {
         guard wall.synchronised else { return nil }
-        let limits = ringing(at: wall).keys.compactMap { ringingStates[$0]?.state.staleAfterUnixMilliseconds }
+        let limits = ringing(at: wall).keys.compactMap { coveredStates[$0]?.state.staleAfterUnixMilliseconds }
         guard let first = limits.min() else { return nil }
         // Both are parsed or read wall times (years 0000–9999): the difference cannot overflow.
         let left = max(0, first - wall.unixMilliseconds + 1)
@@ -136,7 +146,8 @@ package struct FollowerCore {
     /// Says which timers stopped ringing since the last event because their state became stale.
     private mutating func sayStale(at wall: WallReading, into effects: inout [FollowerEffect]) {
         let now = Set(ringing(at: wall).keys)
-        for key in rangLastRound.subtracting(now).sorted() where ringingStates[key] != nil && !offline.contains(key) {
+        for key in rangLastRound.subtracting(now).sorted()
+        where coveredStates[key].map({ Self.rings($0.state) }) == true && !offline.contains(key) {
             effects.append(.say("\(key.escapingControlCharacters): stale"))
         }
         rangLastRound = now
@@ -149,7 +160,7 @@ package struct FollowerCore {
             effects.append(.say(brokerDown ? "connected to the MQTT broker again" : "connected to the MQTT broker"))
             brokerDown = false
             // The retained states arrive again at once; a timer that ended meanwhile is gone.
-            ringingStates = [:]
+            coveredStates = [:]
             offline = []
         case .connectionLost(let reason):
             if !brokerDown { effects.append(.warn("warning: MQTT: \(reason); reconnecting")) }
@@ -180,7 +191,7 @@ package struct FollowerCore {
         var said = "offline"
         switch kind {
         case "state" where payload.isEmpty:
-            ringingStates[key] = nil
+            coveredStates[key] = nil
             said = "ended"
         case "state":
             guard let state = TimerStatePayload.parse(payload) else {
@@ -188,7 +199,7 @@ package struct FollowerCore {
                 return
             }
             let rings = Self.rings(state)
-            ringingStates[key] = rings ? (topics, state) : nil
+            coveredStates[key] = state.timerState?.isCoveredByAcknowledgeAll == true ? (topics, state) : nil
             said = rings && wall.isStale(state) ? "stale" : state.state
         case "availability" where payload == Array("offline".utf8): offline.insert(key)
         case "availability": offline.remove(key)
@@ -241,9 +252,10 @@ package struct FollowerCore {
         }
     }
 
-    /// Sends `ack` to every timer ringing, in the order of their keys.
+    /// Sends `ack` to every timer "acknowledge all" covers (ringing, silent or snoozed), in the
+    /// order of their keys.
     private func acknowledgeAll(at wall: WallReading, into effects: inout [FollowerEffect]) {
-        for (key, topics) in ringing(at: wall).sorted(by: { $0.key < $1.key }) {
+        for (key, topics) in covered(at: wall).sorted(by: { $0.key < $1.key }) {
             effects.append(
                 .publish(BusMessage(topic: topics.command, payload: Array("ack".utf8), retain: false, qos: 1)))
             effects.append(.say("\(key.escapingControlCharacters): ack sent"))

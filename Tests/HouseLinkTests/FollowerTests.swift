@@ -136,6 +136,19 @@ private func ack(_ node: String, _ label: String) -> FollowerEffect {
             ])
     }
 
+    /// The one "acknowledge all" rule (TimerState.isCoveredByAcknowledgeAll): a snoozed timer,
+    /// which would ring again unasked, is acknowledged too; it does not ring the follower.
+    @Test func acknowledgeCoversASnoozedTimerWhichDoesNotRing() {
+        var core = follower()
+        #expect(core.handle(state("snoozed", "kitchen", "tea"), at: t0, wall: wall()).contains(.startRinging) == false)
+        #expect(core.ringing(at: wall()).isEmpty)
+        _ = core.handle(state("paused", "bath", "soak"), at: t0, wall: wall())
+        #expect(
+            core.handle(.key, at: t0 + .milliseconds(10), wall: wall(10)) == [
+                ack("kitchen", "tea"), .say("kitchen/tea: ack sent"),
+            ])
+    }
+
     @Test func withTheDeviceDownTheBellRingsOnceASecondWhileItRings() throws {
         var core = follower(deviceDown: true)
         #expect(
