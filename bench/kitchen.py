@@ -47,23 +47,9 @@ def _voluntary_switches(pid):
     return total
 
 
-def _started_t_ns(log_path, timeout_s=10):
-    """The `t_mono_ns` of the `started` event in a timer's --json log (waits for it to appear)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            with open(log_path) as f:
-                for line in f:
-                    if '"event":"started"' in line:
-                        return json.loads(line)["t_mono_ns"]
-        except (OSError, ValueError, KeyError):
-            pass
-        time.sleep(0.01)
-    return None
-
-
-def _event_t_ns(log_path, event, timeout_s=10):
-    """The `t_mono_ns` of the first `event` in a timer's --json log (waits for it to appear)."""
+def event_t_ns(log_path, event, timeout_s=10):
+    """The `t_mono_ns` of the first `event` in a timer's --json log (waits for it to appear); None
+    when it has not within `timeout_s`."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -81,9 +67,27 @@ def ringing_timer(binary, env, state, label, length="1s"):
     """Starts `eggtimer start LENGTH --label LABEL` through the kitchen and waits for the timer's
     `sounding` event: the finished `start` (its reply on stdout) once it rings, else None."""
     done = subprocess.run([binary, "start", length, "--label", label], env=env, capture_output=True, timeout=30)
-    if done.returncode != 0 or _event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
+    if done.returncode != 0 or event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
         return None
     return done
+
+
+def stopped_ms(bench, binary, env, state, label, stop, what):
+    """Starts the 1 s timer `label` through the kitchen (ringing_timer), then `stop(log_path)`, which
+    stops its alarm and returns (the instant it did so, CLOCK_BOOTTIME ns, or None; the problem line
+    should the timer not be acknowledged). Returns the timer's `acknowledged` t_mono_ns minus that
+    instant, in ms; None when it did not ring (a problem: `what` LABEL did not ring) or was not
+    acknowledged (stop's problem line), each in bench.problems."""
+    log_path = os.path.join(state, label + ".log")
+    if ringing_timer(binary, env, state, label) is None:
+        bench.problems.append(f"{what} {label} did not ring")
+        return None
+    sent, problem = stop(log_path)
+    acked = event_t_ns(log_path, "acknowledged") if sent else None
+    if acked is None:
+        bench.problems.append(problem)
+        return None
+    return (acked - sent) / 1e6
 
 
 # struct input_event as linux/input.h lays it out for this userspace: a struct timeval (two C longs),
@@ -118,27 +122,24 @@ def _keypad_acks(bench, binary, env, state, kitchen, writer, runs, cancel_all):
     samples = []
     for run in range(runs):
         label = f"keyack{run}-{os.getpid()}"
-        log_path = os.path.join(state, label + ".log")
-        if ringing_timer(binary, env, state, label) is None:
-            bench.problems.append(f"kitchen: keypad timer {label} did not ring")
-            continue
-        written = None
-        for attempt in range(50):
-            written = now_ns()
-            os.write(writer, _press(1000 + run * 100 + attempt))
-            line = ""
-            while "key: " not in line:
-                line = kitchen.stdout.readline().decode("utf-8", "replace")
-                if not line:
-                    break
-            if "alarm stopped" in line:
-                break
-            written = None
-        acked = _event_t_ns(log_path, "acknowledged") if written else None
-        if acked is None:
-            bench.problems.append(f"kitchen: keypad press did not acknowledge {label}")
-        else:
-            samples.append((acked - written) / 1e6)
+
+        def press(_log_path):
+            problem = f"kitchen: keypad press did not acknowledge {label}"
+            for attempt in range(50):
+                written = now_ns()
+                os.write(writer, _press(1000 + run * 100 + attempt))
+                line = ""
+                while "key: " not in line:
+                    line = kitchen.stdout.readline().decode("utf-8", "replace")
+                    if not line:
+                        break
+                if "alarm stopped" in line:
+                    return written, problem
+            return None, problem
+
+        ms = stopped_ms(bench, binary, env, state, label, press, "kitchen: keypad timer")
+        if ms is not None:
+            samples.append(ms)
         cancel_all()
     return samples
 
@@ -164,20 +165,19 @@ def _frozen(bench, binary, env, state, kitchen, writer, runs, cancel_all):
             os.kill(frozen[-1], signal.SIGSTOP)
         for run in range(runs):
             label = f"live{run}-{os.getpid()}"
-            log_path = os.path.join(state, label + ".log")
-            if ringing_timer(binary, env, state, label) is None:
-                bench.problems.append(f"kitchen: live timer {label} did not ring")
-                continue
-            acked = None
-            for attempt in range(20):  # a press read before the kitchen saw it ring is pressed again
-                written = now_ns()
-                os.write(writer, _press(5000 + run * 100 + attempt))
-                acked = _event_t_ns(log_path, "acknowledged", timeout_s=3)
-                if acked is not None:
-                    presses.append((acked - written) / 1e6)
-                    break
-            if acked is None:
-                bench.problems.append(f"kitchen: a press did not acknowledge {label} beside frozen timers")
+
+            def press(log_path):
+                problem = f"kitchen: a press did not acknowledge {label} beside frozen timers"
+                for attempt in range(20):  # a press read before the kitchen saw it ring is pressed again
+                    written = now_ns()
+                    os.write(writer, _press(5000 + run * 100 + attempt))
+                    if event_t_ns(log_path, "acknowledged", timeout_s=3) is not None:
+                        return written, problem
+                return None, problem
+
+            ms = stopped_ms(bench, binary, env, state, label, press, "kitchen: live timer")
+            if ms is not None:
+                presses.append(ms)
             label = f"trip{run}-{os.getpid()}"
             launched = now_ns()
             done = subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=60)
@@ -221,7 +221,7 @@ def measure(bench):
             launched = now_ns()
             done = subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True,
                                   timeout=30)
-            started = _started_t_ns(os.path.join(state, label + ".log"))
+            started = event_t_ns(os.path.join(state, label + ".log"), "started")
             if done.returncode != 0 or started is None:
                 bench.problems.append(f"kitchen: start {label} failed (rc {done.returncode}): "
                                       + done.stderr.decode("utf-8", "replace").strip())
@@ -348,7 +348,7 @@ def _mqtt_starts(bench, binary, env, state, runs, cancel_all):
             launched = now_ns()
             subprocess.run([pub_bin, "-h", "127.0.0.1", "-p", str(port), "-t", "eggtimer/bench/start",
                             "-m", f"10m {label}"], timeout=30, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            started = _started_t_ns(os.path.join(state, label + ".log"))
+            started = event_t_ns(os.path.join(state, label + ".log"), "started")
             if started is None:
                 bench.problems.append(f"kitchen: the MQTT start {label} did not run")
                 continue

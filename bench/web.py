@@ -23,7 +23,7 @@ import urllib.parse
 
 from bench.figures import Result
 from bench.harness import child_env, now_ns, track, untrack
-from bench.kitchen import ringing_timer
+from bench.kitchen import event_t_ns, stopped_ms
 from bench.procfs import snapshot
 
 SSE_CLIENTS = 20
@@ -193,23 +193,6 @@ def _wait_listening(kitchen, port, timeout_s=15):
     return f"nothing listened on 127.0.0.1:{port} within {timeout_s} s"
 
 
-def _event_t_ns(log_path, event, after_ns=0, timeout_s=10):
-    """The `t_mono_ns` of the first `event` at or after `after_ns` in a timer's --json log (waits)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            with open(log_path) as f:
-                for line in f:
-                    if f'"event":"{event}"' in line:
-                        t = json.loads(line)["t_mono_ns"]
-                        if t >= after_ns:
-                            return t
-        except (OSError, ValueError, KeyError):
-            pass
-        time.sleep(0.005)
-    return None
-
-
 def measure(bench):
     """The kitchen_http_* figures (a Result); problems go to bench.problems. n/a (one problem
     naming why) when this eggtimer has no `kitchen --http`."""
@@ -303,27 +286,24 @@ def _acks(bench, binary, env, state, client, node, runs, cancel_all):
     samples = []
     for run in range(runs):
         label = f"httpack{run}-{os.getpid()}"
-        log_path = os.path.join(state, label + ".log")
-        if ringing_timer(binary, env, state, label) is None:
-            bench.problems.append(f"kitchen HTTP: timer {label} did not ring")
-            cancel_all()
-            continue
-        sent, answer = None, None
-        for _ in range(50):
-            sent = now_ns()
-            status, _, body = client.request("POST", timer_path(node, label, "ack"), {})
-            answer = f"{status} {body[:160]!r}"
-            if 200 <= status < 300:
-                break
-            sent = None
-            if status != 409:
-                break
-            time.sleep(0.01)
-        acked = _event_t_ns(log_path, "acknowledged", after_ns=sent) if sent else None
-        if acked is None:
-            bench.problems.append(f"kitchen HTTP: POST ack did not acknowledge {label}: {answer}")
-        else:
-            samples.append((acked - sent) / 1e6)
+
+        def ack(_log_path):
+            sent, answer = None, None
+            for _ in range(50):
+                sent = now_ns()
+                status, _, body = client.request("POST", timer_path(node, label, "ack"), {})
+                answer = f"{status} {body[:160]!r}"
+                if 200 <= status < 300:
+                    break
+                sent = None
+                if status != 409:
+                    break
+                time.sleep(0.01)
+            return sent, f"kitchen HTTP: POST ack did not acknowledge {label}: {answer}"
+
+        ms = stopped_ms(bench, binary, env, state, label, ack, "kitchen HTTP: timer")
+        if ms is not None:
+            samples.append(ms)
         cancel_all()
     return samples
 
@@ -365,7 +345,7 @@ def _sse_memory(bench, binary, env, state, kitchen, client, streams):
     the sockets are left in `streams` for the caller to close."""
     label = f"httpsse-{os.getpid()}"
     subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
-    if _event_t_ns(os.path.join(state, label + ".log"), "started") is None:
+    if event_t_ns(os.path.join(state, label + ".log"), "started") is None:
         bench.problems.append(f"kitchen HTTP: the timer {label} of the memory readings did not start")
         return "", {}
     if not _wait_followed(client, label):
