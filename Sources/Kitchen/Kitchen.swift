@@ -129,6 +129,8 @@ package final class Kitchen {
             do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
         }
         say("kitchen: listening on \(inbox?.path ?? ""), at most \(core.maxTimers) timers")
+        // The timers that died by a signal while no kitchen ran come back now (issue 40).
+        if RecordStore.current()?.names().isEmpty == false { perform([.recover(label: nil)]) }
         while true {
             let inputs: [Input]
             do { inputs = try loop.wait(until: core.nextCheck) } catch {
@@ -254,6 +256,13 @@ package final class Kitchen {
                     perform(core.failed(exchange: exchange, reason))
                 }
             case .drop(let exchange): exchanges.drop(exchange)
+            case .recover(let label):
+                do throws(SpawnError) {
+                    let pid = try TimerLaunch.recover(label: label)
+                    loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
+                } catch {
+                    say("\(label ?? "kitchen"): cannot start eggtimer recover: \(errorText(error.code))")
+                }
             case .answerAction(let origin, let answer): answerAction(answer, to: origin)
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))

@@ -92,6 +92,8 @@ package struct KitchenCore {
     private(set) var timers: [String: TimerStatus] = [:]
     /// Starts let through and not answered, by socket name.
     private var starting: [String: Starting] = [:]
+    /// How many times in a row each label's timer was recovered after dying by a signal.
+    private var recoveries: [String: Int] = [:]
     /// The followed timers' socket names in the order the kitchen first saw them (the newest
     /// last): the keys of ``timers``, which ``status(socket:_:)`` and ``ended(socket:)`` keep alike.
     private var seenOrder: [String] = []
@@ -235,10 +237,22 @@ package struct KitchenCore {
         return effects
     }
 
+    /// How many times in a row the kitchen recovers one timer that died by a signal before it
+    /// gives up on it (issue 40): 3.
+    static let recoveryLimit = 3
+
     /// A followed timer's watch ended: it no longer runs.
+    ///
+    /// One whose last state was not final (not `done`, `cancelled` or `missed`, nor the menu) did
+    /// not end as a timer ends: it died by a signal (`kill -9`, a crash, the OOM killer; a timer
+    /// that exits with a status, SIGTERM included, says its final state first). The kitchen then
+    /// recovers it from its record, keeping its deadline, as `eggtimer recover LABEL` does (which
+    /// starts nothing when there is no record, or when the timer still runs), at most
+    /// ``recoveryLimit`` times in a row per label; a final state clears the count.
     /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
     ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
-    ///   device 'X': REASON)`.
+    ///   device 'X': REASON)`; one that died adds the recovery (``KitchenEffect/recover(label:)``)
+    ///   or that the kitchen gave up.
     mutating func ended(socket: String) -> [KitchenEffect] {
         seenOrder.removeAll { $0 == socket }
         guard let last = timers.removeValue(forKey: socket) else { return [] }
@@ -247,7 +261,24 @@ package struct KitchenCore {
             let reason = last.silentReason ?? "its alarm reached no device"
             how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
         }
-        return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
+        let line = "\(last.label): ended (pid \(last.pid), \(how))"
+        guard !last.state.isFinal, last.state != .menu else {
+            recoveries[last.label] = nil
+            return [.say(line)]
+        }
+        let tries = recoveries[last.label, default: 0]
+        guard tries < Self.recoveryLimit else {
+            return [
+                .say(
+                    line + "; not recovered: it died \(Self.recoveryLimit) times in a row "
+                        + "(`eggtimer recover \(last.label)` starts it)")
+            ]
+        }
+        recoveries[last.label] = tries + 1
+        return [
+            .say(line + " without ending: recovering it from its record (\(tries + 1) of \(Self.recoveryLimit))"),
+            .recover(label: last.label),
+        ]
     }
 
     /// A child of the kitchen exited (its timer ended, or failed to start).
@@ -345,6 +376,10 @@ enum KitchenEffect: Equatable, Sendable {
     case drop(exchange: Int)
     /// Tell `origin` how its action on the timers went.
     case answerAction(KitchenCore.Origin, KitchenCore.ActionAnswer)
+    /// Start `eggtimer recover LABEL` detached (nil: `eggtimer recover`, every record whose
+    /// timer no longer runs, as at the kitchen's start), its lines going to the kitchen's log; the
+    /// recovered timer's socket is then followed as any new one.
+    case recover(label: String?)
     /// One line for the kitchen's log.
     case say(String)
     /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and

@@ -44,4 +44,22 @@ package enum TimerLaunch {
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         }
     }
+
+    /// Starts `eggtimer recover [LABEL]`, detached.
+    ///
+    /// Standard input on /dev/null (so an alarm more than an hour late is reported, not asked
+    /// about), standard output and error the caller's (the kitchen's log). It takes `recover`'s lock, starts nothing for a timer that
+    /// still runs or has no record, and waits at most 5 s per timer, in its own process.
+    /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
+    /// - Parameter label: The one timer to recover; nil for every record.
+    /// - Returns: The child's pid; this process is its parent until it exits.
+    /// - Throws: `SpawnError` with the `errno` (no program).
+    static func recover(label: String?) throws(SpawnError) -> pid_t {
+        try ChildProcess.start(
+            "/proc/self/exe", ["eggtimer", "recover"] + (label.map { [$0] } ?? []), detachment: .session
+        ) {
+            actions in
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
+    }
 }

@@ -164,9 +164,10 @@ extension Options {
                 takesSeconds: true
             ) { label, options in .add(label: label, by: options.addAmount) },
             Subcommand(
-                names: ["recover"], usage: "[--boot]",
-                help: "start again the timers a kill, a power cut or a reboot ended", takesLabel: false
-            ) { _, options in .recover(bootOnly: options.recoverBoot) },
+                names: ["recover"], usage: "[--boot] [LABEL]",
+                help: "start again the timers a kill, a power cut or a reboot ended (LABEL: only that one)",
+                takesLabel: true
+            ) { label, options in .recover(bootOnly: options.recoverBoot, label: label) },
             Subcommand(
                 names: ["follow"], usage: "--mqtt URL",
                 help: "ring here whenever any timer on the broker rings; a key or SIGUSR1 acknowledges them",

@@ -28,8 +28,10 @@ enum ControlCommand: Equatable {
     /// Move its deadline by `by`, whole seconds in -86400...86400, not 0 (`add -60`: a minute earlier).
     case add(label: String?, by: Duration)
     /// Start again the timers recorded in the state folder that no process runs any more;
-    /// `bootOnly` (`recover --boot`, the boot service): only those an earlier boot left.
-    case recover(bootOnly: Bool)
+    /// `bootOnly` (`recover --boot`, the boot service): only those an earlier boot left; `label`
+    /// (`recover LABEL`, as the kitchen asks for a timer it followed that died by a signal): only
+    /// that one's record.
+    case recover(bootOnly: Bool, label: String? = nil)
     /// Ring whenever any timer on the MQTT broker rings (`eggtimer follow --mqtt URL`).
     case follow
     /// Run the kitchen: start timers asked for on its socket and follow every timer of this user

@@ -191,9 +191,45 @@ import TimerText
 
     @Test func anEndedTimerDropsOutOfThePicture() {
         var core = KitchenCore(maxTimers: 12)
-        _ = core.status(socket: "tea", status("tea", pid: 5))
-        #expect(core.ended(socket: "tea") == [.say("tea: ended (pid 5, counting)")])
+        _ = core.status(socket: "tea", status("tea", pid: 5, state: .done))
+        #expect(core.ended(socket: "tea") == [.say("tea: ended (pid 5, done)")])
         #expect(core.timers.isEmpty && core.ended(socket: "tea").isEmpty)
+    }
+
+    /// Issue 40: a timer whose watch ends in a state that is not final died by a signal; the
+    /// kitchen recovers it from its record, three times in a row at most; a final state, or the
+    /// menu (which has no record), is not recovered, and a final state clears the count.
+    @Test(arguments: [TimerState.counting, .paused, .ringing, .silent, .snoozed])
+    func aTimerThatDiedIsRecoveredThreeTimesInARowAtMost(state: TimerState) {
+        var core = KitchenCore(maxTimers: 12)
+        for attempt in 1...3 {
+            _ = core.status(socket: "tea", status("tea", pid: Int32(attempt), state: state))
+            let effects = core.ended(socket: "tea")
+            #expect(effects.last == .recover(label: "tea"))
+            #expect(
+                effects.first
+                    == .say(
+                        "tea: ended (pid \(attempt), \(state.rawValue)) without ending: recovering it from its record (\(attempt) of 3)"
+                    ))
+        }
+        _ = core.status(socket: "tea", status("tea", pid: 4, state: state))
+        #expect(
+            core.ended(socket: "tea") == [
+                .say(
+                    "tea: ended (pid 4, \(state.rawValue)); not recovered: it died 3 times in a row "
+                        + "(`eggtimer recover tea` starts it)")
+            ])
+        _ = core.status(socket: "tea", status("tea", pid: 5, state: .done))
+        _ = core.ended(socket: "tea")
+        _ = core.status(socket: "tea", status("tea", pid: 6, state: state))
+        #expect(core.ended(socket: "tea").last == .recover(label: "tea"), "a final state cleared the count")
+    }
+
+    @Test(arguments: [TimerState.done, .cancelled, .missed, .menu])
+    func aTimerThatEndedOrTheMenuIsNotRecovered(state: TimerState) {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.status(socket: "tea", status("tea", pid: 5, state: state))
+        #expect(core.ended(socket: "tea") == [.say("tea: ended (pid 5, \(state.rawValue))")])
     }
 
     @Test(arguments: [

@@ -27,14 +27,19 @@ enum Recover {
     /// as not answering.
     static let startLimit = Duration.seconds(5)
 
-    /// Recovers every record, or with `bootOnly` those an earlier boot left.
-    /// - Parameter bootOnly: `recover --boot` (the boot service): a record written in this boot
-    ///   (its timer killed by hand: `kill`, `kill -9`, `systemctl stop`) is left alone, with a
-    ///   line, for a plain `eggtimer recover` to bring back when asked.
+    /// Recovers every record, or with `bootOnly` those an earlier boot left, or with `label` that
+    /// timer's alone.
+    /// - Parameters:
+    ///   - bootOnly: `recover --boot` (the boot service): a record written in this boot (its
+    ///     timer killed by hand: `kill`, `kill -9`, `systemctl stop`) is left alone, with a line,
+    ///     for a plain `eggtimer recover` to bring back when asked.
+    ///   - label: `recover LABEL` (the kitchen, for a followed timer that died by a signal): only
+    ///     the record of that label (its file name, ``RecordStore/fileName(label:)``); none is
+    ///     ``ExitStatus/noTimer``.
     /// - Returns: ``ExitStatus/done`` when there were records (whatever became of them),
     ///   ``ExitStatus/noTimer`` when there were none, ``ExitStatus/osError`` when the state folder
     ///   is unsafe or cannot be locked.
-    static func run(bootOnly: Bool = false) -> ExitStatus {
+    static func run(bootOnly: Bool = false, label: String? = nil) -> ExitStatus {
         guard let store = RecordStore.current() else {
             printError("eggtimer: recover: no state folder (set XDG_STATE_HOME or HOME)")
             return .osError
@@ -67,7 +72,7 @@ enum Recover {
             return .osError
         }
         if !readOnly { store.removeAbandonedTemporaries() }
-        let names = store.names()
+        let names = store.names().filter { label == nil || $0 == label.map(RecordStore.fileName(label:)) }
         do throws(ControlError) {
             try RuntimeFolder.checkForUse(RuntimeFolder.current())
         } catch .unsafeFolder(let path, let reason) {
@@ -75,7 +80,7 @@ enum Recover {
             printError("eggtimer: recover: unsafe runtime folder '\(path)': \(reason); its sockets are not trusted")
         } catch {}
         guard !names.isEmpty else {
-            print("eggtimer: no timers to recover")
+            print(label.map { "eggtimer: no record of \($0) to recover" } ?? "eggtimer: no timers to recover")
             return .noTimer
         }
         for name in names {

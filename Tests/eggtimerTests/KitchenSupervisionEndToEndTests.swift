@@ -1,0 +1,89 @@
+import ControlChannel
+import Glibc
+import TestSupport
+import Testing
+
+/// Issue 40 end to end: the real `eggtimer kitchen` supervises the timers it follows.
+///
+/// One that
+/// dies by a signal (SIGKILL here, as the OOM killer sends) is recovered from its record at once,
+/// with its deadline; one ended by SIGTERM (it says `cancelled` first) is not; a record left while
+/// no kitchen ran is recovered when the kitchen starts. Every wait is on a line or a status.
+@Suite struct KitchenSupervisionEndToEndTests {
+    private let soon = { ContinuousClock.now + .seconds(20) }
+
+    /// The pid in `said` (`… (pid 4242 …`).
+    private func pid(in said: some StringProtocol) -> pid_t? {
+        guard let range = said.firstRange(of: "(pid ") else { return nil }
+        return pid_t(String(said[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    @Test func aTimerKilledBySIGKILLIsRecoveredAtOnceWithItsDeadline() throws {
+        let house = House(config: "")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "10m", "--label", "tea"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        let killed = try #require(pid(in: start.stdout))
+        let deadline = try #require(house.status("tea")?.deadlineUnixMilliseconds)
+        #expect(kitchen.expect("tea: started, rings in 10:00 (pid \(killed)) (from shell)", until: soon()))
+        kill(killed, SIGKILL)
+        #expect(
+            kitchen.expect(
+                "tea: ended (pid \(killed), counting) without ending: recovering it from its record (1 of 3)",
+                until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("tea: resumed, rings in ", until: soon()), "\(kitchen.stdout)")
+        let resumed = try #require(kitchen.stdout.split(separator: "\n").first { $0.hasPrefix("tea: resumed") })
+        let new = try #require(pid(in: resumed))
+        #expect(kitchen.expect("following tea (pid \(new), counting)", until: soon()), "\(kitchen.stdout)")
+        let recovered = try #require(house.status("tea"))
+        #expect(recovered.pid == new && new != killed && recovered.state == .counting)
+        // The same boot: the recovered deadline is the boot clock's, exact; the wall deadline is
+        // worked out from it again, so within a millisecond of the first.
+        let moved = try #require(recovered.deadlineUnixMilliseconds) - deadline
+        #expect(abs(moved) <= 1, "the deadline moved by \(moved) ms")
+        #expect(house.command(["cancel", "tea"]).termination == .exited(0))
+        #expect(kitchen.expect("tea: ended (pid \(recovered.pid), cancelled)", until: soon()), "\(kitchen.stdout)")
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// SIGTERM is a timer's orderly end (its record stays for a reboot's `recover`): it says
+    /// `cancelled` before it exits with its status, so the kitchen leaves it ended.
+    @Test func aTimerEndedBySIGTERMIsNotRecovered() throws {
+        let house = House(config: "")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let start = house.command(["start", "10m", "--label", "rice"])
+        #expect(start.termination == .exited(0), "\(start.stderr)")
+        let timer = try #require(pid(in: start.stdout))
+        #expect(kitchen.expect("rice: started, rings in 10:00 (pid \(timer)) (from shell)", until: soon()))
+        kill(timer, SIGTERM)
+        #expect(kitchen.expect("rice: ended (pid \(timer), cancelled)", until: soon()), "\(kitchen.stdout)")
+        // Something after it, to wait on: a second timer followed.
+        let next = house.command(["start", "10m", "--label", "jam"])
+        #expect(next.termination == .exited(0), "\(next.stderr)")
+        #expect(kitchen.expect("jam: started, rings in ", until: soon()))
+        #expect(!kitchen.stdout.contains("recovering"), "\(kitchen.stdout)")
+        #expect(house.status("rice") == nil, "not running again")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// A timer that died while no kitchen ran is recovered when the kitchen starts.
+    @Test func aRecordLeftByAKilledTimerIsRecoveredWhenTheKitchenStarts() throws {
+        let house = House(config: "")
+        let killed = try house.killedTimer(["10m", "--label", "pasta"])
+        #expect(house.status("pasta") == nil)
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("pasta: resumed, rings in ", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("following pasta (pid ", until: soon()), "\(kitchen.stdout)")
+        let recovered = try #require(house.status("pasta"))
+        #expect(recovered.pid != killed && recovered.state == .counting)
+        #expect(house.command(["cancel", "pasta"]).termination == .exited(0))
+        #expect(kitchen.expect("pasta: ended (pid \(recovered.pid), cancelled)", until: soon()))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+}
