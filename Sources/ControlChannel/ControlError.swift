@@ -36,7 +36,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
         case .pathTooLong(let path):
             "the socket path \(path) is \(path.utf8.count) bytes, more than the \(UnixSocket.maximumPathBytes) a socket "
-                + "address holds: give a shorter XDG_RUNTIME_DIR"
+                + "address holds: give a shorter label or XDG_RUNTIME_DIR"
         case .olderTimer(let path):
             "the timer at \(path) speaks \(ControlRequest.protocolName) only, which has no watch: it was started "
                 + "before an upgrade"

@@ -149,6 +149,23 @@ public final class ControlServer {
         return ControlConnection(descriptor: fd, peerProcess: peer.pid)
     }
 
+    /// Why a timer labelled `label` could not listen in `folder`, so that a detached start is
+    /// refused before anything runs (issue 40: it would run out of reach, and a retry start a
+    /// second one): its socket's path would not fit a socket address (``UnixSocket/path(in:name:)``,
+    /// the one length check). Pure.
+    /// - Parameters:
+    ///   - label: The timer's label.
+    ///   - folder: The runtime folder (``RuntimeFolder/current()``).
+    /// - Returns: The reason, one line; nil when the path fits.
+    public static func unreachableReason(label: String, folder: String) -> String? {
+        do throws(ControlError) {
+            _ = try UnixSocket.path(in: folder, name: socketName(for: label))
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// The socket's file name (without `.sock`) for `label`: the label itself when it is one word
     /// of ASCII letters, digits, `-`, `_` and `.` (LabelRule's file-name characters); a label with
     /// others (`1:30`, an alarm's `+01.00`) has each run of them replaced by `-` (`1-30`), and a

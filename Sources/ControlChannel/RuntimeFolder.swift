@@ -80,6 +80,27 @@ public enum RuntimeFolder {
         }
     }
 
+    /// The one line for a runtime folder that cannot be used (issue 40): what is wrong, then
+    /// which folder would work.
+    ///
+    /// `/run/user/UID` when it is this user's with mode 0700 and not the one that failed (an
+    /// `XDG_RUNTIME_DIR` left over from `su`, a `/tmp/eggtimer-UID` another user made first);
+    /// else a private folder of the user's own, named by `XDG_RUNTIME_DIR`.
+    /// - Parameter error: Why ``prepare(_:)`` or ``checkForUse(_:)`` refused the folder.
+    /// - Returns: The line, without a program prefix.
+    /// C: `stat`.
+    public static func advice(_ error: ControlError) -> String {
+        let uid = getuid()
+        let runUser = "/run/user/\(uid)"
+        var info = stat()
+        let usable = stat(runUser, &info) == 0 && info.st_uid == uid && info.st_mode & 0o777 == 0o700
+        let fix =
+            usable && current() != runUser + "/eggtimer"
+            ? "XDG_RUNTIME_DIR=\(runUser) would work"
+            : "set XDG_RUNTIME_DIR to a folder of yours with mode 700 (mkdir -m 700 ~/.run; XDG_RUNTIME_DIR=~/.run)"
+        return "\(error.description); \(fix)"
+    }
+
     /// Checks that `path` is a real directory of this user's, closed to others.
     /// - Throws: ``ControlError/unsafeFolder(path:reason:)`` naming what is wrong.
     /// C: `lstat`.

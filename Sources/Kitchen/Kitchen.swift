@@ -68,9 +68,9 @@ package final class Kitchen {
     ///   - loadSound: Reads the alarm sound (see ``loadSound``).
     package init(settings: KitchenSettings, loadSound: @escaping (SoundFilePath?) -> AlarmSound?) {
         (self.settings, self.loadSound) = (settings, loadSound)
-        core = KitchenCore(maxTimers: settings.maxTimers, presets: settings.presets)
-        loop = EventLoop(clock: clock)
         runtime = RuntimeFolder.current()
+        core = KitchenCore(maxTimers: settings.maxTimers, presets: settings.presets, socketFolder: runtime)
+        loop = EventLoop(clock: clock)
         exchanges = TimerExchanges(folder: runtime)
     }
 
@@ -92,7 +92,7 @@ package final class Kitchen {
             printError("eggtimer: kitchen: another kitchen of this user runs (\(KitchenInbox.folder(in: runtime)))")
             return .usage
         } catch {
-            printError("eggtimer: kitchen: \(error.description)")
+            printError("eggtimer: kitchen: \(RuntimeFolder.advice(error))")
             return .osError
         }
         guard let signals = SignalSet() else {

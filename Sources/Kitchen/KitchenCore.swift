@@ -83,6 +83,9 @@ package struct KitchenCore {
     package static let maxTimersLimit = 99
     /// The presets a request may name (their names as the timer labels them: `Soft`).
     let presets: [Preset]
+    /// The runtime folder the timers listen in (``RuntimeFolder/current()``): a start whose
+    /// socket path would not fit there is refused (``ControlServer/unreachableReason(label:folder:)``).
+    let socketFolder: String
     /// The kitchen's own name, which no timer it starts may take.
     static let ownLabel = BusOptions.kitchenLabel
     /// How long a started timer has to answer its watch before the start is given up.
@@ -111,10 +114,11 @@ package struct KitchenCore {
     /// - Parameters:
     ///   - maxTimers: 1...``maxTimersLimit``.
     ///   - presets: The egg presets (the config file's, `Preset.eggs` by default).
+    ///   - socketFolder: The runtime folder the timers listen in.
     /// - Precondition: `maxTimers` is in range.
-    init(maxTimers: Int, presets: [Preset] = Preset.eggs) {
+    init(maxTimers: Int, presets: [Preset] = Preset.eggs, socketFolder: String = "/run/user/1000/eggtimer") {
         precondition((1...Self.maxTimersLimit).contains(maxTimers), "max-timers out of range")
-        (self.maxTimers, self.presets) = (maxTimers, presets)
+        (self.maxTimers, self.presets, self.socketFolder) = (maxTimers, presets, socketFolder)
     }
 
     /// The label a request's timer will have: its own, else the preset's name as the timer
@@ -163,7 +167,8 @@ package struct KitchenCore {
     ///   - origin: Who asked.
     /// - Returns: ``KitchenEffect/spawn(label:arguments:origin:)`` to start it, or
     ///   ``KitchenEffect/answer(_:_:)`` with the refusal (the limit; the label running or starting;
-    ///   the kitchen's own label).
+    ///   the kitchen's own label; a socket path that would not fit, so the timer would run out of
+    ///   reach: 64, nothing started).
     func admit(_ request: StartRequest, from origin: Origin) -> KitchenEffect {
         var request = request
         var label = label(of: request)
@@ -186,6 +191,9 @@ package struct KitchenCore {
         if starting[socket] != nil {
             return .answer(
                 origin, .refused(Refusal(kind: .usage, text: "\(label): a timer with this label is starting")))
+        }
+        if let reason = ControlServer.unreachableReason(label: label, folder: socketFolder) {
+            return .answer(origin, .refused(Refusal(kind: .usage, text: "\(label): not started: \(reason)")))
         }
         guard running < maxTimers else {
             return .answer(

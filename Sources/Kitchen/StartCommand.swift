@@ -86,7 +86,7 @@ package enum StartCommand {
     /// socket). Waits in an ``EventLoop`` on the child's pidfd, the runtime folder (a socket bound)
     /// and the timer's watch, until its first status names the child.
     static func direct(_ request: StartRequest, presets: [Preset], runtime: String) -> KitchenCore.Outcome {
-        let core = KitchenCore(maxTimers: KitchenCore.maxTimersLimit, presets: presets)
+        let core = KitchenCore(maxTimers: KitchenCore.maxTimersLimit, presets: presets, socketFolder: runtime)
         var request = request
         var label = core.label(of: request)
         var socket = ControlServer.socketName(for: label)
@@ -108,13 +108,19 @@ package enum StartCommand {
         if label == KitchenCore.ownLabel {
             return .refused(.init(kind: .usage, text: "'\(label)': the kitchen's own label"))
         }
+        // Nothing starts out of reach (issue 40): a detached timer without a control socket could
+        // be stopped by nobody, and a retry would start a second one.
+        if let reason = ControlServer.unreachableReason(label: label, folder: runtime) {
+            return .refused(.init(kind: .usage, text: "\(label): not started: \(reason)"))
+        }
+        do throws(ControlError) { try RuntimeFolder.prepare(runtime) } catch {
+            return .refused(.init(kind: .failed, text: "\(label): not started: \(RuntimeFolder.advice(error))"))
+        }
         let clock = MonotonicClock()
         var loop = EventLoop(clock: clock)
         defer { loop.close() }
         // Watched before the timer starts, so its socket's creation is not missed.
-        if (try? RuntimeFolder.prepare(runtime)) != nil, let watch = FolderWatch(folder: runtime, creations: true) {
-            loop.add(watch)
-        }
+        if let watch = FolderWatch(folder: runtime, creations: true) { loop.add(watch) }
         let log = TimerLaunch.log(label: label)
         let child: pid_t
         do { child = try TimerLaunch.start(request.arguments, log: log) } catch {

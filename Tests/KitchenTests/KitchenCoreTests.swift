@@ -189,6 +189,28 @@ import TimerText
         #expect(core.nextCheck == nil)
     }
 
+    /// Issue 40: a start whose timer's socket path would pass 107 bytes is refused (64) before
+    /// anything is spawned; one byte less is started.
+    @Test(arguments: [(31, true), (32, false)])
+    func aStartWhoseSocketWouldNotFitIsRefusedBeforeItRuns(labelBytes: Int, fits: Bool) throws {
+        // FOLDER/LABEL.sock: 107 bytes with a 31-byte label, the most a socket address holds.
+        let folder = "/" + String(repeating: "f", count: 107 - 1 - 5 - 31 - 1)
+        let core = KitchenCore(maxTimers: 12, socketFolder: folder)
+        let label = String(repeating: "l", count: labelBytes)
+        let effect = core.admit(try request("10m \(label)"), from: .keypad)
+        if fits {
+            #expect(effect == .spawn(label: label, arguments: try request("10m \(label)").arguments, origin: .keypad))
+        } else {
+            guard case .answer(.keypad, .refused(let refusal)) = effect else {
+                Issue.record("not a refusal: \(effect)")
+                return
+            }
+            #expect(refusal.kind == .usage)
+            #expect(
+                refusal.text.hasPrefix("\(label): not started: the socket path \(folder)/\(label).sock is 108 bytes"))
+        }
+    }
+
     @Test func anEndedTimerDropsOutOfThePicture() {
         var core = KitchenCore(maxTimers: 12)
         _ = core.status(socket: "tea", status("tea", pid: 5, state: .done))
