@@ -11,18 +11,27 @@ import SystemKit
 /// is refused. Only the lock's holder removes the socket: its own when it closes, or a stale one
 /// (left by a killed owner, whose lock died with it) that it replaces. Clients never remove one.
 ///
+/// A socket file deleted or replaced while the server runs is bound again at the same path by
+/// ``rebindIfLost()`` (ControlServer+Rebind.swift), which a ``SocketKeeper`` calls when the folder
+/// changes.
+///
 /// Owned by the event loop's thread; never blocks. Closing it (deinit) removes the socket file if
 /// it is still this server's, then its lock file.
 public final class ControlServer {
-    /// The listening descriptor, for the poll set (close-on-exec, non-blocking).
-    public let descriptor: Int32
+    /// The listening descriptor, for the poll set (close-on-exec, non-blocking); a new one once
+    /// the socket was bound again (``rebindIfLost()``).
+    public internal(set) var descriptor: Int32
     /// The socket's path.
     public let path: String
-    private let device: dev_t
-    private let inode: ino_t
+    /// The folder the socket lies in.
+    public let folder: String
+    /// The label the socket was named after.
+    let label: String
+    /// The socket file's identity as bound (`stat` after `bind`).
+    var bound: FileIdentity
     /// The lock file's descriptor, holding the `flock` that makes this server the name's owner.
-    private let lock: Int32
-    private let lockPath: String
+    var lock: Int32
+    let lockPath: String
 
     /// Binds and listens on `<folder>/<label>.sock`.
     /// - Parameters:
@@ -44,32 +53,26 @@ public final class ControlServer {
             close(lock)
             throw error
         }
+        let made: FileIdentity
         do throws(ControlError) {
-            try Self.bind(fd, path: path, label: label)
-            guard chmod(path, 0o600) == 0 else { throw .system(call: "chmod", code: errno) }
-            beforeListening()
-            // A long queue (the kernel caps it at net.core.somaxconn): idle peers do not fill it
-            // before the timer's loop accepts them, dropping the idlest (ControlInbox).
-            guard listen(fd, SOMAXCONN) == 0 else { throw .system(call: "listen", code: errno) }
+            made = try Self.listen(fd, at: path, label: label, beforeListening: beforeListening)
         } catch {
             close(fd)
             close(lock)
             throw error
         }
-        var info = stat()
-        _ = stat(path, &info)
-        (descriptor, self.path, device, inode) = (fd, path, info.st_dev, info.st_ino)
+        (descriptor, self.path, self.folder, self.label, bound) = (fd, path, folder, label, made)
         (self.lock, self.lockPath) = (lock, lockPath)
     }
 
     deinit {
         close(descriptor)
-        var info = stat()
         // Remove the file only if it is still ours (not a successor's after a stale-socket replace).
-        if stat(path, &info) == 0, info.st_dev == device, info.st_ino == inode { unlink(path) }
+        if Self.look(at: path).identity == bound { unlink(path) }
         // Still holding the lock: a process that opened this file meanwhile finds it unlinked
-        // once it gets the lock, and opens the path again (takeLock).
-        unlink(lockPath)
+        // once it gets the lock, and opens the path again (takeLock). Only the file it holds: one
+        // made after its own was deleted is another process's.
+        if Self.look(at: lockPath).identity == Self.identity(of: lock) { unlink(lockPath) }
         close(lock)
     }
 
@@ -78,7 +81,7 @@ public final class ControlServer {
     /// - Returns: The descriptor holding the lock (close-on-exec, so no child keeps it).
     /// - Throws: ``ControlError/labelInUse(label:)`` when another process holds it; `.system`.
     /// C: `open`, `flock`, `fstat`, `stat`.
-    private static func takeLock(_ path: String, label: String) throws(ControlError) -> Int32 {
+    static func takeLock(_ path: String, label: String) throws(ControlError) -> Int32 {
         for _ in 0..<3 {
             let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw .system(call: "open \(path)", code: errno) }
@@ -103,16 +106,49 @@ public final class ControlServer {
         throw .system(call: "flock \(path)", code: EAGAIN)
     }
 
-    /// Binds `fd` to `path`, replacing a stale socket.
+    /// Binds `fd` to `path` (mode 0600) and listens on it: the one way a server's socket file is
+    /// made, at start and when it is bound again (ControlServer+Rebind.swift).
+    ///
+    /// When the socket cannot listen, the file just bound is removed again.
+    /// - Parameters:
+    ///   - fd: A new unbound socket (``UnixSocket/make()``); the caller closes it on a throw.
+    ///   - path: The socket's path.
+    ///   - label: The label, for ``ControlError/labelInUse(label:)``.
+    ///   - replacingStale: Whether a stale socket at `path` is replaced (at start); false: a
+    ///     file there fails with `.system("bind …", EADDRINUSE)` and is left alone.
+    ///   - beforeListening: Called once the socket is bound and before it listens.
+    /// - Returns: The socket file's identity.
+    /// - Throws: As ``bind(_:path:label:replacingStale:)``; `.system` for `chmod` or `listen`.
+    /// C: `bind`, `chmod`, `listen`, `lstat`, `unlink`.
+    static func listen(
+        _ fd: Int32, at path: String, label: String, replacingStale: Bool = true, beforeListening: () -> Void = {}
+    ) throws(ControlError) -> FileIdentity {
+        try bind(fd, path: path, label: label, replacingStale: replacingStale)
+        let made = look(at: path).identity ?? FileIdentity(device: 0, inode: 0)
+        do throws(ControlError) {
+            guard chmod(path, 0o600) == 0 else { throw .system(call: "chmod", code: errno) }
+            beforeListening()
+            // A long queue (the kernel caps it at net.core.somaxconn): idle peers do not fill it
+            // before the timer's loop accepts them, dropping the idlest (ControlInbox).
+            guard Glibc.listen(fd, SOMAXCONN) == 0 else { throw .system(call: "listen", code: errno) }
+        } catch {
+            if look(at: path).identity == made { unlink(path) }  // the file this call bound
+            throw error
+        }
+        return made
+    }
+
+    /// Binds `fd` to `path`, replacing a stale socket when `replacingStale`.
     ///
     /// The caller holds the label's lock, so an
     /// existing socket's owner is dead (its lock went with it) unless a listener of this user
     /// answers there (a timer that took no lock); a listener of another user's cannot be a timer
     /// of this user's and is replaced too.
-    private static func bind(_ fd: Int32, path: String, label: String) throws(ControlError) {
+    private static func bind(_ fd: Int32, path: String, label: String, replacingStale: Bool) throws(ControlError) {
         for _ in 0..<3 {
             if UnixSocket.withAddress(path, { Glibc.bind(fd, $0, $1) }) == 0 { return }
             guard errno == EADDRINUSE else { throw .system(call: "bind \(path)", code: errno) }
+            guard replacingStale else { throw .system(call: "bind \(path)", code: EADDRINUSE) }
             let probe: Int32
             do throws(ControlError) {
                 probe = try UnixSocket.connect(to: path)

@@ -27,6 +27,8 @@ package final class ControlInbox: LoopSource {
 
     private let pool: ControlPool
     private var watchers: ControlWatchers
+    /// Binds the socket again when its file is deleted: a source of its own, added beside this one.
+    package let keeper: SocketKeeper
 
     /// How long a connection may take to send its request.
     package static let idleLimit: Duration = .seconds(2)
@@ -44,6 +46,7 @@ package final class ControlInbox: LoopSource {
             server: server, connectionLimit: Self.connectionLimit, idleLimit: Self.idleLimit,
             acceptBatch: Self.acceptBatch)
         self.watchers = watchers
+        keeper = SocketKeeper(server: server)
     }
 
     /// The socket's path.

@@ -6,12 +6,16 @@ package import SystemKit
 ///
 /// A file written by rename (a record: a temporary file, then `rename(2)` over the name) shows
 /// as `IN_MOVED_TO` at once, so a waiter needs no polling period. A full kernel queue
-/// (`IN_Q_OVERFLOW`) becomes one nil: look at everything again. Owned by
-/// the event loop's thread; not thread-safe. Its descriptor closes with it.
+/// (`IN_Q_OVERFLOW`) becomes one nil: look at everything again. Once the folder is deleted (the
+/// kernel drops the watch: `IN_IGNORED`) or, when asked for, moved away (`IN_MOVE_SELF`), nothing
+/// more can come: ``isWatching`` turns false. Owned by the event loop's thread; not thread-safe.
+/// Its descriptor closes with it.
 package final class FolderWatch: LoopSource {
     /// The folder watched.
     package let folder: String
     private let descriptor: Int32
+    /// Whether the watch still sees the folder at its path: false once it was deleted or moved.
+    package private(set) var isWatching = true
 
     /// Watches `folder` for files written and closed (`IN_CLOSE_WRITE`) or renamed into it
     /// (`IN_MOVED_TO`), and with `creations` also for names created in it (`IN_CREATE`: a socket
@@ -48,9 +52,15 @@ package final class FolderWatch: LoopSource {
         for _ in 0..<Self.readsPerRound {
             let count = read(descriptor, &buffer, buffer.count)
             guard count > 0 else { return }
-            events += Self.names(in: buffer[0..<count])
+            let records = Self.records(in: buffer[0..<count])
+            if records.contains(where: { $0.mask & Self.watchEnds != 0 }) { isWatching = false }
+            events += Self.names(of: records)
         }
     }
+
+    /// The events after which the watch sees the folder no more: removed by the kernel
+    /// (`IN_IGNORED`: the folder was deleted) or the folder moved (`IN_MOVE_SELF`).
+    static let watchEnds = UInt32(IN_IGNORED | IN_MOVE_SELF)
 
     /// How many reads one round makes at most, so a flood of events cannot hold the loop.
     package static let readsPerRound = 16
@@ -59,9 +69,35 @@ package final class FolderWatch: LoopSource {
     /// `mask`, `cookie`, `len`, then `len` bytes of NUL-padded name); nil for a queue overflow.
     /// - Parameter bytes: Exactly what one `read` returned.
     /// - Returns: One entry per record with a name or an overflow, in order.
-    package static func names(in bytes: ArraySlice<UInt8>) -> [String?] {
-        let header = MemoryLayout<inotify_event>.size
+    package static func names(in bytes: ArraySlice<UInt8>) -> [String?] { names(of: records(in: bytes)) }
+
+    /// What `records` say as events: each name, and nil for an overflow.
+    private static func names(of records: [Record]) -> [String?] {
         var names: [String?] = []
+        for record in records {
+            if record.overflow {
+                names.append(nil)
+            } else if let name = record.name {
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// One `struct inotify_event` record: its mask, its name if it has one, and whether it says
+    /// the kernel's queue overflowed.
+    private struct Record {
+        let mask: UInt32
+        let name: String?
+        var overflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
+    }
+
+    /// Each whole `struct inotify_event` record in a read's worth of bytes, in order.
+    /// - Parameter bytes: Exactly what one `read` returned.
+    /// - Returns: One entry per whole record.
+    private static func records(in bytes: ArraySlice<UInt8>) -> [Record] {
+        let header = MemoryLayout<inotify_event>.size
+        var records: [Record] = []
         var offset = bytes.startIndex
         while bytes.endIndex - offset >= header {
             let (mask, length) = bytes[offset..<offset + header].withUnsafeBytes { raw in
@@ -72,15 +108,11 @@ package final class FolderWatch: LoopSource {
             }
             let nameStart = offset + header
             guard length >= 0, bytes.endIndex - nameStart >= length else { break }
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                names.append(nil)
-            } else if length > 0 {
-                let name = bytes[nameStart..<nameStart + length].prefix { $0 != 0 }
-                names.append(String(decoding: name, as: UTF8.self))
-            }
+            let name = bytes[nameStart..<nameStart + length].prefix { $0 != 0 }
+            records.append(Record(mask: mask, name: length > 0 ? String(decoding: name, as: UTF8.self) : nil))
             offset = nameStart + length
         }
-        return names
+        return records
     }
 
     /// The events of the input folder that call for a keypad rescan (`KeyDevices.rescan()`): a

@@ -102,7 +102,10 @@ package final class Kitchen {
         defer { signals.close() }
         defer { loop.close() }
         loop.add(signals)
-        if let inbox { loop.add(inbox) }
+        if let inbox {
+            loop.add(inbox)
+            loop.add(inbox.keeper)
+        }
         if let watch = FolderWatch(folder: runtime, creations: true) {
             loop.add(watch)
         } else {

@@ -17,6 +17,8 @@ import TimerEngine
 /// too. Never blocks. Owned by the event loop's thread.
 package final class KitchenInbox: LoopSource {
     private let pool: ControlPool
+    /// Binds the socket again when its file is deleted: a source of its own, added beside this one.
+    let keeper: SocketKeeper
 
     /// How long a connection may take to send its request.
     static let idleLimit: Duration = .seconds(2)
@@ -35,10 +37,11 @@ package final class KitchenInbox: LoopSource {
     init(runtime: String) throws(ControlError) {
         let folder = Self.folder(in: runtime)
         try RuntimeFolder.prepare(folder)
+        let server = try ControlServer(folder: folder, label: KitchenCore.ownLabel)
         pool = ControlPool(
-            server: try ControlServer(folder: folder, label: KitchenCore.ownLabel),
-            connectionLimit: Self.connectionLimit,
-            idleLimit: Self.idleLimit, acceptBatch: Self.acceptBatch)
+            server: server, connectionLimit: Self.connectionLimit, idleLimit: Self.idleLimit,
+            acceptBatch: Self.acceptBatch)
+        keeper = SocketKeeper(server: server)
     }
 
     /// The socket's path.

@@ -74,7 +74,10 @@ struct App {
         loop.add(signals)
         loop.add(player)
         loop.add(Keyboard(keyboard: routing.keyboard))
-        if let control { loop.add(control) }
+        if let control {
+            loop.add(control)
+            loop.add(control.keeper)
+        }
         if let wall = WallTimer() { loop.add(wall) }
         let spokenLine =
             lines.isEmpty

@@ -4,12 +4,13 @@ import SystemKit
 import TestSupport
 import Testing
 
-/// The tests' events: a source's byte by its name, a child's end, a file written, and the
-/// round's tick.
+/// The tests' events: a source's byte by its name, a child's end, a file written, a source's
+/// line, and the round's tick.
 enum LoopInput: Equatable {
     case key(Character)
     case childExited(pid: Int32, ChildExit)
     case file(String?)
+    case note(String)
     case tick
 }
 

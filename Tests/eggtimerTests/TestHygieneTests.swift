@@ -127,6 +127,8 @@ private let module = "CSystem"
             "a control socket's connection pool", "/Sources/EventLoop/ControlPool.swift",
             ["server.accept()", "dropIdlest"]
         ),
+        ("binding a control socket", "/Sources/ControlChannel/ControlServer.swift", ["Glibc.bind("]),
+        ("binding a lost control socket again", "/Sources/EventLoop/SocketKeeper.swift", [".rebindIfLost()"]),
         ("JSON writing", "/Sources/TextCoding/JSONText.swift", ["0x2028", #""\\u"#, #""{\""#, ##"#"{""##, #"\":\("#]),
     ]
 

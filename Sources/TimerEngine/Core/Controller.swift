@@ -192,9 +192,9 @@ package struct Controller {
         case .command(let command, let origin, let connection):
             handle(command, from: origin, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
-        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .timerReply, .note, .keyAction,
-            .pairRequest,
-            .unpairRequest:
+        case .note(let line): perform(.log(line))  // a source's line (the control socket bound again)
+        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .timerReply, .keyAction,
+            .pairRequest, .unpairRequest:
             break
         }
         advance(to: now)

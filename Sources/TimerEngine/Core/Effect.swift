@@ -27,7 +27,8 @@ package enum Effect: Equatable {
     /// Publish the timer's state on the broker now, changed or not (MQTT `status`); nothing
     /// without `--mqtt`.
     case publishState
-    /// One line for the log (standard error while no screen is on): a command that was ignored.
+    /// One line for the log (standard error while no screen is on): a command that was ignored,
+    /// a source's note (the control socket bound again).
     case log(String)
 }
 

@@ -57,7 +57,8 @@ package enum Input: Equatable {
     /// A timer answered one of the kitchen's commands (the kitchen's `TimerExchanges`, by its
     /// number of the exchange): its reply line, or nil when it closed or failed without one.
     case timerReply(exchange: Int, reply: String?)
-    /// A source's one line for the log (``TimerFollows``: a socket that does not answer).
+    /// A source's one line for the log (``TimerFollows``: a socket that does not answer;
+    /// ``SocketKeeper``: the control socket bound again).
     case note(String)
     /// A keypad press as the key map read it, or its pending cancel come due (``KeypadSource``).
     case keyAction(KeyAction)

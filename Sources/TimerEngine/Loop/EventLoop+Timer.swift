@@ -29,6 +29,9 @@ extension PollLoop where Event == Input {
     /// kernel queue `.fileWritten(name: nil)`.
     package mutating func add(_ watch: FolderWatch) { add(watch, as: Input.fileWritten) }
 
+    /// Adds a control socket's keeper: each line it says becomes `.note`.
+    package mutating func add(_ keeper: SocketKeeper) { add(keeper, as: Input.note) }
+
     /// Adds the timer's control socket: each whole command becomes `.command(_:from:connection:)`,
     /// from the front the peer named (protocol version 4), else `.control`.
     package mutating func add(_ control: ControlInbox) {
