@@ -185,9 +185,10 @@ public final class ControlServer {
         return ControlConnection(descriptor: fd, peerProcess: peer.pid)
     }
 
-    /// Why a timer labelled `label` could not listen in `folder`, so that a detached start is
-    /// refused before anything runs (issue 40: it would run out of reach, and a retry start a
-    /// second one): its socket's path would not fit a socket address (``UnixSocket/path(in:name:)``,
+    /// Why a timer labelled `label` could not listen in `folder`.
+    ///
+    /// So that a detached start is refused before anything runs (issue 40: it would run out of
+    /// reach, and a retry start a second one): its socket's path would not fit a socket address (``UnixSocket/path(in:name:)``,
     /// the one length check). Pure.
     /// - Parameters:
     ///   - label: The timer's label.

@@ -2,7 +2,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Issue 40 end to end: nothing starts out of reach. A detached start whose timer could have no
+/// Issue 40 end to end: nothing starts out of reach.
+///
+/// A detached start whose timer could have no
 /// control socket (its path would pass the 107 bytes a socket address holds) is refused before
 /// anything runs, with one line and 64, through the kitchen and without one; a retry cannot start
 /// a second timer, as none started.
