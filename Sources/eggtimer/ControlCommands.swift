@@ -100,7 +100,8 @@ enum ControlCommands {
                     result = .failure(error)
                 }
             } else {
-                result = .failure(TimerSelection.unanswered(error, count: unanswered.count))
+                result = .failure(
+                    socketless(TimerSelection.unanswered(error, count: unanswered.count), running: timers))
             }
         }
         switch result {
@@ -123,7 +124,9 @@ enum ControlCommands {
         let targets: [TimerStatus]
         let (timers, _, unanswered) = survey(all, folder: folder)
         do { targets = try TimerSelection.all(among: timers, for: command) } catch {
-            printError("eggtimer: " + TimerSelection.unanswered(error, count: unanswered.count).message)
+            printError(
+                "eggtimer: "
+                    + socketless(TimerSelection.unanswered(error, count: unanswered.count), running: timers).message)
             return error.status
         }
         var text = ""
@@ -215,6 +218,24 @@ enum ControlCommands {
             return nil
         }
         return ControlClient.labels(in: folder).filter(LabelRule.isValid)
+    }
+
+    /// `failure`, naming the timers of this boot that run without a control socket.
+    ///
+    /// When no timer could be asked (issue 40: `ack` said "no timers running" of a ringing one),
+    /// with how to stop one's alarm: `no timer answers on a control socket; running without one: tea (pid 42);
+    /// `kill -USR1 PID` stops one's alarm`. Any other failure as it is.
+    /// - Parameters:
+    ///   - failure: Why nothing was done.
+    ///   - running: The timers that answered.
+    /// - Returns: The failure to say.
+    private static func socketless(_ failure: ControlFailure, running: [TimerStatus]) -> ControlFailure {
+        guard failure.status == .noTimer, let store = RecordStore.current(),
+            let line = KeptRecord.unlisted(in: store, running: running, bootID: BootClock.bootID()).first(where: {
+                $0.hasPrefix(KeptRecord.socketlessPrefix)
+            })
+        else { return failure }
+        return ControlFailure(status: .noTimer, message: "\(failure.message); " + line)
     }
 
     /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.

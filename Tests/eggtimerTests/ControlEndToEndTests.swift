@@ -249,7 +249,7 @@ private func status(_ label: String, _ state: TimerState, deadline: Int64? = nin
         #expect(
             result.stderr
                 == "eggtimer: tea: the socket path \(path) is \(path.utf8.count) bytes, more than the 107 a socket "
-                + "address holds: give a shorter XDG_RUNTIME_DIR\n")
+                + "address holds: give a shorter label or XDG_RUNTIME_DIR\n")
         #expect(result.stdout.isEmpty)
     }
 

@@ -168,6 +168,16 @@ import Testing
             status.stdout == "no timers running\n"
                 + "running without a control socket: tea (pid \(resumed)); `kill -USR1 PID` stops one's alarm\n"
                 + "1 record cannot be read: bad.timer (`eggtimer recover` says why)\n", "\(status.stdout)")
+        // Issue 40: `ack` names it and how to stop it, rather than only "no timers running".
+        for (arguments, none) in [
+            (["ack"], "no timers running"), (["ack", "--all"], "no timer is ringing or snoozed"),
+        ] {
+            let ack = runEggtimer(arguments, environment: environment)
+            #expect(ack.termination == .exited(3))
+            #expect(
+                ack.stderr == "eggtimer: \(none); running without a control socket: tea (pid \(resumed)); "
+                    + "`kill -USR1 PID` stops one's alarm\n", "\(ack.stderr)")
+        }
         let second = runEggtimer(["recover"], environment: environment)
         #expect(
             second.stdout.contains("tea: already running (pid \(resumed), no control socket)\n"), "\(second.stdout)")
@@ -188,7 +198,9 @@ import Testing
         #expect((180_000..<190_000).contains(overdue))
         let rang = try #require(number("t_mono_ns", in: event("finished", in: log)))
         let at = try #require(number("t_mono_ns", in: started))
-        #expect(Duration.nanoseconds(rang - at) < .milliseconds(50), "rings at once")
+        // At once, not at some deadline: the bound only tells the two apart (with both cores busy a
+        // start takes a few hundred ms; how fast is `make bench`'s to say, not a test's).
+        #expect(Duration.nanoseconds(rang - at) < .seconds(2), "rings at once")
         #expect(house.record("tea") == nil)
     }
 

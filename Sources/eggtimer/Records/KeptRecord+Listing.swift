@@ -31,6 +31,9 @@ extension KeptRecord {
         }
     }
 
+    /// How ``unlisted(in:running:bootID:)``'s line of timers running without a control socket starts.
+    static let socketlessPrefix = "running without a control socket: "
+
     /// What `status` says of the records that are neither a running timer's nor kept: timers that
     /// run without a control socket (the record's writer runs, yet no socket answered for it: a
     /// runtime folder too deep or refused), and records that cannot be read.
@@ -56,7 +59,7 @@ extension KeptRecord {
         var lines: [String] = []
         if !socketless.isEmpty {
             lines.append(
-                "running without a control socket: \(socketless.joined(separator: ", ")); "
+                Self.socketlessPrefix + "\(socketless.joined(separator: ", ")); "
                     + "`kill -USR1 PID` stops one's alarm")
         }
         if !unreadable.isEmpty {
