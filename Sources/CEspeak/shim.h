@@ -17,6 +17,8 @@ typedef __typeof__(&espeak_Synth) CEspeak_Synth;
 typedef __typeof__(&espeak_Synchronize) CEspeak_Synchronize;
 typedef __typeof__(&espeak_Info) CEspeak_Info;
 typedef __typeof__(&espeak_SetParameter) CEspeak_SetParameter;
+typedef __typeof__(&espeak_ListVoices) CEspeak_ListVoices;
+typedef __typeof__(&espeak_GetCurrentVoice) CEspeak_GetCurrentVoice;
 
 /* The synth callback's own type (espeak_SetSynthCallback's parameter), for a Swift closure. */
 typedef t_espeak_callback *CEspeak_callback;

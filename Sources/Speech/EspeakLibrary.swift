@@ -20,6 +20,8 @@ struct EspeakLibrary: Sendable {
     let synchronize: CEspeak_Synchronize
     let info: CEspeak_Info
     let setParameter: CEspeak_SetParameter
+    let listVoices: CEspeak_ListVoices
+    let currentVoice: CEspeak_GetCurrentVoice
 
     /// The process's library (``fileName``), loaded on first use.
     static let shared: Result<EspeakLibrary, SpeechError> = load(fileName)
@@ -41,13 +43,15 @@ struct EspeakLibrary: Sendable {
                 let synth = object.function("espeak_Synth", as: CEspeak_Synth.self),
                 let synchronize = object.function("espeak_Synchronize", as: CEspeak_Synchronize.self),
                 let info = object.function("espeak_Info", as: CEspeak_Info.self),
-                let setParameter = object.function("espeak_SetParameter", as: CEspeak_SetParameter.self)
+                let setParameter = object.function("espeak_SetParameter", as: CEspeak_SetParameter.self),
+                let listVoices = object.function("espeak_ListVoices", as: CEspeak_ListVoices.self),
+                let currentVoice = object.function("espeak_GetCurrentVoice", as: CEspeak_GetCurrentVoice.self)
             else { return .failure(.libraryMissing(object.lookupError.description)) }
             return .success(
                 EspeakLibrary(
                     initialize: initialize, setSynthCallback: setSynthCallback, setVoiceByName: setVoiceByName,
                     setVoiceByProperties: setVoiceByProperties, synth: synth, synchronize: synchronize, info: info,
-                    setParameter: setParameter))
+                    setParameter: setParameter, listVoices: listVoices, currentVoice: currentVoice))
         }
     }
 

@@ -38,6 +38,10 @@ enum SpeechEngine {
         let sampleRate: Int
         /// The voice set last (`espeak_SetVoiceByName`), to skip setting it again.
         var voice: String?
+        /// espeak-ng's lists, read once at initialisation: the only names passed to the library.
+        let catalog: VoiceCatalog
+        /// espeak-ng-data's folder (`espeak_Info`), where MBROLA voices name their data.
+        let dataFolder: String?
     }
 
     /// Where the synth callback puts the samples of one synthesis; owned by the synthesising
@@ -67,29 +71,14 @@ enum SpeechEngine {
     ///   - maximumSamples: The longest output kept; a longer synthesis fails.
     /// - Returns: The samples and their rate in Hz.
     /// - Throws: ``SpeechError/libraryMissing(_:)`` (no library, or espeak-ng-data missing),
-    ///   ``SpeechError/unknownVoice(_:)``, ``SpeechError/synthesisFailed(_:)``.
+    ///   ``SpeechError/unknownVoice(_:)`` and the other voice errors of ``check(voice:library:)``,
+    ///   ``SpeechError/synthesisFailed(_:)``.
     /// C: `espeak_Initialize`, `espeak_SetSynthCallback`, `espeak_SetVoiceByName`, `espeak_Synth`.
     static func synthesize(
         _ text: String, voice: String, library: Result<EspeakLibrary, SpeechError>, maximumSamples: Int
     ) throws(SpeechError) -> (samples: [Int16], sampleRate: Int) {
-        let result: Result<(samples: [Int16], sampleRate: Int), SpeechError> = state.withLock { state in
-            // A library that failed to load (the tests' missing one) is not remembered: the real
-            // one may still be loaded later.
-            if case .failure(let error) = library { return .failure(error) }
-            if state == nil { state = initialize(library) }
-            guard case .success(var engine) = state else {
-                if case .failure(let error) = state { return .failure(error) }
-                return .failure(.synthesisFailed("espeak-ng is not initialised"))
-            }
-            if engine.voice != voice {
-                guard setVoice(voice, library: engine.library) else {
-                    engine.voice = nil
-                    state = .success(engine)
-                    return .failure(.unknownVoice(voice))
-                }
-                engine.voice = voice
-                state = .success(engine)
-            }
+        try withEngine(library) { engine throws(SpeechError) in
+            try use(voice, in: &engine)
             let collector = Collector(limit: maximumSamples)
             let context = Unmanaged.passUnretained(collector).toOpaque()
             let code = withExtendedLifetime(collector) {
@@ -99,63 +88,146 @@ enum SpeechEngine {
                 }
             }
             if collector.overflowed {
-                return .failure(.synthesisFailed("the spoken text is longer than \(maximumSamples) samples"))
+                throw .synthesisFailed("the spoken text is longer than \(maximumSamples) samples")
             }
-            guard code == EE_OK else { return .failure(.synthesisFailed("espeak_Synth returned \(code.rawValue)")) }
-            return .success((collector.samples, engine.sampleRate))
+            guard code == EE_OK else { throw .synthesisFailed("espeak_Synth returned \(code.rawValue)") }
+            return (collector.samples, engine.sampleRate)
         }
-        return try result.get()
     }
 
-    /// Whether espeak-ng has the voice `name`: initialises the engine (once) and selects it, as
-    /// a synthesis would.
+    /// Whether espeak-ng lists the voice `name` and can set it: initialises the engine (once) and
+    /// selects it, as a synthesis would (``select(_:engine:)``).
     ///
     /// Blocks for the initialisation the first time (about 15 ms: the library, its data and the
-    /// voice) and while another thread synthesises; any thread.
+    /// voice, and a few more to list the voices) and while another thread synthesises; any thread.
     /// - Parameters:
     ///   - name: An espeak-ng voice name.
     ///   - library: The loaded library to initialise on first use.
-    /// - Throws: ``SpeechError/unknownVoice(_:)``, or ``SpeechError/libraryMissing(_:)``.
-    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`.
-    static func check(voice name: String, library: Result<EspeakLibrary, SpeechError>) throws(SpeechError) {
-        let result: Result<Void, SpeechError> = state.withLock { state in
+    /// - Returns: The voice the library set, as it names it (`gmw/en`, `gmw/en+f1`).
+    /// - Throws: ``SpeechError/unknownVoice(_:)``, ``SpeechError/variantWithoutVoice(_:)``,
+    ///   ``SpeechError/unknownVariant(voice:variant:)``,
+    ///   ``SpeechError/mbrolaNotInstalled(voice:database:dataMissing:programMissing:)``, or
+    ///   ``SpeechError/libraryMissing(_:)``.
+    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`, `espeak_GetCurrentVoice`.
+    @discardableResult
+    static func check(voice name: String, library: Result<EspeakLibrary, SpeechError>) throws(SpeechError)
+        -> String
+    {
+        try withEngine(library) { engine throws(SpeechError) in
+            try use(name, in: &engine)
+            return currentIdentifier(engine.library)
+        }
+    }
+
+    /// Makes `name` the engine's voice (``select(_:engine:)``) unless it is already.
+    ///
+    /// Called with ``state`` locked.
+    /// - Throws: Why the voice was refused; the engine then has no voice set, so the next use
+    ///   selects again.
+    private static func use(_ name: String, in engine: inout Engine) throws(SpeechError) {
+        guard engine.voice != name else { return }
+        let refusal = select(name, engine: engine)
+        engine.voice = refusal == nil ? name : nil
+        if let refusal { throw refusal }
+    }
+
+    /// espeak-ng's lists as the engine read them (``VoiceCatalog``): initialises the engine (once).
+    ///
+    /// Blocks as ``check(voice:library:)`` does; any thread.
+    /// - Parameter library: The loaded library to initialise on first use.
+    /// - Returns: The voices, variants and MBROLA voices the checks admit names from.
+    /// - Throws: ``SpeechError/libraryMissing(_:)``.
+    static func catalog(library: Result<EspeakLibrary, SpeechError>) throws(SpeechError) -> VoiceCatalog {
+        try withEngine(library) { engine throws(SpeechError) in engine.catalog }
+    }
+
+    /// Runs `body` on the engine with ``state`` locked, initialising it first if need be, and
+    /// keeps what `body` changed in it.
+    private static func withEngine<Value>(
+        _ library: Result<EspeakLibrary, SpeechError>, _ body: (inout Engine) throws(SpeechError) -> Value
+    ) throws(SpeechError) -> Value {
+        let result: Result<Value, SpeechError> = state.withLock { state in
+            // A library that failed to load (the tests' missing one) is not remembered: the real
+            // one may still be loaded later.
             if case .failure(let error) = library { return .failure(error) }
             if state == nil { state = initialize(library) }
             guard case .success(var engine) = state else {
                 if case .failure(let error) = state { return .failure(error) }
                 return .failure(.synthesisFailed("espeak-ng is not initialised"))
             }
-            if engine.voice == name { return .success(()) }
-            let found = setVoice(name, library: engine.library)
-            engine.voice = found ? name : nil
-            state = .success(engine)
-            return found ? .success(()) : .failure(.unknownVoice(name))
+            defer { state = .success(engine) }
+            do throws(SpeechError) { return .success(try body(&engine)) } catch { return .failure(error) }
         }
-        try result.get()
+        return try result.get()
     }
 
-    /// Sets the voice `name` as the `espeak-ng -v` command does: by name, identifier or file name
-    /// (`de`, `en`, `en-us`, `English (Great Britain)`), else by language (`en-gb`, `de-ch`).
+    /// Sets the voice `name` if espeak-ng's lists admit it (``VoiceCatalog/choice(for:)``), as the
+    /// `espeak-ng -v` command finds it: by name or file name (`de`, `Afrikaans`, `en-GB-x-rp`),
+    /// else by language (`en-gb`); a `+VARIANT` is applied to the voice found either way.
+    ///
+    /// Only a name the catalog admitted, or the identifier of the voice the library chose for
+    /// it, reaches the library; an MBROLA voice only once ``MbrolaInstallation`` finds it
+    /// installed. The voice the library reports having set is checked against the catalog too.
+    /// Called with ``state`` locked.
+    /// - Returns: nil when the voice is set; else why not (a name the catalog refuses never
+    ///   reaches the library).
+    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`, `espeak_GetCurrentVoice`.
+    private static func select(_ name: String, engine: Engine) -> SpeechError? {
+        let library = engine.library
+        let unknown = SpeechError.unknownVoice(name)
+        switch engine.catalog.choice(for: name) {
+        case .failure(let error):
+            return error
+        case .success(.mbrola(let entry, let base, let variant)):
+            if let problem = MbrolaInstallation.system.problem(voice: name, entry: entry, espeakData: engine.dataFolder)
+            {
+                return problem
+            }
+            guard library.setVoiceByName(join(base, variant)) == EE_OK else { return unknown }
+            return engine.catalog.admits(current: currentIdentifier(library), mbrola: entry) ? nil : unknown
+        case .success(.voice(let base, let variant)):
+            if library.setVoiceByName(join(base, variant)) != EE_OK {
+                let found = base.withCString { language in
+                    var wanted = espeak_VOICE()
+                    wanted.languages = language
+                    return library.setVoiceByProperties(&wanted) == EE_OK
+                }
+                guard found else { return unknown }
+                if let variant {
+                    // The voice espeak-ng chose for the language, with the variant asked for.
+                    let chosen = currentIdentifier(library)
+                    guard engine.catalog.admits(current: chosen), !chosen.contains("+"),
+                        library.setVoiceByName(join(chosen, variant)) == EE_OK
+                    else { return unknown }
+                }
+            }
+            return engine.catalog.admits(current: currentIdentifier(library)) ? nil : unknown
+        }
+    }
+
+    /// `voice+variant`, or `voice` alone.
+    private static func join(_ voice: String, _ variant: String?) -> String {
+        variant.map { voice + "+" + $0 } ?? voice
+    }
+
+    /// The identifier of the voice the library has set: `gmw/en`, `gmw/en+m3`.
     ///
     /// Called with ``state`` locked.
-    /// - Returns: Whether a voice was found (`EE_OK`); an unknown one leaves the voice unchanged.
-    /// C: `espeak_SetVoiceByName`, `espeak_SetVoiceByProperties`.
-    private static func setVoice(_ name: String, library: EspeakLibrary) -> Bool {
-        if library.setVoiceByName(name) == EE_OK { return true }
-        return name.withCString { language in
-            var wanted = espeak_VOICE()
-            wanted.languages = language
-            return library.setVoiceByProperties(&wanted) == EE_OK
-        }
+    /// - Returns: The identifier; empty when the library reports none. C: `espeak_GetCurrentVoice`.
+    private static func currentIdentifier(_ library: EspeakLibrary) -> String {
+        guard let voice = library.currentVoice(), let identifier = voice.pointee.identifier else { return "" }
+        return String(cString: identifier)
     }
 
-    /// Starts espeak-ng in synchronous mode at ``SpeechSynthesizer/wordsPerMinute`` and installs
-    /// the synth callback.
+    /// Starts espeak-ng in synchronous mode at ``SpeechSynthesizer/wordsPerMinute``, installs
+    /// the synth callback and reads its lists of voices (``VoiceCatalog``).
     ///
     /// Called with ``state`` locked. `espeakINITIALIZE_DONT_EXIT` keeps espeak-ng from calling
     /// `exit()` when its data is missing. The speaking rate is set once: selecting a voice keeps
     /// it (checked with espeak-ng 1.51: the rate set before or after `espeak_SetVoiceByName` gives
-    /// the same samples). C: `espeak_Initialize`, `espeak_SetParameter`, `espeak_SetSynthCallback`.
+    /// the same samples). Listing the voices reads files and touches no synthesis state: the first
+    /// synthesis still equals another process's first. C: `espeak_Initialize`, `espeak_SetParameter`,
+    /// `espeak_SetSynthCallback`, `espeak_Info`, `espeak_ListVoices`.
     private static func initialize(_ library: Result<EspeakLibrary, SpeechError>) -> Result<Engine, SpeechError> {
         library.flatMap { library in
             let rate = library.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, CEspeak_initializeDontExit)
@@ -177,7 +249,12 @@ enum SpeechEngine {
                 collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
                 return 0
             }
-            return .success(Engine(library: library, sampleRate: Int(rate), voice: nil))
+            var dataFolder: UnsafePointer<CChar>?
+            _ = library.info(&dataFolder)
+            return .success(
+                Engine(
+                    library: library, sampleRate: Int(rate), voice: nil, catalog: VoiceCatalog.read(from: library),
+                    dataFolder: dataFolder.map { String(cString: $0) }))
         }
     }
 }

@@ -48,16 +48,23 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
         (self.espeakFileName, self.samplerateFileName) = (espeakFileName, samplerateFileName)
     }
 
-    /// Checks that espeak-ng has `voice`, as a synthesis would find it (by name, else by language).
+    /// Checks that espeak-ng lists `voice` (a voice, optionally with `+VARIANT`; an MBROLA voice
+    /// only when installed: ``VoiceCatalog``) and sets it, as a synthesis would.
     ///
-    /// Loads and initialises libespeak-ng the first time (about 15 ms); blocks while another
-    /// thread synthesises. For the start of a timer that will speak, so that a mistyped voice is
-    /// one line and exit 64 rather than a silent line at the deadline.
+    /// Loads and initialises libespeak-ng the first time (about 15 ms, and a few more to list its
+    /// voices); blocks while another thread synthesises. For the start of a timer or the kitchen
+    /// that will speak, so that a mistyped voice, or one espeak-ng would crash on, is one line and
+    /// exit 64 (78 from the config file) rather than a silent line, or a crash, later.
     /// - Parameter voice: An espeak-ng voice name.
-    /// - Throws: ``SpeechError/unknownVoice(_:)``; ``SpeechError/libraryMissing(_:)`` when
-    ///   libespeak-ng or its data cannot be loaded (the caller rings without the line then).
+    /// - Throws: ``SpeechError/unknownVoice(_:)``, ``SpeechError/variantWithoutVoice(_:)``,
+    ///   ``SpeechError/unknownVariant(voice:variant:)``,
+    ///   ``SpeechError/mbrolaNotInstalled(voice:database:dataMissing:programMissing:)``;
+    ///   ``SpeechError/libraryMissing(_:)`` when libespeak-ng or its data cannot be loaded (the
+    ///   caller rings without the line then).
     public func check(voice: String) throws(SpeechError) {
-        guard !voice.isEmpty, voice.utf8.count <= 64, !voice.utf8.contains(0) else { throw .unknownVoice(voice) }
+        guard !voice.isEmpty, voice.utf8.count <= VoiceCatalog.nameLimit, !voice.utf8.contains(0) else {
+            throw .unknownVoice(voice)
+        }
         try SpeechEngine.check(voice: voice, library: EspeakLibrary.named(espeakFileName))
     }
 
@@ -71,7 +78,8 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
     ///   - voice: An espeak-ng voice name (`en-gb`, `de`, …).
     /// - Returns: The samples and their rate in Hz (22 050 with Debian's espeak-ng-data).
     /// - Throws: ``SpeechError/textRejected(_:)``, ``SpeechError/libraryMissing(_:)``,
-    ///   ``SpeechError/unknownVoice(_:)``, ``SpeechError/synthesisFailed(_:)``.
+    ///   ``SpeechError/unknownVoice(_:)`` and the other voice errors of ``check(voice:)``,
+    ///   ``SpeechError/synthesisFailed(_:)``.
     public func synthesize(_ text: String, voice: String) throws(SpeechError) -> (samples: [Int16], sampleRate: Int) {
         let bytes = text.utf8.count
         guard bytes > 0 else { throw .textRejected("it is empty") }
@@ -79,7 +87,9 @@ public struct SpeechSynthesizer: SpeechSynthesizing {
             throw .textRejected("it is \(bytes) bytes long, more than \(Self.maximumTextBytes)")
         }
         guard !text.utf8.contains(0) else { throw .textRejected("it holds a NUL byte") }
-        guard !voice.isEmpty, voice.utf8.count <= 64, !voice.utf8.contains(0) else { throw .unknownVoice(voice) }
+        guard !voice.isEmpty, voice.utf8.count <= VoiceCatalog.nameLimit, !voice.utf8.contains(0) else {
+            throw .unknownVoice(voice)
+        }
         // 60 s at the highest rate a voice could report (the engine's is 22 050 Hz).
         let maximumSamples = Int(Self.maximumDuration / .seconds(1)) * SpeechFormat.sampleRates.upperBound
         let spoken = try SpeechEngine.synthesize(

@@ -25,20 +25,39 @@ public enum ValueRule {
             && !text.containsControlCharacters
     }
 
-    /// Whether `name` is a voice name by the simple rule, as `en-gb`, `de` or `en+f3` are.
+    /// Whether `name` is a voice name by the simple rule (``voiceNameProblem(_:)`` finds nothing).
+    public static func isValidVoice(_ name: String) -> Bool { voiceNameProblem(name) == nil }
+
+    /// What is wrong with a `--voice` name by the simple rule, or nil when nothing is.
     ///
-    /// 1 to ``voiceLimit`` bytes of ASCII letters, digits, `-` and `+`. Whether espeak-ng has it
-    /// is its own business: an unknown one fails the synthesis (one line, the plain alarm).
-    public static func isValidVoice(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= voiceLimit
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"):
-                    true
-                default: false
-                }
+    /// A name is 1 to ``voiceLimit`` bytes: ASCII letters, digits and `-`, then optionally `+`
+    /// and a variant of the same (`en-gb`, `de`, `en+f3`). Whether espeak-ng lists the voice and
+    /// the variant is the Speech target's check (`VoiceCatalog`), made when a timer or the kitchen
+    /// that will speak starts.
+    /// - Parameter name: The name as given.
+    /// - Returns: The problem as a predicate for a message (`takes at most 40 bytes, got 10240`);
+    ///   nil for a good name.
+    public static func voiceNameProblem(_ name: String) -> String? {
+        guard name.utf8.count <= voiceLimit else { return "takes at most \(voiceLimit) bytes, got \(name.utf8.count)" }
+        let parts = name.utf8.split(separator: UInt8(ascii: "+"), omittingEmptySubsequences: false)
+        let wellFormed =
+            !name.isEmpty && parts.count <= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.allSatisfy { byte in
+                        switch byte {
+                        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                            true
+                        default: false
+                        }
+                    }
             }
+        guard wellFormed else {
+            return
+                "needs a voice name of letters, digits and -, optionally +VARIANT (en-gb, de, en+f3), got '\(name.escapingControlCharacters)'"
+        }
+        return nil
     }
 
     /// What is wrong with an ALSA PCM name for `-D` or `--fallback-device`, or nil when nothing is.

@@ -38,7 +38,9 @@ struct App {
         let phrases = Phrasebook(voice: options.voice ?? SpeechLinePreparer.defaultVoice)
         let lines = options.spokenLines(label: options.processLabel, phrases: phrases)
         if options.resumeRecord == nil, !lines.isEmpty, let voice = options.voice {
-            do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
+            do throws(ExitStatus) { try Options.checkVoice(voice, from: options.voiceConfigLine) } catch {
+                return error
+            }
         }
         if Self.isAlarm(options.command, start), let warning = TimeZoneCheck.warning() {
             // glibc rings an unknown zone's 7:00 at 07:00 UTC without a word: say so, and go on.

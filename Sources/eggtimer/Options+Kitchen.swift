@@ -42,14 +42,16 @@ extension Kitchen {
     /// - Parameters:
     ///   - arguments: The command line after the program name.
     ///   - raw: The same arguments as bytes.
-    /// - Returns: The exit status (see ``Kitchen/run()``); 78 for a bad config file, 64 for a bad
-    ///   command line or an unknown voice.
+    /// - Returns: The exit status (see ``Kitchen/run()``); 78 for a bad config file (a `voice =`
+    ///   espeak-ng does not list included), 64 for a bad command line (`--voice` included).
     static func run(arguments: [String], raw: [[UInt8]]) -> ExitStatus {
         let options: Options
         do throws(ExitStatus) { options = try Options.longRunning(arguments, raw: raw) } catch { return error }
         let settings = options.kitchenSettings
         if settings.announce, let voice = settings.voice {
-            do throws(ExitStatus) { try Options.checkVoice(voice) } catch { return error }
+            do throws(ExitStatus) { try Options.checkVoice(voice, from: options.voiceConfigLine) } catch {
+                return error
+            }
         }
         return Kitchen(settings: settings, loadSound: Self.loadSound).run()
     }

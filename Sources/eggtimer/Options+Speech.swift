@@ -52,28 +52,50 @@ extension Options {
     /// How long the voice check at start may take: 2 s (it takes about 15 ms).
     static let voiceCheckLimit = Duration.seconds(2)
 
-    /// Checks that espeak-ng has `voice` before a timer or the kitchen that will speak starts.
+    /// Checks that espeak-ng lists `voice` (``SpeechSynthesizer/check(voice:within:)``) before a
+    /// timer or the kitchen that will speak starts.
     ///
-    /// Blocks for espeak-ng's initialisation (about 15 ms, once; the synthesis would do it a
-    /// moment later anyway), at most ``voiceCheckLimit``: a hung library is one warning and the
-    /// timer starts. Without libespeak-ng nothing is said here: the line's own warning comes, and
-    /// the plain alarm.
+    /// Blocks for espeak-ng's initialisation and the reading of its voice lists (about 20 ms, once;
+    /// the synthesis would do it a moment later anyway), at most ``voiceCheckLimit``: a hung
+    /// library is one warning and the timer starts. Without libespeak-ng nothing is said here: the
+    /// line's own warning comes, and the plain alarm. A voice espeak-ng lacks, a variant alone
+    /// (`m3`), a variant it lacks or an MBROLA voice not installed is one line naming it, on
+    /// standard error: as a bad `--voice` (64), or as a bad line of the config file when `line`
+    /// says the file set it (78).
     /// - Parameters:
     ///   - voice: The `--voice` (or config `voice =`) name.
+    ///   - line: Where the config file set it; nil when the command line did.
     ///   - synthesizer: The speech layer that looks it up (a test's may hide the library).
-    /// - Throws: `ExitStatus.usage` for a voice espeak-ng does not have, one line naming it.
-    static func checkVoice(_ voice: String, synthesizer: SpeechSynthesizer = SpeechSynthesizer()) throws(ExitStatus) {
+    /// - Throws: `ExitStatus.usage` for a bad `--voice`, `ExitStatus.configuration` for a bad
+    ///   `voice =`.
+    static func checkVoice(
+        _ voice: String, from line: ConfigLine?, synthesizer: SpeechSynthesizer = SpeechSynthesizer()
+    ) throws(ExitStatus) {
+        let problem: String
         do throws(SpeechError) {
             try synthesizer.check(voice: voice, within: voiceCheckLimit)
-        } catch .unknownVoice {
-            printError("eggtimer: --voice: espeak-ng has no voice '\(voice)'; espeak-ng --voices lists them")
-            throw .usage
+            return
+        } catch .unknownVoice(let name) {
+            problem = SpeechError.unknownVoice(name).message + "; espeak-ng --voices lists them"
+        } catch .unknownVariant(let name, let variant) {
+            problem =
+                SpeechError.unknownVariant(voice: name, variant: variant).message
+                + "; espeak-ng --voices=variant lists them (the name after !v/)"
         } catch .tooSlow {
             // A hung libespeak-ng: the timer starts anyway, its line times out and it rings plain.
             printError("eggtimer: warning: espeak-ng did not answer within 2 s: voice '\(voice)' not checked")
-        } catch {
+            return
+        } catch .libraryMissing, .textRejected, .synthesisFailed {
             return  // no library: the spoken line warns once and the alarm rings plain
+        } catch {
+            problem = error.message  // a variant alone, an MBROLA voice not installed
         }
+        if let line {
+            printError("eggtimer: " + ConfigError(at: line, "voice: " + problem).description)
+            throw .configuration
+        }
+        printError("eggtimer: --voice: " + problem)
+        throw .usage
     }
 
     static let speechSpecs: [Spec] = [
@@ -103,15 +125,14 @@ extension Options {
         },
         Spec(
             names: ["--voice"], argument: "NAME", group: .timer,
-            help: "the espeak-ng voice to speak in (en-gb, de; espeak-ng --voices lists them)", fits: Scope.timers,
+            help:
+                "the espeak-ng voice to speak in, optionally +VARIANT (en-gb, de, en+f3; espeak-ng --voices lists them)",
+            fits: Scope.timers,
             inConfigFile: true
         ) { options, name, value throws(UsageError) in
-            guard ValueRule.isValidVoice(value) else {
-                throw name.error(
-                    "needs 1 to \(ValueRule.voiceLimit) letters, digits, - or +, got '\(value.escapingControlCharacters)'"
-                )
-            }
+            if let problem = ValueRule.voiceNameProblem(value) { throw name.error(problem) }
             options.voice = value
+            options.voiceConfigLine = nil  // the config file's reader sets it after this
         },
     ]
 }

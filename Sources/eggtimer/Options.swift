@@ -103,6 +103,12 @@ struct Options: Equatable {
     var announce: Bool?
     /// `--voice NAME`: the espeak-ng voice to speak in; nil for espeak-ng's default.
     var voice: String?
+    /// Where the config file set ``voice``: nil when the command line did, or nobody.
+    ///
+    /// espeak-ng's lists are read only by a run that speaks, at start
+    /// (``checkVoice(_:from:synthesizer:)``): a voice they lack is then a bad config line (78)
+    /// rather than a bad option (64).
+    var voiceConfigLine: ConfigLine?
     /// `--on-done CMD`: run through `/bin/sh -c` once at the deadline; never empty.
     var onDone: String?
     /// `--size`, `--weight`, `--from`, `--altitude`, `--water`: eggs by physics (Options+Eggs.swift).

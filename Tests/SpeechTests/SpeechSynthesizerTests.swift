@@ -42,7 +42,7 @@ import Testing
                 == synthesizer.convert(first.samples, sampleRate: 22_050, to: format))
     }
 
-    @Test(arguments: ["en-gb", "en", "de", "de-ch", "en-us"])
+    @Test(arguments: ["en-gb", "en", "de", "en-gb-scotland", "en-us"])
     func voicesAreFoundByNameOrLanguage(voice: String) {
         #expect(throws: Never.self) { try synthesizer.synthesize("Pasta", voice: voice) }
     }

@@ -246,6 +246,8 @@ private final class StuckSynthesis: SpeechSynthesizing {
         (["5m", "--say", String(repeating: "x", count: 201)], "'--say'"),
         (["5m", "--voice", "en gb"], "'--voice'"), (["5m", "--voice", "../x"], "'--voice'"),
         (["5m", "--voice", String(repeating: "a", count: 41)], "'--voice'"),
+        (["5m", "--voice", "en+"], "'--voice'"), (["5m", "--voice", "+m3"], "'--voice'"),
+        (["5m", "--voice", "en+m3+f1"], "'--voice'"), (["5m", "--voice", "en_gb"], "'--voice'"),
         (["status", "--say", "hi"], "'--say'"), (["ack", "--announce"], "'--announce'"),
         (["follow", "--voice", "de"], "'--voice'"),
     ])
@@ -263,6 +265,11 @@ private final class StuckSynthesis: SpeechSynthesizing {
             contents: Array("announce = yes\nvoice = de\n".utf8))
         let options = try Options.settings(from: file)
         #expect(options.announce == true && options.voice == "de")
+        // Where the file set it, for the check at start (78 naming it); the command line's wins.
+        #expect(options.voiceConfigLine == ConfigLine(file: "/tmp/config", number: 2))
+        #expect(try Options.parse(["5m"], base: options).voiceConfigLine == ConfigLine(file: "/tmp/config", number: 2))
+        let given = try Options.parse(["5m", "--voice", "en+m3"], base: options)
+        #expect(given.voice == "en+m3" && given.voiceConfigLine == nil)
         let bad = ConfigFile(
             location: .init(path: Array("/tmp/config".utf8), required: false),
             contents: Array("announce = maybe\n".utf8))

@@ -16,6 +16,21 @@ struct ConfigError: Error, Equatable, CustomStringConvertible {
     init(file: String, line: Int? = nil, _ problem: String) {
         description = file + (line.map { ":\($0)" } ?? "") + ": " + problem
     }
+
+    /// A bad setting found after the file was read (the voice, checked at start), at `line`.
+    /// - Parameters:
+    ///   - line: Where the setting is.
+    ///   - problem: What is wrong, starting with the key: `voice: espeak-ng has no voice 'xx'`.
+    init(at line: ConfigLine, _ problem: String) { self.init(file: line.file, line: line.number, problem) }
+}
+
+/// Where the config file set a value: its path as messages show it and the line, counted from 1.
+///
+/// Kept with a value that is checked only later (``Options/voiceConfigLine``), so that its
+/// message names the file and line as the reader's own do.
+struct ConfigLine: Equatable, Sendable {
+    let file: String
+    let number: Int
 }
 
 /// The config file's bytes and where they came from.
