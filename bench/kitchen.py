@@ -13,6 +13,7 @@ import re
 import shutil
 import os
 import signal
+import socket
 import statistics
 import struct
 import subprocess
@@ -221,6 +222,45 @@ def _killed(bench, binary, env, state, runs, cancel_all):
     return samples
 
 
+def _reachable_ms(path, timeout_s=5):
+    """Unlinks the socket `path`, then connects to it every millisecond until a connect succeeds
+    (its process noticed and bound it again): ms from the unlink, or None after `timeout_s`."""
+    os.unlink(path)
+    lost = now_ns()
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        try:
+            probe.connect(path)
+            return (now_ns() - lost) / 1e6
+        except OSError:
+            time.sleep(0.001)
+        finally:
+            probe.close()
+    return None
+
+
+def _lost_sockets(bench, binary, env, runs, cancel_all):
+    """A timer's control socket and the kitchen's own, each deleted `runs` times: the unlink -> the
+    first connect that succeeds, in ms (the process sees its socket gone and binds it again)."""
+    folder = os.path.join(env["XDG_RUNTIME_DIR"], "eggtimer")
+    label = f"lost-{os.getpid()}"
+    samples = []
+    done = subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True, timeout=30)
+    if done.returncode != 0:
+        bench.problems.append(f"kitchen: start {label} failed (rc {done.returncode})")
+        return samples
+    for path in (os.path.join(folder, label + ".sock"), os.path.join(folder, "kitchen", "kitchen.sock")):
+        for _ in range(runs):
+            ms = _reachable_ms(path)
+            if ms is None:
+                bench.problems.append(f"kitchen: {path} deleted was not reachable again within 5 s")
+                break
+            samples.append(ms)
+    cancel_all()
+    return samples
+
+
 def measure(bench):
     """The kitchen_* figures (a Result); problems go to bench.problems."""
     result = Result("CLOCK_BOOTTIME: the timer's own --json log against the harness's launch or write instant")
@@ -283,6 +323,13 @@ def measure(bench):
                 result.add(f"kitchen_start_to_counting_ms_max_{name}", max(samples), samples)
         presses, trips, _ = _frozen(bench, binary, env, state, kitchen, writer, runs, cancel_all)
         os.close(writer)
+        lost = _lost_sockets(bench, binary, env, runs, cancel_all)
+        if lost:
+            result.add("socket_deleted_to_reachable_ms_max", max(lost), lost)
+            result.detail(
+                "A control socket deleted (a timer's, then the kitchen's), until a connect to its path succeeds "
+                "again (the process sees it gone and binds it again), probing every millisecond: "
+                f"{', '.join(f'{v:.1f}' for v in lost)} ms; target 2000 ms.\n")
         killed = _killed(bench, binary, env, state, runs, cancel_all)
         if killed:
             result.add("kitchen_killed_to_ringing_ms_max", max(killed), killed)
