@@ -7,6 +7,8 @@ import Testing
 /// An MBROLA voice is taken only with its data where libespeak-ng looks for it and the `mbrola`
 /// program on `PATH` (issue 40), in a private folder standing for /usr/share/mbrola and `/usr/bin`.
 @Suite struct MbrolaInstallationTests {
+    /// The stand-in `mbrola` program, in the private folder's `bin` (not a system file).
+    private static let fakeProgram = "bin/mbrola"
     private let entry = VoiceCatalog.Entry(identifier: "mb/mb-en1", name: "english-mb-en1", languages: ["en"])
 
     /// A folder with `data` (paths under the MBROLA folder) and, with `program`, an executable
@@ -21,7 +23,7 @@ import Testing
             }
             writeFile(directory + "/mbrola/" + path, Array("MBROLA data".utf8))
         }
-        if program { writeFile(directory + "/bin/mbrola", Array("#!/bin/sh\n".utf8), mode: 0o755) }
+        if program { writeFile(directory + "/" + Self.fakeProgram, Array("#!/bin/sh\n".utf8), mode: 0o755) }
         return MbrolaInstallation(dataFolder: directory + "/mbrola", searchPath: "/nonexistent:" + directory + "/bin")
     }
 
@@ -53,7 +55,7 @@ import Testing
         defer { removeDirectory(directory) }
         let installed = installation(data: [], program: false, in: directory)
         writeFile(directory + "/mbrola/en1", [])
-        writeFile(directory + "/bin/mbrola", Array("#!/bin/sh\n".utf8), mode: 0o644)
+        writeFile(directory + "/" + Self.fakeProgram, Array("#!/bin/sh\n".utf8), mode: 0o644)
         #expect(
             installed.problem(voice: "mb-en1", entry: entry, espeakData: nil)
                 == .mbrolaNotInstalled(voice: "mb-en1", database: "en1", dataMissing: true, programMissing: true))

@@ -63,6 +63,10 @@ extension SystemTool {
     public static let timeout = SystemTool("/usr/bin/timeout", package: "coreutils")
     /// `/usr/bin/setpriv`: runs a command as another user.
     public static let setpriv = SystemTool("/usr/bin/setpriv", package: "util-linux")
+    /// `/bin/chown`: gives a folder to another user id (HostileFolderTests, in a mount namespace).
+    public static let chown = SystemTool("/bin/chown", package: "coreutils")
+    /// `/bin/mkdir`: makes a folder inside a mount namespace (HostileFolderTests).
+    public static let mkdir = SystemTool("/bin/mkdir", package: "coreutils")
     /// `/usr/bin/unshare`: runs a command in namespaces of its own.
     public static let unshare = SystemTool("/usr/bin/unshare", package: "util-linux")
     /// `/bin/mount`.
@@ -94,7 +98,8 @@ extension SystemTool {
 
     /// Every tool above.
     public static let all: [SystemTool] = [
-        sh, bash, rm, ls, nohup, timeout, setpriv, unshare, mount, perl, gcc, pulseaudio, pactl, parec, mosquitto,
+        sh, bash, rm, ls, nohup, timeout, chown, mkdir, setpriv, unshare, mount, perl, gcc, pulseaudio, pactl, parec,
+        mosquitto,
         mosquittoPasswd,
         mosquittoPub, mosquittoSub, openssl, kiritimati, berlin,
     ]
