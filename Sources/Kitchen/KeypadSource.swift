@@ -67,7 +67,7 @@ package final class KeypadSource: LoopSource {
 
     /// The earliest of a key held (it becomes a long press) and a pending cancel.
     var nextCheck: ContinuousClock.Instant? {
-        [devices.holdDeadline, map.cancelDeadline].compactMap { $0 }.min()
+        [devices.nextDeadline, map.cancelDeadline].compactMap { $0 }.min()
     }
 
     /// Rescans on a folder change, reads the ready devices, turns due holds into long presses and
@@ -84,7 +84,7 @@ package final class KeypadSource: LoopSource {
         for descriptor in devices.descriptors where ready.contains(where: { $0.descriptor == descriptor }) {
             presses += devices.read(descriptor, at: now)
         }
-        if let deadline = devices.holdDeadline, deadline <= now { presses += devices.expire(at: now) }
+        if let deadline = devices.nextDeadline, deadline <= now { presses += devices.expire(at: now) }
         inputs += (lines + box.lines).map(Input.note)
         lines = []
         box.lines = []
