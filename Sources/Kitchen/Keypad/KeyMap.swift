@@ -101,8 +101,8 @@ package struct KeyMap: Sendable {
     ///   - press: The press, short or long, with its time stamps (the guard is judged by them).
     ///   - ringing: Whether any timer rings (or is silent, ringing with no device) now.
     ///   - now: The caller's clock now (a pending cancel's deadline is counted from it).
-    /// - Returns: The action, or nil for a key that does nothing now (not in the map, or in it
-    ///   and ignored within the guard: ``KeyAction/ignoredAfterAlarm``).
+    /// - Returns: The action (``KeyAction/ignoredAfterAlarm`` for a key of the map pressed within
+    ///   the guard while nothing rings), or nil for a key not in the map.
     mutating func action(for press: KeyPress, ringing: Bool, at now: ContinuousClock.Instant) -> KeyAction? {
         let withinGuard = isGuarded(press)
         if ringing || withinGuard { guardAround(press) }
