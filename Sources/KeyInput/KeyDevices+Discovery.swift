@@ -51,7 +51,7 @@ extension KeyDevices {
             let name = (try? inputDeviceName(descriptor.rawValue)).map(Self.printable) ?? ""
             failures[path] = nil
             let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-            devices.append(Device(path: path, descriptor: descriptor, identity: identity))
+            devices.append(Device(path: path, descriptor: descriptor, identity: identity, debounce: debounce))
             report("keys: reading \(path)" + (name.isEmpty ? "" : " (\(name))") + (named ? "" : ", not grabbed"))
         } catch {
             if error.code == ENOENT, !named { return }  // gone between the listing and the open

@@ -5,7 +5,7 @@ import SystemKit
 /// appear, dropped when they vanish, each read into presses.
 ///
 /// The owner (the kitchen's event loop) polls ``descriptors``, calls ``read(_:at:)`` on each
-/// that is readable, arms a timer at ``holdDeadline`` for ``expire(at:)``, and calls
+/// that is readable, arms a timer at ``nextDeadline`` for ``expire(at:)``, and calls
 /// ``rescan()`` at start and whenever inotify says something changed in one of
 /// ``watchedFolders`` (created, deleted, attributes changed: udev grants access just after the
 /// node appears); this type watches nothing itself. Every fault (a device unplugged, refused,
@@ -32,12 +32,13 @@ public final class KeyDevices {
         let descriptor: FileDescriptor
         /// The node's identity when opened (`st_dev`, `st_ino`): a node made again under the same name is another device.
         let identity: Identity
-        var reader = KeyPressReader<ContinuousClock.Instant>()
+        var reader: KeyPressReader<ContinuousClock.Instant>
 
-        init(path: String, descriptor: consuming FileDescriptor, identity: Identity) {
+        init(path: String, descriptor: consuming FileDescriptor, identity: Identity, debounce: Duration) {
             self.path = path
             self.descriptor = descriptor
             self.identity = identity
+            reader = KeyPressReader(debounce: debounce)
         }
     }
 
@@ -51,6 +52,8 @@ public final class KeyDevices {
     public let selection: KeySelection
     /// Where they are looked for.
     public let folders: Folders
+    /// How long a key must stay up for its release to count (``KeyPressReader/debounce``).
+    public let debounce: Duration
     let report: (String) -> Void
     var devices: [Device] = []
     /// The paths whose last failure was reported, with it: reported again only when it changes.
@@ -67,9 +70,16 @@ public final class KeyDevices {
     /// - Parameters:
     ///   - selection: `auto`, or one path.
     ///   - folders: Where to look.
+    ///   - debounce: How long a key must stay up for its release to count, on every device
+    ///     (``KeyPressReader/debounce``); none by default.
     ///   - report: Takes each line to log (`keys: …`), on the caller's thread.
-    public init(selection: KeySelection, folders: Folders = Folders(), report: @escaping (String) -> Void) {
-        (self.selection, self.folders, self.report) = (selection, folders, report)
+    /// - Precondition: `debounce` is not negative.
+    public init(
+        selection: KeySelection, folders: Folders = Folders(), debounce: Duration = .zero,
+        report: @escaping (String) -> Void
+    ) {
+        precondition(debounce >= .zero, "a negative debounce")
+        (self.selection, self.folders, self.debounce, self.report) = (selection, folders, debounce, report)
     }
 
     /// The open devices' paths, in the order they were opened.
@@ -89,8 +99,9 @@ public final class KeyDevices {
         return folders
     }
 
-    /// When the first key held becomes a long press if nothing more is read: arm a timer there.
-    public var holdDeadline: ContinuousClock.Instant? { devices.compactMap(\.reader.holdDeadline).min() }
+    /// When a device's reader must be asked again if nothing more is read (a key held becomes a
+    /// long press, a release counts: ``KeyPressReader/nextDeadline``): arm a timer there.
+    public var nextDeadline: ContinuousClock.Instant? { devices.compactMap(\.reader.nextDeadline).min() }
 
     /// Reads what waits on the device with `descriptor`: its presses; a device at end of file or
     /// unplugged (`ENODEV`) or failing is dropped with one line.
@@ -121,11 +132,11 @@ public final class KeyDevices {
         return presses
     }
 
-    /// The long presses of keys still held at `now` on every device (see
-    /// ``KeyPressReader/expire(at:)``): call it when the timer at ``holdDeadline`` fires, after
-    /// reading the devices that are readable.
+    /// The presses due at `now` on every device, long presses of keys still held and releases
+    /// that stayed up (see ``KeyPressReader/expire(at:)``): call it when the timer at
+    /// ``nextDeadline`` fires, after reading the devices that are readable.
     /// - Parameter now: The loop's clock now.
-    /// - Returns: The long presses.
+    /// - Returns: The presses.
     public func expire(at now: ContinuousClock.Instant) -> [KeyPress] {
         devices.flatMap { $0.reader.expire(at: now) }
     }

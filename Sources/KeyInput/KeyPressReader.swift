@@ -5,12 +5,17 @@ public import SystemKit
 /// A key event with value 1 starts a press and 0 ends it; 2 (auto-repeat) never counts as a
 /// press of its own. A key still down ``longPress`` after it went down, judged by the events'
 /// own time stamps (a repeat, a release or any later event of the device that late), is a long
-/// press, reported at once; its release then reports nothing. When no event comes, the loop arms
-/// a timer at ``holdDeadline`` and calls ``expire(at:)``: instants of the caller's clock, taken
-/// when the press was read. Short reads are buffered (a FIFO may split a record); events of
-/// other types, key codes past `KEY_MAX` and other values are ignored; after `SYN_DROPPED` (the
-/// kernel's buffer overflowed) everything up to the next `SYN_REPORT` is dropped and the keys
-/// held are forgotten, as libevdev does, so a press half lost is not counted.
+/// press, reported at once; its release then reports nothing. A key that goes down again less
+/// than ``debounce`` after it was let go, by the time stamps, bounced: the two closings are one
+/// press, from the first down to the last release (membrane keypads and bare GPIO buttons close
+/// twice within a few milliseconds). So a release is reported once the key stayed up for
+/// ``debounce``: when a later event of the device is stamped that late, or at the loop's timer.
+/// When no event comes, the loop arms a timer at ``nextDeadline`` and calls ``expire(at:)``:
+/// instants of the caller's clock, taken when the events were read. Short reads are buffered (a
+/// FIFO may split a record); events of other types, key codes past `KEY_MAX` and other values
+/// are ignored; after `SYN_DROPPED` (the kernel's buffer overflowed) everything up to the next
+/// `SYN_REPORT` is dropped and the keys held are forgotten, as libevdev does, so a press half
+/// lost is not counted (one already let go still counts).
 ///
 /// Pure: no clock is read and no I/O is done. Not thread-safe: one owner.
 public struct KeyPressReader<Instant: InstantProtocol>: Sendable
@@ -18,28 +23,55 @@ where Instant.Duration == Duration, Instant: Sendable {
     /// How long a key must be held to make a long press: one second.
     public static var longPress: Duration { .seconds(1) }
 
-    /// A key that is down and not yet counted.
+    /// A key that is down.
     private struct Hold: Sendable {
-        /// The down event's own time stamp.
+        /// The time stamp of the down event that began the press.
         var down: Duration
-        /// When the caller read the down event (the loop's timer runs from it).
+        /// When the caller read that down event (the loop's timer runs from it).
+        var readAt: Instant
+        /// Whether it was already reported as a long press (its release then reports nothing).
+        var counted = false
+    }
+
+    /// A key let go less than ``debounce`` ago by the time stamps, whose press is not reported yet.
+    private struct Release: Sendable {
+        /// The press it ends.
+        var hold: Hold
+        /// The release's own time stamp.
+        var up: Duration
+        /// When the caller read the release (the loop's timer runs from it).
         var readAt: Instant
     }
 
+    /// How long a key must stay up after a release before the press counts.
+    ///
+    /// A down of the same key sooner is a bounce of the same press. Zero: every release counts at once.
+    public let debounce: Duration
     /// The bytes of a partial record, kept for the next read; fewer than one record.
     private var partial: [UInt8] = []
     private var held: [KeyCode: Hold] = [:]
+    private var released: [KeyCode: Release] = [:]
     private var dropping = false
 
     /// A reader with nothing buffered and no key down.
-    public init() {}
+    /// - Parameter debounce: How long a key must stay up for its release to count
+    ///   (``debounce``); none by default.
+    /// - Precondition: `debounce` is not negative.
+    public init(debounce: Duration = .zero) {
+        precondition(debounce >= .zero, "a negative debounce")
+        self.debounce = debounce
+    }
 
-    /// When the earliest key down now becomes a long press unless an event says otherwise:
-    /// ``longPress`` after its down event was read; nil when no key is down.
-    public var holdDeadline: Instant? { held.values.map { $0.readAt.advanced(by: Self.longPress) }.min() }
+    /// When the reader must be asked again (``expire(at:)``) unless an event comes first: the
+    /// earliest of a key down becoming a long press (``longPress`` after its down was read) and a
+    /// release counting (``debounce`` after it was read); nil when neither waits.
+    public var nextDeadline: Instant? {
+        let holds = held.values.filter { !$0.counted }.map { $0.readAt.advanced(by: Self.longPress) }
+        return (holds + released.values.map { $0.readAt.advanced(by: debounce) }).min()
+    }
 
-    /// Whether any key is down and not yet counted.
-    public var isHolding: Bool { !held.isEmpty }
+    /// Whether any key is down and not yet counted, or let go and not yet counted.
+    public var isHolding: Bool { held.values.contains { !$0.counted } || !released.isEmpty }
 
     /// Reads bytes as they came from the device.
     /// - Parameters:
@@ -67,44 +99,74 @@ where Instant.Duration == Duration, Instant: Sendable {
                 if event.code == InputEvent.synchronizationDropped {
                     dropping = true
                     held = [:]
+                    presses += settle { _, _ in true }
                 } else if event.code == InputEvent.synchronizationReport {
                     dropping = false
                 }
             }
             guard !dropping else { continue }
-            presses += longHolds(before: event.time)
+            presses += due(before: event.time)
             guard event.type == InputEvent.key, event.code > 0, event.code <= InputEvent.highestKeyCode else {
                 continue
             }
             let code = KeyCode(rawValue: event.code)
             switch event.value {
-            case 1 where held[code] == nil: held[code] = Hold(down: event.time, readAt: now)
+            case 1 where held[code] == nil:
+                // Down again before the release counted: a bounce, the same press goes on.
+                held[code] = released.removeValue(forKey: code)?.hold ?? Hold(down: event.time, readAt: now)
             case 0:
-                if held.removeValue(forKey: code) != nil { presses.append(KeyPress(code: code)) }
+                guard let hold = held.removeValue(forKey: code) else { break }
+                released[code] = Release(hold: hold, up: event.time, readAt: now)
+                if debounce == .zero { presses += settle { key, _ in key == code } }
             default: break  // auto-repeat, a second down, garbage
             }
         }
         return presses
     }
 
-    /// Makes long presses of the keys still down at `now`, by the caller's clock: what the loop
-    /// calls when its timer at ``holdDeadline`` fires and the device said nothing more.
+    /// Counts what is due at `now`, by the caller's clock: the keys down since ``longPress``
+    /// (long presses) and the releases up since ``debounce``; what the loop calls when its timer
+    /// at ``nextDeadline`` fires and the device said nothing more.
     ///
-    /// Read the device first: a release waiting there is judged by its time stamp.
+    /// Read the device first: an event waiting there is judged by its time stamp.
     /// - Parameter now: The caller's clock now.
-    /// - Returns: The long presses, in code order.
+    /// - Returns: The presses, in the order they ended, then by code.
     public mutating func expire(at now: Instant) -> [KeyPress] {
-        let due = held.filter { $0.value.readAt.advanced(by: Self.longPress) <= now }.keys.sorted()
-        for code in due { held[code] = nil }
-        return due.map { KeyPress(code: $0, isLong: true) }
+        let debounce = debounce
+        var presses = holds { $0.readAt.advanced(by: Self.longPress) <= now }
+        presses += settle { _, release in release.readAt.advanced(by: debounce) <= now }
+        return presses.sorted { ($0.end, $0.code) < ($1.end, $1.code) }
     }
 
-    /// The keys down since ``longPress`` or more before the time stamp `time`, counted now as
-    /// long presses (in code order) and forgotten.
-    private mutating func longHolds(before time: Duration) -> [KeyPress] {
-        guard !held.isEmpty else { return [] }
-        let due = held.filter { time - $0.value.down >= Self.longPress }.keys.sorted()
-        for code in due { held[code] = nil }
-        return due.map { KeyPress(code: $0, isLong: true) }
+    /// What a device's event stamped `time` makes due first: the keys down since ``longPress``
+    /// or more before it (long presses), and the releases ``debounce`` or more before it.
+    private mutating func due(before time: Duration) -> [KeyPress] {
+        guard !held.isEmpty || !released.isEmpty else { return [] }
+        let debounce = debounce
+        var presses = holds { time - $0.down >= Self.longPress }
+        presses += settle { _, release in time - release.up >= debounce }
+        return presses.sorted { ($0.end, $0.code) < ($1.end, $1.code) }
+    }
+
+    /// Counts as long presses the keys down, not counted yet, for which `isDue` holds; they stay
+    /// down (counted) until their release.
+    private mutating func holds(where isDue: (Hold) -> Bool) -> [KeyPress] {
+        var presses: [KeyPress] = []
+        for (code, hold) in held.sorted(by: { $0.key < $1.key }) where !hold.counted && isDue(hold) {
+            held[code]?.counted = true
+            presses.append(KeyPress(code: code, isLong: true, down: hold.down))
+        }
+        return presses
+    }
+
+    /// Counts the releases for which `isDue` holds: a short press each, none for a press already
+    /// counted long; they are forgotten.
+    private mutating func settle(_ isDue: (KeyCode, Release) -> Bool) -> [KeyPress] {
+        var presses: [KeyPress] = []
+        for (code, release) in released.sorted(by: { $0.key < $1.key }) where isDue(code, release) {
+            released[code] = nil
+            if !release.hold.counted { presses.append(KeyPress(code: code, down: release.hold.down, end: release.up)) }
+        }
+        return presses
     }
 }

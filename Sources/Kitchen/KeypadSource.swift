@@ -7,8 +7,9 @@ import TimerText
 
 /// The kitchen's keypad as a source of the event loop: the input devices' descriptors
 /// (``KeyDevices``), an inotify watch on each folder they are found in (a change is a rescan), and
-/// as its next check the earliest of the long-press hold deadline and the key map's pending
-/// cancel; each press becomes `.keyAction(_:)` through the ``KeyMap``.
+/// as its next check the earliest of the devices' deadline (a key held becoming a long press, a
+/// release counting once its debounce passed) and the key map's pending cancel; each press
+/// becomes `.keyAction(_:)` through the ``KeyMap`` (which keeps the key guard).
 ///
 /// Whether something rings, which decides what a press means, is asked of `ringing` at each press
 /// (the kitchen's picture of its timers). The devices' lines (`keys: …`) come out as `.note(_:)`;
@@ -29,22 +30,25 @@ package final class KeypadSource: LoopSource {
         var lines: [String] = []
     }
 
-    /// Opens the devices of `selection` now and watches their folders.
+    /// Opens the devices of `settings.selection` now and watches their folders.
     /// - Parameters:
+    ///   - settings: The keypad's settings: what the digits 4 to 9 start (the config's `key-N`),
+    ///     the key guard and the debounce.
     ///   - selection: `auto` or one device's path.
     ///   - folders: Where the devices and sysfs are (the system's, or a test's root).
-    ///   - starts: What the digits 4 to 9 start (the config's `key-N`).
     ///   - ringing: Whether any followed timer rings now; called on the loop's thread at each press.
     init(
-        selection: KeySelection, folders: KeyDevices.Folders, starts: [Int: StartRequest],
+        settings: KeypadSettings, selection: KeySelection, folders: KeyDevices.Folders,
         ringing: @escaping () -> Bool
     ) {
-        map = KeyMap(starts: starts)
+        map = KeyMap(starts: settings.starts, keyGuard: settings.keyGuard)
         self.ringing = ringing
         var said: [String] = []
         let box = LineBox()
         self.box = box
-        devices = KeyDevices(selection: selection, folders: folders) { box.lines.append($0) }
+        devices = KeyDevices(selection: selection, folders: folders, debounce: settings.debounce) {
+            box.lines.append($0)
+        }
         for folder in devices.watchedFolders {
             if let watch = FolderWatch(folder: folder, events: FolderWatch.deviceChanges) {
                 watches.append(watch)
@@ -65,13 +69,14 @@ package final class KeypadSource: LoopSource {
             + watches.flatMap(\.pollRequests)
     }
 
-    /// The earliest of a key held (it becomes a long press) and a pending cancel.
+    /// The earliest of the devices' deadline (a key held becomes a long press, a release counts)
+    /// and a pending cancel.
     var nextCheck: ContinuousClock.Instant? {
-        [devices.holdDeadline, map.cancelDeadline].compactMap { $0 }.min()
+        [devices.nextDeadline, map.cancelDeadline].compactMap { $0 }.min()
     }
 
     /// Rescans on a folder change, reads the ready devices, turns due holds into long presses and
-    /// a due cancel into `.keyAction(.cancelNewest)`.
+    /// due releases into presses, and a due cancel into `.keyAction(.cancelNewest)`.
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
         var changed = false
         for watch in watches where ready.contains(where: { $0.descriptor == watch.pollRequests[0].descriptor }) {
@@ -84,7 +89,7 @@ package final class KeypadSource: LoopSource {
         for descriptor in devices.descriptors where ready.contains(where: { $0.descriptor == descriptor }) {
             presses += devices.read(descriptor, at: now)
         }
-        if let deadline = devices.holdDeadline, deadline <= now { presses += devices.expire(at: now) }
+        if let deadline = devices.nextDeadline, deadline <= now { presses += devices.expire(at: now) }
         inputs += (lines + box.lines).map(Input.note)
         lines = []
         box.lines = []

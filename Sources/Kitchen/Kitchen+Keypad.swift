@@ -30,9 +30,9 @@ extension Kitchen {
     /// The keypad's source for `--keys` (nil with `none`), its opening lines said.
     func openKeypad() -> KeypadSource? {
         guard let selection = settings.keypad.selection else { return nil }
-        let source = KeypadSource(
-            selection: selection, folders: Self.keypadFolders(), starts: settings.keypad.starts
-        ) { [unowned self] in core.timers.values.contains { $0.state.isRinging } }
+        let source = KeypadSource(settings: settings.keypad, selection: selection, folders: Self.keypadFolders()) {
+            [unowned self] in core.timers.values.contains { $0.state.isRinging }
+        }
         for line in source.takeLines() { say(line) }
         return source
     }
@@ -64,6 +64,9 @@ extension Kitchen {
             speakReport()
         case .testSound: testSound(at: now)
         case .pairingCode: speakPairingCode()
+        case .ignoredAfterAlarm:
+            let keyGuard = KeyGuard.text(settings.keypad.keyGuard)
+            say("key: ignored: pressed right after a key stopped an alarm (key-guard \(keyGuard))")
         }
     }
 

@@ -4,13 +4,14 @@
 
 import SystemKit
 
-/// Feeds the input to a press reader in two reads split at its first byte's place, then as a
-/// capabilities bitmap: no trap, each press counted at most once per key down, codes in range.
+/// Feeds the input to a press reader (debouncing by 10 ms for an odd length, not at all for an
+/// even one) in two reads split at its first byte's place, then as a capabilities bitmap: no
+/// trap, each press counted at most once per key down, codes in range.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyEvents(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
-    var reader = KeyPressReader<ContinuousClock.Instant>()
+    var reader = KeyPressReader<ContinuousClock.Instant>(debounce: size % 2 == 1 ? .milliseconds(10) : .zero)
     let now = ContinuousClock.now
     let downs = InputEvent.records(in: Array(bytes.prefix(bytes.count - bytes.count % InputEvent.recordBytes)))
         .filter { $0.type == InputEvent.key && $0.value == 1 }.count

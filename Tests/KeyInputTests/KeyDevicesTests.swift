@@ -91,7 +91,11 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         try fake.connect("event0")
         try fake.press("event0", .digits[1])
         try fake.press("event0", .enter, heldFor: .milliseconds(1500))
-        #expect(presses(from: devices, count: 2) == [KeyPress(code: .digits[1]), KeyPress(code: .enter, isLong: true)])
+        #expect(
+            presses(from: devices, count: 2) == [
+                KeyPress(code: .digits[1], down: .seconds(1000), end: .seconds(1000) + .milliseconds(80)),
+                KeyPress(code: .enter, isLong: true, down: .seconds(1000)),
+            ])
     }
 
     /// A key held with no release: the devices give the loop a deadline, and at it the long press.
@@ -101,7 +105,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         let devices = fake.makeDevices(.auto)
         devices.rescan()
         try fake.connect("event0")
-        #expect(devices.holdDeadline == nil)
+        #expect(devices.nextDeadline == nil)
         let down = InputEvent(time: .seconds(9), type: InputEvent.key, code: KeyCode.enter.rawValue, value: 1).bytes
         let fd = try #require(fake.writers["event0"])
         #expect(write(fd, down, down.count) == down.count)
@@ -109,11 +113,41 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         #expect((try? pollDescriptors(&set, timeout: .seconds(10))) == 1)
         let readAt = ContinuousClock.now
         #expect(devices.read(devices.descriptors[0], at: readAt).isEmpty)
-        let deadline = try #require(devices.holdDeadline)
+        let deadline = try #require(devices.nextDeadline)
         #expect(deadline == readAt + .seconds(1))
         #expect(devices.expire(at: deadline - .milliseconds(1)).isEmpty)
-        #expect(devices.expire(at: deadline) == [KeyPress(code: .enter, isLong: true)])
-        #expect(devices.holdDeadline == nil)
+        #expect(devices.expire(at: deadline) == [KeyPress(code: .enter, isLong: true, down: .seconds(9))])
+        #expect(devices.nextDeadline == nil)
+    }
+
+    /// Issue 40: the devices debounce as they were asked to: a bounce written to a device is one
+    /// press, given at the deadline they ask the loop for.
+    @Test func aBounceOnADeviceIsOnePressAtTheDevicesDeadline() throws {
+        let fake = FakeInputFolders()
+        fake.addDevice("event0")
+        let devices = KeyDevices(selection: .auto, folders: fake.folders, debounce: .milliseconds(10)) { _ in }
+        devices.rescan()
+        try fake.connect("event0")
+        let steps: [(Duration, Int32)] = [
+            (.zero, 1), (.milliseconds(80), 0), (.milliseconds(83), 1), (.milliseconds(86), 0),
+        ]
+        let bytes = steps.flatMap { at, value in
+            InputEvent(time: .seconds(50) + at, type: InputEvent.key, code: KeyCode.backspace.rawValue, value: value)
+                .bytes
+        }
+        let fd = try #require(fake.writers["event0"])
+        #expect(write(fd, bytes, bytes.count) == bytes.count)
+        var set = [pollfd(fd: devices.descriptors[0], events: Int16(POLLIN), revents: 0)]
+        #expect((try? pollDescriptors(&set, timeout: .seconds(10))) == 1)
+        let readAt = ContinuousClock.now
+        #expect(devices.read(devices.descriptors[0], at: readAt).isEmpty, "the key may still bounce")
+        let deadline = try #require(devices.nextDeadline)
+        #expect(deadline == readAt + .milliseconds(10))
+        #expect(
+            devices.expire(at: deadline) == [
+                KeyPress(code: .backspace, down: .seconds(50), end: .seconds(50) + .milliseconds(86))
+            ])
+        #expect(devices.nextDeadline == nil)
     }
 
     @Test func twoDevicesAtOnce() throws {
@@ -126,7 +160,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         try fake.connect("event1")
         try fake.press("event1", .digits[2])
         try fake.press("event0", .digits[3])
-        #expect(Set(presses(from: devices, count: 2)) == [KeyPress(code: .digits[2]), KeyPress(code: .digits[3])])
+        #expect(Set(presses(from: devices, count: 2).map(\.description)) == ["key 3", "key 4"])
     }
 
     @Test func aRemovedDeviceIsDroppedWithOneLineAndANewOneIsPickedUp() throws {
@@ -150,7 +184,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         #expect(devices.paths == [fake.folders.input + "/event0"])
         try fake.connect("event0")
         try fake.press("event0", .keypadDigits[1])
-        #expect(presses(from: devices, count: 1) == [KeyPress(code: .keypadDigits[1])])
+        #expect(presses(from: devices, count: 1).map(\.description) == [KeyPress(code: .keypadDigits[1]).description])
     }
 
     @Test func aNodeMadeAgainUnderTheSameNameIsAnotherDevice() throws {
@@ -190,7 +224,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
         #expect(fake.lines.suffix(2) == ["keys: \(link) is gone", "keys: reading \(link)"])
         try fake.connect("event0")
         try fake.press("event0", .digits[1])
-        #expect(presses(from: devices, count: 1) == [KeyPress(code: .digits[1])])
+        #expect(presses(from: devices, count: 1).map(\.description) == ["key 2"])
     }
 
     @Test func aMissingNamedDeviceIsSaidOnceAndReadWhenItComes() throws {
@@ -261,7 +295,7 @@ func presses(from devices: KeyDevices, count: Int) -> [KeyPress] {
                 + InputEvent(time: .seconds(6), type: InputEvent.key, code: KeyCode.digits[1].rawValue, value: 0).bytes
             _ = write(fd, press, press.count)
         }.get()
-        #expect(presses(from: devices, count: 1) == [KeyPress(code: .digits[1])])
+        #expect(presses(from: devices, count: 1).map(\.description) == ["key 2"])
         writer.join()
     }
 }

@@ -78,12 +78,37 @@ extension House {
         }
     }
 
-    /// Presses `code` on keypad `name`, with time stamps later than the last press's.
+    /// The records of `code` going down (1) and up (0) at these time stamps, each event with its SYN.
+    public static func keyChanges(_ code: KeyCode, _ changes: [(at: Duration, value: Int32)]) -> [UInt8] {
+        changes.flatMap { at, value in
+            InputEvent(time: at, type: InputEvent.key, code: code.rawValue, value: value).bytes
+                + InputEvent(
+                    time: at, type: InputEvent.synchronization, code: InputEvent.synchronizationReport, value: 0
+                )
+                .bytes
+        }
+    }
+
+    /// Presses `code` on keypad `name` `after` the last press went down, by the time stamps (5 s
+    /// by default: past any key guard).
     /// - Throws: `TestFailure` from ``writeKeypad(_:to:)``.
-    public func press(_ code: KeyCode, on name: String = "event0", held: Duration = .milliseconds(80))
-        throws(TestFailure)
-    {
-        keypadClock += .seconds(5)
+    public func press(
+        _ code: KeyCode, on name: String = "event0", held: Duration = .milliseconds(80), after: Duration = .seconds(5)
+    ) throws(TestFailure) {
+        keypadClock += after
         try writeKeypad(Self.keyPress(code, at: keypadClock, held: held), to: name)
+    }
+
+    /// Presses `code` on keypad `name` as a bouncing key does, 5 s after the last press went
+    /// down: down, up `bounce` later, down again `bounce` after that, up `held` after the first down.
+    /// - Throws: `TestFailure` from ``writeKeypad(_:to:)``.
+    public func pressBouncing(
+        _ code: KeyCode, on name: String = "event0", bounce: Duration = .milliseconds(3),
+        held: Duration = .milliseconds(80)
+    ) throws(TestFailure) {
+        keypadClock += .seconds(5)
+        let down = keypadClock
+        try writeKeypad(
+            Self.keyChanges(code, [(down, 1), (down + bounce, 0), (down + bounce * 2, 1), (down + held, 0)]), to: name)
     }
 }

@@ -86,6 +86,8 @@ import Testing
         ("device = \u{1B}[31mred\n", ":1: device: has a control character in its value"),
         ("volume = 5\n", ":1: volume: needs a whole number from 10 to 100 (percent), got '5'"),
         ("device = null\nramp = 90s\n", ":2: ramp: needs a duration of at most 60s"),
+        ("key-guard = 9s\n", ":1: key-guard: needs 0 (off) or a duration up to 5s, such as 1s or 800ms, got '9s'"),
+        ("\nkey-debounce = 1s\n", ":2: key-debounce: needs 0 (off) or a duration up to 50ms, such as 10ms, got '1s'"),
     ])
     func aBadLineExits78(text: String, expected: String) {
         let dir = makePrivateDirectory()

@@ -58,7 +58,7 @@ import Testing
                 .bytes
         }
         #expect(write(writer, records, records.count) == records.count)
-        #expect(press(devices) == [KeyPress(code: .keypadDigits[1])])
+        #expect(press(devices) == [KeyPress(code: .keypadDigits[1], down: .seconds(7), end: .seconds(7))])
 
         #expect(unlink(input + "/event4") == 0)
         #expect(changes(watch).contains("event4"))

@@ -115,8 +115,59 @@ import TimerText
         #expect(!line.contains("\n"))
     }
 
+    /// Issue 40: the key guard and the debounce, their defaults and what the file may set.
+    @Test func theKeyGuardAndTheDebounceAreRead() throws {
+        #expect(try settings("").keypad.keyGuard == .seconds(1))
+        #expect(try settings("").keypad.debounce == .milliseconds(10))
+        let options = try settings("key-guard = 1.5s\nkey-debounce = 20ms\n")
+        #expect(options.keypad.keyGuard == .milliseconds(1500))
+        #expect(options.keypad.debounce == .milliseconds(20))
+        #expect(try settings("key-guard = 800ms").keypad.keyGuard == .milliseconds(800))
+        #expect(try settings("key-guard = 5s").keypad.keyGuard == .seconds(5))
+        #expect(try settings("key-guard = 0").keypad.keyGuard == .zero)
+        #expect(try settings("key-debounce = 0ms").keypad.debounce == .zero)
+        #expect(try settings("key-debounce = 50MS").keypad.debounce == .milliseconds(50))
+    }
+
+    @Test(arguments: [
+        (
+            "key-guard = 6s",
+            "/home/u/config:1: key-guard: needs 0 (off) or a duration up to 5s, such as 1s or 800ms, got '6s': "
+                + "longer than 5s"
+        ),
+        (
+            "\nkey-guard = soon",
+            "/home/u/config:2: key-guard: needs 0 (off) or a duration up to 5s, such as 1s or 800ms, got 'soon'"
+        ),
+        (
+            "key-guard = -1s",
+            "/home/u/config:1: key-guard: needs 0 (off) or a duration up to 5s, such as 1s or 800ms, got '-1s'"
+        ),
+        (
+            "key-debounce = 1",
+            "/home/u/config:1: key-debounce: needs 0 (off) or a duration up to 50ms, such as 10ms, got '1': "
+                + "longer than 50ms"
+        ),
+        (
+            "key-debounce = 60ms",
+            "/home/u/config:1: key-debounce: needs 0 (off) or a duration up to 50ms, such as 10ms, got '60ms': "
+                + "longer than 50ms"
+        ),
+        (
+            "key-debounce = 1.5ms",
+            "/home/u/config:1: key-debounce: needs 0 (off) or a duration up to 50ms, such as 10ms, got '1.5ms'"
+        ),
+        (
+            "key-debounce = ms",
+            "/home/u/config:1: key-debounce: needs 0 (off) or a duration up to 50ms, such as 10ms, got 'ms'"
+        ),
+    ])
+    func aBadKeyGuardOrDebounceIsOneLineWithTheFileTheLineAndTheKey(text: String, expected: String) throws {
+        #expect(message(text) == expected)
+    }
+
     @Test func theCommandLineHasNoKeyDigitOptionsAndKeysOnlyForTheKitchen() throws {
-        for name in ["--key-4", "--key-9"] {
+        for name in ["--key-4", "--key-9", "--key-guard", "--key-debounce"] {
             #expect(throws: UsageError.self) { try Options.parse([name, "auto"]) }
             #expect(!Options.help.contains(name))
         }
@@ -136,6 +187,7 @@ import TimerText
         let section = page[start.upperBound...].split(separator: "\n.SH ").first ?? ""
         for fact in [
             ".B 1 2 3\n", ".B 4 ... 9\n", ".B + \\-\n", ".B 0 Backspace\n", ".B . Enter\n", ".B *\n", "in 3 s",
+            "\\fBkey\\-guard\\fR", "\\fBkey\\-debounce\\fR", "own time stamps", "double\\-click", "debounce\\-interval",
             "held 1 s", "never logged", "\\fBkeys = auto\\fR", "capabilities/key", "EVIOCGRAB", "by\\-id",
             #"SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="USB Keypad", OWNER="pi", MODE="0600""#,
             #"TAG+="uaccess""#, "dtoverlay=gpio\\-key,gpio=17,active_low=1,gpio_pull=up,keycode=28",

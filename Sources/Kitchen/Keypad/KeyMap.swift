@@ -15,6 +15,14 @@ import TimerText
 /// runs, and held a second makes a web pairing code and speaks it; `*` (KEY_KPASTERISK) tests
 /// the speaker. Any other long press away from an alarm counts as a short one. Keys not in the map give nothing, and nothing about them is kept or said.
 ///
+/// Keys mean one thing at a time: a press that stops alarms starts the key guard (``keyGuard``,
+/// ``KeyGuard``), judged by the presses' own time stamps (``KeyPress/down``, ``KeyPress/end``),
+/// never by when they were read. A press that goes down within it, from ``keyGuard`` before the
+/// stopping press went down to ``keyGuard`` after the last guarded press ended, still
+/// acknowledges what rings (never snoozes), but starts, cancels and changes nothing
+/// (``KeyAction/ignoredAfterAlarm``) and makes the guard last from it on: a second Backspace
+/// never cancels the other pot, Enter then 1 never starts an egg, a key hammered is all one stop.
+///
 /// Pure: instants come in from the caller, no clock is read. Not thread-safe: one owner.
 package struct KeyMap: Sendable {
     /// How long a cancel waits for a second press that withdraws it: 3 s.
@@ -35,13 +43,39 @@ package struct KeyMap: Sendable {
 
     /// What the digits 4 to 9 start, by digit.
     let starts: [Int: StartRequest]
+    /// How long after a press that stopped alarms the others are ignored (`key-guard`); zero: never.
+    let keyGuard: Duration
     /// When the pending cancel fires, if one is pending.
     private(set) var cancelDeadline: ContinuousClock.Instant?
+    /// The time stamps a press must go down between to be guarded (``keyGuard`` around the
+    /// presses that stopped alarms and those ignored since); nil before the first stop.
+    private(set) var guarded: Range<Duration>?
 
     /// A map with the config's starts for 4 to 9.
-    /// - Parameter starts: By digit, 4 to 9; other digits are ignored.
-    init(starts: [Int: StartRequest] = [:]) {
+    /// - Parameters:
+    ///   - starts: By digit, 4 to 9; other digits are ignored.
+    ///   - keyGuard: How long a press that stopped alarms guards against the next ones
+    ///     (``KeyGuard``); zero: never.
+    /// - Precondition: `keyGuard` is not negative.
+    init(starts: [Int: StartRequest] = [:], keyGuard: Duration = KeyGuard.standard) {
+        precondition(keyGuard >= .zero, "a negative key guard")
         self.starts = starts.filter { KeypadSettings.configurableDigits.contains($0.key) }
+        self.keyGuard = keyGuard
+    }
+
+    /// Whether `press` went down within the guard.
+    func isGuarded(_ press: KeyPress) -> Bool { guarded?.contains(press.down) ?? false }
+
+    /// Makes the guard cover ``keyGuard`` on either side of `press` (and what it covered, when
+    /// `press` was within it).
+    private mutating func guardAround(_ press: KeyPress) {
+        guard keyGuard > .zero else { return }
+        let around = (press.down - keyGuard)..<(max(press.down, press.end) + keyGuard)
+        if let guarded, guarded.contains(press.down) {
+            self.guarded = min(guarded.lowerBound, around.lowerBound)..<max(guarded.upperBound, around.upperBound)
+        } else {
+            guarded = around
+        }
     }
 
     /// The role of `code`, or nil for a key not in the map.
@@ -64,12 +98,16 @@ package struct KeyMap: Sendable {
 
     /// What `press` asks for.
     /// - Parameters:
-    ///   - press: The press, short or long.
+    ///   - press: The press, short or long, with its time stamps (the guard is judged by them).
     ///   - ringing: Whether any timer rings (or is silent, ringing with no device) now.
     ///   - now: The caller's clock now (a pending cancel's deadline is counted from it).
-    /// - Returns: The action, or nil for a key that does nothing now.
+    /// - Returns: The action (``KeyAction/ignoredAfterAlarm`` for a key of the map pressed within
+    ///   the guard while nothing rings), or nil for a key not in the map.
     mutating func action(for press: KeyPress, ringing: Bool, at now: ContinuousClock.Instant) -> KeyAction? {
-        if ringing { return press.isLong ? .snoozeAllRinging : .acknowledgeAllRinging }
+        let withinGuard = isGuarded(press)
+        if ringing || withinGuard { guardAround(press) }
+        if ringing { return press.isLong && !withinGuard ? .snoozeAllRinging : .acknowledgeAllRinging }
+        if withinGuard { return Self.role(of: press.code) == nil ? nil : .ignoredAfterAlarm }
         switch Self.role(of: press.code) {
         case .digit(let digit) where digit <= Self.eggs.count:
             return .start(StartRequest(length: .preset(Self.eggs[digit - 1])))

@@ -161,7 +161,7 @@ extension Controller {
         guard var schedule, let reading = wallReading, let label = recentRun?.label,
             schedule.advance(now: reading.wall(at: now), resolver: LocalTimeResolver())
         else {
-            leave(outcome)
+            leave(outcome, at: now)
             return
         }
         self.outcome = outcome

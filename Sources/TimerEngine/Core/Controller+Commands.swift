@@ -102,11 +102,11 @@ extension Controller {
         case (.cancel, .counting(var counting)):
             disarm(&counting)
             emit(event(.cancelled, counting.run, at: now, extra: [("by", .text(source))]))
-            leave(.cancelled)
+            leave(.cancelled, at: now)
         case (.cancel, .ringing(let ringing)):
             logAcknowledgement(
                 event(.cancelled, ringing.run, at: now, extra: [("by", .text(source))]), unproven: false)
-            leave(.cancelled)
+            leave(.cancelled, at: now)
         case (.pause, .counting(var counting)), (.resume, .counting(var counting)):
             // The user's change makes a recovered countdown one of real time again, off the wall clock.
             recovered = nil

@@ -129,7 +129,7 @@ extension Controller {
         let next = pomodoro.advance(skipped: skipped)
         self.pomodoro = pomodoro
         guard next != nil else {
-            leave(.done)
+            leave(.done, at: now)
             return
         }
         begin(.pomodoro, duration: pomodoro.duration, label: pomodoroLabel, at: now)

@@ -17,6 +17,15 @@ extension Controller {
     /// The longest duration that can be typed in the menu (the longest valid one is 12 characters).
     package static let entryLimit = 24
 
+    /// What the menu says under its entries when it ignored a pick within the key guard.
+    package static let pickIgnored = "Ignored: the alarm has just stopped. Pick again to start."
+
+    /// Handles a key typed in the menu at `now`: the arrows move, a pick (a digit, an initial,
+    /// `t`, Enter) starts an egg or the typing of a time, `q` quits.
+    ///
+    /// Within the key guard after an alarm (``menuGuardEnd``) a pick is ignored, says so under the
+    /// menu and makes the guard last ``Configuration/keyGuard`` from it: the keys typed to stop
+    /// the alarm never silently start an egg. The arrows and `q` still work.
     package mutating func handleMenu(key: Key, _ menu: Menu, at now: Instant) {
         if let entry = menu.entry {
             handleEntry(key: key, entry: entry, selection: menu.selection, at: now)
@@ -31,6 +40,11 @@ extension Controller {
         default: break
         }
         guard let pick else { return }
+        if let end = menuGuardEnd, now < end {
+            menuGuardEnd = now.advanced(by: configuration.keyGuard)
+            mode = .menu(Menu(selection: menu.selection, error: Self.pickIgnored))
+            return
+        }
         if pick == configuration.presets.count {
             mode = .menu(Menu(selection: pick, entry: ""))
         } else {

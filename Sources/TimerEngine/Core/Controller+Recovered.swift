@@ -71,7 +71,7 @@ extension Controller {
                 event(
                     .missed, counting.run, at: now,
                     extra: [("overdue_ms", .integer(overdue.nanoseconds / 1_000_000)), ("by", .text("overdue"))]))
-            leave(.missed)
+            leave(.missed, at: now)
         }
     }
 

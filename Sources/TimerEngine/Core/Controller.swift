@@ -40,6 +40,9 @@ package struct Controller {
         package var ringFor: Duration?
         /// How long a snooze lasts when none is given (10 min, as desktop clocks do).
         package var snoozeLength: Duration = .seconds(600)
+        /// `key-guard`: how long the menu an alarm returned to ignores its picks (``KeyGuard``);
+        /// zero: never.
+        package var keyGuard = KeyGuard.standard
         /// Whether `--on-done` gave a command to run at each deadline.
         package var runsDoneCommand = false
         /// How each preset's time was computed from the egg's size, temperature and the altitude
@@ -126,6 +129,13 @@ package struct Controller {
     /// from its terminal: it counts and rings on headless, and ends when its timer ends instead
     /// of going back to the menu (nobody is left to pick from it).
     package private(set) var detached = false
+
+    /// Until when the menu ignores its picks (``Configuration/keyGuard`` after an alarm ended and
+    /// the app came back to the menu, or after the last pick ignored since); nil when never.
+    ///
+    /// The keys typed to stop an alarm (a second key, a key hammered, both hands) never pick an
+    /// egg: see Controller+Menu.swift. Set only by the controller's own files.
+    package var menuGuardEnd: Instant?
 
     /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
     package var deadlinesSeen = 0
@@ -387,9 +397,22 @@ package struct Controller {
     }
 
     /// Back to the menu when started from it, else exit.
-    package mutating func leave(_ outcome: TimerState) {
+    ///
+    /// Back from an alarm (ringing, or snoozed), the menu ignores its picks for
+    /// ``Configuration/keyGuard``.
+    /// - Parameters:
+    ///   - outcome: How the timer ended.
+    ///   - now: The boot clock now.
+    package mutating func leave(_ outcome: TimerState, at now: Instant) {
         self.outcome = outcome
         if fromMenu, !detached {
+            let fromAlarm =
+                switch mode {
+                case .ringing: true
+                case .counting(let counting): counting.snoozed
+                case .menu, .exited: false
+                }
+            if fromAlarm, configuration.keyGuard > .zero { menuGuardEnd = now.advanced(by: configuration.keyGuard) }
             mode = .menu(Menu())
         } else {
             exit(status(for: outcome))

@@ -24,4 +24,7 @@ package enum KeyAction: Sendable, Hashable {
     case pairingCode
     /// Play the alarm once on the kitchen's device: a speaker test.
     case testSound
+    /// Nothing: a key that would start, cancel or change a timer, pressed within the key guard
+    /// (``KeyGuard``) after a key stopped an alarm; said in the log, never spoken.
+    case ignoredAfterAlarm
 }

@@ -77,6 +77,7 @@ struct Session {
         configuration.waitForKey = options.wait
         configuration.soundLength = startup.sound.duration
         configuration.ringFor = options.ringFor
+        configuration.keyGuard = options.keypad.keyGuard
         configuration.presetBasis = options.presetBasis
         configuration.runsDoneCommand = options.onDone != nil
         configuration.label = options.processLabel
