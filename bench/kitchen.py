@@ -73,6 +73,14 @@ def ringing_timer(binary, env, state, label, length="1s"):
     return done
 
 
+def ringing_pid(binary, env, state, label):
+    """The pid of the 1 s timer `label` started through the kitchen once it rings (ringing_timer);
+    None when it did not."""
+    done = ringing_timer(binary, env, state, label)
+    pid = re.search(rb"\(pid (\d+)\)", done.stdout) if done else None
+    return int(pid.group(1)) if pid else None
+
+
 def stopped_ms(bench, binary, env, state, label, stop, what):
     """Starts the 1 s timer `label` through the kitchen (ringing_timer), then `stop(log_path)`, which
     stops its alarm and returns (the instant it did so, CLOCK_BOOTTIME ns, or None; the problem line
@@ -157,12 +165,11 @@ def _frozen(bench, binary, env, state, kitchen, writer, runs, cancel_all):
     try:
         for n in range(FROZEN_TIMERS):
             label = f"frozen{n}-{os.getpid()}"
-            done = ringing_timer(binary, env, state, label)
-            pid = re.search(rb"\(pid (\d+)\)", done.stdout) if done else None
+            pid = ringing_pid(binary, env, state, label)
             if pid is None:
                 bench.problems.append(f"kitchen: frozen timer {label} did not ring")
                 return presses, round_trips, frozen
-            frozen.append(int(pid.group(1)))
+            frozen.append(pid)
             os.kill(frozen[-1], signal.SIGSTOP)
         for run in range(runs):
             label = f"live{run}-{os.getpid()}"
@@ -205,13 +212,12 @@ def _killed(bench, binary, env, state, runs, cancel_all):
     samples = []
     for run in range(runs):
         label = f"killed{run}-{os.getpid()}"
-        done = ringing_timer(binary, env, state, label)
-        pid = re.search(rb"\(pid (\d+)\)", done.stdout) if done else None
+        pid = ringing_pid(binary, env, state, label)
         if pid is None:
             bench.problems.append(f"kitchen: timer {label} to kill did not ring")
             continue
         killed = now_ns()
-        os.kill(int(pid.group(1)), signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
         again = event_t_ns(os.path.join(state, label + ".log"), "sounding", timeout_s=15, after_ns=killed)
         if again is None:
             bench.problems.append(f"kitchen: killed timer {label} did not ring again within 15 s")

@@ -12,9 +12,8 @@ private let t0 = ContinuousClock.now
 /// Issue 40: after an alarm started from the menu is stopped, the keys typed next (a second key,
 /// a key hammered) do not silently start an egg: the menu ignores its picks for the key guard.
 @Suite struct MenuGuardTests {
-    /// A menu controller whose Soft egg (1 s) rings at `t0 + 1 s`, its ringing stopped by `x`
-    /// at `t0 + 2 s`: back in the menu.
-    private func stoppedFromTheMenu(keyGuard: Duration = KeyGuard.standard) -> Controller {
+    /// A menu controller whose Soft egg (1 s), picked at `t0`, rings at `t0 + 1 s`.
+    private func ringingFromTheMenu(keyGuard: Duration = KeyGuard.standard) -> Controller {
         var configuration = Controller.Configuration()
         configuration.presets[0].duration = .seconds(1)
         configuration.keyGuard = keyGuard
@@ -22,6 +21,12 @@ private let t0 = ContinuousClock.now
         _ = controller.handle(key: .character("1"), at: t0)
         _ = controller.tick(at: t0 + .seconds(1))
         #expect(controller.state == .ringing)
+        return controller
+    }
+
+    /// ``ringingFromTheMenu(keyGuard:)``, its ringing stopped by `x` at `t0 + 2 s`: back in the menu.
+    private func stoppedFromTheMenu(keyGuard: Duration = KeyGuard.standard) -> Controller {
+        var controller = ringingFromTheMenu(keyGuard: keyGuard)
         _ = controller.handle(key: .character("x"), at: t0 + .seconds(2))
         _ = controller.handle(audio: stopped(at: t0 + .seconds(2)), at: t0 + .seconds(2))
         #expect(controller.mode == .menu(.init()))
@@ -49,11 +54,7 @@ private let t0 = ContinuousClock.now
 
     /// Keys typed in the same read as the stopping key (one wait of the loop) are guarded too.
     @Test func aPickInTheSameRoundAsTheStopIsIgnored() {
-        var configuration = Controller.Configuration()
-        configuration.presets[0].duration = .seconds(1)
-        var controller = Controller(configuration: configuration, start: .menu, at: t0)
-        _ = controller.handle(key: .character("1"), at: t0)
-        _ = controller.tick(at: t0 + .seconds(1))
+        var controller = ringingFromTheMenu()
         let effects = controller.handle(round: [.key(.enter), .key(.character("1"))], at: t0 + .seconds(2))
         #expect(!names(effects).contains("started"), "\(names(effects))")
         #expect(controller.currentRun == nil)
@@ -95,11 +96,7 @@ private let t0 = ContinuousClock.now
     /// A snoozed alarm dismissed (`eggtimer ack` from another shell, say) guards the menu as a
     /// ringing one does.
     @Test func aSnoozedAlarmDismissedGuardsToo() {
-        var configuration = Controller.Configuration()
-        configuration.presets[0].duration = .seconds(1)
-        var controller = Controller(configuration: configuration, start: .menu, at: t0)
-        _ = controller.handle(key: .character("1"), at: t0)
-        _ = controller.tick(at: t0 + .seconds(1))
+        var controller = ringingFromTheMenu()
         _ = controller.handle(key: .character("z"), at: t0 + .seconds(2))
         _ = controller.handle(audio: stopped(at: t0 + .seconds(2)), at: t0 + .seconds(2))
         #expect(controller.state == .snoozed)
