@@ -259,8 +259,9 @@ package struct KitchenCore {
     /// ``recoveryLimit`` times in a row per label; a final state clears the count.
     /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
     ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
-    ///   device 'X': REASON)`; one that died adds the recovery (``KitchenEffect/recover(label:)``)
-    ///   or that the kitchen gave up.
+    ///   device 'X': REASON)`; one that died is `Soft: died (pid 42, counting): recovering it …`
+    ///   with the recovery (``KitchenEffect/recover(label:)``), or says the kitchen gave up (and
+    ///   forgets the count, so that a recovery by hand is supervised again).
     mutating func ended(socket: String) -> [KitchenEffect] {
         seenOrder.removeAll { $0 == socket }
         guard let last = timers.removeValue(forKey: socket) else { return [] }
@@ -269,22 +270,24 @@ package struct KitchenCore {
             let reason = last.silentReason ?? "its alarm reached no device"
             how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
         }
-        let line = "\(last.label): ended (pid \(last.pid), \(how))"
         guard !last.state.isFinal, last.state != .menu else {
             recoveries[last.label] = nil
-            return [.say(line)]
+            return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
         }
+        let died = "\(last.label): died (pid \(last.pid), \(how))"
         let tries = recoveries[last.label, default: 0]
         guard tries < Self.recoveryLimit else {
+            // Given up; a recovery by hand starts the count again.
+            recoveries[last.label] = nil
             return [
                 .say(
-                    line + "; not recovered: it died \(Self.recoveryLimit) times in a row "
+                    died + "; not recovered: it died \(Self.recoveryLimit) times in a row "
                         + "(`eggtimer recover \(last.label)` starts it)")
             ]
         }
         recoveries[last.label] = tries + 1
         return [
-            .say(line + " without ending: recovering it from its record (\(tries + 1) of \(Self.recoveryLimit))"),
+            .say(died + ": recovering it from its record (\(tries + 1) of \(Self.recoveryLimit))"),
             .recover(label: last.label),
         ]
     }

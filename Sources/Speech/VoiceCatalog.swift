@@ -78,8 +78,9 @@ struct VoiceCatalog: Sendable, Equatable {
         if let entry = mbrolaVoices.first(where: { Self.sameName(base, $0) }) {
             return .success(.mbrola(entry, base: String(base), variant: variant.map(String.init)))
         }
-        if variants.contains(where: { Self.sameName(base, $0) }) {
-            return .failure(.variantWithoutVoice(String(base)))
+        if let listed = variants.first(where: { Self.sameName(base, $0) }) {
+            // Its file name as listed (`m3` for `M3`): the advice must be a name that is taken.
+            return .failure(.variantWithoutVoice(String(listed.fileName)))
         }
         return .failure(.unknownVoice(value))
     }

@@ -101,7 +101,8 @@ enum ControlCommands {
                 }
             } else {
                 result = .failure(
-                    socketless(TimerSelection.unanswered(error, count: unanswered.count), running: timers))
+                    socketless(TimerSelection.unanswered(error, count: unanswered.count), label: wanted, folder: folder)
+                )
             }
         }
         switch result {
@@ -126,7 +127,8 @@ enum ControlCommands {
         do { targets = try TimerSelection.all(among: timers, for: command) } catch {
             printError(
                 "eggtimer: "
-                    + socketless(TimerSelection.unanswered(error, count: unanswered.count), running: timers).message)
+                    + socketless(TimerSelection.unanswered(error, count: unanswered.count), label: nil, folder: folder)
+                    .message)
             return error.status
         }
         var text = ""
@@ -227,13 +229,15 @@ enum ControlCommands {
     /// `kill -USR1 PID` stops one's alarm`. Any other failure as it is.
     /// - Parameters:
     ///   - failure: Why nothing was done.
-    ///   - running: The timers that answered.
+    ///   - label: The timer asked for (only its record is named); nil for any.
+    ///   - folder: The runtime folder: every timer answering there is not socketless.
     /// - Returns: The failure to say.
-    private static func socketless(_ failure: ControlFailure, running: [TimerStatus]) -> ControlFailure {
-        guard failure.status == .noTimer, let store = RecordStore.current(),
-            let line = KeptRecord.unlisted(in: store, running: running, bootID: BootClock.bootID()).first(where: {
-                $0.hasPrefix(KeptRecord.socketlessPrefix)
-            })
+    private static func socketless(_ failure: ControlFailure, label: String?, folder: String) -> ControlFailure {
+        guard failure.status == .noTimer, let store = RecordStore.current() else { return failure }
+        let running = survey(labels(in: folder) ?? [], folder: folder, warn: false).timers
+        guard
+            let line = KeptRecord.unlisted(in: store, running: running, bootID: BootClock.bootID(), only: label)
+                .first(where: { $0.hasPrefix(KeptRecord.socketlessPrefix) })
         else { return failure }
         return ControlFailure(status: .noTimer, message: "\(failure.message); " + line)
     }

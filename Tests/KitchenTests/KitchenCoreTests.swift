@@ -231,20 +231,27 @@ import TimerText
             #expect(
                 effects.first
                     == .say(
-                        "tea: ended (pid \(attempt), \(state.rawValue)) without ending: recovering it from its record (\(attempt) of 3)"
+                        "tea: died (pid \(attempt), \(state.rawValue)): recovering it from its record (\(attempt) of 3)"
                     ))
         }
         _ = core.status(socket: "tea", status("tea", pid: 4, state: state))
         #expect(
             core.ended(socket: "tea") == [
                 .say(
-                    "tea: ended (pid 4, \(state.rawValue)); not recovered: it died 3 times in a row "
+                    "tea: died (pid 4, \(state.rawValue)); not recovered: it died 3 times in a row "
                         + "(`eggtimer recover tea` starts it)")
             ])
         _ = core.status(socket: "tea", status("tea", pid: 5, state: .done))
         _ = core.ended(socket: "tea")
         _ = core.status(socket: "tea", status("tea", pid: 6, state: state))
         #expect(core.ended(socket: "tea").last == .recover(label: "tea"), "a final state cleared the count")
+        // Giving up forgets the count: a recovery by hand is supervised again.
+        for pid in Int32(7)...10 {
+            _ = core.status(socket: "tea", status("tea", pid: pid, state: state))
+            _ = core.ended(socket: "tea")
+        }
+        _ = core.status(socket: "tea", status("tea", pid: 11, state: state))
+        #expect(core.ended(socket: "tea").last == .recover(label: "tea"), "giving up forgot the count")
     }
 
     @Test(arguments: [TimerState.done, .cancelled, .missed, .menu])

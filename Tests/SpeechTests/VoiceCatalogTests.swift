@@ -139,7 +139,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("m3", SpeechError.variantWithoutVoice("m3")), ("male3", .variantWithoutVoice("male3")),
+        ("m3", SpeechError.variantWithoutVoice("m3")), ("male3", .variantWithoutVoice("m3")),
+        ("M3", .variantWithoutVoice("m3")),
         ("en+M3", .unknownVariant(voice: "en+M3", variant: "M3")),
         ("chr-US-Qaaa-x-west", .unknownVoice("chr-US-Qaaa-x-west")),
         ("chr", .unknownVoice("chr")), ("en-uk", .unknownVoice("en-uk")),

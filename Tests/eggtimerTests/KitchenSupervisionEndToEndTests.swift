@@ -30,7 +30,7 @@ import Testing
         kill(killed, SIGKILL)
         #expect(
             kitchen.expect(
-                "tea: ended (pid \(killed), counting) without ending: recovering it from its record (1 of 3)",
+                "tea: died (pid \(killed), counting): recovering it from its record (1 of 3)",
                 until: soon()), "\(kitchen.stdout)")
         #expect(kitchen.expect("tea: resumed, rings in ", until: soon()), "\(kitchen.stdout)")
         let resumed = try #require(kitchen.stdout.split(separator: "\n").first { $0.hasPrefix("tea: resumed") })

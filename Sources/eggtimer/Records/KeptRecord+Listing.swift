@@ -41,9 +41,12 @@ extension KeptRecord {
     ///   - store: The state folder.
     ///   - running: The running timers that answered on their sockets.
     ///   - bootID: This boot's id.
+    ///   - label: Only the record of this label (by its socket name), when given.
     /// - Returns: Up to two lines, without newlines; none when there is nothing to say.
     /// - Complexity: One file read per record, one `/proc` look per record of this boot.
-    static func unlisted(in store: RecordStore, running: [TimerStatus], bootID: String?) -> [String] {
+    static func unlisted(
+        in store: RecordStore, running: [TimerStatus], bootID: String?, only label: String? = nil
+    ) -> [String] {
         var socketless: [String] = []
         var unreadable: [String] = []
         for name in store.names() {
@@ -52,6 +55,9 @@ extension KeptRecord {
                 continue
             }
             if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { continue }
+            if let label, ControlServer.socketName(for: record.label) != ControlServer.socketName(for: label) {
+                continue
+            }
             if record.bootID == bootID, Recover.writerRuns(record) {
                 socketless.append("\(record.label.escapingControlCharacters) (pid \(record.pid))")
             }

@@ -9,7 +9,7 @@ extension Recover {
     /// Starts `eggtimer --resume-record record --json`, detached (see ``Recover``).
     /// - Parameters:
     ///   - record: The record file's path.
-    ///   - log: Standard output and error go here (created 0600, truncated).
+    ///   - log: Standard output and error go here (created 0600, appended to).
     /// - Returns: The child's pid; this process is its parent until it exits.
     /// - Throws: `SpawnError` with the `errno` (the log cannot be opened, no program).
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
@@ -19,7 +19,7 @@ extension Recover {
         ) { actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(
-                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o600)
+                &actions, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
             posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         }
     }

@@ -18,7 +18,7 @@ import TimerEngine
 /// and a timer whose label answers on its control socket is skipped, so two runs never start a
 /// timer twice. Each resumed timer is `eggtimer --resume-record PATH --json` in a session of
 /// its own (setsid), standard input on /dev/null, standard output and error appended to
-/// `<name>.log` beside its record (truncated when it starts), no other descriptor, an empty
+/// `<name>.log` beside its record (appended to: what the timer said before it died stays), no other descriptor, an empty
 /// signal mask and default signal dispositions. Blocks for at most ``startLimit`` per timer.
 enum Recover {
     /// A deadline that passed longer ago than this is not rung (``RecoveredDeadline/overdueLimit``).
