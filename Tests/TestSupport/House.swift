@@ -9,7 +9,8 @@ import TimerModel
 /// A runtime folder (control sockets), a state folder (records, logs), a scratch folder, and when
 /// asked a config file (``init(config:clockSync:sharesState:keypad:)``) whose alarms ring into a file PCM, keypad
 /// FIFOs (``addKeypad(_:)``) and a broker's address (``bus(port:node:)``). Every child it starts
-/// runs in ``environment``. At deinit it cancels every timer still running (`cancel --all`).
+/// runs in ``environment``. At deinit it cancels every timer still running (`cancel --all`) and
+/// ends any process of the house that is left (``endStragglers()``).
 /// Not thread-safe: one test owns it.
 open class House {
     /// `XDG_RUNTIME_DIR`.
@@ -56,8 +57,25 @@ open class House {
 
     deinit {
         _ = command(["cancel", "--all"])
+        endStragglers()
         for writer in keypadWriters.values { close(writer) }
         for folder in [runtime, state, scratch] + (keypadRoot.map { [$0] } ?? []) { removeDirectory(folder) }
+    }
+
+    /// Ends with SIGKILL every process still running in this house.
+    ///
+    /// That is, whose environment's `XDG_RUNTIME_DIR` is ``runtime``, and `cancel --all` could
+    /// not reach: a timer a kitchen
+    /// started in a test that failed midway, one whose socket the test took away. Such a timer
+    /// rang on for as long as the machine ran (found: a `1s` timer ringing 45 minutes later).
+    /// C: `/proc/PID/environ` (only this user's are readable), `kill`.
+    private func endStragglers() {
+        let mark = Array("XDG_RUNTIME_DIR=\(runtime)".utf8)
+        for entry in folderEntries("/proc") where entry.isFolder {
+            guard let pid = pid_t(entry.name), pid != getpid(), let environ = readFile("/proc/\(pid)/environ")
+            else { continue }
+            if environ.split(separator: 0).contains(where: { $0.elementsEqual(mark) }) { kill(pid, SIGKILL) }
+        }
     }
 
     /// What every child of the house gets on top of its fixed environment.
