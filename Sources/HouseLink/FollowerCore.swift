@@ -72,16 +72,19 @@ package struct FollowerCore {
     /// The timers ringing at `wall`: a ringing state, not offline and not stale, by `node/label`.
     /// - Parameter wall: The wall clock's reading.
     /// - Returns: Their topics.
-    package func ringing(at wall: WallReading) -> [String: TimerTopics] {
-        covered(at: wall).filter { coveredStates[$0.key].map { Self.rings($0.state) } == true }
-    }
+    package func ringing(at wall: WallReading) -> [String: TimerTopics] { live(at: wall, where: Self.rings) }
 
     /// The timers "acknowledge all" covers at `wall` (the one rule, ``TimerState/isCoveredByAcknowledgeAll``:
     /// ringing, silent or snoozed), not offline and not stale, by `node/label`.
     /// - Parameter wall: The wall clock's reading.
     /// - Returns: Their topics.
-    func covered(at wall: WallReading) -> [String: TimerTopics] {
-        coveredStates.filter { !offline.contains($0.key) && !wall.isStale($0.value.state) }.mapValues(\.topics)
+    func covered(at wall: WallReading) -> [String: TimerTopics] { live(at: wall) { _ in true } }
+
+    /// The timers of ``coveredStates`` whose state passes `include`, not offline and not stale at
+    /// `wall`, by `node/label`: one pass for ``ringing(at:)`` and ``covered(at:)``.
+    private func live(at wall: WallReading, where include: (TimerStatePayload) -> Bool) -> [String: TimerTopics] {
+        coveredStates.filter { include($0.value.state) && !offline.contains($0.key) && !wall.isStale($0.value.state) }
+            .mapValues(\.topics)
     }
 
     /// The first effects: the subscriptions (availability first, so the retained `offline` of a

@@ -192,9 +192,7 @@ package struct KitchenCore {
             return .answer(
                 origin, .refused(Refusal(kind: .usage, text: "\(label): a timer with this label is starting")))
         }
-        if let reason = ControlServer.unreachableReason(label: label, folder: socketFolder) {
-            return .answer(origin, .refused(Refusal(kind: .usage, text: "\(label): not started: \(reason)")))
-        }
+        if let refusal = Self.outOfReach(label, folder: socketFolder) { return .answer(origin, .refused(refusal)) }
         guard running < maxTimers else {
             return .answer(
                 origin,
@@ -243,6 +241,18 @@ package struct KitchenCore {
             effects.append(.say("following \(status.label) (pid \(status.pid), \(status.state.rawValue))"))
         }
         return effects
+    }
+
+    /// The refusal of a start whose timer could not listen in `folder`; nil when it could.
+    ///
+    /// Its socket path would not fit (``ControlServer/unreachableReason(label:folder:)``), so it
+    /// would run out of reach and a retry start a second one (issue 40): 64, nothing started. The
+    /// one rule for the kitchen's starts and `start` without a kitchen.
+    /// - Returns: The refusal, or nil.
+    static func outOfReach(_ label: String, folder: String) -> Refusal? {
+        ControlServer.unreachableReason(label: label, folder: folder).map {
+            Refusal(kind: .usage, text: "\(label): not started: \($0)")
+        }
     }
 
     /// How many times in a row the kitchen recovers one timer that died by a signal before it

@@ -110,9 +110,7 @@ package enum StartCommand {
         }
         // Nothing starts out of reach (issue 40): a detached timer without a control socket could
         // be stopped by nobody, and a retry would start a second one.
-        if let reason = ControlServer.unreachableReason(label: label, folder: runtime) {
-            return .refused(.init(kind: .usage, text: "\(label): not started: \(reason)"))
-        }
+        if let refusal = KitchenCore.outOfReach(label, folder: runtime) { return .refused(refusal) }
         do throws(ControlError) { try RuntimeFolder.prepare(runtime) } catch {
             return .refused(.init(kind: .failed, text: "\(label): not started: \(RuntimeFolder.advice(error))"))
         }

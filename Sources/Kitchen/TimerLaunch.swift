@@ -48,8 +48,9 @@ package enum TimerLaunch {
     /// Starts `eggtimer recover [LABEL]`, detached.
     ///
     /// Standard input on /dev/null (so an alarm more than an hour late is reported, not asked
-    /// about), standard output and error the caller's (the kitchen's log). It takes `recover`'s lock, starts nothing for a timer that
-    /// still runs or has no record, and waits at most 5 s per timer, in its own process.
+    /// about), standard output and error the caller's (the kitchen's log). It takes `recover`'s
+    /// lock, starts nothing for a timer that still runs or has no record, and waits at most 5 s
+    /// per timer, in its own process.
     /// C: `posix_spawn` with `POSIX_SPAWN_SETSID`.
     /// - Parameter label: The one timer to recover; nil for every record.
     /// - Returns: The child's pid; this process is its parent until it exits.

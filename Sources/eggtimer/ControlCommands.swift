@@ -101,7 +101,8 @@ enum ControlCommands {
                 }
             } else {
                 result = .failure(
-                    socketless(TimerSelection.unanswered(error, count: unanswered.count), label: wanted, folder: folder)
+                    socketless(
+                        TimerSelection.unanswered(error, count: unanswered.count), running: timers, label: wanted)
                 )
             }
         }
@@ -127,7 +128,7 @@ enum ControlCommands {
         do { targets = try TimerSelection.all(among: timers, for: command) } catch {
             printError(
                 "eggtimer: "
-                    + socketless(TimerSelection.unanswered(error, count: unanswered.count), label: nil, folder: folder)
+                    + socketless(TimerSelection.unanswered(error, count: unanswered.count), running: timers, label: nil)
                     .message)
             return error.status
         }
@@ -229,12 +230,14 @@ enum ControlCommands {
     /// `kill -USR1 PID` stops one's alarm`. Any other failure as it is.
     /// - Parameters:
     ///   - failure: Why nothing was done.
+    ///   - running: The timers the command's survey found answering (of `label` alone when
+    ///     given: only its record is looked at, so no second survey is needed).
     ///   - label: The timer asked for (only its record is named); nil for any.
-    ///   - folder: The runtime folder: every timer answering there is not socketless.
     /// - Returns: The failure to say.
-    private static func socketless(_ failure: ControlFailure, label: String?, folder: String) -> ControlFailure {
+    private static func socketless(_ failure: ControlFailure, running: [TimerStatus], label: String?)
+        -> ControlFailure
+    {
         guard failure.status == .noTimer, let store = RecordStore.current() else { return failure }
-        let running = survey(labels(in: folder) ?? [], folder: folder, warn: false).timers
         guard
             let line = KeptRecord.unlisted(in: store, running: running, bootID: BootClock.bootID(), only: label)
                 .first(where: { $0.hasPrefix(KeptRecord.socketlessPrefix) })

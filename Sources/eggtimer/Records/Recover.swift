@@ -18,8 +18,8 @@ import TimerEngine
 /// and a timer whose label answers on its control socket is skipped, so two runs never start a
 /// timer twice. Each resumed timer is `eggtimer --resume-record PATH --json` in a session of
 /// its own (setsid), standard input on /dev/null, standard output and error appended to
-/// `<name>.log` beside its record (appended to: what the timer said before it died stays), no other descriptor, an empty
-/// signal mask and default signal dispositions. Blocks for at most ``startLimit`` per timer.
+/// `<name>.log` beside its record (what the timer said before it died stays), no other
+/// descriptor, an empty signal mask and default signal dispositions. Blocks for at most ``startLimit`` per timer.
 enum Recover {
     /// A deadline that passed longer ago than this is not rung (``RecoveredDeadline/overdueLimit``).
     static let overdueLimit = RecoveredDeadline.overdueLimit
@@ -72,7 +72,8 @@ enum Recover {
             return .osError
         }
         if !readOnly { store.removeAbandonedTemporaries() }
-        let names = store.names().filter { label == nil || $0 == label.map(RecordStore.fileName(label:)) }
+        let only = label.map(RecordStore.fileName(label:))
+        let names = store.names().filter { only == nil || $0 == only }
         do throws(ControlError) {
             try RuntimeFolder.checkForUse(RuntimeFolder.current())
         } catch .unsafeFolder(let path, let reason) {
