@@ -18,15 +18,22 @@ import Testing
         return pid_t(String(said[range.upperBound...].prefix { $0.isNumber }))
     }
 
-    @Test func aTimerKilledBySIGKILLIsRecoveredAtOnceWithItsDeadline() throws {
-        let house = House(config: "")
+    /// A kitchen in `house`, listening, and a 10-minute timer `label` started through it.
+    /// - Returns: The kitchen and the timer's pid.
+    private func kitchenWithTimer(_ label: String, in house: House) throws -> (PipedChild, pid_t) {
         let kitchen = house.kitchen()
         #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        let start = house.command(["start", "10m", "--label", "tea"])
+        let start = house.command(["start", "10m", "--label", label])
         #expect(start.termination == .exited(0), "\(start.stderr)")
-        let killed = try #require(pid(in: start.stdout))
+        let timer = try #require(pid(in: start.stdout))
+        #expect(kitchen.expect("\(label): started, rings in 10:00 (pid \(timer)) (from shell)", until: soon()))
+        return (kitchen, timer)
+    }
+
+    @Test func aTimerKilledBySIGKILLIsRecoveredAtOnceWithItsDeadline() throws {
+        let house = House(config: "")
+        let (kitchen, killed) = try kitchenWithTimer("tea", in: house)
         let deadline = try #require(house.status("tea")?.deadlineUnixMilliseconds)
-        #expect(kitchen.expect("tea: started, rings in 10:00 (pid \(killed)) (from shell)", until: soon()))
         kill(killed, SIGKILL)
         #expect(
             kitchen.expect(
@@ -52,12 +59,7 @@ import Testing
     /// `cancelled` before it exits with its status, so the kitchen leaves it ended.
     @Test func aTimerEndedBySIGTERMIsNotRecovered() throws {
         let house = House(config: "")
-        let kitchen = house.kitchen()
-        #expect(kitchen.expect("kitchen: listening on", until: soon()))
-        let start = house.command(["start", "10m", "--label", "rice"])
-        #expect(start.termination == .exited(0), "\(start.stderr)")
-        let timer = try #require(pid(in: start.stdout))
-        #expect(kitchen.expect("rice: started, rings in 10:00 (pid \(timer)) (from shell)", until: soon()))
+        let (kitchen, timer) = try kitchenWithTimer("rice", in: house)
         kill(timer, SIGTERM)
         #expect(kitchen.expect("rice: ended (pid \(timer), cancelled)", until: soon()), "\(kitchen.stdout)")
         // Something after it, to wait on: a second timer followed.
