@@ -174,7 +174,6 @@ extension ControlServer {
     static func listener(at path: String) -> Int32? {
         guard let fd = try? UnixSocket.connect(to: path) else { return nil }
         defer { close(fd) }
-        var peer = PeerCredentials()
-        return peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
+        return ControlClient.peerPID(fd)
     }
 }

@@ -95,7 +95,7 @@ public enum RuntimeFolder {
         var info = stat()
         let usable = stat(runUser, &info) == 0 && info.st_uid == uid && info.st_mode & 0o777 == 0o700
         let fix =
-            usable && current() != runUser + "/eggtimer"
+            usable && path(runtimeDirectory: runtimeDirectory(), uid: uid, runUserExists: true) != runUser + "/eggtimer"
             ? "XDG_RUNTIME_DIR=\(runUser) would work"
             : "set XDG_RUNTIME_DIR to a folder of yours with mode 700 (mkdir -m 700 ~/.run; XDG_RUNTIME_DIR=~/.run)"
         return "\(error.description); \(fix)"

@@ -38,8 +38,15 @@ package final class SocketKeeper: LoopSource {
     package init(server: ControlServer, at now: ContinuousClock.Instant = .now) {
         self.server = server
         name = String(server.path.dropFirst(server.folder.count + 1))
-        watch = FolderWatch(folder: server.folder, events: Self.folderChanges)
-        if watch == nil { recheck = now + Self.recheckPeriod }
+        rewatch(at: now, failed: false)
+    }
+
+    /// Watches the socket's folder again when it has no watch (none yet, or its folder went),
+    /// and plans the next look without an event: a ``recheckPeriod`` later while there is no
+    /// watch or the last bind `failed`, else none.
+    private func rewatch(at now: ContinuousClock.Instant, failed: Bool) {
+        if watch == nil { watch = FolderWatch(folder: server.folder, events: Self.folderChanges) }
+        recheck = watch == nil || failed ? now + Self.recheckPeriod : nil
     }
 
     /// The watch's descriptor, when it has one.
@@ -66,11 +73,6 @@ package final class SocketKeeper: LoopSource {
         // Each rebind is said; a trouble once until it changes (a failed bind is retried each second).
         if outcome == .rebound || outcome != said, let line = outcome.line(path: server.path) { lines.append(line) }
         said = outcome
-        if watch == nil { watch = FolderWatch(folder: server.folder, events: Self.folderChanges) }
-        if case .failed = outcome {
-            recheck = now + Self.recheckPeriod
-        } else {
-            recheck = watch == nil ? now + Self.recheckPeriod : nil
-        }
+        if case .failed = outcome { rewatch(at: now, failed: true) } else { rewatch(at: now, failed: false) }
     }
 }
