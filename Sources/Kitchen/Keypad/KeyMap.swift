@@ -47,9 +47,11 @@ package struct KeyMap: Sendable {
     let keyGuard: Duration
     /// When the pending cancel fires, if one is pending.
     private(set) var cancelDeadline: ContinuousClock.Instant?
-    /// The time stamps a press must go down between to be guarded (``keyGuard`` around the
-    /// presses that stopped alarms and those ignored since); nil before the first stop.
-    private(set) var guarded: Range<Duration>?
+    /// The time stamps a press must go down within to be guarded (``keyGuard`` around the presses
+    /// that stopped alarms and those ignored since): the one rule, ``KeyGuard/Window``.
+    private var window = KeyGuard.Window<Duration>()
+    /// What the guard covers; nil before the first stop.
+    var guarded: Range<Duration>? { window.span }
 
     /// A map with the config's starts for 4 to 9.
     /// - Parameters:
@@ -64,18 +66,13 @@ package struct KeyMap: Sendable {
     }
 
     /// Whether `press` went down within the guard.
-    func isGuarded(_ press: KeyPress) -> Bool { guarded?.contains(press.down) ?? false }
+    func isGuarded(_ press: KeyPress) -> Bool { window.contains(press.down) }
 
     /// Makes the guard cover ``keyGuard`` on either side of `press` (and what it covered, when
     /// `press` was within it).
     private mutating func guardAround(_ press: KeyPress) {
         guard keyGuard > .zero else { return }
-        let around = (press.down - keyGuard)..<(max(press.down, press.end) + keyGuard)
-        if let guarded, guarded.contains(press.down) {
-            self.guarded = min(guarded.lowerBound, around.lowerBound)..<max(guarded.upperBound, around.upperBound)
-        } else {
-            guarded = around
-        }
+        window.cover((press.down - keyGuard)..<(max(press.down, press.end) + keyGuard), pressedAt: press.down)
     }
 
     /// The role of `code`, or nil for a key not in the map.

@@ -23,7 +23,7 @@ extension Controller {
     /// Handles a key typed in the menu at `now`: the arrows move, a pick (a digit, an initial,
     /// `t`, Enter) starts an egg or the typing of a time, `q` quits.
     ///
-    /// Within the key guard after an alarm (``menuGuardEnd``) a pick is ignored, says so under the
+    /// Within the key guard after an alarm (``menuGuard``) a pick is ignored, says so under the
     /// menu and makes the guard last ``Configuration/keyGuard`` from it: the keys typed to stop
     /// the alarm never silently start an egg. The arrows and `q` still work.
     package mutating func handleMenu(key: Key, _ menu: Menu, at now: Instant) {
@@ -40,8 +40,8 @@ extension Controller {
         default: break
         }
         guard let pick else { return }
-        if let end = menuGuardEnd, now < end {
-            menuGuardEnd = now.advanced(by: configuration.keyGuard)
+        if menuGuard.contains(now) {
+            menuGuard.cover(now..<now.advanced(by: configuration.keyGuard), pressedAt: now)
             mode = .menu(Menu(selection: menu.selection, error: Self.pickIgnored))
             return
         }

@@ -130,12 +130,13 @@ package struct Controller {
     /// of going back to the menu (nobody is left to pick from it).
     package private(set) var detached = false
 
-    /// Until when the menu ignores its picks (``Configuration/keyGuard`` after an alarm ended and
-    /// the app came back to the menu, or after the last pick ignored since); nil when never.
+    /// When the menu ignores its picks (``Configuration/keyGuard`` after an alarm ended and the
+    /// app came back to the menu, or after the last pick ignored since): the one rule,
+    /// ``KeyGuard/Window``.
     ///
     /// The keys typed to stop an alarm (a second key, a key hammered, both hands) never pick an
     /// egg: see Controller+Menu.swift. Set only by the controller's own files.
-    package var menuGuardEnd: Instant?
+    package var menuGuard = KeyGuard.Window<Instant>()
 
     /// How many deadlines have been seen passed so far (each `finished`); see ``handle(round:at:)``.
     package var deadlinesSeen = 0
@@ -412,7 +413,7 @@ package struct Controller {
                 case .counting(let counting): counting.snoozed
                 case .menu, .exited: false
                 }
-            if fromAlarm, configuration.keyGuard > .zero { menuGuardEnd = now.advanced(by: configuration.keyGuard) }
+            if fromAlarm { menuGuard.cover(now..<now.advanced(by: configuration.keyGuard), pressedAt: now) }
             mode = .menu(Menu())
         } else {
             exit(status(for: outcome))

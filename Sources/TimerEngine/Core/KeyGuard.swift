@@ -16,6 +16,36 @@ package enum KeyGuard {
     /// allows); longer, a keypad would seem dead after each alarm.
     package static let longest = Duration.seconds(5)
 
+    /// The guard's window on some clock: the one rule, for the keypad's event time stamps and the
+    /// menu's boot clock.
+    ///
+    /// A stop covers a span; a press within it is ignored and its own span joins it, so the guard
+    /// lasts from that press on; a zero guard never covers anything. A plain value.
+    package struct Window<Time: Comparable & Sendable>: Equatable, Sendable {
+        /// What it covers now; nil before the first stop.
+        package private(set) var span: Range<Time>?
+
+        /// An empty window.
+        package init() {}
+
+        /// Whether `time` lies within the guard.
+        package func contains(_ time: Time) -> Bool { span?.contains(time) ?? false }
+
+        /// Covers `around` too: joined to the span when `press` fell within it, else instead of it;
+        /// nothing for an empty range (a zero guard).
+        /// - Parameters:
+        ///   - around: The guard around the stop or the ignored press.
+        ///   - press: When that press happened.
+        package mutating func cover(_ around: Range<Time>, pressedAt press: Time) {
+            guard !around.isEmpty else { return }
+            if let span, span.contains(press) {
+                self.span = min(span.lowerBound, around.lowerBound)..<max(span.upperBound, around.upperBound)
+            } else {
+                span = around
+            }
+        }
+    }
+
     /// `duration` as the config file writes it: whole seconds as `1s`, else whole milliseconds
     /// as `800ms` (a finer part is dropped).
     /// - Parameter duration: A guard or a debounce, not negative.
