@@ -70,9 +70,6 @@ where Instant.Duration == Duration, Instant: Sendable {
         return (holds + released.values.map { $0.readAt.advanced(by: debounce) }).min()
     }
 
-    /// Whether any key is down and not yet counted, or let go and not yet counted.
-    public var isHolding: Bool { held.values.contains { !$0.counted } || !released.isEmpty }
-
     /// Reads bytes as they came from the device.
     /// - Parameters:
     ///   - bytes: What one read gave, any length; a partial record is kept for the next call.
@@ -132,6 +129,7 @@ where Instant.Duration == Duration, Instant: Sendable {
     /// - Parameter now: The caller's clock now.
     /// - Returns: The presses, in the order they ended, then by code.
     public mutating func expire(at now: Instant) -> [KeyPress] {
+        guard !held.isEmpty || !released.isEmpty else { return [] }
         let debounce = debounce
         var presses = holds { $0.readAt.advanced(by: Self.longPress) <= now }
         presses += settle { _, release in release.readAt.advanced(by: debounce) <= now }

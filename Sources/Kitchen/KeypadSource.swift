@@ -89,7 +89,7 @@ package final class KeypadSource: LoopSource {
         for descriptor in devices.descriptors where ready.contains(where: { $0.descriptor == descriptor }) {
             presses += devices.read(descriptor, at: now)
         }
-        if let deadline = devices.nextDeadline, deadline <= now { presses += devices.expire(at: now) }
+        presses += devices.expire(at: now)  // none when nothing is due
         inputs += (lines + box.lines).map(Input.note)
         lines = []
         box.lines = []
