@@ -120,9 +120,9 @@ extension Kitchen {
         let starts = web.pendingStarts
         web.pendingStarts = []
         for pending in starts {
-            let text = pending.request.start + (pending.request.label.map { " " + $0 } ?? "")
             do throws(UsageError) {
-                let request = try StartRequest.parse(text, presets: settings.presets.map(\.name))
+                let request = try StartRequest.parse(
+                    pending.request.start, label: pending.request.label, presets: settings.presets.map(\.name))
                 web.waiting.insert(pending.exchange)
                 start(request, from: .web(exchange: pending.exchange, form: pending.form))
             } catch {

@@ -26,7 +26,7 @@ package enum StartCommand {
     package static func run(what: String, label: String?, presets: [Preset] = Preset.eggs) -> ExitStatus {
         let request: StartRequest
         do throws(UsageError) {
-            request = try StartRequest.parse(what + (label.map { " " + $0 } ?? ""), presets: presets.map(\.name))
+            request = try StartRequest.parse(what, label: label, presets: presets.map(\.name))
         } catch {
             printError("eggtimer: start: \(error.description)")
             return .usage

@@ -55,6 +55,12 @@ public enum DurationParser {
         return .milliseconds(millis)
     }
 
+    /// Whether `word` is a unit word in any letter case (`h`, `min`, `Seconds`): what may follow a
+    /// number in a duration, so a label that starts with one would be ambiguous after one.
+    /// - Parameter word: One word.
+    /// - Returns: Whether it names a unit.
+    public static func isUnitWord(_ word: String) -> Bool { TimeUnit(named: Substring(word)) != nil }
+
     /// `m:ss` or `h:mm:ss`.
     private static func clockMilliseconds(
         _ token: String, _ fail: (String) -> DurationParseError

@@ -38,19 +38,26 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         (self.length, self.label) = (length, label)
     }
 
-    /// Parses a request: one or two words separated by spaces, `soft`, `7m30s pasta`,
-    /// `Medium eggs`: the first a preset name (any case) from `presets` or a one-word duration
-    /// (`DurationParser`: `7m30s`, `1:30`, `90s`), the second, when there is one, the label.
+    /// Parses a request by the one grammar of a start, on every path (the command line, `start`,
+    /// MQTT, the HTTP API and the page, keypad keys).
+    ///
+    /// Words are separated by blanks (spaces, tabs, newlines). The first word is a preset name
+    /// (any case) from `presets`, else the LONGEST prefix of words `DurationParser` reads, joined
+    /// by one space (`5 min`, `1h 30m`, `1 hour 30 minutes`, `90 sec`, `7m30s`, `1:30`); the
+    /// words after it, joined by one space, are the label (`7m30s roast beef`). A duration
+    /// without a label is labelled as typed with its blanks collapsed to one space (`5 min`).
+    /// Nothing ambiguous is guessed: a label whose first word is a number, a duration or a unit
+    /// word (`5 30`, `5 min min`), or that reads as a duration itself (`soft 5m`), is refused.
     /// - Parameters:
     ///   - text: The request as it came (an MQTT payload's UTF-8, a form field). Leading and
-    ///     trailing spaces, tabs and newlines are ignored.
+    ///     trailing blanks are ignored.
     ///   - presets: The preset names the box knows (`Preset.eggs`' and the config's), any case.
     /// - Returns: The request.
     /// - Throws: `UsageError`, one line naming the bad token: empty, longer than ``limit``, not
-    ///   valid UTF-8, a control character, more than two words, a word starting with `-` (no
-    ///   option can be smuggled in), a first word that is neither a preset nor a duration, a
-    ///   label that breaks `LabelRule`.
-    /// - Complexity: O(n) in the length of `text`.
+    ///   valid UTF-8, a control character, a word starting with `-` (no option can be smuggled
+    ///   in), a first word that is neither a preset nor a duration, an ambiguous label, a label
+    ///   that breaks `LabelRule`.
+    /// - Complexity: O(n²) in the number of words of `text` (at most ``limit`` bytes).
     public static func parse(_ text: [UInt8], presets: [String]) throws(UsageError) -> StartRequest {
         guard text.count <= limit else {
             throw UsageError(description: "a start request of \(text.count) bytes is longer than \(limit)")
@@ -62,42 +69,117 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a request from a string (see ``parse(_:presets:)-([UInt8],_)``, which it shares).
-    /// - Throws: `UsageError` as that does.
-    public static func parse(_ text: String, presets: [String]) throws(UsageError) -> StartRequest {
+    /// - Parameters:
+    ///   - text: The request's words.
+    ///   - label: A label given apart from the words (`--label`, the API's `label` field), or
+    ///     nil; checked as a label after the words would be. The words may then not hold one.
+    ///   - presets: The preset names, any case.
+    /// - Returns: The request.
+    /// - Throws: `UsageError` as that does, and when the words hold a label and `label` is given.
+    public static func parse(_ text: String, label: String? = nil, presets: [String]) throws(UsageError)
+        -> StartRequest
+    {
         guard text.utf8.count <= limit else {
             throw UsageError(description: "a start request of \(text.utf8.count) bytes is longer than \(limit)")
         }
+        let words = try Self.words(text)
+        guard let first = words.first else { throw UsageError(description: "an empty start request") }
+        let length: Length
+        let rest: ArraySlice<String>
+        let lower = first.lowercased()
+        if presets.contains(where: { $0.lowercased() == lower }) {
+            (length, rest) = (.preset(lower), words.dropFirst())
+        } else if let (duration, count) = longestDuration(words) {
+            (length, rest) = (.duration(duration), words.dropFirst(count))
+        } else {
+            let names = presets.map { $0.lowercased() }.joined(separator: ", ")
+            let reason: String
+            do {
+                _ = try DurationParser.parse(first)
+                reason = "no duration"  // never: a first word that parses is a prefix that parses
+            } catch {
+                reason = error.reason
+            }
+            throw UsageError(description: "'\(first)' is neither a preset (\(names)) nor a duration: \(reason)")
+        }
+        var given: String?
+        if !rest.isEmpty {
+            try checkLabel(Array(rest), after: length)
+            given = rest.joined(separator: " ")
+        }
+        if let label {
+            if let given {
+                throw UsageError(description: "'\(given)' and --label '\(label)': give the label once")
+            }
+            let labelWords = try Self.words(label)
+            guard !labelWords.isEmpty else { throw UsageError(description: "an empty label") }
+            try checkLabel(labelWords, after: length)
+            given = labelWords.joined(separator: " ")
+        }
+        if case .duration = length, given == nil {
+            given = words[..<(words.count - rest.count)].joined(separator: " ")  // as typed: `5 min`
+            if !LabelRule.isValid(given ?? "") { given = nil }
+        }
+        return StartRequest(length: length, label: given)
+    }
+
+    /// `text` split at blanks, checked for control characters and options.
+    private static func words(_ text: String) throws(UsageError) -> [String] {
         let blank: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r"]
         if let bad = text.unicodeScalars.first(where: { !blank.contains($0) && $0.isControlCharacter }) {
             throw UsageError(
                 description: "a start request may not contain the control character U+\(hex(bad.value))")
         }
         let words = text.unicodeScalars.split(whereSeparator: { blank.contains($0) }).map { String($0) }
-        guard let first = words.first else { throw UsageError(description: "an empty start request") }
         if let option = words.first(where: { $0.hasPrefix("-") }) {
             throw UsageError(description: "'\(option)': a start request takes no options")
         }
-        guard words.count <= 2 else {
-            throw UsageError(
-                description: "'\(words[2])': a start request is a preset or a duration and at most one label")
-        }
-        var label: String?
-        if words.count == 2 {
-            guard LabelRule.isValid(words[1]) else {
-                throw UsageError(description: "invalid label '\(words[1])': \(LabelRule.description)")
+        return words
+    }
+
+    /// The longest prefix of `words` that `DurationParser` reads, joined by one space, with how
+    /// many words it took; nil when not even the first word is a duration.
+    private static func longestDuration(_ words: [String]) -> (Duration, Int)? {
+        for count in stride(from: words.count, through: 1, by: -1) {
+            if let duration = try? DurationParser.parse(words[..<count].joined(separator: " ")) {
+                return (duration, count)
             }
-            label = words[1]
         }
-        let lower = first.lowercased()
-        if presets.contains(where: { $0.lowercased() == lower }) {
-            return StartRequest(length: .preset(lower), label: label)
+        return nil
+    }
+
+    /// Refuses a label that could be read as part of the length or as another one, and one
+    /// `LabelRule` refuses; a label that reads as the request's own duration is that duration
+    /// as typed, and stands.
+    /// - Parameters:
+    ///   - words: The label's words, not empty.
+    ///   - length: What the words before it were read as.
+    /// - Throws: `UsageError` naming the word or the label.
+    private static func checkLabel(_ words: [String], after length: Length) throws(UsageError) {
+        let label = words.joined(separator: " ")
+        let first = words[0]
+        if let read = try? DurationParser.parse(label) {
+            if case .duration(let duration) = length, read == duration {
+                // The length as typed (`300s --label '5 min'`, as the kitchen starts `5 min`).
+                guard LabelRule.isValid(label) else {
+                    throw UsageError(description: "invalid label '\(label)': \(LabelRule.description)")
+                }
+                return
+            }
+            if case .preset = length {
+                throw UsageError(description: "'\(label)': give a preset or a duration, not both")
+            }
+            throw UsageError(description: "'\(label)': give one duration; a label may not read as another")
         }
-        do {
-            let duration = try DurationParser.parse(first)
-            return StartRequest(length: .duration(duration), label: label ?? (LabelRule.isValid(first) ? first : nil))
-        } catch {
-            let names = presets.map { $0.lowercased() }.joined(separator: ", ")
-            throw UsageError(description: "'\(first)' is neither a preset (\(names)) nor a duration: \(error.reason)")
+        if DurationParser.isUnitWord(first) {
+            throw UsageError(
+                description: "'\(first)': a unit needs its number before it; a label may not begin with it")
+        }
+        if (try? DurationParser.parse(first)) != nil {
+            throw UsageError(description: "'\(first)': a label may not begin with a number or a duration")
+        }
+        guard LabelRule.isValid(label) else {
+            throw UsageError(description: "invalid label '\(label)': \(LabelRule.description)")
         }
     }
 
@@ -116,8 +198,13 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         return words
     }
 
-    /// The request as a start payload would say it: `soft`, `450s pasta`.
+    /// The request as a start payload would say it, so that it parses back to itself: `soft`,
+    /// `450s pasta`, and a duration labelled as typed as its label alone (`5 min`, not
+    /// `300s 5 min`, which would be ambiguous).
     public var description: String {
+        if case .duration(let duration) = length, let label, (try? DurationParser.parse(label)) == duration {
+            return label
+        }
         var words = [arguments[0]]
         if let label { words.append(label) }
         return words.joined(separator: " ")

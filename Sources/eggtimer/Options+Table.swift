@@ -68,7 +68,7 @@ extension Options {
         var usage: String
         /// One line for `--help`.
         var help: String
-        /// Whether it takes a LABEL argument.
+        /// Whether it takes a LABEL argument (its words, joined by one space).
         var takesLabel: Bool
         /// Whether a SECONDS argument comes first (`add SECONDS [LABEL]`): whole seconds,
         /// -86400 to 86400, not 0, read into ``Options/addAmount``.
@@ -106,13 +106,12 @@ extension Options {
                 options.addAmount = .seconds(seconds)
                 arguments.removeFirst()
             }
-            if let extra = arguments.dropFirst(takesLabel ? 1 : 0).first {
-                let expected = takesLabel ? "give at most one label" : "'\(name)' takes no label"
-                throw UsageError(description: "unexpected argument '\(extra)': \(expected)")
+            if let extra = arguments.first, !takesLabel {
+                throw UsageError(description: "unexpected argument '\(extra)': '\(name)' takes no label")
             }
-            // A timer's default label may be a duration as typed (`1:30`): the socket's name is
-            // made from it (ControlServer.socketName), so any one-line name without `/` will do.
-            let label = arguments.first
+            // The words are one label, joined by one space (`ack roast beef`, `cancel 5 min`): a
+            // label with spaces needs no quotes. Matched by its key (LabelRule.key).
+            let label = arguments.isEmpty ? nil : Options.defaultLabel(typed: arguments.joined(separator: " "))
             if let label, options.all {
                 throw UsageError(description: "unexpected label '\(label)' with '--all': give a label or --all")
             }

@@ -185,13 +185,16 @@ struct Options: Equatable {
     /// The longest `snooze --for` (what the control protocol carries).
     static let snoozeLimit = Duration.seconds(999 * 3600)
 
-    /// The label of a countdown without `--label`: the duration as typed, without spaces.
+    /// The label of a countdown without `--label`: the duration as typed, its blanks collapsed
+    /// to one space, as ``StartRequest`` labels it on every path.
     ///
-    /// `1h 30` → `1h30`, `7 min 30 s` → `7min30s`, so that `eggtimer cancel 1h30` needs no quotes.
-    /// A `:` stays (`1:30`, as `status` lists it); its socket is `1-30` and either name reaches it.
-    /// - Parameter typed: The duration's argument, already accepted by `DurationParser`.
-    /// - Returns: `typed` without its spaces and tabs.
-    static func defaultLabel(typed: String) -> String { String(typed.filter { $0 != " " && $0 != "\t" }) }
+    /// `1h  30` → `1h 30`, `5\tmin` → `5 min`, `1:30` → `1:30`; `eggtimer cancel 5 min` reaches it
+    /// (a control command joins its words into the label).
+    /// - Parameter typed: The duration's words, already accepted by `DurationParser`.
+    /// - Returns: `typed`'s words joined by one space.
+    static func defaultLabel(typed: String) -> String {
+        typed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+    }
 
     /// Parses `arguments` (without the program name).
     ///
@@ -233,12 +236,13 @@ struct Options: Equatable {
         if positional.first?.lowercased() == modes[0].name {
             let text = positional.dropFirst().joined(separator: " ")
             options.command = .alarm(try AlarmTimeParser.parse(text), text: text)
-        } else {
-            switch positional.count {
-            case 0: break
-            case 1: options.command = try command(for: positional[0], options)
-            default: throw UsageError(description: "unexpected argument '\(positional[1])': give one duration or mode")
+        } else if positional.first?.lowercased() == "pomodoro" {
+            if positional.count > 1 {
+                throw UsageError(description: "unexpected argument '\(positional[1])': 'pomodoro' takes no words")
             }
+            options.command = .pomodoro
+        } else if !positional.isEmpty {
+            try options.startCommand(positional)
         }
         try check(parser.given, fit: scope(of: options.command, resumed: options.resumeRecord != nil))
         try options.computeEggTimes()
@@ -331,19 +335,48 @@ struct Options: Equatable {
         }
     }
 
-    private static func command(for word: String, _ options: Options) throws(UsageError) -> Command {
-        let lower = word.lowercased()
-        if lower == "pomodoro" { return .pomodoro }
-        if let index = options.presets.firstIndex(where: { $0.name.lowercased() == lower }) { return .preset(index) }
+    /// Reads the positional words of a timer's start (`5 min`, `1h 30m`, `7m pasta`, `soft eggs`)
+    /// by the one grammar of a start (``StartRequest/parse(_:label:presets:)``), joined by one
+    /// space, with `--label` given apart: the command, and ``label`` when the words name one.
+    /// - Parameter positional: The positional arguments, not empty, the first no subcommand or
+    ///   mode; each may hold several words (`eggtimer '5 min' pasta`).
+    /// - Throws: `UsageError` naming the bad word: a first word of letters alone that is no
+    ///   preset (a mistyped mode or subcommand), a first word with a digit that is no duration
+    ///   (`DurationParser`'s reason), or the grammar's refusal.
+    private mutating func startCommand(_ positional: [String]) throws(UsageError) {
+        let text = positional.joined(separator: " ")
+        let first = Self.defaultLabel(typed: text).split(separator: " ").first.map(String.init) ?? text
+        let lower = first.lowercased()
+        if !presets.contains(where: { $0.name.lowercased() == lower }), first.allSatisfy(\.isLetter) {
+            throw UsageError(
+                description:
+                    "unknown mode '\(first)': expected \(presets.map { $0.name.lowercased() }.joined(separator: ", ")), "
+                    + "pomodoro, a duration, or \(Subcommand.table.map(\.name).joined(separator: ", "))")
+        }
+        let request: StartRequest
         do {
-            return .countdown(try DurationParser.parse(word), text: word)
+            request = try StartRequest.parse(text, label: label, presets: presets.map(\.name))
         } catch {
-            if word.first?.isLetter == true && !word.contains(where: \.isNumber) {
-                throw UsageError(
-                    description: "unknown mode '\(word)': expected soft, medium, hard, pomodoro, a duration, "
-                        + "or \(Subcommand.table.map(\.name).joined(separator: ", "))")
+            // A first word meant as a number (`0`, `-5`, `1:75`): the duration's own reason.
+            if first.contains(where: \.isNumber), !presets.contains(where: { $0.name.lowercased() == lower }) {
+                do { _ = try DurationParser.parse(first) } catch { throw UsageError(description: error.description) }
             }
-            throw UsageError(description: error.description)
+            throw error
+        }
+        switch request.length {
+        case .preset(let name):
+            command = .preset(presets.firstIndex { $0.name.lowercased() == name } ?? 0)
+            label = request.label ?? label
+        case .duration(let duration):
+            var typed = Self.defaultLabel(typed: text)
+            if label != nil {
+                label = request.label  // `--label`, its blanks collapsed
+            } else if let given = request.label, given != typed {
+                // The words' label (`7m pasta`): the duration is the words before it.
+                typed = String(typed.dropLast(given.count + 1))
+                label = given
+            }
+            command = .countdown(duration, text: typed)
         }
     }
 }

@@ -79,11 +79,12 @@ import TimerText
 
     @Test func theKeysAndTheStartsAreRead() throws {
         let options = try settings(
-            "keys = /dev/input/by-id/usb-Keypad-event-kbd\nkey-4 = pasta 9m\nkey-5 = 7m30s rice\nkey-9 = Soft\nkey-6 = 90\n"
+            "keys = /dev/input/by-id/usb-Keypad-event-kbd\nkey-4 = 9m pasta\nkey-5 = 1h 30m roast beef\nkey-7 = 5 min\nkey-9 = Soft\nkey-6 = 90\n"
         )
         #expect(options.keypad.selection == .path("/dev/input/by-id/usb-Keypad-event-kbd"))
         #expect(options.keypad.starts[4] == StartRequest(length: .duration(.seconds(540)), label: "pasta"))
-        #expect(options.keypad.starts[5] == StartRequest(length: .duration(.seconds(450)), label: "rice"))
+        #expect(options.keypad.starts[5] == StartRequest(length: .duration(.seconds(5400)), label: "roast beef"))
+        #expect(options.keypad.starts[7] == StartRequest(length: .duration(.seconds(300)), label: "5 min"))
         #expect(options.keypad.starts[9] == StartRequest(length: .preset("soft")))
         #expect(options.keypad.starts[6] == StartRequest(length: .duration(.seconds(90)), label: "90"))
         #expect(try settings("keys = auto").keypad.selection == .auto)
@@ -101,9 +102,11 @@ import TimerText
         ("\nkey-4 = pasta", "/home/u/config:2: key-4: 'pasta' is neither a preset (soft, medium, hard) nor a duration"),
         ("key-4 = 9m --on-done=x", "/home/u/config:1: key-4: '--on-done=x': a start request takes no options"),
         (
-            "key-4 = 9m a b",
-            "/home/u/config:1: key-4: 'b': a start request is a preset or a duration and at most one label"
+            "key-4 = pasta 9m",
+            "/home/u/config:1: key-4: 'pasta' is neither a preset (soft, medium, hard) nor a duration"
         ),
+        ("key-4 = 9m 30s 10", "/home/u/config:1: key-4: '10': give one duration"),
+        ("key-4 = soft 9m", "/home/u/config:1: key-4: '9m': give a preset or a duration, not both"),
         ("key-4 = 0s", "/home/u/config:1: key-4: '0s' is neither a preset"),
         ("key-3 = 9m", "/home/u/config:1: key-3: unknown key"),
         ("key-10 = 9m", "/home/u/config:1: key-10: unknown key"),

@@ -110,7 +110,15 @@ import TimerText
         (["-5"], "invalid duration '-5': must be more than zero"),
         (["1:75"], "invalid duration '1:75': seconds must be below 60"),
         (["1h1h"], "invalid duration '1h1h': 'h' given twice"),
-        (["5", "6"], "unexpected argument '6': give one duration or mode"),
+        (["5", "6"], "'6': give one duration; a label may not read as another"),
+        (
+            ["tea", "5m"],
+            "unknown mode 'tea': expected soft, medium, hard, pomodoro, a duration, or status, ack, cancel, snooze, pause, resume, add, recover, follow, kitchen, start"
+        ),
+        (["soft", "5m"], "'5m': give a preset or a duration, not both"),
+        (["5", "min", "min"], "'min': a unit needs its number before it; a label may not begin with it"),
+        (["7m", "pasta", "--label", "x"], "'pasta' and --label 'x': give the label once"),
+        (["pomodoro", "5m"], "unexpected argument '5m': 'pomodoro' takes no words"),
         (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
         (["-x"], "unknown option '-x' (see --help)"),
         (["--loops"], "option '--loops' needs a value"),
@@ -163,15 +171,28 @@ import TimerText
     @Test(arguments: [
         "a", "Z", "9", "tea", "egg_2", "a.b", "a-", "x.", String(repeating: "l", count: 64),
         // Every default label is a valid --label (issue 24): a clock text, an alarm's time with its offset.
-        "1:30", "a+b", "at-2026-12-24t18.00+01.00",
+        "1:30", "a+b", "at-2026-12-24t18.00+01.00", "roast beef", "Küche", "3m Spätzle", "mum's stew",
     ])
     func validLabels(label: String) throws {
         #expect(LabelRule.isValid(label))
-        #expect(try Options.parse(["1m", "--label", label]).label == label)
+        #expect(try Options.parse(["pomodoro", "--label", label]).label == label)
+    }
+
+    /// A countdown's `--label` follows the start grammar (issue 41): it may not read as another
+    /// duration than the timer's own (`eggtimer 1m --label 9`), which the timer's own text may.
+    @Test func aCountdownsLabelMayNotReadAsAnotherDuration() throws {
+        #expect(try Options.parse(["1m", "--label", "Spätzle mit Soße"]).label == "Spätzle mit Soße")
+        #expect(throws: UsageError(description: "'3m': a label may not begin with a number or a duration")) {
+            try Options.parse(["1m", "--label", "3m Spätzle"])
+        }
+        #expect(try Options.parse(["90", "--label", "1:30"]).label == "1:30")
+        #expect(throws: UsageError(description: "'9': give one duration; a label may not read as another")) {
+            try Options.parse(["1m", "--label", "9"])
+        }
     }
 
     @Test(arguments: [
-        "", ".", "..", ".hidden", "-x", "a b", "a/b", "#", "a*b", "a;b", "tea\n", "café", "日本", "a\u{0}",
+        "", ".", "..", ".hidden", "-x", "a  b", " a", "a/b", "#", "a*b", "a;b", "tea\n", "a%", "€", "a\u{0}",
         String(repeating: "l", count: 65),
     ])
     func invalidLabels(label: String) {
@@ -179,7 +200,7 @@ import TimerText
     }
 
     @Test(arguments: [
-        (["1m", "--label", "a b"], "option '--label' needs \(Options.labelRule), got 'a b'"),
+        (["1m", "--label", "a  b"], "option '--label' needs \(Options.labelRule), got 'a  b'"),
         (["1m", "--label=a/b"], "option '--label' needs \(Options.labelRule), got 'a/b'"),
         (["1m", "--label", ".x"], "option '--label' needs \(Options.labelRule), got '.x'"),
         (["1m", "--label="], "option '--label' needs a value, got ''"),
@@ -299,7 +320,7 @@ import TimerText
         (["snooze", "--for", "999h1s"], "option '--for' takes at most 999h, got '999h1s'"),
         (["snooze", "--for"], "option '--for' needs a value"),
         (["status", "tea"], "unexpected argument 'tea': 'status' takes no label"),
-        (["ack", "tea", "soft"], "unexpected argument 'soft': give at most one label"),
+        (["status", "tea"], "unexpected argument 'tea': 'status' takes no label"),
         (["ack", "--all", "tea"], "unexpected label 'tea' with '--all': give a label or --all"),
         (["cancel", "tea", "--all"], "unexpected label 'tea' with '--all': give a label or --all"),
         (

@@ -9,7 +9,7 @@ package import TimerText
 package struct KeypadSettings: Sendable, Equatable {
     /// Which devices give keys (`keys = auto|PATH|none`, `--keys`; `auto` by default); nil for `none`.
     package var selection: KeySelection? = KeySelection.auto
-    /// What the digits 4 to 9 start (`key-4 = pasta 9m`), by digit; a digit not here does nothing.
+    /// What the digits 4 to 9 start (`key-4 = 9m pasta`), by digit; a digit not here does nothing.
     package var starts: [Int: StartRequest] = [:]
     /// How long after a key stopped an alarm the keys that would start, cancel or change a timer
     /// are ignored: `key-guard`.

@@ -80,20 +80,13 @@ extension Options {
         return duration
     }
 
-    /// A digit key's start: `StartRequest`'s words (`9m pasta`, `soft`), or a label before the
-    /// duration (`pasta 9m`, as the config file's example writes it).
+    /// A digit key's start, by the one grammar of a start (``StartRequest``): `9m pasta`,
+    /// `1h 30m roast beef`, `soft`.
     /// - Throws: `UsageError` naming the key with the start parser's reason.
     static func keyStart(_ name: ValueSource, _ value: String) throws(UsageError) -> StartRequest {
-        let presets = Preset.eggs.map(\.name)
         do {
-            return try StartRequest.parse(value, presets: presets)
+            return try StartRequest.parse(value, presets: Preset.eggs.map(\.name))
         } catch {
-            let words = value.split(separator: " ", omittingEmptySubsequences: true)
-            if words.count == 2, let swapped = try? StartRequest.parse("\(words[1]) \(words[0])", presets: presets),
-                case .duration = swapped.length
-            {
-                return swapped
-            }
             throw name.error(because: error.description)
         }
     }
