@@ -203,25 +203,17 @@ public final class ControlServer {
         }
     }
 
-    /// The socket's file name (without `.sock`) for `label`: the label itself when it is one word
-    /// of ASCII letters, digits, `-`, `_` and `.` (LabelRule's file-name characters); a label with
-    /// others (`1:30`, an alarm's `+01.00`) has each run of them replaced by `-` (`1-30`), and a
-    /// leading `.` or `-` by `_`, so every label maps to a plain file name.
-    public static func socketName(for label: String) -> String {
-        var name = ""
-        var replacing = false
-        for scalar in label.unicodeScalars {
-            if LabelRule.allowsInFileName(scalar) {
-                name.unicodeScalars.append(scalar)
-                replacing = false
-            } else if !replacing {
-                name += "-"
-                replacing = true
-            }
-        }
-        if name.first == "." || name.first == "-" { name = "_" + name.dropFirst() }
-        return name.isEmpty ? "_" : String(name.prefix(LabelRule.limit))
-    }
+    /// The socket's file name (without `.sock`) for `label`: the label's key (``LabelRule/key(_:)``,
+    /// the label lowercased), which also names its lock, its record and the kitchen's log of it.
+    ///
+    /// Injective on label classes: two labels get one name exactly when they are the same timer
+    /// (equal keys), so `1:30` and `1-30`, `roast beef` and `roast_beef` never share a socket.
+    /// Nothing needs escaping: a label holds no `/`, no NUL and no leading `.` (``LabelRule``),
+    /// and lowercasing adds none. A long label's key may be too long for a socket address:
+    /// ``UnixSocket/path(in:name:)`` checks the path (``unreachableReason(label:folder:)``).
+    /// - Parameter label: A valid label.
+    /// - Returns: Its socket name.
+    public static func socketName(for label: String) -> String { LabelRule.key(label) }
 
     /// Whether a peer with user id `peerUID` may control a timer run by `ownUID`: only the same user.
     public static func accepts(peerUID: UInt32, ownUID: UInt32) -> Bool { peerUID == ownUID }

@@ -1,4 +1,5 @@
 import ControlChannel
+import SystemKit
 import TimerEngine
 import TimerModel
 import TimerText
@@ -117,7 +118,8 @@ extension KitchenCore {
         case .acknowledgeAll: return newest.filter { timers[$0]?.state.isCoveredByAcknowledgeAll ?? false }
         case .snoozeRinging: return newest.filter { timers[$0]?.state.isRinging ?? false }
         case .addToNewest, .cancelNewest: return Array(newest.prefix(1))
-        case .command(_, let label): return Array(newest.filter { timers[$0]?.label == label }.prefix(1))
+        case .command(_, let label):
+            return Array(newest.filter { timers[$0].map { LabelRule.same($0.label, label) } ?? false }.prefix(1))
         }
     }
 

@@ -1,6 +1,7 @@
 import ControlChannel
 import HouseBus
 import KitchenWeb
+import SystemKit
 import TimerModel
 import TimerText
 import WebServer
@@ -201,7 +202,7 @@ extension KitchenWebFront {
         case .failure(let problem): return KitchenAPI.error(400, problem.text)
         }
         let myNode = kitchen.settings.bus.nodeName
-        if node == myNode, kitchen.core.timers.values.contains(where: { $0.label == label }) {
+        if node == myNode, kitchen.core.timers.values.contains(where: { LabelRule.same($0.label, label) }) {
             queue(.command(command, label: label), exchange, allowed)
             return nil
         }

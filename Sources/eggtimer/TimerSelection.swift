@@ -1,4 +1,5 @@
 import ControlChannel
+import SystemKit
 import TimerEngine
 import TimerModel
 
@@ -7,17 +8,15 @@ import TimerModel
 /// With a label: that timer. Without: the only timer, else the only ringing one (`ringing`, or
 /// `silent` when its alarm reaches no device), else none: the user must name one.
 enum TimerSelection {
-    /// The running timer's label that `label`, as typed, means: the same label, else the only
-    /// one that differs from it in case alone (`eggtimer ack soft` for the preset's `Soft`),
-    /// else `label` itself (which then names no running timer).
+    /// The socket name that `label`, as typed, means: the one of the same key
+    /// (``LabelRule/key(_:)``: `eggtimer ack soft` for the preset's `Soft`), else `label` itself
+    /// (which then names no running timer).
     /// - Parameters:
     ///   - label: The label given.
     ///   - labels: The labels of the sockets in the runtime folder.
     /// - Returns: The label to ask.
     static func socketLabel(for label: String, among labels: [String]) -> String {
-        if labels.contains(label) { return label }
-        let folded = labels.filter { $0.lowercased() == label.lowercased() }
-        return folded.count == 1 ? folded[0] : label
+        labels.first { LabelRule.same($0, label) } ?? label
     }
 
     /// The timer to act on.
@@ -31,11 +30,8 @@ enum TimerSelection {
     static func target(among timers: [TimerStatus], label: String?, verb: String) throws(ControlFailure) -> TimerStatus
     {
         if let label {
-            // As typed (`1:30`) or as its socket is named (`1-30`).
-            let socket = ControlServer.socketName(for: label)
-            let named =
-                timers.first { $0.label == label } ?? timers.first { ControlServer.socketName(for: $0.label) == socket }
-            guard let timer = named else {
+            // One rule for matching: the same key (`Soft` is `soft`).
+            guard let timer = timers.first(where: { LabelRule.same($0.label, label) }) else {
                 throw ControlFailure(status: .noTimer, message: "no timer labelled '\(label)' is running")
             }
             return timer

@@ -172,13 +172,41 @@ private func removeFolder(_ path: String) {
     }
 }
 
+/// A socket's name is its label's key (issue 41): injective on labels that are not one timer.
 @Suite struct SocketNameTests {
     @Test(arguments: [
-        ("soft", "soft"), ("Soft", "Soft"), ("tea.2", "tea.2"), ("1:30", "1-30"), ("1h 30m", "1h-30m"),
-        ("90", "90"), (".hidden", "_hidden"), ("-x", "_x"), ("日本", "_"), ("", "_"), ("a//b", "a-b"),
+        ("soft", "soft"), ("Soft", "soft"), ("tea.2", "tea.2"), ("1:30", "1:30"), ("1h 30m", "1h 30m"),
+        ("90", "90"), ("Küche", "küche"), ("Roast Beef", "roast beef"), ("_x", "_x"),
     ])
-    func everyLabelMapsToAPlainFileName(label: String, name: String) {
+    func aSocketIsNamedByTheLabelsKey(label: String, name: String) {
         #expect(ControlServer.socketName(for: label) == name)
+        #expect(ControlServer.socketName(for: name) == name, "a socket name names itself")
+    }
+
+    static let tricky = [
+        "1:30", "1-30", "1_30", "1.30", "1+30", ":", "+", "-x", "_", "'", "Küche", "küche", "Kuche", "roast beef",
+        "roast_beef", "roast-beef", "roastbeef", "a'b", "a b", "ab", "寿司", "_hidden",
+    ]
+
+    @Test func twoLabelsShareASocketOnlyWhenTheyAreOneTimer() {
+        for label in Self.tricky where LabelRule.isValid(label) {
+            for other in Self.tricky where LabelRule.isValid(other) {
+                let shared = ControlServer.socketName(for: label) == ControlServer.socketName(for: other)
+                #expect(shared == LabelRule.same(label, other), "\(label) and \(other)")
+            }
+        }
+        #expect(ControlServer.socketName(for: "Küche") == ControlServer.socketName(for: "küche"))
+        #expect(ControlServer.socketName(for: "1:30") != ControlServer.socketName(for: "1-30"))
+    }
+
+    @Test func aLongNonASCIILabelIsRefusedBeforeItsSocketPathWouldNotFit() throws {
+        let label = String(repeating: "ü", count: 32)  // 64 bytes
+        #expect(LabelRule.isValid(label))
+        let folder = "/run/user/1000/eggtimer"
+        #expect(ControlServer.unreachableReason(label: label, folder: folder) == nil)
+        let deep = "/" + String(repeating: "d", count: 40)
+        let reason = try #require(ControlServer.unreachableReason(label: label, folder: folder + deep))
+        #expect(reason.contains("more than the 107"), "\(reason)")
     }
 }
 

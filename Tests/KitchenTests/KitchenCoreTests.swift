@@ -122,7 +122,7 @@ import TimerText
     /// refused as before (above).
     @Test func aSecondTimerOfADefaultLabelIsNumberedAndAChosenLabelIsNot() throws {
         var core = KitchenCore(maxTimers: 12)
-        _ = core.status(socket: "Soft", status("Soft", pid: 5))
+        _ = core.status(socket: "soft", status("Soft", pid: 5))  // its socket: the key
         #expect(
             core.admit(try request("soft"), from: .bus)
                 == .spawn(label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: .bus))
@@ -137,11 +137,14 @@ import TimerText
         #expect(
             core.admit(try request("7m30s"), from: shell)
                 == .spawn(label: "7m30s-2", arguments: ["450s", "--label", "7m30s-2"], origin: shell))
-        // A label that only looks like another length is the request's own: refused.
+        // A label that reads as another length is ambiguous: the grammar refuses it (issue 41).
+        #expect(throws: (any Error).self) { try request("1m 7m30s") }
+        // One timer per key: `Tea` is refused while `tea` runs.
+        _ = core.status(socket: "tea", status("tea", pid: 8))
         #expect(
-            core.admit(try request("1m 7m30s"), from: shell)
+            core.admit(try request("1m Tea"), from: shell)
                 == .answer(
-                    shell, .refused(.init(kind: .usage, text: "7m30s: a timer with this label is running (pid 7)"))))
+                    shell, .refused(.init(kind: .usage, text: "Tea: a timer with this label is running (pid 8)"))))
         #expect(KitchenCore.numbered(String(repeating: "a", count: 63), isTaken: { _ in false }) == nil)
         #expect(KitchenCore.numbered("tea", isTaken: { $0 != "tea-4" }) == "tea-4")
     }

@@ -37,10 +37,10 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
     }
 
     @Test(arguments: [
-        ("soft", ["Soft", "tea"], "Soft"), ("Soft", ["Soft", "soft"], "Soft"), ("soft", ["Soft", "soft"], "soft"),
-        ("SOFT", ["Soft", "soft"], "SOFT"), ("tea", ["Soft"], "tea"), ("x", [], "x"),
+        ("soft", ["soft", "tea"], "soft"), ("Soft", ["soft", "tea"], "soft"), ("KÜCHE", ["küche"], "küche"),
+        ("Roast Beef", ["roast beef", "roast_beef"], "roast beef"), ("tea", ["soft"], "tea"), ("x", [], "x"),
     ])
-    func aLabelDifferingInCaseAloneMeansTheOnlySuchTimer(label: String, labels: [String], meant: String) {
+    func aLabelMeansTheSocketOfItsKey(label: String, labels: [String], meant: String) {
         #expect(TimerSelection.socketLabel(for: label, among: labels) == meant)
     }
 

@@ -72,27 +72,41 @@ import Testing
     }
 
     /// One name everywhere: `status` lists the label the timer answers to (`1:30`, as its log and
-    /// MQTT name it), though its socket is `1-30`; either name reaches it.
-    @Test func statusListsTheLabelAsTypedAndBothNamesReachIt() {
+    /// MQTT name it), and its socket is named so too (its key).
+    @Test func statusListsTheLabelAsTypedAndItsSocketIsItsKey() {
         let house = House(sharesState: false)
         let timer = house.timer(["1:30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
         let status = house.command(["status"])
         #expect(status.stdout.contains("\n1:30 "), "\(status.stdout)")
         #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1:30""#))
-        #expect(house.command(["snooze", "1-30"]).stderr.contains("1:30 is counting, not ringing"))
-        #expect(house.command(["cancel", "1-30"]).termination == .exited(0))
+        #expect(house.command(["snooze", "1:30"]).stderr.contains("1:30 is counting, not ringing"))
+        // Another label, another timer (issue 41: its socket is the key `1:30`, not `1-30`).
+        #expect(house.command(["cancel", "1-30"]).termination == .exited(3))
+        #expect(house.command(["cancel", "1:30"]).termination == .exited(0))
         #expect(timer.finish() == .exited(1))
     }
 
-    /// A duration typed with a space (`eggtimer "1h 30"`) is labelled without it (`1h30`), a valid
-    /// `--label`: `cancel 1h30` unquoted finds it (issue 24).
+    /// A duration typed as words (`eggtimer 1h 30`) is labelled as typed (`1h 30`); a control
+    /// command joins its words into the label, so `cancel 1h 30` needs no quotes (issues 24, 41).
     @Test func aSpacedDurationsDefaultLabelNeedsNoQuotes() {
         let house = House(sharesState: false)
-        let timer = house.timer(["1h 30"], capture: "t")
+        let timer = house.timer(["1h", "30"], capture: "t")
         #expect(timer.expect(#""event":"started""#, until: soon()))
-        #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1h30""#))
-        #expect(house.command(["cancel", "1h30"]).termination == .exited(0))
+        #expect(house.command(["status", "--json"]).stdout.contains(#""label":"1h 30""#))
+        #expect(house.command(["cancel", "1h", "30"]).termination == .exited(0))
+        #expect(timer.finish() == .exited(1))
+    }
+
+    /// A label with a space and a letter beyond ASCII (issue 41): `status` shows it as given, and
+    /// a command names it in any case, unquoted.
+    @Test func aLabelPeopleUseIsMatchedByItsKey() {
+        let house = House(sharesState: false)
+        let timer = house.timer(["3m", "Roast", "Bäef"], capture: "t")
+        #expect(timer.expect(#""event":"started""#, until: soon()))
+        #expect(house.command(["status", "--json"]).stdout.contains(#""label":"Roast Bäef""#))
+        #expect(house.command(["pause", "roast", "BÄEF"]).termination == .exited(0))
+        #expect(house.command(["cancel", "ROAST", "bäef"]).termination == .exited(0))
         #expect(timer.finish() == .exited(1))
     }
 

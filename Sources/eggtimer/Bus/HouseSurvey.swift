@@ -158,7 +158,8 @@ struct HouseSurvey {
         if let target {
             let parts = target.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             candidates = timers.filter {
-                parts.count == 2 ? ($0.node == parts[0] && $0.label == parts[1]) : $0.label == parts[0]
+                parts.count == 2
+                    ? ($0.node == parts[0] && LabelRule.same($0.label, parts[1])) : LabelRule.same($0.label, parts[0])
             }
             guard !candidates.isEmpty else {
                 throw ControlFailure(status: .noTimer, message: "no timer '\(target)' on the MQTT broker")

@@ -25,7 +25,9 @@ extension KeptRecord {
     ) -> [KeptRecord] {
         store.names().compactMap { name in
             guard let record = try? RecordStore.read(path: store.folder + "/" + name) else { return nil }
-            if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { return nil }
+            if running.contains(where: { LabelRule.same($0.label, record.label) || $0.pid == record.pid }) {
+                return nil
+            }
             if record.bootID == bootID, Recover.writerRuns(record) { return nil }
             return KeptRecord(record: record, name: name, bootID: bootID, now: now)
         }
@@ -54,10 +56,8 @@ extension KeptRecord {
                 unreadable.append(name.escapingControlCharacters)
                 continue
             }
-            if running.contains(where: { $0.label == record.label || $0.pid == record.pid }) { continue }
-            if let label, ControlServer.socketName(for: record.label) != ControlServer.socketName(for: label) {
-                continue
-            }
+            if running.contains(where: { LabelRule.same($0.label, record.label) || $0.pid == record.pid }) { continue }
+            if let label, !LabelRule.same(record.label, label) { continue }
             if record.bootID == bootID, Recover.writerRuns(record) {
                 socketless.append("\(record.label.escapingControlCharacters) (pid \(record.pid))")
             }
@@ -76,8 +76,8 @@ extension KeptRecord {
         return lines
     }
 
-    /// Forgets the kept record of the timer labelled `label` (as typed, else the only one that
-    /// differs from it in case alone): `eggtimer cancel LABEL` for a timer that no longer runs.
+    /// Forgets the kept record of the timer labelled `label` (the one of the same key,
+    /// ``LabelRule/key(_:)``): `eggtimer cancel LABEL` for a timer that no longer runs.
     /// - Parameters:
     ///   - label: The label given.
     ///   - running: The running timers that answered (none of them is `label`).
@@ -86,10 +86,7 @@ extension KeptRecord {
     static func forget(label: String, running: [TimerStatus]) -> (line: String, removed: Bool)? {
         guard let store = RecordStore.current() else { return nil }
         let kept = list(in: store, running: running, bootID: BootClock.bootID(), now: .now)
-        let folded = kept.filter { $0.label.lowercased() == label.lowercased() }
-        guard let record = kept.first(where: { $0.label == label }) ?? (folded.count == 1 ? folded[0] : nil) else {
-            return nil
-        }
+        guard let record = kept.first(where: { LabelRule.same($0.label, label) }) else { return nil }
         if let code = store.remove(name: record.name) {
             return (
                 "\(record.label): not running, but its kept record cannot be removed (\(errorText(code))): "
