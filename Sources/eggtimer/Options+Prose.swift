@@ -17,7 +17,13 @@ extension Options {
     static let durationProse = Prose(
         title: "DURATION",
         text: "90, 90s, 1:30, 1:02:03, 7m30s, 1h2m3s, 1.5m, 1h30 (1 h 30 m), 1m30 (1 m 30 s), 5min, 90sec, "
-            + "\"2 hours\", \"1h 30m\"; more than zero, at most \(DurationParser.maximumText) (999 h 59 min 59 s). "
+            + "5 min, 2 hours, 1h 30m, 1 hour 30 minutes (one argument or several words); more than zero, at most "
+            + "\(DurationParser.maximumText) (999 h 59 min 59 s). A start, here as with start, MQTT, the HTTP API or "
+            + "a keypad key, is one grammar: a preset (any case) or the longest run of words that reads as a "
+            + "duration, then a label of the words after it (5 min pasta, 1h 30m roast beef, soft eggs); without "
+            + "one the label is the duration as typed, blanks collapsed (5 min). A label that begins with a number, "
+            + "a duration or a unit word, or reads as another duration, is refused naming it, never guessed "
+            + "(5 30, 5 min min, soft 5m). "
             + "The countdown runs on the boot clock: it keeps counting through suspend, and setting the wall "
             + "clock never moves it.")
 
