@@ -1,5 +1,6 @@
 import HouseBus
 import HouseLink
+import SystemKit
 import TimerEngine
 import TimerText
 
@@ -107,7 +108,7 @@ package struct KitchenBus {
         do { request = try StartRequest.parse(payload, presets: presets) } catch {
             return [.log("ignored MQTT start on \(shown): \(error.description.escapingControlCharacters)")]
         }
-        if let label = request.label, let owner = BusOptions.reservedLabels[label] {
+        if let label = request.label, let owner = BusOptions.reservedLabels[LabelRule.key(label)] {
             return [
                 .log(
                     "ignored MQTT start on \(shown): the label '\(label)' is the \(owner)'s on the broker "

@@ -104,7 +104,7 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         }
         var given: String?
         if !rest.isEmpty {
-            try checkLabel(Array(rest), after: length)
+            try checkLabel(Array(rest), after: length, presets: presets)
             given = rest.joined(separator: " ")
         }
         if let label {
@@ -113,7 +113,7 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
             }
             let labelWords = try Self.words(label)
             guard !labelWords.isEmpty else { throw UsageError(description: "an empty label") }
-            try checkLabel(labelWords, after: length)
+            try checkLabel(labelWords, after: length, presets: presets)
             given = labelWords.joined(separator: " ")
         }
         if case .duration = length, given == nil {
@@ -148,16 +148,22 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// Refuses a label that could be read as part of the length or as another one, and one
-    /// `LabelRule` refuses; a label that reads as the request's own duration is that duration
+    /// Refuses a label that could be read as part of the length or as another one (a duration,
+    /// or after a preset another preset's name: `soft hard`), and one `LabelRule` refuses; a label that reads as the request's own duration is that duration
     /// as typed, and stands.
     /// - Parameters:
     ///   - words: The label's words, not empty.
     ///   - length: What the words before it were read as.
+    ///   - presets: The preset names, any case.
     /// - Throws: `UsageError` naming the word or the label.
-    private static func checkLabel(_ words: [String], after length: Length) throws(UsageError) {
+    private static func checkLabel(_ words: [String], after length: Length, presets: [String]) throws(UsageError) {
         let label = words.joined(separator: " ")
         let first = words[0]
+        if case .preset(let name) = length, label.lowercased() != name,
+            presets.contains(where: { $0.lowercased() == label.lowercased() })
+        {
+            throw UsageError(description: "'\(label)': give one preset; a label may not name another")
+        }
         if let read = try? DurationParser.parse(label) {
             if case .duration(let duration) = length, read == duration {
                 // The length as typed (`300s --label '5 min'`, as the kitchen starts `5 min`).

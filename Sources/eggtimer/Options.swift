@@ -344,6 +344,9 @@ struct Options: Equatable {
     ///   preset (a mistyped mode or subcommand), a first word with a digit that is no duration
     ///   (`DurationParser`'s reason), or the grammar's refusal.
     private mutating func startCommand(_ positional: [String]) throws(UsageError) {
+        if let word = positional.first(where: { $0.unicodeScalars.contains { $0 != "\t" && $0.isControlCharacter } }) {
+            throw UsageError(description: "'\(word)': a control character in a start")
+        }
         let text = positional.joined(separator: " ")
         let first = Self.defaultLabel(typed: text).split(separator: " ").first.map(String.init) ?? text
         let lower = first.lowercased()

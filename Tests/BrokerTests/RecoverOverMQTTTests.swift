@@ -18,7 +18,7 @@ import Testing
 
     /// The timer's record file in `process`'s state folder (empty when missing).
     private func record(_ process: EggtimerProcess, label: String) -> String {
-        readText(process.directory + "/state/eggtimer/\(label).timer")
+        readText(process.directory + "/state/eggtimer/\(LabelRule.key(label)).timer")
     }
 
     /// The pid in `recover`'s line `LABEL: resumed, rings in M:SS (pid N)`.

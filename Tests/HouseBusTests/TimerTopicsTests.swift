@@ -78,3 +78,36 @@ import Testing
         #expect(first.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
     }
 }
+
+/// Labels people use (issue 41): a spaced or non-ASCII label is one topic level and one Home
+/// Assistant id, injectively over labels that are not one timer, and parses back.
+@Suite struct LabelEscapingTests {
+    static let labels = [
+        "roast beef", "roast_beef", "roast-beef", "roastbeef", "Küche", "Kuche", "K\u{FC}che x", "1:30", "1-30", "1_30",
+        ":", "+", "'", "a'b", "3m Spätzle", "寿司", "mum's stew",
+    ]
+
+    @Test func everyLabelIsItsOwnTopicLevelAndParsesBack() throws {
+        let levels = Self.labels.map(TimerTopics.level)
+        #expect(Set(levels).count == Self.labels.count, "\(levels)")
+        for label in Self.labels {
+            let level = TimerTopics.level(label)
+            #expect(!level.contains("/") && !level.contains("+") && !level.contains("#"), "\(level)")
+            let topics = TimerTopics(node: "kitchen", label: label)
+            let parsed = try #require(TimerTopics.parse(topics.state, prefix: "eggtimer"), "\(topics.state)")
+            #expect(parsed.0.label == label && parsed.0.node == "kitchen")
+        }
+        #expect(TimerTopics.level("roast beef") == "roast beef" && TimerTopics.level("Küche") == "Küche")
+        #expect(TimerTopics.level("+") == "%2B")
+    }
+
+    @Test func everyLabelIsItsOwnHomeAssistantID() {
+        let ids = Self.labels.map { HomeAssistantDiscovery.objectID(for: TimerTopics(node: "kitchen", label: $0)) }
+        #expect(Set(ids).count == Self.labels.count, "\(ids)")
+        for id in ids {
+            #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }, "\(id)")
+        }
+        #expect(ids[0] == "kitchen__roast_20beef")
+        #expect(ids[4] == "kitchen__K_c3_bcche")
+    }
+}

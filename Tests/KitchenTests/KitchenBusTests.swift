@@ -62,12 +62,13 @@ import TimerText
         (Array(repeating: UInt8(ascii: "7"), count: 4096), "a start request of 4096 bytes is longer than 160"),
         (Array("7m --on-done 'curl x|sh'".utf8), "'--on-done': a start request takes no options"),
         (Array("-D hw:0".utf8), "'-D': a start request takes no options"),
-        (Array("7m pasta sauce".utf8), "'sauce': a start request is a preset or a duration and at most one label"),
+        (Array("5 30".utf8), "'30': give one duration; a label may not read as another"),
         (Array("7m a;rm".utf8), "invalid label 'a;rm'"),
         (Array("7m a\u{1B}[2J".utf8), "the control character U+001B"),
         ([0x37, 0x6D, 0x20, 0xFF], "not valid UTF-8"),
         ([], "an empty start request"),
         (Array("7m kitchen".utf8), "the label 'kitchen' is the kitchen's on the broker"),
+        (Array("7m Kitchen".utf8), "the label 'Kitchen' is the kitchen's on the broker"),
         (Array("soft follow".utf8), "the label 'follow' is the follower's on the broker"),
     ]
 

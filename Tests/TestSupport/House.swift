@@ -143,12 +143,12 @@ open class House {
             .flatMap(TimerStatus.init(line:))
     }
 
-    /// A timer's log `<name>.log` beside the records.
-    public func log(_ name: String) -> String { readText(records + "/" + name + ".log") }
+    /// A timer's log beside the records, named by its label's key (`Soft` → `soft.log`).
+    public func log(_ label: String) -> String { readText(records + "/" + LabelRule.key(label) + ".log") }
 
-    /// The record file `<name>.timer` as text, or nil.
-    public func record(_ name: String) -> String? {
-        readFile(records + "/" + name + ".timer").map { String(decoding: $0, as: UTF8.self) }
+    /// The record file of the timer labelled `label` (`soft.timer`: named by its key) as text, or nil.
+    public func record(_ label: String) -> String? {
+        readFile(records + "/" + LabelRule.key(label) + ".timer").map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Writes a record by hand (the folder is made 0700 as eggtimer makes it).

@@ -295,7 +295,8 @@ import TimerText
         #expect(RecordStore.path(stateHome: "relative", home: "/h") == "/h/.local/state/eggtimer")
         #expect(RecordStore.path(stateHome: nil, home: "/") == "/.local/state/eggtimer")
         #expect(RecordStore.path(stateHome: nil, home: nil) == nil)
-        #expect(RecordStore.fileName(label: "1:30") == "1-30.timer")
+        #expect(RecordStore.fileName(label: "1:30") == "1:30.timer")
+        #expect(RecordStore.fileName(label: "Roast Beef") == "roast beef.timer", "the label's key")
     }
 }
 

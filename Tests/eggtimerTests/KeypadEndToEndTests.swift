@@ -83,7 +83,7 @@ import Testing
         // announce = no: the kitchen's spoken answer ("tea stopped", after the ringing) opens the
         // same file PCM, truncating it, and may still hold it when the capture is read
         // (KeypadVoiceEndToEndTests has the answers).
-        let pad = House(config: "key-4 = tea 1s\nannounce = no\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\nannounce = no\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.keypadDigits[4])
         #expect(kitchen.expect("tea: started, rings in 0:01 (pid ", until: soon()), "\(kitchen.stdout)")
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func aKeyHeldASecondByItsTimeStampsSnoozesTheAlarm() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func aKeyPressedAndNotLetGoSnoozesAtTheHoldDeadline() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func aFloodOfTenThousandEventsThenAPressAcknowledges() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
@@ -279,7 +279,7 @@ import Testing
     }
 
     @Test func theSpeakerTestIsNotPlayedWithinTwoSecondsOfADeadline() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")

@@ -54,7 +54,7 @@ import Testing
     /// written only once the stop was answered), does not cancel the other pot, nor does 1 start
     /// an egg; a key pressed after the guard works.
     @Test func keysRightAfterAStopAreIgnoredByTheirTimeStampsAndOneAfterTheGuardWorks() throws {
-        let pad = House(config: "key-4 = tea 1s\nkey-5 = pasta 10m\nannounce = no\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\nkey-5 = 10m pasta\nannounce = no\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[5])
         #expect(kitchen.expect("pasta: started, rings in 10:00 (pid ", until: soon()), "\(kitchen.stdout)")

@@ -47,7 +47,7 @@ import Testing
     /// A press that acknowledges a ringing timer is answered "tea stopped", played once the
     /// alarm is over (its last status comes a moment after the answer is made).
     @Test func anAcknowledgedAlarmIsAnsweredWithItsLabelStopped() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")
@@ -61,7 +61,7 @@ import Testing
 
     /// A long press that snoozes is answered with the snooze's length, from the timer's reply.
     @Test func aSnoozeIsAnsweredWithItsLength() throws {
-        let pad = House(config: "key-4 = tea 1s\n", keypad: true)
+        let pad = House(config: "key-4 = 1s tea\n", keypad: true)
         let kitchen = try listening(pad)
         try pad.press(KeyCode.digits[4])
         #expect(kitchen.expect("tea: started", until: soon()), "\(kitchen.stdout)")

@@ -57,7 +57,7 @@ import Testing
         #expect(kitchen.expect("Soft: started, rings in 5:00 (pid \(timer)) (from shell)", until: soon()))
         #expect(house.log("Soft").contains(#""event":"started""#), "its log beside the records")
         // The kitchen's timers say their name when they ring (issue 28), so their record says so.
-        let record = readFile(house.state + "/eggtimer/Soft.timer").map { String(decoding: $0, as: UTF8.self) }
+        let record = house.record("Soft")  // soft.timer: named by the label's key
         #expect(record?.contains("announce=yes") == true, "\(record ?? "no record")")
         #expect(house.command(["cancel", "Soft"]).termination == .exited(0))
         #expect(kitchen.expect("Soft: ended (pid \(timer), cancelled)", until: soon()))
@@ -189,7 +189,7 @@ import Testing
         (["start", "7m --on-done x"], "eggtimer: start: '--on-done': a start request takes no options\n"),
         (
             ["start", "7m pasta", "--label", "x"],
-            "eggtimer: start: 'x': a start request is a preset or a duration and at most one label\n"
+            "eggtimer: start: 'pasta' and --label 'x': give the label once\n"
         ),
         (["start", "stew"], "eggtimer: start: 'stew' is neither a preset (soft, medium, hard) nor a duration"),
         (["start", "7m", "--label", "a/b"], "eggtimer: option '--label' needs"),

@@ -41,7 +41,7 @@ import Testing
         (["add"], "missing amount for 'add'"), (["add", "ten"], "invalid amount 'ten' for 'add'"),
         (["add", "0"], "invalid amount '0' for 'add'"), (["add", "86401"], "invalid amount '86401' for 'add'"),
         (["add", "-9223372036854775808"], "invalid amount '-9223372036854775808' for 'add'"),
-        (["add", "60", "a", "b"], "unexpected argument 'b'"), (["pause", "a", "b"], "unexpected argument 'b'"),
+        (["add", "60", "a/b"], "invalid label 'a/b'"), (["pause", "a/b"], "invalid label 'a/b'"),
     ])
     func badAmountsAreUsageErrorsNamingTheToken(arguments: [String], message: String) {
         let result = runEggtimer(arguments, environment: [:])

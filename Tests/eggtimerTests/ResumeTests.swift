@@ -44,7 +44,11 @@ import TimerText
         #expect(try Options.parse(["recover", "--boot"]).command == .control(.recover(bootOnly: true)))
         #expect(try Options.parse(["recover", "tea"]).command == .control(.recover(bootOnly: false, label: "tea")))
         #expect(throws: UsageError.self) { try Options.parse(["status", "--boot"]) }
-        #expect(throws: UsageError.self) { try Options.parse(["recover", "tea", "pasta"]) }
+        // The words are one label (issue 41).
+        #expect(
+            try Options.parse(["recover", "tea", "pasta"]).command
+                == .control(.recover(bootOnly: false, label: "tea pasta")))
+        #expect(throws: UsageError.self) { try Options.parse(["recover", "tea/pasta"]) }
         #expect(throws: UsageError.self) { try Options.parse(["recover", "-D", "null"]) }
         let resume = try Options.parse(["--resume-record", "/s/tea.timer", "--json"])
         #expect(resume.resumeRecord == "/s/tea.timer" && resume.json && resume.command == .menu)

@@ -87,7 +87,7 @@ package struct BusOptions: Equatable, Sendable {
     ///   `follow` or `kitchen`).
     /// - Throws: `UsageError` (exit 64) saying so.
     package func check(label: String?) throws(UsageError) {
-        guard url != nil, let label, let owner = Self.reservedLabels[label] else { return }
+        guard url != nil, let label, let owner = Self.reservedLabels[LabelRule.key(label)] else { return }
         throw UsageError(
             description:
                 "option '--label' cannot be '\(label)' with --mqtt: P/NODE/\(label)/availability is the \(owner)'s"
