@@ -223,7 +223,9 @@ package final class Kitchen {
             }
         case .childExited(let pid, let exit):
             switch exit {
-            case .exited(let status): perform(core.childExited(pid: pid, status: status))
+            case .exited(let status):
+                let said = core.startingLog(pid: pid).flatMap(TimerLaunch.said(in:))
+                perform(core.childExited(pid: pid, status: status, said: said))
             case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
             }
         case .tick: perform(core.expire(at: now))
@@ -252,7 +254,7 @@ package final class Kitchen {
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
                 } catch {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
-                    perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
+                    perform([.answer(origin, .refused(.init(kind: .system, text: text)))])
                 }
             case .send(let exchange, let request, let socket):
                 if let reason = exchanges.begin(exchange, request.line, to: socket) {

@@ -1,0 +1,38 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// Issue 41: paths that ended with a status other than the one documented for their case, each
+/// with the one line that says why.
+@Suite struct DocumentedStatusEndToEndTests {
+    private let soon = { ContinuousClock.now + .seconds(20) }
+
+    /// `start` without a kitchen whose timer refuses its config file ends as the timer did (78,
+    /// not 70) with the timer's own line, not "exited with status 78".
+    @Test func aStartWhoseTimerRefusesItsConfigFileEndsWith78AndTheTimersLine() {
+        let house = House(config: "frob = 1\n")  // its second line is bad
+        let start = house.command(["start", "soft"])
+        #expect(start.termination == .exited(78), "\(start.stderr)")
+        let line = "eggtimer: start: Soft: not started: \(house.configPath ?? ""):2: frob: unknown key ("
+        #expect(start.stderr.hasPrefix(line), "\(start.stderr)")
+        #expect(start.stderr.split(separator: "\n").count == 1, "one line: \(start.stderr)")
+        #expect(start.stdout.isEmpty)
+    }
+
+    /// The same through the kitchen: the shell's `start` ends with 78 and the timer's line, and
+    /// the kitchen logs that line.
+    @Test func aStartThroughTheKitchenWhoseTimerRefusesItsConfigFileEndsWith78() {
+        let house = House(config: "")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()), "\(kitchen.stdout)")
+        house.appendConfig("frob = 1\n")  // the kitchen read it whole; its timers read it bad
+        let start = house.command(["start", "soft"])
+        #expect(start.termination == .exited(78), "\(start.stderr)")
+        let line = "Soft: not started: \(house.configPath ?? ""):2: frob: unknown key ("
+        #expect(start.stderr.hasPrefix("eggtimer: start: \(line)"), "\(start.stderr)")
+        #expect(start.stderr.split(separator: "\n").count == 1, "one line: \(start.stderr)")
+        #expect(kitchen.expect(line, until: soon()), "\(kitchen.stdout)")
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+}
