@@ -35,4 +35,18 @@ import Testing
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
     }
+
+    /// A runtime folder too deep for the kitchen's socket path is a configuration (78, as the
+    /// table says), not a refusal of the system (71), with one line.
+    @Test func aKitchenWhoseRuntimeFolderIsTooDeepForItsSocketEndsWith78() {
+        let house = House(config: "")
+        let deep = house.runtime + "/" + String(repeating: "d", count: max(1, 100 - house.runtime.utf8.count))
+        #expect(mkdir(deep, 0o700) == 0)
+        var environment = house.environment
+        environment["XDG_RUNTIME_DIR"] = deep
+        let kitchen = runEggtimer(["kitchen"], environment: environment)
+        #expect(kitchen.termination == .exited(78), "\(kitchen.stderr)")
+        #expect(kitchen.stderr.hasPrefix("eggtimer: kitchen: the socket path \(deep)/eggtimer/"), "\(kitchen.stderr)")
+        #expect(kitchen.stderr.split(separator: "\n").count == 1, "one line: \(kitchen.stderr)")
+    }
 }
