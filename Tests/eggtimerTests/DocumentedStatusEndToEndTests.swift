@@ -49,4 +49,14 @@ import Testing
         #expect(kitchen.stderr.hasPrefix("eggtimer: kitchen: the socket path \(deep)/eggtimer/"), "\(kitchen.stderr)")
         #expect(kitchen.stderr.split(separator: "\n").count == 1, "one line: \(kitchen.stderr)")
     }
+
+    /// `snooze 5m` without `--for` finds no timer labelled `5m` (3) and says how to snooze for 5m.
+    @Test func aSnoozeOfALabelThatReadsAsADurationSaysHowToGiveOne() {
+        let house = House(config: "")
+        let snooze = house.command(["snooze", "5m"])
+        #expect(snooze.termination == .exited(3), "\(snooze.stderr)")
+        #expect(
+            snooze.stderr == "eggtimer: no timer labelled '5m' is running (to snooze for 5m, give --for 5m)\n",
+            "\(snooze.stderr)")
+    }
 }
