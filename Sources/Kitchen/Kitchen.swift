@@ -82,15 +82,21 @@ package final class Kitchen {
     }
 
     /// Runs until SIGTERM or SIGINT.
-    /// - Returns: 0 when a signal ended it; 64 when another kitchen of this user runs; 71 when the
-    ///   runtime folder is unsafe or signal handling cannot be set up.
+    /// - Returns: 0 when a signal ended it; 75 when another kitchen of this user runs; 78 when the
+    ///   runtime folder is too deep for its socket; 71 when the runtime folder is unsafe or signal
+    ///   handling cannot be set up.
     package func run() -> ExitStatus {
         do throws(ControlError) {
             try RuntimeFolder.prepare(runtime)
             inbox = try KitchenInbox(runtime: runtime)
         } catch .labelInUse {
+            // Nothing is wrong with the command line: try again once that kitchen ends.
             printError("eggtimer: kitchen: another kitchen of this user runs (\(KitchenInbox.folder(in: runtime)))")
-            return .usage
+            return .temporaryFailure
+        } catch .pathTooLong(let path) {
+            // The runtime folder is configured (XDG_RUNTIME_DIR) too deep: the table's 78.
+            printError("eggtimer: kitchen: \(RuntimeFolder.advice(.pathTooLong(path: path)))")
+            return .configuration
         } catch {
             printError("eggtimer: kitchen: \(RuntimeFolder.advice(error))")
             return .osError
@@ -223,7 +229,9 @@ package final class Kitchen {
             }
         case .childExited(let pid, let exit):
             switch exit {
-            case .exited(let status): perform(core.childExited(pid: pid, status: status))
+            case .exited(let status):
+                let said = core.startingLog(pid: pid).flatMap(TimerLaunch.said(in:))
+                perform(core.childExited(pid: pid, status: status, said: said))
             case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
             }
         case .tick: perform(core.expire(at: now))
@@ -252,7 +260,7 @@ package final class Kitchen {
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
                 } catch {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
-                    perform([.answer(origin, .refused(.init(kind: .failed, text: text)))])
+                    perform([.answer(origin, .refused(.init(kind: .system, text: text)))])
                 }
             case .send(let exchange, let request, let socket):
                 if let reason = exchanges.begin(exchange, request.line, to: socket) {

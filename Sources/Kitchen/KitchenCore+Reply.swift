@@ -4,7 +4,7 @@ import TimerEngine
 extension KitchenCore.Outcome {
     /// The kitchen socket's reply line for this outcome: the started timer's status line
     /// (``TimerStatus/line``: `ok<TAB>label=…<TAB>pid=…`), or `error<TAB>KIND<TAB>text` with the
-    /// refusal's kind word (`busy`, `usage`, `unavailable`, `failed`).
+    /// refusal's kind word (`busy`, `usage`, `unavailable`, `failed`, `configuration`, …).
     var line: String {
         switch self {
         case .started(let status): status.line
@@ -35,6 +35,10 @@ extension KitchenCore.Refusal.Kind {
         case .usage: .usage
         case .unavailable: .unavailable
         case .failed: .software
+        case .configuration: .configuration
+        case .noInput: .noInput
+        case .dataError: .dataError
+        case .system: .osError
         }
     }
 }

@@ -57,14 +57,45 @@ package struct KitchenCore {
             case usage
             /// The timer did not come up in time (EX_UNAVAILABLE, 69).
             case unavailable
-            /// The timer could not be started, or exited first (EX_SOFTWARE, 70).
+            /// The timer exited first for no reason a status names, or answered what no timer
+            /// would (EX_SOFTWARE, 70).
             case failed
+            /// The timer exited first over its configuration file (EX_CONFIG, 78), or the runtime
+            /// folder is too deep for its socket.
+            case configuration
+            /// The timer exited first over its sound file: missing or unreadable (EX_NOINPUT, 66).
+            case noInput
+            /// The timer exited first over its sound file: no MPEG audio in it (EX_DATAERR, 65).
+            case dataError
+            /// The system refused what the start needs: a process, the runtime folder (EX_OSERR, 71).
+            case system
+
+            /// The kind of a start whose timer exited before it ran with `status`: the timer's own
+            /// status where it names a cause (64, 65, 66, 69, 71, 78), else ``failed``.
+            /// - Parameter status: Its exit status, or 128 + the signal that ended it.
+            init(exited status: Int32) {
+                self =
+                    Self.allCases.first { $0 != .busy && $0 != .failed && $0.exitStatus.code == status } ?? .failed
+            }
         }
 
         /// The kind.
         var kind: Kind
         /// The line, without `eggtimer: ` (`tea: a timer with this label is running (pid 42)`).
         var text: String
+
+        /// The refusal of a start whose timer `label` exited before it ran.
+        /// - Parameters:
+        ///   - label: The timer's label.
+        ///   - status: Its exit status, or 128 + the signal that ended it.
+        ///   - said: Its own error line, without `eggtimer: `; nil when it said none.
+        ///   - log: Its log file.
+        /// - Returns: `tea: not started: LINE` with the kind of `status`, or without a line
+        ///   `tea: not started: eggtimer exited with status 70; see LOG`.
+        static func exited(_ label: String, status: Int32, said: String?, log: String) -> Refusal {
+            let why = said ?? "eggtimer exited with status \(status); see \(log)"
+            return Refusal(kind: Kind(exited: status), text: "\(label): not started: \(why)")
+        }
     }
 
     /// A start let through and not answered yet.
@@ -303,23 +334,25 @@ package struct KitchenCore {
     }
 
     /// A child of the kitchen exited (its timer ended, or failed to start).
+    ///
+    /// The answer has the timer's own status where it names a cause (78 for its config file: the
+    /// shell's `start` ends with it too) and the timer's own line when it said one.
     /// - Parameters:
     ///   - pid: The child.
     ///   - status: Its exit status, or 128 + the signal that ended it.
+    ///   - said: The timer's error line (``TimerLaunch/said(in:)``); nil when it said none.
     /// - Returns: The failed start's answer when it had not run yet; else none.
-    mutating func childExited(pid: Int32, status: Int32) -> [KitchenEffect] {
+    mutating func childExited(pid: Int32, status: Int32, said: String? = nil) -> [KitchenEffect] {
         guard let (socket, start) = starting.first(where: { $0.value.pid == pid }) else { return [] }
         starting[socket] = nil
-        // 64: the timer refused its command line (a label another process holds): a usage error.
-        return [
-            .answer(
-                start.origin,
-                .refused(
-                    Refusal(
-                        kind: status == ExitStatus.usage.code ? .usage : .failed,
-                        text: "\(start.label): not started: eggtimer exited with status \(status); see \(start.log)")))
-        ]
+        return [.answer(start.origin, .refused(.exited(start.label, status: status, said: said, log: start.log)))]
     }
+
+    /// The log of the start let through as child `pid` and not answered yet, where its timer says
+    /// why it ended first; nil for any other child.
+    /// - Parameter pid: A child of the kitchen that exited.
+    /// - Returns: The log's path, or nil.
+    func startingLog(pid: Int32) -> String? { starting.values.first { $0.pid == pid }?.log }
 
     /// A timer an acknowledgement stopped, as every front's answer names it (issue 37).
     struct Stopped: Equatable, Sendable {

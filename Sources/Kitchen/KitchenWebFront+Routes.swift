@@ -227,7 +227,8 @@ extension KitchenWebFront {
             switch refusal.kind {
             case .busy: response = KitchenAPI.error(503, refusal.text, extra: [HTTPHeader("Retry-After", "5")])
             case .usage: response = KitchenAPI.error(409, refusal.text)
-            case .unavailable, .failed: response = KitchenAPI.error(502, refusal.text)
+            case .unavailable, .failed, .configuration, .noInput, .dataError, .system:
+                response = KitchenAPI.error(502, refusal.text)
             }
         }
         let csrf = formCSRF.removeValue(forKey: exchange)

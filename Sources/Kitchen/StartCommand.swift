@@ -22,7 +22,8 @@ package enum StartCommand {
     ///   - presets: The egg presets.
     /// - Returns: 0 when it runs; 64 for a bad request or a label in use; 75 when the kitchen runs
     ///   as many as it may; 69 when the timer does not answer in time (or the kitchen does not);
-    ///   70 when it cannot be started or exits first.
+    ///   71 when the system refuses a process or the runtime folder; when the timer exits first,
+    ///   its own status where it names a cause (78 for its config file, 65, 66), else 70.
     package static func run(what: String, label: String?, presets: [Preset] = Preset.eggs) -> ExitStatus {
         let request: StartRequest
         do throws(UsageError) {
@@ -112,7 +113,10 @@ package enum StartCommand {
         // be stopped by nobody, and a retry would start a second one.
         if let refusal = KitchenCore.outOfReach(label, folder: runtime) { return .refused(refusal) }
         do throws(ControlError) { try RuntimeFolder.prepare(runtime) } catch {
-            return .refused(.init(kind: .failed, text: "\(label): not started: \(RuntimeFolder.advice(error))"))
+            // As the kitchen ends for its own folder: 78 too deep, 71 refused (unsafe).
+            let kind: KitchenCore.Refusal.Kind
+            if case .pathTooLong = error { kind = .configuration } else { kind = .system }
+            return .refused(.init(kind: kind, text: "\(label): not started: \(RuntimeFolder.advice(error))"))
         }
         let clock = MonotonicClock()
         var loop = EventLoop(clock: clock)
@@ -123,7 +127,7 @@ package enum StartCommand {
         let child: pid_t
         do { child = try TimerLaunch.start(request.arguments, log: log) } catch {
             return .refused(
-                .init(kind: .failed, text: "\(label): not started: cannot start eggtimer: \(errorText(error.code))"))
+                .init(kind: .system, text: "\(label): not started: cannot start eggtimer: \(errorText(error.code))"))
         }
         loop.add(ChildWatch(pid: child, at: clock.now()) { .childExited(pid: child, $0) })
         let follows = TimerFollows(folder: runtime, only: socket, at: clock.now())
@@ -141,11 +145,9 @@ package enum StartCommand {
                     case .exited(let code): status = code
                     case .signaled(let signal): status = 128 + signal
                     }
-                    // 64: the timer refused its command line (a label another process holds).
-                    return .refused(
-                        .init(
-                            kind: status == ExitStatus.usage.code ? .usage : .failed,
-                            text: "\(label): not started: eggtimer exited with status \(status); see \(log)"))
+                    // 64: the timer refused its command line (a label another process holds);
+                    // 78: its config file, said in its log's last line.
+                    return .refused(.exited(label, status: status, said: TimerLaunch.said(in: log), log: log))
                 default: break
                 }
             }

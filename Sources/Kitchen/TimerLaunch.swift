@@ -2,6 +2,7 @@ import ControlChannel
 import Glibc
 import SystemKit
 import TimerEngine
+import TimerText
 
 /// Starts a timer as a shell would, detached: this same binary (`/proc/self/exe`) with a
 /// start request's arguments, in a session of its own, standard input on /dev/null, standard
@@ -18,6 +19,23 @@ package enum TimerLaunch {
         guard let store = RecordStore.current(), (try? store.prepare()) != nil, access(store.folder, W_OK) == 0
         else { return "/dev/null" }
         return store.folder + "/" + ControlServer.socketName(for: label) + ".log"
+    }
+
+    /// The last error line a timer wrote in its log `log`, without `eggtimer: `: why it ended
+    /// before it ran (`/home/u/.config/eggtimer/config: line 2: …`); nil when it wrote none.
+    ///
+    /// Only the log's first 16 KiB are read (a timer that ended before it ran wrote a few lines);
+    /// warnings are not reasons, and control characters are escaped. Blocks only as a read of a
+    /// regular file does.
+    /// - Parameter log: The timer's log file (``log(label:)``).
+    /// - Returns: The line, or nil.
+    static func said(in log: String) -> String? {
+        guard log != "/dev/null", let bytes = RegularFile.contents(log, limit: 16 * 1024) else { return nil }
+        let prefix = "eggtimer: "
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").last {
+            $0.hasPrefix(prefix) && !$0.hasPrefix(prefix + "warning:")
+        }
+        return line.map { String($0.dropFirst(prefix.count)).escapingControlCharacters }
     }
 
     /// Starts `eggtimer arguments… [--announce] --json`, detached.

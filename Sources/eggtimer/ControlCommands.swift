@@ -101,9 +101,10 @@ enum ControlCommands {
                 }
             } else {
                 result = .failure(
-                    socketless(
-                        TimerSelection.unanswered(error, count: unanswered.count), running: timers, label: wanted)
-                )
+                    snoozeHint(
+                        socketless(
+                            TimerSelection.unanswered(error, count: unanswered.count), running: timers, label: wanted),
+                        command: command, label: label))
             }
         }
         switch result {
@@ -243,6 +244,21 @@ enum ControlCommands {
                 .first(where: { $0.hasPrefix(KeptRecord.socketlessPrefix) })
         else { return failure }
         return ControlFailure(status: .noTimer, message: "\(failure.message); " + line)
+    }
+
+    /// `failure` with how to snooze for a length when `snooze LABEL` named no timer and `LABEL`
+    /// reads as a duration: `no timer labelled '5m' is running (to snooze for 5m, give --for 5m)`.
+    /// - Parameters:
+    ///   - failure: Why nothing was done.
+    ///   - command: The command asked for.
+    ///   - label: The label given, as typed.
+    /// - Returns: The failure to say.
+    static func snoozeHint(_ failure: ControlFailure, command: Command, label: String?) -> ControlFailure {
+        guard case .snooze = command, failure.status == .noTimer, let label,
+            (try? DurationParser.parse(label)) != nil
+        else { return failure }
+        return ControlFailure(
+            status: failure.status, message: failure.message + " (to snooze for \(label), give --for \(label))")
     }
 
     /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.

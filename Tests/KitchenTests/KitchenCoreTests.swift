@@ -282,8 +282,28 @@ import TimerText
         }
     }
 
-    @Test(arguments: [(KitchenCore.Refusal.Kind.busy, Int32(75)), (.usage, 64), (.unavailable, 69), (.failed, 70)])
+    @Test(arguments: [
+        (KitchenCore.Refusal.Kind.busy, Int32(75)), (.usage, 64), (.unavailable, 69), (.failed, 70),
+        (.configuration, 78), (.noInput, 66), (.dataError, 65), (.system, 71),
+    ])
     func eachRefusalEndsAShellWithItsStatus(kind: KitchenCore.Refusal.Kind, code: Int32) {
         #expect(kind.exitStatus.code == code)
+        #expect(KitchenCore.Outcome(line: KitchenCore.Outcome.refused(.init(kind: kind, text: "t")).line) != nil)
+    }
+
+    /// Issue 41: a timer that exits before it runs passes on its status where it names a cause
+    /// (78 for its config file), and its own line; a crash or an unknown status is 70.
+    @Test(arguments: [
+        (Int32(64), KitchenCore.Refusal.Kind.usage), (65, .dataError), (66, .noInput), (69, .unavailable),
+        (71, .system), (78, .configuration), (70, .failed), (1, .failed), (75, .failed), (134, .failed),
+    ])
+    func aTimerThatExitsFirstPassesOnTheStatusThatNamesItsCause(status: Int32, kind: KitchenCore.Refusal.Kind) {
+        var core = KitchenCore(maxTimers: 12)
+        _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/s/tea.log", at: t0)
+        #expect(core.startingLog(pid: 9) == "/s/tea.log")
+        #expect(core.startingLog(pid: 8) == nil)
+        #expect(
+            core.childExited(pid: 9, status: status, said: "/c:2: frob: unknown key")
+                == [.answer(shell, .refused(.init(kind: kind, text: "tea: not started: /c:2: frob: unknown key")))])
     }
 }

@@ -168,6 +168,22 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
         #expect(TimerSelection.unanswered(failure, count: count).message == message)
     }
 
+    /// Issue 41: a `snooze 5m` without `--for` that finds no timer `5m` says how to give a length.
+    ///
+    /// A label that is no duration, another command, or another failure: as it was.
+    @Test(arguments: [
+        (Command.snooze(nil), "5m", "no timer labelled '5m' is running (to snooze for 5m, give --for 5m)"),
+        (.snooze(nil), "1:30", "no timer labelled '1:30' is running (to snooze for 1:30, give --for 1:30)"),
+        (.snooze(nil), "tea", "no timer labelled 'tea' is running"),
+        (.acknowledge, "5m", "no timer labelled '5m' is running"),
+    ])
+    func aSnoozeOfALabelThatReadsAsADurationSaysHowToGiveOne(command: Command, label: String, message: String) {
+        let failure = ControlFailure(status: .noTimer, message: "no timer labelled '\(label)' is running")
+        #expect(ControlCommands.snoozeHint(failure, command: command, label: label).message == message)
+        let several = ControlFailure(status: .usage, message: "2 timers are running")
+        #expect(ControlCommands.snoozeHint(several, command: command, label: label) == several)
+    }
+
     @Test func theTableHasAHeaderAndAlignedRows() {
         var soft = timer("soft", .counting, pid: 4242, remaining: .milliseconds(298_500))
         // A time of day is cut to its second (09:12:03.999 is 09:12:03, when the log says the time

@@ -46,7 +46,7 @@ import Testing
 
     @Test func aDetachedStartIsRefusedBeforeAnythingRuns() throws {
         let (start, state) = try runAsVictim(["start", "10m", "--label", "tea"])
-        #expect(start.termination == .exited(70), "\(start.stderr)")
+        #expect(start.termination == .exited(71), "\(start.stderr)")
         #expect(start.stderr == "eggtimer: start: tea: not started: " + advice)
         #expect(state.isEmpty, "nothing ran: \(state)")
     }

@@ -55,8 +55,8 @@ import Testing
     }
 
     /// An `XDG_RUNTIME_DIR` others may use (as one left over from `su`, or made by another user,
-    /// fails the same rule): the kitchen says why and which folder would work, and exits 71; a
-    /// start without a kitchen is refused before anything runs.
+    /// fails the same rule): the kitchen says why and which folder would work, and exits 71; so
+    /// does a start without a kitchen, refused before anything runs.
     @Test func aRuntimeFolderThatCannotBeUsedIsSaidWithOneThatWould() {
         let house = House(config: "")
         let open = house.runtime + "/open"
@@ -72,7 +72,7 @@ import Testing
                 || kitchen.stderr.contains("would work"), "\(kitchen.stderr)")
         #expect(kitchen.stderr.split(separator: "\n").count == 1, "one line: \(kitchen.stderr)")
         let start = runEggtimer(["start", "10m", "--label", "tea"], environment: environment)
-        #expect(start.termination == .exited(70), "\(start.stderr)")
+        #expect(start.termination == .exited(71), "\(start.stderr)")
         #expect(start.stderr.hasPrefix("eggtimer: start: tea: not started: "), "\(start.stderr)")
         #expect(!house.files().contains { $0.hasPrefix("tea") }, "nothing ran")
     }

@@ -17,8 +17,12 @@ package struct ExitStatus: Error, Hashable, Sendable {
     package static let cancelled = ExitStatus(code: 1)
     /// The alarm stopped ringing unacknowledged (`--ring-for` ran out).
     package static let missed = ExitStatus(code: 2)
-    /// `eggtimer ack|cancel|snooze|pause|resume|add` found no running timer to act on: none runs, none has the
-    /// label given, it did not answer, or it refused (an alarm not ringing).
+    /// `eggtimer ack|cancel|snooze|pause|resume|add` acted on no timer: none runs, none has the
+    /// label given, it did not answer, or it refused (`ack` with no alarm ringing, `add` taking
+    /// off more time than is left).
+    ///
+    /// Not a status of its own for a refusal: either way nothing was done, and sysexits(3) has no
+    /// word for "the timer said no".
     package static let noTimer = ExitStatus(code: 3)
     /// A bad command line.
     ///
@@ -33,20 +37,24 @@ package struct ExitStatus: Error, Hashable, Sendable {
     ///
     /// EX_NOINPUT.
     package static let noInput = ExitStatus(code: 66)
-    /// The alarm reached no audio device; for `status|ack|cancel|snooze --mqtt`, the broker could not
-    /// be reached (or libmosquitto is missing).
+    /// A service it needs is unavailable: the alarm reached no audio device; the MQTT broker could
+    /// not be reached (or libmosquitto is missing); `kitchen --http` cannot listen on its address
+    /// (not this machine's, or in use); a started timer or the kitchen did not answer in time.
     ///
-    /// EX_UNAVAILABLE.
+    /// EX_UNAVAILABLE: sysexits(3)'s "a service is unavailable", which an address to listen on is.
     package static let unavailable = ExitStatus(code: 69)
-    /// An internal error.
+    /// An internal error: a started timer that crashed before it ran, or a timer or the kitchen
+    /// that answered outside the control protocol (nothing eggtimer itself says).
     ///
     /// EX_SOFTWARE.
     package static let software = ExitStatus(code: 70)
-    /// Try again later: the kitchen runs as many timers as it may (`start`).
+    /// Try again later: the kitchen runs as many timers as it may (`start`), or another kitchen of
+    /// this user runs (`kitchen`).
     ///
-    /// EX_TEMPFAIL.
+    /// EX_TEMPFAIL: the command line is fine and may work once the other one ends.
     package static let temporaryFailure = ExitStatus(code: 75)
-    /// The system refused something eggtimer needs (signal handling, a descriptor).
+    /// The system refused something eggtimer needs: signal handling, a descriptor, a process, an
+    /// unsafe runtime folder, or a kept record that cannot be removed (a read-only state folder).
     ///
     /// EX_OSERR.
     package static let osError = ExitStatus(code: 71)
@@ -65,14 +73,14 @@ package struct ExitStatus: Error, Hashable, Sendable {
         (.done, "done: the alarm was acknowledged or its --loops played"),
         (.cancelled, "cancelled, or quit before the timer was done"),
         (.missed, "missed: the alarm stopped ringing unacknowledged"),
-        (.noTimer, "no running timer to act on (ack, cancel, snooze, pause, resume, add)"),
+        (.noTimer, "ack, cancel, snooze, pause, resume, add: no timer acted, or it refused"),
         (.usage, "bad command line"),
         (.dataError, "sound file is not MP3 audio"),
         (.noInput, "sound file, --mqtt-cafile or password file missing or unreadable"),
-        (.unavailable, "the alarm reached no audio device (--mqtt subcommands: no broker)"),
-        (.software, "internal error"),
-        (.osError, "the system refused signal handling or a descriptor"),
-        (.temporaryFailure, "start: the kitchen runs as many timers as it may (--max-timers)"),
+        (.unavailable, "a service it needs is unavailable: audio device, broker, address, timer"),
+        (.software, "internal error (or an answer outside the control protocol)"),
+        (.osError, "the system refused what it needs: a descriptor, a process, a folder"),
+        (.temporaryFailure, "try again later: start over --max-timers, or a kitchen runs already"),
         (.configuration, "bad configuration file (or a runtime folder too deep for a socket)"),
         (.signal(1), "hangup (SIGHUP) in the menu; a running timer detaches instead"),
         (.signal(2), "interrupted (Ctrl-C, SIGINT)"),
