@@ -112,7 +112,7 @@ import Testing
             let kitchen = house.kitchen(["--max-timers", "1"])
             #expect(kitchen.expect("kitchen: listening on", until: soon()))
             #expect(house.command(["start", "10m", "--label", "first"]).termination == .exited(0))
-            let run = house.command(["start", "10m", "--label", "second"])
+            let run = house.command(["start", "10m", "--label", "stock"])
             kill(kitchen.pid, SIGTERM)
             _ = kitchen.finish()
             return (run.termination, run.stderr)
