@@ -68,7 +68,7 @@ def ringing_timer(binary, env, state, label, length="1s"):
     """Starts `eggtimer start LENGTH --label LABEL` through the kitchen and waits for the timer's
     `sounding` event: the finished `start` (its reply on stdout) once it rings, else None."""
     done = subprocess.run([binary, "start", length, "--label", label], env=env, capture_output=True, timeout=30)
-    if done.returncode != 0 or event_t_ns(os.path.join(state, label + ".log"), "sounding") is None:
+    if done.returncode != 0 or event_t_ns(os.path.join(state, label.lower() + ".log"), "sounding") is None:
         return None
     return done
 
@@ -87,7 +87,7 @@ def stopped_ms(bench, binary, env, state, label, stop, what):
     should the timer not be acknowledged). Returns the timer's `acknowledged` t_mono_ns minus that
     instant, in ms; None when it did not ring (a problem: `what` LABEL did not ring) or was not
     acknowledged (stop's problem line), each in bench.problems."""
-    log_path = os.path.join(state, label + ".log")
+    log_path = os.path.join(state, label.lower() + ".log")
     if ringing_timer(binary, env, state, label) is None:
         bench.problems.append(f"{what} {label} did not ring")
         return None
@@ -218,7 +218,7 @@ def _killed(bench, binary, env, state, runs, cancel_all):
             continue
         killed = now_ns()
         os.kill(pid, signal.SIGKILL)
-        again = event_t_ns(os.path.join(state, label + ".log"), "sounding", timeout_s=15, after_ns=killed)
+        again = event_t_ns(os.path.join(state, label.lower() + ".log"), "sounding", timeout_s=15, after_ns=killed)
         if again is None:
             bench.problems.append(f"kitchen: killed timer {label} did not ring again within 15 s")
         else:
@@ -256,7 +256,7 @@ def _lost_sockets(bench, binary, env, runs, cancel_all):
     if done.returncode != 0:
         bench.problems.append(f"kitchen: start {label} failed (rc {done.returncode})")
         return samples
-    for path in (os.path.join(folder, label + ".sock"), os.path.join(folder, "kitchen", "kitchen.sock")):
+    for path in (os.path.join(folder, label.lower() + ".sock"), os.path.join(folder, "kitchen", "kitchen.sock")):
         for _ in range(runs):
             ms = _reachable_ms(path)
             if ms is None:
@@ -292,7 +292,7 @@ def measure(bench):
             launched = now_ns()
             done = subprocess.run([binary, "start", "10m", "--label", label], env=env, capture_output=True,
                                   timeout=30)
-            started = event_t_ns(os.path.join(state, label + ".log"), "started")
+            started = event_t_ns(os.path.join(state, label.lower() + ".log"), "started")
             if done.returncode != 0 or started is None:
                 bench.problems.append(f"kitchen: start {label} failed (rc {done.returncode}): "
                                       + done.stderr.decode("utf-8", "replace").strip())
@@ -434,7 +434,7 @@ def _mqtt_starts(bench, binary, env, state, runs, cancel_all):
             launched = now_ns()
             subprocess.run([pub_bin, "-h", "127.0.0.1", "-p", str(port), "-t", "eggtimer/bench/start",
                             "-m", f"10m {label}"], timeout=30, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            started = event_t_ns(os.path.join(state, label + ".log"), "started")
+            started = event_t_ns(os.path.join(state, label.lower() + ".log"), "started")
             if started is None:
                 bench.problems.append(f"kitchen: the MQTT start {label} did not run")
                 continue

@@ -214,9 +214,10 @@ class Kitchen:
         return json.loads(out)
 
     def log(self, label):
-        """A started timer's log of JSON events beside its record."""
+        """A started timer's log of JSON events beside its record, named by the label's key
+        (LabelRule.key: the label lowercased, as its socket and record are)."""
         try:
-            with open(os.path.join(self.state, "eggtimer", label + ".log")) as found:
+            with open(os.path.join(self.state, "eggtimer", label.lower() + ".log")) as found:
                 return found.read()
         except FileNotFoundError:
             return ""
