@@ -89,18 +89,15 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
         let lower = first.lowercased()
         if presets.contains(where: { $0.lowercased() == lower }) {
             (length, rest) = (.preset(lower), words.dropFirst())
-        } else if let (duration, count) = longestDuration(words) {
-            (length, rest) = (.duration(duration), words.dropFirst(count))
         } else {
-            let names = presets.map { $0.lowercased() }.joined(separator: ", ")
-            let reason: String
-            do {
-                _ = try DurationParser.parse(first)
-                reason = "no duration"  // never: a first word that parses is a prefix that parses
+            do throws(DurationParseError) {
+                let (duration, count) = try longestDuration(words)
+                (length, rest) = (.duration(duration), words.dropFirst(count))
             } catch {
-                reason = error.reason
+                let names = presets.map { $0.lowercased() }.joined(separator: ", ")
+                throw UsageError(
+                    description: "'\(first)' is neither a preset (\(names)) nor a duration: \(error.reason)")
             }
-            throw UsageError(description: "'\(first)' is neither a preset (\(names)) nor a duration: \(reason)")
         }
         var given: String?
         if !rest.isEmpty {
@@ -138,14 +135,17 @@ public struct StartRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The longest prefix of `words` that `DurationParser` reads, joined by one space, with how
-    /// many words it took; nil when not even the first word is a duration.
-    private static func longestDuration(_ words: [String]) -> (Duration, Int)? {
-        for count in stride(from: words.count, through: 1, by: -1) {
+    /// many words it took.
+    /// - Parameter words: The request's words, not empty.
+    /// - Returns: The duration and its word count.
+    /// - Throws: The first word's `DurationParseError` when not even it is a duration.
+    private static func longestDuration(_ words: [String]) throws(DurationParseError) -> (Duration, Int) {
+        for count in stride(from: words.count, to: 1, by: -1) {
             if let duration = try? DurationParser.parse(words[..<count].joined(separator: " ")) {
                 return (duration, count)
             }
         }
-        return nil
+        return (try DurationParser.parse(words[0]), 1)
     }
 
     /// Refuses a label that could be read as part of the length or as another one (a duration,
