@@ -93,13 +93,10 @@ package final class Kitchen {
             // Nothing is wrong with the command line: try again once that kitchen ends.
             printError("eggtimer: kitchen: another kitchen of this user runs (\(KitchenInbox.folder(in: runtime)))")
             return .temporaryFailure
-        } catch .pathTooLong(let path) {
-            // The runtime folder is configured (XDG_RUNTIME_DIR) too deep: the table's 78.
-            printError("eggtimer: kitchen: \(RuntimeFolder.advice(.pathTooLong(path: path)))")
-            return .configuration
         } catch {
+            // 78 too deep for its socket, 71 unsafe or refused: as a start's refusal over it.
             printError("eggtimer: kitchen: \(RuntimeFolder.advice(error))")
-            return .osError
+            return KitchenCore.Refusal.Kind(folder: error).exitStatus
         }
         guard let signals = SignalSet() else {
             printError("eggtimer: cannot set up signal handling")

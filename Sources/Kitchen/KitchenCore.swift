@@ -70,6 +70,14 @@ package struct KitchenCore {
             /// The system refused what the start needs: a process, the runtime folder (EX_OSERR, 71).
             case system
 
+            /// The kind of a refusal over the runtime folder (``RuntimeFolder/prepare(_:)``, a
+            /// socket in it): ``configuration`` when it is too deep for a socket's path (78, as
+            /// XDG_RUNTIME_DIR configures it), else ``system`` (71: unsafe, or refused).
+            /// - Parameter error: What preparing the folder or binding in it threw.
+            init(folder error: ControlError) {
+                if case .pathTooLong = error { self = .configuration } else { self = .system }
+            }
+
             /// The kind of a start whose timer exited before it ran with `status`: the timer's own
             /// status where it names a cause (64, 65, 66, 69, 71, 78), else ``failed``.
             /// - Parameter status: Its exit status, or 128 + the signal that ended it.

@@ -114,9 +114,8 @@ package enum StartCommand {
         if let refusal = KitchenCore.outOfReach(label, folder: runtime) { return .refused(refusal) }
         do throws(ControlError) { try RuntimeFolder.prepare(runtime) } catch {
             // As the kitchen ends for its own folder: 78 too deep, 71 refused (unsafe).
-            let kind: KitchenCore.Refusal.Kind
-            if case .pathTooLong = error { kind = .configuration } else { kind = .system }
-            return .refused(.init(kind: kind, text: "\(label): not started: \(RuntimeFolder.advice(error))"))
+            return .refused(
+                .init(kind: .init(folder: error), text: "\(label): not started: \(RuntimeFolder.advice(error))"))
         }
         let clock = MonotonicClock()
         var loop = EventLoop(clock: clock)
