@@ -350,7 +350,8 @@ struct Options: Equatable {
         let text = positional.joined(separator: " ")
         let first = Self.defaultLabel(typed: text).split(separator: " ").first.map(String.init) ?? text
         let lower = first.lowercased()
-        if !presets.contains(where: { $0.name.lowercased() == lower }), first.allSatisfy(\.isLetter) {
+        let isPreset = presets.contains { $0.name.lowercased() == lower }
+        if !isPreset, first.allSatisfy(\.isLetter) {
             throw UsageError(
                 description:
                     "unknown mode '\(first)': expected \(presets.map { $0.name.lowercased() }.joined(separator: ", ")), "
@@ -361,7 +362,7 @@ struct Options: Equatable {
             request = try StartRequest.parse(text, label: label, presets: presets.map(\.name))
         } catch {
             // A first word meant as a number (`0`, `-5`, `1:75`): the duration's own reason.
-            if first.contains(where: \.isNumber), !presets.contains(where: { $0.name.lowercased() == lower }) {
+            if first.contains(where: \.isNumber), !isPreset {
                 do { _ = try DurationParser.parse(first) } catch { throw UsageError(description: error.description) }
             }
             throw error
