@@ -1,6 +1,7 @@
 public import ControlChannel
 public import Glibc
 import SystemKit
+import Testing
 import TimerModel
 
 /// The kitchen harness: one test's private house where real timers, the real `eggtimer kitchen`
@@ -85,6 +86,17 @@ open class House {
         environment["EGGTIMER_CONFIG"] = configPath
         environment["EGGTIMER_CLOCK_SYNC"] = clockSync
         environment[Self.inputRootVariable] = keypadRoot
+        return environment
+    }
+
+    /// ``environment`` with `XDG_RUNTIME_DIR` a folder others may use (mode 0755, as one left
+    /// over from `su` or made by another user): a runtime folder eggtimer refuses.
+    /// - Returns: The environment.
+    public func openRuntimeEnvironment() -> [String: String] {
+        let open = runtime + "/open"
+        #expect(mkdir(open, 0o700) == 0 && chmod(open, 0o755) == 0)
+        var environment = environment
+        environment["XDG_RUNTIME_DIR"] = open
         return environment
     }
 

@@ -59,10 +59,7 @@ import Testing
     /// does a start without a kitchen, refused before anything runs.
     @Test func aRuntimeFolderThatCannotBeUsedIsSaidWithOneThatWould() {
         let house = House(config: "")
-        let open = house.runtime + "/open"
-        #expect(mkdir(open, 0o700) == 0 && chmod(open, 0o755) == 0)
-        var environment = house.environment
-        environment["XDG_RUNTIME_DIR"] = open
+        let environment = house.openRuntimeEnvironment()
         let kitchen = runEggtimer(["kitchen"], environment: environment)
         #expect(kitchen.termination == .exited(71))
         #expect(kitchen.stderr.hasPrefix("eggtimer: kitchen: "), "\(kitchen.stderr)")

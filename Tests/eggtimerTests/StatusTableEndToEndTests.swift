@@ -100,11 +100,7 @@ import Testing
         // The system refuses the runtime folder (others may use it).
         71: {
             let house = House(config: "")
-            let open = house.runtime + "/open"
-            #expect(mkdir(open, 0o700) == 0 && chmod(open, 0o755) == 0)
-            var environment = house.environment
-            environment["XDG_RUNTIME_DIR"] = open
-            let run = runEggtimer(["kitchen"], environment: environment)
+            let run = runEggtimer(["kitchen"], environment: house.openRuntimeEnvironment())
             return (run.termination, run.stderr)
         },
         75: {
