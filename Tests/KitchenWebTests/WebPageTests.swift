@@ -3,6 +3,7 @@ import HouseBus
 import TestSupport
 import Testing
 import TimerModel
+import TimerText
 import WebServer
 
 @testable import KitchenWeb
@@ -95,6 +96,16 @@ import WebServer
         #expect(header("Content-Type", response) == [type])
         #expect(header("X-Content-Type-Options", response) == ["nosniff"])
         #expect(header("Referrer-Policy", response) == ["same-origin"])
+    }
+
+    /// The form's start field takes what a start may be (``StartRequest/limit``: `1 hour 30
+    /// minutes roast beef` is longer than the 40 characters it once took), and its hint shows a
+    /// spaced duration, the one grammar's (issue 41).
+    @Test func theStartFieldTakesAWholeStartRequest() {
+        let html = text(WebPage.page(WebPage.View(paired: true, csrf: "00", picture: picture([]), message: nil)))
+        let field = html.firstRange(of: "<input id=\"start\"").map { html[$0.lowerBound...].prefix { $0 != ">" } }
+        #expect(field?.contains("maxlength=\"\(StartRequest.limit)\"") == true, "\(field ?? "no start field")")
+        #expect(field?.contains("placeholder=\"5 min\"") == true, "\(field ?? "no start field")")
     }
 
     @Test(arguments: ["/", "/alarm.mp3", "/api/timers", "/app.js/", "/APP.JS", "/app.js?x", "/../app.js", ""])
