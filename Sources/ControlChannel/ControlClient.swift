@@ -51,7 +51,9 @@ public enum ControlClient {
     ///   only the timer that holds the label's lock removes a socket), `.system("connect", EAGAIN)`
     ///   when its queue stayed full until the deadline, ``ControlError/noAnswer(path:peerPID:)``
     ///   when it does not answer in time (with the pid of the process listening, from
-    ///   SO_PEERCRED: a stopped one does not answer), ``ControlError/pathTooLong(path:)`` when the
+    ///   SO_PEERCRED: a stopped one does not answer), ``ControlError/closedUnanswered(path:)`` when
+    ///   it closes before a word (it is ending), ``ControlError/badAnswer(path:)`` for a reply cut
+    ///   short or longer than 64 KiB, ``ControlError/pathTooLong(path:)`` when the
     ///   socket's path does not fit a socket address (no timer can listen there).
     /// C: `lstat`, `socket`, `connect`, `getsockopt(SO_PEERCRED)`, `send`, `poll`, `read`.
     public static func exchange(
@@ -72,6 +74,10 @@ public enum ControlClient {
             }
             let count = read(fd, &chunk, chunk.count)
             if count < 0, errno == EAGAIN || errno == EINTR { continue }
+            // Closed (or reset) before a word: the timer is ending, not something foreign.
+            if reply.isEmpty, count == 0 || (count < 0 && errno == ECONNRESET) {
+                throw .closedUnanswered(path: path)
+            }
             guard count > 0, reply.count < 65536 else { throw .badAnswer(path: path) }
             reply += chunk[0..<count]
         }

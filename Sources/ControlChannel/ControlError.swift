@@ -16,6 +16,9 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     case noAnswer(path: String, peerPID: Int32?)
     /// The timer answered something that is not the control protocol.
     case badAnswer(path: String)
+    /// The timer closed the connection without a word (end of file or reset before any reply):
+    /// it is ending (cancelled, acknowledged, killed) while asked.
+    case closedUnanswered(path: String)
     /// A socket path longer than a socket address holds (``UnixSocket/maximumPathBytes``): no timer
     /// can listen there and no client can reach one; the runtime folder is too deep.
     case pathTooLong(path: String)
@@ -34,6 +37,7 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
         case .foreignListener(let path, let uid): "\(path) is served by user \(uid), not by you: not trusted"
         case .noAnswer(let path, _): "no answer from \(path)"
         case .badAnswer(let path): "an answer that is not eggtimer's from \(path)"
+        case .closedUnanswered(let path): "\(path) closed without answering: it is ending"
         case .pathTooLong(let path):
             "the socket path \(path) is \(path.utf8.count) bytes, more than the \(UnixSocket.maximumPathBytes) a socket "
                 + "address holds: give a shorter label or XDG_RUNTIME_DIR"

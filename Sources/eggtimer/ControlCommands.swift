@@ -33,7 +33,8 @@ enum ControlCommands {
             let time = LocalTime.system
             let now = AlarmRecovery.wallNow().unixNanoseconds / 1_000_000
             if json { return write(StatusReport.json(timers, kept: kept, time: time)) }
-            let notes = store.map { KeptRecord.unlisted(in: $0, running: timers, bootID: bootID) } ?? []
+            let notes =
+                store.map { KeptRecord.unlisted(in: $0, running: timers, folder: folder, bootID: bootID) } ?? []
             return write(
                 StatusReport.table(timers, unanswered: unanswered, kept: kept, time: time, now: now)
                     + notes.map { $0 + "\n" }.joined())
@@ -160,17 +161,19 @@ enum ControlCommands {
             return ControlAnswer.outcome(of: reply, command: command, label: label, time: .system)
         } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
+        } catch .closedUnanswered {
+            return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
         } catch {
             return .failure(ControlFailure(status: .noTimer, message: failureText(error, label: label)))
         }
     }
 
     /// The status of each timer in `labels` (socket names) that answers, in that order, each with
-    /// the label it answers to (`1:30`, whose socket is `1-30`: the name MQTT and its log use too);
-    /// stale sockets are skipped silently (their timer is gone); a timer that does not answer in
-    /// time (stopped, hung) is counted in `unanswered`, and warned about when `warn`; any other
-    /// failure (another user's socket, an answer that is not eggtimer's: no timer of this user's)
-    /// is always warned about.
+    /// the label it answers to (`Roast Beef`, whose socket is its key `roast beef`: the name MQTT
+    /// and its log use too); stale sockets and timers that close unanswered are skipped silently
+    /// (gone or ending); a timer that does not answer in time (stopped, hung) is counted in
+    /// `unanswered`, and warned about when `warn`; any other failure (another user's socket, an
+    /// answer that is not eggtimer's: no timer of this user's) is always warned about.
     /// - Parameters:
     ///   - labels: The socket names to ask.
     ///   - folder: The runtime folder.
@@ -193,6 +196,8 @@ enum ControlCommands {
                 timers.append(status)
             } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
                 continue  // stale (left for its label's next timer), starting, or gone meanwhile
+            } catch .closedUnanswered {
+                continue  // ending while asked (cancelled, acknowledged meanwhile)
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)
@@ -240,8 +245,10 @@ enum ControlCommands {
     {
         guard failure.status == .noTimer, let store = RecordStore.current() else { return failure }
         guard
-            let line = KeptRecord.unlisted(in: store, running: running, bootID: BootClock.bootID(), only: label)
-                .first(where: { $0.hasPrefix(KeptRecord.socketlessPrefix) })
+            let line = KeptRecord.unlisted(
+                in: store, running: running, folder: RuntimeFolder.current(), bootID: BootClock.bootID(), only: label
+            )
+            .first(where: { $0.hasPrefix(KeptRecord.socketlessPrefix) })
         else { return failure }
         return ControlFailure(status: .noTimer, message: "\(failure.message); " + line)
     }

@@ -149,6 +149,34 @@ private func removeFolder(_ path: String) {
         #expect(ControlClient.labels(in: folder).isEmpty)
     }
 
+    /// A timer that ends while asked closes the connection without a word (issue 41: `cancel --all`
+    /// said one timer both "cancelled" and "answered something that is not eggtimer's"): that is
+    /// an ending timer, not a foreign answer.
+    @Test func aTimerThatClosesWithoutAnsweringIsEndingNotForeign() throws {
+        let folder = privateFolder()
+        defer { removeFolder(folder) }
+        let server = try ControlServer(folder: folder, label: "tea")
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let listener = server
+        DispatchQueue.global().async {
+            var ready = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 5000)
+            if let connection = listener.accept() {
+                var readable = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&readable, 1, 5000)
+                _ = connection.read()
+            }  // dropped: closed unanswered
+            done.signal()
+        }
+        #expect(throws: ControlError.closedUnanswered(path: folder + "/tea.sock")) {
+            try ControlClient.exchange(ControlRequest.status.line, label: "tea", folder: folder, timeout: .seconds(5))
+        }
+        done.wait()
+        #expect(
+            ControlError.closedUnanswered(path: "/r/tea.sock").description
+                == "/r/tea.sock closed without answering: it is ending")
+    }
+
     @Test func noTimerOrAStaleOneIsAConnectFailureNotAHang() {
         let folder = privateFolder()
         defer { removeFolder(folder) }

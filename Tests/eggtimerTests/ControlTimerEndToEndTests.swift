@@ -159,6 +159,28 @@ import Testing
         #expect(stopped.finish() == .exited(1) && tea.finish() == .exited(1))
     }
 
+    /// A stopped timer whose record is kept is one timer, said once (issue 41): not also "running
+    /// without a control socket", as its socket is there; the same for `ack`'s failure.
+    @Test func aStoppedTimerWithARecordIsNotAlsoCalledSocketless() {
+        let house = House()
+        let stopped = house.timer(["30s", "--label", "jc"], capture: "jc")
+        #expect(stopped.expect(#""event":"started""#, until: soon()))
+        kill(stopped.pid, SIGSTOP)
+        defer { kill(stopped.pid, SIGCONT) }
+        let status = house.command(["status"])
+        #expect(status.termination == .exited(0))
+        #expect(
+            status.stdout
+                == "1 timer running, not answering:\n  jc: stopped (SIGSTOP or Ctrl-Z), not answering (pid \(stopped.pid); "
+                + "`fg` or `kill -CONT \(stopped.pid)` continues it)\n", "\(status.stdout)")
+        let ack = house.command(["ack"])
+        #expect(ack.stderr.hasSuffix("eggtimer: no timer answering (1 running, not answering)\n"), "\(ack.stderr)")
+        #expect(!ack.stderr.contains("without a control socket"), "\(ack.stderr)")
+        kill(stopped.pid, SIGCONT)
+        #expect(house.command(["cancel", "jc"]).termination == .exited(0))
+        #expect(stopped.finish() == .exited(1))
+    }
+
     @Test func aSecondTimerWithARunningLabelIsRefused() {
         let house = House(sharesState: false)
         let first = house.timer(["30s", "--label", "tea"], capture: "tea")

@@ -33,21 +33,25 @@ extension KeptRecord {
         }
     }
 
-    /// How ``unlisted(in:running:bootID:)``'s line of timers running without a control socket starts.
+    /// How ``unlisted(in:running:folder:bootID:only:)``'s line of timers running without a control socket starts.
     static let socketlessPrefix = "running without a control socket: "
 
     /// What `status` says of the records that are neither a running timer's nor kept: timers that
-    /// run without a control socket (the record's writer runs, yet no socket answered for it: a
-    /// runtime folder too deep or refused), and records that cannot be read.
+    /// run without a control socket (the record's writer runs, yet no socket of its label is in
+    /// `folder`: a runtime folder too deep or refused), and records that cannot be read.
+    ///
+    /// A record whose socket is there is not socketless: its timer is stopped or hung (the survey
+    /// says so) or ending; a starting timer binds its socket before it writes its record.
     /// - Parameters:
     ///   - store: The state folder.
     ///   - running: The running timers that answered on their sockets.
+    ///   - folder: The runtime folder; looked at after each record is read.
     ///   - bootID: This boot's id.
     ///   - label: Only the record of this label (by its socket name), when given.
     /// - Returns: Up to two lines, without newlines; none when there is nothing to say.
     /// - Complexity: One file read per record, one `/proc` look per record of this boot.
     static func unlisted(
-        in store: RecordStore, running: [TimerStatus], bootID: String?, only label: String? = nil
+        in store: RecordStore, running: [TimerStatus], folder: String, bootID: String?, only label: String? = nil
     ) -> [String] {
         var socketless: [String] = []
         var unreadable: [String] = []
@@ -58,7 +62,7 @@ extension KeptRecord {
             }
             if running.contains(where: { LabelRule.same($0.label, record.label) || $0.pid == record.pid }) { continue }
             if let label, !LabelRule.same(record.label, label) { continue }
-            if record.bootID == bootID, Recover.writerRuns(record) {
+            if record.bootID == bootID, Recover.writerRuns(record), !hasSocket(record.label, in: folder) {
                 socketless.append("\(record.label.escapingControlCharacters) (pid \(record.pid))")
             }
         }
@@ -74,6 +78,16 @@ extension KeptRecord {
                 "\(count) cannot be read: \(unreadable.joined(separator: ", ")) (`eggtimer recover` says why)")
         }
         return lines
+    }
+
+    /// Whether a socket of `label` (by its key) is in `folder`, answering or not.
+    ///
+    /// C: `lstat`.
+    private static func hasSocket(_ label: String, in folder: String) -> Bool {
+        guard let path = try? ControlClient.socketPath(label: label, folder: folder)
+        else { return false }
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Forgets the kept record of the timer labelled `label` (the one of the same key,

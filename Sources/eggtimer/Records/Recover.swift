@@ -192,6 +192,8 @@ enum Recover {
                 return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
             } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
                 continue
+            } catch .closedUnanswered {
+                continue  // ending while asked
             } catch .unsafeFolder, .foreignListener {
                 continue  // not this user's timer: said once by run(), or not believed
             } catch .pathTooLong {
