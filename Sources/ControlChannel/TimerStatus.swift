@@ -8,7 +8,8 @@ public import TimerModel
 /// keys of every eggtimer since the control socket came), then `total_ns=…`, `kind=…`,
 /// `preset=…`, `phase=…` and `device=down` (added for the kitchen's HTTP API: an older timer
 /// omits them and an older client ignores them), then `silent=REASON` beside `device=down` (issue
-/// 37: why the alarm reaches no device; once the timer is over, why it rang unheard). A timer makes one from its snapshot
+/// 37: why the alarm reaches no device; once the timer is over, why it rang unheard), then
+/// `ended=SIGTERM` in a last status (issue 41: the signal that ended it). A timer makes one from its snapshot
 /// (``init(_:)``); a client reads one from a line (``init(line:)``). A plain value: any thread.
 public struct TimerStatus: Equatable, Sendable {
     /// The timer's label.
@@ -54,19 +55,24 @@ public struct TimerStatus: Equatable, Sendable {
     /// One line of at most ``reasonLimit`` bytes; nil when the device is not down or the line does not say (an older
     /// timer). Field `silent`.
     public var silentReason: String?
+    /// The signal that ended the timer, by name (`SIGTERM`), in its last status; nil otherwise.
+    ///
+    /// Field `ended` (issue 41, so that the kitchen does not log a terminated timer as
+    /// cancelled): `SIG` and 1–8 capital letters; an older timer omits it.
+    public var endedBy: String?
 
     /// Creates a status.
     public init(
         label: String, pid: Int32, state: TimerState, remaining: Duration, deadlineUnixMilliseconds: Int64?,
         at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false,
         total: Duration? = nil, kind: TimerSnapshot.Kind? = nil, deviceDown: Bool = false,
-        silentReason: String? = nil
+        silentReason: String? = nil, endedBy: String? = nil
     ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
         (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
         (self.detached, self.total, self.kind, self.deviceDown) = (detached, total, kind, deviceDown)
-        self.silentReason = silentReason
+        (self.silentReason, self.endedBy) = (silentReason, endedBy)
     }
 
     /// The status line's fields of `snapshot`.
@@ -81,7 +87,8 @@ public struct TimerStatus: Equatable, Sendable {
             deadlineUnixMilliseconds: snapshot.deadlineUnixMilliseconds, at: snapshot.schedule?.at,
             every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
             detached: snapshot.detached, total: snapshot.kind == nil ? nil : snapshot.total, kind: snapshot.kind,
-            deviceDown: reason != nil, silentReason: reason.map(Self.fieldText(reason:)))
+            deviceDown: reason != nil, silentReason: reason.map(Self.fieldText(reason:)),
+            endedBy: snapshot.endedBy.flatMap { Self.isSignalName($0[...]) ? $0 : nil })
     }
 
     /// The reply line: `ok` and the fields.
@@ -106,7 +113,16 @@ public struct TimerStatus: Equatable, Sendable {
         }
         if deviceDown { fields.append("device=down") }
         if deviceDown, let silentReason { fields.append("silent=\(Self.fieldText(reason: silentReason))") }
+        if let endedBy, Self.isSignalName(endedBy[...]) { fields.append("ended=\(endedBy)") }
         return fields.joined(separator: "\t")
+    }
+
+    /// Whether `text` is a signal's name as the `ended` field carries it: `SIG` and 1–8 capital
+    /// ASCII letters (`SIGTERM`).
+    static func isSignalName(_ text: Substring) -> Bool {
+        let letters = text.utf8.dropFirst(3)
+        return text.hasPrefix("SIG") && (1...8).contains(letters.count)
+            && letters.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
 
     /// The longest `silent` reason a line carries, in bytes (a device name and alsa-lib's text fit
@@ -191,7 +207,8 @@ public struct TimerStatus: Equatable, Sendable {
             detached: fields["terminal"] == "detached", total: total, kind: Self.kind(of: fields),
             deviceDown: fields["device"] == "down",
             silentReason: fields["device"] == "down"
-                ? fields["silent"].flatMap { $0.isEmpty ? nil : Self.fieldText(reason: String($0)) } : nil)
+                ? fields["silent"].flatMap { $0.isEmpty ? nil : Self.fieldText(reason: String($0)) } : nil,
+            endedBy: fields["ended"].flatMap { Self.isSignalName($0) ? String($0) : nil })
     }
 }
 

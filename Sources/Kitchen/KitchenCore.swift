@@ -308,20 +308,30 @@ package struct KitchenCore {
     /// ``recoveryLimit`` times in a row per label; a final state clears the count.
     /// - Returns: Its log line, `Soft: ended (pid 42, done)`, from its last status; one whose
     ///   alarm reached no device adds why: `Soft: ended (pid 42, done, silent: cannot open audio
-    ///   device 'X': REASON)`; one that died is `Soft: died (pid 42, counting): recovering it …`
+    ///   device 'X': REASON)`; one a signal ended says which, and whether its record stays
+    ///   (``RecordKeeper/keptBy``): `Soft: ended by SIGTERM (pid 42); its record is kept: …`;
+    ///   one that died is `Soft: died (pid 42, counting): recovering it …`
     ///   with the recovery (``KitchenEffect/recover(label:)``), or says the kitchen gave up (and
     ///   forgets the count, so that a recovery by hand is supervised again).
     mutating func ended(socket: String) -> [KitchenEffect] {
         seenOrder.removeAll { $0 == socket }
         guard let last = timers.removeValue(forKey: socket) else { return [] }
         var how = last.state.rawValue
+        var silent = ""
         if last.deviceDown, last.state.isFinal || last.state == .silent {
             let reason = last.silentReason ?? "its alarm reached no device"
-            how += last.state == .silent ? ": \(reason)" : ", silent: \(reason)"
+            silent = ", silent: \(reason)"
+            how += last.state == .silent ? ": \(reason)" : silent
         }
         guard !last.state.isFinal, last.state != .menu else {
             recoveries[last.label] = nil
-            return [.say("\(last.label): ended (pid \(last.pid), \(how))")]
+            guard let signal = last.endedBy else { return [.say("\(last.label): ended (pid \(last.pid), \(how))")] }
+            // Not "cancelled": nobody cancelled it (issue 41). Its record may bring it back.
+            let kept =
+                RecordKeeper.keptBy.contains(signal)
+                ? "; its record is kept: `eggtimer recover \(last.label)` starts it again, "
+                    + "`eggtimer cancel \(last.label)` forgets it" : ""
+            return [.say("\(last.label): ended by \(signal) (pid \(last.pid)\(silent))\(kept)")]
         }
         let died = "\(last.label): died (pid \(last.pid), \(how))"
         let tries = recoveries[last.label, default: 0]

@@ -63,7 +63,8 @@ package enum TimerLaunch {
         }
     }
 
-    /// Starts `eggtimer recover [LABEL]`, detached.
+    /// Starts `eggtimer recover LABEL`, or without a label `eggtimer recover --quiet` (the timers
+    /// that run are followed, and said so, by the kitchen), detached.
     ///
     /// Standard input on /dev/null (so an alarm more than an hour late is reported, not asked
     /// about), standard output and error the caller's (the kitchen's log). It takes `recover`'s
@@ -75,7 +76,7 @@ package enum TimerLaunch {
     /// - Throws: `SpawnError` with the `errno` (no program).
     static func recover(label: String?) throws(SpawnError) -> pid_t {
         try ChildProcess.start(
-            "/proc/self/exe", ["eggtimer", "recover"] + (label.map { [$0] } ?? []), detachment: .session
+            "/proc/self/exe", ["eggtimer", "recover"] + (label.map { [$0] } ?? ["--quiet"]), detachment: .session
         ) {
             actions in
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)

@@ -45,7 +45,8 @@ enum ControlCommands {
         case .acknowledgeAll, .cancelAll:
             guard let vocabulary = command.vocabulary else { return .software }
             return actOnAll(vocabulary, folder: folder)
-        case .recover(let bootOnly, let label): return Recover.run(bootOnly: bootOnly, label: label)
+        case .recover(let bootOnly, let quiet, let label):
+            return Recover.run(bootOnly: bootOnly, quiet: quiet, label: label)
         case .follow:
             printError("eggtimer: follow needs --mqtt URL (or mqtt = URL in the config file)")
             return .usage

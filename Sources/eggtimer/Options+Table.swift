@@ -163,10 +163,12 @@ extension Options {
                 takesSeconds: true
             ) { label, options in .add(label: label, by: options.addAmount) },
             Subcommand(
-                names: ["recover"], usage: "[--boot] [LABEL]",
+                names: ["recover"], usage: "[--boot] [--quiet] [LABEL]",
                 help: "start again the timers a kill, a power cut or a reboot ended (LABEL: only that one)",
                 takesLabel: true
-            ) { label, options in .recover(bootOnly: options.recoverBoot, label: label) },
+            ) { label, options in
+                .recover(bootOnly: options.recoverBoot, quiet: options.recoverQuiet, label: label)
+            },
             Subcommand(
                 names: ["follow"], usage: "--mqtt URL",
                 help: "ring here whenever any timer on the broker rings; a key or SIGUSR1 acknowledges them",
@@ -442,6 +444,12 @@ extension Options {
                 + "timers killed in this boot stay for a plain recover",
             fits: [.subcommand("recover")]
         ) { options, _, _ in options.recoverBoot = true },
+        Spec(
+            names: ["--quiet"], group: .subcommand,
+            help: "say only what was done, nothing of a timer that still runs (as the kitchen runs it when it "
+                + "starts: it follows those)",
+            fits: [.subcommand("recover")]
+        ) { options, _, _ in options.recoverQuiet = true },
     ]
 
     /// What `make install` generates from these tables (``Document``).

@@ -30,8 +30,9 @@ enum ControlCommand: Equatable {
     /// Start again the timers recorded in the state folder that no process runs any more;
     /// `bootOnly` (`recover --boot`, the boot service): only those an earlier boot left; `label`
     /// (`recover LABEL`, as the kitchen asks for a timer it followed that died by a signal): only
-    /// that one's record.
-    case recover(bootOnly: Bool, label: String? = nil)
+    /// that one's record; `quiet` (`recover --quiet`, the kitchen as it starts): nothing said of
+    /// a timer that runs.
+    case recover(bootOnly: Bool, quiet: Bool = false, label: String? = nil)
     /// Ring whenever any timer on the MQTT broker rings (`eggtimer follow --mqtt URL`).
     case follow
     /// Run the kitchen: start timers asked for on its socket and follow every timer of this user
@@ -128,8 +129,10 @@ struct Options: Equatable {
     /// `ack --all`, `cancel --all`: every timer that fits (read only into ``ControlCommand/acknowledgeAll``
     /// and ``ControlCommand/cancelAll``).
     var all = false
-    /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:)``).
+    /// `recover --boot`: only the records an earlier boot left (read only into ``ControlCommand/recover(bootOnly:quiet:label:)``).
     var recoverBoot = false
+    /// `recover --quiet`: nothing said of a timer that runs (read only into ``ControlCommand/recover(bootOnly:quiet:label:)``).
+    var recoverQuiet = false
     /// `kitchen --pair` or `--unpair` (read only into ``ControlCommand/pair`` and ``ControlCommand/unpair``).
     var kitchenPairing: ControlCommand?
     /// `--every WHEN` (only with `at`): how the alarm repeats, with the value as typed.

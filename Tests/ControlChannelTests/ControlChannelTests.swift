@@ -359,6 +359,13 @@ private func removeFolder(_ path: String) {
             label: "1h30", pid: 7, state: .snoozed, remaining: .nanoseconds(1_500_000_001),
             deadlineUnixMilliseconds: nil)
         #expect(TimerStatus(line: status.line) == status)
+        var ended = status
+        ended.endedBy = "SIGTERM"
+        #expect(ended.line.hasSuffix("\tended=SIGTERM"))
+        #expect(TimerStatus(line: ended.line) == ended)
+        for garbage in ["sigterm", "SIG", "SIGTERMINATE", "TERM", "SIGTERM1"] {
+            #expect(TimerStatus(line: status.line + "\tended=" + garbage) == status, "\(garbage): left off")
+        }
         #expect(TimerStatus(line: "error\tno") == nil)
         #expect(TimerStatus(line: "ok\tlabel=x") == nil)
     }

@@ -257,6 +257,27 @@ import TimerText
         #expect(core.ended(socket: "tea").last == .recover(label: "tea"), "giving up forgot the count")
     }
 
+    /// Issue 41: one a signal ended is said so, not "cancelled", with what its kept record means.
+    @Test func aTimerEndedByASignalIsSaidSoWithItsRecord() {
+        var core = KitchenCore(maxTimers: 12)
+        var last = status("roast beef", pid: 5, state: .cancelled)
+        last.endedBy = "SIGTERM"
+        _ = core.status(socket: "roast beef", last)
+        #expect(
+            core.ended(socket: "roast beef") == [
+                .say(
+                    "roast beef: ended by SIGTERM (pid 5); its record is kept: `eggtimer recover roast beef` "
+                        + "starts it again, `eggtimer cancel roast beef` forgets it")
+            ])
+        last.endedBy = "SIGINT"
+        (last.deviceDown, last.silentReason) = (true, "cannot open audio device 'hw:0': ENOENT")
+        _ = core.status(socket: "roast beef", last)
+        #expect(
+            core.ended(socket: "roast beef") == [
+                .say("roast beef: ended by SIGINT (pid 5, silent: cannot open audio device 'hw:0': ENOENT)")
+            ])
+    }
+
     @Test(arguments: [TimerState.done, .cancelled, .missed, .menu])
     func aTimerThatEndedOrTheMenuIsNotRecovered(state: TimerState) {
         var core = KitchenCore(maxTimers: 12)

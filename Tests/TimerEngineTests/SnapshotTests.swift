@@ -88,6 +88,21 @@ private let wall0 = WallInstant(unixSeconds: 1_796_032_800)
         #expect(final.remaining == .zero && final.deadline == nil && final.deadlineUnixMilliseconds == nil)
     }
 
+    /// Issue 41: a timer a signal ended says which in its last snapshot (the kitchen logged one
+    /// ended by SIGTERM as cancelled); one cancelled by a command says none.
+    @Test(arguments: [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT")] as [(Int32, String)])
+    func aTimerEndedByASignalSaysWhich(number: Int32, name: String) {
+        var controller = Controller(configuration: configuration, start: .plain(.seconds(60)), at: t0)
+        #expect(controller.snapshot(at: t0, wall: wall0).endedBy == nil)
+        _ = controller.handle(.signal(number), at: t0 + .seconds(1))
+        let last = controller.snapshot(at: t0 + .seconds(1), wall: wall0.advanced(by: .seconds(1)))
+        #expect(last.state == .cancelled && last.endedBy == name)
+
+        var cancelled = Controller(configuration: configuration, start: .plain(.seconds(60)), at: t0)
+        _ = cancelled.handle(key: .character("q"), at: t0 + .seconds(1))
+        #expect(cancelled.snapshot(at: t0 + .seconds(1), wall: wall0).endedBy == nil)
+    }
+
     @Test func aHangUpShowsAsDetached() {
         var controller = Controller(configuration: configuration, start: .plain(.seconds(300)), at: t0)
         _ = controller.handle(.signal(SIGHUP), at: t0 + .seconds(1))

@@ -108,4 +108,23 @@ import TimerText
         #expect(asked.stdout.contains("tea: resumed, rings in "), "\(asked.stdout)\(asked.stderr)")
         #expect(house.command(["cancel", "tea"]).termination == .exited(0))
     }
+
+    /// `recover --quiet` (the kitchen as it starts, issue 41) says what it did and nothing of a
+    /// timer that runs (the kitchen follows it: "already running" beside "following" said one
+    /// timer twice); a plain `recover` still says it.
+    @Test func recoverQuietSaysNothingOfATimerThatRuns() throws {
+        let house = House()
+        let running = house.timer(["5m", "--label", "rice"])
+        #expect(running.expect(#""event":"started""#, until: soon()))
+        _ = try house.killedTimer(["5m", "--label", "jam"])
+
+        let quiet = house.command(["recover", "--quiet"])
+        #expect(quiet.termination == .exited(0), "\(quiet.stderr)")
+        #expect(quiet.stdout.hasPrefix("jam: resumed, rings in "), "\(quiet.stdout)")
+        #expect(quiet.stdout.split(separator: "\n").count == 1, "\(quiet.stdout)")
+        let plain = house.command(["recover"])
+        #expect(plain.stdout.contains("rice: already running (pid \(running.pid))\n"), "\(plain.stdout)")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(running.finish() == .exited(1))
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 ///
 /// One that
 /// dies by a signal (SIGKILL here, as the OOM killer sends) is recovered from its record at once,
-/// with its deadline; one ended by SIGTERM (it says `cancelled` first) is not; a record left while
+/// with its deadline; one ended by SIGTERM (it says so first) is not; a record left while
 /// no kitchen ran is recovered when the kitchen starts. Every wait is on a line or a status.
 @Suite struct KitchenSupervisionEndToEndTests {
     private let soon = { ContinuousClock.now + .seconds(20) }
@@ -55,13 +55,18 @@ import Testing
         #expect(kitchen.finish() == .exited(0))
     }
 
-    /// SIGTERM is a timer's orderly end (its record stays for a reboot's `recover`): it says
-    /// `cancelled` before it exits with its status, so the kitchen leaves it ended.
+    /// SIGTERM is a timer's orderly end (its record stays for a reboot's `recover`): it says so
+    /// before it exits with its status, so the kitchen leaves it ended and logs it as ended by
+    /// SIGTERM, not as cancelled (issue 41), with what its kept record means.
     @Test func aTimerEndedBySIGTERMIsNotRecovered() throws {
         let house = House(config: "")
         let (kitchen, timer) = try kitchenWithTimer("rice", in: house)
         kill(timer, SIGTERM)
-        #expect(kitchen.expect("rice: ended (pid \(timer), cancelled)", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            kitchen.expect(
+                "rice: ended by SIGTERM (pid \(timer)); its record is kept: `eggtimer recover rice` starts it again, "
+                    + "`eggtimer cancel rice` forgets it", until: soon()), "\(kitchen.stdout)")
+        #expect(!kitchen.stdout.contains("rice: ended (pid"), "\(kitchen.stdout)")
         // Something after it, to wait on: a second timer followed.
         let next = house.command(["start", "10m", "--label", "jam"])
         #expect(next.termination == .exited(0), "\(next.stderr)")
@@ -69,6 +74,29 @@ import Testing
         #expect(!kitchen.stdout.contains("recovering"), "\(kitchen.stdout)")
         #expect(house.status("rice") == nil, "not running again")
         #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(house.command(["cancel", "rice"]).stdout.contains("rice: not running; its kept record is removed"))
+        kill(kitchen.pid, SIGTERM)
+        #expect(kitchen.finish() == .exited(0))
+    }
+
+    /// At its start the kitchen follows a running timer once, without the recovery's "already
+    /// running" beside it (issue 41); one SIGTERM ended keeps its record, so it comes back (a
+    /// session that ended, not only a reboot).
+    @Test func theKitchensStartSaysARunningTimerOnce() throws {
+        let house = House(config: "")
+        let running = house.timer(["10m", "--label", "jam"])
+        #expect(running.expect(#""event":"started""#, until: soon()))
+        let terminated = house.timer(["10m", "--label", "tea"])
+        #expect(terminated.expect(#""event":"started""#, until: soon()))
+        kill(terminated.pid, SIGTERM)
+        #expect(terminated.finish() == .exited(143))
+        let kitchen = house.kitchen()
+        // Records are recovered in file-name order: jam's (said nothing of) comes before tea's.
+        #expect(kitchen.expect("tea: resumed, rings in ", until: soon()), "\(kitchen.stdout)")
+        #expect(kitchen.expect("following jam (pid \(running.pid), counting)", until: soon()), "\(kitchen.stdout)")
+        #expect(!kitchen.stdout.contains("already running"), "\(kitchen.stdout)")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        #expect(running.finish() == .exited(1))
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
     }

@@ -42,6 +42,9 @@ import TimerText
     @Test func recoverIsASubcommandAndTheResumeOptionIsHidden() throws {
         #expect(try Options.parse(["recover"]).command == .control(.recover(bootOnly: false)))
         #expect(try Options.parse(["recover", "--boot"]).command == .control(.recover(bootOnly: true)))
+        #expect(
+            try Options.parse(["recover", "--quiet", "--boot"]).command
+                == .control(.recover(bootOnly: true, quiet: true)))
         #expect(try Options.parse(["recover", "tea"]).command == .control(.recover(bootOnly: false, label: "tea")))
         #expect(throws: UsageError.self) { try Options.parse(["status", "--boot"]) }
         // The words are one label (issue 41).

@@ -48,7 +48,14 @@ extension Controller {
             deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
             schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
             clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
-            runLabel: run?.label, pomodoro: pomodoroProgress)
+            runLabel: run?.label, pomodoro: pomodoroProgress, endedBy: over ? endingSignal : nil)
+    }
+
+    /// The signal that ended the process (``ExitStatus/signalName``); nil until it exits, or when
+    /// it exits otherwise.
+    private var endingSignal: String? {
+        guard case .exited(let status) = mode else { return nil }
+        return status.signalName
     }
 
     /// Why the alarm reaches no device: the device's last problem (`cannot open audio device

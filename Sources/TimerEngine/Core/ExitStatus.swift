@@ -1,3 +1,5 @@
+import Glibc
+
 /// How eggtimer ends: one status for each outcome, with the sysexits(3) names where one fits.
 ///
 /// The status is about the timer and its alarm: standard output failing (a closed descriptor, a
@@ -67,6 +69,18 @@ package struct ExitStatus: Error, Hashable, Sendable {
     /// - Parameter number: The signal, 1–64.
     /// - Returns: The status with code 128 + `number`.
     package static func signal(_ number: Int32) -> ExitStatus { ExitStatus(code: 128 + number) }
+
+    /// The name of the signal that ends a timer this way (`SIGTERM`): one of the four that end it
+    /// in order (SIGHUP, SIGINT, SIGQUIT, SIGTERM); nil for any other status.
+    package var signalName: String? {
+        switch code - 128 {
+        case SIGHUP: "SIGHUP"
+        case SIGINT: "SIGINT"
+        case SIGQUIT: "SIGQUIT"
+        case SIGTERM: "SIGTERM"
+        default: nil
+        }
+    }
 
     /// Every status with its meaning, in order, for `--help`, the man page, docs/DESIGN.md and tests.
     package static let table: [(status: ExitStatus, meaning: String)] = [

@@ -194,6 +194,11 @@ package struct RecordKeeper {
         }
     }
 
+    /// The signals whose end keeps a timer's record for `eggtimer recover` (by name: a reboot or
+    /// `systemctl stop` sends SIGTERM, a closed SSH session SIGHUP); SIGINT and SIGQUIT (Ctrl-C,
+    /// Ctrl-\ at its terminal) end it for good.
+    package static let keptBy: Set<String> = ["SIGTERM", "SIGHUP"]
+
     /// The process is ending: removes the record, unless `signal` ended it (`SIGTERM`): then the
     /// record stays, saying so (`ended=SIGTERM`, for `eggtimer status`).
     /// - Parameter signal: The name of the signal that ends the process and keeps the record;

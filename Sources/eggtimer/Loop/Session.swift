@@ -276,7 +276,7 @@ struct Session {
         terminal.leave()
         loop.first(ControlInbox.self)?.finish(watchLine(at: clock.now()))
         if var keeper = records {
-            let signal = status == .signal(SIGTERM) ? "SIGTERM" : status == .signal(SIGHUP) ? "SIGHUP" : nil
+            let signal = status.signalName.flatMap { RecordKeeper.keptBy.contains($0) ? $0 : nil }
             if keeper.end(keepingFor: signal), let signal {
                 // Said, as the user who sent it may have meant "stop for good" (then: cancel).
                 printError(

@@ -33,13 +33,15 @@ enum Recover {
     ///   - bootOnly: `recover --boot` (the boot service): a record written in this boot (its
     ///     timer killed by hand: `kill`, `kill -9`, `systemctl stop`) is left alone, with a line,
     ///     for a plain `eggtimer recover` to bring back when asked.
+    ///   - quiet: `recover --quiet` (the kitchen as it starts, issue 41): nothing is said of a
+    ///     timer that runs (the kitchen follows it, and says so once).
     ///   - label: `recover LABEL` (the kitchen, for a followed timer that died by a signal): only
     ///     the record of that label (its file name, ``RecordStore/fileName(label:)``); none is
     ///     ``ExitStatus/noTimer``.
     /// - Returns: ``ExitStatus/done`` when there were records (whatever became of them),
     ///   ``ExitStatus/noTimer`` when there were none, ``ExitStatus/osError`` when the state folder
     ///   is unsafe or cannot be locked.
-    static func run(bootOnly: Bool = false, label: String? = nil) -> ExitStatus {
+    static func run(bootOnly: Bool = false, quiet: Bool = false, label: String? = nil) -> ExitStatus {
         guard let store = RecordStore.current() else {
             printError("eggtimer: recover: no state folder (set XDG_STATE_HOME or HOME)")
             return .osError
@@ -86,7 +88,8 @@ enum Recover {
         }
         for name in names {
             switch recover(name, in: store, bootOnly: bootOnly, bootID: BootClock.bootID(), readOnly: readOnly) {
-            case .said(let line): print(line.escapingControlCharacters)
+            case .running(let line) where quiet: _ = line
+            case .said(let line), .running(let line): print(line.escapingControlCharacters)
             case .failed(let line): printError("eggtimer: " + line)
             }
         }
@@ -97,6 +100,8 @@ enum Recover {
     enum Outcome: Equatable {
         case said(String)
         case failed(String)
+        /// Its timer runs: nothing was done (`tea: already running (pid 42)`).
+        case running(String)
     }
 
     /// How a countdown late by `overdue`, more than ``overdueLimit``, by a clock that is not
@@ -137,7 +142,7 @@ enum Recover {
                 "\(name): skipped: corrupt record: its deadline is more than \(DurationParser.maximumText) ahead")
         }
         if let running = running(labels: [stem, label], record: record, sameBoot: !plan.afterReboot) {
-            return .said("\(label): already running (\(running))")
+            return .running("\(label): already running (\(running))")
         }
         if bootOnly, !plan.afterReboot {
             return .said(
