@@ -60,6 +60,14 @@ static inline int CSystem_windowSize(int fd, unsigned short *rows, unsigned shor
     return rc;
 }
 
+/* The bytes written on a socket that its peer has not read yet: SIOCOUTQ (<linux/sockios.h>
+   defines it as TIOCOUTQ, a macro). For a Unix stream socket it falls as the peer reads, so a
+   request still counted was never read. -1 with errno set on failure. */
+static inline int CSystem_unreadBytes(int fd) {
+    int count = 0;
+    return ioctl(fd, TIOCOUTQ, &count) < 0 ? -1 : count;
+}
+
 /* Sets the terminal's window size (what a terminal emulator does on resize; tests use it). */
 static inline int CSystem_setWindowSize(int fd, unsigned short rows, unsigned short columns) {
     struct winsize ws = { .ws_row = rows, .ws_col = columns, .ws_xpixel = 0, .ws_ypixel = 0 };

@@ -63,15 +63,24 @@ public enum ControlClient {
         let deadline = ContinuousClock.now + timeout
         let fd = try connect(to: path, folder: folder, until: deadline)
         defer { close(fd) }
-        guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
-            throw .noAnswer(path: path, peerPID: peerPID(fd))
-        }
+        guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline),
+            let reply = try readReply(fd, path: path, until: deadline)
+        else { throw .noAnswer(path: path, peerPID: peerPID(fd)) }
+        return reply
+    }
+
+    /// Reads one reply line on `fd`, waiting until `deadline` at most.
+    /// - Returns: The line, without its newline; nil when none came by the deadline.
+    /// - Throws: ``ControlError/closedUnanswered(path:)`` when the peer closed before a word,
+    ///   ``ControlError/badAnswer(path:)`` for a reply cut short or longer than 64 KiB.
+    /// C: `poll`, `read`.
+    private static func readReply(
+        _ fd: Int32, path: String, until deadline: ContinuousClock.Instant
+    ) throws(ControlError) -> String? {
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !reply.contains(UInt8(ascii: "\n")) {
-            guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else {
-                throw .noAnswer(path: path, peerPID: peerPID(fd))
-            }
+            guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else { return nil }
             let count = read(fd, &chunk, chunk.count)
             if count < 0, errno == EAGAIN || errno == EINTR { continue }
             // Closed (or reset) before a word: the timer is ending, not something foreign.
@@ -136,5 +145,52 @@ public enum ControlClient {
     static func peerPID(_ fd: Int32) -> Int32? {
         var peer = PeerCredentials()
         return peerCredentials(fd, &peer) == 0 && peer.pid > 0 ? peer.pid : nil
+    }
+}
+
+extension ControlClient {
+    /// How one delivery of a request that may be sent again ended (``deliver(_:label:folder:timeout:)``).
+    public enum Delivery: Equatable, Sendable {
+        /// The reply, without its newline.
+        case answered(String)
+        /// No reply by the deadline, and the request was never read: the listener cannot have
+        /// acted on it, and once this connection is closed it will not (it drops a request whose
+        /// asker has gone). The listener's pid, when the kernel says.
+        case unread(peerPID: Int32?)
+        /// No reply by the deadline, though the request was read: the listener may have acted.
+        case unanswered(peerPID: Int32?)
+    }
+
+    /// Sends `request` and waits for its reply as ``exchange(_:label:folder:timeout:)-(String,_,_,_)``
+    /// does, but says at the deadline whether the listener read the request at all.
+    ///
+    /// For a request that must act once (the kitchen's `start`, issue 42): an unread one is
+    /// certainly not acted on, a read one without a reply may have been. Blocks until the reply
+    /// or `timeout`.
+    /// - Parameters:
+    ///   - request: One line, without a newline.
+    ///   - label: The socket's label.
+    ///   - folder: The runtime folder.
+    ///   - timeout: How long to wait for the reply.
+    /// - Returns: The reply, or which way it did not come.
+    /// - Throws: As ``exchange(_:label:folder:timeout:)-(String,_,_,_)``, but for a missing reply:
+    ///   `.system("connect", ENOENT or ECONNREFUSED)` for no listener,
+    ///   ``ControlError/closedUnanswered(path:)`` when it closed without a word.
+    /// C: as `exchange`, then `ioctl(SIOCOUTQ)`.
+    public static func deliver(
+        _ request: String, label: String, folder: String, timeout: Duration
+    ) throws(ControlError) -> Delivery {
+        let path = try socketPath(label: label, folder: folder)
+        let deadline = ContinuousClock.now + timeout
+        let fd = try connect(to: path, folder: folder, until: deadline)
+        defer { close(fd) }
+        // A request cut short is a line the listener never takes as one.
+        guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
+            return .unread(peerPID: peerPID(fd))
+        }
+        if let reply = try readReply(fd, path: path, until: deadline) { return .answered(reply) }
+        // Unknown (not a socket the kernel counts): taken as read, the uncertain side.
+        let unread = (try? unreadBytes(on: fd)) ?? 0
+        return unread > 0 ? .unread(peerPID: peerPID(fd)) : .unanswered(peerPID: peerPID(fd))
     }
 }

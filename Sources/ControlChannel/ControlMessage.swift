@@ -39,8 +39,10 @@ public enum ControlRequest: Equatable, Sendable {
     /// Receive every new status until the timer ends (protocol version 2).
     case watch
     /// Start a timer (protocol version 3, the kitchen's socket): the request's text, one line of
-    /// at most ``startTextLimit`` bytes without a tab or a control character, not parsed here.
-    case start(String)
+    /// at most ``startTextLimit`` bytes without a tab or a control character, not parsed here,
+    /// and the id its asker chose (issue 42: `TAB id=ID` last; a repeat of it is answered as the
+    /// first was), or nil.
+    case start(String, id: RequestID? = nil)
     /// Make a new pairing code for the kitchen's web API (protocol version 3, the kitchen's socket):
     /// `eggtimer/3<TAB>pair`, answered `ok<TAB>code=123456<TAB>seconds=600<TAB>tries=5`.
     case pair
@@ -83,7 +85,7 @@ public enum ControlRequest: Equatable, Sendable {
             return origin.map { Self.fourthVersion + "\t" + words + "\tby=" + $0.rawValue }
                 ?? Self.version(of: command) + "\t" + words
         case .watch: return Self.watchLine
-        case .start(let text): return Self.thirdVersion + "\tstart\t" + text
+        case .start(let text, let id): return Self.thirdVersion + "\tstart\t" + text + (id.map { "\tid=\($0)" } ?? "")
         case .pair: return Self.thirdVersion + "\tpair"
         case .unpair: return Self.thirdVersion + "\tunpair"
         }
@@ -123,12 +125,17 @@ public enum ControlRequest: Equatable, Sendable {
             origin = named
             words.removeLast()
         }
-        if origin == nil, words.count == 3, words[0] == Self.thirdVersion, words[1] == "start" {
+        if origin == nil, words.count == 3 || words.count == 4, words[0] == Self.thirdVersion, words[1] == "start" {
             let text = words[2]
             guard !text.isEmpty, text.utf8.count <= Self.startTextLimit,
                 !text.unicodeScalars.contains(where: { $0.isControlCharacter })
             else { return nil }
-            self = .start(String(text))
+            var id: RequestID?
+            if words.count == 4 {
+                guard words[3].hasPrefix("id="), let given = RequestID(words[3].dropFirst(3)) else { return nil }
+                id = given
+            }
+            self = .start(String(text), id: id)
             return
         }
         guard words.count >= 2, origin != nil || words[0] == Self.protocolName || words[0] == Self.secondVersion

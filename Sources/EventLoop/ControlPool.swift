@@ -102,6 +102,19 @@ package final class ControlPool {
         expire(at: now)
     }
 
+    /// Whether the peer of `connection` has closed its end (POLLHUP: closed, not only shut for
+    /// writing), so that nobody would read an answer; a connection that is gone counts as closed.
+    ///
+    /// Never blocks. C: `poll` with no wait.
+    package func hasHungUp(_ connection: Int) -> Bool {
+        guard let descriptor = connections[connection]?.connection.descriptor else { return true }
+        var entry = pollfd(fd: descriptor, events: 0, revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLHUP) != 0
+    }
+
+    /// Closes `connection` without an answer; nothing if it is gone.
+    package func drop(_ connection: Int) { connections[connection] = nil }
+
     /// Answers `connection` with `line` and closes it; nothing if it is gone.
     package func reply(_ connection: Int, _ line: String) {
         connections[connection]?.connection.reply(line)

@@ -8,6 +8,7 @@ import Speech
 import SystemKit
 import TimerCore
 package import TimerEngine
+import TimerModel
 import TimerText
 
 /// `eggtimer kitchen`: the long-running front of this box's timers.
@@ -161,9 +162,10 @@ package final class Kitchen {
     /// does not answer within ``KitchenCore/startLimit``; a refusal goes at once. Never blocks.
     /// - Parameters:
     ///   - request: The typed request.
+    ///   - id: Its asker's id (a repeat is answered as the first was: issue 42), or nil.
     ///   - origin: Who asked (the answer's way back).
-    func start(_ request: StartRequest, from origin: KitchenCore.Origin) {
-        perform(core.decide(.start(request), from: origin, at: clock.now()))
+    func start(_ request: StartRequest, id: RequestID? = nil, from origin: KitchenCore.Origin) {
+        perform(core.decide(.start(request, id: id), from: origin, at: clock.now()))
     }
 
     /// The one entry for an action on the running timers from any front.
@@ -193,10 +195,10 @@ package final class Kitchen {
             // Ctrl-Z: stopped as any program is (its timers count on in their own processes);
             // `fg`, `bg` or SIGCONT go on from here.
             kill(getpid(), SIGSTOP)
-        case .startRequest(let text, let connection):
+        case .startRequest(let text, let id, let connection):
             do throws(UsageError) {
                 start(
-                    try StartRequest.parse(text, presets: settings.presets.map(\.name)),
+                    try StartRequest.parse(text, presets: settings.presets.map(\.name)), id: id,
                     from: .shell(connection: connection))
             } catch {
                 perform([
@@ -247,14 +249,14 @@ package final class Kitchen {
                 say("\(label): rings silent: \(reason)")
                 unheardLines[phrases.ringingUnheard(label)] = label
                 speak(phrases.ringingUnheard(label))
-            case .spawn(let label, let arguments, let origin):
+            case .spawn(let label, let arguments, let origin, let id):
                 let log = TimerLaunch.log(label: label)
                 do throws(SpawnError) {
                     let pid = try TimerLaunch.start(
                         arguments + KitchenBus.timerArguments(settings.bus), log: log,
                         announce: settings.announce)
                     loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
-                    perform(core.spawned(label: label, pid: pid, origin: origin, log: log, at: clock.now()))
+                    perform(core.spawned(label: label, pid: pid, origin: origin, log: log, id: id, at: clock.now()))
                 } catch {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
                     perform([.answer(origin, .refused(.init(kind: .system, text: text)))])

@@ -14,8 +14,8 @@ extension KitchenCore {
     /// A keypad's key, an HTTP request, the MQTT start topic, a shell's `eggtimer start`: the
     /// core's one input from the fronts.
     enum Ask: Equatable, Sendable {
-        /// Start a timer (``admit(_:from:)``).
-        case start(StartRequest)
+        /// Start a timer (``start(_:id:from:at:)``), with its asker's id if any.
+        case start(StartRequest, id: RequestID? = nil)
         /// An action on the running timers (``act(_:from:at:)``).
         case act(Action)
     }
@@ -24,7 +24,7 @@ extension KitchenCore {
     /// - Returns: The effects: a start's spawn or refusal, an action's exchanges or its answer.
     mutating func decide(_ ask: Ask, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
         switch ask {
-        case .start(let request): [admit(request, from: origin)]
+        case .start(let request, let id): start(request, id: id, from: origin, at: now)
         case .act(let action): act(action, from: origin, at: now)
         }
     }

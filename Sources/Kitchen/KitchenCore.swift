@@ -107,12 +107,26 @@ package struct KitchenCore {
     }
 
     /// A start let through and not answered yet.
-    private struct Starting {
+    struct Starting {
         let pid: Int32
         let origin: Origin
         let label: String
         let giveUp: ContinuousClock.Instant
         let log: String
+        /// Its asker's id (``RequestID``), or nil.
+        var id: RequestID? = nil
+        /// Who asked again with the same id while it started: answered with it.
+        var repeats: [Origin] = []
+    }
+
+    /// A start remembered by its asker's id (issue 42), so that a repeat gets the first answer.
+    struct Remembered: Equatable {
+        /// The request as it was asked (a repeat must ask the same).
+        let request: StartRequest
+        /// Its answer; nil while it starts.
+        var outcome: Outcome?
+        /// When it is forgotten (boot clock): ``idMemory`` after it was asked.
+        let until: ContinuousClock.Instant
     }
 
     /// How many timers may run at once (running ones of this user, started here or not, and
@@ -133,7 +147,9 @@ package struct KitchenCore {
     /// Every running timer followed: its socket's name → its latest status.
     private(set) var timers: [String: TimerStatus] = [:]
     /// Starts let through and not answered, by socket name.
-    private var starting: [String: Starting] = [:]
+    var starting: [String: Starting] = [:]
+    /// The starts asked with an id in the last ``idMemory``, by id (KitchenCore+Once.swift).
+    var remembered: [RequestID: Remembered] = [:]
     /// How many times in a row each label's timer was recovered after dying by a signal.
     private var recoveries: [String: Int] = [:]
     /// The followed timers' socket names in the order the kitchen first saw them (the newest
@@ -249,13 +265,15 @@ package struct KitchenCore {
     ///   - pid: The child's pid.
     ///   - origin: Who asked.
     ///   - log: Where its output goes (for a failure's line).
+    ///   - id: Its asker's id, or nil.
     ///   - now: The boot clock.
     /// - Returns: The answer at once when its watch already said it runs, else none.
     mutating func spawned(
-        label: String, pid: Int32, origin: Origin, log: String, at now: ContinuousClock.Instant
+        label: String, pid: Int32, origin: Origin, log: String, id: RequestID? = nil, at now: ContinuousClock.Instant
     ) -> [KitchenEffect] {
         let socket = ControlServer.socketName(for: label)
-        starting[socket] = Starting(pid: pid, origin: origin, label: label, giveUp: now + Self.startLimit, log: log)
+        starting[socket] = Starting(
+            pid: pid, origin: origin, label: label, giveUp: now + Self.startLimit, log: log, id: id)
         return timers[socket].map { status(socket: socket, $0) } ?? []
     }
 
@@ -275,7 +293,7 @@ package struct KitchenCore {
         }
         if let start = starting[socket], start.pid == status.pid {
             starting[socket] = nil
-            effects.append(.answer(start.origin, .started(status)))
+            effects += answered(start, .started(status), runs: true)
         } else if new {
             effects.append(.say("following \(status.label) (pid \(status.pid), \(status.state.rawValue))"))
         }
@@ -363,7 +381,7 @@ package struct KitchenCore {
     mutating func childExited(pid: Int32, status: Int32, said: String? = nil) -> [KitchenEffect] {
         guard let (socket, start) = starting.first(where: { $0.value.pid == pid }) else { return [] }
         starting[socket] = nil
-        return [.answer(start.origin, .refused(.exited(start.label, status: status, said: said, log: start.log)))]
+        return answered(start, .refused(.exited(start.label, status: status, said: said, log: start.log)), runs: false)
     }
 
     /// The log of the start let through as child `pid` and not answered yet, where its timer says
@@ -419,14 +437,11 @@ package struct KitchenCore {
         var effects = expireExchanges(at: now)
         for (socket, start) in starting.sorted(by: { $0.key < $1.key }) where now >= start.giveUp {
             starting[socket] = nil
-            effects.append(
-                .answer(
-                    start.origin,
-                    .refused(
-                        Refusal(
-                            kind: .unavailable,
-                            text: "\(start.label): started (pid \(start.pid)) but not answering within "
-                                + "\(Self.startLimit.components.seconds) s; see \(start.log)"))))
+            let text =
+                "\(start.label): started (pid \(start.pid)) but not answering within "
+                + "\(Self.startLimit.components.seconds) s; see \(start.log)"
+            // It may yet come up: a repeat of its id gets this answer, never a second timer.
+            effects += answered(start, .refused(Refusal(kind: .unavailable, text: text)), runs: true)
         }
         return effects
     }
@@ -435,8 +450,8 @@ package struct KitchenCore {
 /// What ``KitchenCore`` asks the kitchen's runner to do.
 enum KitchenEffect: Equatable, Sendable {
     /// Start `eggtimer ARGUMENTS` detached, with its log beside the records, and tell the core
-    /// (``KitchenCore/spawned(label:pid:origin:log:at:)``).
-    case spawn(label: String, arguments: [String], origin: KitchenCore.Origin)
+    /// (``KitchenCore/spawned(label:pid:origin:log:id:at:)``, with its asker's `id`).
+    case spawn(label: String, arguments: [String], origin: KitchenCore.Origin, id: RequestID? = nil)
     /// Tell `origin` how its start went.
     case answer(KitchenCore.Origin, KitchenCore.Outcome)
     /// Send `request` (a command with its origin, or without it to a timer older than control

@@ -7,8 +7,10 @@ import TimerEngine
 /// its lock), taking `eggtimer/3<TAB>start<TAB>TEXT` from `eggtimer start` in a shell, and
 /// `eggtimer/3<TAB>pair` / `unpair` from `eggtimer kitchen --pair` / `--unpair`.
 ///
-/// Each whole `start` line becomes `.startRequest(text:connection:)`; the connection stays open
-/// until ``reply(_:_:)`` answers it (the timer runs, or it was refused). A `pair` or `unpair`
+/// Each whole `start` line becomes `.startRequest(text:id:connection:)`; the connection stays open
+/// until ``reply(_:_:)`` answers it (the timer runs, or it was refused). One whose asker has
+/// closed its end already (it gave up while the kitchen was stopped) is dropped, not acted on,
+/// with one line (issue 42). A `pair` or `unpair`
 /// line becomes `.pairRequest(connection:)` or `.unpairRequest(connection:)`, answered in the
 /// same round. Any other request is
 /// answered with an error line at once. A connection that sends no request within ``idleLimit``
@@ -55,9 +57,18 @@ package final class KitchenInbox: LoopSource {
 
     /// Accepts and reads what is ready, then closes connections idle too long.
     func service(_ ready: [PollReady], at now: ContinuousClock.Instant, into inputs: inout [Input]) {
+        var gone: [Int] = []
         pool.service(ready, at: now) { id, line in
             switch ControlRequest(line: line) {
-            case .start(let text)?: inputs.append(.startRequest(text: text, connection: id))
+            case .start(let text, let request)?:
+                // Its asker gave up (a stopped kitchen read it late): acting on it now would start
+                // a timer nobody is told of, beside the one its retry asks for (issue 42).
+                guard !pool.hasHungUp(id) else {
+                    gone.append(id)
+                    inputs.append(.note("kitchen: a start ('\(text)') whose shell has gone: not acted on"))
+                    return .answering
+                }
+                inputs.append(.startRequest(text: text, id: request, connection: id))
             case .pair?: inputs.append(.pairRequest(connection: id))
             case .unpair?: inputs.append(.unpairRequest(connection: id))
             default:
@@ -67,6 +78,7 @@ package final class KitchenInbox: LoopSource {
             }
             return .answering
         }
+        for id in gone { pool.drop(id) }
     }
 
     /// Answers `connection` with `line` and closes it; nothing if it is gone.

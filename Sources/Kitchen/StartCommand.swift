@@ -4,6 +4,7 @@ import Glibc
 import SystemKit
 package import TimerCore
 package import TimerEngine
+import TimerModel
 import TimerText
 
 /// `eggtimer start WHAT [LABEL]` (or `--label L`) from a shell: one timer started, detached, through the
@@ -34,20 +35,10 @@ package enum StartCommand {
         }
         let runtime = RuntimeFolder.current()
         let outcome: KitchenCore.Outcome
-        do throws(ControlError) {
-            let reply = try ControlClient.exchange(
-                ControlRequest.start(request.description).line, label: KitchenCore.ownLabel,
-                folder: KitchenInbox.folder(in: runtime), timeout: KitchenCore.startLimit + .seconds(2))
-            guard let answer = KitchenCore.Outcome(line: reply) else {
-                printError("eggtimer: start: the kitchen answered something else: \(reply)")
-                return .software
-            }
-            outcome = answer
-        } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
-            outcome = direct(request, presets: presets, runtime: runtime)  // no kitchen runs
-        } catch {
-            printError("eggtimer: start: the kitchen: \(error.description)")
-            return .unavailable
+        switch ask(request, runtime: runtime) {
+        case .outcome(let answer): outcome = answer
+        case .noKitchen: outcome = direct(request, presets: presets, runtime: runtime)
+        case .failed(let status): return status
         }
         switch outcome {
         case .started(let status):
@@ -60,6 +51,82 @@ package enum StartCommand {
             printError("eggtimer: start: \(refusal.text)")
             return refusal.kind.exitStatus
         }
+    }
+
+    /// How many times `start` asks the kitchen before it gives up (issue 42), each waiting
+    /// ``attemptLimit``: a kitchen stopped for a while (Ctrl-Z, SIGSTOP) and continued within
+    /// about 20 s still starts the timer, once.
+    static let attempts = 3
+    /// How long one asking waits for the kitchen's answer: its own ``KitchenCore/startLimit`` for
+    /// the timer, and 2 s more.
+    static let attemptLimit = KitchenCore.startLimit + .seconds(2)
+
+    /// What asking the kitchen came to.
+    enum Asked: Equatable {
+        /// The kitchen's answer.
+        case outcome(KitchenCore.Outcome)
+        /// No kitchen runs, and none took the request: start it directly.
+        case noKitchen
+        /// Said on standard error; end with this status.
+        case failed(ExitStatus)
+    }
+
+    /// Asks the kitchen to start `request`, once per request (issue 42).
+    ///
+    /// The request carries a random id (``RequestID``, 16 bytes from `getrandom`); when no answer
+    /// comes within ``attemptLimit`` it is asked again with the same id, ``attempts`` times in all,
+    /// and the kitchen answers a repeat as it answered the first. It never acts on a request whose
+    /// asker has gone, so "not started" is said only when the kitchen never read one
+    /// (``ControlClient/Delivery/unread(peerPID:)``); once it read one, that the timer may have
+    /// started. Blocks for at most ``attempts`` × ``attemptLimit``.
+    /// - Parameters:
+    ///   - request: The typed request.
+    ///   - runtime: The runtime folder.
+    /// - Returns: The answer, that no kitchen runs, or a failure already said.
+    static func ask(_ request: StartRequest, runtime: String) -> Asked {
+        let id = (try? randomBytes(16)).map(RequestID.init(randomBytes:))
+        let line = ControlRequest.start(request.description, id: id).line
+        var read = false  // the kitchen read one of the deliveries: it may have acted on it
+        var pid: Int32?
+        for _ in 1...(id == nil ? 1 : Self.attempts) {
+            do throws(ControlError) {
+                switch try ControlClient.deliver(
+                    line, label: KitchenCore.ownLabel, folder: KitchenInbox.folder(in: runtime),
+                    timeout: Self.attemptLimit)
+                {
+                case .answered(let reply):
+                    guard let answer = KitchenCore.Outcome(line: reply) else {
+                        printError("eggtimer: start: the kitchen answered something else: \(reply)")
+                        return .failed(.software)
+                    }
+                    return .outcome(answer)
+                case .unread(let peer): pid = peer ?? pid
+                case .unanswered(let peer): (read, pid) = (true, peer ?? pid)
+                }
+            } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
+                if !read { return .noKitchen }  // none runs, and none took it
+                break
+            } catch .closedUnanswered {
+                read = true  // it read it and ended: it may have acted
+            } catch {
+                printError("eggtimer: start: the kitchen: \(error.description)")
+                return .failed(.unavailable)
+            }
+        }
+        let waited = Self.attemptLimit.components.seconds * Int64(id == nil ? 1 : Self.attempts)
+        var who = "the kitchen"
+        if let pid {
+            who += " (pid \(pid))"
+            if ProcessState.isStopped(pid) { who += ", stopped (`kill -CONT \(pid)` continues it)," }
+        }
+        if read {
+            printError(
+                "eggtimer: start: \(who) took the request but did not answer within \(waited) s; "
+                    + "the timer may have started: `eggtimer status` says")
+        } else {
+            printError("eggtimer: start: not started: \(who) did not take the request within \(waited) s")
+        }
+        return .failed(.unavailable)
     }
 
     /// The line for a timer that runs: `Soft: started, rings in 5:00 (pid 4242)`.

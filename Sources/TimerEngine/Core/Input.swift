@@ -42,8 +42,8 @@ package enum Input: Equatable {
     /// its name; nil when the kernel's queue overflowed and any file may have changed.
     case fileWritten(name: String?)
     /// The kitchen's socket took a `start` request (``KitchenInbox``): its text, not parsed yet,
-    /// and the connection to answer on.
-    case startRequest(text: String, connection: Int)
+    /// its asker's id if it gave one, and the connection to answer on.
+    case startRequest(text: String, id: RequestID?, connection: Int)
     /// The kitchen's socket took a `pair` request (`eggtimer kitchen --pair`, ``KitchenInbox``):
     /// the connection to answer on, at once.
     case pairRequest(connection: Int)

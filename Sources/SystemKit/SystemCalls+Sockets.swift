@@ -1,0 +1,14 @@
+import CSystem
+
+/// The bytes written on the socket `descriptor` that its peer has not read yet.
+///
+/// For a Unix stream socket they fall as the peer reads (the kernel frees each buffer once read):
+/// a request still counted was never read, so its peer cannot have acted on it.
+/// - Parameter descriptor: A connected socket.
+/// - Returns: The count, 0 or more.
+/// - Throws: ``Errno`` (`ENOTTY` for what is not a socket, `EBADF`). C: `ioctl(SIOCOUTQ)`.
+public func unreadBytes(on descriptor: Int32) throws(Errno) -> Int {
+    let count = CSystem_unreadBytes(descriptor)
+    guard count >= 0 else { throw .current }
+    return Int(count)
+}
