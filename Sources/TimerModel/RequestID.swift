@@ -11,9 +11,9 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
     /// The longest id, in bytes.
     public static let limit = 64
 
-    /// Checks `text` as an id.
+    /// Checks `text` as an id: nil when it is empty, longer than ``limit`` bytes or holds any
+    /// other byte.
     /// - Parameter text: The id as it came (a line's field, a header's value, a JSON string).
-    /// - Returns: nil when it is empty, longer than ``limit`` bytes or holds any other byte.
     public init?(_ text: some StringProtocol) {
         guard !text.utf8.isEmpty, text.utf8.count <= Self.limit, text.utf8.allSatisfy(Self.allows) else { return nil }
         self.text = String(text)
