@@ -88,7 +88,13 @@ package enum StartCommand {
         let line = ControlRequest.start(request.description, id: id).line
         var read = false  // the kitchen read one of the deliveries: it may have acted on it
         var pid: Int32?
-        for _ in 1...(id == nil ? 1 : Self.attempts) {
+        let attempts = id == nil ? 1 : Self.attempts
+        for attempt in 1...attempts {
+            if attempt > 1 {
+                printError(
+                    "eggtimer: start: \(kitchen(pid)) did not answer within \(Self.attemptLimit.components.seconds) s; "
+                        + "asking again (\(attempt) of \(attempts))")
+            }
             do throws(ControlError) {
                 switch try ControlClient.deliver(
                     line, label: KitchenCore.ownLabel, folder: KitchenInbox.folder(in: runtime),
@@ -113,20 +119,23 @@ package enum StartCommand {
                 return .failed(.unavailable)
             }
         }
-        let waited = Self.attemptLimit.components.seconds * Int64(id == nil ? 1 : Self.attempts)
-        var who = "the kitchen"
-        if let pid {
-            who += " (pid \(pid))"
-            if ProcessState.isStopped(pid) { who += ", stopped (`kill -CONT \(pid)` continues it)," }
-        }
+        let waited = Self.attemptLimit.components.seconds * Int64(attempts)
         if read {
             printError(
-                "eggtimer: start: \(who) took the request but did not answer within \(waited) s; "
+                "eggtimer: start: \(kitchen(pid)) took the request but did not answer within \(waited) s; "
                     + "the timer may have started: `eggtimer status` says")
         } else {
-            printError("eggtimer: start: not started: \(who) did not take the request within \(waited) s")
+            printError("eggtimer: start: not started: \(kitchen(pid)) did not take the request within \(waited) s")
         }
         return .failed(.unavailable)
+    }
+
+    /// The kitchen as a line names it: `the kitchen (pid 42)`, and when it is stopped how to
+    /// continue it: `the kitchen (pid 42), stopped (`kill -CONT 42` continues it),`.
+    private static func kitchen(_ pid: Int32?) -> String {
+        guard let pid else { return "the kitchen" }
+        return "the kitchen (pid \(pid))"
+            + (ProcessState.isStopped(pid) ? ", stopped (`kill -CONT \(pid)` continues it)," : "")
     }
 
     /// The line for a timer that runs: `Soft: started, rings in 5:00 (pid 4242)`.
