@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "TimerCore", swiftSettings: shippedSettings),
         // What every front reads and speaks: the timer's states (and, with issue 22, its snapshot and
         // the command vocabulary). Pure Swift, no C, no I/O.
-        .target(name: "TimerModel", swiftSettings: shippedSettings),
+        .target(name: "TimerModel", dependencies: ["TextCoding"], swiftSettings: shippedSettings),
         // The CLI's text parsers of outside bytes (times of day, config lines, start requests): pure
         // Swift, no C, no I/O, in a library so that `make fuzz` can build them.
         .target(

@@ -124,7 +124,7 @@ extension Kitchen {
                 let request = try StartRequest.parse(
                     pending.request.start, label: pending.request.label, presets: settings.presets.map(\.name))
                 web.waiting.insert(pending.exchange)
-                start(request, from: .web(exchange: pending.exchange, form: pending.form))
+                start(request, id: pending.request.id, from: .web(exchange: pending.exchange, form: pending.form))
             } catch {
                 let response = KitchenAPI.error(400, error.description)
                 let csrf = web.formCSRF.removeValue(forKey: pending.exchange)

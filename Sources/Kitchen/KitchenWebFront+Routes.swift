@@ -59,7 +59,7 @@ extension KitchenWebFront {
                 WebPage.page(
                     WebPage.View(
                         paired: paired, csrf: allowed.session?.csrf, picture: paired ? kitchen.webPicture : nil,
-                        message: nil)))
+                        message: nil, startID: Self.newStartID())))
         case .asset("/alarm.mp3"):
             return .response(WebPage.alarmSound(configured: kitchen.settings.soundPath))
         case .asset(let path):
@@ -104,7 +104,7 @@ extension KitchenWebFront {
             return .events(headers: KitchenAPI.securityHeaders + [HTTPHeader("Connection", "close")])
         case .start:
             let csrf = allowed.isForm ? allowed.session?.csrf : nil
-            switch startText(allowed.fields) {
+            switch startText(allowed.fields, key: request.header("Idempotency-Key")) {
             case .failure(let problem):
                 let response = KitchenAPI.error(400, problem.text)
                 return .response(allowed.isForm ? formAnswer(response, csrf: csrf) : response)
@@ -135,8 +135,25 @@ extension KitchenWebFront {
     /// The start text and label of `POST /api/timers`' fields (``KitchenAPI/startWord(start:seconds:secondsGiven:)``),
     /// words as any start's: the kitchen parses them by the one grammar (`StartRequest.parse`, the label given
     /// apart), which refuses an option anywhere.
+    ///
+    /// Its id (issue 42) is the `Idempotency-Key` header's, else the field `id`'s (the page's
+    /// forms without JavaScript); an empty field is none.
+    /// - Parameters:
+    ///   - fields: The request's fields.
+    ///   - key: The `Idempotency-Key` header, if sent.
     /// - Returns: The text, or the problem (one line naming the bad field or word).
-    private func startText(_ fields: RequestGuard.Fields) -> Result<StartRequestText, KitchenAPI.Problem> {
+    private func startText(_ fields: RequestGuard.Fields, key: String?) -> Result<StartRequestText, KitchenAPI.Problem>
+    {
+        var id: RequestID?
+        if let given = key ?? fields.string("id").flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let checked = RequestID(given) else {
+                return .failure(
+                    KitchenAPI.Problem(
+                        text: "\(key == nil ? "id" : "Idempotency-Key") '\(given.controlCharactersAsQuestionMarks())': "
+                            + "give 1 to \(RequestID.limit) letters, digits, '-', '_', '.' or ':'"))
+            }
+            id = checked
+        }
         let start: String
         switch KitchenAPI.startWord(
             start: fields.string("start"), seconds: fields.integer("seconds"),
@@ -146,8 +163,12 @@ extension KitchenWebFront {
         case .failure(let problem): return .failure(problem)
         }
         let label = fields.string("label").flatMap { $0.isEmpty ? nil : $0 }
-        return .success(StartRequestText(start: start, label: label))
+        return .success(StartRequestText(start: start, label: label, id: id))
     }
+
+    /// A fresh id for the page's start forms (16 random bytes, 32 hex digits); nil when
+    /// `getrandom` fails (the forms then carry none).
+    static func newStartID() -> String? { (try? randomBytes(16)).map { RequestID(randomBytes: $0).text } }
 
     /// A refusal of the guard, logged once per status for the kitchen's life.
     private func refused(_ response: HTTPResponse, _ request: HTTPRequest) -> HTTPResponse {

@@ -4,6 +4,7 @@ import Glibc
 import HouseBus
 import KitchenWeb
 import TimerEngine
+import TimerModel
 import WebServer
 
 /// The kitchen's HTTP API (`--http`): its server as one more source of the kitchen's loop, the
@@ -38,10 +39,12 @@ package final class KitchenWebFront: LoopSource {
         let form: Bool
     }
 
-    /// The start word and label of `POST /api/timers`, as sent.
+    /// The start word and label of `POST /api/timers`, as sent, and its asker's id.
     struct StartRequestText {
         let start: String
         let label: String?
+        /// The `Idempotency-Key` (or the form's `id`); nil for none.
+        var id: RequestID? = nil
     }
 
     unowned let kitchen: Kitchen

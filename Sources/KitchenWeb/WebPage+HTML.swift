@@ -106,6 +106,7 @@ extension WebPage {
         let kitchen = Template.kitchen.filled([
             "TITLE": title(picture).htmlEscaped, "MESSAGE": messageLine(view.message, id: "message"),
             "CSRF_FIELD": hiddenCSRF(csrf), "EGGS": eggs, "ROWS": timers.map { row($0, csrf: csrf) }.joined(),
+            "START_ID": (view.startID ?? "").htmlEscaped,
             "NONE_HIDDEN": hidden(!timers.isEmpty), "NODE": (picture?.node ?? "").htmlEscaped,
         ])
         return kitchen + ringing(timers, csrf: csrf)

@@ -25,10 +25,14 @@ package enum WebPage {
         var picture: WebPicture?
         /// A one-line message to show (an error of the last form post); nil for none.
         var message: String?
+        /// The id the start forms carry without JavaScript (field `id`: a form sent again after a
+        /// failure is one start, issue 42); nil for none (the field is sent empty).
+        var startID: String?
 
         /// The view of these fields.
-        package init(paired: Bool, csrf: String?, picture: WebPicture?, message: String?) {
+        package init(paired: Bool, csrf: String?, picture: WebPicture?, message: String?, startID: String? = nil) {
             (self.paired, self.csrf, self.picture, self.message) = (paired, csrf, picture, message)
+            self.startID = startID
         }
     }
 

@@ -1,3 +1,5 @@
+import TextCoding
+
 /// The id its asker gives a start, so that the kitchen acts on it once (issue 42): a repeat with
 /// the same id (a retry, an MQTT redelivery, an HTTP `Idempotency-Key`) gets the first answer.
 ///
@@ -24,8 +26,7 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
     /// - Precondition: `bytes` holds 1 to 32 bytes.
     public init(randomBytes bytes: [UInt8]) {
         precondition((1...Self.limit / 2).contains(bytes.count), "1 to 32 bytes")
-        let digits = Array("0123456789abcdef".utf8)
-        text = String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        text = Hex.text(bytes)
     }
 
     public var description: String { text }

@@ -13,7 +13,8 @@ import TimerModel
     /// that its lines can be awaited as they come).
     private func start(_ words: [String], in house: House) -> PipedChild {
         Eggtimer(
-            ["start"] + words, environment: house.environment, launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1"]
+            ["start"] + words, environment: house.environment,
+            launcher: [SystemTool.sh.path, "-c", "exec \"$0\" \"$@\" 2>&1"]
         )
         .piped()
     }

@@ -32,12 +32,13 @@ function say(text, link) {
   page.linkSaid = Boolean(text && link);
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, key) {
   const headers = { "Accept": "application/json" };
   if (method === "POST") {
     headers["Content-Type"] = "application/json";
     if (page.csrf) headers["X-CSRF-Token"] = page.csrf;
   }
+  if (key) headers["Idempotency-Key"] = key;
   const response = await fetch(path, { method, headers, credentials: "same-origin", cache: "no-store",
     body: body === undefined ? undefined : JSON.stringify(body) });
   let data = {};
@@ -219,6 +220,28 @@ function alarm(on) {
     : sound.context ? "loading" : "locked";
 }
 
+// A start's id (issue 42): 16 random bytes as 32 hex digits. getRandomValues works without TLS,
+// where crypto.randomUUID does not.
+function requestID() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// A start sent with its id, and sent again with the same id when no answer came (the network
+// dropped it): the kitchen answers a repeat as the first, so one press is one timer.
+async function startOnce(path, body) {
+  const key = requestID();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api("POST", path, body, key);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 // Every form, sent as JSON with the CSRF header; the answer shown, the picture updated.
 async function submitted(event) {
   const form = event.target;
@@ -231,14 +254,15 @@ async function submitted(event) {
   const fields = [...new FormData(form)];
   if (button && button.name) fields.push([button.name, button.value]);
   for (const [name, value] of fields) {
-    if (name === "csrf" || value === "") continue;
+    // The form's own id is for a browser without JavaScript; here each press makes its own.
+    if (name === "csrf" || name === "id" || value === "") continue;
     body[name] = name === "seconds" ? Number(value) : String(value);
   }
   if (path === "/api/pair") return pair(body);
   if (path.endsWith("/ack") || path === "/api/ack-all") alarm(false);
   if (button) button.disabled = true;
   try {
-    const answer = await api("POST", path, body);
+    const answer = path === "/api/timers" ? await startOnce(path, body) : await api("POST", path, body);
     if (answer.status === 401) { location.replace("/"); return; }
     if (path === "/api/unpair") { location.replace("/"); return; }
     if (answer.status >= 400) { say(answer.data.error || "The kitchen said " + answer.status + "."); return; }
