@@ -29,9 +29,17 @@ extension Kitchen {
         voice.ask(text, in: sound, at: clock.now())
     }
 
-    /// A keypad start's answer: the started timer's label and length, or that it was not started.
+    /// A keypad start's answer: the started timer's label and length, or that it was not started
+    /// and why (issue 42: the refusal reaches the one who asked).
     func answer(_ outcome: KitchenCore.Outcome) {
-        guard case .started(let status) = outcome else { return speak(phrases.notStarted) }
+        if case .refused(let refusal) = outcome {
+            switch refusal.kind {
+            case .busy: return speak(phrases.notStarted(.full(core.maxTimers)))
+            case .usage: return speak(phrases.notStarted(.refused))
+            default: return speak(phrases.notStarted(.failed))
+            }
+        }
+        guard case .started(let status) = outcome else { return }
         // Its time left as the countdown shows it, in whole seconds rounded up: 5:00, not 4:59.9.
         let shown = Duration.seconds((status.remaining + .milliseconds(999)).components.seconds)
         // A timer named by its length (`5min`) is not read out as "five min, five minutes".

@@ -74,6 +74,31 @@ extension Phrasebook {
     /// The answer when a start is refused (the kitchen's limit, a label that runs).
     public var notStarted: String { language == .english ? "Not started" : "Nicht gestartet" }
 
+    /// Why a start was refused, as the keypad's answer says it (issue 42).
+    public enum StartRefusal: Equatable, Sendable {
+        /// The kitchen runs its most timers already (`max-timers`).
+        case full(Int)
+        /// The request could not be a timer (a label in use, a bad request).
+        case refused
+        /// Its timer did not come up (it exited first, or did not answer in time).
+        case failed
+    }
+
+    /// The answer when a start is refused, with why: "Not started: twelve timers run already",
+    /// "Nicht gestartet: der Timer ist nicht angelaufen".
+    /// - Parameter why: Why.
+    /// - Returns: One sentence, without a full stop.
+    public func notStarted(_ why: StartRefusal) -> String {
+        switch (why, language) {
+        case (.full(let count), .english): "Not started: \(count) timers run already"
+        case (.full(let count), _): "Nicht gestartet: es laufen schon \(count) Timer"
+        case (.refused, .english): "Not started: the kitchen refused it"
+        case (.refused, _): "Nicht gestartet: die Küche hat abgelehnt"
+        case (.failed, .english): "Not started: the timer did not come up; see the kitchen's log"
+        case (.failed, _): "Nicht gestartet: der Timer ist nicht angelaufen; siehe das Protokoll der Küche"
+        }
+    }
+
     /// The answer when the acknowledge or snooze press finds nothing ringing.
     public var nothingRinging: String { language == .english ? "Nothing is ringing" : "Es klingelt nichts" }
 }

@@ -91,7 +91,8 @@ private final class RecordingPreparer: LinePreparer {
         kitchen.answerRinging(.snooze(nil), [("tea", snoozed.line)])
         kitchen.answerRinging(.snooze(nil), [])
         kitchen.answerMoved(moved.line)
-        kitchen.answer(.refused(.init(kind: .usage, text: "at most 12 timers")))
+        kitchen.answer(.refused(.init(kind: .busy, text: "at most 12 timers")))
+        kitchen.answer(.refused(.init(kind: .configuration, text: "tea: not started: bad config")))
         let started = { (label: String) in
             TimerStatus(
                 label: label, pid: 44, state: .counting, remaining: .milliseconds(299_950),
@@ -104,7 +105,9 @@ private final class RecordingPreparer: LinePreparer {
                 "tea stopped", "tea and Soft egg stopped", "Soft egg stopped",
                 "Soft egg and pasta stopped; pasta never reached its speaker", "Snoozed for ten minutes",
                 "pasta: four minutes left",
-                "Not started", "Soft egg, five minutes", "Timer, five minutes",
+                "Not started: 12 timers run already",
+                "Not started: the timer did not come up; see the kitchen's log", "Soft egg, five minutes",
+                "Timer, five minutes",
             ])
     }
 }
