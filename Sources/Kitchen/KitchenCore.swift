@@ -202,11 +202,15 @@ package struct KitchenCore {
     /// - Parameters:
     ///   - label: The default label taken (`Soft`).
     ///   - isTaken: Whether a socket name (``ControlServer/socketName(for:)``) is in use.
-    /// - Returns: The first of `label-2` … `label-100` whose socket name is not taken; nil when
-    ///   none is free or valid (a label near 64 bytes).
+    /// - Returns: The first of `label-2` … `label-100` (a spaced duration's words joined:
+    ///   `5min-2`) whose socket name is not taken; nil when none is free or valid (a label near
+    ///   64 bytes).
     static func numbered(_ label: String, isTaken: (String) -> Bool) -> String? {
+        // A spaced duration is numbered as one word (`5 min` → `5min-2`): `5 min-2` would be a
+        // label beginning with a number, which the start grammar refuses (issue 41).
+        let base = (try? DurationParser.parse(label)) != nil ? label.split(separator: " ").joined() : label
         for number in 2...(Self.maxTimersLimit + 1) {
-            let candidate = "\(label)-\(number)"
+            let candidate = "\(base)-\(number)"
             guard LabelRule.isValid(candidate) else { return nil }
             if !isTaken(ControlServer.socketName(for: candidate)) { return candidate }
         }

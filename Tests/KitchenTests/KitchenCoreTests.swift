@@ -137,6 +137,11 @@ import TimerText
         #expect(
             core.admit(try request("7m30s"), from: shell)
                 == .spawn(label: "7m30s-2", arguments: ["450s", "--label", "7m30s-2"], origin: shell))
+        // A spaced duration is numbered as one word: `5 min-2` would begin with a number (issue 41).
+        _ = core.status(socket: "5 min", status("5 min", pid: 9))
+        let spaced = core.admit(try request("5 min"), from: shell)
+        #expect(spaced == .spawn(label: "5min-2", arguments: ["300s", "--label", "5min-2"], origin: shell))
+        #expect(try StartRequest.parse("300s", label: "5min-2", presets: []).label == "5min-2", "the timer takes it")
         // A label that reads as another length is ambiguous: the grammar refuses it (issue 41).
         #expect(throws: (any Error).self) { try request("1m 7m30s") }
         // One timer per key: `Tea` is refused while `tea` runs.
