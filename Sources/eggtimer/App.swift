@@ -150,8 +150,12 @@ struct App {
             return ControlInbox(server: try ControlServer(folder: folder, label: label))
         } catch .labelInUse {
             let reply = try? ControlClient.exchange(ControlRequest.status.line, label: label, folder: folder)
-            let pid = reply.flatMap { TimerStatus(line: $0) }.map { " (pid \($0.pid))" } ?? ""
-            printError("eggtimer: a timer labelled '\(label)' is already running\(pid); give this one --label NAME")
+            let running = reply.flatMap { TimerStatus(line: $0) }
+            let pid = running.map { " (pid \($0.pid))" } ?? ""
+            // Its label as it runs (`5 min`, asked as `5 MIN`): the one key matched.
+            printError(
+                "eggtimer: a timer labelled '\(running?.label ?? label)' is already running\(pid); "
+                    + "give this one --label NAME")
             throw .usage
         } catch {
             printError("eggtimer: warning: no control socket (\(error)); stop the alarm with kill -USR1 \(getpid())")

@@ -262,16 +262,36 @@ enum ControlCommands {
     ///   - label: The label given, as typed.
     /// - Returns: The failure to say.
     static func snoozeHint(_ failure: ControlFailure, command: Command, label: String?) -> ControlFailure {
-        guard case .snooze = command, failure.status == .noTimer, let label,
-            (try? DurationParser.parse(label)) != nil
-        else { return failure }
-        return ControlFailure(
-            status: failure.status, message: failure.message + " (to snooze for \(label), give --for \(label))")
+        guard case .snooze = command, failure.status == .noTimer, let label else { return failure }
+        if (try? DurationParser.parse(label)) != nil {
+            return ControlFailure(
+                status: failure.status, message: failure.message + " (to snooze for \(label), give --for \(label))")
+        }
+        // `snooze spätzle 2s`: the label's last words read as a duration (issue 41).
+        let words = label.split(separator: " ")
+        for count in 1..<max(1, words.count) {
+            let duration = words[count...].joined(separator: " ")
+            guard (try? DurationParser.parse(duration)) != nil else { continue }
+            let named = words[..<count].joined(separator: " ")
+            let given = count + 1 < words.count ? "'\(duration)'" : duration
+            return ControlFailure(
+                status: failure.status,
+                message: failure.message + " (to snooze \(named) for \(duration), give: snooze \(named) --for \(given))"
+            )
+        }
+        return failure
     }
 
-    /// One clause about a failed exchange with the timer `label`: `soft: no answer within 1 s`.
-    private static func failureText(_ error: ControlError, label: String) -> String {
-        switch error {
+    /// One clause about a failed exchange with the timer `label`: `Soft: no answer within 1 s`.
+    ///
+    /// `label` is a socket's name (the label's key, lowercased): the label as typed comes from the
+    /// timer's record when it has one (issue 41: `tee küche: stopped` for `Tee Küche`).
+    private static func failureText(_ error: ControlError, label socket: String) -> String {
+        let label =
+            RecordStore.current()
+            .flatMap { try? RecordStore.read(path: $0.folder + "/" + RecordStore.fileName(label: socket)) }
+            .map(\.label).flatMap { LabelRule.same($0, socket) ? $0 : nil } ?? socket
+        return switch error {
         case .noAnswer(_, let pid?) where ProcessState.isStopped(pid):
             "\(label): stopped (SIGSTOP or Ctrl-Z), not answering (pid \(pid); `fg` or `kill -CONT \(pid)` continues it)"
         case .noAnswer(_, let pid?):

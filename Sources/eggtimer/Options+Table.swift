@@ -109,6 +109,13 @@ extension Options {
             if let extra = arguments.first, !takesLabel {
                 throw UsageError(description: "unexpected argument '\(extra)': '\(name)' takes no label")
             }
+            // `snooze --for 5 min`, `add 5 min tea`: the unit belongs to the number before it, which
+            // an option or SECONDS took (issue 41); no label begins with one.
+            if let first = arguments.first, DurationParser.isUnitWord(first) {
+                throw UsageError(
+                    description: "'\(first)': a unit needs its number before it; write a duration as one word "
+                        + "(--for 5min) and 'add' in seconds (add 300)")
+            }
             // The words are one label, joined by one space (`ack roast beef`, `cancel 5 min`): a
             // label with spaces needs no quotes. Matched by its key (LabelRule.key).
             let label = arguments.isEmpty ? nil : Options.defaultLabel(typed: arguments.joined(separator: " "))

@@ -100,3 +100,15 @@ enum RefusalState: Sendable, CustomStringConvertible {
         #expect(command.refusal(reason, label: "Soft", state: state) == line)
     }
 }
+
+/// Issue 41: a timer that has ended (cancelled by one shell while another asks) still answers
+/// under its own label, not `eggtimer`.
+@Suite struct EndedTimerRefusalTests {
+    @Test func anEndedTimersRefusalNamesItsLabel() {
+        var controller = Controller(configuration: .init(), start: .timer(.plain, .seconds(60), label: "tea"), at: t0)
+        _ = controller.handle(.command(.cancel, from: .control, connection: 1), at: t0 + .seconds(1))
+        let replied = names(
+            controller.handle(.command(.acknowledge, from: .control, connection: 2), at: t0 + .seconds(1)))
+        #expect(replied == ["refused: tea is cancelled, not ringing"], "\(replied)")
+    }
+}

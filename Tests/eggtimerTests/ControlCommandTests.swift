@@ -174,6 +174,15 @@ func timer(_ label: String, _ state: TimerState, pid: Int32 = 100, remaining: Du
     @Test(arguments: [
         (Command.snooze(nil), "5m", "no timer labelled '5m' is running (to snooze for 5m, give --for 5m)"),
         (.snooze(nil), "1:30", "no timer labelled '1:30' is running (to snooze for 1:30, give --for 1:30)"),
+        (
+            .snooze(nil), "spätzle 2s",
+            "no timer labelled 'spätzle 2s' is running (to snooze spätzle for 2s, give: snooze spätzle --for 2s)"
+        ),
+        (
+            .snooze(nil), "roast beef 5 min",
+            "no timer labelled 'roast beef 5 min' is running "
+                + "(to snooze roast beef for 5 min, give: snooze roast beef --for '5 min')"
+        ),
         (.snooze(nil), "tea", "no timer labelled 'tea' is running"),
         (.acknowledge, "5m", "no timer labelled '5m' is running"),
     ])

@@ -142,6 +142,8 @@ import TimerText
         Row(["snooze", "--for", "5m"], 3, nil),
         Row(["recover", "--boot"], 3, nil),
         Row(["recover", "--quiet"], 3, nil),
+        Row(["snooze", "--for", "5", "min"], 64, "'min': a unit needs its number before it"),
+        Row(["add", "5", "min", "tea"], 64, "'min': a unit needs its number before it"),
         Row(["status", "--quiet"], 64, "option '--quiet' does not work with 'status' (only with 'recover')"),
         Row(["--resume-record", "/nonexistent/x.timer", "--json"], 66, nil),
         Row(["10m", "--soft", "3m"], 64, "option '--soft' does not work with a timer of a given duration"),

@@ -45,7 +45,11 @@ extension Controller {
     ///   - now: The boot clock's reading.
     package mutating func handle(_ command: Command, from origin: Origin, connection: Int? = nil, at now: Instant) {
         if let reason = refusal(of: command, at: now) {
-            let line = command.refusal(reason, label: currentRun?.label ?? "eggtimer", state: state)
+            // An ending timer still answers, under its last run's label (issue 41: `eggtimer is
+            // cancelled` was said of a timer two shells acted on at once).
+            var label = currentRun?.label
+            if case .exited = mode { label = recentRun?.label }
+            let line = command.refusal(reason, label: label ?? "eggtimer", state: state)
             if let connection { perform(.reply(connection: connection, .refused(line))) }
             if origin == .mqtt { perform(.log("MQTT: ignored '\(command.text)': \(line)")) }
             return
