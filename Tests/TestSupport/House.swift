@@ -155,6 +155,12 @@ open class House {
             .flatMap(TimerStatus.init(line:))
     }
 
+    /// The labels of the timers that answer on their sockets, sorted, from `status --json`.
+    public func runningLabels() -> [String] {
+        let listed = command(["status", "--json"]).stdout
+        return listed.split(separator: "\"label\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.sorted()
+    }
+
     /// A timer's log beside the records, named by its label's key (`Soft` → `soft.log`).
     public func log(_ label: String) -> String { readText(records + "/" + LabelRule.key(label) + ".log") }
 

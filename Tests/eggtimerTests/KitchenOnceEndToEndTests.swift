@@ -19,12 +19,6 @@ import TimerModel
         .piped()
     }
 
-    /// The labels of the timers that answer, from `status --json`.
-    private func labels(in house: House) -> [String] {
-        let listed = house.command(["status", "--json"]).stdout
-        return listed.split(separator: "\"label\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-    }
-
     @Test func aStartRepeatedWithOneIdOnTheSocketGivesOneTimerAndTheSameAnswer() throws {
         let house = House(config: "")
         let kitchen = house.kitchen()
@@ -34,7 +28,7 @@ import TimerModel
         let first = try ControlClient.exchange(line, label: "kitchen", folder: folder, timeout: .seconds(10))
         let again = try ControlClient.exchange(line, label: "kitchen", folder: folder, timeout: .seconds(10))
         #expect(first.hasPrefix("ok\t") && again == first, "\(first) / \(again)")
-        #expect(labels(in: house) == ["tea"])
+        #expect(house.runningLabels() == ["tea"])
         #expect(kitchen.expect("a repeat of request shell-1", until: soon()), "\(kitchen.stdout)")
         // The id given to another request starts nothing.
         let other = try ControlClient.exchange(
@@ -64,7 +58,7 @@ import TimerModel
         #expect(asking.finish(timeout: .seconds(30)) == .exited(0), "\(asking.stdout)")
         #expect(asking.stdout.contains("Soft: started, rings in 5:00 (pid "), "\(asking.stdout)")
         #expect(kitchen.expect("kitchen: a start ('soft') whose shell has gone: not acted on", until: soon()))
-        #expect(labels(in: house) == ["Soft"], "one timer, not Soft and Soft-2")
+        #expect(house.runningLabels() == ["Soft"], "one timer, not Soft and Soft-2")
         #expect(house.command(["cancel", "--all"]).termination == .exited(0))
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))
@@ -91,7 +85,7 @@ import TimerModel
         #expect(kitchen.stdout.split(separator: "\n").filter { $0 == gone }.count == 3, "\(kitchen.stdout)")
         // Something after them, to wait on: the kitchen answers.
         #expect(house.command(["start", "10m", "rice"]).termination == .exited(0))
-        #expect(labels(in: house) == ["rice"])
+        #expect(house.runningLabels() == ["rice"])
         #expect(house.command(["cancel", "--all"]).termination == .exited(0))
         kill(kitchen.pid, SIGTERM)
         #expect(kitchen.finish() == .exited(0))

@@ -5,11 +5,6 @@ import Testing
 /// Issue 42 over the real HTTP API: a start acts once per `Idempotency-Key` (or the page form's
 /// `id`), and a client that half-closes its connection is answered or not acted on.
 @Suite struct KitchenWebOnceEndToEndTests {
-    /// The labels of this box's timers that answer, from `status --json`.
-    private func labels(in house: House) -> [String] {
-        let listed = house.command(["status", "--json"]).stdout
-        return listed.split(separator: "\"label\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }.sorted()
-    }
 
     @Test func aStartRepeatedWithOneIdempotencyKeyGivesOneTimerAndTheFirstAnswer() throws {
         let web = try WebKitchen()
@@ -19,7 +14,7 @@ import Testing
         let again = try web.request("POST", "/api/timers", json: #"{"start":"10m","label":"tea"}"#, headers: key)
         #expect(first.status == 201, "\(first.text)")
         #expect(again.status == first.status && again.text == first.text, "\(again.text)")
-        #expect(labels(in: web.house) == ["tea"])
+        #expect(web.house.runningLabels() == ["tea"])
         // The same key for another start starts nothing.
         let other = try web.request("POST", "/api/timers", json: #"{"start":"11m","label":"tea"}"#, headers: key)
         #expect(other.status == 409 && other.text.contains("was given to another start"), "\(other.text)")
@@ -27,7 +22,7 @@ import Testing
             "POST", "/api/timers", json: #"{"start":"10m","label":"rice"}"#,
             headers: [HTTPTestField("Idempotency-Key", "a b")])
         #expect(bad.status == 400 && bad.text.contains("Idempotency-Key 'a b': give 1 to 64 letters"), "\(bad.text)")
-        #expect(labels(in: web.house) == ["tea"])
+        #expect(web.house.runningLabels() == ["tea"])
     }
 
     /// The page without JavaScript: its start forms carry a fresh id, so the same form sent
@@ -43,7 +38,7 @@ import Testing
         let first = try web.request("POST", "/api/timers", form: form, withCSRF: false)
         let again = try web.request("POST", "/api/timers", form: form, withCSRF: false)
         #expect(first.status == 303 && again.status == 303, "\(first.status) \(again.status)")
-        #expect(labels(in: web.house) == ["Soft"], "not Soft and Soft-2")
+        #expect(web.house.runningLabels() == ["Soft"], "not Soft and Soft-2")
         let next = try web.request("GET", "/")
         #expect(!next.text.contains(ids[0]), "a new page, a new id")
     }
@@ -67,9 +62,9 @@ import Testing
         try web.startTimer("rice", seconds: 600)
         if let answer {
             #expect(answer.status == 201, "\(answer.text)")
-            #expect(labels(in: web.house) == ["rice", "tea"])
+            #expect(web.house.runningLabels() == ["rice", "tea"])
         } else {
-            #expect(labels(in: web.house) == ["rice"], "a timer nobody was told of")
+            #expect(web.house.runningLabels() == ["rice"], "a timer nobody was told of")
         }
     }
 }
