@@ -259,7 +259,7 @@ package final class Kitchen {
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, id: id, at: clock.now()))
                 } catch {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
-                    perform([.answer(origin, .refused(.init(kind: .system, text: text)))])
+                    perform([.answer(origin, .refused(.init(kind: .system, text: text, label: label)))])
                 }
             case .send(let exchange, let request, let socket):
                 if let reason = exchanges.begin(exchange, request.line, to: socket) {
@@ -279,6 +279,7 @@ package final class Kitchen {
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
+                if case .bus(let id) = origin { answerBus(outcome, id: id) }
             }
         }
     }

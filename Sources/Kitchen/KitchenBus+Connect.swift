@@ -36,8 +36,9 @@ extension KitchenBus {
     ///   - effects: The reducer's effects.
     ///   - client: The kitchen's broker client.
     /// - Returns: The ``KitchenBusEffect/start(_:)`` requests among `effects`, in order.
-    func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [StartRequest] {
-        var starts: [StartRequest] = []
+    @discardableResult
+    func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [StartPayload] {
+        var starts: [StartPayload] = []
         for effect in effects {
             switch effect {
             case .subscribe(let filter): client.subscribe(filter, qos: 1)

@@ -1,18 +1,23 @@
 import HouseBus
 import HouseLink
 import SystemKit
+import TextCoding
 import TimerEngine
+import TimerModel
 import TimerText
 
 /// The kitchen's presence on the MQTT broker as a pure reducer, in the manner of a timer's `BusLink`: its
 /// availability with the Last Will, its Home Assistant entities (a button per egg, a start text),
-/// and the start topic `P/NODE/start`, whose payloads become ``KitchenBusEffect/start(_:)``.
+/// and the start topic `P/NODE/start`, whose payloads become ``KitchenBusEffect/start(_:)``, each
+/// answered on the result topic `P/NODE/kitchen/result` (``result(_:id:)``).
 ///
-/// A start payload is parsed by `StartRequest` (the one parser of every front), so the timer's
+/// A start payload is read by ``StartPayload`` (plain text, or JSON with the asker's id: issue
+/// 42) and its words parsed by `StartRequest` (the one parser of every front), so the timer's
 /// command line is built from typed values only. A payload the broker kept retained is a state,
 /// not an event: it is ignored with one line (once per payload, not again after each reconnect),
-/// as a timer ignores a retained command. A malformed, oversized or option-smuggling payload, or
-/// one asking for a label the broker reserves (`follow`, `kitchen`), is one line and nothing else.
+/// as a timer ignores a retained command, and gets no result. A malformed, oversized or
+/// option-smuggling payload, or one asking for a label the broker reserves (`follow`,
+/// `kitchen`), is one line and its refusal on the result topic, nothing else.
 ///
 /// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:)``, and
 /// what is to be subscribed, published, started or logged comes back as ``KitchenBusEffect``s,
@@ -65,8 +70,8 @@ package struct KitchenBus {
 
     /// One broker report: what to start, publish or log.
     /// - Parameter event: What the client reported.
-    /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``
-    ///   or one ``KitchenBusEffect/log(_:)``).
+    /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``,
+    ///   or one ``KitchenBusEffect/log(_:)`` and its refusal published on the result topic).
     mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] {
         switch event {
         case .connected:
@@ -91,7 +96,7 @@ package struct KitchenBus {
         }
     }
 
-    /// A message on the start topic: a start, or one line.
+    /// A message on the start topic: a start, or one line and its refusal on the result topic.
     private mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
         let shown = topics.start.escapingControlCharacters
         if retained {
@@ -104,18 +109,41 @@ package struct KitchenBus {
                         + "clear it with mosquitto_pub -r -n -t '\(shown)'")
             ]
         }
-        let request: StartRequest
-        do { request = try StartRequest.parse(payload, presets: presets) } catch {
-            return [.log("ignored MQTT start on \(shown): \(error.description.escapingControlCharacters)")]
-        }
-        if let label = request.label, let owner = BusOptions.reservedLabels[LabelRule.key(label)] {
+        do { return [.start(try StartPayload.parse(payload, presets: presets))] } catch {
             return [
-                .log(
-                    "ignored MQTT start on \(shown): the label '\(label)' is the \(owner)'s on the broker "
-                        + "(P/NODE/\(label)/availability)")
+                .log("ignored MQTT start on \(shown): \(error.text)"),
+                .publish(result(.refused(KitchenCore.Refusal(kind: .usage, text: error.text)), id: error.id)),
             ]
         }
-        return [.start(request)]
+    }
+
+    /// The answer to an MQTT start on the result topic (``NodeTopics/kitchenResult``), QoS 1, not
+    /// retained: `{"id": ID or null, "ok": true, "label": "Soft", "status": 0, "text": "Soft:
+    /// started, rings in 5:00 (pid 42)"}` for a timer that runs; for a refusal `"ok": false`, the
+    /// label it was for (or null), the exit status `eggtimer start` would end with for it (64,
+    /// 75, …) and its one line.
+    /// - Parameters:
+    ///   - outcome: How the start went.
+    ///   - id: The id its payload carried, or nil.
+    /// - Returns: The message.
+    func result(_ outcome: KitchenCore.Outcome, id: RequestID?) -> BusMessage {
+        var json = JSONText()
+        json.object { json in
+            json.member("id", orNull: id?.text)
+            switch outcome {
+            case .started(let status):
+                json.member("ok", true)
+                json.member("label", status.label)
+                json.member("status", 0)
+                json.member("text", StartCommand.said(status))
+            case .refused(let refusal):
+                json.member("ok", false)
+                json.member("label", orNull: refusal.label)
+                json.member("status", refusal.kind.exitStatus.code)
+                json.member("text", refusal.text)
+            }
+        }
+        return BusMessage(topic: topics.kitchenResult, payload: json.bytes, retain: false, qos: 1)
     }
 
     /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's

@@ -1,6 +1,8 @@
+import ControlChannel
 import HouseBus
 import Testing
 import TimerEngine
+import TimerModel
 import TimerText
 
 @testable import Kitchen
@@ -53,7 +55,7 @@ import TimerText
     ])
     func aStartPayloadIsOneStartOfItsTypedRequest(text: String, request: StartRequest) {
         var bus = fresh()
-        #expect(bus.handle(Self.start(text)) == [.start(request)])
+        #expect(bus.handle(Self.start(text)) == [.start(StartPayload(request: request, id: nil))])
     }
 
     /// Payloads that start nothing, each with a fragment of its one line.
@@ -73,17 +75,104 @@ import TimerText
     ]
 
     @Test(arguments: refusedPayloads)
-    func aBadPayloadIsOneLineAndNothingElse(payload: [UInt8], fragment: String) throws {
+    func aBadPayloadIsOneLineAndItsRefusalOnTheResultTopic(payload: [UInt8], fragment: String) throws {
         var bus = fresh()
         let effects = bus.handle(Self.start(payload))
-        try #require(effects.count == 1)
-        guard case .log(let line) = effects[0] else {
-            Issue.record("not a log line: \(effects)")
+        try #require(effects.count == 2)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
+            Issue.record("not a log line and a result: \(effects)")
             return
         }
         #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
         #expect(line.contains(fragment), "\(line)")
         #expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value < 0x20 })
+        #expect(result.topic == "eggtimer/kitchen/kitchen/result" && !result.retain && result.qos == 1)
+        let json = try #require(JSONValue.parse(result.payload))
+        #expect(json["id"] == .null && json["ok"] == .bool(false) && json["label"] == .null)
+        #expect(json["status"] == .number(64))
+        #expect(json["text"]?.stringValue.map { line.hasSuffix(": " + $0) } == true, "\(json)")
+    }
+
+    /// JSON payloads (issue 42): the start's words and the asker's id.
+    @Test(arguments: [
+        (#"{"start": "5 min pasta", "id": "ha-1718.5-42"}"#, "5 min pasta", "ha-1718.5-42"),
+        (#" {"id": "A_b:c", "start": "soft"}"#, "soft", "A_b:c"),
+        (#"{"start": "Medium eggs"}"#, "Medium eggs", nil),
+        (#"{"start": " hard ", "id": null}"#, "hard", nil),
+        (
+            #"{"start": "7m30s pasta", "id": "\#(String(repeating: "9", count: 64))"}"#, "7m30s pasta",
+            String(repeating: "9", count: 64)
+        ),
+    ])
+    func aJSONPayloadIsOneStartWithItsID(json: String, words: String, id: String?) throws {
+        var bus = fresh()
+        let request = try StartRequest.parse(words, presets: Self.presets)
+        #expect(
+            bus.handle(Self.start(json)) == [.start(StartPayload(request: request, id: id.flatMap(RequestID.init)))])
+    }
+
+    /// JSON payloads that start nothing: a fragment of the line, and the id the result names.
+    static let refusedJSON: [(String, String, String?)] = [
+        (#"{"start": "tea", "id": "ha-1"}"#, "'tea' is neither a preset (soft, medium, hard) nor a duration", "ha-1"),
+        (#"{"start": "soft", "id": "a b"}"#, "bad request id 'a b': 1 to 64 ASCII letters", nil),
+        (#"{"start": "soft", "id": "\#(String(repeating: "x", count: 65))"}"#, "bad request id 'xxx", nil),
+        (#"{"start": "soft", "id": ""}"#, "bad request id ''", nil),
+        (#"{"start": "soft", "id": 42}"#, #""id" is not a string"#, nil),
+        (#"{"start": 5, "id": "ha-2"}"#, #""start" is not a string"#, "ha-2"),
+        (#"{"id": "ha-3"}"#, #"a JSON start without "start""#, "ha-3"),
+        (#"{"start": "soft", "Id": "ha-4"}"#, "unknown member 'Id' in a JSON start", nil),
+        (#"{"start": "soft", "start": "hard"}"#, "member 'start' given twice", nil),
+        (#"{"start": "soft""#, "not a JSON object", nil),
+        (#"{"start": "soft"} x"#, "not a JSON object", nil),
+        (#"{"start": "7m kitchen", "id": "ha-5"}"#, "the label 'kitchen' is the kitchen's on the broker", "ha-5"),
+        (#"{"start": "7m --on-done x", "id": "ha-6"}"#, "'--on-done': a start request takes no options", "ha-6"),
+        (
+            #"{"start": "\#(String(repeating: "7", count: 161))"}"#, "a start request of 161 bytes is longer than 160",
+            nil
+        ),
+        ("{" + String(repeating: " ", count: 2048) + "}", "a JSON start of 2050 bytes is longer than 2048", nil),
+        (#"{"start": "7m a\u001b[2J"}"#, "the control character U+001B", nil),
+    ]
+
+    @Test(arguments: refusedJSON)
+    func aBadJSONPayloadIsOneLineNamingItAndItsRefusalWithTheIDItCouldRead(
+        json: String, fragment: String, id: String?
+    ) throws {
+        var bus = fresh()
+        let effects = bus.handle(Self.start(json))
+        try #require(effects.count == 2)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
+            Issue.record("not a log line and a result: \(effects)")
+            return
+        }
+        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
+        #expect(line.contains(fragment), "\(line)")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
+        let answer = try #require(JSONValue.parse(result.payload))
+        #expect(answer["id"] == (id.map(JSONValue.string) ?? .null), "\(answer)")
+        #expect(answer["ok"] == .bool(false) && answer["status"] == .number(64))
+    }
+
+    /// The result topic's payload for each outcome, byte for byte.
+    @Test func theResultNamesTheIDTheLabelTheExitStatusAndTheLine() {
+        let bus = fresh()
+        let status = TimerStatus(
+            label: "Soft", pid: 42, state: .counting, remaining: .seconds(300), deadlineUnixMilliseconds: 1)
+        let started = bus.result(.started(status), id: RequestID("ha-1"))
+        #expect(started.topic == "eggtimer/kitchen/kitchen/result" && !started.retain && started.qos == 1)
+        #expect(
+            String(decoding: started.payload, as: UTF8.self)
+                == #"{"id":"ha-1","ok":true,"label":"Soft","status":0,"text":"Soft: started, rings in 5:00 (pid 42)"}"#)
+        let busy = KitchenCore.Refusal(
+            kind: .busy, text: "c: not started: 2 timers run already (the most: max-timers)", label: "c")
+        #expect(
+            String(decoding: bus.result(.refused(busy), id: nil).payload, as: UTF8.self)
+                == #"{"id":null,"ok":false,"label":"c","status":75,"#
+                + #""text":"c: not started: 2 timers run already (the most: max-timers)"}"#)
+        let late = KitchenCore.Refusal(kind: .unavailable, text: "tea: \"x\" not answering", label: nil)
+        #expect(
+            String(decoding: bus.result(.refused(late), id: RequestID("r:1")).payload, as: UTF8.self)
+                == #"{"id":"r:1","ok":false,"label":null,"status":69,"text":"tea: \"x\" not answering"}"#)
     }
 
     @Test func aRetainedStartIsIgnoredWithOneLineOncePerPayload() throws {
@@ -104,7 +193,8 @@ import TimerText
         // Another retained payload is said; a malformed retained one is not parsed, only said.
         #expect(bus.handle(Self.start("7m --on-done x", retained: true)).count == 1)
         // The same payload as an event starts.
-        #expect(bus.handle(Self.start("soft")) == [.start(StartRequest(length: .preset("soft")))])
+        #expect(
+            bus.handle(Self.start("soft")) == [.start(StartPayload(request: StartRequest(length: .preset("soft"))))])
     }
 
     @Test func otherTopicsAndReportsStartNothing() {
