@@ -1,6 +1,7 @@
 import ControlChannel
 import HouseBus
 import Testing
+import TextCoding
 import TimerEngine
 import TimerModel
 import TimerText
@@ -151,6 +152,45 @@ import TimerText
         let answer = try #require(JSONValue.parse(result.payload))
         #expect(answer["id"] == (id.map(JSONValue.string) ?? .null), "\(answer)")
         #expect(answer["ok"] == .bool(false) && answer["status"] == .number(64))
+    }
+
+    /// What Home Assistant sends for a press (issue 42): its `command_template` rendered as its
+    /// Jinja would (`value | tojson`, `now().timestamp()`, a random number), read by the kitchen
+    /// as one start with the press's id.
+    @Test(arguments: [
+        ("homeassistant/button/kitchen/start-soft/config", "", "soft"),
+        ("homeassistant/button/kitchen/start-hard/config", "", "hard"),
+        ("homeassistant/text/kitchen/start/config", "5 min pasta", "5 min pasta"),
+        ("homeassistant/text/kitchen/start/config", #"7m "x" <b>"#, nil),
+    ])
+    func homeAssistantsRenderedTemplateIsAStartWithAFreshID(config: String, typed: String, words: String?) throws {
+        let message = try #require(
+            fresh().start().compactMap { effect -> BusMessage? in
+                if case .publish(let message) = effect, message.topic == config { message } else { nil }
+            }.first)
+        let template = try #require(JSONValue.parse(message.payload)?["command_template"]?.stringValue)
+        var rendered = template
+        for (expression, value) in [
+            ("{{ value | tojson }}", JSONText.quoted(typed)), ("{{ now().timestamp() }}", "1718023456.789012"),
+            ("{{ range(100000) | random }}", "99999"),
+        ] {
+            rendered = rendered.replacing(expression, with: value)
+        }
+        #expect(!rendered.contains("{{") && !rendered.contains("{%"), "\(rendered)")
+        let id = RequestID("ha-1718023456.789012-99999")
+        var bus = fresh()
+        if let words {
+            let request = try StartRequest.parse(words, presets: Self.presets)
+            #expect(bus.handle(Self.start(rendered)) == [.start(StartPayload(request: request, id: id))])
+        } else {
+            // A start the kitchen refuses (a quote is no label) is refused with the press's id.
+            let effects = bus.handle(Self.start(rendered))
+            guard case .publish(let result) = effects.last else {
+                Issue.record("no result: \(effects)")
+                return
+            }
+            #expect(JSONValue.parse(result.payload)?["id"] == .string("ha-1718023456.789012-99999"))
+        }
     }
 
     /// The result topic's payload for each outcome, byte for byte.
