@@ -30,9 +30,32 @@ extension Kitchen {
     func handleBus(_ event: BusEvent) {
         guard var bus else { return }
         webBusMessage(event)
-        let starts = bus.reducer.perform(bus.reducer.handle(event), on: bus.client)
+        let effects = bus.reducer.handle(event, at: clock.now())
         self.bus = bus
-        for payload in starts { start(payload.request, id: payload.id, from: .bus(id: payload.id)) }
+        performBus(effects)
+    }
+
+    /// Each round: a kitchen that waits for another to be gone takes the node's starts when due
+    /// (``KitchenBus/expire(at:)``).
+    /// - Parameter now: The boot clock's reading.
+    func busRound(at now: ContinuousClock.Instant) {
+        guard var bus, let due = bus.reducer.nextCheck, now >= due else { return }
+        let effects = bus.reducer.expire(at: now)
+        self.bus = bus
+        performBus(effects)
+    }
+
+    /// Carries out the reducer's effects: the broker's and standard error's through
+    /// ``KitchenBus/perform(_:on:)``, then its log lines and starts here, in order.
+    private func performBus(_ effects: [KitchenBusEffect]) {
+        guard let bus else { return }
+        for effect in bus.reducer.perform(effects, on: bus.client) {
+            switch effect {
+            case .say(let line): say(line)
+            case .start(let payload): start(payload.request, id: payload.id, from: .bus(id: payload.id))
+            case .subscribe, .publish, .log: break
+            }
+        }
     }
 
     /// Publishes the answer to an MQTT start on the result topic (``KitchenBus/result(_:id:)``).

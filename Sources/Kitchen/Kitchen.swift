@@ -140,7 +140,8 @@ package final class Kitchen {
         if RecordStore.current()?.names().isEmpty == false { perform([.recover(label: nil)]) }
         while true {
             let inputs: [Input]
-            do { inputs = try loop.wait(until: core.nextCheck) } catch {
+            let due = [core.nextCheck, bus?.reducer.nextCheck].compactMap { $0 }.min()
+            do { inputs = try loop.wait(until: due) } catch {
                 web?.close()
                 return error
             }
@@ -233,7 +234,9 @@ package final class Kitchen {
                 perform(core.childExited(pid: pid, status: status, said: said))
             case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
             }
-        case .tick: perform(core.expire(at: now))
+        case .tick:
+            perform(core.expire(at: now))
+            busRound(at: now)
         case .bus(let event): handleBus(event)
         default: break
         }

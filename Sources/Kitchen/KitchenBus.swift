@@ -19,10 +19,16 @@ import TimerText
 /// option-smuggling payload, or one asking for a label the broker reserves (`follow`,
 /// `kitchen`), is one line and its refusal on the result topic, nothing else.
 ///
-/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:)``, and
-/// what is to be subscribed, published, started or logged comes back as ``KitchenBusEffect``s,
-/// which the kitchen carries out (publishing through the ``BusClient`` that
-/// ``open(options:presets:link:at:)`` made). A plain value; owned by the main thread.
+/// One kitchen per node takes the starts (issue 42; KitchenBus+Claim.swift): a second kitchen
+/// with the node's name on the broker finds the first's retained instance id
+/// (``NodeTopics/kitchenInstance``) and stays off the start topic, with one line, until the
+/// first is gone.
+///
+/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:at:)`` and
+/// time through ``expire(at:)``, both with the boot clock's reading, and what is to be
+/// subscribed, published, started or logged comes back as ``KitchenBusEffect``s, which the
+/// kitchen carries out (publishing through the ``BusClient`` that
+/// ``open(options:presets:at:)`` made). A plain value; owned by the main thread.
 package struct KitchenBus {
     /// The node's topics: the start topic and the kitchen's availability among them.
     let topics: NodeTopics
@@ -32,27 +38,50 @@ package struct KitchenBus {
     private var down = false
     /// The retained start last ignored (said once, not again after every reconnect).
     private var ignoredRetainedStart: [UInt8]?
+    /// This process's random id on ``NodeTopics/kitchenInstance`` (16 hex digits).
+    let instance: String
+    /// The topic it publishes to itself at the start: when the probe comes back, every retained
+    /// message on its subscriptions has arrived (as a timer's `BusLink` does).
+    let probe: String
+    /// Whether this kitchen takes the node's starts (KitchenBus+Claim.swift).
+    var claim = Claim.looking
+    /// The instance id last seen on ``NodeTopics/kitchenInstance``; nil for none or an unreadable one.
+    var claimant: String?
+    /// Whether the last availability seen on ``NodeTopics/kitchenAvailability`` is `offline` or cleared.
+    var seenGone = false
+    /// When a kitchen that yielded takes the starts, the other one being gone; nil while it is not.
+    var takeAt: ContinuousClock.Instant?
+    /// The start payloads that came while it was deciding, for once it knows (at most ``waitingLimit``).
+    var waiting: [[UInt8]] = []
+    /// The other kitchens whose live claims it answered with its own while it held the starts.
+    var contested: Set<String> = []
 
     /// What the start text entity accepts: ``StartRequest``'s limit and shape.
     static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
 
-    /// A reducer that has seen nothing yet.
+    /// A reducer that has seen nothing yet (``Claim/looking``).
     /// - Parameters:
     ///   - topics: The node's topics (its prefix and node name).
     ///   - presets: The presets' display names, one egg button each and the names a start may
     ///     give (`Preset.eggs`' names).
-    init(topics: NodeTopics, presets: [String]) {
+    ///   - instance: This process's id (`TimerStatePayload.newInstanceID()`): ASCII letters and
+    ///     digits, 1 to 64.
+    init(topics: NodeTopics, presets: [String], instance: String = TimerStatePayload.newInstanceID()) {
         self.topics = topics
         self.presets = presets
+        self.instance = instance
+        probe = "\(topics.prefix)/probe/\(instance)"
     }
 
-    /// The first effects, before the client connects: the subscriptions (the start topic and the
-    /// kitchen's own availability), then `online` and the discovery configs, retained (the
-    /// client keeps them and sends them again after every reconnect).
+    /// The first effects, before the client connects: the subscriptions, then the discovery configs.
+    ///
+    /// It subscribes to the start topic, the kitchen's availability and instance, and its probe;
+    /// the configs are retained (the client keeps them and sends them again after every
+    /// reconnect). `online` waits until it takes the node's starts.
     /// - Returns: The effects, in order.
     func start() -> [KitchenBusEffect] {
-        var effects: [KitchenBusEffect] = [.subscribe(topics.start), .subscribe(topics.kitchenAvailability)]
-        effects.append(.publish(online))
+        var effects: [KitchenBusEffect] = [topics.start, topics.kitchenAvailability, topics.kitchenInstance, probe]
+            .map(KitchenBusEffect.subscribe)
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
         return effects
@@ -69,14 +98,20 @@ package struct KitchenBus {
     }
 
     /// One broker report: what to start, publish or log.
-    /// - Parameter event: What the client reported.
+    /// - Parameters:
+    ///   - event: What the client reported.
+    ///   - now: The boot clock's reading (when a kitchen that yielded may take the starts).
     /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``,
     ///   or one ``KitchenBusEffect/log(_:)`` and its refusal published on the result topic).
-    mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] {
+    mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> [KitchenBusEffect] {
         switch event {
         case .connected:
-            defer { down = false }
-            return down ? [.log("MQTT: connected to the broker again")] : []
+            var effects: [KitchenBusEffect] = down ? [.log("MQTT: connected to the broker again")] : []
+            down = false
+            // Still deciding: look at what the broker holds (a claim's own echo needs nothing:
+            // the client sends it again from its retained table).
+            if claim == .looking { effects.append(.publish(probeMessage)) }
+            return effects
         case .connectionLost(let reason):
             defer { down = true }
             return down ? [] : [.log("warning: MQTT: \(reason.escapingControlCharacters); starts wait, reconnecting")]
@@ -84,11 +119,12 @@ package struct KitchenBus {
             return [.log("MQTT: \(text.escapingControlCharacters)")]
         case .published:
             return []
+        case .message(let topic, _, _) where topic == probe:
+            return claim == .looking ? decide() : []
+        case .message(let topic, let payload, let retained) where topic == topics.kitchenInstance:
+            return instanceMessage(payload, retained: retained)
         case .message(let topic, let payload, _) where topic == topics.kitchenAvailability:
-            // An earlier kitchen's Last Will arriving late, or another kitchen of this node ending:
-            // this one still runs.
-            return payload.isEmpty || payload == Array("offline".utf8)
-                ? [.publish(online)] : []
+            return availabilityMessage(payload, at: now)
         case .message(let topic, let payload, let retained) where topic == topics.start:
             return startMessage(payload, retained: retained)
         case .message:
@@ -97,7 +133,10 @@ package struct KitchenBus {
     }
 
     /// A message on the start topic: a start, or one line and its refusal on the result topic.
-    private mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
+    ///
+    /// Only while this kitchen holds the node's starts (``Claim/held``); while it decides, the
+    /// payload waits (``waiting``); while another kitchen holds them, that one answers.
+    mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
         let shown = topics.start.escapingControlCharacters
         if retained {
             guard ignoredRetainedStart != payload else { return [] }
@@ -108,6 +147,16 @@ package struct KitchenBus {
                     "ignored a retained MQTT start on \(shown) ('\(text)'): starts are not kept; "
                         + "clear it with mosquitto_pub -r -n -t '\(shown)'")
             ]
+        }
+        switch claim {
+        case .held: break
+        case .looking, .claiming:
+            guard waiting.count < Self.waitingLimit else {
+                return [.log("ignored MQTT start on \(shown): \(Self.waitingLimit) starts wait already")]
+            }
+            waiting.append(payload)
+            return []
+        case .yielded: return []
         }
         do { return [.start(try StartPayload.parse(payload, presets: presets))] } catch {
             return [
@@ -168,9 +217,11 @@ package struct KitchenBus {
     }
 
     /// The last message of a kitchen ending cleanly: its availability `offline`, retained, so its
-    /// entities (kept: the service comes back) show unavailable until it runs again.
+    /// entities (kept: the service comes back) show unavailable until it runs again, and another
+    /// kitchen of the node that waits takes the starts.
     ///
-    /// The kitchen hands it to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
-    /// - Returns: The message.
-    func finish() -> [BusMessage] { [will] }
+    /// None from a kitchen that does not hold the starts: the other one runs on. The kitchen
+    /// hands them to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
+    /// - Returns: The messages.
+    func finish() -> [BusMessage] { claim == .held ? [will] : [] }
 }

@@ -14,7 +14,10 @@ enum KitchenBusEffect: Equatable {
     /// with its id (the kitchen checks its limit; the answer is its log line, `… (from MQTT)`, and
     /// the result published: ``KitchenBus/result(_:id:)``).
     case start(StartPayload)
-    /// One line for the kitchen's log (standard error, after `eggtimer: `; control characters
-    /// already escaped).
+    /// One line for standard error, after `eggtimer: ` (the broker's warnings, payloads
+    /// ignored; control characters already escaped).
     case log(String)
+    /// One line for the kitchen's log on standard output, as its other `kitchen: ` lines (whether
+    /// it takes the node's starts; control characters already escaped).
+    case say(String)
 }

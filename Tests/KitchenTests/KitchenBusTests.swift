@@ -1,5 +1,6 @@
 import ControlChannel
 import HouseBus
+import HouseLink
 import Testing
 import TextCoding
 import TimerEngine
@@ -14,7 +15,14 @@ import TimerText
     static let node = NodeTopics(prefix: "eggtimer", node: "kitchen")
     static let presets = ["Soft", "Medium", "Hard"]
 
-    func fresh() -> KitchenBus { KitchenBus(topics: Self.node, presets: Self.presets) }
+    /// A reducer that holds the node's starts: alone on the broker, its claim came back.
+    func fresh() -> KitchenBus {
+        var bus = KitchenBus(topics: Self.node, presets: Self.presets, instance: "a1")
+        _ = bus.handle(.connected)
+        _ = bus.handle(.message(topic: bus.probe, payload: Array("probe".utf8)))
+        _ = bus.handle(.message(topic: "eggtimer/kitchen/kitchen/instance", payload: Array("a1".utf8)))
+        return bus
+    }
 
     /// A start message (not retained unless said) on the node's start topic.
     static func start(_ payload: [UInt8], retained: Bool = false) -> BusEvent {
@@ -25,8 +33,8 @@ import TimerText
         start(Array(text.utf8), retained: retained)
     }
 
-    @Test func itSubscribesThenSaysOnlineAndPublishesItsEntitiesRetained() {
-        let effects = fresh().start()
+    @Test func itSubscribesThenPublishesItsEntitiesRetainedAndOnlineOnlyOnceItHoldsTheStarts() {
+        let effects = KitchenBus(topics: Self.node, presets: Self.presets, instance: "a1").start()
         let configs = HomeAssistantDiscovery.kitchenConfigs(
             for: Self.node, presets: Self.presets,
             text: HomeAssistantDiscovery.StartText(limit: 160, pattern: StartRequest.pattern))
@@ -34,10 +42,7 @@ import TimerText
             effects
                 == [
                     .subscribe("eggtimer/kitchen/start"), .subscribe("eggtimer/kitchen/kitchen/availability"),
-                    .publish(
-                        BusMessage(
-                            topic: "eggtimer/kitchen/kitchen/availability", payload: Array("online".utf8), retain: true,
-                            qos: 1)),
+                    .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/probe/a1"),
                 ] + configs.map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
@@ -290,4 +295,9 @@ import TimerText
                 "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw", "--mqtt-keepalive", "5s",
             ])
     }
+}
+
+extension KitchenBus {
+    /// ``handle(_:at:)`` at an instant that does not matter to the test.
+    mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] { handle(event, at: .now) }
 }
