@@ -33,12 +33,26 @@ extension HomeAssistantDiscovery {
     /// 100000 numbers (its `MAX_RANGE`): `range(100000, 999999)` would make every press fail.
     public static let requestIDTemplate = "ha-{{ now().timestamp() }}-{{ range(100000) | random }}"
 
-    /// The `command_template` of a kitchen entity: a JSON start whose `start` is `words` (a
-    /// template expression, or a JSON string literal) and whose `id` is ``requestIDTemplate``.
-    /// - Parameter words: What stands as the `start` member's value.
-    /// - Returns: The template.
-    static func startTemplate(_ words: String) -> String {
-        #"{"start": \#(words), "id": "\#(requestIDTemplate)"}"#
+    /// The expression of the text typed in the text entity, as a JSON string.
+    static let typedText = "{{ value | tojson }}"
+
+    /// The `command_template` of a kitchen entity: a JSON start whose `start` is `words`, or the
+    /// text typed (``typedText``) for nil, and whose `id` is ``requestIDTemplate``.
+    /// - Parameter words: The start's words (a preset's payload), or nil for the text typed.
+    /// - Returns: The template (`{"start":"soft","id":"ha-{{ now().timestamp() }}-…"}`).
+    static func startTemplate(_ words: String?) -> String {
+        var json = JSONText()
+        json.object { json in
+            json.member("start", words ?? typedText)
+            json.member("id", requestIDTemplate)
+        }
+        // The text typed is a template expression, not a string: its quotes go.
+        let bytes = json.bytes
+        let quoted = Array(JSONText.quoted(typedText).utf8)
+        guard words == nil, let at = bytes.indices.first(where: { bytes[$0...].starts(with: quoted) }) else {
+            return json.text
+        }
+        return String(decoding: bytes[..<at] + Array(typedText.utf8) + bytes[(at + quoted.count)...], as: UTF8.self)
     }
 
     /// The retained config messages of a node's kitchen entities (QoS 1), published by
@@ -50,11 +64,11 @@ extension HomeAssistantDiscovery {
     /// - `button`/`start-<preset>` for each preset, in order: `name` `<Preset> egg` (`Soft egg`),
     ///   `command_topic` ``NodeTopics/start``, `payload_press` the preset's name in lower case
     ///   (`soft`, what a Home Assistant without `command_template` sends), `command_template`
-    ///   `{"start": "soft", "id": "ha-…"}` (``startTemplate(_:)``; the name is written as a JSON
+    ///   `{"start":"soft","id":"ha-…"}` (``startTemplate(_:)``; the name is written as a JSON
     ///   literal, not taken from the template's `value`, which the button's documentation does not
     ///   promise; preset names are plain words, so no Jinja markup can hide in them);
     /// - `text`/`start`: `name` `start`, `command_topic` ``NodeTopics/start``, `command_template`
-    ///   `{"start": {{ value | tojson }}, "id": "ha-…"}` (the text typed, as a JSON string), `min` 1,
+    ///   `{"start":{{ value | tojson }},"id":"ha-…"}` (the text typed, as a JSON string), `min` 1,
     ///   `max` `text.limit`, `mode` `text`, `pattern` `text.pattern` (Home Assistant publishes it
     ///   not retained; with no `state_topic` it shows the last text sent).
     ///
@@ -89,7 +103,7 @@ extension HomeAssistantDiscovery {
                 JSONMember("unique_id", .string("eggtimer_\(objectID)_\(entity)")),
                 JSONMember("command_topic", .string(topics.start)),
                 JSONMember("payload_press", .string(payload)),
-                JSONMember("command_template", .string(startTemplate(JSONText.quoted(payload)))),
+                JSONMember("command_template", .string(startTemplate(payload))),
             ]
             messages.append(config(at: topic("button", objectID, entity, discoveryPrefix), button + common))
         }
@@ -97,7 +111,7 @@ extension HomeAssistantDiscovery {
             JSONMember("name", .string("start")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_start")),
             JSONMember("command_topic", .string(topics.start)),
-            JSONMember("command_template", .string(startTemplate("{{ value | tojson }}"))),
+            JSONMember("command_template", .string(startTemplate(nil))),
             JSONMember("min", .number(1)),
             JSONMember("max", .number(Double(text.limit))),
             JSONMember("mode", .string("text")),

@@ -20,7 +20,7 @@ import Testing
     /// The `command_template` member of an entity whose start is `words` (issue 42): JSON with a
     /// fresh id per press, `range(100000)` as Home Assistant's sandbox allows no longer range.
     static func template(_ words: String) -> String {
-        #""command_template":"{\"start\": \#(words), \"id\": "#
+        #""command_template":"{\"start\":\#(words),\"id\":"#
             + #"\"ha-{{ now().timestamp() }}-{{ range(100000) | random }}\"}""#
     }
 
