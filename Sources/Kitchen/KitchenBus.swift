@@ -47,8 +47,9 @@ package struct KitchenBus {
     var claim = Claim.looking
     /// The instance id last seen on ``NodeTopics/kitchenInstance``; nil for none or an unreadable one.
     var claimant: String?
-    /// Whether the last availability seen on ``NodeTopics/kitchenAvailability`` is `offline` or cleared.
-    var seenGone = false
+    /// Whether the last availability seen on ``NodeTopics/kitchenAvailability`` is `offline` or
+    /// cleared; true before any (no kitchen says `online`: a claim without it is nobody's now).
+    var seenGone = true
     /// When a kitchen that yielded takes the starts, the other one being gone; nil while it is not.
     var takeAt: ContinuousClock.Instant?
     /// The start payloads that came while it was deciding, for once it knows (at most ``waitingLimit``).
@@ -220,8 +221,9 @@ package struct KitchenBus {
     /// entities (kept: the service comes back) show unavailable until it runs again, and another
     /// kitchen of the node that waits takes the starts.
     ///
-    /// None from a kitchen that does not hold the starts: the other one runs on. The kitchen
-    /// hands them to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
+    /// Also from a kitchen whose claim had not come back yet (its claim may stay retained: the
+    /// `offline` says it is nobody's). None from a kitchen that yielded: the other one runs on.
+    /// The kitchen hands them to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
     /// - Returns: The messages.
-    func finish() -> [BusMessage] { claim == .held ? [will] : [] }
+    func finish() -> [BusMessage] { claim == .held || claim == .claiming ? [will] : [] }
 }
