@@ -1,5 +1,8 @@
+import TextCoding
+
 // The kitchen's entities (issue 26): Home Assistant puts an egg on with one press, or starts any
-// length with a label from a text field. Both send to the node's start topic.
+// length with a label from a text field. Both send to the node's start topic, as JSON with a
+// fresh request id per press (issue 42), so that a redelivery starts nothing more.
 
 extension HomeAssistantDiscovery {
     /// What the kitchen's text entity accepts: the shape of a start request, so Home Assistant
@@ -22,6 +25,36 @@ extension HomeAssistantDiscovery {
         }
     }
 
+    /// The Home Assistant template of a fresh request id per press: `ha-`, the press's Unix time
+    /// in microseconds (`1718023456.789012`) and a random number below 100000, all of
+    /// `RequestID`'s characters.
+    ///
+    /// Home Assistant renders templates in Jinja's sandbox, which refuses a `range` of more than
+    /// 100000 numbers (its `MAX_RANGE`): `range(100000, 999999)` would make every press fail.
+    public static let requestIDTemplate = "ha-{{ now().timestamp() }}-{{ range(100000) | random }}"
+
+    /// The expression of the text typed in the text entity, as a JSON string.
+    static let typedText = "{{ value | tojson }}"
+
+    /// The `command_template` of a kitchen entity: a JSON start whose `start` is `words`, or the
+    /// text typed (``typedText``) for nil, and whose `id` is ``requestIDTemplate``.
+    /// - Parameter words: The start's words (a preset's payload), or nil for the text typed.
+    /// - Returns: The template (`{"start":"soft","id":"ha-{{ now().timestamp() }}-…"}`).
+    static func startTemplate(_ words: String?) -> String {
+        var json = JSONText()
+        json.object { json in
+            json.member("start", words ?? typedText)
+            json.member("id", requestIDTemplate)
+        }
+        // The text typed is a template expression, not a string: its quotes go.
+        let bytes = json.bytes
+        let quoted = Array(JSONText.quoted(typedText).utf8)
+        guard words == nil, let at = bytes.indices.first(where: { bytes[$0...].starts(with: quoted) }) else {
+            return json.text
+        }
+        return String(decoding: bytes[..<at] + Array(typedText.utf8) + bytes[(at + quoted.count)...], as: UTF8.self)
+    }
+
     /// The retained config messages of a node's kitchen entities (QoS 1), published by
     /// `eggtimer kitchen` and never removed: the kitchen is a service that comes back, so its
     /// entities stay and show unavailable while it is away (its availability `offline`).
@@ -29,15 +62,24 @@ extension HomeAssistantDiscovery {
     /// On `<discoveryPrefix>/<component>/<objectID>/<entity>/config`, the object id being the node
     /// escaped by ``escaped(_:)``, as the node's own entities' (``nodeConfigs(for:discoveryPrefix:)``):
     /// - `button`/`start-<preset>` for each preset, in order: `name` `<Preset> egg` (`Soft egg`),
-    ///   `command_topic` ``NodeTopics/start``, `payload_press` the preset's name in lower case (`soft`);
-    /// - `text`/`start`: `name` `start`, `command_topic` ``NodeTopics/start``, `min` 1, `max`
-    ///   `text.limit`, `mode` `text`, `pattern` `text.pattern` (Home Assistant publishes the text
-    ///   typed, not retained; with no `state_topic` it shows the last text sent).
+    ///   `command_topic` ``NodeTopics/start``, `payload_press` the preset's name in lower case
+    ///   (`soft`, what a Home Assistant without `command_template` sends), `command_template`
+    ///   `{"start":"soft","id":"ha-…"}` (``startTemplate(_:)``; the name is written as a JSON
+    ///   literal, not taken from the template's `value`, which the button's documentation does not
+    ///   promise; preset names are plain words, so no Jinja markup can hide in them);
+    /// - `text`/`start`: `name` `start`, `command_topic` ``NodeTopics/start``, `command_template`
+    ///   `{"start":{{ value | tojson }},"id":"ha-…"}` (the text typed, as a JSON string), `min` 1,
+    ///   `max` `text.limit`, `mode` `text`, `pattern` `text.pattern` (Home Assistant publishes it
+    ///   not retained; with no `state_topic` it shows the last text sent).
+    ///
+    /// Every press gets a new id (``requestIDTemplate``): a redelivery of it starts nothing more,
+    /// and its answer on ``NodeTopics/kitchenResult`` names it.
     ///
     /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic`
     /// ``NodeTopics/kitchenAvailability`` and the node's `device`, the one its timers' entities carry.
-    /// See https://www.home-assistant.io/integrations/button.mqtt/ and
-    /// https://www.home-assistant.io/integrations/text.mqtt/.
+    /// See https://www.home-assistant.io/integrations/button.mqtt/,
+    /// https://www.home-assistant.io/integrations/text.mqtt/ and
+    /// https://www.home-assistant.io/docs/configuration/templating/#using-command-templates-with-mqtt.
     /// - Parameters:
     ///   - topics: The node's topics.
     ///   - presets: The presets' display names (`Soft`, `Medium`, `Hard`): one button each.
@@ -61,6 +103,7 @@ extension HomeAssistantDiscovery {
                 JSONMember("unique_id", .string("eggtimer_\(objectID)_\(entity)")),
                 JSONMember("command_topic", .string(topics.start)),
                 JSONMember("payload_press", .string(payload)),
+                JSONMember("command_template", .string(startTemplate(payload))),
             ]
             messages.append(config(at: topic("button", objectID, entity, discoveryPrefix), button + common))
         }
@@ -68,6 +111,7 @@ extension HomeAssistantDiscovery {
             JSONMember("name", .string("start")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_start")),
             JSONMember("command_topic", .string(topics.start)),
+            JSONMember("command_template", .string(startTemplate(nil))),
             JSONMember("min", .number(1)),
             JSONMember("max", .number(Double(text.limit))),
             JSONMember("mode", .string("text")),

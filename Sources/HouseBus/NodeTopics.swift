@@ -43,6 +43,12 @@ public struct NodeTopics: Sendable, Equatable {
     /// `prefix/node/kitchen/availability`, a timer's availability topic for the label
     /// ``kitchenLabel``, which is therefore no timer's.
     public var kitchenAvailability: String { base + "\(Self.kitchenLabel)/availability" }
+    /// Where the node's kitchen answers every start it got on ``start`` (started or refused,
+    /// with the request's id): `prefix/node/kitchen/result`, JSON, QoS 1, not retained.
+    public var kitchenResult: String { base + "\(Self.kitchenLabel)/result" }
+    /// The retained id of the kitchen that takes the node's starts (one kitchen per node):
+    /// `prefix/node/kitchen/instance`, its random instance id as text.
+    public var kitchenInstance: String { base + "\(Self.kitchenLabel)/instance" }
 
     /// The label reserved for the kitchen's availability (``kitchenAvailability``): no timer on a
     /// broker may take it, as none may take `follow`, the follower's.

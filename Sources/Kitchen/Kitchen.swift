@@ -140,7 +140,8 @@ package final class Kitchen {
         if RecordStore.current()?.names().isEmpty == false { perform([.recover(label: nil)]) }
         while true {
             let inputs: [Input]
-            do { inputs = try loop.wait(until: core.nextCheck) } catch {
+            let due = [core.nextCheck, bus?.reducer.nextCheck].compactMap { $0 }.min()
+            do { inputs = try loop.wait(until: due) } catch {
                 web?.close()
                 return error
             }
@@ -233,7 +234,9 @@ package final class Kitchen {
                 perform(core.childExited(pid: pid, status: status, said: said))
             case .signaled(let signal): perform(core.childExited(pid: pid, status: 128 + signal))
             }
-        case .tick: perform(core.expire(at: now))
+        case .tick:
+            perform(core.expire(at: now))
+            busRound(at: now)
         case .bus(let event): handleBus(event)
         default: break
         }
@@ -259,7 +262,7 @@ package final class Kitchen {
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, id: id, at: clock.now()))
                 } catch {
                     let text = "\(label): not started: cannot start eggtimer: \(errorText(error.code))"
-                    perform([.answer(origin, .refused(.init(kind: .system, text: text)))])
+                    perform([.answer(origin, .refused(.init(kind: .system, text: text, label: label)))])
                 }
             case .send(let exchange, let request, let socket):
                 if let reason = exchanges.begin(exchange, request.line, to: socket) {
@@ -279,6 +282,7 @@ package final class Kitchen {
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
+                if case .bus(let id) = origin { answerBus(outcome, id: id) }
             }
         }
     }

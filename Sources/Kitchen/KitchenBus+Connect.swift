@@ -25,27 +25,29 @@ extension KitchenBus {
         let bus = KitchenBus(topics: NodeTopics(prefix: options.prefix, node: options.nodeName), presets: presets)
         let client = try BusLink.connect(
             options, clientName: "\(bus.topics.node.prefix(16))-\(NodeTopics.kitchenLabel)", will: bus.will)
-        _ = bus.perform(bus.start(), on: client)
+        _ = bus.perform(bus.start(), on: client)  // subscriptions and publications only
         client.start(at: now)
         return (bus, client)
     }
 
-    /// Carries out the effects that reach the broker or the log, in order; returns the starts for
-    /// the kitchen to carry out.
+    /// Carries out the effects that reach the broker or standard error, in order; returns the
+    /// others (starts, the kitchen's log lines) for the kitchen to carry out.
     /// - Parameters:
     ///   - effects: The reducer's effects.
     ///   - client: The kitchen's broker client.
-    /// - Returns: The ``KitchenBusEffect/start(_:)`` requests among `effects`, in order.
-    func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [StartRequest] {
-        var starts: [StartRequest] = []
+    /// - Returns: The ``KitchenBusEffect/start(_:)`` and ``KitchenBusEffect/say(_:)`` effects
+    ///   among `effects`, in order.
+    @discardableResult
+    func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [KitchenBusEffect] {
+        var rest: [KitchenBusEffect] = []
         for effect in effects {
             switch effect {
             case .subscribe(let filter): client.subscribe(filter, qos: 1)
             case .publish(let message): client.publish(message)
             case .log(let line): printError("eggtimer: " + line)
-            case .start(let request): starts.append(request)
+            case .start, .say: rest.append(effect)
             }
         }
-        return starts
+        return rest
     }
 }

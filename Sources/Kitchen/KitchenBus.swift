@@ -1,23 +1,34 @@
 import HouseBus
 import HouseLink
 import SystemKit
+import TextCoding
 import TimerEngine
+import TimerModel
 import TimerText
 
 /// The kitchen's presence on the MQTT broker as a pure reducer, in the manner of a timer's `BusLink`: its
 /// availability with the Last Will, its Home Assistant entities (a button per egg, a start text),
-/// and the start topic `P/NODE/start`, whose payloads become ``KitchenBusEffect/start(_:)``.
+/// and the start topic `P/NODE/start`, whose payloads become ``KitchenBusEffect/start(_:)``, each
+/// answered on the result topic `P/NODE/kitchen/result` (``result(_:id:)``).
 ///
-/// A start payload is parsed by `StartRequest` (the one parser of every front), so the timer's
+/// A start payload is read by ``StartPayload`` (plain text, or JSON with the asker's id: issue
+/// 42) and its words parsed by `StartRequest` (the one parser of every front), so the timer's
 /// command line is built from typed values only. A payload the broker kept retained is a state,
 /// not an event: it is ignored with one line (once per payload, not again after each reconnect),
-/// as a timer ignores a retained command. A malformed, oversized or option-smuggling payload, or
-/// one asking for a label the broker reserves (`follow`, `kitchen`), is one line and nothing else.
+/// as a timer ignores a retained command, and gets no result. A malformed, oversized or
+/// option-smuggling payload, or one asking for a label the broker reserves (`follow`,
+/// `kitchen`), is one line and its refusal on the result topic, nothing else.
 ///
-/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:)``, and
-/// what is to be subscribed, published, started or logged comes back as ``KitchenBusEffect``s,
-/// which the kitchen carries out (publishing through the ``BusClient`` that
-/// ``open(options:presets:link:at:)`` made). A plain value; owned by the main thread.
+/// One kitchen per node takes the starts (issue 42; KitchenBus+Claim.swift): a second kitchen
+/// with the node's name on the broker finds the first's retained instance id
+/// (``NodeTopics/kitchenInstance``) and stays off the start topic, with one line, until the
+/// first is gone.
+///
+/// It does no I/O and reads no clock: the broker's reports come in through ``handle(_:at:)`` and
+/// time through ``expire(at:)``, both with the boot clock's reading, and what is to be
+/// subscribed, published, started or logged comes back as ``KitchenBusEffect``s, which the
+/// kitchen carries out (publishing through the ``BusClient`` that
+/// ``open(options:presets:at:)`` made). A plain value; owned by the main thread.
 package struct KitchenBus {
     /// The node's topics: the start topic and the kitchen's availability among them.
     let topics: NodeTopics
@@ -27,27 +38,51 @@ package struct KitchenBus {
     private var down = false
     /// The retained start last ignored (said once, not again after every reconnect).
     private var ignoredRetainedStart: [UInt8]?
+    /// This process's random id on ``NodeTopics/kitchenInstance`` (16 hex digits).
+    let instance: String
+    /// The topic it publishes to itself at the start: when the probe comes back, every retained
+    /// message on its subscriptions has arrived (as a timer's `BusLink` does).
+    let probe: String
+    /// Whether this kitchen takes the node's starts (KitchenBus+Claim.swift).
+    var claim = Claim.looking
+    /// The instance id last seen on ``NodeTopics/kitchenInstance``; nil for none or an unreadable one.
+    var claimant: String?
+    /// Whether the last availability seen on ``NodeTopics/kitchenAvailability`` is `offline` or
+    /// cleared; true before any (no kitchen says `online`: a claim without it is nobody's now).
+    var seenGone = true
+    /// When a kitchen that yielded takes the starts, the other one being gone; nil while it is not.
+    var takeAt: ContinuousClock.Instant?
+    /// The start payloads that came while it was deciding, for once it knows (at most ``waitingLimit``).
+    var waiting: [[UInt8]] = []
+    /// The other kitchens whose live claims it answered with its own while it held the starts.
+    var contested: Set<String> = []
 
     /// What the start text entity accepts: ``StartRequest``'s limit and shape.
     static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
 
-    /// A reducer that has seen nothing yet.
+    /// A reducer that has seen nothing yet (``Claim/looking``).
     /// - Parameters:
     ///   - topics: The node's topics (its prefix and node name).
     ///   - presets: The presets' display names, one egg button each and the names a start may
     ///     give (`Preset.eggs`' names).
-    init(topics: NodeTopics, presets: [String]) {
+    ///   - instance: This process's id (`TimerStatePayload.newInstanceID()`): ASCII letters and
+    ///     digits, 1 to 64.
+    init(topics: NodeTopics, presets: [String], instance: String = TimerStatePayload.newInstanceID()) {
         self.topics = topics
         self.presets = presets
+        self.instance = instance
+        probe = "\(topics.prefix)/probe/\(instance)"
     }
 
-    /// The first effects, before the client connects: the subscriptions (the start topic and the
-    /// kitchen's own availability), then `online` and the discovery configs, retained (the
-    /// client keeps them and sends them again after every reconnect).
+    /// The first effects, before the client connects: the subscriptions, then the discovery configs.
+    ///
+    /// It subscribes to the start topic, the kitchen's availability and instance, and its probe;
+    /// the configs are retained (the client keeps them and sends them again after every
+    /// reconnect). `online` waits until it takes the node's starts.
     /// - Returns: The effects, in order.
     func start() -> [KitchenBusEffect] {
-        var effects: [KitchenBusEffect] = [.subscribe(topics.start), .subscribe(topics.kitchenAvailability)]
-        effects.append(.publish(online))
+        var effects: [KitchenBusEffect] = [topics.start, topics.kitchenAvailability, topics.kitchenInstance, probe]
+            .map(KitchenBusEffect.subscribe)
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
         return effects
@@ -64,14 +99,20 @@ package struct KitchenBus {
     }
 
     /// One broker report: what to start, publish or log.
-    /// - Parameter event: What the client reported.
-    /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``
-    ///   or one ``KitchenBusEffect/log(_:)``).
-    mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] {
+    /// - Parameters:
+    ///   - event: What the client reported.
+    ///   - now: The boot clock's reading (when a kitchen that yielded may take the starts).
+    /// - Returns: The effects, in order (a start message gives one ``KitchenBusEffect/start(_:)``,
+    ///   or one ``KitchenBusEffect/log(_:)`` and its refusal published on the result topic).
+    mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> [KitchenBusEffect] {
         switch event {
         case .connected:
-            defer { down = false }
-            return down ? [.log("MQTT: connected to the broker again")] : []
+            var effects: [KitchenBusEffect] = down ? [.log("MQTT: connected to the broker again")] : []
+            down = false
+            // Still deciding: look at what the broker holds (a claim's own echo needs nothing:
+            // the client sends it again from its retained table).
+            if claim == .looking { effects.append(.publish(probeMessage)) }
+            return effects
         case .connectionLost(let reason):
             defer { down = true }
             return down ? [] : [.log("warning: MQTT: \(reason.escapingControlCharacters); starts wait, reconnecting")]
@@ -79,11 +120,12 @@ package struct KitchenBus {
             return [.log("MQTT: \(text.escapingControlCharacters)")]
         case .published:
             return []
+        case .message(let topic, _, _) where topic == probe:
+            return claim == .looking ? decide() : []
+        case .message(let topic, let payload, let retained) where topic == topics.kitchenInstance:
+            return instanceMessage(payload, retained: retained)
         case .message(let topic, let payload, _) where topic == topics.kitchenAvailability:
-            // An earlier kitchen's Last Will arriving late, or another kitchen of this node ending:
-            // this one still runs.
-            return payload.isEmpty || payload == Array("offline".utf8)
-                ? [.publish(online)] : []
+            return availabilityMessage(payload, at: now)
         case .message(let topic, let payload, let retained) where topic == topics.start:
             return startMessage(payload, retained: retained)
         case .message:
@@ -91,8 +133,11 @@ package struct KitchenBus {
         }
     }
 
-    /// A message on the start topic: a start, or one line.
-    private mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
+    /// A message on the start topic: a start, or one line and its refusal on the result topic.
+    ///
+    /// Only while this kitchen holds the node's starts (``Claim/held``); while it decides, the
+    /// payload waits (``waiting``); while another kitchen holds them, that one answers.
+    mutating func startMessage(_ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
         let shown = topics.start.escapingControlCharacters
         if retained {
             guard ignoredRetainedStart != payload else { return [] }
@@ -104,18 +149,51 @@ package struct KitchenBus {
                         + "clear it with mosquitto_pub -r -n -t '\(shown)'")
             ]
         }
-        let request: StartRequest
-        do { request = try StartRequest.parse(payload, presets: presets) } catch {
-            return [.log("ignored MQTT start on \(shown): \(error.description.escapingControlCharacters)")]
+        switch claim {
+        case .held: break
+        case .looking, .claiming:
+            guard waiting.count < Self.waitingLimit else {
+                return [.log("ignored MQTT start on \(shown): \(Self.waitingLimit) starts wait already")]
+            }
+            waiting.append(payload)
+            return []
+        case .yielded: return []
         }
-        if let label = request.label, let owner = BusOptions.reservedLabels[LabelRule.key(label)] {
+        do { return [.start(try StartPayload.parse(payload, presets: presets))] } catch {
             return [
-                .log(
-                    "ignored MQTT start on \(shown): the label '\(label)' is the \(owner)'s on the broker "
-                        + "(P/NODE/\(label)/availability)")
+                .log("ignored MQTT start on \(shown): \(error.text)"),
+                .publish(result(.refused(KitchenCore.Refusal(kind: .usage, text: error.text)), id: error.id)),
             ]
         }
-        return [.start(request)]
+    }
+
+    /// The answer to an MQTT start on the result topic (``NodeTopics/kitchenResult``), QoS 1, not
+    /// retained: `{"id": ID or null, "ok": true, "label": "Soft", "status": 0, "text": "Soft:
+    /// started, rings in 5:00 (pid 42)"}` for a timer that runs; for a refusal `"ok": false`, the
+    /// label it was for (or null), the exit status `eggtimer start` would end with for it (64,
+    /// 75, …) and its one line.
+    /// - Parameters:
+    ///   - outcome: How the start went.
+    ///   - id: The id its payload carried, or nil.
+    /// - Returns: The message.
+    func result(_ outcome: KitchenCore.Outcome, id: RequestID?) -> BusMessage {
+        var json = JSONText()
+        json.object { json in
+            json.member("id", orNull: id?.text)
+            switch outcome {
+            case .started(let status):
+                json.member("ok", true)
+                json.member("label", status.label)
+                json.member("status", 0)
+                json.member("text", StartCommand.said(status))
+            case .refused(let refusal):
+                json.member("ok", false)
+                json.member("label", orNull: refusal.label)
+                json.member("status", refusal.kind.exitStatus.code)
+                json.member("text", refusal.text)
+            }
+        }
+        return BusMessage(topic: topics.kitchenResult, payload: json.bytes, retain: false, qos: 1)
     }
 
     /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's
@@ -140,9 +218,12 @@ package struct KitchenBus {
     }
 
     /// The last message of a kitchen ending cleanly: its availability `offline`, retained, so its
-    /// entities (kept: the service comes back) show unavailable until it runs again.
+    /// entities (kept: the service comes back) show unavailable until it runs again, and another
+    /// kitchen of the node that waits takes the starts.
     ///
-    /// The kitchen hands it to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
-    /// - Returns: The message.
-    func finish() -> [BusMessage] { [will] }
+    /// Also from a kitchen whose claim had not come back yet (its claim may stay retained: the
+    /// `offline` says it is nobody's). None from a kitchen that yielded: the other one runs on.
+    /// The kitchen hands them to `BusClient.finish(publishing:limit:)` with `BusLink.finishLimit`.
+    /// - Returns: The messages.
+    func finish() -> [BusMessage] { claim == .held || claim == .claiming ? [will] : [] }
 }

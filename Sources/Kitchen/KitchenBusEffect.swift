@@ -1,5 +1,4 @@
 import HouseBus
-import TimerText
 
 /// What the kitchen's MQTT reducer (``KitchenBus``) asks the kitchen to do: its only way to reach
 /// the broker, the log or the timers.
@@ -11,10 +10,14 @@ enum KitchenBusEffect: Equatable {
     /// Publish a message (never blocks: queued by the client; a retained one is sent again after
     /// every reconnect).
     case publish(BusMessage)
-    /// Start a timer for this request, as `eggtimer start` would, from ``KitchenCore/Origin/bus``
-    /// (the kitchen checks its limit; a refusal is its one log line, `… (from MQTT)`).
-    case start(StartRequest)
-    /// One line for the kitchen's log (standard error, after `eggtimer: `; control characters
-    /// already escaped).
+    /// Start a timer for this request, as `eggtimer start` would, from ``KitchenCore/Origin/bus(id:)``
+    /// with its id (the kitchen checks its limit; the answer is its log line, `… (from MQTT)`, and
+    /// the result published: ``KitchenBus/result(_:id:)``).
+    case start(StartPayload)
+    /// One line for standard error, after `eggtimer: ` (the broker's warnings, payloads
+    /// ignored; control characters already escaped).
     case log(String)
+    /// One line for the kitchen's log on standard output, as its other `kitchen: ` lines (whether
+    /// it takes the node's starts; control characters already escaped).
+    case say(String)
 }

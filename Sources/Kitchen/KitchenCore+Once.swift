@@ -31,7 +31,7 @@ extension KitchenCore {
         if let known = remembered[id] {
             guard known.request == request else {
                 let text = "request id '\(id)' was given to another start ('\(known.request)'): nothing started"
-                return [.answer(origin, .refused(Refusal(kind: .usage, text: text)))]
+                return [.answer(origin, .refused(Refusal(kind: .usage, text: text, label: label(of: request))))]
             }
             if let outcome = known.outcome { return [.say("a repeat of request \(id)"), .answer(origin, outcome)] }
             if let socket = starting.first(where: { $0.value.id == id })?.key {

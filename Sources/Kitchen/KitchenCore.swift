@@ -20,8 +20,9 @@ package struct KitchenCore {
     enum Origin: Equatable, Sendable {
         /// A shell's `eggtimer start`, on the kitchen's socket: the connection to answer on.
         case shell(connection: Int)
-        /// An MQTT start payload (the kitchen's bus; nobody waits on a connection).
-        case bus
+        /// An MQTT start payload (the kitchen's bus; nobody waits on a connection): its asker's
+        /// id, which the answer on the result topic names (``NodeTopics/kitchenResult``).
+        case bus(id: RequestID?)
         /// A keypad's digit (the kitchen's keys; the answer is only its log line).
         case keypad
         /// `POST /api/timers` (the kitchen's HTTP API): the suspended exchange to answer, and
@@ -47,7 +48,7 @@ package struct KitchenCore {
         case refused(Refusal)
     }
 
-    /// Why a start was refused or failed: one line, and its kind.
+    /// Why a start was refused or failed: one line, its kind, and the label it was for.
     struct Refusal: Equatable, Sendable {
         /// What the line means for a shell's exit status.
         enum Kind: String, Equatable, Sendable, CaseIterable {
@@ -91,6 +92,11 @@ package struct KitchenCore {
         var kind: Kind
         /// The line, without `eggtimer: ` (`tea: a timer with this label is running (pid 42)`).
         var text: String
+        /// The label the timer would have had, `Soft-2` once numbered.
+        ///
+        /// nil when the request was not read far enough to have one. Not on the kitchen socket's
+        /// reply line (``Outcome/line``).
+        var label: String? = nil
 
         /// The refusal of a start whose timer `label` exited before it ran.
         /// - Parameters:
@@ -102,7 +108,7 @@ package struct KitchenCore {
         ///   `tea: not started: eggtimer exited with status 70; see LOG`.
         static func exited(_ label: String, status: Int32, said: String?, log: String) -> Refusal {
             let why = said ?? "eggtimer exited with status \(status); see \(log)"
-            return Refusal(kind: Kind(exited: status), text: "\(label): not started: \(why)")
+            return Refusal(kind: Kind(exited: status), text: "\(label): not started: \(why)", label: label)
         }
     }
 
@@ -239,17 +245,21 @@ package struct KitchenCore {
             (label, request.label, socket) = (next, next, ControlServer.socketName(for: next))
         }
         if label == Self.ownLabel || socket == Self.ownLabel {
-            return .answer(origin, .refused(Refusal(kind: .usage, text: "'\(label)': the kitchen's own label")))
+            return .answer(
+                origin, .refused(Refusal(kind: .usage, text: "'\(label)': the kitchen's own label", label: label)))
         }
         if let running = timers[socket] {
             return .answer(
                 origin,
                 .refused(
-                    Refusal(kind: .usage, text: "\(label): a timer with this label is running (pid \(running.pid))")))
+                    Refusal(
+                        kind: .usage, text: "\(label): a timer with this label is running (pid \(running.pid))",
+                        label: label)))
         }
         if starting[socket] != nil {
             return .answer(
-                origin, .refused(Refusal(kind: .usage, text: "\(label): a timer with this label is starting")))
+                origin,
+                .refused(Refusal(kind: .usage, text: "\(label): a timer with this label is starting", label: label)))
         }
         if let refusal = Self.outOfReach(label, folder: socketFolder) { return .answer(origin, .refused(refusal)) }
         guard running < maxTimers else {
@@ -258,7 +268,8 @@ package struct KitchenCore {
                 .refused(
                     Refusal(
                         kind: .busy,
-                        text: "\(label): not started: \(maxTimers) timers run already (the most: max-timers)")))
+                        text: "\(label): not started: \(maxTimers) timers run already (the most: max-timers)",
+                        label: label)))
         }
         return .spawn(label: label, arguments: request.arguments, origin: origin)
     }
@@ -312,7 +323,7 @@ package struct KitchenCore {
     /// - Returns: The refusal, or nil.
     static func outOfReach(_ label: String, folder: String) -> Refusal? {
         ControlServer.unreachableReason(label: label, folder: folder).map {
-            Refusal(kind: .usage, text: "\(label): not started: \($0)")
+            Refusal(kind: .usage, text: "\(label): not started: \($0)", label: label)
         }
     }
 
@@ -445,7 +456,8 @@ package struct KitchenCore {
                 "\(start.label): started (pid \(start.pid)) but not answering within "
                 + "\(Self.startLimit.components.seconds) s; see \(start.log)"
             // It may yet come up: a repeat of its id gets this answer, never a second timer.
-            effects += answered(start, .refused(Refusal(kind: .unavailable, text: text)), runs: true)
+            effects += answered(
+                start, .refused(Refusal(kind: .unavailable, text: text, label: start.label)), runs: true)
         }
         return effects
     }

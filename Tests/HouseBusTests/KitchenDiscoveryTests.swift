@@ -17,6 +17,13 @@ import Testing
         #","availability_topic":"eggtimer/kitchen/kitchen/availability","#
         + #""device":{"identifiers":["eggtimer_kitchen"],"name":"eggtimer kitchen"}}"#
 
+    /// The `command_template` member of an entity whose start is `words` (issue 42): JSON with a
+    /// fresh id per press, `range(100000)` as Home Assistant's sandbox allows no longer range.
+    static func template(_ words: String) -> String {
+        #""command_template":"{\"start\":\#(words),\"id\":"#
+            + #"\"ha-{{ now().timestamp() }}-{{ range(100000) | random }}\"}""#
+    }
+
     @Test func threeEggButtonsAndATextEntityWithTheseExactConfigs() {
         let messages = configs(node)
         #expect(
@@ -29,12 +36,16 @@ import Testing
         #expect(messages.allSatisfy { $0.retain && $0.qos == 1 && $0.expiry == nil })
         let expected = [
             #"{"name":"Soft egg","unique_id":"eggtimer_kitchen_start-soft","#
-                + #""command_topic":"eggtimer/kitchen/start","payload_press":"soft""# + Self.tail,
+                + #""command_topic":"eggtimer/kitchen/start","payload_press":"soft","# + Self.template(#"\"soft\""#)
+                + Self.tail,
             #"{"name":"Medium egg","unique_id":"eggtimer_kitchen_start-medium","#
-                + #""command_topic":"eggtimer/kitchen/start","payload_press":"medium""# + Self.tail,
+                + #""command_topic":"eggtimer/kitchen/start","payload_press":"medium","# + Self.template(#"\"medium\""#)
+                + Self.tail,
             #"{"name":"Hard egg","unique_id":"eggtimer_kitchen_start-hard","#
-                + #""command_topic":"eggtimer/kitchen/start","payload_press":"hard""# + Self.tail,
+                + #""command_topic":"eggtimer/kitchen/start","payload_press":"hard","# + Self.template(#"\"hard\""#)
+                + Self.tail,
             #"{"name":"start","unique_id":"eggtimer_kitchen_start","command_topic":"eggtimer/kitchen/start","#
+                + Self.template("{{ value | tojson }}") + ","
                 + #""min":1,"max":160,"mode":"text","pattern":"^[a-z]+( \\w+)?$""# + Self.tail,
         ]
         for (message, json) in zip(messages, expected) {

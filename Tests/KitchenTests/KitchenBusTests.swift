@@ -1,6 +1,10 @@
+import ControlChannel
 import HouseBus
+import HouseLink
 import Testing
+import TextCoding
 import TimerEngine
+import TimerModel
 import TimerText
 
 @testable import Kitchen
@@ -11,7 +15,14 @@ import TimerText
     static let node = NodeTopics(prefix: "eggtimer", node: "kitchen")
     static let presets = ["Soft", "Medium", "Hard"]
 
-    func fresh() -> KitchenBus { KitchenBus(topics: Self.node, presets: Self.presets) }
+    /// A reducer that holds the node's starts: alone on the broker, its claim came back.
+    func fresh() -> KitchenBus {
+        var bus = KitchenBus(topics: Self.node, presets: Self.presets, instance: "a1")
+        _ = bus.handle(.connected)
+        _ = bus.handle(.message(topic: bus.probe, payload: Array("probe".utf8)))
+        _ = bus.handle(.message(topic: "eggtimer/kitchen/kitchen/instance", payload: Array("a1".utf8)))
+        return bus
+    }
 
     /// A start message (not retained unless said) on the node's start topic.
     static func start(_ payload: [UInt8], retained: Bool = false) -> BusEvent {
@@ -22,8 +33,8 @@ import TimerText
         start(Array(text.utf8), retained: retained)
     }
 
-    @Test func itSubscribesThenSaysOnlineAndPublishesItsEntitiesRetained() {
-        let effects = fresh().start()
+    @Test func itSubscribesThenPublishesItsEntitiesRetainedAndOnlineOnlyOnceItHoldsTheStarts() {
+        let effects = KitchenBus(topics: Self.node, presets: Self.presets, instance: "a1").start()
         let configs = HomeAssistantDiscovery.kitchenConfigs(
             for: Self.node, presets: Self.presets,
             text: HomeAssistantDiscovery.StartText(limit: 160, pattern: StartRequest.pattern))
@@ -31,10 +42,7 @@ import TimerText
             effects
                 == [
                     .subscribe("eggtimer/kitchen/start"), .subscribe("eggtimer/kitchen/kitchen/availability"),
-                    .publish(
-                        BusMessage(
-                            topic: "eggtimer/kitchen/kitchen/availability", payload: Array("online".utf8), retain: true,
-                            qos: 1)),
+                    .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/probe/a1"),
                 ] + configs.map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
@@ -53,7 +61,7 @@ import TimerText
     ])
     func aStartPayloadIsOneStartOfItsTypedRequest(text: String, request: StartRequest) {
         var bus = fresh()
-        #expect(bus.handle(Self.start(text)) == [.start(request)])
+        #expect(bus.handle(Self.start(text)) == [.start(StartPayload(request: request, id: nil))])
     }
 
     /// Payloads that start nothing, each with a fragment of its one line.
@@ -73,17 +81,143 @@ import TimerText
     ]
 
     @Test(arguments: refusedPayloads)
-    func aBadPayloadIsOneLineAndNothingElse(payload: [UInt8], fragment: String) throws {
+    func aBadPayloadIsOneLineAndItsRefusalOnTheResultTopic(payload: [UInt8], fragment: String) throws {
         var bus = fresh()
         let effects = bus.handle(Self.start(payload))
-        try #require(effects.count == 1)
-        guard case .log(let line) = effects[0] else {
-            Issue.record("not a log line: \(effects)")
+        try #require(effects.count == 2)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
+            Issue.record("not a log line and a result: \(effects)")
             return
         }
         #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
         #expect(line.contains(fragment), "\(line)")
         #expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value < 0x20 })
+        #expect(result.topic == "eggtimer/kitchen/kitchen/result" && !result.retain && result.qos == 1)
+        let json = try #require(JSONValue.parse(result.payload))
+        #expect(json["id"] == .null && json["ok"] == .bool(false) && json["label"] == .null)
+        #expect(json["status"] == .number(64))
+        #expect(json["text"]?.stringValue.map { line.hasSuffix(": " + $0) } == true, "\(json)")
+    }
+
+    /// JSON payloads (issue 42): the start's words and the asker's id.
+    @Test(arguments: [
+        (#"{"start": "5 min pasta", "id": "ha-1718.5-42"}"#, "5 min pasta", "ha-1718.5-42"),
+        (#" {"id": "A_b:c", "start": "soft"}"#, "soft", "A_b:c"),
+        (#"{"start": "Medium eggs"}"#, "Medium eggs", nil),
+        (#"{"start": " hard ", "id": null}"#, "hard", nil),
+        (
+            #"{"start": "7m30s pasta", "id": "\#(String(repeating: "9", count: 64))"}"#, "7m30s pasta",
+            String(repeating: "9", count: 64)
+        ),
+    ])
+    func aJSONPayloadIsOneStartWithItsID(json: String, words: String, id: String?) throws {
+        var bus = fresh()
+        let request = try StartRequest.parse(words, presets: Self.presets)
+        #expect(
+            bus.handle(Self.start(json)) == [.start(StartPayload(request: request, id: id.flatMap(RequestID.init)))])
+    }
+
+    /// JSON payloads that start nothing: a fragment of the line, and the id the result names.
+    static let refusedJSON: [(String, String, String?)] = [
+        (#"{"start": "tea", "id": "ha-1"}"#, "'tea' is neither a preset (soft, medium, hard) nor a duration", "ha-1"),
+        (#"{"start": "soft", "id": "a b"}"#, "bad request id 'a b': 1 to 64 ASCII letters", nil),
+        (#"{"start": "soft", "id": "\#(String(repeating: "x", count: 65))"}"#, "bad request id 'xxx", nil),
+        (#"{"start": "soft", "id": ""}"#, "bad request id ''", nil),
+        (#"{"start": "soft", "id": 42}"#, #""id" is not a string"#, nil),
+        (#"{"start": 5, "id": "ha-2"}"#, #""start" is not a string"#, "ha-2"),
+        (#"{"id": "ha-3"}"#, #"a JSON start without "start""#, "ha-3"),
+        (#"{"start": "soft", "Id": "ha-4"}"#, "unknown member 'Id' in a JSON start", nil),
+        (#"{"start": "soft", "start": "hard"}"#, "member 'start' given twice", nil),
+        (#"{"start": "soft""#, "not a JSON object", nil),
+        (#"{"start": "soft"} x"#, "not a JSON object", nil),
+        (#"{"start": "7m kitchen", "id": "ha-5"}"#, "the label 'kitchen' is the kitchen's on the broker", "ha-5"),
+        (#"{"start": "7m --on-done x", "id": "ha-6"}"#, "'--on-done': a start request takes no options", "ha-6"),
+        (
+            #"{"start": "\#(String(repeating: "7", count: 161))"}"#, "a start request of 161 bytes is longer than 160",
+            nil
+        ),
+        ("{" + String(repeating: " ", count: 2048) + "}", "a JSON start of 2050 bytes is longer than 2048", nil),
+        (#"{"start": "7m a\u001b[2J"}"#, "the control character U+001B", nil),
+    ]
+
+    @Test(arguments: refusedJSON)
+    func aBadJSONPayloadIsOneLineNamingItAndItsRefusalWithTheIDItCouldRead(
+        json: String, fragment: String, id: String?
+    ) throws {
+        var bus = fresh()
+        let effects = bus.handle(Self.start(json))
+        try #require(effects.count == 2)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
+            Issue.record("not a log line and a result: \(effects)")
+            return
+        }
+        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
+        #expect(line.contains(fragment), "\(line)")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
+        let answer = try #require(JSONValue.parse(result.payload))
+        #expect(answer["id"] == (id.map(JSONValue.string) ?? .null), "\(answer)")
+        #expect(answer["ok"] == .bool(false) && answer["status"] == .number(64))
+    }
+
+    /// What Home Assistant sends for a press (issue 42): its `command_template` rendered as its
+    /// Jinja would (`value | tojson`, `now().timestamp()`, a random number), read by the kitchen
+    /// as one start with the press's id.
+    @Test(arguments: [
+        ("homeassistant/button/kitchen/start-soft/config", "", "soft"),
+        ("homeassistant/button/kitchen/start-hard/config", "", "hard"),
+        ("homeassistant/text/kitchen/start/config", "5 min pasta", "5 min pasta"),
+        ("homeassistant/text/kitchen/start/config", #"7m "x" <b>"#, nil),
+    ])
+    func homeAssistantsRenderedTemplateIsAStartWithAFreshID(config: String, typed: String, words: String?) throws {
+        let message = try #require(
+            fresh().start().compactMap { effect -> BusMessage? in
+                if case .publish(let message) = effect, message.topic == config { message } else { nil }
+            }.first)
+        let template = try #require(JSONValue.parse(message.payload)?["command_template"]?.stringValue)
+        var rendered = template
+        for (expression, value) in [
+            ("{{ value | tojson }}", JSONText.quoted(typed)), ("{{ now().timestamp() }}", "1718023456.789012"),
+            ("{{ range(100000) | random }}", "99999"),
+        ] {
+            rendered = rendered.replacing(expression, with: value)
+        }
+        #expect(!rendered.contains("{{") && !rendered.contains("{%"), "\(rendered)")
+        let id = RequestID("ha-1718023456.789012-99999")
+        var bus = fresh()
+        if let words {
+            let request = try StartRequest.parse(words, presets: Self.presets)
+            #expect(bus.handle(Self.start(rendered)) == [.start(StartPayload(request: request, id: id))])
+        } else {
+            // A start the kitchen refuses (a quote is no label) is refused with the press's id.
+            let effects = bus.handle(Self.start(rendered))
+            guard case .publish(let result) = effects.last else {
+                Issue.record("no result: \(effects)")
+                return
+            }
+            #expect(JSONValue.parse(result.payload)?["id"] == .string("ha-1718023456.789012-99999"))
+        }
+    }
+
+    /// The result topic's payload for each outcome, byte for byte.
+    @Test func theResultNamesTheIDTheLabelTheExitStatusAndTheLine() {
+        let bus = fresh()
+        let status = TimerStatus(
+            label: "Soft", pid: 42, state: .counting, remaining: .seconds(300), deadlineUnixMilliseconds: 1)
+        let started = bus.result(.started(status), id: RequestID("ha-1"))
+        #expect(started.topic == "eggtimer/kitchen/kitchen/result" && !started.retain && started.qos == 1)
+        #expect(
+            String(decoding: started.payload, as: UTF8.self)
+                == #"{"id":"ha-1","ok":true,"label":"Soft","status":0,"text":"Soft: started, rings in 5:00 (pid 42)"}"#)
+        let busy = KitchenCore.Refusal(
+            kind: .busy, text: "c: not started: 2 timers run already (the most: max-timers)", label: "c")
+        #expect(
+            String(decoding: bus.result(.refused(busy), id: nil).payload, as: UTF8.self)
+                == #"{"id":null,"ok":false,"label":"c","status":75,"#
+                + #""text":"c: not started: 2 timers run already (the most: max-timers)"}"#)
+        let late = KitchenCore.Refusal(kind: .unavailable, text: "tea: \"x\" not answering", label: nil)
+        #expect(
+            String(decoding: bus.result(.refused(late), id: RequestID("r:1")).payload, as: UTF8.self)
+                == #"{"id":"r:1","ok":false,"label":null,"status":69,"text":"tea: \"x\" not answering"}"#)
     }
 
     @Test func aRetainedStartIsIgnoredWithOneLineOncePerPayload() throws {
@@ -104,7 +238,8 @@ import TimerText
         // Another retained payload is said; a malformed retained one is not parsed, only said.
         #expect(bus.handle(Self.start("7m --on-done x", retained: true)).count == 1)
         // The same payload as an event starts.
-        #expect(bus.handle(Self.start("soft")) == [.start(StartRequest(length: .preset("soft")))])
+        #expect(
+            bus.handle(Self.start("soft")) == [.start(StartPayload(request: StartRequest(length: .preset("soft"))))])
     }
 
     @Test func otherTopicsAndReportsStartNothing() {
@@ -160,4 +295,9 @@ import TimerText
                 "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw", "--mqtt-keepalive", "5s",
             ])
     }
+}
+
+extension KitchenBus {
+    /// ``handle(_:at:)`` at an instant that does not matter to the test.
+    mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] { handle(event, at: .now) }
 }

@@ -123,13 +123,13 @@ import WebServer
     @Test func aStartGoesThroughTheSameEntry() throws {
         var core = core([.counting])
         let request = try StartRequest.parse("soft", presets: Preset.eggs.map(\.name))
-        #expect(core.decide(.start(request), from: .bus, at: t0) == [core.admit(request, from: .bus)])
+        #expect(core.decide(.start(request), from: .bus(id: nil), at: t0) == [core.admit(request, from: .bus(id: nil))])
     }
 
     /// Each front's action reaches its timers under its own origin (control protocol 4).
     @Test(arguments: [
         (KitchenCore.Origin.keypad, Origin.keypad), (.web(exchange: .init(id: 1), form: false), .http),
-        (.bus, .mqtt), (.shell(connection: 2), .shell),
+        (.bus(id: nil), .mqtt), (.shell(connection: 2), .shell),
     ])
     func anActionNamesTheFrontItCameThrough(origin: KitchenCore.Origin, front: Origin) {
         var core = core([.ringing])

@@ -68,8 +68,8 @@ import TimerText
         #expect(
             core.admit(try request("soft"), from: shell) == .spawn(label: "Soft", arguments: ["soft"], origin: shell))
         #expect(
-            core.admit(try request("7m30s pasta"), from: .bus)
-                == .spawn(label: "pasta", arguments: ["450s", "--label", "pasta"], origin: .bus))
+            core.admit(try request("7m30s pasta"), from: .bus(id: nil))
+                == .spawn(label: "pasta", arguments: ["450s", "--label", "pasta"], origin: .bus(id: nil)))
     }
 
     @Test func aStartIsAnsweredByItsTimersFirstStatusNotByAnotherProcesss() throws {
@@ -93,7 +93,10 @@ import TimerText
             refused
                 == .answer(
                     shell,
-                    .refused(.init(kind: .busy, text: "c: not started: 2 timers run already (the most: max-timers)"))))
+                    .refused(
+                        .init(
+                            kind: .busy, text: "c: not started: 2 timers run already (the most: max-timers)",
+                            label: "c"))))
         // One ends: there is room again.
         _ = core.ended(socket: "a")
         #expect(
@@ -104,17 +107,22 @@ import TimerText
     @Test func aLabelRunningOrStartingOrTheKitchensOwnIsRefused() throws {
         var core = KitchenCore(maxTimers: 12)
         _ = core.status(socket: "tea", status("tea", pid: 5))
-        _ = core.spawned(label: "rice", pid: 6, origin: .bus, log: "/l", at: t0)
+        _ = core.spawned(label: "rice", pid: 6, origin: .bus(id: nil), log: "/l", at: t0)
         #expect(
             core.admit(try request("1m tea"), from: shell)
                 == .answer(
-                    shell, .refused(.init(kind: .usage, text: "tea: a timer with this label is running (pid 5)"))))
+                    shell,
+                    .refused(.init(kind: .usage, text: "tea: a timer with this label is running (pid 5)", label: "tea"))
+                ))
         #expect(
             core.admit(try request("1m rice"), from: shell)
-                == .answer(shell, .refused(.init(kind: .usage, text: "rice: a timer with this label is starting"))))
+                == .answer(
+                    shell,
+                    .refused(.init(kind: .usage, text: "rice: a timer with this label is starting", label: "rice"))))
         #expect(
             core.admit(try request("1m kitchen"), from: shell)
-                == .answer(shell, .refused(.init(kind: .usage, text: "'kitchen': the kitchen's own label"))))
+                == .answer(
+                    shell, .refused(.init(kind: .usage, text: "'kitchen': the kitchen's own label", label: "kitchen"))))
     }
 
     /// Two soft eggs (the keypad's 1 pressed twice, a Home Assistant button twice): the second is
@@ -124,9 +132,9 @@ import TimerText
         var core = KitchenCore(maxTimers: 12)
         _ = core.status(socket: "soft", status("Soft", pid: 5))  // its socket: the key
         #expect(
-            core.admit(try request("soft"), from: .bus)
-                == .spawn(label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: .bus))
-        _ = core.spawned(label: "Soft-2", pid: 6, origin: .bus, log: "/l", at: t0)
+            core.admit(try request("soft"), from: .bus(id: nil))
+                == .spawn(label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: .bus(id: nil)))
+        _ = core.spawned(label: "Soft-2", pid: 6, origin: .bus(id: nil), log: "/l", at: t0)
         #expect(
             core.admit(try request("SOFT"), from: shell)
                 == .spawn(label: "Soft-3", arguments: ["soft", "--label", "Soft-3"], origin: shell))
@@ -149,7 +157,9 @@ import TimerText
         #expect(
             core.admit(try request("1m Tea"), from: shell)
                 == .answer(
-                    shell, .refused(.init(kind: .usage, text: "Tea: a timer with this label is running (pid 8)"))))
+                    shell,
+                    .refused(.init(kind: .usage, text: "Tea: a timer with this label is running (pid 8)", label: "Tea"))
+                ))
         #expect(KitchenCore.numbered(String(repeating: "a", count: 63), isTaken: { _ in false }) == nil)
         #expect(KitchenCore.numbered("tea", isTaken: { $0 != "tea-4" }) == "tea-4")
     }
@@ -158,16 +168,17 @@ import TimerText
         var core = KitchenCore(maxTimers: 12)
         _ = core.spawned(label: "tea", pid: 9, origin: shell, log: "/s/tea.log", at: t0)
         #expect(core.childExited(pid: 8, status: 0).isEmpty)
-        _ = core.spawned(label: "rice", pid: 10, origin: .bus, log: "/s/rice.log", at: t0)
+        _ = core.spawned(label: "rice", pid: 10, origin: .bus(id: nil), log: "/s/rice.log", at: t0)
         #expect(
             core.childExited(pid: 10, status: 70)
                 == [
                     .answer(
-                        .bus,
+                        .bus(id: nil),
                         .refused(
                             .init(
                                 kind: .failed,
-                                text: "rice: not started: eggtimer exited with status 70; see /s/rice.log")))
+                                text: "rice: not started: eggtimer exited with status 70; see /s/rice.log",
+                                label: "rice")))
                 ])
         #expect(
             core.childExited(pid: 9, status: 64)
@@ -176,7 +187,8 @@ import TimerText
                         shell,
                         .refused(
                             .init(
-                                kind: .usage, text: "tea: not started: eggtimer exited with status 64; see /s/tea.log")
+                                kind: .usage, text: "tea: not started: eggtimer exited with status 64; see /s/tea.log",
+                                label: "tea")
                         ))
                 ])
         #expect(core.running == 0)
@@ -330,6 +342,10 @@ import TimerText
         #expect(core.startingLog(pid: 8) == nil)
         #expect(
             core.childExited(pid: 9, status: status, said: "/c:2: frob: unknown key")
-                == [.answer(shell, .refused(.init(kind: kind, text: "tea: not started: /c:2: frob: unknown key")))])
+                == [
+                    .answer(
+                        shell,
+                        .refused(.init(kind: kind, text: "tea: not started: /c:2: frob: unknown key", label: "tea")))
+                ])
     }
 }
