@@ -61,7 +61,8 @@ import TimerText
                     .refused(
                         .init(
                             kind: .usage,
-                            text: "request id 'a1b2' was given to another start ('300s tea'): nothing started")))
+                            text: "request id 'a1b2' was given to another start ('300s tea'): nothing started",
+                            label: "tea")))
             ])
     }
 
