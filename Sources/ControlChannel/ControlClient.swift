@@ -63,21 +63,26 @@ public enum ControlClient {
         let deadline = ContinuousClock.now + timeout
         let fd = try connect(to: path, folder: folder, until: deadline)
         defer { close(fd) }
+        var partial: [UInt8] = []
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline),
-            let reply = try readReply(fd, path: path, until: deadline)
+            let reply = try readReply(fd, path: path, until: deadline, into: &partial)
         else { throw .noAnswer(path: path, peerPID: peerPID(fd)) }
         return reply
     }
 
     /// Reads one reply line on `fd`, waiting until `deadline` at most.
+    /// - Parameters:
+    ///   - fd: The connection.
+    ///   - path: The socket's path, for errors.
+    ///   - deadline: When to give up.
+    ///   - reply: What came of the line so far; kept across calls that each wait a while.
     /// - Returns: The line, without its newline; nil when none came by the deadline.
     /// - Throws: ``ControlError/closedUnanswered(path:)`` when the peer closed before a word,
     ///   ``ControlError/badAnswer(path:)`` for a reply cut short or longer than 64 KiB.
     /// C: `poll`, `read`.
     private static func readReply(
-        _ fd: Int32, path: String, until deadline: ContinuousClock.Instant
+        _ fd: Int32, path: String, until deadline: ContinuousClock.Instant, into reply: inout [UInt8]
     ) throws(ControlError) -> String? {
-        var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !reply.contains(UInt8(ascii: "\n")) {
             guard UnixSocket.wait(for: Int16(POLLIN), on: fd, until: deadline) else { return nil }
@@ -159,6 +164,9 @@ extension ControlClient {
         case unread(peerPID: Int32?)
         /// No reply by the deadline, though the request was read: the listener may have acted.
         case unanswered(peerPID: Int32?)
+        /// The listener closed without a word (it ended, or was killed): `read` says whether it
+        /// had read the request first (then it may have acted), as last seen while it lived.
+        case closed(read: Bool)
     }
 
     /// Sends `request` and waits for its reply as ``exchange(_:label:folder:timeout:)-(String,_,_,_)``
@@ -173,10 +181,10 @@ extension ControlClient {
     ///   - folder: The runtime folder.
     ///   - timeout: How long to wait for the reply.
     /// - Returns: The reply, or which way it did not come.
-    /// - Throws: As ``exchange(_:label:folder:timeout:)-(String,_,_,_)``, but for a missing reply:
-    ///   `.system("connect", ENOENT or ECONNREFUSED)` for no listener,
-    ///   ``ControlError/closedUnanswered(path:)`` when it closed without a word.
-    /// C: as `exchange`, then `ioctl(SIOCOUTQ)`.
+    /// - Throws: As ``exchange(_:label:folder:timeout:)-(String,_,_,_)``, but for a missing reply
+    ///   and a close without a word (``Delivery/closed(read:)``): `.system("connect", ENOENT or
+    ///   ECONNREFUSED)` for no listener.
+    /// C: as `exchange`, and `ioctl(SIOCOUTQ)` every ``readCheck`` while it waits.
     public static func deliver(
         _ request: String, label: String, folder: String, timeout: Duration
     ) throws(ControlError) -> Delivery {
@@ -188,9 +196,25 @@ extension ControlClient {
         guard UnixSocket.write(Array((request + "\n").utf8), to: fd, until: deadline) else {
             return .unread(peerPID: peerPID(fd))
         }
-        if let reply = try readReply(fd, path: path, until: deadline) { return .answered(reply) }
-        // Unknown (not a socket the kernel counts): taken as read, the uncertain side.
-        let unread = (try? unreadBytes(on: fd)) ?? 0
-        return unread > 0 ? .unread(peerPID: peerPID(fd)) : .unanswered(peerPID: peerPID(fd))
+        // Whether it read the request is looked at while it lives: once it is gone (killed while
+        // stopped) the kernel frees what it never read, and the count says nothing more.
+        var read = false
+        var partial: [UInt8] = []
+        while true {
+            do throws(ControlError) {
+                let slice = min(deadline, ContinuousClock.now + Self.readCheck)
+                if let reply = try readReply(fd, path: path, until: slice, into: &partial) { return .answered(reply) }
+            } catch .closedUnanswered {
+                return .closed(read: read)
+            }
+            // Unknown (not a socket the kernel counts): taken as read, the uncertain side.
+            if !read, (try? unreadBytes(on: fd)) ?? 0 == 0 { read = true }
+            if ContinuousClock.now >= deadline {
+                return read ? .unanswered(peerPID: peerPID(fd)) : .unread(peerPID: peerPID(fd))
+            }
+        }
     }
+
+    /// How often ``deliver(_:label:folder:timeout:)`` looks whether its request was read.
+    static let readCheck = Duration.milliseconds(100)
 }

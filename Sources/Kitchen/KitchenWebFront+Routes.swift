@@ -104,7 +104,8 @@ extension KitchenWebFront {
             return .events(headers: KitchenAPI.securityHeaders + [HTTPHeader("Connection", "close")])
         case .start:
             let csrf = allowed.isForm ? allowed.session?.csrf : nil
-            switch startText(allowed.fields, key: request.header("Idempotency-Key")) {
+            switch startText(allowed.fields, keys: request.headers.filter { $0.name == "idempotency-key" }.map(\.value))
+            {
             case .failure(let problem):
                 let response = KitchenAPI.error(400, problem.text)
                 return .response(allowed.isForm ? formAnswer(response, csrf: csrf) : response)
@@ -137,15 +138,22 @@ extension KitchenWebFront {
     /// apart), which refuses an option anywhere.
     ///
     /// Its id (issue 42) is the `Idempotency-Key` header's, else the field `id`'s (the page's
-    /// forms without JavaScript); an empty field is none.
+    /// forms without JavaScript); an empty field is none. Two different ids (two header fields,
+    /// or a header and a field) are refused: either could be the one a retry sends.
     /// - Parameters:
     ///   - fields: The request's fields.
-    ///   - key: The `Idempotency-Key` header, if sent.
+    ///   - keys: The `Idempotency-Key` header fields' values, as sent.
     /// - Returns: The text, or the problem (one line naming the bad field or word).
-    private func startText(_ fields: RequestGuard.Fields, key: String?) -> Result<StartRequestText, KitchenAPI.Problem>
-    {
+    private func startText(_ fields: RequestGuard.Fields, keys: [String]) -> Result<
+        StartRequestText, KitchenAPI.Problem
+    > {
+        let field = fields.string("id").flatMap { $0.isEmpty ? nil : $0 }
+        guard Set(keys + (field.map { [$0] } ?? [])).count <= 1 else {
+            return .failure(KitchenAPI.Problem(text: "two different request ids (Idempotency-Key, id): give one"))
+        }
+        let key = keys.first
         var id: RequestID?
-        if let given = key ?? fields.string("id").flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let given = key ?? field {
             guard let checked = RequestID(given) else {
                 return .failure(
                     KitchenAPI.Problem(

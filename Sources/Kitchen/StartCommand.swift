@@ -88,13 +88,10 @@ package enum StartCommand {
         let line = ControlRequest.start(request.description, id: id).line
         var read = false  // the kitchen read one of the deliveries: it may have acted on it
         var pid: Int32?
+        var timedOut = 0  // deliveries that waited their whole limit
         let attempts = id == nil ? 1 : Self.attempts
+        let mayHave = "the timer may have started (see `eggtimer status`)"
         for attempt in 1...attempts {
-            if attempt > 1 {
-                printError(
-                    "eggtimer: start: \(kitchen(pid)) did not answer within \(Self.attemptLimit.components.seconds) s; "
-                        + "asking again (\(attempt) of \(attempts))")
-            }
             do throws(ControlError) {
                 switch try ControlClient.deliver(
                     line, label: KitchenCore.ownLabel, folder: KitchenInbox.folder(in: runtime),
@@ -106,24 +103,38 @@ package enum StartCommand {
                         return .failed(.software)
                     }
                     return .outcome(answer)
-                case .unread(let peer): pid = peer ?? pid
-                case .unanswered(let peer): (read, pid) = (true, peer ?? pid)
+                case .unread(let peer): (pid, timedOut) = (peer ?? pid, timedOut + 1)
+                case .unanswered(let peer): (read, pid, timedOut) = (true, peer ?? pid, timedOut + 1)
+                case .closed(let wasRead):
+                    // It ended (killed) while asked: asked again at once (a kitchen restarted
+                    // answers; none: started directly, unless it had read the request).
+                    read = read || wasRead
+                    continue
                 }
             } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
                 if !read { return .noKitchen }  // none runs, and none took it
-                break
-            } catch .closedUnanswered {
-                read = true  // it read it and ended: it may have acted
+                printError("eggtimer: start: the kitchen ended after it took the request; " + mayHave)
+                return .failed(.unavailable)
             } catch {
                 printError("eggtimer: start: the kitchen: \(error.description)")
                 return .failed(.unavailable)
             }
+            if attempt < attempts {
+                printError(
+                    "eggtimer: start: \(kitchen(pid)) did not answer within \(Self.attemptLimit.components.seconds) s; "
+                        + "asking again (\(attempt + 1) of \(attempts))")
+            }
         }
-        let waited = Self.attemptLimit.components.seconds * Int64(attempts)
-        if read {
+        let waited = Self.attemptLimit.components.seconds * Int64(timedOut)
+        if timedOut == 0 {
             printError(
-                "eggtimer: start: \(kitchen(pid)) took the request but did not answer within \(waited) s; "
-                    + "the timer may have started: `eggtimer status` says")
+                "eggtimer: start: "
+                    + (read
+                        ? "the kitchen ended after it took the request; " + mayHave
+                        : "not started: the kitchen ended while asked"))
+        } else if read {
+            printError(
+                "eggtimer: start: \(kitchen(pid)) took the request but did not answer within \(waited) s; " + mayHave)
         } else {
             printError("eggtimer: start: not started: \(kitchen(pid)) did not take the request within \(waited) s")
         }

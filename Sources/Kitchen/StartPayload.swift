@@ -54,13 +54,18 @@ struct StartPayload: Equatable, Sendable {
         guard case .object(let object)? = JSONValue.parse(payload, byteLimit: jsonLimit, depthLimit: 2) else {
             throw Refusal(text: #"not a JSON object (expected {"start": "soft", "id": "ID"})"#)
         }
+        // A readable id names every refusal, so that the asker can match it (one given once).
+        let ids = object.filter { $0.key == "id" }
+        let readable = ids.count == 1 ? (try? Self.id(ids[0].value)) ?? nil : nil
         var seen: Set<String> = []
         for member in object {
             let key = member.key.escapingControlCharacters
             guard members.contains(member.key) else {
-                throw Refusal(text: "unknown member '\(key)' in a JSON start (it has only start and id)")
+                throw Refusal(id: readable, text: "unknown member '\(key)' in a JSON start (it has only start and id)")
             }
-            guard seen.insert(member.key).inserted else { throw Refusal(text: "member '\(key)' given twice") }
+            guard seen.insert(member.key).inserted else {
+                throw Refusal(id: readable, text: "member '\(key)' given twice")
+            }
         }
         let id = try Self.id(JSONValue.object(object)["id"])
         guard let start = JSONValue.object(object)["start"] else {

@@ -127,6 +127,9 @@ import TimerText
         (#"{"start": 5, "id": "ha-2"}"#, #""start" is not a string"#, "ha-2"),
         (#"{"id": "ha-3"}"#, #"a JSON start without "start""#, "ha-3"),
         (#"{"start": "soft", "Id": "ha-4"}"#, "unknown member 'Id' in a JSON start", nil),
+        // A readable id names the refusal of a bad member too, so that the asker can match it.
+        (#"{"start": "5m", "id": "x2", "extra": 1}"#, "unknown member 'extra' in a JSON start", "x2"),
+        (#"{"start": "soft", "start": "hard", "id": "x3"}"#, "member 'start' given twice", "x3"),
         (#"{"start": "soft", "start": "hard"}"#, "member 'start' given twice", nil),
         (#"{"start": "soft""#, "not a JSON object", nil),
         (#"{"start": "soft"} x"#, "not a JSON object", nil),

@@ -64,6 +64,25 @@ import TimerModel
         #expect(kitchen.finish() == .exited(0))
     }
 
+    /// A kitchen killed while stopped (it never read the request) leaves `start` certain: it
+    /// starts the timer itself, as with no kitchen, and says nothing false first (the tester's
+    /// "may have started" after 2 s).
+    @Test func aKitchenKilledBeforeItReadTheRequestLeavesStartToStartItDirectly() throws {
+        let house = House(config: "")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        kill(kitchen.pid, SIGSTOP)
+        let asking = start(["medium"], in: house)
+        #expect(asking.expect("asking again (2 of 3)", until: soon()), "\(asking.stdout)")
+        kill(kitchen.pid, SIGKILL)
+        _ = kitchen.finish()
+        #expect(asking.finish(timeout: .seconds(30)) == .exited(0), "\(asking.stdout)")
+        #expect(asking.stdout.contains("Medium: started, rings in "), "\(asking.stdout)")
+        #expect(!asking.stdout.contains("may have started") && !asking.stdout.contains("3 of 3"), "\(asking.stdout)")
+        #expect(house.runningLabels() == ["Medium"])
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+    }
+
     /// A kitchen stopped for longer than `start` asks: `start` says "not started", which is
     /// certain: the kitchen, continued, acts on none of the requests.
     @Test func aStartGivenUpIsNeverActedOn() throws {

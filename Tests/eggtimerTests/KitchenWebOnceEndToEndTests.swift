@@ -22,6 +22,15 @@ import Testing
             "POST", "/api/timers", json: #"{"start":"10m","label":"rice"}"#,
             headers: [HTTPTestField("Idempotency-Key", "a b")])
         #expect(bad.status == 400 && bad.text.contains("Idempotency-Key 'a b': give 1 to 64 letters"), "\(bad.text)")
+        // Two different ids: either could be the one a retry sends.
+        let two = try web.request(
+            "POST", "/api/timers", json: #"{"start":"10m","label":"rice"}"#,
+            headers: [HTTPTestField("Idempotency-Key", "k9"), HTTPTestField("Idempotency-Key", "k10")])
+        #expect(two.status == 400 && two.text.contains("two different request ids"), "\(two.text)")
+        let mixed = try web.request(
+            "POST", "/api/timers", json: #"{"start":"10m","label":"rice","id":"k8"}"#,
+            headers: [HTTPTestField("Idempotency-Key", "k7")])
+        #expect(mixed.status == 400 && mixed.text.contains("two different request ids"), "\(mixed.text)")
         #expect(web.house.runningLabels() == ["tea"])
     }
 
