@@ -7,7 +7,8 @@ import Testing
 @testable import eggtimer
 
 /// Issue 43 end to end: the phone's STOP gets through a real kitchen's HTTP API whatever others
-/// send: junk cookies from the household's address.
+/// send: junk cookies from the household's address, STOPs tapped at once, a STOP that comes
+/// after the alarm stopped.
 @Suite struct KitchenWebStopEndToEndTests {
     private let soon = { ContinuousClock.now + .seconds(30) }
 
@@ -42,5 +43,62 @@ import Testing
         #expect(read.status == 200, "the phone reads too: \(read.status)")
         let stillJunk = try web.request("GET", "/api/timers", session: false, headers: junk)
         #expect(stillJunk.status == 429, "the junk is still refused: \(stillJunk.status)")
+    }
+
+    /// Three taps at once (two STOPs of the timer and one "stop all") each answer 200; the STOPs
+    /// both say it is done.
+    @Test func simultaneousStopsAreAllAnswered200() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        try ringing("tea", in: web)
+        var taps: [HTTPTestConnection] = []
+        for path in [web.actionPath("tea", "ack"), web.actionPath("tea", "ack"), "/api/ack-all"] {
+            let tap = try HTTPTestConnection(port: web.port)
+            try tap.sendRequest(
+                method: "POST", path: path,
+                headers: [
+                    HTTPTestField("Cookie", web.cookie), HTTPTestField("X-CSRF-Token", web.csrf),
+                    HTTPTestField("Content-Type", "application/json"),
+                ], body: Array("{}".utf8))
+            taps.append(tap)
+        }
+        let answers = try taps.map { try $0.readResponse(until: soon()) }
+        #expect(answers.map(\.status) == [200, 200, 200], "\(answers.map(\.text))")
+        for answer in answers.prefix(2) {
+            #expect(WebKitchen.json(answer)?["state"]?.stringValue == "done", "\(answer.text)")
+        }
+        #expect(web.kitchen.expect("HTTP: tea: alarm stopped", until: soon()), "\(web.kitchen.stdout)")
+    }
+
+    /// STOP on an alarm already stopped answers 200 with the timer's state.
+    ///
+    /// Right after, and once its timer exited; a cancelled timer's too. A counting one still
+    /// refuses (409).
+    @Test func aStopOnAStoppedAlarmIs200WithItsState() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        try ringing("tea", in: web)
+        let ack = web.actionPath("tea", "ack")
+        let first = try web.request("POST", ack, json: "{}")
+        #expect(first.status == 200 && WebKitchen.json(first)?["state"]?.stringValue == "done", "\(first.text)")
+        let again = try web.request("POST", ack, json: "{}")
+        #expect(again.status == 200 && WebKitchen.json(again)?["state"]?.stringValue == "done", "\(again.text)")
+        #expect(web.kitchen.expect("tea: ended", until: soon()), "the kitchen saw tea's timer exit")
+        #expect(web.state("tea") == nil, "tea's timer is gone")
+        let late = try web.request("POST", ack, json: "{}")
+        #expect(late.status == 200 && WebKitchen.json(late)?["state"]?.stringValue == "done", "\(late.text)")
+        #expect(WebKitchen.json(late)?["label"]?.stringValue == "tea", "\(late.text)")
+
+        try web.startTimer("rice", seconds: 600)
+        let counting = try web.request("POST", web.actionPath("rice", "ack"), json: "{}")
+        #expect(counting.status == 409, "a counting timer never rang: \(counting.text)")
+        let cancel = try web.request("POST", web.actionPath("rice", "cancel"), json: "{}")
+        #expect(cancel.status == 200, "\(cancel.text)")
+        let cancelled = try web.request("POST", web.actionPath("rice", "ack"), json: "{}")
+        #expect(
+            cancelled.status == 200 && WebKitchen.json(cancelled)?["state"]?.stringValue == "cancelled",
+            "\(cancelled.text)")
+        let never = try web.request("POST", web.actionPath("nothing", "ack"), json: "{}")
+        #expect(never.status == 404, "\(never.text)")
     }
 }
