@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 43 end to end: the phone's STOP gets through a real kitchen's HTTP API whatever others
 /// send: junk cookies from the household's address, STOPs tapped at once, a STOP that comes
-/// after the alarm stopped.
+/// after the alarm stopped, and a request whose body's length is ambiguous.
 @Suite struct KitchenWebStopEndToEndTests {
     private let soon = { ContinuousClock.now + .seconds(30) }
 
@@ -100,5 +100,43 @@ import Testing
             "\(cancelled.text)")
         let never = try web.request("POST", web.actionPath("nothing", "ack"), json: "{}")
         #expect(never.status == 404, "\(never.text)")
+    }
+
+    /// Two differing `Content-Length` fields are refused 400 and the connection closed, so that
+    /// no request hides in the body (libmicrohttpd alone read the first and served the rest as a
+    /// second request); two equal ones are one length.
+    @Test func twoDifferingContentLengthFieldsAre400AndSmuggleNothing() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        let start = #"{"seconds":600,"label":"smug"}"#
+        let smuggled =
+            "POST /api/timers HTTP/1.1\r\nHost: \(web.host)\r\nCookie: \(web.cookie)\r\n"
+            + "X-CSRF-Token: \(web.csrf)\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(start.utf8.count)\r\nConnection: close\r\n\r\n" + start
+        let body = "{}" + smuggled
+        for lengths in [("2", "\(body.utf8.count)"), ("\(body.utf8.count)", "2")] {
+            let connection = try HTTPTestConnection(port: web.port)
+            let head =
+                "POST /api/ack-all HTTP/1.1\r\nHost: \(web.host)\r\nCookie: \(web.cookie)\r\n"
+                + "X-CSRF-Token: \(web.csrf)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(lengths.0)\r\nContent-Length: \(lengths.1)\r\n\r\n"
+            #expect(connection.send(head + body))
+            let answer = try connection.readResponse(until: soon())
+            #expect(answer.status == 400, "\(lengths): \(answer.status) \(answer.text)")
+            #expect(answer.text.contains("Content-Length"), "\(answer.text)")
+            #expect(connection.waitClosed(until: soon()), "\(lengths): the connection is closed")
+        }
+        #expect(web.state("smug") == nil, "nothing was started by a request in a body")
+        let listed = try web.request("GET", "/api/timers")
+        #expect(WebKitchen.state(of: "smug", in: WebKitchen.json(listed)) == nil, "\(listed.text)")
+
+        let same = try HTTPTestConnection(port: web.port)
+        #expect(
+            same.send(
+                "POST /api/ack-all HTTP/1.1\r\nHost: \(web.host)\r\nCookie: \(web.cookie)\r\n"
+                    + "X-CSRF-Token: \(web.csrf)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
+        let answered = try same.readResponse(until: soon())
+        #expect(answered.status == 200, "two equal fields are one length: \(answered.status) \(answered.text)")
     }
 }
