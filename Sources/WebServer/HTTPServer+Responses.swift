@@ -52,15 +52,9 @@ extension HTTPServer {
             request.wasHeld || request.phase == .handling, !request.isDropped, !request.isFinished
         else { return false }
         guard request.queue.count + bytes.count <= Self.streamBacklogLimit else {
-            (request.isDropped, request.queue) = (true, [])
             // libmicrohttpd asks for more only when the socket takes it, which a client that
-            // stopped reading never does: shut the socket so the connection ends now.
-            if let connection = connections[request.connection] {
-                connections[request.connection]?.isShut = true
-                _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
-            }
-            wake(request)
-            needsRun = true
+            // stopped reading never does: the socket is shut so the connection ends now.
+            drop(request)
             return false
         }
         request.queue += bytes
