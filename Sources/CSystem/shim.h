@@ -68,6 +68,10 @@ static inline int CSystem_unreadBytes(int fd) {
     return ioctl(fd, TIOCOUTQ, &count) < 0 ? -1 : count;
 }
 
+/* POLLRDHUP from <bits/poll.h> under _GNU_SOURCE (Linux 2.6.17+): the peer closed its end of a
+   stream socket, or shut down its writing half, seen by poll without reading. */
+static const short CSystem_POLLRDHUP = 0x2000;
+
 /* Sets the terminal's window size (what a terminal emulator does on resize; tests use it). */
 static inline int CSystem_setWindowSize(int fd, unsigned short rows, unsigned short columns) {
     struct winsize ws = { .ws_row = rows, .ws_col = columns, .ws_xpixel = 0, .ws_ypixel = 0 };

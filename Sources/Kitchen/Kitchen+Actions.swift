@@ -26,6 +26,9 @@ extension Kitchen {
             switch touched.reply {
             case .waiting: return TouchedOutcome(label: label, line: "\(label): no answer", reply: nil)
             case .failed(let reason): return TouchedOutcome(label: label, line: "\(label): \(reason)", reply: nil)
+            case .alreadyStopped(let status):
+                let state = TimerStatus(line: status)?.state.rawValue ?? "over"
+                return TouchedOutcome(label: label, line: "\(label): already stopped (\(state))", reply: status)
             case .answered(let reply):
                 switch ControlAnswer.outcome(of: reply, command: answer.action.command, label: label, time: .system) {
                 case .success(let line): return TouchedOutcome(label: label, line: line, reply: reply)

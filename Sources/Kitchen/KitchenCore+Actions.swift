@@ -61,6 +61,9 @@ extension KitchenCore {
         case waiting
         /// Its reply line (`ok…` or `error<TAB>text`).
         case answered(String)
+        /// An acknowledgement of an alarm already stopped (issue 43): its final status line
+        /// (`ok<TAB>label=…<TAB>state=done…`), as the answer to a STOP that came late.
+        case alreadyStopped(String)
         /// No reply: why, in one line without the label.
         case failed(String)
     }
@@ -101,8 +104,19 @@ extension KitchenCore {
         /// When it is given up (boot clock).
         let deadline: ContinuousClock.Instant
         /// What was sent: the command with the asker's origin, until a timer older than control
-        /// protocol 4 refused it and it went again without (once, within the same deadline).
+        /// protocol 4 refused it and it went again without (once, within the same deadline), or
+        /// `status` after a refused acknowledgement (``refusal``).
         var request: ControlRequest
+        /// The timer's socket name.
+        var socket = ""
+        /// Whether it carries an acknowledgement, so that another one joins it (``joined``).
+        var acknowledges = false
+        /// The other actions that asked the same timer to acknowledge while this was out: each
+        /// gets this exchange's reply (keys of the core's askings, in the order they came).
+        var joined: [Int] = []
+        /// The timer's refusal of the acknowledgement, while it is asked its status: the answer
+        /// unless that status says the alarm stopped already.
+        var refusal: String?
     }
 
     /// How long a timer has to answer one of the kitchen's commands: 2 s.
@@ -124,39 +138,73 @@ extension KitchenCore {
     }
 
     /// The one entry for an action on running timers from any front: decides which timers it
-    /// touches and sends each its command, or answers at once when none fits.
+    /// touches and sends each its command, or answers at once when none needs one.
+    ///
+    /// STOP is idempotent (issue 43): an acknowledgement of a timer already over (`done`,
+    /// `cancelled`, `missed`; still followed, or ended lately: ``stoppedLately(_:)``) is answered
+    /// at once with its status, never sent; one of a timer an acknowledgement is already out to
+    /// joins that exchange and gets its reply, so that two taps at once both hear it stopped.
     /// - Parameters:
     ///   - action: The action.
     ///   - origin: Who asked, and so who gets the answer.
     ///   - now: The boot clock: each exchange's deadline is ``answerLimit`` later.
-    /// - Returns: ``KitchenEffect/send(exchange:request:socket:)`` for each timer touched, or
-    ///   ``KitchenEffect/answerAction(_:_:)`` with no timer touched.
+    /// - Returns: ``KitchenEffect/send(exchange:request:socket:)`` for each timer touched that
+    ///   needs its command, or ``KitchenEffect/answerAction(_:_:)`` when none does.
     mutating func act(_ action: Action, from origin: Origin, at now: ContinuousClock.Instant) -> [KitchenEffect] {
         let sockets = targets(of: action)
+        let acknowledges = action.command == .acknowledge
+        if sockets.isEmpty, case .command(.acknowledge, let label) = action, let stopped = stoppedLately(label) {
+            let touched = Touched(
+                socket: ControlServer.socketName(for: stopped.label), before: stopped,
+                reply: .alreadyStopped(stopped.line))
+            return [.answerAction(origin, ActionAnswer(action: action, touched: [touched]))]
+        }
         guard !sockets.isEmpty else { return [.answerAction(origin, ActionAnswer(action: action, touched: []))] }
         let key = nextNumber()
         var asking = Asking(origin: origin, answer: ActionAnswer(action: action, touched: []), out: [:])
         var effects: [KitchenEffect] = []
         for socket in sockets {
             guard let before = timers[socket] else { continue }
+            if acknowledges, before.state.isFinal {
+                asking.answer.touched.append(
+                    Touched(socket: socket, before: before, reply: .alreadyStopped(before.line)))
+                continue
+            }
+            if acknowledges, let out = exchanges.first(where: { $0.value.socket == socket && $0.value.acknowledges }) {
+                asking.out[out.key] = asking.answer.touched.count
+                asking.answer.touched.append(Touched(socket: socket, before: before, reply: .waiting))
+                exchanges[out.key]?.joined.append(key)
+                continue
+            }
             let number = nextNumber()
             asking.out[number] = asking.answer.touched.count
             asking.answer.touched.append(Touched(socket: socket, before: before, reply: .waiting))
             let request = ControlRequest.command(action.command, by: origin.front)
-            exchanges[number] = Exchange(asking: key, deadline: now + Self.answerLimit, request: request)
+            exchanges[number] = Exchange(
+                asking: key, deadline: now + Self.answerLimit, request: request, socket: socket,
+                acknowledges: acknowledges)
             effects.append(.send(exchange: number, request: request, socket: socket))
         }
+        guard !asking.out.isEmpty else { return [.answerAction(origin, asking.answer)] }
         askings[key] = asking
         return effects
     }
 
     /// Exchange `number` could not be sent, or its timer closed without a reply.
+    ///
+    /// An acknowledgement whose timer is known to be over by now (its last status final: it
+    /// stopped and exited meanwhile) is answered with that status (issue 43).
     /// - Parameters:
     ///   - number: The exchange.
     ///   - reason: Why, in one line without the label.
     /// - Returns: The action's answer once it was the last one out.
     mutating func failed(exchange number: Int, _ reason: String) -> [KitchenEffect] {
-        settle(number, .failed(reason))
+        if let exchange = exchanges[number], exchange.acknowledges, let last = lastStatus(socket: exchange.socket),
+            last.state.isFinal
+        {
+            return settle(number, .alreadyStopped(last.line))
+        }
+        return settle(number, .failed(reason))
     }
 
     /// Exchange `number`'s timer replied.
@@ -177,23 +225,43 @@ extension KitchenCore {
             exchanges[number] = exchange
             return [.send(exchange: number, request: exchange.request, socket: socket)]
         }
+        // A refused acknowledgement: the timer is asked its status, in the same exchange, to
+        // tell a STOP that came late (the alarm stopped by another tap, a key, a shell, or
+        // its loops) from one of an alarm that does not ring (issue 43).
+        if exchange.acknowledges, exchange.refusal == nil, reply.hasPrefix("error\t"),
+            !ControlRequest.isOlderTimerRefusal(reply)
+        {
+            exchange.refusal = reply
+            exchange.request = .command(.status)
+            exchanges[number] = exchange
+            return [.send(exchange: number, request: exchange.request, socket: socket)]
+        }
         var effects: [KitchenEffect] = []
-        if timers[socket] != nil, let after = TimerStatus(line: reply) { effects += status(socket: socket, after) }
+        let after = TimerStatus(line: reply)
+        if timers[socket] != nil, let after { effects += status(socket: socket, after) }
+        if let refusal = exchange.refusal {
+            guard let after, after.state.isFinal else { return effects + settle(number, .answered(refusal)) }
+            return effects + settle(number, .alreadyStopped(reply))
+        }
         return effects + settle(number, .answered(reply))
     }
 
-    /// Records exchange `number`'s reply; answers its action when it was the last one out.
+    /// Records exchange `number`'s reply for its action and every action that joined it;
+    /// answers each whose last exchange it was.
     private mutating func settle(_ number: Int, _ reply: Reply) -> [KitchenEffect] {
-        guard let exchange = exchanges.removeValue(forKey: number), var asking = askings[exchange.asking],
-            let index = asking.out.removeValue(forKey: number)
-        else { return [] }
-        asking.answer.touched[index].reply = reply
-        guard asking.out.isEmpty else {
-            askings[exchange.asking] = asking
-            return []
+        guard let exchange = exchanges.removeValue(forKey: number) else { return [] }
+        var effects: [KitchenEffect] = []
+        for key in [exchange.asking] + exchange.joined {
+            guard var asking = askings[key], let index = asking.out.removeValue(forKey: number) else { continue }
+            asking.answer.touched[index].reply = reply
+            guard asking.out.isEmpty else {
+                askings[key] = asking
+                continue
+            }
+            askings[key] = nil
+            effects.append(.answerAction(asking.origin, asking.answer))
         }
-        askings[exchange.asking] = nil
-        return [.answerAction(asking.origin, asking.answer)]
+        return effects
     }
 
     /// Gives up the exchanges whose deadline passed: each is dropped, and its timer counts as

@@ -167,9 +167,35 @@ package struct KitchenCore {
     var exchanges: [Int: Exchange] = [:]
     /// The last number given to an exchange or an action.
     var numbered = 0
+    /// The last status of each timer that ended over lately, the oldest first.
+    ///
+    /// Over is `done`, `cancelled` or `missed`; at most ``stoppedMemory`` are kept. A STOP that
+    /// comes after its timer exited is answered with it (issue 43); a new timer of the label
+    /// takes its place.
+    private(set) var stopped: [TimerStatus] = []
+    /// How many ended timers ``stopped`` keeps: 64.
+    static let stoppedMemory = 64
 
     /// The followed timers' socket names, newest first (by when the kitchen first saw each).
     var newestFirst: [String] { seenOrder.reversed() }
+
+    /// The last status of the timer labelled `label` when it ended over lately and no timer of
+    /// the label is followed now (``stopped``); nil otherwise.
+    func stoppedLately(_ label: String) -> TimerStatus? {
+        guard !timers.values.contains(where: { LabelRule.same($0.label, label) }) else { return nil }
+        return stopped.last { LabelRule.same($0.label, label) }
+    }
+
+    /// Whether an action on this box's timer `label` is the core's to decide: a timer of the
+    /// label is followed, or ended over lately (a STOP then answers its state).
+    func isLocal(label: String) -> Bool {
+        timers.values.contains { LabelRule.same($0.label, label) } || stoppedLately(label) != nil
+    }
+
+    /// The latest status of the timer on `socket`: followed, or ended lately; nil otherwise.
+    func lastStatus(socket: String) -> TimerStatus? {
+        timers[socket] ?? stopped.last { ControlServer.socketName(for: $0.label) == socket }
+    }
 
     /// Creates the core.
     /// - Parameters:
@@ -300,7 +326,10 @@ package struct KitchenCore {
         let previous = timers[socket]
         let new = previous == nil
         timers[socket] = status
-        if new { seenOrder.append(socket) }
+        if new {
+            seenOrder.append(socket)
+            stopped.removeAll { ControlServer.socketName(for: $0.label) == socket }
+        }
         var effects: [KitchenEffect] = []
         if status.state == .silent, previous?.state != .silent {
             effects.append(
@@ -358,6 +387,11 @@ package struct KitchenCore {
         }
         guard !last.state.isFinal, last.state != .menu else {
             recoveries[last.label] = nil
+            if last.state.isFinal {
+                stopped.removeAll { ControlServer.socketName(for: $0.label) == socket }
+                stopped.append(last)
+                if stopped.count > Self.stoppedMemory { stopped.removeFirst(stopped.count - Self.stoppedMemory) }
+            }
             guard let signal = last.endedBy else { return [.say("\(last.label): ended (pid \(last.pid), \(how))")] }
             // Not "cancelled": nobody cancelled it (issue 41). Its record may bring it back.
             let kept =

@@ -228,7 +228,7 @@ extension KitchenWebFront {
         case .failure(let problem): return KitchenAPI.error(400, problem.text)
         }
         let myNode = kitchen.settings.bus.nodeName
-        if node == myNode, kitchen.core.timers.values.contains(where: { LabelRule.same($0.label, label) }) {
+        if node == myNode, kitchen.core.isLocal(label: label) {
             queue(.command(command, label: label), exchange, allowed)
             return nil
         }

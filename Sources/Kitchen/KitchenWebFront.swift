@@ -14,13 +14,23 @@ import WebServer
 /// (``RequestGuard``) and every route but a start answer there and then; a start is queued
 /// (``pendingStarts``) and carried out by the kitchen after the round (``Kitchen/webRound()``),
 /// outside the loop's own call, and answered when its outcome comes (``answer(_:_:form:)``).
-/// Keepalives go to the streams every ``keepaliveInterval`` from ``nextCheck``: no thread. Owned by
-/// the main thread; not thread-safe.
+/// Keepalives go to the streams every ``keepalive`` from ``nextCheck``: no thread. A session has
+/// one stream at a time (its newest), a stream whose reader took nothing for a whole keepalive
+/// interval is closed, and a stream whose reader closed its end frees its place at once (issue
+/// 43). Owned by the main thread; not thread-safe.
 package final class KitchenWebFront: LoopSource {
     /// The most event streams at once; one more is answered 503.
+    ///
+    /// A backstop: with one stream per session (``addStream(_:session:)``) and at most
+    /// `Pairing.deviceLimit` (64) paired devices, the streams stay below it.
     static let streamLimit = 128
-    /// How often an idle event stream gets `: keepalive`.
-    static let keepaliveInterval = Duration.seconds(15)
+    /// How often an idle event stream gets `: keepalive` (``WebOptions/keepalive``, 15 s unless
+    /// a test asks less); a stream whose bytes waited untaken for one is closed at the next.
+    let keepalive: Duration
+    /// The last event a stream gets when a newer stream of its session replaces it: the page
+    /// then waits to be shown again before it opens one more, so two tabs of one phone do not
+    /// take the stream from each other in turn.
+    static let replacedEvent = Array("event: replaced\ndata: {}\n\n".utf8)
     /// The most house timers (other nodes', from MQTT) kept; a new one past it is left out.
     static let houseLimit = 256
 
@@ -103,7 +113,8 @@ package final class KitchenWebFront: LoopSource {
         let web = kitchen.settings.web
         requestGuard = RequestGuard(
             address: settings.address, port: settings.port, hostname: RequestGuard.currentHostname(), names: web.names)
-        nextKeepalive = kitchen.clock.now() + Self.keepaliveInterval
+        keepalive = web.keepalive
+        nextKeepalive = kitchen.clock.now() + web.keepalive
         server = try HTTPServer(settings: settings) { [unowned self] request, exchange in
             handle(request, exchange)
         }
@@ -112,7 +123,9 @@ package final class KitchenWebFront: LoopSource {
     }
 
     var pollRequests: [PollRequest] {
-        server.pollDescriptor >= 0 ? [PollRequest(descriptor: server.pollDescriptor, events: Int16(POLLIN))] : []
+        guard server.pollDescriptor >= 0 else { return [] }
+        return [PollRequest(descriptor: server.pollDescriptor, events: Int16(POLLIN))]
+            + server.streamDescriptors.map { PollRequest(descriptor: $0, events: HTTPServer.peerClosedEvents) }
     }
 
     var nextCheck: ContinuousClock.Instant? {
@@ -125,9 +138,27 @@ package final class KitchenWebFront: LoopSource {
         server.run(now: now)
         forgetClosed()
         if now >= nextKeepalive {
-            nextKeepalive = now + Self.keepaliveInterval
+            nextKeepalive = now + keepalive
+            reapStalledStreams()
             broadcast(Array(": keepalive\n\n".utf8))
         }
+    }
+
+    /// Closes the streams whose reader took nothing for a whole keepalive interval (a phone
+    /// asleep, a reader stopped), with one line saying how many; called before each keepalive.
+    ///
+    /// Main thread. Never blocks.
+    func reapStalledStreams() {
+        let reaped = server.reapStalledStreams()
+        guard !reaped.isEmpty else { return }
+        let gone = Set(reaped)
+        streams.removeAll { gone.contains($0) }
+        unsent.removeAll { gone.contains($0) }
+        for exchange in reaped { streamSessions[exchange] = nil }
+        let seconds = keepalive.components.seconds
+        kitchen.say(
+            "HTTP: \(reaped.count) event stream\(reaped.count == 1 ? "" : "s") closed: "
+                + "\(reaped.count == 1 ? "its reader" : "their readers") took nothing for \(seconds) s")
     }
 
     /// Drops the exchanges whose connection closed.
@@ -163,11 +194,30 @@ package final class KitchenWebFront: LoopSource {
 
     /// Adds an event stream opened by the session whose token hashes to `session`; false when
     /// ``streamLimit`` are open.
+    ///
+    /// It replaces the session's older streams (issue 43): a phone that slept, or reloaded its
+    /// page, leaves streams its browser no longer reads, which would hold the address's
+    /// connections. One whose reader takes what it is sent gets ``replacedEvent`` and ends after
+    /// it; one that holds bytes untaken is dropped at once.
     /// - Parameters:
     ///   - exchange: The stream's exchange.
     ///   - session: The hex of the session token's SHA-256 (``Pairing/tokenHash(_:)``).
     /// - Returns: Whether it was added.
     func addStream(_ exchange: HTTPExchange, session: String) -> Bool {
+        let older = streams.filter { streamSessions[$0] == session }
+        if !older.isEmpty {
+            let replaced = Set(older)
+            streams.removeAll { replaced.contains($0) }
+            unsent.removeAll { replaced.contains($0) }
+            for old in older {
+                streamSessions[old] = nil
+                if server.backlog(of: old) == 0, server.send(Self.replacedEvent, to: old) {
+                    server.finish(old)
+                } else {
+                    server.drop(old)
+                }
+            }
+        }
         guard streams.count < Self.streamLimit else { return false }
         streams.append(exchange)
         unsent.append(exchange)

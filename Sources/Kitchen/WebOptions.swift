@@ -21,12 +21,20 @@ package struct WebOptions: Equatable, Sendable {
     /// `--http-host NAME` (repeatable; config key `http-host`, comma-separated): more host names
     /// the `Host` check accepts.
     package var names: [String] = []
+    /// `--http-keepalive D` (hidden; tests): how often the event streams get `: keepalive`, and
+    /// so how long a stream's bytes may wait untaken before it is closed (issue 43); 1 s to
+    /// ``defaultKeepalive``.
+    package var keepalive = WebOptions.defaultKeepalive
+    /// The event streams' keepalive interval by default: 15 s (a stopped reader is closed within
+    /// two: 30 s).
+    package static let defaultKeepalive = Duration.seconds(15)
 
     /// No `--http`: no HTTP server.
     package init() {}
 
     /// Equal when every setting is.
     package static func == (a: WebOptions, b: WebOptions) -> Bool {
-        (a.address, a.port, a.certFile, a.keyFile, a.names) == (b.address, b.port, b.certFile, b.keyFile, b.names)
+        (a.address, a.port, a.certFile, a.keyFile, a.names, a.keepalive)
+            == (b.address, b.port, b.certFile, b.keyFile, b.names, b.keepalive)
     }
 }

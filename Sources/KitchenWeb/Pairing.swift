@@ -12,8 +12,9 @@ import TextCoding
 /// (of the token's text); at most ``deviceLimit`` are kept (the oldest goes). The CSRF token of a
 /// session is hex(SHA-256("csrf\0" + token)), so no second secret is kept. Codes, tokens and
 /// CSRF tokens are compared in constant time (``constantTimeEqual(_:_:)``). Wrong codes and
-/// tokens are counted per peer address: after ``failureLimit`` in a ``failureWindow`` the peer is
-/// refused for the rest of that window, which is logged once.
+/// tokens are counted per peer address: after ``failureLimit`` in a ``failureWindow`` the peer's
+/// codes and unpaired tokens are refused for the rest of that window, which is logged once; a
+/// paired device's token is never refused for its address's count (issue 43).
 ///
 /// Pure: no clock is read (instants come in), randomness and the hash are injected, no I/O; the
 /// hashes it keeps are written by the caller (the kitchen's `PairingStore`, when ``devicesChanged`` says).
@@ -250,16 +251,22 @@ package struct Pairing {
 
     /// Authenticates a request that carried `tokens` (every session cookie it had, in order):
     /// paired when one of them is; otherwise one wrong token is counted when there was any.
+    ///
+    /// The limit is per credential, not per address (issue 43): a paired device's token is
+    /// accepted whatever its address's count, so that junk cookies from one address (a kiosk on
+    /// the box itself, phones behind one NAT or reverse proxy) cannot lock the paired devices
+    /// behind it out of STOP. A request without a paired token is refused while its peer is
+    /// limited; pairing codes are limited by the peer's count as before (``pair(code:peer:at:)``).
     /// - Parameters:
     ///   - tokens: The cookies' values; empty when the request had none.
     ///   - peer: The peer's numeric address.
     ///   - now: The boot clock now.
     /// - Returns: The ``Authentication``.
     mutating func authenticate(tokens: [String], peer: String, at now: ContinuousClock.Instant) -> Authentication {
+        // At most 8 looked at: a request cannot make the kitchen hash without bound.
+        if let session = session(tokens: tokens) { return .paired(session) }
         if isLimited(peer, at: now) { return .rateLimited }
         guard !tokens.isEmpty else { return .notPaired }
-        // At most 8 looked at: a request cannot make the kitchen hash without bound.
-        for token in tokens.prefix(8) { if let session = session(token: token) { return .paired(session) } }
         countFailure(of: peer, at: now, what: "a token that is not paired")
         return .notPaired
     }

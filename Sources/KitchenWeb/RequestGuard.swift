@@ -180,7 +180,8 @@ package struct RequestGuard: Sendable {
                 stale = !tokens.isEmpty
                 return refused(Self.refusal(401, "not paired"))
             case .rateLimited:
-                stale = !tokens.isEmpty && pairing.session(tokens: tokens) == nil
+                // A paired token is never limited (issue 43): any cookie here is stale.
+                stale = !tokens.isEmpty
                 return refused(
                     Self.refusal(
                         429, "too many wrong codes or tokens: try again in a minute",

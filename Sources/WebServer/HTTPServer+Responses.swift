@@ -52,15 +52,9 @@ extension HTTPServer {
             request.wasHeld || request.phase == .handling, !request.isDropped, !request.isFinished
         else { return false }
         guard request.queue.count + bytes.count <= Self.streamBacklogLimit else {
-            (request.isDropped, request.queue) = (true, [])
             // libmicrohttpd asks for more only when the socket takes it, which a client that
-            // stopped reading never does: shut the socket so the connection ends now.
-            if let connection = connections[request.connection] {
-                connections[request.connection]?.isShut = true
-                _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
-            }
-            wake(request)
-            needsRun = true
+            // stopped reading never does: the socket is shut so the connection ends now.
+            drop(request)
             return false
         }
         request.queue += bytes
@@ -128,9 +122,18 @@ extension HTTPServer {
 
     /// The content reader of a stream: gives libmicrohttpd what is queued, or suspends the
     /// connection until more comes.
+    ///
+    /// A dropped stream (its socket shut) ends as a finished one does, not with an error: the
+    /// end's write then fails in libmicrohttpd's write handler, which closes the connection and
+    /// frees it (its place among the address's) in the same round. libmicrohttpd 0.9.75 closes
+    /// a connection whose reader reports an error inside its idle handler and leaves it to be
+    /// freed by a later look at its timeouts, which stops at the oldest connection still open:
+    /// with older connections from anywhere, the dropped one kept its place for as long as they
+    /// lived (found with 15 idle connections from the stream's address: issue 43).
     /// - Returns: Bytes written to `buffer`; 0 after suspending; an end marker.
     func read(_ id: UInt64, into buffer: UnsafeMutablePointer<CChar>, room: Int) -> Int {
-        guard let request = requests[id], !request.isDropped else { return CMicrohttpd_end_with_error }
+        guard let request = requests[id] else { return CMicrohttpd_end_with_error }
+        guard !request.isDropped else { return CMicrohttpd_end_of_stream }
         guard !request.queue.isEmpty else {
             if request.isFinished { return CMicrohttpd_end_of_stream }
             _ = suspend(request)

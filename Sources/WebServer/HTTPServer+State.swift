@@ -13,8 +13,11 @@ extension HTTPServer {
         let peer: String
         /// Whether an event stream started on it (then no deadline applies).
         var isStreaming = false
-        /// Whether the deadline already shut its socket.
+        /// Whether its socket was shut (the deadline, a stream dropped).
         var isShut = false
+        /// Whether its event stream had bytes its reader had not taken at the last
+        /// ``HTTPServer/reapStalledStreams()``.
+        var isStalled = false
         /// The request being read or answered on it, if any.
         var request: UInt64?
     }

@@ -4,8 +4,9 @@ import Glibc
 /// An HTTP/1.1 server on libmicrohttpd (loaded with dlopen) in its external-poll mode, driven by
 /// the caller's event loop: no thread of its own, no thread per connection.
 ///
-/// The caller polls ``pollDescriptor`` (libmicrohttpd's epoll descriptor, `POLLIN`) and looks
-/// again at ``nextCheck(now:)``, then calls ``run(now:)``; inside it, the handler is called on
+/// The caller polls ``pollDescriptor`` (libmicrohttpd's epoll descriptor, `POLLIN`) and the
+/// ``streamDescriptors`` (for ``peerClosedEvents``) and looks again at ``nextCheck(now:)``, then
+/// calls ``run(now:)``; inside it, the handler is called on
 /// the caller's thread once per complete request. The server enforces the ``Settings`` limits
 /// (body size, header count, connections in all and per peer address, a total deadline per connection counted from its
 /// accept: libmicrohttpd's own timeout counts only idle time) by shutting the socket.
@@ -187,7 +188,9 @@ public final class HTTPServer {
 
     /// Does the ready work: accepts, reads, calls the handler, writes, drops connections.
     ///
-    /// Connections past their deadline are shut first. Never blocks (every socket is non-blocking; the handler must not block).
+    /// Connections past their deadline are shut first, and event streams whose reader closed its
+    /// end are ended (``streamDescriptors``). Never blocks (every socket is non-blocking; the
+    /// handler must not block).
     /// - Parameter now: The boot clock now: accept instants and deadlines are read against it.
     /// C: `MHD_run`, `shutdown`.
     public func run(now: ContinuousClock.Instant) {
@@ -195,6 +198,7 @@ public final class HTTPServer {
         clock = now
         needsRun = false
         enforceDeadlines()
+        endClosedStreams()
         _ = library.run(daemon)
     }
 

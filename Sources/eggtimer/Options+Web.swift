@@ -80,6 +80,19 @@ extension Options {
             }
             for host in names where !options.web.names.contains(host) { options.web.names.append(host) }
         },
+        Spec(
+            names: ["--http-keepalive"], argument: "D", group: .hidden,
+            help: "how often the event streams get a keepalive (default 15s); a stream whose reader took "
+                + "nothing for one is closed",
+            fits: [.subcommand("kitchen")]
+        ) { options, name, value throws(UsageError) in
+            let keepalive = try duration(name, value)
+            guard keepalive >= .seconds(1), keepalive <= WebOptions.defaultKeepalive else {
+                throw name.error(
+                    "takes 1s to \(WebOptions.defaultKeepalive.components.seconds)s, got '\(printable(value))'")
+            }
+            options.web.keepalive = keepalive
+        },
     ]
 
     /// Whether `character` may be in a host name as `http-names` takes it: ASCII letters, digits, `-`, `.`.

@@ -161,4 +161,110 @@ import WebServer
         #expect(last.contains { if case .answerAction = $0 { true } else { false } }, "refused twice: its answer")
         #expect(core.exchangesOut == 0)
     }
+
+    /// The numbers of the exchanges an action's effects send.
+    private func numbers(_ effects: [KitchenEffect]) -> [Int] {
+        effects.compactMap { effect -> Int? in
+            if case .send(let number, _, _) = effect { return number }
+            return nil
+        }
+    }
+
+    /// The answers among `effects`, in order, with their origins.
+    private func answers(_ effects: [KitchenEffect]) -> [(origin: KitchenCore.Origin, answer: KitchenCore.ActionAnswer)]
+    {
+        effects.compactMap { effect in
+            if case .answerAction(let origin, let answer) = effect { return (origin, answer) }
+            return nil
+        }
+    }
+
+    /// The replies of the answer to `origin` among `effects`; nil without one.
+    private func replies(to origin: KitchenCore.Origin, in effects: [KitchenEffect]) -> [KitchenCore.Reply]? {
+        answers(effects).first { $0.origin == origin }?.answer.touched.map(\.reply)
+    }
+
+    private func web(_ id: UInt64) -> KitchenCore.Origin { .web(exchange: .init(id: id), form: false) }
+
+    /// Issue 43: STOPs tapped at once (two of the timer and a "stop all") send one command; each
+    /// asker gets its reply.
+    @Test func stopsTappedAtOnceSendOneCommandAndEachGetsItsReply() throws {
+        var core = core([.ringing])
+        let first = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        let number = try #require(numbers(first).first)
+        #expect(core.decide(.act(.command(.acknowledge, label: "t0")), from: web(2), at: t0).isEmpty)
+        #expect(core.decide(.act(.acknowledgeAll), from: web(3), at: t0).isEmpty, "joins the same exchange")
+        #expect(core.exchangesOut == 1)
+        let done = status("t0", pid: 100, state: .done)
+        let answered = answers(core.replied(exchange: number, done.line))
+        #expect(answered.map(\.origin) == [web(1), web(2), web(3)])
+        for (_, answer) in answered { #expect(answer.touched.map(\.reply) == [.answered(done.line)]) }
+        #expect(core.nextCheck == nil)
+    }
+
+    /// A STOP of a timer already over (still followed) is answered at once with its status.
+    ///
+    /// Nothing is sent; "stop all" does not touch it.
+    @Test(arguments: [TimerState.done, .cancelled, .missed])
+    func aStopOfATimerAlreadyOverIsAnsweredAtOnceWithItsStatus(state: TimerState) {
+        var core = core([state])
+        let line = status("t0", pid: 100, state: state).line
+        let effects = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        #expect(sent(effects).isEmpty)
+        #expect(replies(to: web(1), in: effects) == [.alreadyStopped(line)])
+        #expect(
+            core.decide(.act(.acknowledgeAll), from: .keypad, at: t0) == [
+                .answerAction(.keypad, KitchenCore.ActionAnswer(action: .acknowledgeAll, touched: []))
+            ])
+    }
+
+    /// After its timer ended over, a STOP of its label is still answered with its last status;
+    /// a new timer of the label forgets it, and one that died (not over) is not remembered.
+    @Test func aStopAfterItsTimerEndedIsAnsweredWithItsLastStatus() {
+        var core = core([.ringing, .ringing])
+        let done = status("t0", pid: 100, state: .done)
+        _ = core.status(socket: "t0", done)
+        _ = core.ended(socket: "t0")
+        _ = core.ended(socket: "t1")  // died ringing
+        #expect(core.isLocal(label: "t0") && !core.isLocal(label: "t1"))
+        let effects = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        #expect(replies(to: web(1), in: effects) == [.alreadyStopped(done.line)])
+        let pause = core.decide(.act(.command(.pause, label: "t0")), from: web(2), at: t0)
+        #expect(replies(to: web(2), in: pause)?.isEmpty == true, "only a STOP is answered so")
+        _ = core.status(socket: "t0", status("t0", pid: 200, state: .counting))
+        #expect(core.stoppedLately("t0") == nil)
+        #expect(sent(core.decide(.act(.command(.acknowledge, label: "t0")), from: .keypad, at: t0)) == ["t0 ack"])
+    }
+
+    /// A STOP the timer refuses asks it its status in the same exchange: over (stopped by
+    /// another front, or its loops) is success with that status; not over keeps the refusal.
+    @Test(arguments: [(TimerState.done, true), (.counting, false)])
+    func aRefusedStopAsksTheTimersStatus(state: TimerState, stopped: Bool) throws {
+        var core = core([.ringing])
+        let effects = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        let number = try #require(numbers(effects).first)
+        let refusal = "error\tt0 is \(state.rawValue), not ringing"
+        #expect(
+            core.replied(exchange: number, refusal) == [
+                .send(exchange: number, request: .command(.status), socket: "t0")
+            ])
+        let after = status("t0", pid: 100, state: state)
+        let answer = replies(to: web(1), in: core.replied(exchange: number, after.line))
+        #expect(answer == [stopped ? .alreadyStopped(after.line) : .answered(refusal)])
+        #expect(core.timers["t0"]?.state == state, "its status is the picture now")
+    }
+
+    /// A STOP whose timer closed without an answer (it stopped and exited meanwhile) is success
+    /// with its last status when that is over; a failure otherwise.
+    @Test func aStopWhoseTimerExitedMeanwhileIsSuccessWhenItsLastStatusIsOver() throws {
+        var core = core([.ringing, .ringing])
+        let effects = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        let number = try #require(numbers(effects).first)
+        let done = status("t0", pid: 100, state: .done)
+        _ = core.status(socket: "t0", done)
+        #expect(replies(to: web(1), in: core.failed(exchange: number, "gone")) == [.alreadyStopped(done.line)])
+        let other = core.decide(.act(.command(.acknowledge, label: "t1")), from: web(2), at: t0)
+        let second = try #require(numbers(other).first)
+        #expect(replies(to: web(2), in: core.failed(exchange: second, "gone")) == [.failed("gone")])
+    }
 }

@@ -174,7 +174,9 @@ func draw(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfN
         #expect(Pairing.constantTimeEqual(b, a) == equal)
     }
 
-    @Test func fiveWrongTokensInAMinuteRefuseThePeerForTheRestOfItLoggedOnce() throws {
+    /// The limit is per credential (issue 43): five wrong tokens refuse the address's codes and
+    /// unpaired tokens for the rest of the minute, never a paired device's token from it.
+    @Test func fiveWrongTokensInAMinuteRefuseThePeersCodesAndJunkButNotAPairedToken() throws {
         var state = pairing(ScriptedRandom(draw(123_456)))
         _ = try state.newCode(at: t0)
         guard case .paired(let token) = state.pair(code: "123456", peer: "10.0.0.9", at: t0) else { return }
@@ -183,8 +185,14 @@ func draw(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfN
         for second in 0..<5 {
             #expect(state.authenticate(token: wrong, peer: "10.0.0.9", at: t0 + .seconds(second)) == .notPaired)
         }
-        #expect(state.authenticate(token: token, peer: "10.0.0.9", at: t0 + .seconds(10)) == .rateLimited)
-        #expect(state.authenticate(token: token, peer: "10.0.0.9", at: t0 + .seconds(59)) == .rateLimited)
+        #expect(state.authenticate(token: wrong, peer: "10.0.0.9", at: t0 + .seconds(10)) == .rateLimited)
+        #expect(state.authenticate(token: nil, peer: "10.0.0.9", at: t0 + .seconds(11)) == .rateLimited)
+        for second in [10, 59] {
+            guard case .paired = state.authenticate(token: token, peer: "10.0.0.9", at: t0 + .seconds(second)) else {
+                Issue.record("the paired token is refused for its address's junk at \(second) s")
+                return
+            }
+        }
         #expect(state.pair(code: "123456", peer: "10.0.0.9", at: t0 + .seconds(30)) == .rateLimited)
         guard case .paired = state.authenticate(token: token, peer: "10.0.0.8", at: t0 + .seconds(10)) else {
             Issue.record("another peer is refused too")
@@ -256,6 +264,7 @@ func draw(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfN
         let stale = String(repeating: "c", count: 64)
         #expect(state.authenticate(tokens: [stale, token], peer: "q", at: t0) == .paired(state.session(token: token)!))
         for _ in 0..<5 { #expect(state.authenticate(tokens: [stale, stale], peer: "q", at: t0) == .notPaired) }
-        #expect(state.authenticate(tokens: [token], peer: "q", at: t0) == .rateLimited)
+        #expect(state.authenticate(tokens: [stale], peer: "q", at: t0) == .rateLimited)
+        #expect(state.authenticate(tokens: [stale, token], peer: "q", at: t0) == .paired(state.session(token: token)!))
     }
 }

@@ -80,6 +80,24 @@ import WebServer
         #expect(none.status == 429 && !none.headers.contains { $0.name == "Set-Cookie" })
     }
 
+    /// Issue 43: junk cookies from the household's address limit that address's junk, never a
+    /// paired device behind it: its STOP (a POST with its CSRF token) passes the guard.
+    @Test func junkFromTheHouseholdsAddressLeavesAPairedDevicesStopAllowed() throws {
+        var (pairing, session) = try paired()
+        for _ in 0..<(2 * Pairing.failureLimit) {
+            _ = guardian.check(request("POST", cookie: stale, body: "{}"), needs: .change, pairing: &pairing, at: t0)
+        }
+        guard
+            case .refused(let junk) = guardian.check(
+                request("POST", cookie: stale, body: "{}"), needs: .change, pairing: &pairing, at: t0)
+        else { throw TestFailure("junk allowed") }
+        #expect(junk.status == 429, "the junk is still limited")
+        var stop = request("POST", cookie: "eggtimer_session=\(session.token)", body: "{}")
+        stop.headers.append(HTTPHeader("x-csrf-token", session.csrf))
+        let verdict = guardian.check(stop, needs: .change, pairing: &pairing, at: t0 + .seconds(1))
+        #expect(verdict == .allowed(.init(session: session, fields: .init(), isForm: false, staleCookie: false)))
+    }
+
     @Test func anOpenRoutesRefusalOfAStaleCookieClearsItToo() throws {
         var (pairing, _) = try paired()
         let foreign = request("POST", cookie: stale, origin: "http://evil.example", body: #"{"code":"1"}"#)

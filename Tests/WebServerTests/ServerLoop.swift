@@ -96,8 +96,8 @@ final class ServerLoop: @unchecked Sendable {
         return value
     }
 
-    /// The loop: poll the server's descriptor and the wake pipe until `nextCheck`, run, do the
-    /// queued jobs, collect closed exchanges.
+    /// The loop: poll the server's descriptor, its streams' sockets (for a reader that closes)
+    /// and the wake pipe until `nextCheck`, run, do the queued jobs, collect closed exchanges.
     private static func loop(_ server: HTTPServer, state: Locked<State>, wake: Int32) {
         var drained = [UInt8](repeating: 0, count: 64)
         while !state.withLock({ $0.stopping }) {
@@ -105,8 +105,9 @@ final class ServerLoop: @unchecked Sendable {
                 pollfd(fd: server.pollDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
+            fds += server.streamDescriptors.map { pollfd(fd: $0, events: HTTPServer.peerClosedEvents, revents: 0) }
             let timeout = server.nextCheck(now: .now).map { pollTimeout(until: $0, cap: .seconds(1)) } ?? 1000
-            _ = poll(&fds, 2, timeout)
+            _ = poll(&fds, nfds_t(fds.count), timeout)
             if fds[1].revents != 0 { _ = read(wake, &drained, drained.count) }
             let before = ContinuousClock.now
             server.run(now: before)

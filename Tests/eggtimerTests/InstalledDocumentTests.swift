@@ -51,7 +51,7 @@ import TimerText
     @Test func hiddenOptionsAreListedNowhere() {
         #expect(
             Self.hidden.flatMap(\.names) == [
-                "--mqtt-keepalive", "--print-man", "--print-completion", "--resume-record",
+                "--mqtt-keepalive", "--http-keepalive", "--print-man", "--print-completion", "--resume-record",
             ])
         for name in Self.hidden.flatMap(\.names) {
             #expect(!Options.help.contains(name))

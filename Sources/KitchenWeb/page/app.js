@@ -1,6 +1,6 @@
 const $ = (id) => document.getElementById(id);
 const page = { csrf: null, timers: [], rows: new Map(), ended: new Map(), doneEgg: false, retry: 1000,
-  source: null, linkSaid: false };
+  source: null, linkSaid: false, replaced: false };
 const sound = { context: null, buffer: null, node: null, wanted: false };
 
 // A node name or label as a path segment: as the MQTT topics escape it, and what a path cannot hold.
@@ -173,6 +173,14 @@ function connect() {
     document.body.dataset.live = "yes";
     render((picture.timers || []).map(arrived));
   });
+  // A newer stream of this session (this page opened again, another tab) took this one's place:
+  // wait to be shown again rather than take it back at once, which two tabs would do in turn.
+  source.addEventListener("replaced", () => {
+    source.close();
+    document.body.dataset.live = "no";
+    page.replaced = true;
+    say("This page is open elsewhere too; it follows the kitchen again when shown.", true);
+  });
   source.onerror = () => {
     document.body.dataset.live = "no";
     if (source.readyState !== EventSource.CLOSED) { say("Reconnecting to the kitchen…", true); return; }
@@ -181,6 +189,11 @@ function connect() {
     setTimeout(reconnect, page.retry);
     page.retry = Math.min(page.retry * 2, 30000);
   };
+}
+function shown() {
+  if (!page.replaced || document.visibilityState !== "visible") return;
+  page.replaced = false;
+  reconnect();
 }
 async function reconnect() {
   try {
@@ -306,6 +319,8 @@ async function start() {
   if (paired !== Boolean($("kitchen"))) { reload(); return; }
   if (!paired) { $("code").focus(); return; }
   page.csrf = session.data.csrf || null;
+  document.addEventListener("visibilitychange", shown);
+  window.addEventListener("focus", shown);
   connect();
   setInterval(tick, 250);
 }

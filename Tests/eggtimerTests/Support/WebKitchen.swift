@@ -97,17 +97,24 @@ final class WebKitchen {
     /// the node read from `GET /api/session`.
     /// - Throws: `TestFailure` when any step fails.
     func pair() throws(TestFailure) {
-        let code = try pairingCode()
-        let paired = try request("POST", "/api/pair", json: "{\"code\":\"\(code)\"}", session: false)
-        guard paired.status == 200, let set = paired.header("Set-Cookie"),
-            let token = set.split(separator: ";").first, let csrf = Self.json(paired)?["csrf"]?.stringValue
-        else { throw TestFailure("pairing failed: \(paired.status) \(paired.text)") }
-        (cookie, self.csrf) = (String(token), csrf)
+        (cookie, csrf) = try pairDevice()
         let session = try request("GET", "/api/session")
         guard let node = Self.json(session)?["node"]?.stringValue else {
             throw TestFailure("no node in the session: \(session.text)")
         }
         self.node = node
+    }
+
+    /// Pairs one more device (another phone) without making it this client's.
+    /// - Returns: Its `Cookie` value (`eggtimer_session=…`) and CSRF token.
+    /// - Throws: `TestFailure` when any step fails.
+    func pairDevice() throws(TestFailure) -> (cookie: String, csrf: String) {
+        let code = try pairingCode()
+        let paired = try request("POST", "/api/pair", json: "{\"code\":\"\(code)\"}", session: false)
+        guard paired.status == 200, let set = paired.header("Set-Cookie"),
+            let token = set.split(separator: ";").first, let csrf = Self.json(paired)?["csrf"]?.stringValue
+        else { throw TestFailure("pairing failed: \(paired.status) \(paired.text)") }
+        return (String(token), csrf)
     }
 
     /// The path of `action` on this box's timer `label`.
@@ -157,15 +164,38 @@ final class WebKitchen {
     }
 
     /// Opens `GET /api/events` with the session's cookie on a connection of its own.
-    /// - Parameter source: The client's own address (`127.0.1.7`: another device, as the server
-    ///   takes at most 16 connections from one address); nil: 127.0.0.1.
+    /// - Parameters:
+    ///   - source: The client's own address (`127.0.1.7`: another device, as the server takes at
+    ///     most 16 connections from one address); nil: 127.0.0.1.
+    ///   - cookie: Another device's `Cookie` value (``pairDevice()``); nil: this client's.
+    ///   - receiveBuffer: `SO_RCVBUF` in bytes (small: a reader that stops fills it soon); nil:
+    ///     the kernel's default.
     /// - Returns: The connection, its request sent.
     /// - Throws: `TestFailure` when it cannot connect or send.
-    func openStream(from source: String? = nil) throws(TestFailure) -> HTTPTestConnection {
-        let stream = try HTTPTestConnection(port: port, source: source)
+    func openStream(
+        from source: String? = nil, cookie: String? = nil, receiveBuffer: Int? = nil
+    ) throws(TestFailure) -> HTTPTestConnection {
+        let stream = try HTTPTestConnection(port: port, receiveBuffer: receiveBuffer, source: source)
         try stream.sendRequest(
             method: "GET", path: "/api/events",
-            headers: [HTTPTestField("Cookie", cookie), HTTPTestField("Connection", "keep-alive")])
+            headers: [HTTPTestField("Cookie", cookie ?? self.cookie), HTTPTestField("Connection", "keep-alive")])
         return stream
+    }
+
+    /// One request from the client address `source` (another device behind its own address),
+    /// with the session's cookie and CSRF token.
+    /// - Returns: The response.
+    /// - Throws: `TestFailure` when it cannot connect, or no whole response comes within 10 s.
+    func request(_ method: String, _ path: String, json: String, from source: String) throws(TestFailure)
+        -> HTTPTestResponse
+    {
+        let connection = try HTTPTestConnection(port: port, source: source)
+        try connection.sendRequest(
+            method: method, path: path,
+            headers: [
+                HTTPTestField("Cookie", cookie), HTTPTestField("X-CSRF-Token", csrf),
+                HTTPTestField("Content-Type", "application/json"),
+            ], body: Array(json.utf8))
+        return try connection.readResponse(until: .now + .seconds(10))
     }
 }
