@@ -15,17 +15,6 @@ import Testing
 @Suite struct KitchenOverMQTTTests {
     private static let node = NodeTopics(node: "kitchen")
 
-    private func bus(_ broker: MosquittoBroker) -> [String] {
-        ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--node", "kitchen", "--mqtt-keepalive", "5s"]
-    }
-
-    /// A config file (`device = null`) in a private folder, for the kitchen and every timer it starts.
-    private func config() throws -> (folder: String, environment: [String: String]) {
-        let folder = makePrivateDirectory("eggtimer-kitchen-config")
-        try writeFile(folder + "/config", "device = null\n")
-        return (folder, ["EGGTIMER_CONFIG": folder + "/config"])
-    }
-
     /// The line `mosquitto_sub -v` prints for `message`.
     private func line(_ message: BusMessage) -> String {
         "\(message.topic) \(String(decoding: message.payload, as: UTF8.self))"
@@ -54,13 +43,14 @@ import Testing
     @Test func startPayloadsRunTimersTheThirdIsRefusedAndTheEntitiesAreRetained() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let (folder, environment) = try config()
+        let (folder, environment) = try KitchenOnBroker.config()
         defer { removeDirectory(folder) }
         let soft = TimerTopics(node: "kitchen", label: "Soft")
         let pasta = TimerTopics(node: "kitchen", label: "pasta")
         let watcher = try MosquittoSubscriber.start(
             login, topics: ["eggtimer/kitchen/#", "homeassistant/+/kitchen/#"], log: broker.log)
-        let kitchen = EggtimerProcess(["kitchen", "--max-timers", "2"] + bus(broker), environment: environment)
+        let kitchen = EggtimerProcess(
+            ["kitchen", "--max-timers", "2"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             watcher.wait(timeout: .seconds(15)) { lines in kitchenLines.allSatisfy(lines.contains) },
             "\(watcher.lines)")
@@ -99,12 +89,12 @@ import Testing
     @Test func badRetainedOversizedAndSmugglingPayloadsAreOneLineEachAndStartNothing() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let (folder, environment) = try config()
+        let (folder, environment) = try KitchenOnBroker.config()
         defer { removeDirectory(folder) }
         // Left retained before the kitchen starts: a state of the broker, not a start.
         try mosquittoPublish(login, topic: Self.node.start, payload: "hard", retain: true, log: broker.log)
         let watcher = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/#"], log: broker.log)
-        let kitchen = EggtimerProcess(["kitchen"] + bus(broker), environment: environment)
+        let kitchen = EggtimerProcess(["kitchen"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             watcher.wait(timeout: .seconds(15)) { $0.contains("\(Self.node.kitchenAvailability) online") },
             "\(watcher.lines)")

@@ -14,17 +14,6 @@ import Testing
 @Suite struct KitchenResultOverMQTTTests {
     private static let node = NodeTopics(node: "kitchen")
 
-    private func bus(_ broker: MosquittoBroker) -> [String] {
-        ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--node", "kitchen", "--mqtt-keepalive", "5s"]
-    }
-
-    /// A config file (`device = null`) in a private folder, for the kitchens and every timer they start.
-    private func config() throws -> (folder: String, environment: [String: String]) {
-        let folder = makePrivateDirectory("eggtimer-kitchen-config")
-        try writeFile(folder + "/config", "device = null\n")
-        return (folder, ["EGGTIMER_CONFIG": folder + "/config"])
-    }
-
     /// The results among `mosquitto_sub -v` lines, parsed, in order.
     private static func results(_ lines: [String]) -> [JSONValue] {
         let prefix = node.kitchenResult + " "
@@ -62,10 +51,10 @@ import Testing
     @Test func oneIDPublishedThreeTimesStartsOneTimerAndEveryDeliveryIsAnsweredWithIt() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let (folder, environment) = try config()
+        let (folder, environment) = try KitchenOnBroker.config()
         defer { removeDirectory(folder) }
         let watcher = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/#"], log: broker.log)
-        let kitchen = EggtimerProcess(["kitchen"] + bus(broker), environment: environment)
+        let kitchen = EggtimerProcess(["kitchen"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             watcher.wait(timeout: .seconds(15)) { $0.contains("\(Self.node.kitchenAvailability) online") },
             "\(watcher.lines) \(kitchen.stderr)")
@@ -109,11 +98,12 @@ import Testing
     @Test func refusedStartsAreAnsweredOnTheResultTopicWithTheirReasonAndStatus() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let (folder, environment) = try config()
+        let (folder, environment) = try KitchenOnBroker.config()
         defer { removeDirectory(folder) }
         let watcher = try MosquittoSubscriber.start(login, topics: [Self.node.kitchenResult], log: broker.log)
         let online = try MosquittoSubscriber.start(login, topics: [Self.node.kitchenAvailability], log: broker.log)
-        let kitchen = EggtimerProcess(["kitchen", "--max-timers", "1"] + bus(broker), environment: environment)
+        let kitchen = EggtimerProcess(
+            ["kitchen", "--max-timers", "1"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             online.wait(timeout: .seconds(15)) { $0.contains("\(Self.node.kitchenAvailability) online") },
             "\(online.lines) \(kitchen.stderr)")
@@ -152,10 +142,10 @@ import Testing
     @Test func ofTwoKitchensOnOneNodeOnlyOneTakesStartsUntilItIsGone() throws {
         let broker = try MosquittoBroker()
         let login = BrokerLogin(broker)
-        let (folder, environment) = try config()
+        let (folder, environment) = try KitchenOnBroker.config()
         defer { removeDirectory(folder) }
         let watcher = try MosquittoSubscriber.start(login, topics: ["eggtimer/kitchen/#"], log: broker.log)
-        let first = EggtimerProcess(["kitchen"] + bus(broker), environment: environment)
+        let first = EggtimerProcess(["kitchen"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             watcher.wait(timeout: .seconds(15)) { $0.contains("\(Self.node.kitchenAvailability) online") },
             "\(watcher.lines) \(first.stderr)")
@@ -164,7 +154,7 @@ import Testing
         #expect(firstID.count == 16, "\(claim)")
 
         // A second kitchen (its own runtime folder: another machine) with the same node name.
-        let second = EggtimerProcess(["kitchen"] + bus(broker), environment: environment)
+        let second = EggtimerProcess(["kitchen"] + KitchenOnBroker.bus(broker), environment: environment)
         #expect(
             second.expect(
                 "kitchen: another kitchen (instance \(firstID)) serves node kitchen on the broker: "

@@ -1,6 +1,7 @@
 import ControlChannel
 import HouseBus
 import HouseLink
+import TestSupport
 import Testing
 import TextCoding
 import TimerEngine
@@ -22,6 +23,21 @@ import TimerText
         _ = bus.handle(.message(topic: bus.probe, payload: Array("probe".utf8)))
         _ = bus.handle(.message(topic: "eggtimer/kitchen/kitchen/instance", payload: Array("a1".utf8)))
         return bus
+    }
+
+    /// The log line and the result of a start `event` that starts nothing, the line checked to
+    /// name the start topic and `fragment`.
+    /// - Throws: When the effects are not exactly a log line and a result.
+    private func refused(_ event: BusEvent, fragment: String) throws -> (String, BusMessage) {
+        var bus = fresh()
+        let effects = bus.handle(event)
+        try #require(effects.count == 2)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
+            throw TestFailure("not a log line and a result: \(effects)")
+        }
+        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
+        #expect(line.contains(fragment), "\(line)")
+        return (line, result)
     }
 
     /// A start message (not retained unless said) on the node's start topic.
@@ -82,15 +98,7 @@ import TimerText
 
     @Test(arguments: refusedPayloads)
     func aBadPayloadIsOneLineAndItsRefusalOnTheResultTopic(payload: [UInt8], fragment: String) throws {
-        var bus = fresh()
-        let effects = bus.handle(Self.start(payload))
-        try #require(effects.count == 2)
-        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
-            Issue.record("not a log line and a result: \(effects)")
-            return
-        }
-        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
-        #expect(line.contains(fragment), "\(line)")
+        let (line, result) = try refused(Self.start(payload), fragment: fragment)
         #expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value < 0x20 })
         #expect(result.topic == "eggtimer/kitchen/kitchen/result" && !result.retain && result.qos == 1)
         let json = try #require(JSONValue.parse(result.payload))
@@ -147,15 +155,7 @@ import TimerText
     func aBadJSONPayloadIsOneLineNamingItAndItsRefusalWithTheIDItCouldRead(
         json: String, fragment: String, id: String?
     ) throws {
-        var bus = fresh()
-        let effects = bus.handle(Self.start(json))
-        try #require(effects.count == 2)
-        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
-            Issue.record("not a log line and a result: \(effects)")
-            return
-        }
-        #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
-        #expect(line.contains(fragment), "\(line)")
+        let (line, result) = try refused(Self.start(json), fragment: fragment)
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
         let answer = try #require(JSONValue.parse(result.payload))
         #expect(answer["id"] == (id.map(JSONValue.string) ?? .null), "\(answer)")
