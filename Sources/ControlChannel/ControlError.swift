@@ -28,6 +28,19 @@ public enum ControlError: Error, Hashable, CustomStringConvertible, Sendable {
     /// The timer refused the request, with its reason (`watch` when it has the most watchers).
     case refused(path: String, reason: String)
 
+    /// Whether no timer is there to answer.
+    ///
+    /// A stale socket or none (`connect` refused, or no such file: left for its label's next
+    /// timer, or a timer between bind and listen), or one that closed without a word while it
+    /// ended. The one rule for every client that asks timers in turn and skips those gone.
+    public var isGone: Bool {
+        switch self {
+        case .system(_, let code): code == ECONNREFUSED || code == ENOENT
+        case .closedUnanswered: true
+        default: false
+        }
+    }
+
     /// One line, without a trailing newline.
     public var description: String {
         switch self {

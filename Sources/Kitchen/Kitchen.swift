@@ -189,8 +189,7 @@ package final class Kitchen {
         let now = clock.now()
         switch input {
         case .signal(let number) where [SIGTERM, SIGINT, SIGQUIT].contains(number):
-            let name = number == SIGTERM ? "SIGTERM" : number == SIGINT ? "SIGINT" : "SIGQUIT"
-            say("kitchen: ended by \(name); its timers run on")
+            say("kitchen: ended by \(ExitStatus.signal(number).signalName ?? "signal \(number)"); its timers run on")
             return .done
         case .signal(SIGTSTP):
             // Ctrl-Z: stopped as any program is (its timers count on in their own processes);

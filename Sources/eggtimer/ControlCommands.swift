@@ -160,9 +160,7 @@ enum ControlCommands {
                 ControlRequest.command(command, by: .shell), label: label, folder: folder,
                 timeout: ControlAnswer.answerLimit)
             return ControlAnswer.outcome(of: reply, command: command, label: label, time: .system)
-        } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
-            return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
-        } catch .closedUnanswered {
+        } catch  where error.isGone {
             return .failure(ControlFailure(status: .noTimer, message: "\(label) is no longer running"))
         } catch {
             return .failure(ControlFailure(status: .noTimer, message: failureText(error, label: label)))
@@ -195,10 +193,8 @@ enum ControlCommands {
                     ControlRequest.status.line, label: label, folder: folder, timeout: ControlAnswer.answerLimit)
                 guard let status = TimerStatus(line: reply) else { throw ControlError.badAnswer(path: label) }
                 timers.append(status)
-            } catch .system(_, let code) where code == ECONNREFUSED || code == ENOENT {
-                continue  // stale (left for its label's next timer), starting, or gone meanwhile
-            } catch .closedUnanswered {
-                continue  // ending while asked (cancelled, acknowledged meanwhile)
+            } catch  where error.isGone {
+                continue  // stale, starting, gone meanwhile, or ending while asked
             } catch {
                 if label == named {
                     namedFailure = failureText(error, label: label)

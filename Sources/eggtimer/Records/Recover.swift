@@ -195,10 +195,8 @@ enum Recover {
                 let reply = try ControlClient.exchange(
                     ControlRequest.status.line, label: label, folder: folder, timeout: .seconds(1))
                 return TimerStatus(line: reply).map { "pid \($0.pid)" } ?? "answering on its socket"
-            } catch .system(_, let code) where code == ENOENT || code == ECONNREFUSED {
+            } catch  where error.isGone {
                 continue
-            } catch .closedUnanswered {
-                continue  // ending while asked
             } catch .unsafeFolder, .foreignListener {
                 continue  // not this user's timer: said once by run(), or not believed
             } catch .pathTooLong {
