@@ -115,9 +115,10 @@ package final class KitchenWebFront: LoopSource {
             address: settings.address, port: settings.port, hostname: RequestGuard.currentHostname(), names: web.names)
         keepalive = web.keepalive
         nextKeepalive = kitchen.clock.now() + web.keepalive
-        server = try HTTPServer(settings: settings) { [unowned self] request, exchange in
-            handle(request, exchange)
-        }
+        server = try HTTPServer(
+            settings: settings,
+            vouch: { [unowned kitchen] head in RequestGuard.credential(of: head, pairing: kitchen.pairing) },
+            handler: { [unowned self] request, exchange in handle(request, exchange) })
         requestGuard = RequestGuard(
             address: settings.address, port: server.port, hostname: RequestGuard.currentHostname(), names: web.names)
     }

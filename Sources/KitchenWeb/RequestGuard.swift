@@ -251,6 +251,19 @@ package struct RequestGuard: Sendable {
         return false
     }
 
+    /// The paired device's token the request's session cookie carries, or nil: the server's
+    /// ``HTTPServer/Vouch`` (a connection that showed one is never closed to make room for
+    /// unpaired ones, issue 43).
+    ///
+    /// Pure: no try is counted against the peer (the route's check does that).
+    /// - Parameters:
+    ///   - request: The request's head.
+    ///   - pairing: The paired devices.
+    /// - Returns: The token, or nil.
+    package static func credential(of request: HTTPRequest, pairing: Pairing) -> String? {
+        pairing.session(tokens: cookies(named: cookieName, in: request))?.token
+    }
+
     /// The values of every cookie named `name` in the request's `Cookie` fields, in order.
     ///
     /// `a=1; eggtimer_session=…; b=2`: spaces around each pair are dropped, a quoted value

@@ -57,7 +57,9 @@ extension HTTPServer {
         if opened {
             let descriptor = CMicrohttpd_connection_descriptor(library.connectionInfo, connection)
             let peer = Self.numericText(CMicrohttpd_connection_peer(library.connectionInfo, connection))
-            connections[connection] = Connection(since: clock, descriptor: descriptor, peer: peer)
+            lastSerial += 1
+            connections[connection] = Connection(since: clock, descriptor: descriptor, peer: peer, serial: lastSerial)
+            admit(connection)
             return
         }
         if let id = connections.removeValue(forKey: connection)?.request { requestEnded(id) }
@@ -136,6 +138,7 @@ extension HTTPServer {
             library.connectionValues(request.connection, .HEADER_KIND, iterator, $0)
         }
         request.headers = headers
+        showCredential(of: request)
         if let refusal = Self.framingRefusal(headers) { return queue(refusal, for: request) }
         if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }),
             length > settings.bodyLimit

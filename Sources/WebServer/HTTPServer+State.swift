@@ -11,6 +11,10 @@ extension HTTPServer {
         let descriptor: Int32
         /// The peer's numeric address.
         let peer: String
+        /// Its place in the order of accepts (the oldest has the smallest).
+        let serial: UInt64
+        /// The credential a request on it showed (``HTTPServer/Vouch``); nil: unvouched.
+        var credential: String?
         /// Whether an event stream started on it (then no deadline applies).
         var isStreaming = false
         /// Whether its socket was shut (the deadline, a stream dropped).

@@ -8,8 +8,9 @@ import Glibc
 /// ``streamDescriptors`` (for ``peerClosedEvents``) and looks again at ``nextCheck(now:)``, then
 /// calls ``run(now:)``; inside it, the handler is called on
 /// the caller's thread once per complete request. The server enforces the ``Settings`` limits
-/// (body size, header count, connections in all and per peer address, a total deadline per connection counted from its
-/// accept: libmicrohttpd's own timeout counts only idle time) by shutting the socket.
+/// (body size, header count, the connection budgets of ``admit(_:)``, a total deadline per
+/// connection counted from its accept: libmicrohttpd's own timeout counts only idle time) by
+/// shutting the socket.
 /// Owned by one thread (the loop's); not thread-safe.
 public final class HTTPServer {
     /// The limits and the address.
@@ -24,16 +25,27 @@ public final class HTTPServer {
         public var headerLimit: Int = 64
         /// The most connections open at once (event streams included).
         public var connectionLimit: Int = 256
-        /// The most connections open at once from one peer address (positive; above
-        /// ``connectionLimit`` it is that): past it libmicrohttpd closes a new connection from
-        /// that address at its accept, so one device holding sockets open cannot take the
-        /// others' room.
+        /// The most connections open at once from one peer address that have not shown a
+        /// credential (``Vouch``) (positive; above the unvouched budget it is that): a new one
+        /// past it closes the address's oldest such connection, so that a device holding sockets
+        /// open can neither take the others' room nor keep its own address's next request out.
         public var perAddressLimit: Int = 16
+        /// How many of ``connectionLimit`` only connections that showed a credential may hold
+        /// (not negative; above ``connectionLimit`` − 1 it is that; nil: a quarter, 64 of 256):
+        /// unvouched connections, from any number of addresses, are at most ``connectionLimit``
+        /// minus this many; a new one past that closes the oldest unvouched connection (issue 43).
+        public var reservedConnections: Int?
         /// The longest a connection may take from its accept to its response's last byte.
         ///
         /// Event streams once they started are exempt; on a kept-alive connection it counts
         /// again from the end of the previous response. Past it the socket is shut down.
         public var connectionDeadline: Duration = .seconds(10)
+        /// The most unvouched connections open at once, from all addresses: ``connectionLimit``
+        /// less ``reservedConnections`` (192 of 256 by default), at least 1.
+        public var unvouchedLimit: Int {
+            let reserved = min(max(reservedConnections ?? connectionLimit / 4, 0), connectionLimit - 1)
+            return max(1, connectionLimit - reserved)
+        }
         /// TLS: the certificate chain and the private key; nil for plain HTTP.
         public var tls: TLS?
 
@@ -54,6 +66,15 @@ public final class HTTPServer {
 
     /// Called once per complete request, on the thread that calls ``run(now:)``.
     public typealias Handler = (HTTPRequest, HTTPExchange) -> HTTPReply
+    /// Called once per request's head (headers in, body still empty) on a connection that has
+    /// not shown a credential yet, on the thread that calls ``run(now:)``: the credential the
+    /// request carries (any text naming it, such as a session token), or nil for none.
+    ///
+    /// A connection that showed one is *vouched* for the rest of its life: it is never closed to
+    /// make room for others and does not count against ``Settings/perAddressLimit``; at most
+    /// ``Settings/perAddressLimit`` connections are vouched by one credential (more stay
+    /// unvouched). It must be quick and must not block.
+    public typealias Vouch = (HTTPRequest) -> String?
 
     /// The most bytes an event stream may hold unsent before it is dropped.
     public static let streamBacklogLimit = 64 * 1024
@@ -64,6 +85,10 @@ public final class HTTPServer {
     let library: MicrohttpdLibrary
     let settings: Settings
     let handler: Handler
+    /// Tells a request's credential; nil: no connection is ever vouched.
+    let vouch: Vouch?
+    /// The last accept's serial number (``Connection/serial``).
+    var lastSerial: UInt64 = 0
     /// The daemon, until ``close()``.
     var daemon: OpaquePointer?
     /// The `now` of the current ``run(now:)`` (callbacks come only from inside it, or ``close()``).
@@ -86,23 +111,28 @@ public final class HTTPServer {
     /// Starts listening.
     /// - Parameters:
     ///   - settings: The address and limits.
+    ///   - vouch: Tells a request's credential (``Vouch``); nil: none is ever vouched.
     ///   - handler: The request handler.
     /// - Throws: ``HTTPServerError``: the library is missing, TLS is asked for and it has none,
     ///   or the address cannot be bound (the reason in one line).
-    public convenience init(settings: Settings, handler: @escaping Handler) throws(HTTPServerError) {
+    public convenience init(settings: Settings, vouch: Vouch? = nil, handler: @escaping Handler)
+        throws(HTTPServerError)
+    {
         let name = getenv(MicrohttpdLibrary.fileNameVariable).map { String(cString: $0) }
-        try self.init(settings: settings, libraryName: name ?? MicrohttpdLibrary.fileName, handler: handler)
+        try self.init(
+            settings: settings, libraryName: name ?? MicrohttpdLibrary.fileName, vouch: vouch, handler: handler)
     }
 
     /// Starts listening with the shared object `libraryName` (tests name a missing one).
     /// - Throws: ``HTTPServerError`` as ``init(settings:handler:)``.
     /// C: `MHD_start_daemon`, `socket`, `bind`, `listen`.
     init(
-        settings: Settings, libraryName: String, now: ContinuousClock.Instant = .now, handler: @escaping Handler
+        settings: Settings, libraryName: String, now: ContinuousClock.Instant = .now, vouch: Vouch? = nil,
+        handler: @escaping Handler
     ) throws(HTTPServerError) {
         // Bounded so that no deadline arithmetic can overflow, whatever a caller passes.
         guard settings.bodyLimit >= 0, settings.headerLimit >= 0, settings.connectionLimit > 0,
-            settings.perAddressLimit > 0,
+            settings.perAddressLimit > 0, settings.reservedConnections ?? 0 >= 0,
             settings.connectionDeadline > .zero, settings.connectionDeadline <= .seconds(86_400)
         else {
             throw HTTPServerError(
@@ -112,7 +142,7 @@ public final class HTTPServer {
         case .success(let loaded): library = loaded
         case .failure(let error): throw error
         }
-        (self.settings, self.handler, self.clock) = (settings, handler, now)
+        (self.settings, self.handler, self.vouch, self.clock) = (settings, handler, vouch, now)
         var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if settings.tls != nil {
             guard library.featureSupported(.FEATURE_TLS) == .YES else {
@@ -126,10 +156,11 @@ public final class HTTPServer {
         port = bound
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listener), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: settings.connectionLimit, ptr_value: nil),
+            // libmicrohttpd's own limit is only the descriptors' ceiling: the budgets are the
+            // server's (``admit(_:)``), and connections it closed to make room still count in
+            // libmicrohttpd until their close is seen.
             MHD_OptionItem(
-                option: .PER_IP_CONNECTION_LIMIT, value: min(settings.perAddressLimit, settings.connectionLimit),
-                ptr_value: nil),
+                option: .CONNECTION_LIMIT, value: settings.connectionLimit + Self.closingHeadroom, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
         ]
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -237,11 +268,24 @@ public final class HTTPServer {
     private func enforceDeadlines() {
         for (pointer, connection) in connections where !connection.isStreaming && !connection.isShut {
             guard connection.since + settings.connectionDeadline <= clock else { continue }
-            connections[pointer]?.isShut = true
-            _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
-            if let id = connection.request, let request = requests[id], request.phase == .waiting {
-                answer(HTTPExchange(id: id), with: Self.refusal(503, "no answer in time"))
-            }
+            shut(pointer, "no answer in time")
+        }
+    }
+
+    /// Shuts a connection's socket so that libmicrohttpd closes it at its next look.
+    ///
+    /// Whatever its peer does: a request waiting for a later answer gets a 503 saying `reason`,
+    /// an event stream is dropped (``drop(_:)``). C: `shutdown`.
+    func shut(_ pointer: OpaquePointer, _ reason: String) {
+        guard let connection = connections[pointer], !connection.isShut else { return }
+        if let id = connection.request, let request = requests[id], request.phase == .streaming {
+            drop(request)
+            return
+        }
+        connections[pointer]?.isShut = true
+        _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
+        if let id = connection.request, let request = requests[id], request.phase == .waiting {
+            answer(HTTPExchange(id: id), with: Self.refusal(503, reason))
         }
     }
 }

@@ -5,58 +5,9 @@ import Testing
 
 @testable import WebServer
 
-/// The server's own limits and refusals over real loopback sockets (issue 29): connections per
-/// peer address, JSON refusals, HEAD answered without a body.
+/// The server's own limits and refusals over real loopback sockets (issue 29): JSON refusals,
+/// HEAD answered without a body (the connection budgets: ``HTTPServerBudgetTests``).
 @Suite struct HTTPServerLimitTests {
-    /// Waits until the server holds `count` connections (or 10 s passed).
-    /// - Returns: How many it holds.
-    static func awaitConnections(_ count: Int, in loop: ServerLoop, reading connection: HTTPTestConnection) throws
-        -> Int
-    {
-        let deadline = ContinuousClock.now + .seconds(10)
-        var held = 0
-        while ContinuousClock.now < deadline {
-            held = try loop.sync { $0.connections.count }
-            if held >= count { break }
-            connection.readSome(until: .now + .milliseconds(5))
-        }
-        return held
-    }
-
-    @Test func oneAddressAtItsLimitIsRefusedMoreWhileAnotherIsAnsweredAtOnce() throws {
-        let seen = Seen()
-        let settings = HTTPServerTests.settings {
-            $0.connectionLimit = 6
-            $0.perAddressLimit = 4
-        }
-        let loop = try ServerLoop(settings, handler: HTTPServerTests.echo(seen))
-        // Four partial requests from 127.0.0.1, held open (a device that never finishes).
-        var held: [HTTPTestConnection] = []
-        for _ in 1...4 {
-            let connection = try HTTPTestConnection(port: loop.port)
-            connection.send("GET /held HTTP/1.1\r\n")
-            held.append(connection)
-        }
-        #expect(try Self.awaitConnections(4, in: loop, reading: held[0]) == 4)
-        // Two more from the same address would still fit the total: each is closed unanswered.
-        for _ in 1...2 {
-            let more = try HTTPTestConnection(port: loop.port)
-            more.send("GET /more HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(throws: TestFailure.self) { try more.readHead(until: .now + .seconds(10)) }
-            #expect(more.isClosed, "a fifth connection from one address was let in")
-        }
-        // Another device (127.0.0.2) is answered at once.
-        let started = ContinuousClock.now
-        let other = try HTTPTestConnection(port: loop.port, source: "127.0.0.2")
-        try other.sendRequest(method: "GET", path: "/other")
-        let response = try other.readResponse(until: .now + .seconds(10))
-        #expect(response.status == 200)
-        #expect(started.duration(to: .now) < .seconds(3))
-        #expect(seen.requests.map(\.path) == ["/other"])
-        #expect(seen.requests.map(\.peer) == ["127.0.0.2"])
-        for connection in held { #expect(!connection.isClosed) }
-    }
-
     @Test(arguments: [0, -1, Int.min])
     func aPerAddressLimitOutOfRangeIsOneClearError(limit: Int) {
         let settings = HTTPServerTests.settings {
@@ -65,7 +16,7 @@ import Testing
         }
         #expect(
             throws: HTTPServerError(
-                description: "the HTTP server's limits must be positive (the connection deadline at most a day)")
+                description: HTTPServerBudgetTests.limitsError)
         ) { try HTTPServer(settings: settings) { _, _ in .later } }
     }
 

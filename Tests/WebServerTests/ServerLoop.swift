@@ -34,6 +34,7 @@ final class ServerLoop: @unchecked Sendable {
     /// - Throws: The server's ``HTTPServerError``, or ``TestFailure`` when no thread starts.
     init(
         _ settings: HTTPServer.Settings, libraryName: String = MicrohttpdLibrary.fileName,
+        vouch: (@Sendable (HTTPRequest) -> String?)? = nil,
         handler: @escaping @Sendable (HTTPRequest, HTTPExchange) -> HTTPReply
     ) throws {
         let started = Locked<Result<UInt16, HTTPServerError>?>(nil)
@@ -43,7 +44,7 @@ final class ServerLoop: @unchecked Sendable {
         let body: @Sendable () -> Void = {
             let server: HTTPServer
             do throws(HTTPServerError) {
-                server = try HTTPServer(settings: settings, libraryName: libraryName, handler: handler)
+                server = try HTTPServer(settings: settings, libraryName: libraryName, vouch: vouch, handler: handler)
             } catch {
                 started.withLock { $0 = .failure(error) }
                 ready.signal()
