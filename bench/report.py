@@ -70,6 +70,8 @@ TARGETS = [
     ("socket_deleted_to_reachable_ms_max", "≤ 2000", lambda v: v <= 2000),
     ("kitchen_http_ack_ms_median", "≤ 50", lambda v: v <= 50),
     ("kitchen_http_ack_ms_max", "≤ 50", lambda v: v <= 50),
+    ("kitchen_http_ack_under_flood_ms_median", "≤ 1000", lambda v: v <= 1000),
+    ("kitchen_http_ack_under_flood_ms_max", "≤ 1000", lambda v: v <= 1000),
     ("kitchen_http_rss_mb_sse20", "context", None),
     ("kitchen_http_pss_mb_sse20", "context", None),
     ("kitchen_http_uss_mb_sse20", "context", None),

@@ -17,6 +17,7 @@ import selectors
 import socket
 import statistics
 import subprocess
+import threading
 import time
 import traceback
 import urllib.parse
@@ -172,6 +173,72 @@ class Client:
         return sock, SSEReader()
 
 
+ATTACK_ADDRESSES = 20
+ATTACK_PER_ADDRESS = 16
+
+
+class SlowFlood:
+    """Slow unpaired connections from many source addresses (issue 43): ATTACK_ADDRESSES loopback
+    aliases (127.0.44.N: loopback answers all of 127/8) each holding ATTACK_PER_ADDRESS sockets with
+    a request line sent and never finished, more than the kitchen's 256 connections; each one the
+    kitchen closes is opened again at once, from a thread, until `stop()`. `held()` counts the open
+    ones; `reopened` how many were opened again."""
+
+    def __init__(self, port):
+        self.port = port
+        self.sockets = {}
+        self.reopened = 0
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _open(self, source):
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=1, source_address=(source, 0))
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+            sock.setblocking(False)
+            return sock
+        except OSError:
+            return None
+
+    def start(self):
+        for n in range(ATTACK_ADDRESSES):
+            for k in range(ATTACK_PER_ADDRESS):
+                self.sockets[(n, k)] = self._open(f"127.0.44.{n + 1}")
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopping.is_set():
+            with self.lock:
+                for key, sock in list(self.sockets.items()):
+                    if sock is not None:
+                        try:
+                            data = sock.recv(4096)
+                        except BlockingIOError:
+                            continue
+                        except OSError:
+                            data = b""
+                        if data:
+                            continue
+                        sock.close()
+                    self.sockets[key] = self._open(f"127.0.44.{key[0] + 1}")
+                    self.reopened += 1
+            self.stopping.wait(0.02)
+
+    def held(self):
+        with self.lock:
+            return sum(1 for sock in self.sockets.values() if sock is not None)
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join(timeout=10)
+        with self.lock:
+            for sock in self.sockets.values():
+                if sock is not None:
+                    sock.close()
+            self.sockets.clear()
+
+
 def kitchen_has_http(binary, env):
     """Whether this eggtimer's help offers `kitchen --http`."""
     done = subprocess.run([binary, "--help"], env=env, capture_output=True, timeout=30)
@@ -246,6 +313,24 @@ def measure(bench):
         if acks:
             result.add("kitchen_http_ack_ms_median", statistics.median(acks), acks)
             result.add("kitchen_http_ack_ms_max", max(acks), acks)
+        flood = SlowFlood(port)
+        try:
+            flood.start()
+            attacked = _acks(bench, binary, env, state, client, node, runs, cancel_all)
+            held, reopened = flood.held(), flood.reopened
+        finally:
+            flood.stop()
+        if attacked:
+            how = (f"as kitchen_http_ack_ms_*, while {ATTACK_ADDRESSES} addresses hold "
+                   f"{ATTACK_PER_ADDRESS} unpaired slow connections each, reopened when closed")
+            result.add("kitchen_http_ack_under_flood_ms_median", statistics.median(attacked), attacked, how=how)
+            result.add("kitchen_http_ack_under_flood_ms_max", max(attacked), attacked, how=how)
+        flood_text = (
+            f"Under a flood (issue 43): the same acks while {ATTACK_ADDRESSES} loopback addresses (127.0.44.N) "
+            f"each hold {ATTACK_PER_ADDRESS} connections with a request line sent and never finished "
+            f"({ATTACK_ADDRESSES * ATTACK_PER_ADDRESS}, more than the kitchen's 256), each one the kitchen closes "
+            f"opened again at once ({reopened} reopened, {held} held at the end): "
+            f"{', '.join(f'{v:.2f}' for v in attacked)} ms. ")
         memory, figures = _sse_memory(bench, binary, env, state, kitchen, client, streams)
         result.detail(
             "### The kitchen over HTTP\n\n"
@@ -255,7 +340,7 @@ def measure(bench):
             "L`); once the timer's log has its `sounding` event, `POST /api/timers/NODE/L/ack` on a fresh "
             "loopback connection (cookie, `X-CSRF-Token`, Origin), until that timer's `acknowledged` event (its "
             "`t_mono_ns` minus the instant before the connect, CLOCK_BOOTTIME): "
-            f"{', '.join(f'{v:.2f}' for v in acks)} ms. " + memory + "\n")
+            f"{', '.join(f'{v:.2f}' for v in acks)} ms. " + flood_text + memory + "\n")
         for name, value in figures.items():
             result.add(name, value, how="the kitchen's /proc/PID/smaps_rollup (Rss, Pss, Private_Clean + "
                        "Private_Dirty) and VmHWM, MB = 2^20 bytes")
@@ -351,10 +436,23 @@ def _sse_memory(bench, binary, env, state, kitchen, client, streams):
     if not _wait_followed(client, label):
         bench.problems.append(f"kitchen HTTP: GET /api/timers never showed the timer {label}")
         return "", {}
+    # A paired device has one stream (issue 43: its newer stream replaces the older), so each
+    # stream is a device of its own, paired as a phone is.
+    devices = [client]
+    while len(devices) < SSE_CLIENTS:
+        paired = subprocess.run([binary, "kitchen", "--pair"], env=env, capture_output=True, timeout=30)
+        code = pairing_code(paired.stdout.decode("utf-8", "replace"))
+        device = Client(client.port)
+        problem = "kitchen --pair printed no code" if code is None else device.pair(code)
+        if problem:
+            bench.problems.append(f"kitchen HTTP: pairing device {len(devices) + 1} of {SSE_CLIENTS}: {problem}")
+            return "", {}
+        device.streams_opened = len(devices)
+        devices.append(device)
     before = _memory(kitchen.pid)
     selector = selectors.DefaultSelector()
-    for _ in range(SSE_CLIENTS):
-        sock, reader = client.open_stream()
+    for device in devices:
+        sock, reader = device.open_stream()
         streams.append((sock, reader))
         selector.register(sock, selectors.EVENT_READ, reader)
     received = {}

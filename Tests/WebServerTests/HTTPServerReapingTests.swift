@@ -58,7 +58,10 @@ import Testing
         let held = try (0..<2).map { _ in try HTTPTestConnection(port: loop.port, source: phone) }
         client.close()
         try HTTPServerTests.expectClosed(exchange, in: loop)
-        // Refused at the accept (closed at once) while its place is still taken.
+        // The stream's connection is gone, not only ended: the address holds the two others.
+        try eventually("the stream's connection is freed", deadline: .now + .seconds(5)) {
+            try loop.sync { $0.connections.count } == 2
+        }
         try eventually("a request from the address is answered", deadline: .now + .seconds(5)) {
             let again = try HTTPTestConnection(port: loop.port, source: phone)
             try again.sendRequest(method: "GET", path: "/again")
