@@ -275,6 +275,7 @@ package final class Kitchen {
                 } catch {
                     say("\(label ?? "kitchen"): cannot start eggtimer recover: \(errorText(error.code))")
                 }
+            case .forgetRecord(let label, let pid): forgetRecord(label: label, pid: pid)
             case .answerAction(let origin, let answer): answerAction(answer, to: origin)
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))
@@ -283,6 +284,23 @@ package final class Kitchen {
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
                 if case .bus(let id) = origin { answerBus(outcome, id: id) }
             }
+        }
+    }
+
+    /// Removes the kept record of the timer `label` when process `pid` wrote it, with one line.
+    ///
+    /// One small file read and an unlink in the state folder (as the pairing store's writes);
+    /// nothing when the record is gone or is a newer timer's. C: `unlink`, `fsync`.
+    private func forgetRecord(label: String, pid: Int32) {
+        guard let store = RecordStore.current() else { return }
+        let name = RecordStore.fileName(label: label)
+        guard let record = try? RecordStore.read(path: store.folder + "/" + name), record.pid == pid else { return }
+        if let code = store.remove(name: name) {
+            say(
+                "\(label): stopped, but its kept record cannot be removed (\(errorText(code))): "
+                    + "`eggtimer recover` would start it again")
+        } else {
+            say("\(label): stopped; its kept record is removed: `eggtimer recover` will not start it")
         }
     }
 

@@ -143,7 +143,9 @@ extension KitchenCore {
     /// STOP is idempotent (issue 43): an acknowledgement of a timer already over (`done`,
     /// `cancelled`, `missed`; still followed, or ended lately: ``stoppedLately(_:)``) is answered
     /// at once with its status, never sent; one of a timer an acknowledgement is already out to
-    /// joins that exchange and gets its reply, so that two taps at once both hear it stopped.
+    /// joins that exchange and gets its reply, so that two taps at once both hear it stopped. A
+    /// STOP of a timer a signal ended (its record kept, ``RecordKeeper/keptBy``) also forgets
+    /// that record (``KitchenEffect/forgetRecord(label:pid:)``), lest it ring again.
     /// - Parameters:
     ///   - action: The action.
     ///   - origin: Who asked, and so who gets the answer.
@@ -157,7 +159,11 @@ extension KitchenCore {
             let touched = Touched(
                 socket: ControlServer.socketName(for: stopped.label), before: stopped,
                 reply: .alreadyStopped(stopped.line))
-            return [.answerAction(origin, ActionAnswer(action: action, touched: [touched]))]
+            let answer = KitchenEffect.answerAction(origin, ActionAnswer(action: action, touched: [touched]))
+            // A timer a signal ended keeps its record, which brings it back at the next recovery
+            // (the kitchen's start): STOP means it is over, so its record goes too.
+            guard let signal = stopped.endedBy, RecordKeeper.keptBy.contains(signal) else { return [answer] }
+            return [.forgetRecord(label: stopped.label, pid: stopped.pid), answer]
         }
         guard !sockets.isEmpty else { return [.answerAction(origin, ActionAnswer(action: action, touched: []))] }
         let key = nextNumber()

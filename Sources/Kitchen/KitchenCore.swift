@@ -517,6 +517,9 @@ enum KitchenEffect: Equatable, Sendable {
     /// timer no longer runs, as at the kitchen's start), its lines going to the kitchen's log; the
     /// recovered timer's socket is then followed as any new one.
     case recover(label: String?)
+    /// Remove the kept record of the timer `label` if process `pid` wrote it (a newer timer of
+    /// the label keeps its own), saying so in one line.
+    case forgetRecord(label: String, pid: Int32)
     /// One line for the kitchen's log.
     case say(String)
     /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and

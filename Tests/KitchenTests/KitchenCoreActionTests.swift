@@ -236,6 +236,24 @@ import WebServer
         #expect(sent(core.decide(.act(.command(.acknowledge, label: "t0")), from: .keypad, at: t0)) == ["t0 ack"])
     }
 
+    /// A STOP of a timer a signal ended with its record kept (SIGTERM, SIGHUP) forgets that
+    /// record, by the pid that wrote it, before it answers; one another signal ended, or that
+    /// ended by itself, has no record to forget.
+    @Test(arguments: [("SIGTERM", true), ("SIGHUP", true), ("SIGINT", false), (nil, false)])
+    func aStopOfATimerASignalEndedForgetsItsKeptRecord(signal: String?, forgets: Bool) {
+        var core = core([.ringing])
+        var last = status("t0", pid: 100, state: .cancelled)
+        last.endedBy = signal
+        _ = core.status(socket: "t0", last)
+        _ = core.ended(socket: "t0")
+        let effects = core.decide(.act(.command(.acknowledge, label: "t0")), from: web(1), at: t0)
+        #expect(replies(to: web(1), in: effects) == [.alreadyStopped(last.line)])
+        let forgotten = effects.filter { if case .forgetRecord = $0 { true } else { false } }
+        #expect(forgotten == forgetting(forgets))
+    }
+
+    private func forgetting(_ forgets: Bool) -> [KitchenEffect] { forgets ? [.forgetRecord(label: "t0", pid: 100)] : [] }
+
     /// A STOP the timer refuses asks it its status in the same exchange: over (stopped by
     /// another front, or its loops) is success with that status; not over keeps the refusal.
     @Test(arguments: [(TimerState.done, true), (.counting, false)])

@@ -102,6 +102,25 @@ import Testing
         #expect(never.status == 404, "\(never.text)")
     }
 
+    /// STOP of an alarm SIGTERM ended (its record kept, which would bring it back at the
+    /// kitchen's next start) answers 200 and removes that record, with one line.
+    @Test func aStopOfAnAlarmSIGTERMEndedForgetsItsKeptRecord() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        try ringing("tea", in: web)
+        let pid = try #require(web.house.status("tea")?.pid)
+        #expect(kill(pid, SIGTERM) == 0)
+        #expect(web.kitchen.expect("tea: ended by SIGTERM", until: soon()), "\(web.kitchen.stdout)")
+        #expect(web.house.record("tea") != nil, "SIGTERM kept tea's record")
+        let stop = try web.request("POST", web.actionPath("tea", "ack"), json: "{}")
+        #expect(stop.status == 200, "\(stop.text)")
+        #expect(
+            web.kitchen.expect("tea: stopped; its kept record is removed", until: soon()), "\(web.kitchen.stdout)")
+        #expect(web.house.record("tea") == nil, "the record that would ring again is gone")
+        let again = try web.request("POST", web.actionPath("tea", "ack"), json: "{}")
+        #expect(again.status == 200, "\(again.text)")
+    }
+
     /// Two differing `Content-Length` fields are refused 400 and the connection closed, so that
     /// no request hides in the body (libmicrohttpd alone read the first and served the rest as a
     /// second request); two equal ones are one length.
