@@ -252,7 +252,9 @@ import WebServer
         #expect(forgotten == forgetting(forgets))
     }
 
-    private func forgetting(_ forgets: Bool) -> [KitchenEffect] { forgets ? [.forgetRecord(label: "t0", pid: 100)] : [] }
+    private func forgetting(_ forgets: Bool) -> [KitchenEffect] {
+        forgets ? [.forgetRecord(label: "t0", pid: 100)] : []
+    }
 
     /// A STOP the timer refuses asks it its status in the same exchange: over (stopped by
     /// another front, or its loops) is success with that status; not over keeps the refusal.
