@@ -284,8 +284,9 @@ extension KitchenWebFront {
     /// One timer's command: 200 with its new state (an acknowledgement adds the page's message,
     /// naming what it stopped and whether it was ever heard), 409 with its refusal or silence,
     /// 404 when it is gone. `POST /api/ack-all`: how many were acknowledged (with the house's
-    /// asked), this box's timers stopped and those never heard, the log's `ack-all` line. A form
-    /// post gets 303 (or its error page).
+    /// asked), this box's timers stopped and those never heard, the log's `ack-all` line; 409
+    /// with their lines when none was and a ringing timer did not answer. A form post gets 303
+    /// (or its error page).
     func answerAction(
         _ exchange: HTTPExchange, _ answer: KitchenCore.ActionAnswer, _ outcomes: [Kitchen.TouchedOutcome], form: Bool
     ) {
@@ -301,7 +302,13 @@ extension KitchenWebFront {
             let text = KitchenCore.stoppedText(stopped)
             if let text { kitchen.say("HTTP: ack-all: " + text) }
             let count = stopped.count + asked
-            if count == 0 { kitchen.say("HTTP: ack-all: nothing rings") }
+            // A ringing timer that did not answer is not "nothing rings" (its line is logged).
+            let failed = outcomes.filter { $0.reply == nil }
+            if count == 0, failed.isEmpty { kitchen.say("HTTP: ack-all: nothing rings") }
+            if count == 0, !failed.isEmpty {
+                response = KitchenAPI.error(409, failed.map(\.line).joined(separator: "; "))
+                break
+            }
             let body = KitchenAPI.acknowledged(
                 count, stopped: stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label), message: text)
             response = KitchenAPI.json(200, body)

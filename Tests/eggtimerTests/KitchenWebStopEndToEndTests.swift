@@ -121,6 +121,24 @@ import Testing
         #expect(again.status == 200, "\(again.text)")
     }
 
+    /// "Stop all" with the only ringing timer hung (SIGSTOP) answers 409 naming it, as its own
+    /// STOP does, never "nothing rings"; once it runs again, its STOP answers it done.
+    @Test func stopAllWithAHungRingingTimerSaysItDidNotAnswer() throws {
+        let web = try WebKitchen()
+        try web.pair()
+        try ringing("tea", in: web)
+        let pid = try #require(web.house.status("tea")?.pid)
+        #expect(kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        let hung = try web.request("POST", "/api/ack-all", json: "{}")
+        let error = WebKitchen.json(hung)?["error"]?.stringValue ?? ""
+        #expect(hung.status == 409 && error.hasPrefix("tea: "), "\(hung.status) \(hung.text)")
+        #expect(!web.kitchen.stdout.contains("nothing rings"), "\(web.kitchen.stdout)")
+        #expect(kill(pid, SIGCONT) == 0)
+        let stop = try web.request("POST", web.actionPath("tea", "ack"), json: "{}")
+        #expect(stop.status == 200 && WebKitchen.json(stop)?["state"]?.stringValue == "done", "\(stop.text)")
+    }
+
     /// Two differing `Content-Length` fields are refused 400 and the connection closed, so that
     /// no request hides in the body (libmicrohttpd alone read the first and served the rest as a
     /// second request); two equal ones are one length.
