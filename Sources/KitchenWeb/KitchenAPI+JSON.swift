@@ -1,6 +1,7 @@
 package import ControlChannel
 package import HouseBus
 import SystemKit
+import TextCoding
 package import TimerCore
 import TimerModel
 
@@ -70,6 +71,18 @@ extension KitchenAPI {
         ])
     }
 
+    /// The most bytes one house timer's object (``value(_:)``) takes in the picture's JSON (issue 43).
+    ///
+    /// Each part at its largest: `node` and `label` 64 bytes each (a node name by
+    /// `LabelRule.isValidName`, a label by `LabelRule.isValid`, the only ones the kitchen admits
+    /// to its house picture: neither holds a character JSON escapes), `state` `cancelled`,
+    /// `remaining_s` and `duration_s` 14 characters each (`9999999999.999`: a state's
+    /// `TimerStatePayload.secondsLimit`, in milliseconds), `deadline` 24 (a four-digit year, all
+    /// the payload's parser takes), `kind`, `preset` and `phase` null, `device` `down`, `silent`
+    /// ``WebTimer/silentLimit`` bytes each escaped in two (`"`), `local` false. A test builds
+    /// that row and measures it; the man page's HTTP API section gives the number.
+    package static let houseRowBytes = 602
+
     /// One timer's object as UTF-8 text (a start's 201, an action's 200).
     package static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
 
@@ -96,7 +109,28 @@ extension KitchenAPI {
         WebTimer(
             node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
             deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: status.kind, deviceDown: status.deviceDown,
-            isLocal: true, silentReason: status.silentReason)
+            isLocal: true, silentReason: shortReason(status.silentReason))
+    }
+
+    /// A `silent` reason as the picture carries it, cut short.
+    ///
+    /// Control characters become spaces, and a reason longer than ``WebTimer/silentLimit``
+    /// bytes of UTF-8 is cut at a character boundary to end in `…` within them. Pure.
+    /// - Parameter reason: Why an alarm reaches no device, from a status line or an MQTT state.
+    /// - Returns: The reason, or nil for nil.
+    /// - Complexity: O(n) in the length of `reason`.
+    package static func shortReason(_ reason: String?) -> String? {
+        guard let reason else { return nil }
+        let line = reason.controlCharactersAsSpaces
+        guard line.utf8.count > WebTimer.silentLimit else { return line }
+        let ellipsis = "\u{2026}"
+        var kept = ""
+        for character in line {
+            let bytes = character.utf8.count
+            guard kept.utf8.count + bytes + ellipsis.utf8.count <= WebTimer.silentLimit else { break }
+            kept.append(character)
+        }
+        return kept + ellipsis
     }
 
     /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
@@ -132,7 +166,7 @@ extension KitchenAPI {
             node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
             total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
             kind: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
-            silentReason: payload.silent)
+            silentReason: shortReason(payload.silent))
     }
 
     /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's
