@@ -8,8 +8,10 @@ import Testing
 /// Issue 43 end to end, a bounded picture: a flood of retained house states on a real broker.
 ///
 /// The broker holds more retained house states than the kitchen's picture may show, from many
-/// nodes with long names and labels (anyone who can publish can make them). The kitchen's event stream still delivers a picture, of exactly
-/// `HousePicture.limit` timers, and a ringing timer that comes on top of the flood is in it.
+/// nodes with long names and labels (anyone who can publish can make them). The kitchen's event
+/// stream still delivers a picture, of exactly `HousePicture.limit` timers, and a ringing timer
+/// that comes on top of the flood is in it and stays while newer quiet states of its node push
+/// the older ones out.
 @Suite struct KitchenWebFloodOverMQTTTests {
     /// Nodes of 64 characters, each with more timers than a node may show.
     private static let nodes = (0..<4).map { String(repeating: "attic", count: 12) + "-n0\($0)" }
@@ -94,6 +96,25 @@ import Testing
                 }
         }
         #expect(rings, "the ringing timer is in a picture of \(HousePicture.limit)")
+
+        // More quiet states on that node than it may show: each drops its oldest quiet one,
+        // until the ringing timer is its oldest; it stays all the same.
+        let later = (0...HousePicture.perNodeLimit).map { "later \($0)" }
+        for label in later {
+            let quiet = TimerStatePayload(
+                state: "paused", label: label, node: Self.nodes[0], durationSeconds: 60, remainingSeconds: 30,
+                deadlineUnixMilliseconds: nil)
+            try mosquittoPublish(
+                login, topic: TimerTopics(node: Self.nodes[0], label: label).state,
+                payload: String(decoding: quiet.json(), as: UTF8.self), retain: true, log: broker.log)
+        }
+        let stays = awaitPicture(on: stream) { timers in
+            let ofNode = timers.filter { $0["node"]?.stringValue == Self.nodes[0] }
+            return timers.count == HousePicture.limit && ofNode.count == HousePicture.perNodeLimit
+                && ofNode.contains { $0["label"]?.stringValue == later.last }
+                && ofNode.contains { $0["label"]?.stringValue == "bread" && $0["state"]?.stringValue == "ringing" }
+        }
+        #expect(stays, "the ringing timer outlives \(later.count) newer quiet ones on its node")
         let dropped = "the oldest timers that do not ring are dropped"
         #expect(kitchen.expect(dropped), "\(kitchen.stdout)")
 
