@@ -10,13 +10,14 @@ import TextCoding
 /// grew one `timers` event past the stream's 64 KiB (`HTTPServer.streamBacklogLimit`), the stream
 /// closed before it sent anything, and phones never rang. So the picture holds at most
 /// ``perNodeLimit`` timers of one node and ``limit`` in all, and only timers whose node and
-/// label are names by the label rule (``LabelRule/isValidName(_:)``, ``LabelRule/isValid(_:)``):
-/// each row is then at most `KitchenAPI.houseRowBytes` (602) bytes of JSON, and the house's
-/// part of an event at most ``limit`` of them (19 295 bytes with their commas: under a third of
-/// the stream's 64 KiB, the rest for this box's timers). With this box's rows at their largest
-/// too (616 bytes), twice the default `--max-timers` of them (running, and as many ended in the
-/// same round), the worst event is 34 411 bytes: under three fifths of it, which
-/// HousePictureTests checks.
+/// label can be shown (`KitchenAPI.canShow(houseName:)`: 1 to 64 bytes, no control character).
+/// Other nodes name their timers, not this kitchen: a name with markup, quotes or any script is
+/// data, shown as text, not refused. Each row is then at most `KitchenAPI.houseRowBytes` (730
+/// bytes of JSON, names escaped at their worst), and the house's part of an event at most
+/// ``limit`` of them (23 391 bytes with their commas: under two fifths of the stream's 64 KiB,
+/// the rest for this box's timers). With this box's rows at their largest too (616 bytes), twice
+/// the default `--max-timers` of them (running, and as many ended in the same round), the worst
+/// event is 38 507 bytes: under three fifths of it, which HousePictureTests checks.
 ///
 /// A new timer past a bound makes room by dropping, in this order: a stale one (its publisher
 /// stopped refreshing it: not shown anyway), then the oldest (whose latest state came first)
@@ -62,8 +63,8 @@ package struct HousePicture {
         case oldest
         /// The new timer was left out: only ringing timers held the place.
         case leftOut
-        /// The timer was left out: its node or label is not a name by the label rule.
-        case misnamed
+        /// The timer was left out: its node or label cannot be shown (`KitchenAPI.canShow(houseName:)`).
+        case unshowable
     }
 
     /// The timers held.
@@ -92,8 +93,8 @@ package struct HousePicture {
     ///
     /// A timer already held is replaced (and becomes the newest). A new one past ``perNodeLimit``
     /// or ``limit`` drops a stale one, else the oldest that does not ring (of its node for the
-    /// node's bound, of any node for the whole), else it is left out. One whose node or label is
-    /// not a name is left out (``Drop/misnamed``).
+    /// node's bound, of any node for the whole), else it is left out. One whose node or label
+    /// cannot be shown is left out (``Drop/unshowable``).
     /// - Parameters:
     ///   - key: Its node and label, as its topic names them.
     ///   - timer: Its state as the picture shows it.
@@ -108,8 +109,8 @@ package struct HousePicture {
         let entry = Entry(timer: timer, staleAfter: staleAfter, arrival: arrivals)
         if entries[key] != nil {
             entries[key] = entry
-        } else if !LabelRule.isValidName(key.node) || !LabelRule.isValid(key.label) {
-            drops.append(.misnamed)
+        } else if !KitchenAPI.canShow(houseName: key.node) || !KitchenAPI.canShow(houseName: key.label) {
+            drops.append(.unshowable)
         } else if let made = makeRoom(for: key, atWall: now) {
             drops.append(made)
             if made != .leftOut { entries[key] = entry }
@@ -193,9 +194,9 @@ package struct HousePicture {
         case .leftOut:
             return "HTTP: the house picture is full of ringing timers (\(bounds)): new ones are left out "
                 + "(first \(named))"
-        case .misnamed:
-            return "HTTP: house timers whose node or label is not a name by the label rule are left out "
-                + "(first \(named))"
+        case .unshowable:
+            return "HTTP: house timers whose node or label cannot be shown (empty, over \(LabelRule.limit) bytes "
+                + "or holding a control character) are left out (first \(named))"
         }
     }
 }

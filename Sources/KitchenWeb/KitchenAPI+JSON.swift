@@ -73,15 +73,34 @@ extension KitchenAPI {
 
     /// The most bytes one house timer's object (``value(_:)``) takes in the picture's JSON (issue 43).
     ///
-    /// Each part at its largest: `node` and `label` 64 bytes each (a node name by
-    /// `LabelRule.isValidName`, a label by `LabelRule.isValid`, the only ones the kitchen admits
-    /// to its house picture: neither holds a character JSON escapes), `state` `cancelled`,
-    /// `remaining_s` and `duration_s` 14 characters each (`9999999999.999`: a state's
+    /// Each part at its largest: `node` and `label` 64 bytes each (``canShow(houseName:)``, the
+    /// only ones the kitchen admits to its house picture), each written in at most 128: JSON
+    /// (`JSONText`) writes `"` and `\` in two bytes and U+2028 and U+2029 (three) in six, and no
+    /// admitted character in more than twice its bytes (`<`, `>` and `&` as they are; a control
+    /// character, one byte in six, is not admitted); `state` `cancelled`, `remaining_s` and
+    /// `duration_s` 14 characters each (`9999999999.999`: a state's
     /// `TimerStatePayload.secondsLimit`, in milliseconds), `deadline` 24 (a four-digit year, all
     /// the payload's parser takes), `kind`, `preset` and `phase` null, `device` `down`, `silent`
     /// ``WebTimer/silentLimit`` bytes each escaped in two (`"`), `local` false. A test builds
-    /// that row and measures it; the man page's HTTP API section gives the number.
-    package static let houseRowBytes = 602
+    /// that row from the worst characters and measures it; the man page's HTTP API section gives
+    /// the number.
+    package static let houseRowBytes = 730
+
+    /// Whether a house timer's node or label can be shown in the picture: 1 to
+    /// `LabelRule.limit` (64) bytes of UTF-8 without a control character (C0, DEL, C1).
+    ///
+    /// The house's timers come from other nodes (their retained MQTT states), whose names this
+    /// kitchen does not choose, so this is not the label rule: any other character is data,
+    /// shown as text (markup such as `<b>`, quotes, backslashes, `/`, spaces anywhere, any
+    /// script). A name is a `String`, so its UTF-8 is valid: a topic level whose escaped bytes are
+    /// not UTF-8 names no timer (`TimerTopics.name(ofLevel:)`). The bound in bytes bounds the
+    /// row (``houseRowBytes``). Pure.
+    /// - Parameter name: A house timer's node or label, as its topic names it.
+    /// - Returns: Whether the picture may hold a timer so named.
+    /// - Complexity: O(n) in the length of `name`.
+    package static func canShow(houseName name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= LabelRule.limit && !name.containsControlCharacters
+    }
 
     /// One timer's object as UTF-8 text (a start's 201, an action's 200).
     package static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
