@@ -8,19 +8,21 @@ import Testing
 /// Issue 43 end to end, a bounded picture: a flood of retained house states on a real broker.
 ///
 /// The broker holds more retained house states than the kitchen's picture may show, from many
-/// nodes with long names and labels (anyone who can publish can make them). The kitchen's event
-/// stream still delivers a picture, of exactly `HousePicture.limit` timers, and a ringing timer
-/// that comes on top of the flood is in it and stays while newer quiet states of its node push
-/// the older ones out.
+/// nodes with long names and labels of markup and of the characters JSON escapes (anyone who can
+/// publish can make them, and other nodes' names are theirs: none is refused for its characters).
+/// The kitchen's event stream still delivers a picture, of exactly `HousePicture.limit` timers,
+/// and a ringing timer that comes on top of the flood is in it and stays while newer quiet states
+/// of its node push the older ones out.
 @Suite struct KitchenWebFloodOverMQTTTests {
-    /// Nodes of 64 characters, each with more timers than a node may show.
-    private static let nodes = (0..<4).map { String(repeating: "attic", count: 12) + "-n0\($0)" }
+    /// Nodes of 64 bytes of markup, quotes and backslashes, each with more timers than a node may show.
+    private static let nodes = (0..<4).map { String(repeating: "<\"\\>", count: 15) + "&n0\($0)" }
     /// Timers a flood node publishes: past `HousePicture.perNodeLimit`.
     private static let perNode = HousePicture.perNodeLimit + 1
 
-    /// A label of 64 bytes by the label rule, numbered.
+    /// A label of 64 bytes, quotes and backslashes (JSON writes them in twice their bytes) and
+    /// markup, numbered.
     private static func label(_ number: Int) -> String {
-        "Spätzle slow roast " + String(repeating: "x", count: 40) + "-" + String(number + 100)
+        String(repeating: "\"\\", count: 27) + "<b>Spä" + String(number + 100)
     }
 
     /// Reads `stream` until an event's picture satisfies `fits`.
