@@ -105,7 +105,7 @@ extension Kitchen {
         let node = settings.bus.nodeName
         let now = wallMilliseconds()
         let local = core.timers.values.map { KitchenAPI.timeLeft(of: KitchenAPI.timer($0, node: node), atWall: now) }
-        let house = (web?.house.values.filter { $0.staleAfter.map { now <= $0 } ?? true }.map(\.timer)) ?? []
+        let house = web?.house.shown(atWall: now) ?? []
         return KitchenAPI.picture(
             node: node, presets: settings.presets, local: local,
             house: house.map { KitchenAPI.timeLeft(of: $0, atWall: now) })
@@ -144,20 +144,23 @@ extension Kitchen {
 
     /// A broker message for the web's house picture: another node's retained timer state.
     ///
-    /// An empty payload removes it. This node's own timers come from their sockets.
+    /// An empty payload removes it. This node's own timers come from their sockets. The picture
+    /// keeps its bounds (``HousePicture``): each kind of drop they cause is said in one line,
+    /// once until the picture has room again.
     func webBusMessage(_ event: BusEvent) {
         guard let web, case .message(let topic, let payload, _) = event,
             let (topics, kind) = TimerTopics.parse(topic, prefix: settings.bus.prefix), kind == "state",
             topics.node != settings.bus.nodeName
         else { return }
-        let key = KitchenWebFront.HouseKey(node: topics.node, label: topics.label)
+        let key = HousePicture.Key(node: topics.node, label: topics.label)
         guard !payload.isEmpty, let state = TimerStatePayload.parse(payload), var timer = KitchenAPI.timer(state) else {
-            web.house[key] = nil
+            web.house.remove(key)
             return
         }
         // The topic names the timer: a payload cannot move itself onto another's row.
         (timer.node, timer.label) = (topics.node, topics.label)
-        if web.house[key] == nil, web.house.count >= KitchenWebFront.houseLimit { return }
-        web.house[key] = KitchenWebFront.HouseTimer(timer: timer, staleAfter: state.staleAfterUnixMilliseconds)
+        let drops = web.house.update(
+            key, timer: timer, staleAfter: state.staleAfterUnixMilliseconds, atWall: wallMilliseconds())
+        for drop in drops { say(HousePicture.line(drop, for: key)) }
     }
 }

@@ -232,7 +232,7 @@ extension KitchenWebFront {
             queue(.command(command, label: label), exchange, allowed)
             return nil
         }
-        if let bus = kitchen.bus, house[HouseKey(node: node, label: label)] != nil {
+        if let bus = kitchen.bus, house[HousePicture.Key(node: node, label: label)] != nil {
             let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: node, label: label)
             bus.client.publish(BusMessage(topic: topics.command, text: command.text))
             kitchen.say(
@@ -270,7 +270,7 @@ extension KitchenWebFront {
     func askHouseToAcknowledge() -> Int {
         guard let bus = kitchen.bus else { return 0 }
         var count = 0
-        for (key, timer) in house.sorted(by: { ($0.key.node, $0.key.label) < ($1.key.node, $1.key.label) })
+        for (key, timer) in house.entries.sorted(by: { ($0.key.node, $0.key.label) < ($1.key.node, $1.key.label) })
         where timer.timer.state.isCoveredByAcknowledgeAll {
             let topics = TimerTopics(prefix: kitchen.settings.bus.prefix, node: key.node, label: key.label)
             bus.client.publish(BusMessage(topic: topics.command, text: Command.acknowledge.text))

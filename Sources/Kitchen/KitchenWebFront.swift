@@ -27,12 +27,16 @@ package final class KitchenWebFront: LoopSource {
     /// How often an idle event stream gets `: keepalive` (``WebOptions/keepalive``, 15 s unless
     /// a test asks less); a stream whose bytes waited untaken for one is closed at the next.
     let keepalive: Duration
+    /// The most bytes one event may take.
+    ///
+    /// What a stream may hold unsent (`HTTPServer.streamBacklogLimit`, 64 KiB): a larger event
+    /// would close every stream it is sent to before it sent anything. The house's part is
+    /// bounded by ``HousePicture``; this box's grows with `--max-timers` (said once when over).
+    static let eventByteLimit = HTTPServer.streamBacklogLimit
     /// The last event a stream gets when a newer stream of its session replaces it: the page
     /// then waits to be shown again before it opens one more, so two tabs of one phone do not
     /// take the stream from each other in turn.
     static let replacedEvent = Array("event: replaced\ndata: {}\n\n".utf8)
-    /// The most house timers (other nodes', from MQTT) kept; a new one past it is left out.
-    static let houseLimit = 256
 
     /// A start asked for and not yet handed to the kitchen.
     struct PendingStart {
@@ -86,22 +90,14 @@ package final class KitchenWebFront: LoopSource {
     var sentKey: [UInt8] = []
     /// When the streams get their next keepalive.
     private var nextKeepalive: ContinuousClock.Instant
-    /// The other nodes' timers from their retained MQTT states, by node and label (with `--mqtt`).
-    var house: [HouseKey: HouseTimer] = [:]
+    /// The other nodes' timers from their retained MQTT states, by node and label (with
+    /// `--mqtt`), within the bounds that keep one event below the stream's limit (issue 43).
+    var house = HousePicture()
+    /// Whether the kitchen said that the picture's event is larger than ``eventByteLimit``
+    /// (said once until it fits again).
+    var oversizeSaid = false
     /// Whether the kitchen said its first refusal of each kind (said once).
     var refusalsSaid: Set<Int> = []
-
-    /// A house timer's node and label.
-    struct HouseKey: Hashable {
-        let node: String
-        let label: String
-    }
-
-    /// A house timer's latest state and when it goes stale (Unix milliseconds; nil: never).
-    struct HouseTimer {
-        let timer: WebTimer
-        let staleAfter: Int64?
-    }
 
     /// Starts the server on the settings' address.
     /// - Parameters:
@@ -268,6 +264,12 @@ package final class KitchenWebFront: LoopSource {
         }
         let key = KitchenAPI.json(steady)
         let event = Self.event(picture)
+        if event.count > Self.eventByteLimit, !oversizeSaid {
+            kitchen.say(
+                "HTTP: the picture's event is \(event.count) bytes, more than a stream holds (\(Self.eventByteLimit)): "
+                    + "the streams close; run fewer timers at once (--max-timers)")
+        }
+        oversizeSaid = event.count > Self.eventByteLimit
         if key != sentKey {
             sentKey = key
             broadcast(event)

@@ -1,6 +1,7 @@
 package import ControlChannel
 package import HouseBus
 import SystemKit
+import TextCoding
 package import TimerCore
 import TimerModel
 
@@ -70,6 +71,37 @@ extension KitchenAPI {
         ])
     }
 
+    /// The most bytes one house timer's object (``value(_:)``) takes in the picture's JSON (issue 43).
+    ///
+    /// Each part at its largest: `node` and `label` 64 bytes each (``canShow(houseName:)``, the
+    /// only ones the kitchen admits to its house picture), each written in at most 128: JSON
+    /// (`JSONText`) writes `"` and `\` in two bytes and U+2028 and U+2029 (three) in six, and no
+    /// admitted character in more than twice its bytes (`<`, `>` and `&` as they are; a control
+    /// character, one byte in six, is not admitted); `state` `cancelled`, `remaining_s` and
+    /// `duration_s` 14 characters each (`9999999999.999`: a state's
+    /// `TimerStatePayload.secondsLimit`, in milliseconds), `deadline` 24 (a four-digit year, all
+    /// the payload's parser takes), `kind`, `preset` and `phase` null, `device` `down`, `silent`
+    /// ``WebTimer/silentLimit`` bytes each escaped in two (`"`), `local` false. A test builds
+    /// that row from the worst characters and measures it; the man page's HTTP API section gives
+    /// the number.
+    package static let houseRowBytes = 730
+
+    /// Whether a house timer's node or label can be shown in the picture: 1 to
+    /// `LabelRule.limit` (64) bytes of UTF-8 without a control character (C0, DEL, C1).
+    ///
+    /// The house's timers come from other nodes (their retained MQTT states), whose names this
+    /// kitchen does not choose, so this is not the label rule: any other character is data,
+    /// shown as text (markup such as `<b>`, quotes, backslashes, `/`, spaces anywhere, any
+    /// script). A name is a `String`, so its UTF-8 is valid: a topic level whose escaped bytes are
+    /// not UTF-8 names no timer (`TimerTopics.name(ofLevel:)`). The bound in bytes bounds the
+    /// row (``houseRowBytes``). Pure.
+    /// - Parameter name: A house timer's node or label, as its topic names it.
+    /// - Returns: Whether the picture may hold a timer so named.
+    /// - Complexity: O(n) in the length of `name`.
+    package static func canShow(houseName name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= LabelRule.limit && !name.containsControlCharacters
+    }
+
     /// One timer's object as UTF-8 text (a start's 201, an action's 200).
     package static func json(_ timer: WebTimer) -> [UInt8] { value(timer).json() }
 
@@ -96,7 +128,28 @@ extension KitchenAPI {
         WebTimer(
             node: node, label: status.label, state: status.state, remaining: status.remaining, total: status.total,
             deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, kind: status.kind, deviceDown: status.deviceDown,
-            isLocal: true, silentReason: status.silentReason)
+            isLocal: true, silentReason: shortReason(status.silentReason))
+    }
+
+    /// A `silent` reason as the picture carries it, cut short.
+    ///
+    /// Control characters become spaces, and a reason longer than ``WebTimer/silentLimit``
+    /// bytes of UTF-8 is cut at a character boundary to end in `…` within them. Pure.
+    /// - Parameter reason: Why an alarm reaches no device, from a status line or an MQTT state.
+    /// - Returns: The reason, or nil for nil.
+    /// - Complexity: O(n) in the length of `reason`.
+    package static func shortReason(_ reason: String?) -> String? {
+        guard let reason else { return nil }
+        let line = reason.controlCharactersAsSpaces
+        guard line.utf8.count > WebTimer.silentLimit else { return line }
+        let ellipsis = "\u{2026}"
+        var kept = ""
+        for character in line {
+            let bytes = character.utf8.count
+            guard kept.utf8.count + bytes + ellipsis.utf8.count <= WebTimer.silentLimit else { break }
+            kept.append(character)
+        }
+        return kept + ellipsis
     }
 
     /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
@@ -132,7 +185,7 @@ extension KitchenAPI {
             node: payload.node, label: payload.label, state: state, remaining: duration(payload.remainingSeconds),
             total: duration(payload.durationSeconds), deadlineUnixMilliseconds: payload.deadlineUnixMilliseconds,
             kind: nil, deviceDown: state == .silent || payload.silent != nil, isLocal: false,
-            silentReason: payload.silent)
+            silentReason: shortReason(payload.silent))
     }
 
     /// The picture of `node`: `presets` in their order, this box's `local` timers then the house's

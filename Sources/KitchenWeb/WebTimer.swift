@@ -27,7 +27,16 @@ package struct WebTimer: Equatable, Sendable {
     package var isLocal: Bool
     /// Why its alarm reaches no device (once over: why it rang unheard); nil when it does or
     /// nothing says (an older timer, a house timer's state without `silent`).
+    ///
+    /// At most ``silentLimit`` bytes of UTF-8, without control characters, when made by
+    /// `KitchenAPI.timer(_:node:)` or `KitchenAPI.timer(_:)` (``KitchenAPI/shortReason(_:)``).
     var silentReason: String? = nil
+
+    /// The longest ``silentReason`` the picture carries, in bytes of UTF-8 (issue 43): a house
+    /// timer's `silent` is any string of its MQTT state (up to its 4096 bytes), which would make
+    /// one row of the picture as large as the state; 128 bytes hold `cannot open audio device
+    /// 'NAME': REASON` for any ordinary device name.
+    package static let silentLimit = 128
 }
 
 /// What the API's `GET /api/timers` and each event carry, and what the page renders: this node,

@@ -1,3 +1,4 @@
+import Kitchen
 import KitchenWeb
 import TextCoding
 import TimerCore
@@ -60,6 +61,9 @@ extension Options {
             "PRESET_ENTITIES": presets.map { "\\fI.../start\\-\($0.name.lowercased())\\fR" }.joined(separator: ", "),
             "PRESET_PAYLOADS": presets.map { "\\fB\($0.name.lowercased())\\fR" }.joined(separator: ", "),
             "START_SECONDS_LIMIT": "\(KitchenAPI.startSecondsLimit)",
+            // The house's part of the kitchen's picture (issue 43).
+            "HOUSE_LIMIT": "\(HousePicture.limit)", "HOUSE_NODE_LIMIT": "\(HousePicture.perNodeLimit)",
+            "SILENT_LIMIT": "\(WebTimer.silentLimit)", "HOUSE_ROW_BYTES": "\(KitchenAPI.houseRowBytes)",
             "HTTP_STATES": KitchenAPI.stateWords.map { "\\fB\($0)\\fR" }.joined(separator: ", "),
             "CONFIG_KEYS": configSpecs.map { "\\fB" + roff($0.key) + "\\fR" }.joined(separator: ", "),
             "EXIT_STATUSES": ExitStatus.table.map { ".TP\n.B \($0.status.code)\n\(sentence($0.meaning))" }
