@@ -31,13 +31,11 @@ import Testing
     static func awaitClosed(_ closed: Int, of held: [HTTPTestConnection], open: Int, in loop: ServerLoop) throws
         -> Int
     {
-        let deadline = ContinuousClock.now + .seconds(10)
         var seen = 0
-        while ContinuousClock.now < deadline {
+        try? eventually("\(closed) closed, \(open) unvouched open", deadline: .now + .seconds(10)) {
             for connection in held where !connection.isClosed { connection.readSome(until: .now) }
             seen = held.filter(\.isClosed).count
-            if seen >= closed, try loop.sync({ $0.connectionCounts.unvouched }) == open { break }
-            _ = poll(nil, 0, 5)
+            return try seen >= closed && loop.sync({ $0.connectionCounts.unvouched }) == open
         }
         return seen
     }
