@@ -131,6 +131,7 @@ public final class HTTPServer {
                 option: .PER_IP_CONNECTION_LIMIT, value: min(settings.perAddressLimit, settings.connectionLimit),
                 ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: Self.strictness, ptr_value: nil),
         ]
         let context = Unmanaged.passUnretained(self).toOpaque()
         options += Self.callbackOptions(context: context)
