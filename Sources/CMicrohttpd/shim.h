@@ -61,4 +61,11 @@ static inline const struct sockaddr *CMicrohttpd_connection_peer(
   const union MHD_ConnectionInfo *found = info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
   return found == NULL ? NULL : found->client_addr;
 }
+
+/* The length of the request's head in bytes, request line to blank line, or 0 when unknown. */
+static inline size_t CMicrohttpd_connection_header_size(
+    CMicrohttpd_get_connection_info info, struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *found = info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+  return found == NULL ? 0 : found->header_size;
+}
 #endif

@@ -3,7 +3,8 @@ import SystemKit
 package import WebServer
 
 /// The checks every request of the kitchen's HTTP API passes before its route acts, in the order
-/// of the man page's HTTP API section: the `Host` allowlist (against DNS rebinding), the session
+/// of the man page's HTTP API section: no field that must be single repeated
+/// (``singleFields``), the `Host` allowlist (against DNS rebinding), the session
 /// cookie, for a POST the CSRF token and the `Origin`, then the body's size and type.
 ///
 /// A request passes (``Verdict/allowed(_:)``: the session, if any, and its body's fields) or gets
@@ -57,6 +58,10 @@ package struct RequestGuard: Sendable {
     package static let cookieName = "eggtimer_session"
     /// The largest body accepted, in bytes: 16 KiB (HTTP 413 above).
     package static let bodyLimit = 16 * 1024
+    /// The fields a request may carry at most once: HTTP's (``HTTPServer/singleFields``, which
+    /// the server refuses repeated before any handler) and the API's own, `X-CSRF-Token` and
+    /// `Idempotency-Key`; a repeat is 400 even with one value twice, so none is read first-wins.
+    package static let singleFields = HTTPServer.singleFields + ["X-CSRF-Token", "Idempotency-Key"]
     /// The content type of JSON bodies.
     static let jsonType = "application/json"
     /// The content type of form bodies.
@@ -155,9 +160,10 @@ package struct RequestGuard: Sendable {
     package func check(
         _ request: HTTPRequest, needs: Needs, pairing: inout Pairing, at now: ContinuousClock.Instant
     ) -> Verdict {
-        // 1. Host: exactly one (RFC 9112 §3.2: more than one is a 400), and an allowed one.
-        guard request.headers.filter({ $0.name.asciiLowercased == "host" }).count <= 1 else {
-            return .refused(Self.refusal(400, "more than one Host header field"))
+        // 1. No field that must be single given twice (one rule with the server's: RFC 9112 §3.2
+        // for Host), then an allowed Host.
+        if let problem = HTTPServer.repeatedField(in: request.headers, among: Self.singleFields) {
+            return .refused(Self.refusal(400, problem))
         }
         let host = request.header("host") ?? ""
         guard isAllowed(host: host) else {

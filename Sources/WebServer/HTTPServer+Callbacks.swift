@@ -19,9 +19,10 @@ extension HTTPServer {
     /// The access handler: called for each request's headers, each piece of its body, and once
     /// more at its end (and again after a resume).
     static let accessCallback: MHD_AccessHandlerCallback = {
-        context, connection, _, method, _, data, size, requestSlot in
+        context, connection, _, method, version, data, size, requestSlot in
         guard let connection, let size, let requestSlot else { return .NO }
-        return HTTPServer.server(context).access(connection, method: method, data: data, size: size, slot: requestSlot)
+        return HTTPServer.server(context).access(
+            connection, method: method, version: version, data: data, size: size, slot: requestSlot)
     }
 
     /// The options that install the callbacks, each with `context` (the server).
@@ -86,7 +87,8 @@ extension HTTPServer {
 
     /// One call of the access handler for the request in `slot`.
     func access(
-        _ connection: OpaquePointer, method: UnsafePointer<CChar>?, data: UnsafePointer<CChar>?,
+        _ connection: OpaquePointer, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+        data: UnsafePointer<CChar>?,
         size: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let id = Self.exchangeNumber(slot.pointee), let request = requests[id] else { return .NO }
@@ -95,6 +97,7 @@ extension HTTPServer {
             if !request.started {
                 request.started = true
                 request.method = method.map { String(cString: $0) } ?? ""
+                request.version = version.map { String(cString: $0) } ?? ""
                 return begin(request)
             }
             if size.pointee > 0 {
@@ -138,41 +141,14 @@ extension HTTPServer {
             library.connectionValues(request.connection, .HEADER_KIND, iterator, $0)
         }
         request.headers = headers
+        if let refusal = framingRefusal(request) { return queue(refusal, for: request) }
         showCredential(of: request)
-        if let refusal = Self.framingRefusal(headers) { return queue(refusal, for: request) }
         if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }),
             length > settings.bodyLimit
         {
             return queue(tooLarge, for: request)
         }
         return .YES
-    }
-
-    /// The refusal of a request whose body's length is ambiguous: two `Content-Length` fields
-    /// that differ (issue 43); nil when its framing is one.
-    ///
-    /// libmicrohttpd 0.9.75 frames the body by the first field and ignores the others, so
-    /// `Content-Length: 2` then `Content-Length: 12` reads a 2-byte body and the rest as the next
-    /// request, where a proxy in front that took the other field sees one request: request
-    /// smuggling. RFC 9112 §6.3 (item 5) makes such framing invalid: the server answers 400
-    /// and closes the connection, which `Connection: close` makes libmicrohttpd do, and nothing
-    /// after the head is read as a request. Fields that repeat one decimal value (`2` and `2`)
-    /// frame the same body whichever is read, and RFC 9110 §8.6 lets a recipient take such a
-    /// repeat as the one value: they are accepted. A list in one field (`2, 2`) is refused by
-    /// libmicrohttpd itself (400, its own HTML body) before any handler. Pure.
-    /// - Parameter headers: The request's fields, names lower-cased.
-    /// - Returns: The 400, or nil.
-    static func framingRefusal(_ headers: [HTTPHeader]) -> HTTPResponse? {
-        let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
-        guard lengths.count > 1 else { return nil }
-        let decimal = { (value: String) -> UInt64? in
-            value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? UInt64(value) : nil
-        }
-        let values = lengths.map(decimal)
-        guard values.contains(nil) || Set(values).count > 1 else { return nil }
-        var refusal = Self.refusal(400, "Content-Length fields that differ")
-        refusal.headers.append(HTTPHeader("Connection", "close"))
-        return refusal
     }
 
     /// The 413 of a body over ``Settings/bodyLimit``.

@@ -38,8 +38,9 @@ extension HTTPServer {
         var phase = Phase.receiving
         /// Whether the access handler saw its headers.
         var started = false
-        /// The method, the header fields, the body so far.
+        /// The method, the HTTP version (`HTTP/1.1`), the header fields, the body so far.
         var method = ""
+        var version = ""
         var headers: [HTTPHeader] = []
         var body: [UInt8] = []
         /// Whether the body went over the limit (the rest is discarded, then 413).

@@ -162,6 +162,7 @@ public final class HTTPServer {
             MHD_OptionItem(
                 option: .CONNECTION_LIMIT, value: settings.connectionLimit + Self.closingHeadroom, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: Self.strictness, ptr_value: nil),
         ]
         let context = Unmanaged.passUnretained(self).toOpaque()
         options += Self.callbackOptions(context: context)

@@ -88,6 +88,27 @@ import WebServer
         #expect(refusal(guardian.check(twice, needs: .change, pairing: &pairing, at: t0)) == nil)
     }
 
+    /// Issue 43, one rule for single fields: each of HTTP's and the API's own (the CSRF token,
+    /// the request id) given twice is 400 before anything else is looked at, one value twice
+    /// too, so neither copy is read first-wins.
+    @Test(arguments: ["Host", "Content-Type", "Origin", "Cookie", "X-CSRF-Token", "Idempotency-Key"])
+    func aSingleFieldGivenTwiceIs400(_ name: String) throws {
+        #expect(RequestGuard.singleFields.contains(name))
+        var (pairing, session) = try paired()
+        var good = request(
+            cookie: "eggtimer_session=\(session.token)", csrf: session.csrf, origin: "http://192.168.1.20:8080")
+        good.headers.append(HTTPHeader("idempotency-key", "k1"))
+        #expect(refusal(guardian.check(good, needs: .change, pairing: &pairing, at: t0)) == nil)
+        _ = pairing.takeLines()
+        var twice = good
+        let copy = try #require(good.headers.first { $0.name == name.lowercased() })
+        twice.headers.append(HTTPHeader(name, copy.value))
+        let verdict = guardian.check(twice, needs: .change, pairing: &pairing, at: t0)
+        #expect(refusal(verdict)?.0 == 400)
+        #expect(refusal(verdict)?.1 == #"{"error":"more than one \#(name) header field"}"#)
+        #expect(pairing.takeLines().isEmpty, "nothing was looked at")
+    }
+
     @Test func theHostIsCheckedFirstAndTheBodyLast() throws {
         var (pairing, _) = try paired()
         let everythingWrong = request(
