@@ -274,7 +274,6 @@ struct Session {
     /// `systemctl stop`, a closed SSH session): then `eggtimer recover` starts it again.
     private mutating func finish(_ status: ExitStatus) -> ExitStatus {
         terminal.leave()
-        loop.first(ControlInbox.self)?.finish(watchLine(at: clock.now()))
         if var keeper = records {
             let signal = status.signalName.flatMap { RecordKeeper.keptBy.contains($0) ? $0 : nil }
             if keeper.end(keepingFor: signal), let signal {
@@ -285,6 +284,9 @@ struct Session {
             }
             records = keeper
         }
+        // The record's last write comes before the watchers' last line: a kitchen that forgets a
+        // kept record on that line (a STOP after SIGTERM) must not see it written again after.
+        loop.first(ControlInbox.self)?.finish(watchLine(at: clock.now()))
         finishBus()
         guard player.isRunning else { return status }
         player.stop(at: clock.now())
