@@ -4,11 +4,13 @@ Pair with a code from `eggtimer kitchen --pair`; tap Soft and find a Soft timer 
 deadline in `eggtimer status --json`; see it ring through the file PCM as the ringing screen;
 tap STOP and find its `acknowledged` event, and the page saying it is done; a house timer whose
 label and node carry markup shown as text; the same page with JavaScript off, through its plain
-forms. The screens are written under .build/screenshots/ (pairing, menu, counting, ringing).
+forms. Each test runs in each engine (run.py: `self.engine`). The screens are written under
+.build/screenshots/ENGINE/ (pairing, menu, counting, ringing).
 """
 
 import datetime
 import json
+import sys
 import unittest
 
 from harness import Broker, Browser, Kitchen, topic_level, wall_milliseconds
@@ -29,7 +31,7 @@ class PageTests(unittest.TestCase):
     def setUp(self):
         self.kitchen = Kitchen(Kitchen.QUICK if self._testMethodName in self.QUICK else Kitchen.USUAL)
         self.addCleanup(self.kitchen.close)
-        self.browser = Browser()
+        self.browser = Browser(self.engine)
         self.addCleanup(self.browser.close)
 
     def row(self, label):
@@ -145,7 +147,7 @@ class SilentTests(unittest.TestCase):
     def setUp(self):
         self.kitchen = Kitchen(Kitchen.QUICK, device="file:'/nonexistent/eggtimer/alarm.raw',raw")
         self.addCleanup(self.kitchen.close)
-        self.browser = Browser()
+        self.browser = Browser(self.engine)
         self.addCleanup(self.browser.close)
 
     def test_an_alarm_that_reaches_no_device_rings_on_the_phone_with_a_warning(self):
@@ -171,7 +173,7 @@ class NoScriptTests(unittest.TestCase):
     def setUp(self):
         self.kitchen = Kitchen(Kitchen.QUICK)
         self.addCleanup(self.kitchen.close)
-        self.browser = Browser(javascript=False)
+        self.browser = Browser(self.engine, javascript=False)
         self.addCleanup(self.browser.close)
 
     def test_without_javascript_the_forms_pair_start_soft_and_stop_it(self):
@@ -213,7 +215,7 @@ class MarkupTests(unittest.TestCase):
         self.broker.publish("eggtimer/%s/%s/state" % (topic_level(node), topic_level(label)), json.dumps(payload))
         kitchen = Kitchen(arguments=("--mqtt", self.broker.url))
         self.addCleanup(kitchen.close)
-        browser = Browser()
+        browser = Browser(self.engine)
         self.addCleanup(browser.close)
         browser.pair(kitchen)
         rows = "#timers li.timer"
@@ -227,4 +229,6 @@ class MarkupTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    import run
+
+    sys.exit(run.main())
