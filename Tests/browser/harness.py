@@ -481,6 +481,18 @@ class Browser:
 
         self.wait(clicked, "a click on " + css)
 
+    def await_audio_clock(self, timeout=PATIENCE):
+        """Waits until the page's Web Audio context (app.js's `sound.context`) runs and its clock
+        moves on: that the engine plays the alarm, not only that the page started it
+        (`data-audio`). Both engines keep a context suspended until a tap allows it."""
+        started = self.driver.execute_script("return sound.context === null ? null : sound.context.currentTime")
+        if started is None:
+            raise AssertionError("the page made no audio context")
+        self.wait(lambda d: d.execute_script(
+            "return sound.context.state === 'running' && sound.context.currentTime > arguments[0]", started),
+            "the page's audio clock running (it is %s)" % self.driver.execute_script("return sound.context.state"),
+            timeout)
+
     def low_contrast(self):
         """The visible texts below WCAG AA contrast (contrast.js): [tag, id or class, text, ratio]."""
         with open(os.path.join(os.path.dirname(__file__), "contrast.js")) as script:

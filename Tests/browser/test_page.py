@@ -98,6 +98,7 @@ class PageTests(unittest.TestCase):
                      "the alarm written to the file PCM")
         # The phone rings too: the first tap allowed Web Audio, and the kitchen's sound loops.
         browser.wait(lambda d: d.execute_script("return document.body.dataset.audio") == "playing", "the phone's alarm")
+        browser.await_audio_clock()
         browser.screenshot("ringing")
         browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
@@ -163,6 +164,7 @@ class SilentTests(unittest.TestCase):
             warning), "the row's warning")
         self.assertIn("device", browser.find(warning).get_attribute("textContent"))
         browser.wait(lambda d: d.execute_script("return document.body.dataset.audio") == "playing", "the phone's alarm")
+        browser.await_audio_clock()
         browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
 
