@@ -162,7 +162,12 @@ class Broker:
         self.log = open(os.path.join(self.folder, "mosquitto.log"), "wb")
         self.process = subprocess.Popen(
             [MOSQUITTO, "-c", config], stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        await_listening(self.process, self.port, "the test broker", self.folder)
+        try:
+            await_listening(self.process, self.port, "the test broker", self.folder)
+        except BaseException:
+            # Not started (or the run interrupted): no test holds it to close it.
+            self.close()
+            raise
 
     @property
     def url(self):
@@ -309,7 +314,12 @@ class Kitchen:
             [EGGTIMER, "kitchen", "--http", "127.0.0.1:%d" % self.port, *arguments], env=self.environment,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines = Lines(self.process.stdout)
-        self.lines.expect(r"kitchen: HTTP API on http://")
+        try:
+            self.lines.expect(r"kitchen: HTTP API on http://")
+        except BaseException:
+            # Not started (or the run interrupted): no test holds it to close it.
+            self.close()
+            raise
 
     @property
     def url(self):
@@ -403,7 +413,13 @@ class Browser:
             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
         ] + ([] if self.javascript else ["--blink-settings=scriptEnabled=false"]):
             options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        service = Service(CHROMEDRIVER)
+        try:
+            driver = webdriver.Chrome(service=service, options=options)
+        except BaseException:
+            # Interrupted as it started: chromedriver and its Chromium end before the profile goes.
+            service.stop()
+            raise
         # The window cannot be made narrower than 500 px headless: the phone's screen is emulated.
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",

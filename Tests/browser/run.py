@@ -42,6 +42,24 @@ def for_engine(test, engine, classes):
     return classes[key](test._testMethodName)
 
 
+class Result(unittest.TextTestResult):
+    """A text result that knows the test running now, whose cleanups an interrupted run still runs."""
+
+    running = None
+
+    def startTest(self, test):
+        # Kept after it stops (unittest stops a test even as an interrupt leaves it): cleanups
+        # already run are not run twice.
+        Result.running = test
+        super().startTest(test)
+
+
+def interrupted(number, frame):
+    """SIGTERM as Ctrl-C: unittest lets KeyboardInterrupt through (it takes any other exception,
+    SystemExit too, for the test's error and goes on to the next test)."""
+    raise KeyboardInterrupt
+
+
 def main():
     pattern = None
     if len(sys.argv) == 3 and sys.argv[1] == "-k":
@@ -49,8 +67,9 @@ def main():
     elif len(sys.argv) != 1:
         print("usage: run.py [-k PATTERN]", file=sys.stderr)
         return 64
-    # Ended by a signal, the run still ends its browsers, kitchens and X server (cleanups, finally).
-    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
+    # Ended by a signal or Ctrl-C, the run still ends the test's browser and kitchen (its
+    # cleanups) and the X server.
+    signal.signal(signal.SIGTERM, interrupted)
     found = list(tests_of(unittest.TestLoader().discover(HERE, pattern="test_*.py", top_level_dir=HERE)))
     classes = {}
     suite = unittest.TestSuite()
@@ -65,7 +84,12 @@ def main():
             if pattern is None or pattern in test.id() or fnmatch.fnmatchcase(test.id(), "*" + pattern + "*"):
                 suite.addTest(test)
     try:
-        result = unittest.TextTestRunner(verbosity=2).run(suite)
+        result = unittest.TextTestRunner(verbosity=2, resultclass=Result).run(suite)
+    except KeyboardInterrupt:
+        if Result.running is not None:
+            Result.running.doCleanups()
+        print("browser tests: interrupted", file=sys.stderr)
+        return 130
     finally:
         Display.stop_shared()
     failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
