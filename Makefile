@@ -111,12 +111,16 @@ test-services: deps
 	@sh scripts/ensure-deps.sh $(SERVICE_TEST_PACKAGES)
 	$(ISOLATED) $(SWIFT) test --filter 'HeardTests|BrokerTests|HostileFolderTests'
 
-# The phone page in a real browser (issue 30, Tests/browser/*.py, unittest): headless Chromium
-# through chromedriver driven by python3-selenium (Debian's python3, not another on PATH), against
-# the debug build's `eggtimer kitchen --http` on loopback in private folders, a private Mosquitto
-# for the house's timers; run isolated, fetching nothing from outside. Screenshots of its screens
-# at 360x740 go to .build/screenshots/. It ends with `browser tests: N passed, 0 failed`.
-BROWSER_TEST_PACKAGES := chromium chromium-driver python3 python3-selenium libmicrohttpd12 mosquitto mosquitto-clients iproute2 util-linux
+# The phone page in real browsers (issues 30 and 44, Tests/browser/*.py, unittest), every test in
+# two engines: headless Chromium through chromedriver, then WebKitGTK (the engine of Safari, not
+# Safari on iOS) through WebKitWebDriver and its MiniBrowser on a private Xvfb that the tests start
+# inside the namespace (software GL from libgl1-mesa-dri: without an EGL driver WebKitGTK's page
+# process aborts). Driven by python3-selenium (Debian's python3, not another on PATH), against the
+# debug build's `eggtimer kitchen --http` on loopback in private folders, a private Mosquitto for
+# the house's timers; run isolated, fetching nothing from outside. Screenshots of its screens at
+# 360x740 go to .build/screenshots/ENGINE/. It ends with `browser tests: N passed, 0 failed`,
+# both engines counted.
+BROWSER_TEST_PACKAGES := chromium chromium-driver webkit2gtk-driver xvfb libgl1-mesa-dri fonts-dejavu-core python3 python3-selenium libmicrohttpd12 mosquitto mosquitto-clients iproute2 util-linux
 test-browser: deps
 	@sh scripts/ensure-deps.sh $(BROWSER_TEST_PACKAGES)
 	$(SWIFT) build
