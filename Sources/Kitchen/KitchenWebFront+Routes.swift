@@ -207,7 +207,7 @@ extension KitchenWebFront {
             let csrf = kitchen.pairing.csrf(token: token) ?? ""
             return KitchenAPI.json(
                 200, KitchenAPI.object([("paired", .bool(true)), ("csrf", .string(csrf))]), extra: [set])
-        case .wrong: return KitchenAPI.error(403, "wrong pairing code")
+        case .wrong(let triesLeft): return KitchenAPI.wrongCode(triesLeft: triesLeft)
         case .noValidCode: return KitchenAPI.error(403, "no pairing code is valid: run eggtimer kitchen --pair")
         case .rateLimited:
             return KitchenAPI.error(

@@ -110,6 +110,26 @@ package enum KitchenAPI {
         json(status, errorBody(text), extra: extra)
     }
 
+    /// The answer to a wrong pairing code: 403 with the error saying the tries the code has left
+    /// (the pairing screen shows it as it is) and `tries_left`, the number.
+    ///
+    /// `wrong pairing code: 4 tries left`, `…: 1 try left`; at 0 the code is gone and the words
+    /// say how to get a new one. Pure.
+    /// - Parameter triesLeft: The tries the code has left, 0 to `Pairing.codeTries` - 1
+    ///   (`Pairing.Outcome.wrong(triesLeft:)`).
+    /// - Returns: The response.
+    package static func wrongCode(triesLeft: Int) -> HTTPResponse {
+        let words =
+            switch triesLeft {
+            case ...0:
+                "wrong pairing code, and that was its last try: get a new code on the kitchen's box"
+            case 1: "wrong pairing code: 1 try left"
+            default: "wrong pairing code: \(triesLeft) tries left"
+            }
+        return json(
+            403, object([("error", .string(words)), ("tries_left", .number(Double(max(0, triesLeft))))]))
+    }
+
     /// The body of an error response, `{"error":"<text>"}` (the text JSON-escaped).
     /// - Parameter text: One line, no final full stop.
     /// - Returns: The JSON text, UTF-8.

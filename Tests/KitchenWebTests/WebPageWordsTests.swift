@@ -1,0 +1,58 @@
+import HouseBus
+import TestSupport
+import Testing
+import TimerModel
+import WebServer
+
+@testable import KitchenWeb
+
+/// Issue 44's words as a household reads them: a snoozed card says when it rings again, a wrong
+/// pairing code says the tries left, the keypad's pairing key is named alike on the page, in the
+/// README and in the man page, and the locked-sound notice is the script's to show.
+@Suite struct WebPageWordsTests {
+    private func picture(_ timers: [WebTimer]) -> WebPicture {
+        WebPicture(node: "kitchen-pi", presets: [.init(name: "Soft", seconds: 360)], timers: timers)
+    }
+
+    private func timer(_ label: String, _ state: TimerState) -> WebTimer {
+        WebTimer(
+            node: "kitchen-pi", label: label, state: state, remaining: .seconds(598), total: .seconds(360),
+            deadlineUnixMilliseconds: 1_796_150_400_000, kind: .egg("Soft"), deviceDown: false, isLocal: true)
+    }
+
+    private func page(_ timers: [WebTimer]) -> String {
+        String(
+            decoding: WebPage.page(WebPage.View(paired: true, csrf: "00", picture: picture(timers), message: nil)).body,
+            as: UTF8.self)
+    }
+
+    /// The server's rows of `html` (not the script's template, which comes after `</main>`).
+    private func rows(_ html: String) -> Substring {
+        let main = html.firstRange(of: "<main>").map { html[$0.upperBound...] } ?? html[...]
+        return main.firstRange(of: "</main>").map { main[..<$0.lowerBound] } ?? main
+    }
+
+    @Test(arguments: [
+        (4, "wrong pairing code: 4 tries left"), (2, "wrong pairing code: 2 tries left"),
+        (1, "wrong pairing code: 1 try left"),
+        (0, "wrong pairing code, and that was its last try: get a new code on the kitchen's box"),
+    ])
+    func aWrongCodeSaysTheTriesLeft(triesLeft: Int, words: String) throws {
+        let response = KitchenAPI.wrongCode(triesLeft: triesLeft)
+        #expect(response.status == 403)
+        #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
+        let body = try #require(JSONValue.parse(response.body))
+        #expect(body["error"]?.stringValue == words)
+        #expect(body["tries_left"] == .number(Double(triesLeft)))
+    }
+
+    /// The pairing screen without JavaScript shows the same words (the form's answer is the page
+    /// with the error's line).
+    @Test func thePairingScreenShowsTheTriesLeftAsText() {
+        let html = String(
+            decoding: WebPage.page(
+                WebPage.View(paired: false, csrf: nil, picture: nil, message: "wrong pairing code: 4 tries left")
+            ).body, as: UTF8.self)
+        #expect(html.contains(#"role="alert">wrong pairing code: 4 tries left</p>"#))
+    }
+}
