@@ -55,4 +55,27 @@ import WebServer
             ).body, as: UTF8.self)
         #expect(html.contains(#"role="alert">wrong pairing code: 4 tries left</p>"#))
     }
+
+    /// The keypad's pairing key (KeyMap: `.` or Enter, KEY_DOT, KEY_KPDOT, KEY_ENTER, KEY_KPENTER,
+    /// held a second) is said in the same words on the pairing screen, in the README and twice in
+    /// the man page, their markup aside.
+    @Test func theKeypadsPairingKeyIsNamedAlikeEverywhere() throws {
+        func plain(_ text: String) -> String {
+            var out = text
+            for markup in ["<kbd>", "</kbd>", "`", "\\fB", "\\fR"] { out = out.replacing(markup, with: "") }
+            return out.replacing("\n   ", with: " ")
+        }
+        func file(_ path: String) throws -> String {
+            plain(String(decoding: try #require(readFile(repositoryRoot + "/" + path), "no \(path)"), as: UTF8.self))
+        }
+        let words = "hold the keypad's . or Enter key for a second"
+        let pairing = plain(String(decoding: PackageResources.pairing_html, as: UTF8.self))
+        #expect(pairing.contains(words), "\(pairing)")
+        #expect(try file("README.md").contains(words))
+        #expect(try file("dist/eggtimer.1.in").ranges(of: words).count == 2)
+        for text in [pairing, try file("README.md"), try file("dist/eggtimer.1.in")] {
+            #expect(!text.contains("keypad's Enter key"), "the pairing key said otherwise")
+            #expect(!text.contains("long press of ./Enter"), "the pairing key said otherwise")
+        }
+    }
 }
