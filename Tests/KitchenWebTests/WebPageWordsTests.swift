@@ -78,4 +78,18 @@ import WebServer
             #expect(!text.contains("long press of ./Enter"), "the pairing key said otherwise")
         }
     }
+
+    /// The script takes over the cards the server drew (by node and label, as it keys its own),
+    /// before its first picture: a page loaded with timers shows each once.
+    @Test func theScriptAdoptsTheServersCards() {
+        #expect(WebPage.script.contains("const key = keyOf(row.dataset);"))
+        let start = WebPage.script.firstRange(of: "async function start()").map { WebPage.script[$0.lowerBound...] }
+        let adopt = start?.firstRange(of: "adopt();")?.lowerBound
+        let connect = start?.firstRange(of: "connect();")?.lowerBound
+        if let adopt, let connect {
+            #expect(adopt < connect)
+        } else {
+            Issue.record("start() calls no adopt() or no connect()")
+        }
+    }
 }

@@ -120,6 +120,15 @@ function remember(timer) {
   while (page.ended.size > 6) page.ended.delete(page.ended.keys().next().value);
 }
 
+// The cards the server drew (the page as it works without JavaScript) become the script's own,
+// one per timer, which each picture then fills: none stays frozen beside a card of the script.
+function adopt() {
+  for (const row of $("timers").querySelectorAll("li.timer")) {
+    const key = keyOf(row.dataset);
+    if (page.rows.has(key)) row.remove(); else page.rows.set(key, row);
+  }
+}
+
 // The whole picture: rows kept by timer, the title, the ringing screen, the alarm.
 function render(timers) {
   for (const timer of timers) {
@@ -319,6 +328,7 @@ async function start() {
   if (paired !== Boolean($("kitchen"))) { reload(); return; }
   if (!paired) { $("code").focus(); return; }
   page.csrf = session.data.csrf || null;
+  adopt();
   document.addEventListener("visibilitychange", shown);
   window.addEventListener("focus", shown);
   connect();
