@@ -136,6 +136,9 @@ extension WebPage {
 
     /// One timer's row (page/row.html, its buttons page/button.html); `nil` makes the script's
     /// template (every part there, empty).
+    ///
+    /// A snoozed timer's time left reads "rings again in 9:58" (the words are the row file's,
+    /// shown by the script too), never a bare time that could be a time of day.
     private static func row(_ timer: WebTimer?, csrf: String) -> String {
         let state = timer?.state
         let offered = state.map(actions) ?? []
@@ -163,7 +166,8 @@ extension WebPage {
             "KIND": attribute(timer?.kind?.word), "NODE": attribute(timer?.node), "LABEL": attribute(timer?.label),
             "SPIN_CLASS": pomodoro && state == .counting ? " spin" : "", "TOMATO_HIDDEN": hidden(!pomodoro),
             "TOMATO": tomato, "NODE_HIDDEN": hidden(timer?.isLocal != false),
-            "LEFT": timer == nil ? "" : clock(seconds: seconds), "PHASE_HIDDEN": hidden(phase == nil),
+            "WHEN_HIDDEN": hidden(state != .snoozed), "LEFT": timer == nil ? "" : clock(seconds: seconds),
+            "PHASE_HIDDEN": hidden(phase == nil),
             "PHASE": attribute(phase), "MAX": total > 0 ? "\(total)" : "1",
             "VALUE": total > 0 ? "\(min(total, max(0, total - seconds)))" : "0",
             "WARNING_HIDDEN": hidden(warning == nil), "WARNING": attribute(warning),

@@ -32,6 +32,26 @@ import WebServer
         return main.firstRange(of: "</main>").map { main[..<$0.lowerBound] } ?? main
     }
 
+    /// A snoozed card reads "rings again in 9:58", never a bare time that could be a time of day;
+    /// every other card hides those words, and so does the script's template (the script shows
+    /// them for a snoozed timer).
+    @Test(arguments: TimerState.allCases)
+    func onlyASnoozedCardSaysItRingsAgain(state: TimerState) {
+        let html = page([timer("Soft", state)])
+        let shown =
+            #"<span class="when" data-field="when">rings again in</span>"#
+            + #"<span class="left" data-field="left">9:58</span>"#
+        let hidden = #"<span class="when" data-field="when" hidden>rings again in</span>"#
+        if state == .snoozed {
+            #expect(rows(html).contains(shown), "\(rows(html))")
+        } else {
+            #expect(rows(html).contains(hidden), "\(state)")
+            #expect(!html.contains(#"data-field="when">"#), "\(state)")
+        }
+        let template = html.firstRange(of: "<template id=\"timer-row\">").map { html[$0.upperBound...] } ?? ""
+        #expect(template.contains(hidden), "the template's words are hidden until the script shows them")
+    }
+
     @Test(arguments: [
         (4, "wrong pairing code: 4 tries left"), (2, "wrong pairing code: 2 tries left"),
         (1, "wrong pairing code: 1 try left"),

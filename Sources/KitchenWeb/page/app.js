@@ -46,9 +46,11 @@ async function api(method, path, body, key) {
   return { status: response.status, data: data || {} };
 }
 
-// Seconds left of a timer at this moment: from its deadline while it counts, else as it said.
+// Seconds left of a timer at this moment: from its deadline while it counts down (counting, or
+// snoozed: until it rings again), else as it said.
+function ticks(timer) { return timer.state === "counting" || timer.state === "snoozed"; }
 function left(timer) {
-  if (timer.state === "counting" && timer.ends !== null) return Math.max(0, (timer.ends - Date.now()) / 1000);
+  if (ticks(timer) && timer.ends !== null) return Math.max(0, (timer.ends - Date.now()) / 1000);
   return timer.remaining_s || 0;
 }
 function arrived(timer) {
@@ -75,6 +77,7 @@ function fill(row, timer) {
   const tomato = field(row, "tomato");
   tomato.hidden = timer.kind !== "pomodoro";
   tomato.classList.toggle("spin", timer.kind === "pomodoro" && timer.state === "counting");
+  field(row, "when").hidden = timer.state !== "snoozed";
   const phase = field(row, "phase");
   phase.textContent = timer.phase || "";
   phase.hidden = !timer.phase;
@@ -100,7 +103,7 @@ function tickRow(row, timer) {
 function tick() {
   for (const timer of page.timers) {
     const row = page.rows.get(keyOf(timer));
-    if (row && timer.state === "counting") tickRow(row, timer);
+    if (row && ticks(timer)) tickRow(row, timer);
   }
 }
 
