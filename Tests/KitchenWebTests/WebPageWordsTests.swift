@@ -99,6 +99,24 @@ import WebServer
         }
     }
 
+    /// The notice that the phone's sound is locked is on the kitchen's page, hidden.
+    ///
+    /// The script shows it while its audio is not running (without the script the phone does not
+    /// ring at all), with a button that is no form's submit. The pairing screen has none.
+    @Test func theLockedSoundNoticeIsTheScriptsToShow() {
+        let html = page([])
+        #expect(html.contains(#"<div id="sound-locked" class="notice" role="status" hidden>"#))
+        #expect(html.contains(#"<button type="button" id="unlock-sound">"#))
+        #expect(html.ranges(of: "id=\"sound-locked\"").count == 1)
+        let pairing = String(
+            decoding: WebPage.page(WebPage.View(paired: false, csrf: nil, picture: nil, message: nil)).body,
+            as: UTF8.self)
+        #expect(!pairing.contains("sound-locked"))
+        for part in ["function prepareSound()", "function unlock()", "$(\"sound-locked\").hidden = running;"] {
+            #expect(WebPage.script.contains(part), "\(part)")
+        }
+    }
+
     /// The script takes over the cards the server drew (by node and label, as it keys its own),
     /// before its first picture: a page loaded with timers shows each once.
     @Test func theScriptAdoptsTheServersCards() {

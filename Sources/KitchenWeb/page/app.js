@@ -216,18 +216,44 @@ async function reconnect() {
   connect();
 }
 
-// The phone's alarm: Web Audio once a tap allowed it, looping while something rings.
-function unlock() {
-  if (sound.context) { if (sound.context.state === "suspended") sound.context.resume(); return; }
+// The phone's alarm: Web Audio, looping while something rings. The context is made when the
+// kitchen's page opens; a browser keeps it suspended (silent) until a tap or a key allows it,
+// which the page says (#sound-locked) for as long as it is not running.
+function prepareSound() {
   const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context || !$("kitchen")) return;
+  if (!Context) {
+    $("sound-words").textContent = "This browser cannot play the alarm: this phone stays silent when a timer rings.";
+    $("unlock-sound").hidden = true;
+    $("sound-locked").hidden = false;
+    document.body.dataset.audio = "unavailable";
+    return;
+  }
   sound.context = new Context();
+  sound.context.addEventListener("statechange", soundState);
   fetch("/alarm.mp3", { credentials: "same-origin" })
     .then((response) => { if (!response.ok) throw new Error("alarm " + response.status); return response.arrayBuffer(); })
     .then((bytes) => sound.context.decodeAudioData(bytes))
     .then((buffer) => { sound.buffer = buffer; alarm(sound.wanted); })
     .catch(() => { document.body.dataset.audio = "unavailable"; });
+  soundState();
   alarm(sound.wanted);
+}
+// A tap or a key (inside its handler, as browsers want): resume the context and play a silent
+// sample, which is what unlocks output where resuming alone does not (WebKit on iOS).
+function unlock() {
+  if (!sound.context || sound.context.state === "running") return;
+  sound.context.resume().then(soundState, soundState);
+  const silence = sound.context.createBufferSource();
+  silence.buffer = sound.context.createBuffer(1, 1, sound.context.sampleRate);
+  silence.connect(sound.context.destination);
+  silence.start();
+}
+// Whether the phone can ring now: the notice shown while the context is not running (before the
+// first tap, or suspended again by the phone), gone once it runs.
+function soundState() {
+  const running = sound.context.state === "running";
+  $("sound-locked").hidden = running;
+  document.body.dataset.sound = running ? "unlocked" : "locked";
 }
 function alarm(on) {
   sound.wanted = on;
@@ -325,6 +351,7 @@ async function start() {
   document.addEventListener("submit", submitted);
   document.addEventListener("click", unlock, true);
   document.addEventListener("keydown", unlock, true);
+  document.addEventListener("touchend", unlock, true);
   let session;
   try { session = await api("GET", "/api/session"); } catch (error) { say("The kitchen does not answer."); return; }
   const paired = session.data.paired === true;
@@ -332,6 +359,7 @@ async function start() {
   if (!paired) { $("code").focus(); return; }
   page.csrf = session.data.csrf || null;
   adopt();
+  prepareSound();
   document.addEventListener("visibilitychange", shown);
   window.addEventListener("focus", shown);
   connect();
