@@ -4,7 +4,8 @@ Pair with a code from `eggtimer kitchen --pair`; tap Soft and find a Soft timer 
 deadline in `eggtimer status --json`; see it ring through the file PCM as the ringing screen;
 tap STOP and find its `acknowledged` event, and the page saying it is done; a house timer whose
 label and node carry markup shown as text; the same page with JavaScript off, through its plain
-forms. Each test runs in each engine (run.py: `self.engine`). The screens are written under
+forms. Each test runs in each engine (run.py: `self.engine`) and counts what it sees (seen.py):
+the cards, the buttons each offers, the rings. The screens are written under
 .build/screenshots/ENGINE/ (pairing, menu, counting, ringing).
 """
 
@@ -14,9 +15,11 @@ import sys
 import unittest
 
 from harness import Broker, Browser, Kitchen, topic_level, wall_milliseconds
+from seen import card, cards, rings, shown_count
 
 TITLE_MENU = "How do you like your eggs?"
 TITLE_DONE = "Alright, don't choke on them!"
+COUNTING = ["Pause", "+1 min", "Cancel"]
 
 
 def deadline_seconds(text):
@@ -49,8 +52,8 @@ class PageTests(unittest.TestCase):
         browser.find("#code").send_keys("000000" if code != "000000" else "111111")
         browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#pair-message"), "the refusal")
-        self.assertEqual(browser.text("#pair-message"), "wrong pairing code")
-        self.assertTrue(browser.shown("#pair"))
+        self.assertEqual(browser.text("#pair-message"), "wrong pairing code: 4 tries left")
+        self.assertEqual((shown_count(browser, "#pair"), shown_count(browser, "[role=alert]")), (1, 1))
         browser.find("#code").clear()
         browser.find("#code").send_keys(code)
         browser.click("#pair-button")
@@ -59,6 +62,8 @@ class PageTests(unittest.TestCase):
         self.assertEqual(browser.find("#title").text, TITLE_MENU)
         eggs = [egg.get_attribute("data-preset") for egg in browser.driver.find_elements("css selector", "button.egg")]
         self.assertEqual(eggs, ["Soft", "Medium", "Hard"])
+        # No timer yet: no card, the words that say so, nothing ringing.
+        self.assertEqual((cards(browser), shown_count(browser, "#none"), rings(browser)["screens"]), ([], 1, 0))
         # Each egg's time as its own element's text (WebKitWebDriver reads a whole egg as "Soft6:00").
         times = [shown.text for shown in browser.driver.find_elements("css selector", "button.egg .egg-time")]
         self.assertEqual(times, ["6:00", "8:00", "10:00"], "the configured times")
@@ -86,10 +91,14 @@ class PageTests(unittest.TestCase):
         self.assertGreaterEqual(deadline, (before + 4000) // 1000, timers[0])
         self.assertLessEqual(deadline, (after + 4000) // 1000, timers[0])
         self.assertLessEqual(timers[0]["remaining_s"], 4, timers[0])
-        browser.wait(lambda d: browser.shown(self.row("Soft")), "Soft's row")
-        # It rings through the file PCM, and the phone shows the ringing screen.
-        browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
-        self.assertEqual(browser.text("#ring-names"), "Soft")
+        browser.wait(lambda d: len(cards(browser)) == 1, "Soft's card")
+        self.assertEqual(card(browser, "Soft")["kind"], "egg")
+        # It rings through the file PCM, and the phone shows the ringing screen: one, for one timer.
+        browser.wait(lambda d: rings(browser)["screens"] == 1, "the ringing screen")
+        ringing = rings(browser)
+        self.assertEqual((ringing["names"], ringing["buttons"], ringing["cards"]), (["Soft"], ["STOP", "Snooze"], 1))
+        self.assertEqual([(c["label"], c["state"], c["buttons"]) for c in cards(browser)],
+                         [("Soft", "ringing", ["Stop", "Snooze"])])
         self.assertEqual(browser.find("#ring-verb").text, "is ringing")
         self.assertFalse(browser.shown("#ring-warning"), "its alarm reaches the file PCM: no warning")
         self.assertEqual(browser.low_contrast(), [])
@@ -107,6 +116,9 @@ class PageTests(unittest.TestCase):
         row = self.row("Soft")
         browser.wait(lambda d: browser.find(row).get_attribute("data-state") == "done", "Soft's row done")
         self.assertEqual(browser.find(row + ' [data-field="state"]').text, "done")
+        self.assertEqual([(c["label"], c["state"], c["buttons"], c["ringing"]) for c in cards(browser)],
+                         [("Soft", "done", [], False)])
+        self.assertEqual((rings(browser)["screens"], rings(browser)["cards"]), (0, 0))
         self.assertNotEqual(browser.driver.execute_script("return document.body.dataset.audio"), "playing")
 
     def test_a_counting_egg_shows_its_title_time_left_and_progress(self):
@@ -118,6 +130,9 @@ class PageTests(unittest.TestCase):
         browser.wait(lambda d: browser.shown(row), "Medium's row")
         browser.wait(lambda d: browser.find("#title").text == "So you like it Medium huh?", "the egg's title")
         self.assertEqual(browser.find(row + ' [data-field="state"]').text, "counting")
+        self.assertEqual([(c["label"], c["state"], c["buttons"], c["tomato"]) for c in cards(browser)],
+                         [("Medium", "counting", COUNTING, False)])
+        self.assertEqual(rings(browser)["screens"], 0)
         # The time left ticks down from the deadline; the bar fills as it goes.
         browser.wait(lambda d: browser.find(row + ' [data-field="left"]').text.startswith("7:5"), "the time left")
         progress = browser.find(row + ' [data-field="progress"]')
@@ -140,6 +155,8 @@ class PageTests(unittest.TestCase):
         self.assertEqual(browser.low_contrast(), [])
         browser.click(row + ' button[data-action="cancel"]')
         browser.wait(lambda d: '"event":"cancelled"' in kitchen.log("Medium"), "Medium's cancelled event")
+        browser.wait(lambda d: card(browser, "Medium")["state"] == "cancelled", "Medium's card cancelled")
+        self.assertEqual([(c["label"], c["buttons"]) for c in cards(browser)], [("Medium", [])])
 
 
 class SilentTests(unittest.TestCase):
@@ -157,16 +174,24 @@ class SilentTests(unittest.TestCase):
         browser.click('button.egg[data-preset="Soft"]')
         browser.wait(lambda d: '"event":"device_unavailable"' in kitchen.log("Soft"), "the device's failure")
         browser.wait(lambda d: browser.shown("#ringing") and browser.shown("#ring-warning"), "the ringing screen's warning")
+        ringing = rings(browser)
+        self.assertEqual((ringing["screens"], ringing["names"], ringing["buttons"]), (1, ["Soft"], ["STOP", "Snooze"]))
+        self.assertEqual(shown_count(browser, "#ring-warning"), 1)
         # Its row (under the ringing screen, out of sight) says so too.
         warning = '#timers li.timer[data-label="Soft"] [data-field="warning"]'
         browser.wait(lambda d: d.execute_script(
             "const w = document.querySelector(arguments[0]); return w !== null && !w.hidden && w.textContent",
             warning), "the row's warning")
         self.assertIn("device", browser.find(warning).get_attribute("textContent"))
+        self.assertEqual([(c["label"], c["ringing"], c["buttons"]) for c in cards(browser)],
+                         [("Soft", True, ["Stop", "Snooze"])])
+        self.assertEqual(rings(browser)["cards"], 1)
         browser.wait(lambda d: d.execute_script("return document.body.dataset.audio") == "playing", "the phone's alarm")
         browser.await_audio_clock()
         browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
+        browser.wait(lambda d: rings(browser)["screens"] == 0, "the ringing screen gone")
+        self.assertEqual([(c["label"], c["state"]) for c in cards(browser)], [("Soft", "done")])
 
 
 class NoScriptTests(unittest.TestCase):
@@ -178,23 +203,48 @@ class NoScriptTests(unittest.TestCase):
         self.browser = Browser(self.engine, javascript=False)
         self.addCleanup(self.browser.close)
 
+    def offered(self):
+        """Each card's label and the words of the buttons it shows, read by WebDriver's own
+        element calls (no script of the test's in a page without scripts), again should the page
+        reload meanwhile."""
+
+        def read(driver):
+            return [[(row.get_attribute("data-label"),
+                      [b.text for b in row.find_elements("css selector", "button") if b.is_displayed()])
+                     for row in driver.find_elements("css selector", "#timers li")]]
+
+        return self.browser.wait(read, "the cards")[0]
+
     def test_without_javascript_the_forms_pair_start_soft_and_stop_it(self):
         browser, kitchen = self.browser, self.kitchen
         browser.driver.get(kitchen.url)
         browser.wait(lambda d: browser.shown("#code"), "the pairing screen")
-        browser.find("#code").send_keys(kitchen.pairing_code())
+        code = kitchen.pairing_code()
+        # A wrong code: the form's answer is the pairing screen saying the tries left.
+        browser.find("#code").send_keys("000000" if code != "000000" else "111111")
+        browser.click("#pair-button")
+        browser.wait(lambda d: browser.shown("#pair-message"), "the refusal")
+        self.assertEqual(browser.text("#pair-message"), "wrong pairing code: 4 tries left")
+        browser.find("#code").clear()
+        browser.find("#code").send_keys(code)
         browser.click("#pair-button")
         browser.wait(lambda d: browser.shown("#kitchen"), "the kitchen screen")
         self.assertNotIn("js", browser.find("body").get_attribute("class").split(), "the page's script is off")
         browser.click('button.egg[data-preset="Soft"]')
         kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
         browser.wait(lambda d: browser.shown('#timers li.timer[data-label="Soft"]'), "Soft's row after the form")
+        self.assertIn(self.offered(), [[("Soft", COUNTING)], [("Soft", ["Stop", "Snooze"])]])
+        self.assertFalse(browser.shown("#sound-locked"), "the script's notice stays hidden without it")
         # The page refreshes itself every 10 s without its script: the ringing screen comes.
         browser.wait(lambda d: browser.shown("#ringing"), "the ringing screen")
         self.assertEqual(browser.text("#ring-names"), "Soft")
+        self.assertEqual(len(browser.driver.find_elements("css selector", "#ringing")), 1)
+        self.assertEqual(self.offered(), [("Soft", ["Stop", "Snooze"])])
         browser.click("#stop")
         browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft's acknowledged event")
         browser.wait(lambda d: browser.shown("#kitchen") and not browser.shown("#ringing"), "the kitchen again")
+        # Done: no button left (the kitchen may already have forgotten the timer it showed).
+        self.assertIn(self.offered(), [[], [("Soft", [])]])
 
 
 class MarkupTests(unittest.TestCase):
@@ -223,6 +273,7 @@ class MarkupTests(unittest.TestCase):
         rows = "#timers li.timer"
         browser.wait(lambda d: any(r.get_attribute("data-label") == label for r in d.find_elements("css selector", rows)),
                      "the house timer's row")
+        self.assertEqual([(c["label"], c["node"], c["state"]) for c in cards(browser)], [(label, node, "counting")])
         row = [r for r in browser.driver.find_elements("css selector", rows) if r.get_attribute("data-label") == label][0]
         self.assertEqual(row.find_element("css selector", '[data-field="label"]').text, label)
         self.assertEqual(row.find_element("css selector", '[data-field="node"]').text, node)
