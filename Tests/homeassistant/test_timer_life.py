@@ -2,6 +2,7 @@
 
 Started from Home Assistant's own entity (the kitchen's start text), counting with its deadline,
 ringing (the node's ringing sensor on), acknowledged with its button, ended: its entities gone.
+Through timers' lives Home Assistant logs no warning or error about eggtimer.
 """
 
 import datetime
@@ -76,6 +77,17 @@ class TimerLifeTests(unittest.TestCase):
         for entity_id in entities.values():
             self.assertIsNone(self.ha.state(entity_id), "%s still has a state" % entity_id)
 
+    def assert_log_clean(self, *labels):
+        """No WARNING or ERROR about eggtimer in Home Assistant's log since the test began
+        (``HomeAssistant.log_problems``), once the broker holds
+        nothing of the timers `labels` (their last messages are in) and Home Assistant dispatched
+        every message the broker took before (the fence)."""
+        for label in labels:
+            harness.wait_for("nothing of %s retained on the broker" % label,
+                             lambda: self.session.broker.retained("eggtimer/%s/%s/#" % (NODE, label)) == {})
+        self.ha.fence()
+        self.assertEqual(self.ha.log_problems(self.log_start), [])
+
     def ringing_sensor(self):
         return self.ha.entity_ids({NODE_RINGING}).get(NODE_RINGING)
 
@@ -108,6 +120,20 @@ class TimerLifeTests(unittest.TestCase):
         watch.wait("the ringing sensor off after on (went through %s)" % watch.states(ringing),
                    lambda: "off" in watch.states(ringing)[watch.states(ringing).index("on"):])
         self.assertEqual(self.ha.watch.states(entities["state"])[-3:-1], ["ringing", "done"])
+
+    def test_home_assistant_logs_nothing_bad_through_timers_lives(self):
+        # One acknowledged while it rings, one cancelled while it counts.
+        self.start("3s rung")
+        rung = self.entities("rung")
+        self.start("10m left")
+        left = self.entities("left")
+        self.wait_state(left["state"], "counting")
+        self.wait_state(rung["state"], "ringing")
+        self.ha.service("button", "press", {"entity_id": rung["ack"]})
+        self.ha.service("button", "press", {"entity_id": left["cancel"]})
+        self.wait_gone("rung", rung)
+        self.wait_gone("left", left)
+        self.assert_log_clean("rung", "left")
 
 
 if __name__ == "__main__":
