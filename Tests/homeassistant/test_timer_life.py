@@ -2,10 +2,14 @@
 
 Started from Home Assistant's own entity (the kitchen's start text), counting with its deadline,
 ringing (the node's ringing sensor on), acknowledged with its button, ended: its entities gone.
-Through timers' lives Home Assistant logs no warning or error about eggtimer.
+Through that life Home Assistant logs no warning or error. A timer killed (kill -9) until the
+kitchen gives up on it leaves the node's ringing sensor off, and once forgotten (`eggtimer cancel
+LABEL`) its entities go.
 """
 
 import datetime
+import os
+import signal
 import unittest
 
 import harness
@@ -134,6 +138,38 @@ class TimerLifeTests(unittest.TestCase):
         self.wait_gone("rung", rung)
         self.wait_gone("left", left)
         self.assert_log_clean("rung", "left")
+
+    def test_a_killed_timer_given_up_on_stops_ringing_and_once_forgotten_its_entities_go(self):
+        self.start("2s crash")
+        entities = self.entities("crash")
+        ringing = self.ha.watch.wait("the node's ringing sensor", self.ringing_sensor)
+        self.wait_state(entities["state"], "ringing")
+        self.wait_state(ringing, "on")
+        # The kitchen recovers a timer that died by a signal, at most 3 times in a row: the fourth
+        # death is the last.
+        killed = set()
+        for death in range(4):
+            timer = harness.wait_for(
+                "crash running again, ringing (killed %s)" % sorted(killed),
+                lambda: (lambda t: t if t and t["pid"] not in killed and t.get("state") == "ringing" else None)(
+                    self.kitchen.running("crash")))
+            # Followed by the kitchen first, or it would not see it die.
+            self.kitchen.lines.expect(r"(following crash \(pid %d,|crash: started, .*\(pid %d\))" % ((timer["pid"],) * 2))
+            os.kill(timer["pid"], signal.SIGKILL)
+            killed.add(timer["pid"])
+        self.kitchen.lines.expect(r"crash: died .*not recovered")
+        self.wait_state(entities["state"], "unavailable")
+        # Nothing rings on the node any more.
+        self.ha.watch.wait("the ringing sensor off after the last death",
+                           lambda: self.ha.watch.states(ringing)[-1:] == ["off"])
+        self.assertTrue(self.kitchen.record_exists("crash"), "its record is kept until it is forgotten")
+        status, out, err = self.kitchen.command("cancel", "crash")
+        self.assertEqual(status, 0, err)
+        self.assertIn("its kept record is removed", out)
+        self.wait_gone("crash", entities)
+        self.assertEqual(self.ha.state(ringing)["state"], "off")
+        # Nothing of it stays retained on the broker.
+        self.assert_log_clean("crash")
 
 
 if __name__ == "__main__":
