@@ -120,13 +120,18 @@ package final class FolderWatch: LoopSource {
     /// grants it just after the node appears), a link renamed in (`IN_MOVED_TO`).
     package static let deviceChanges = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO)
 
+    /// The events of a file leaving the folder: removed (`IN_DELETE`) or renamed away
+    /// (`IN_MOVED_FROM`); the kitchen watches the records' folder for them (a timer forgotten).
+    package static let removals = UInt32(IN_DELETE | IN_MOVED_FROM)
+
     /// Watches `folder` for `events`; each event with a name is said by its name, a full queue
     /// as nil.
     ///
     /// Nil when the kernel refuses (no inotify, too many watches, no such folder).
     /// - Parameters:
     ///   - folder: An existing folder.
-    ///   - events: The inotify event mask: ``deviceChanges`` for a keypad's input folder.
+    ///   - events: The inotify event mask: ``deviceChanges`` for a keypad's input folder,
+    ///     ``removals`` for the records' folder.
     /// C: `inotify_init1` (nonblocking, close-on-exec), `inotify_add_watch`.
     package init?(folder: String, events: UInt32) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))

@@ -17,10 +17,10 @@ public enum HomeAssistantDiscovery {
     ///
     /// On `<discoveryPrefix>/<component>/<objectID>/<entity>/config`, the object id being
     /// ``objectID(for:)`` (Home Assistant's charset `[a-zA-Z0-9_-]`, injective):
-    /// - `sensor`/`deadline`: `device_class: timestamp`, `value_template: {{ value_json.deadline }}`
-    ///   (Home Assistant counts it down: nothing is published every second);
+    /// - `sensor`/`deadline`: `device_class: timestamp`, `value_template` ``valueTemplate(_:)`` of
+    ///   `deadline` (Home Assistant counts it down: nothing is published every second);
     /// - `sensor`/`state`: `device_class: enum`, `options` ``publishedStates``,
-    ///   `value_template: {{ value_json.state }}`;
+    ///   `value_template` ``valueTemplate(_:)`` of `state`;
     /// - `button`/`ack`, `button`/`snooze`, `button`/`cancel`: `command_topic` the timer's,
     ///   `payload_press` `ack`, `snooze`, `cancel`.
     ///
@@ -41,7 +41,7 @@ public enum HomeAssistantDiscovery {
             JSONMember("unique_id", .string("eggtimer_\(objectID)_deadline")),
             JSONMember("device_class", .string("timestamp")),
             JSONMember("state_topic", .string(topics.state)),
-            JSONMember("value_template", .string("{{ value_json.deadline }}")),
+            JSONMember("value_template", .string(valueTemplate("deadline"))),
         ]
         let state = [
             JSONMember("name", .string("\(topics.label) state")),
@@ -49,7 +49,7 @@ public enum HomeAssistantDiscovery {
             JSONMember("device_class", .string("enum")),
             JSONMember("options", .array(publishedStates.map(JSONValue.string))),
             JSONMember("state_topic", .string(topics.state)),
-            JSONMember("value_template", .string("{{ value_json.state }}")),
+            JSONMember("value_template", .string(valueTemplate("state"))),
         ]
         var messages = [
             config(at: topic("sensor", objectID, "deadline", discoveryPrefix), deadline + common),
@@ -65,6 +65,22 @@ public enum HomeAssistantDiscovery {
             messages.append(config(at: topic("button", objectID, command.verb, discoveryPrefix), button + common))
         }
         return messages
+    }
+
+    /// The `value_template` of a sensor showing the state payload's `key`:
+    /// `{{ value_json.KEY if value_json is defined else None }}`.
+    ///
+    /// An empty payload (the retained state cleared: a timer back in its menu, or ending while
+    /// its sensors still listen) is no JSON, so Home Assistant defines no `value_json`; a plain
+    /// `{{ value_json.KEY }}` then logs `ERROR … Template variable error: 'value_json' is
+    /// undefined` (issue 45). The test `is defined` logs nothing and `None` renders `None`, which
+    /// an MQTT sensor takes as no value: `unknown`, without a warning (an empty string would be
+    /// an invalid option of the enum sensor and an invalid timestamp, each a warning). `KEY` is
+    /// one of the payload's keys, a plain word.
+    /// - Parameter key: A ``TimerStatePayload`` key (`state`, `deadline`).
+    /// - Returns: The template.
+    static func valueTemplate(_ key: String) -> String {
+        "{{ value_json.\(key) if value_json is defined else None }}"
     }
 
     /// The same topics as ``configs(for:discoveryPrefix:)`` with empty retained payloads, which

@@ -273,8 +273,13 @@ package struct BusLink {
     }
 
     /// The last messages of a timer holding its topics: the final state (not retained), then the
-    /// retained state cleared, the discovery configs removed and the availability said offline
-    /// and cleared (``leaving(_:)``): nothing retained is left behind.
+    /// discovery configs removed, the retained state cleared, the node's ringing state and
+    /// availability where they change (``NodeRinging/leaving(_:)``) and the availability said
+    /// offline and cleared (``leaving(_:)``): nothing retained is left behind.
+    ///
+    /// The configs go before the state is cleared (issue 45): Home Assistant removes the entities,
+    /// and with them their subscriptions to the state topic, as the removals arrive, so the clear
+    /// reaches no sensor (the sensors' templates would show it as `unknown`, without a word).
     ///
     /// None when the topics are not held, or when the broker's retained state is not this
     /// process's own (``ownsRetainedState``): another timer's state, availability and discovery
@@ -286,8 +291,8 @@ package struct BusLink {
         guard ownsRetainedState else { return [] }
         var messages: [BusMessage] = []
         if let final { messages.append(BusMessage(topic: topics.state, payload: final.json(), retain: false, qos: 1)) }
-        messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += HomeAssistantDiscovery.removals(for: topics)
+        messages.append(BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
         messages += node.leaving(topics.label)
         messages += Self.leaving(topics.availability)
         return messages

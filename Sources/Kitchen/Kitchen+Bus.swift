@@ -1,3 +1,5 @@
+import ControlChannel
+import EventLoop
 import HouseBus
 import HouseLink
 import TimerEngine
@@ -53,9 +55,46 @@ extension Kitchen {
             switch effect {
             case .say(let line): say(line)
             case .start(let payload): start(payload.request, id: payload.id, from: .bus(id: payload.id))
+            case .leftover(let label): clearLeftoversIfForgotten(label)
             case .subscribe, .publish, .log: break
             }
         }
+    }
+
+    /// Watches the records' folder for removals (a timer forgotten: ``clearForgottenLeftovers()``),
+    /// making it first if need be; when it cannot be watched, one line says that a dead timer's
+    /// leftovers are cleared only when the kitchen next starts.
+    func watchRecords() {
+        guard let store = RecordStore.current(), (try? store.prepare()) != nil,
+            let watch = FolderWatch(folder: store.folder, events: FolderWatch.removals)
+        else {
+            say(
+                "kitchen: cannot watch the timers' records: what a timer that died left on the broker is cleared "
+                    + "only when the kitchen starts again")
+            return
+        }
+        loop.add(watch, as: Input.fileRemoved)
+    }
+
+    /// A record was removed: each dead timer of the node that is forgotten now has its leftovers
+    /// cleared (``clearLeftoversIfForgotten(_:)``).
+    func clearForgottenLeftovers() {
+        guard let bus else { return }
+        for label in bus.reducer.leftovers.offline.sorted() { clearLeftoversIfForgotten(label) }
+    }
+
+    /// Clears what the dead timer `label` left on the broker (``KitchenBus/clearLeftovers(_:)``)
+    /// once it is forgotten: no record of its label is kept (`eggtimer recover` could start it
+    /// again: its entities show it unavailable meanwhile) and no timer of its label runs or is
+    /// starting here.
+    /// - Parameter label: The timer's label, as its topics name it.
+    func clearLeftoversIfForgotten(_ label: String) {
+        let socket = ControlServer.socketName(for: label)
+        guard var bus, core.timers[socket] == nil, core.starting[socket] == nil else { return }
+        if RecordStore.current()?.names().contains(RecordStore.fileName(label: label)) == true { return }
+        let effects = bus.reducer.clearLeftovers(label)
+        self.bus = bus
+        performBus(effects)
     }
 
     /// Publishes the answer to an MQTT start on the result topic (``KitchenBus/result(_:id:)``).

@@ -131,6 +131,7 @@ package final class Kitchen {
                 loop.add(
                     try openBus(settings.bus, presets: settings.presets.map(\.name), at: clock.now()))
             } catch { return error }
+            watchRecords()
         }
         if settings.web.address != nil {
             do throws(ExitStatus) { loop.add(try openWeb()) } catch { return error }
@@ -226,6 +227,10 @@ package final class Kitchen {
             } else if name == nil {
                 follows?.look(at: nil, now: now)
             }
+        case .fileRemoved(let name):
+            // A record (not a temporary file renamed over one: every write moves one away).
+            let record = name.map { !$0.hasPrefix(".") && $0.hasSuffix(RecordStore.suffix) } ?? true
+            if record { clearForgottenLeftovers() }
         case .childExited(let pid, let exit):
             switch exit {
             case .exited(let status):

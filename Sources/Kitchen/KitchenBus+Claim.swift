@@ -133,7 +133,7 @@ extension KitchenBus {
         let waited = waiting
         waiting = []
         for payload in waited { effects += startMessage(payload, retained: false) }
-        return effects
+        return effects + takeCareOfLeftovers()
     }
 
     /// A message on ``NodeTopics/kitchenInstance``: a claim (its own or another kitchen's), or a clear.

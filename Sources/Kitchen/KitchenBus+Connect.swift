@@ -31,12 +31,12 @@ extension KitchenBus {
     }
 
     /// Carries out the effects that reach the broker or standard error, in order; returns the
-    /// others (starts, the kitchen's log lines) for the kitchen to carry out.
+    /// others (starts, the kitchen's log lines, leftovers to look at) for the kitchen to carry out.
     /// - Parameters:
     ///   - effects: The reducer's effects.
     ///   - client: The kitchen's broker client.
-    /// - Returns: The ``KitchenBusEffect/start(_:)`` and ``KitchenBusEffect/say(_:)`` effects
-    ///   among `effects`, in order.
+    /// - Returns: The ``KitchenBusEffect/start(_:)``, ``KitchenBusEffect/say(_:)`` and
+    ///   ``KitchenBusEffect/leftover(_:)`` effects among `effects`, in order.
     @discardableResult
     func perform(_ effects: [KitchenBusEffect], on client: BusClient) -> [KitchenBusEffect] {
         var rest: [KitchenBusEffect] = []
@@ -45,7 +45,7 @@ extension KitchenBus {
             case .subscribe(let filter): client.subscribe(filter, qos: 1)
             case .publish(let message): client.publish(message)
             case .log(let line): printError("eggtimer: " + line)
-            case .start, .say: rest.append(effect)
+            case .start, .say, .leftover: rest.append(effect)
             }
         }
         return rest

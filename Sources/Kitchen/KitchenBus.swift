@@ -56,6 +56,10 @@ package struct KitchenBus {
     var waiting: [[UInt8]] = []
     /// The other kitchens whose live claims it answered with its own while it held the starts.
     var contested: Set<String> = []
+    /// What the node's timers that died left on the broker (issue 45): the kitchen that holds the
+    /// node's starts sets the node's ringing state right when no timer of the node is online, and
+    /// clears a dead timer's leftovers once it is forgotten (KitchenBus+Leftovers.swift).
+    var leftovers: NodeLeftovers
 
     /// What the start text entity accepts: ``StartRequest``'s limit and shape.
     static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
@@ -72,17 +76,23 @@ package struct KitchenBus {
         self.presets = presets
         self.instance = instance
         probe = "\(topics.prefix)/probe/\(instance)"
+        leftovers = NodeLeftovers(topics: topics)
     }
 
     /// The first effects, before the client connects: the subscriptions, then the discovery configs.
     ///
-    /// It subscribes to the start topic, the kitchen's availability and instance, and its probe;
-    /// the configs are retained (the client keeps them and sends them again after every
-    /// reconnect). `online` waits until it takes the node's starts.
+    /// It subscribes to the start topic, the kitchen's availability and instance, the node's
+    /// timers' states and availabilities and its ringing state (``leftovers``), and its probe
+    /// last (when the probe comes back, the retained messages of all the others are in); the
+    /// configs are retained (the client keeps them and sends them again after every reconnect).
+    /// `online` waits until it takes the node's starts.
     /// - Returns: The effects, in order.
     func start() -> [KitchenBusEffect] {
-        var effects: [KitchenBusEffect] = [topics.start, topics.kitchenAvailability, topics.kitchenInstance, probe]
-            .map(KitchenBusEffect.subscribe)
+        let filters = [
+            topics.start, topics.kitchenAvailability, topics.kitchenInstance, topics.timerStates,
+            topics.timerAvailabilities, topics.ringing, probe,
+        ]
+        var effects = filters.map(KitchenBusEffect.subscribe)
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
         return effects
@@ -128,8 +138,8 @@ package struct KitchenBus {
             return availabilityMessage(payload, at: now)
         case .message(let topic, let payload, let retained) where topic == topics.start:
             return startMessage(payload, retained: retained)
-        case .message:
-            return []
+        case .message(let topic, let payload, let retained):
+            return nodeMessage(topic, payload, retained: retained)
         }
     }
 

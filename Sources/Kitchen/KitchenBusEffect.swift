@@ -20,4 +20,8 @@ enum KitchenBusEffect: Equatable {
     /// One line for the kitchen's log on standard output, as its other `kitchen: ` lines (whether
     /// it takes the node's starts; control characters already escaped).
     case say(String)
+    /// The node's timer of this label died (its Last Will's `offline` is on its availability):
+    /// once it is forgotten (no record kept, not running, not starting), the kitchen clears what
+    /// it left on the broker (``KitchenBus/clearLeftovers(_:)``).
+    case leftover(String)
 }

@@ -28,7 +28,7 @@ import TimerModel
             "homeassistant/sensor/kitchen__eggs/deadline/config", of: HomeAssistantDiscovery.configs(for: topics))
         #expect(json["device_class"] == .string("timestamp"))
         #expect(json["state_topic"] == .string("eggtimer/kitchen/eggs/state"))
-        #expect(json["value_template"] == .string("{{ value_json.deadline }}"))
+        #expect(json["value_template"] == .string("{{ value_json.deadline if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_deadline"))
         #expect(json["name"]?.stringValue != nil)
@@ -44,7 +44,7 @@ import TimerModel
         let words = ["counting", "paused", "ringing", "silent", "snoozed", "done", "cancelled", "missed"]
         #expect(json["options"] == .array(words.map(JSONValue.string)))
         #expect(json["state_topic"] == .string("eggtimer/kitchen/eggs/state"))
-        #expect(json["value_template"] == .string("{{ value_json.state }}"))
+        #expect(json["value_template"] == .string("{{ value_json.state if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_state"))
         #expect(json["name"] == .string("eggs state"))
@@ -95,6 +95,22 @@ import TimerModel
             for id in ids {
                 #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
             }
+        }
+    }
+
+    /// Issue 45: a cleared state (an empty payload) is no JSON, and Home Assistant logs an error
+    /// for every template that reads an undefined `value_json`: every template of a timer's
+    /// entities tests it first (`is defined` logs nothing) and renders `None` (an MQTT sensor's
+    /// "no value", said without a warning) when it is not.
+    @Test func everyTemplateReadsValueJSONOnlyWhenThePayloadIsJSON() throws {
+        let templates = try HomeAssistantDiscovery.configs(for: topics).compactMap {
+            try #require(JSONValue.parse($0.payload))["value_template"]?.stringValue
+        }
+        #expect(templates.count == 2)
+        for template in templates {
+            #expect(template.hasPrefix("{{ value_json."), "\(template)")
+            #expect(template.hasSuffix(" if value_json is defined else None }}"), "\(template)")
+            #expect(template.split(separator: " ").filter { $0.hasPrefix("value_json") }.count == 2, "\(template)")
         }
     }
 

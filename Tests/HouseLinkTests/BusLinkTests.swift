@@ -185,19 +185,20 @@ private let t0 = ContinuousClock.now
         _ = feed(&link, [.message(topic: topics.state, payload: mine.json())])
         let done = Self.counting(instance: Self.me, state: "done")
         let final = link.finish(final: done)
+        // The discovery configs go before the state is cleared (issue 45): Home Assistant drops
+        // the sensors, so the clear reaches none of them.
         #expect(
             final
-                == [
-                    BusMessage(topic: topics.state, payload: done.json(), retain: false, qos: 1),
-                    BusMessage(topic: topics.state, payload: [], retain: true, qos: 1),
-                ] + HomeAssistantDiscovery.removals(for: topics)
+                == [BusMessage(topic: topics.state, payload: done.json(), retain: false, qos: 1)]
+                + HomeAssistantDiscovery.removals(for: topics)
+                + [BusMessage(topic: topics.state, payload: [], retain: true, qos: 1)]
                 // The last timer of the node it saw: the node's entities stay, said offline.
                 + [
                     BusMessage(
                         topic: NodeTopics(of: topics).availability, payload: Array("offline".utf8), retain: true,
                         qos: 1)
                 ] + BusLink.leaving(topics.availability))
-        #expect(link.finish(final: nil).first == BusMessage(topic: topics.state, payload: [], retain: true, qos: 1))
+        #expect(link.finish(final: nil) == Array(final.dropFirst()), "no final state: the rest alike")
     }
 
     /// Issue 20: the client's word that the broker refused MQTT 5 (so states carry no expiry) is

@@ -58,7 +58,9 @@ import TimerText
             effects
                 == [
                     .subscribe("eggtimer/kitchen/start"), .subscribe("eggtimer/kitchen/kitchen/availability"),
-                    .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/probe/a1"),
+                    .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/kitchen/+/state"),
+                    .subscribe("eggtimer/kitchen/+/availability"), .subscribe("eggtimer/kitchen/ringing"),
+                    .subscribe("eggtimer/probe/a1"),
                 ] + configs.map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
@@ -297,6 +299,90 @@ import TimerText
                 "--mqtt", "mqtt://pi@127.0.0.1:1883", "--node", "stove", "--mqtt-prefix", "house/eggs",
                 "--mqtt-cafile", "/ca.pem", "--mqtt-password-file", "/pw", "--mqtt-keepalive", "5s",
             ])
+    }
+}
+
+/// What the node's dead timers left on the broker, as the kitchen that holds the node's starts
+/// takes care of it (issue 45).
+@Suite struct KitchenBusLeftoversTests {
+    static let node = KitchenBusTests.node
+    static let tea = TimerTopics(node: "kitchen", label: "tea")
+    static let off = KitchenBusEffect.publish(
+        BusMessage(topic: "eggtimer/kitchen/ringing", payload: Array("OFF".utf8), retain: true, qos: 1))
+
+    static func message(_ topic: String, _ text: String, retained: Bool = false) -> BusEvent {
+        .message(topic: topic, payload: Array(text.utf8), retained: retained)
+    }
+
+    static func ringingState(_ label: String) -> BusEvent {
+        let payload = TimerStatePayload(
+            state: "ringing", label: label, node: "kitchen", durationSeconds: 60, remainingSeconds: 0,
+            deadlineUnixMilliseconds: nil)
+        return .message(topic: TimerTopics(node: "kitchen", label: label).state, payload: payload.json())
+    }
+
+    /// A reducer that holds the node's starts (``KitchenBusTests/fresh()``).
+    func held() -> KitchenBus { KitchenBusTests().fresh() }
+
+    @Test func theLastRingingTimerDyingTurnsTheNodesRingingOffOnce() {
+        var bus = held()
+        #expect(bus.handle(Self.message(Self.tea.availability, "online")) == [])
+        #expect(bus.handle(Self.ringingState("tea")) == [])
+        #expect(bus.handle(Self.message("eggtimer/kitchen/ringing", "ON")) == [])
+        // Its Last Will, live: nobody else of the node is online to say the node no longer rings.
+        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [Self.off])
+        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "once")
+    }
+
+    @Test func anotherTimerOnlineOrAKitchenThatDoesNotHoldTheStartsLeavesItAlone() {
+        var bus = held()
+        for event in [
+            Self.message(Self.tea.availability, "online"), Self.ringingState("tea"),
+            Self.message("eggtimer/kitchen/ringing", "ON"),
+            Self.message("eggtimer/kitchen/rice/availability", "online"),
+        ] { _ = bus.handle(event) }
+        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "rice says it itself")
+        var waiting = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
+        _ = waiting.handle(.connected)
+        for event in [Self.ringingState("tea"), Self.message("eggtimer/kitchen/ringing", "ON")] {
+            _ = waiting.handle(event)
+        }
+        #expect(waiting.handle(Self.message(Self.tea.availability, "offline")) == [], "not holding the starts")
+    }
+
+    @Test func aDeadTimerFoundRetainedIsALeftoverToLookAt() {
+        var bus = held()
+        #expect(bus.handle(Self.message(Self.tea.availability, "offline", retained: true)) == [.leftover("tea")])
+        // A clean end's `offline`, live, then its clear: nothing to look at.
+        #expect(bus.handle(Self.message("eggtimer/kitchen/rice/availability", "offline")) == [])
+        #expect(bus.handle(.message(topic: "eggtimer/kitchen/rice/availability", payload: [])) == [])
+        #expect(bus.leftovers.offline == ["tea"])
+    }
+
+    @Test func takingTheStartsItSetsRightWhatDeadTimersLeftWhileNoKitchenRan() {
+        var bus = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
+        _ = bus.handle(.connected)
+        for event in [
+            Self.ringingState("tea"), Self.message(Self.tea.availability, "offline", retained: true),
+            Self.message("eggtimer/kitchen/ringing", "ON", retained: true),
+            Self.message("eggtimer/kitchen/rice/availability", "offline", retained: true),
+        ] { #expect(bus.handle(event) == [], "looking: it decides nothing yet") }
+        _ = bus.handle(.message(topic: bus.probe, payload: Array("probe".utf8)))
+        let taken = bus.handle(Self.message("eggtimer/kitchen/kitchen/instance", "a1"))
+        #expect(Array(taken.suffix(3)) == [Self.off, .leftover("rice"), .leftover("tea")])
+    }
+
+    @Test func aForgottenDeadTimersLeftoversAreClearedWithOneLine() throws {
+        var bus = held()
+        #expect(bus.clearLeftovers("tea") == [], "never seen dead")
+        _ = bus.handle(Self.message(Self.tea.availability, "offline", retained: true))
+        let effects = bus.clearLeftovers("tea")
+        var leftovers = NodeLeftovers(topics: Self.node)
+        leftovers.see(topic: Self.tea.availability, payload: Array("offline".utf8))
+        #expect(Array(effects.dropLast()) == leftovers.clear("tea").map(KitchenBusEffect.publish))
+        guard case .say(let line) = try #require(effects.last) else { throw TestFailure("no line: \(effects)") }
+        #expect(line.hasPrefix("tea: died and is forgotten"), "\(line)")
+        #expect(bus.clearLeftovers("tea") == [], "once")
     }
 }
 

@@ -204,8 +204,8 @@ package struct Controller {
             handle(command, from: origin, connection: connection, at: now)
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
         case .note(let line): perform(.log(line))  // a source's line (the control socket bound again)
-        case .bus, .childExited, .fileWritten, .startRequest, .timerStatus, .timerEnded, .timerReply, .keyAction,
-            .pairRequest, .unpairRequest:
+        case .bus, .childExited, .fileWritten, .fileRemoved, .startRequest, .timerStatus, .timerEnded, .timerReply,
+            .keyAction, .pairRequest, .unpairRequest:
             break
         }
         advance(to: now)

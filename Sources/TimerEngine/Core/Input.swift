@@ -41,6 +41,9 @@ package enum Input: Equatable {
     /// A file in a watched folder was written and closed, or renamed into it (``FolderWatch``):
     /// its name; nil when the kernel's queue overflowed and any file may have changed.
     case fileWritten(name: String?)
+    /// A file was removed from a watched folder (the kitchen's ``FolderWatch`` on the records,
+    /// ``FolderWatch/removals``): its name; nil when the kernel's queue overflowed.
+    case fileRemoved(name: String?)
     /// The kitchen's socket took a `start` request (``KitchenInbox``): its text, not parsed yet,
     /// its asker's id if it gave one, and the connection to answer on.
     case startRequest(text: String, id: RequestID?, connection: Int)
@@ -71,8 +74,8 @@ extension Input {
         switch self {
         case .key, .keyAction: true
         case .signal(let number): number == SIGUSR1
-        case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .startRequest, .timerStatus,
-            .timerEnded, .timerReply, .note, .pairRequest, .unpairRequest:
+        case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .fileRemoved, .startRequest,
+            .timerStatus, .timerEnded, .timerReply, .note, .pairRequest, .unpairRequest:
             false
         }
     }
