@@ -15,17 +15,18 @@ import atexit
 import glob
 import json
 import os
-import queue
 import re
 import select
 import shutil
 import signal
-import socket
 import struct
 import subprocess
-import tempfile
-import threading
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import services  # noqa: E402 (found through the path above)
+from services import PATIENCE, Lines, await_listening, free_port  # noqa: E402
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -43,11 +44,7 @@ WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 # libwebkit2gtk-4.1-0's own small browser, which WebKitWebDriver drives (its path has the triple).
 MINIBROWSER = "/usr/lib/*/webkit2gtk-4.*/MiniBrowser"
 XVFB = "/usr/bin/Xvfb"
-MOSQUITTO = "/usr/sbin/mosquitto"
-MOSQUITTO_PUB = "/usr/bin/mosquitto_pub"
 
-# How long any one wait may take, in seconds: generous, as both cores may be busy.
-PATIENCE = 30.0
 
 # No WebDriver command waits longer than two patiences for its answer: a browser whose page
 # process died (WebKitGTK's does when it finds no EGL driver) fails the test instead of hanging it.
@@ -60,16 +57,16 @@ ENGINES = ("chromium", "webkit")
 PHONE_WIDTH, PHONE_HEIGHT = 360, 740
 
 
-def free_port():
-    """A TCP port free on 127.0.0.1 now (the kernel's pick; taken by the caller at once)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def private_folder(name):
-    """A new 0700 folder under /tmp."""
-    return tempfile.mkdtemp(prefix="eggtimer-browser-" + name + "-")
+    """A new 0700 folder under /tmp for this suite."""
+    return services.private_folder("browser", name)
+
+
+class Broker(services.Broker):
+    """A private Mosquitto broker (Tests/support/services.py) for this suite."""
+
+    def __init__(self):
+        super().__init__("browser")
 
 
 def wall_milliseconds():
@@ -87,108 +84,6 @@ def topic_level(name):
         else:
             out += ch
     return out
-
-
-def await_listening(process, port, name, folder):
-    """Returns once `process` accepts connections on 127.0.0.1:`port`; AssertionError if it exits
-    first or takes longer than PATIENCE (`name` and its `folder` in the message)."""
-    deadline = time.monotonic() + PATIENCE
-    while True:
-        if process.poll() is not None:
-            raise AssertionError("%s exited (%s); see %s" % (name, process.returncode, folder))
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise AssertionError("%s did not listen within %d s" % (name, PATIENCE))
-            # Not listening yet: look again when it exits or 20 ms on, whichever is first.
-            try:
-                process.wait(timeout=0.02)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-class Lines:
-    """The lines a child prints (stdout and stderr together), read by a thread, awaited by text."""
-
-    def __init__(self, stream):
-        self.lines = []
-        self.arrived = queue.Queue()
-        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _read(self, stream):
-        for raw in stream:
-            self.arrived.put(raw.decode("utf-8", "replace").rstrip("\n"))
-        self.arrived.put(None)
-
-    def expect(self, pattern, timeout=PATIENCE):
-        """The first line (seen before or arriving within `timeout` s) matching the regular
-        expression `pattern`: its match; raises AssertionError with what was printed if none."""
-        wanted = re.compile(pattern)
-        for line in self.lines:
-            found = wanted.search(line)
-            if found:
-                return found
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            try:
-                line = self.arrived.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                self.arrived.put(None)
-                break
-            self.lines.append(line)
-            found = wanted.search(line)
-            if found:
-                return found
-        raise AssertionError("no line matching %r; printed:\n%s" % (pattern, "\n".join(self.lines)))
-
-
-class Broker:
-    """A private Mosquitto broker on a free 127.0.0.1 port, anonymous, not persistent."""
-
-    def __init__(self):
-        self.folder = private_folder("broker")
-        self.port = free_port()
-        config = os.path.join(self.folder, "mosquitto.conf")
-        with open(config, "w") as out:
-            out.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % self.port)
-        self.log = open(os.path.join(self.folder, "mosquitto.log"), "wb")
-        self.process = subprocess.Popen(
-            [MOSQUITTO, "-c", config], stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        try:
-            await_listening(self.process, self.port, "the test broker", self.folder)
-        except BaseException:
-            # Not started (or the run interrupted): no test holds it to close it.
-            self.close()
-            raise
-
-    @property
-    def url(self):
-        return "mqtt://127.0.0.1:%d" % self.port
-
-    def publish(self, topic, payload, retain=True):
-        """Publishes `payload` (text) on `topic` at QoS 1 and waits for mosquitto_pub to finish."""
-        arguments = [MOSQUITTO_PUB, "-h", "127.0.0.1", "-p", str(self.port), "-q", "1", "-t", topic, "-m", payload]
-        if retain:
-            arguments.append("-r")
-        subprocess.run(arguments, check=True, timeout=PATIENCE, stdin=subprocess.DEVNULL)
-
-    def close(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Display:

@@ -21,14 +21,12 @@ network namespace (scripts/isolated.sh).
 import asyncio
 import json
 import os
-import queue
 import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -37,16 +35,15 @@ import urllib.request
 
 import aiohttp
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import services  # noqa: E402 (found through the path above)
+from services import PATIENCE, Lines, free_port  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EGGTIMER = os.environ.get("EGGTIMER_BINARY", os.path.join(ROOT, ".build", "debug", "eggtimer"))
-MOSQUITTO = "/usr/sbin/mosquitto"
-MOSQUITTO_PUB = "/usr/bin/mosquitto_pub"
-MOSQUITTO_SUB = "/usr/bin/mosquitto_sub"
 # hass beside the venv's python that runs the tests.
 HASS = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "hass")
 
-# How long any one wait may take, in seconds: generous, as both cores may be busy.
-PATIENCE = 30.0
 # How long Home Assistant may take to answer on /api/ after it is started (tens of seconds on
 # two idle cores; several times that while other builds run).
 START_LIMIT = 300.0
@@ -54,16 +51,9 @@ START_LIMIT = 300.0
 CLIENT_ID = "http://127.0.0.1/eggtimer-tests"
 
 
-def free_port():
-    """A TCP port free on 127.0.0.1 now (the kernel's pick; taken by the caller at once)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def private_folder(name):
-    """A new 0700 folder under /tmp."""
-    return tempfile.mkdtemp(prefix="eggtimer-ha-" + name + "-")
+    """A new 0700 folder under /tmp for this suite."""
+    return services.private_folder("ha", name)
 
 
 def wait_for(what, condition, timeout=PATIENCE, every=0.05):
@@ -79,132 +69,11 @@ def wait_for(what, condition, timeout=PATIENCE, every=0.05):
         time.sleep(every)
 
 
-class Lines:
-    """The lines a child prints (stdout and stderr together), read by a thread, awaited by text."""
-
-    def __init__(self, stream, copy=None):
-        self.lines = []
-        self.copy = copy
-        self.arrived = queue.Queue()
-        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _read(self, stream):
-        for raw in stream:
-            if self.copy:
-                self.copy.write(raw)
-                self.copy.flush()
-            self.arrived.put(raw.decode("utf-8", "replace").rstrip("\n"))
-        self.arrived.put(None)
-
-    def take(self):
-        """Moves what arrived so far into `lines`."""
-        while True:
-            try:
-                line = self.arrived.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self.arrived.put(None)
-                return
-            self.lines.append(line)
-
-    def expect(self, pattern, timeout=PATIENCE, after=0):
-        """The first line from index `after` on (seen before or arriving within `timeout` s)
-        matching `pattern`: its match; AssertionError with what was printed if none."""
-        wanted = re.compile(pattern)
-        deadline = time.monotonic() + timeout
-        index = after
-        while True:
-            self.take()
-            while index < len(self.lines):
-                found = wanted.search(self.lines[index])
-                index += 1
-                if found:
-                    return found
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("no line matching %r; printed:\n%s" % (pattern, "\n".join(self.lines)))
-            try:
-                line = self.arrived.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                self.arrived.put(None)
-                raise AssertionError("ended with no line matching %r; printed:\n%s" % (pattern, "\n".join(self.lines)))
-            self.lines.append(line)
-
-
-class Broker:
-    """A private Mosquitto broker on a free 127.0.0.1 port, anonymous, not persistent."""
+class Broker(services.Broker):
+    """A private Mosquitto broker (Tests/support/services.py) for this suite."""
 
     def __init__(self):
-        self.folder = private_folder("broker")
-        self.port = free_port()
-        config = os.path.join(self.folder, "mosquitto.conf")
-        with open(config, "w") as out:
-            out.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % self.port)
-        self.log = open(os.path.join(self.folder, "mosquitto.log"), "wb")
-        self.process = subprocess.Popen(
-            [MOSQUITTO, "-c", config], stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        try:
-            self.wait_until_listening()
-        except BaseException:
-            self.close()
-            raise
-
-    def wait_until_listening(self):
-        """Connects to its port until it accepts, at most PATIENCE s."""
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            if self.process.poll() is not None:
-                raise AssertionError("the test broker exited (%s); see %s" % (self.process.returncode, self.folder))
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("the test broker did not listen within %d s" % PATIENCE)
-                # Not listening yet: look again when it exits or 20 ms on, whichever is first.
-                try:
-                    self.process.wait(timeout=0.02)
-                except subprocess.TimeoutExpired:
-                    pass
-
-    @property
-    def address(self):
-        return "mqtt://127.0.0.1:%d" % self.port
-
-    def publish(self, topic, payload, retain=False):
-        """Publishes `payload` (text) on `topic` at QoS 1 and waits for mosquitto_pub to finish."""
-        arguments = [MOSQUITTO_PUB, "-h", "127.0.0.1", "-p", str(self.port), "-q", "1", "-t", topic, "-m", payload]
-        if retain:
-            arguments.append("-r")
-        subprocess.run(arguments, check=True, timeout=PATIENCE, stdin=subprocess.DEVNULL)
-
-    def retained(self, topic_filter):
-        """The retained messages on `topic_filter` now: {topic: payload text}.
-
-        mosquitto_sub gets the retained ones at once after subscribing and stops at the first live
-        one (--retained-only) or when 2 s pass without one (-W, the end of the retained set)."""
-        done = subprocess.run(
-            [MOSQUITTO_SUB, "-h", "127.0.0.1", "-p", str(self.port), "-t", topic_filter, "-v", "--retained-only",
-             "-W", "2"], capture_output=True, timeout=PATIENCE, stdin=subprocess.DEVNULL)
-        found = {}
-        for line in done.stdout.decode("utf-8", "replace").splitlines():
-            topic, _, payload = line.partition(" ")
-            found[topic] = payload
-        return found
-
-    def close(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        super().__init__("ha")
 
 
 class Watch:
@@ -554,7 +423,7 @@ class Kitchen:
     def start(self):
         """Starts the kitchen and waits until it takes the node's starts over MQTT."""
         self.process = subprocess.Popen(
-            [EGGTIMER, "kitchen", "--keys", "none", "--mqtt", self.broker.address], env=self.environment,
+            [EGGTIMER, "kitchen", "--keys", "none", "--mqtt", self.broker.url], env=self.environment,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         # Its output is also copied to the scratch folder's kitchen.log (kept with EGGTIMER_KEEP_HA).
         self.lines = Lines(self.process.stdout, open(os.path.join(self.scratch, "kitchen.log"), "ab"))
