@@ -30,25 +30,37 @@ extension HTTPServer {
     /// Past the address's budget its oldest unvouched connection goes; then past the budget of
     /// all its oldest unvouched connection; then, past ``Settings/connectionLimit`` with no
     /// unvouched connection left but the new one, the new one. Each closed connection is shut
-    /// (``shut(_:_:)``), its waiting request answered 503. O(connections).
+    /// (``shut(_:_:)``), its waiting request answered 503. O(connections), without sorting.
     func admit(_ pointer: OpaquePointer) {
         guard let new = connections[pointer] else { return }
-        let unvouched = connections.filter { !$0.value.isShut && $0.value.credential == nil }
-            .sorted { $0.value.serial < $1.value.serial }
-        var closing: Set<OpaquePointer> = []
-        let sameAddress = unvouched.filter { $0.value.peer == new.peer }
-        if sameAddress.count > settings.perAddressLimit, let oldest = sameAddress.first {
-            closing.insert(oldest.key)
+        var (open, unvouched, sameAddress) = (0, 0, 0)
+        for connection in connections.values where !connection.isShut {
+            open += 1
+            guard connection.credential == nil else { continue }
+            unvouched += 1
+            if connection.peer == new.peer { sameAddress += 1 }
         }
-        if unvouched.count - closing.count > settings.unvouchedLimit,
-            let oldest = unvouched.first(where: { !closing.contains($0.key) && $0.key != pointer })
-        {
-            closing.insert(oldest.key)
+        var closing: [OpaquePointer] = []
+        // The oldest unvouched connection `fits` takes, but the new one and those already going:
+        // one pass, no sorting (a flood makes an accept per connection closed).
+        func oldest(_ fits: (Connection) -> Bool) -> OpaquePointer? {
+            var found: (pointer: OpaquePointer, serial: UInt64)?
+            for (key, connection) in connections
+            where key != pointer && !connection.isShut && connection.credential == nil && fits(connection)
+                && !closing.contains(key) && connection.serial < found?.serial ?? .max
+            {
+                found = (key, connection.serial)
+            }
+            return found?.pointer
         }
-        let open = connections.values.filter { !$0.isShut }.count
+        if sameAddress > settings.perAddressLimit, let victim = oldest({ $0.peer == new.peer }) {
+            closing.append(victim)
+        }
+        if unvouched - closing.count > settings.unvouchedLimit, let victim = oldest({ _ in true }) {
+            closing.append(victim)
+        }
         if open - closing.count > settings.connectionLimit {
-            let other = unvouched.first { !closing.contains($0.key) && $0.key != pointer }
-            closing.insert(other?.key ?? pointer)
+            closing.append(oldest({ _ in true }) ?? pointer)
         }
         for victim in closing { shut(victim, "closed to make room for other connections") }
     }
