@@ -173,12 +173,7 @@ class Display:
             cls._shared = None
 
     def close(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        services.stop(self.process)
         self.log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 

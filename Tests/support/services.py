@@ -56,6 +56,16 @@ def await_listening(process, port, name, folder):
                 pass
 
 
+def stop(process):
+    """Ends a child: SIGTERM, then SIGKILL if it has not exited within 10 s; waits for it."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class Lines:
     """The lines a child prints (stdout and stderr together), read by a thread, awaited by text;
     each also written to `copy` (a binary file) when one is given."""
@@ -159,11 +169,6 @@ class Broker:
         return found
 
     def close(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop(self.process)
         self.log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
