@@ -5,17 +5,24 @@
 /// (``HTTPServer/Vouch``). Unvouched connections are held to two budgets: at most
 /// ``Settings/perAddressLimit`` from one address, and at most ``Settings/unvouchedLimit`` in all (the
 /// ``Settings/connectionLimit`` less the ``Settings/reservedConnections``). A new connection is
-/// always let in: past a budget the oldest unvouched connection inside it (of the address, then
-/// of all) is closed instead, so that a flood of held sockets from any number of addresses
-/// makes room for the next request rather than keeping it out, and a paired phone's request,
-/// vouched as soon as its head is read, is never the one closed. Only when every other
-/// connection is vouched and the limit is reached is the new one closed.
+/// always let in; the budgets are kept by closing unvouched connections that *had their chance*
+/// to show a credential and did not: libmicrohttpd reads a connection first in the run after the
+/// one that accepted it, so a connection is judged only at the end of that next run, or as soon as
+/// a request head on it showed none (``enforceBudgets()``). A phone whose head is on its way when a
+/// flood of new sockets arrives is read before any of them can push it out.
+///
+/// Who goes: past an address's budget, that address's oldest; past the budget of all, the oldest
+/// of the address holding the most unvouched connections, so a flood from many addresses, each at
+/// its cap, spends its own places before a device with one connection loses its only one. Past
+/// ``Settings/connectionLimit`` with every connection vouched, the newest. A paired phone's
+/// request, vouched as soon as its head is read, is never closed for room; a request on a closed
+/// connection never reaches the handler.
 ///
 /// On the server's thread, like the server.
 extension HTTPServer {
-    /// How many connections libmicrohttpd may hold beyond ``Settings/connectionLimit``: the
-    /// ones the server closed to make room (``admit(_:)``) count there until libmicrohttpd sees
-    /// their close, at most one accept batch later.
+    /// How many connections libmicrohttpd may hold beyond ``Settings/connectionLimit``: those
+    /// accepted since the last ``enforceBudgets()`` (at most a run's accepts), and those the
+    /// budgets shut that libmicrohttpd has not closed yet (it sees their close in its next run).
     static let closingHeadroom = 64
 
     /// How many open connections (not being closed) are vouched and unvouched.
@@ -25,53 +32,87 @@ extension HTTPServer {
         return (vouched, live.count - vouched)
     }
 
-    /// A connection was accepted: closes what the budgets say must go to make room for it.
+    /// Whether the budgets may close `connection` now: it showed a request head without a
+    /// credential, or libmicrohttpd has had a whole run to read it since the run that accepted it.
+    func hadItsChance(_ connection: Connection) -> Bool {
+        connection.showedHead || connection.acceptedInRun < runNumber
+    }
+
+    /// Closes what the budgets say must go (the extension's rules).
     ///
-    /// Past the address's budget its oldest unvouched connection goes; then past the budget of
-    /// all its oldest unvouched connection; then, past ``Settings/connectionLimit`` with no
-    /// unvouched connection left but the new one, the new one. Each closed connection is shut
-    /// (``shut(_:_:)``), its waiting request answered 503. O(connections), without sorting.
-    func admit(_ pointer: OpaquePointer) {
-        guard let new = connections[pointer] else { return }
-        var (open, unvouched, sameAddress) = (0, 0, 0)
-        for connection in connections.values where !connection.isShut {
+    /// The address's oldest past its budget, the most-held address's oldest past the budget of
+    /// all, the newest past the connection limit when every connection is vouched. Connections
+    /// that have not had their chance are never closed here: they count, and are judged when
+    /// they have.
+    ///
+    /// Each closed connection is shut (``shut(_:_:)``), its waiting request answered 503.
+    /// O(connections × closed), without sorting; called at the end of each ``run(now:)`` and when
+    /// a request head shows no credential.
+    func enforceBudgets() {
+        var (open, perAddress) = (0, [String: Int]())
+        var unvouched: [OpaquePointer] = []
+        var newestVouched: (pointer: OpaquePointer, serial: UInt64)?
+        for (key, connection) in connections where !connection.isShut {
             open += 1
-            guard connection.credential == nil else { continue }
-            unvouched += 1
-            if connection.peer == new.peer { sameAddress += 1 }
+            guard connection.credential == nil else {
+                if connection.serial > newestVouched?.serial ?? 0 { newestVouched = (key, connection.serial) }
+                continue
+            }
+            unvouched.append(key)
+            perAddress[connection.peer, default: 0] += 1
         }
-        var closing: [OpaquePointer] = []
-        // The oldest unvouched connection `fits` takes, but the new one and those already going:
-        // one pass, no sorting (a flood makes an accept per connection closed).
-        func oldest(_ fits: (Connection) -> Bool) -> OpaquePointer? {
+        guard
+            unvouched.count > settings.unvouchedLimit || open > settings.connectionLimit
+                || perAddress.values.contains(where: { $0 > settings.perAddressLimit })
+        else { return }
+        // The oldest unvouched connection that had its chance among the addresses `fits` takes
+        // that hold the most; nil when none of those had its chance (they are judged after a
+        // run, rather than a lighter address's paying for them). Two passes.
+        func victim(_ fits: (String) -> Bool) -> OpaquePointer? {
+            guard let most = perAddress.filter({ fits($0.key) }).values.max() else { return nil }
             var found: (pointer: OpaquePointer, serial: UInt64)?
-            for (key, connection) in connections
-            where key != pointer && !connection.isShut && connection.credential == nil && fits(connection)
-                && !closing.contains(key) && connection.serial < found?.serial ?? .max
-            {
+            for key in unvouched {
+                guard let connection = connections[key], !connection.isShut, fits(connection.peer),
+                    perAddress[connection.peer] == most, hadItsChance(connection),
+                    connection.serial < found?.serial ?? .max
+                else { continue }
                 found = (key, connection.serial)
             }
             return found?.pointer
         }
-        if sameAddress > settings.perAddressLimit, let victim = oldest({ $0.peer == new.peer }) {
-            closing.append(victim)
+        func close(_ pointer: OpaquePointer) {
+            guard let peer = connections[pointer]?.peer else { return }
+            shut(pointer, "closed to make room for other connections")
+            perAddress[peer, default: 1] -= 1
+            open -= 1
         }
-        if unvouched - closing.count > settings.unvouchedLimit, let victim = oldest({ _ in true }) {
-            closing.append(victim)
+        for (peer, held) in perAddress where held > settings.perAddressLimit {
+            for _ in settings.perAddressLimit..<held {
+                guard let pointer = victim({ $0 == peer }) else { break }
+                close(pointer)
+            }
         }
-        if open - closing.count > settings.connectionLimit {
-            closing.append(oldest({ _ in true }) ?? pointer)
+        var unvouchedOpen = perAddress.values.reduce(0, +)
+        while unvouchedOpen > settings.unvouchedLimit || open > settings.connectionLimit {
+            guard let pointer = victim({ _ in true }) else { break }
+            close(pointer)
+            unvouchedOpen -= 1
         }
-        for victim in closing { shut(victim, "closed to make room for other connections") }
+        if open > settings.connectionLimit, unvouchedOpen == 0, let newest = newestVouched {
+            close(newest.pointer)
+        }
     }
 
     /// The head of `request` is in: asks ``vouch`` for its credential if its connection has none
     /// yet, and vouches the connection when the credential vouches fewer than
-    /// ``Settings/perAddressLimit`` open connections.
+    /// ``Settings/perAddressLimit`` open connections; a connection left unvouched has had its
+    /// chance, and the budgets are kept (``enforceBudgets()``).
     func showCredential(of request: Request) {
-        guard let vouch, let connection = connections[request.connection], connection.credential == nil,
-            !connection.isShut
+        guard let connection = connections[request.connection], connection.credential == nil, !connection.isShut
         else { return }
+        connections[request.connection]?.showedHead = true
+        defer { if connections[request.connection]?.credential == nil { enforceBudgets() } }
+        guard let vouch else { return }
         let (path, query) = Self.split(request.target)
         let head = HTTPRequest(
             method: request.method, path: path, query: query, headers: request.headers, peer: connection.peer,

@@ -59,8 +59,8 @@ extension HTTPServer {
             let descriptor = CMicrohttpd_connection_descriptor(library.connectionInfo, connection)
             let peer = Self.numericText(CMicrohttpd_connection_peer(library.connectionInfo, connection))
             lastSerial += 1
-            connections[connection] = Connection(since: clock, descriptor: descriptor, peer: peer, serial: lastSerial)
-            admit(connection)
+            connections[connection] = Connection(
+                since: clock, descriptor: descriptor, peer: peer, serial: lastSerial, acceptedInRun: runNumber)
             return
         }
         if let id = connections.removeValue(forKey: connection)?.request { requestEnded(id) }
@@ -143,6 +143,9 @@ extension HTTPServer {
         request.headers = headers
         if let refusal = framingRefusal(request) { return queue(refusal, for: request) }
         showCredential(of: request)
+        // Closed for room (just now, or before libmicrohttpd read what was already sent): never
+        // acted on unanswered.
+        if connections[request.connection]?.isShut ?? true { return .NO }
         if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }),
             length > settings.bodyLimit
         {
@@ -156,6 +159,7 @@ extension HTTPServer {
 
     /// The whole request is in: asks the handler.
     private func handle(_ request: Request) -> MHD_Result {
+        if connections[request.connection]?.isShut ?? true { return .NO }
         let (path, query) = Self.split(request.target)
         let peer = connections[request.connection]?.peer ?? ""
         let value = HTTPRequest(

@@ -13,6 +13,10 @@ extension HTTPServer {
         let peer: String
         /// Its place in the order of accepts (the oldest has the smallest).
         let serial: UInt64
+        /// The ``HTTPServer/runNumber`` of the run that accepted it.
+        let acceptedInRun: UInt64
+        /// Whether a request head was read on it (its credential, if any, was asked for).
+        var showedHead = false
         /// The credential a request on it showed (``HTTPServer/Vouch``); nil: unvouched.
         var credential: String?
         /// Whether an event stream started on it (then no deadline applies).

@@ -8,7 +8,7 @@ import Glibc
 /// ``streamDescriptors`` (for ``peerClosedEvents``) and looks again at ``nextCheck(now:)``, then
 /// calls ``run(now:)``; inside it, the handler is called on
 /// the caller's thread once per complete request. The server enforces the ``Settings`` limits
-/// (body size, header count, the connection budgets of ``admit(_:)``, a total deadline per
+/// (body size, header count, the connection budgets of ``enforceBudgets()``, a total deadline per
 /// connection counted from its accept: libmicrohttpd's own timeout counts only idle time) by
 /// shutting the socket.
 /// Owned by one thread (the loop's); not thread-safe.
@@ -89,6 +89,8 @@ public final class HTTPServer {
     let vouch: Vouch?
     /// The last accept's serial number (``Connection/serial``).
     var lastSerial: UInt64 = 0
+    /// How many ``run(now:)`` calls began (``Connection/acceptedInRun``).
+    var runNumber: UInt64 = 0
     /// The daemon, until ``close()``.
     var daemon: OpaquePointer?
     /// The `now` of the current ``run(now:)`` (callbacks come only from inside it, or ``close()``).
@@ -157,8 +159,8 @@ public final class HTTPServer {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listener), ptr_value: nil),
             // libmicrohttpd's own limit is only the descriptors' ceiling: the budgets are the
-            // server's (``admit(_:)``), and connections it closed to make room still count in
-            // libmicrohttpd until their close is seen.
+            // server's (``enforceBudgets()``); connections not judged yet, and those closed for
+            // room whose close libmicrohttpd has not seen, count in its headroom.
             MHD_OptionItem(
                 option: .CONNECTION_LIMIT, value: settings.connectionLimit + Self.closingHeadroom, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds, ptr_value: nil),
@@ -229,9 +231,11 @@ public final class HTTPServer {
         guard let daemon else { return }
         clock = now
         needsRun = false
+        runNumber += 1
         enforceDeadlines()
         endClosedStreams()
         _ = library.run(daemon)
+        enforceBudgets()
     }
 
     /// The exchanges (later answers and event streams) whose connection closed since the last

@@ -102,6 +102,8 @@ public final class HTTPTestConnection {
     private var sentHEAD = false  // the last request sent was a HEAD: its answer has no body
     /// The response head once ``readHead(until:)`` read it.
     public private(set) var head: HTTPTestResponse?
+    /// The address the client's end was bound to (``init(host:port:receiveBuffer:source:)``).
+    public let source: String?
 
     /// Connects (blocking; loopback answers at once).
     /// - Parameters:
@@ -119,7 +121,7 @@ public final class HTTPTestConnection {
         let isIPv6 = host.contains(":")
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-        descriptor = fd
+        (descriptor, self.source) = (fd, source)
         if var size = receiveBuffer.map(Int32.init(clamping:)) {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import SystemKit
 import TestSupport
@@ -54,6 +55,11 @@ import Testing
         return connection
     }
 
+    /// How many of `held` are still open, per source address, in the order of `sources`.
+    static func openPerAddress(_ held: [HTTPTestConnection], _ sources: [String]) -> [Int] {
+        sources.map { source in held.filter { $0.source == source && !$0.isClosed }.count }
+    }
+
     @Test func heldConnectionsFromMoreAddressesThanTheBudgetLeaveRoomForAVouchedRequest() throws {
         let seen = Seen()
         let settings = HTTPServerTests.settings {
@@ -61,27 +67,90 @@ import Testing
         }
         let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
         // 8 addresses × 4: twice the 16 unvouched connections the server keeps.
+        let sources = (1...9).map { "127.0.8.\($0)" }
         var held: [HTTPTestConnection] = []
-        for address in 1...8 { held += try Self.hold(4, from: "127.0.8.\(address)", port: loop.port) }
+        for source in sources.prefix(8) { held += try Self.hold(4, from: source, port: loop.port) }
         #expect(try Self.awaitClosed(16, of: held, open: 16, in: loop) == 16)
-        // Every unvouched place is held: the phone's request is answered all the same.
+        // The most-held addresses lost first: each keeps its newest two.
+        #expect(Self.openPerAddress(held, sources) == [2, 2, 2, 2, 2, 2, 2, 2, 0])
+        #expect(
+            (0..<8).allSatisfy { address in
+                !held[address * 4 + 2].isClosed && !held[address * 4 + 3].isClosed
+            })
+        // Every unvouched place is held: the phone's request is answered all the same. Its
+        // connection, unvouched until its head was read, took the place of the oldest held one
+        // of a most-held address.
         let phone = try Self.vouched("phone", from: "127.0.9.1", port: loop.port)
         #expect(try phone.readResponse(until: .now + .seconds(10)).status == 200)
-        // Its connection took the place of the oldest held one while it showed no credential.
         #expect(try Self.awaitClosed(17, of: held, open: 15, in: loop) == 17)
         #expect(try Self.counts(loop) == [1, 15])
-        // The newer half held on: the oldest went first.
-        #expect(held.prefix(17).filter(\.isClosed).count == 17)
-        #expect(held.suffix(15).filter(\.isClosed).isEmpty)
-        // Eight more from one address close three of the oldest and four of their own, never
-        // the vouched one.
-        held += try Self.hold(8, from: "127.0.8.9", port: loop.port)
+        #expect(held[2].isClosed && !held[3].isClosed)
+        // Eight more from one address: four go for its own budget, then the most-held address
+        // (itself) down to the others' two, then the oldest of those; never the vouched one.
+        held += try Self.hold(8, from: sources[8], port: loop.port)
         #expect(try Self.awaitClosed(24, of: held, open: 16, in: loop) == 24)
         #expect(try Self.counts(loop) == [1, 16])
-        #expect(held[17..<20].filter(\.isClosed).count == 3)
-        #expect(held[32..<36].filter(\.isClosed).count == 4)
+        let perAddress = Self.openPerAddress(held, sources)
+        #expect(perAddress.max() == 2 && perAddress.reduce(0, +) == 16, "\(perAddress)")
         phone.readSome(until: .now)
         #expect(!phone.isClosed)
+        #expect(seen.requests.map(\.path) == ["/phone"])
+    }
+
+    /// Holds the server's thread (a busy kitchen) until the returned gate is signalled: what
+    /// clients connect and send meanwhile waits in the kernel, to be accepted together.
+    static func holdThread(_ loop: ServerLoop) throws -> DispatchSemaphore {
+        let (held, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        DispatchQueue.global().async {
+            _ = try? loop.sync { _ in
+                held.signal()
+                gate.wait()
+            }
+        }
+        guard held.wait(timeout: .now() + 30) == .success else { throw TestFailure("the server thread was not held") }
+        return gate
+    }
+
+    @Test func aFloodFromThePhonesAddressRightBehindItsRequestDoesNotCloseIt() throws {
+        let seen = Seen()
+        let settings = HTTPServerTests.settings { ($0.connectionLimit, $0.perAddressLimit) = (64, 4) }
+        let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
+        // While the server is busy, the phone's request and then twelve held sockets from its own
+        // address arrive: accepted together, the phone's the oldest, none read yet.
+        let gate = try Self.holdThread(loop)
+        let phone = try Self.vouched("phone", from: "127.0.0.1", port: loop.port)
+        let flood = try Self.hold(12, from: "127.0.0.1", port: loop.port)
+        gate.signal()
+        #expect(try phone.readResponse(until: .now + .seconds(10)).status == 200)
+        // The flood's oldest made room for its newest; the phone, read first, was never judged.
+        #expect(try Self.awaitClosed(8, of: flood, open: 4, in: loop) == 8)
+        #expect(flood.prefix(8).filter(\.isClosed).count == 8)
+        phone.readSome(until: .now)
+        #expect(!phone.isClosed)
+        #expect(try Self.counts(loop) == [1, 4])
+    }
+
+    @Test func aFloodFromOtherAddressesNeverClosesADevicesOnlyConnection() throws {
+        let seen = Seen()
+        let settings = HTTPServerTests.settings {
+            ($0.connectionLimit, $0.reservedConnections, $0.perAddressLimit) = (24, 8, 4)
+        }
+        let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
+        // The phone connected and has sent nothing yet (a slow link, a TLS handshake): the oldest
+        // unvouched connection when eight addresses fill their caps, twice the budget.
+        let phone = try HTTPTestConnection(port: loop.port, source: "127.0.9.1")
+        try eventually("the server counts the phone", deadline: .now + .seconds(10)) {
+            try Self.counts(loop) == [0, 1]
+        }
+        var held: [HTTPTestConnection] = []
+        for address in 1...8 { held += try Self.hold(4, from: "127.0.8.\(address)", port: loop.port) }
+        #expect(try Self.awaitClosed(17, of: held, open: 16, in: loop) == 17)
+        // Its head arrives: answered, vouched, on the connection it opened first.
+        try phone.sendRequest(
+            method: "GET", path: "/phone",
+            headers: [HTTPTestField("X-Pass", "phone"), HTTPTestField("Connection", "keep-alive")])
+        #expect(try phone.readResponse(until: .now + .seconds(10)).status == 200)
+        #expect(try Self.counts(loop) == [1, 15])
         #expect(seen.requests.map(\.path) == ["/phone"])
     }
 
