@@ -259,7 +259,24 @@ if [ "${REPRODUCIBLE:-1}" = 1 ]; then
             || { cat "$scratch/second.log" && return 1; }
         second=$(tail -n 1 "$scratch/second.log")
         echo "second build took $(($(date +%s) - start)) s"
-        [ "$(basename "$second")" = "$(basename "$package")" ] && cmp "$package" "$second"
+        [ "$(basename "$second")" = "$(basename "$package")" ] || { echo "named $second" && return 1; }
+        cmp "$package" "$second" && return 0
+        # What differs, so a rare mismatch can be read off the log: each file of the two packages
+        # unpacked, the control files in full, an ELF file's sections; both kept in .build.
+        dpkg-deb -R "$package" "$scratch/unpacked-first" && dpkg-deb -R "$second" "$scratch/unpacked-second" || return 1
+        diff -r "$scratch/unpacked-first" "$scratch/unpacked-second" | head -n 20
+        diff "$scratch/unpacked-first/DEBIAN/control" "$scratch/unpacked-second/DEBIAN/control"
+        diff "$scratch/unpacked-first/DEBIAN/md5sums" "$scratch/unpacked-second/DEBIAN/md5sums"
+        first_binary=$scratch/unpacked-first/usr/bin/eggtimer second_binary=$scratch/unpacked-second/usr/bin/eggtimer
+        if ! cmp -s "$first_binary" "$second_binary"; then
+            echo "binary: $(cmp -l "$first_binary" "$second_binary" | wc -l) bytes differ"
+            size -A "$first_binary" >"$scratch/sections-first" && size -A "$second_binary" >"$scratch/sections-second"
+            diff "$scratch/sections-first" "$scratch/sections-second"
+        fi
+        kept=.build/reproducible-mismatch
+        rm -rf "$kept" && mkdir -p "$kept/first" "$kept/second" && cp "$package" "$kept/first/" && cp "$second" "$kept/second/"
+        echo "both packages kept in $kept"
+        return 1
     }
     check "two clones of one commit in different folders pack the same bytes" reproducible
 fi
