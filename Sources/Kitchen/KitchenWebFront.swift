@@ -244,8 +244,15 @@ package final class KitchenWebFront: LoopSource {
     }
 
     /// Queues `bytes` on every stream; a stream that is gone or too far behind is dropped.
-    func broadcast(_ bytes: [UInt8]) {
-        streams.removeAll { !server.send(bytes, to: $0) }
+    /// - Parameters:
+    ///   - bytes: Whole events.
+    ///   - picture: Whether `bytes` is a picture, which takes out a picture still waiting whole
+    ///     on a slow stream (``HTTPServer/send(_:to:superseding:supersedable:)``).
+    ///   - lasting: Whether it carries ended timers (then nothing takes it out).
+    func broadcast(_ bytes: [UInt8], picture: Bool = false, lasting: Bool = false) {
+        streams.removeAll {
+            !server.send(bytes, to: $0, superseding: picture, supersedable: picture && !lasting)
+        }
     }
 
     /// Sends `picture` as one `timers` event to every stream when it changed since the last one
@@ -254,6 +261,7 @@ package final class KitchenWebFront: LoopSource {
     /// in their last state, once.
     func publish(_ picture: WebPicture) {
         var picture = picture
+        let lasting = !ended.isEmpty
         for timer in ended where !picture.timers.contains(where: { $0.isLocal && $0.label == timer.label }) {
             picture.timers.append(timer)
         }
@@ -272,10 +280,12 @@ package final class KitchenWebFront: LoopSource {
         oversizeSaid = event.count > Self.eventByteLimit
         if key != sentKey {
             sentKey = key
-            broadcast(event)
+            broadcast(event, picture: true, lasting: lasting)
             unsent = []
         } else if !unsent.isEmpty {
-            for exchange in unsent { send(event, to: exchange) }
+            for exchange in unsent where !server.send(event, to: exchange, superseding: true, supersedable: !lasting) {
+                streams.removeAll { $0 == exchange }
+            }
             unsent = []
         }
     }

@@ -91,7 +91,7 @@ extension HTTPServer {
     /// the connection ends even if its reader never reads again, and resumed for libmicrohttpd
     /// to close. C: `shutdown`.
     func drop(_ request: Request) {
-        (request.isDropped, request.queue) = (true, [])
+        (request.isDropped, request.queue, request.superseded) = (true, [], nil)
         if let connection = connections[request.connection], !connection.isShut {
             connections[request.connection]?.isShut = true
             _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))

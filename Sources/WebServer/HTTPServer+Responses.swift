@@ -46,17 +46,34 @@ extension HTTPServer {
     /// The bytes go out as libmicrohttpd can write them; when more than
     /// ``streamBacklogLimit`` bytes would wait unsent, the stream is dropped instead (its
     /// connection closed; reported by ``takeClosed()``).
+    /// - Parameters:
+    ///   - bytes: Whole events.
+    ///   - exchange: The stream's exchange.
+    ///   - superseding: Whether `bytes` says all that a waiting `supersedable` send said (a whole
+    ///     picture after another): that one is taken out of the queue if none of it was given to
+    ///     libmicrohttpd yet, so a reader on a slow link gets the newest picture next, never a
+    ///     backlog of stale ones (issue 43).
+    ///   - supersedable: Whether a later superseding send may take `bytes` out while it waits
+    ///     whole (false for a picture that carries what no later one will). At most one waits.
     /// - Returns: false when the stream is gone, finished, or dropped now or before.
-    @discardableResult public func send(_ bytes: [UInt8], to exchange: HTTPExchange) -> Bool {
+    @discardableResult public func send(
+        _ bytes: [UInt8], to exchange: HTTPExchange, superseding: Bool = false, supersedable: Bool = false
+    ) -> Bool {
         guard let request = requests[exchange.id], request.phase == .streaming || request.phase == .handling,
             request.wasHeld || request.phase == .handling, !request.isDropped, !request.isFinished
         else { return false }
-        guard request.queue.count + bytes.count <= Self.streamBacklogLimit else {
+        let stale = superseding ? request.superseded : nil
+        guard request.queue.count - (stale?.count ?? 0) + bytes.count <= Self.streamBacklogLimit else {
             // libmicrohttpd asks for more only when the socket takes it, which a client that
             // stopped reading never does: the socket is shut so the connection ends now.
             drop(request)
             return false
         }
+        if let stale {
+            request.queue.removeSubrange(stale)
+            request.superseded = nil
+        }
+        if supersedable { request.superseded = request.queue.count..<request.queue.count + bytes.count }
         request.queue += bytes
         wake(request)
         return true
@@ -100,6 +117,14 @@ extension HTTPServer {
     func startStream(_ request: Request, headers: [HTTPHeader]) -> MHD_Result {
         request.phase = .streaming
         connections[request.connection]?.isStreaming = true
+        if let descriptor = connections[request.connection]?.descriptor, descriptor >= 0 {
+            // The kernel takes at most this much unsent, so on a slow link the backlog waits in
+            // the queue, where a newer picture supersedes it (``send(_:to:superseding:supersedable:)``),
+            // not in a send buffer of up to megabytes that it cannot reach.
+            var lowWater = Int32(Self.streamUnsentInKernel)
+            _ = setsockopt(
+                descriptor, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, &lowWater, socklen_t(MemoryLayout<Int32>.size))
+        }
         let reader: MHD_ContentReaderCallback = { context, _, buffer, room in
             guard let context, let buffer else { return CMicrohttpd_end_with_error }
             let stream = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
@@ -144,6 +169,10 @@ extension HTTPServer {
             UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count)
         }
         request.queue.removeFirst(count)
+        // A superseding send partly given is sent whole; one wholly queued moves up.
+        request.superseded = request.superseded.flatMap {
+            $0.lowerBound < count ? nil : $0.lowerBound - count..<$0.upperBound - count
+        }
         return count
     }
 }

@@ -55,6 +55,9 @@ extension HTTPServer {
         var pendingAnswer: HTTPResponse?
         /// The event stream's bytes not yet given to libmicrohttpd.
         var queue: [UInt8] = []
+        /// Where in ``queue`` the last supersedable send waits, while none of it was given to
+        /// libmicrohttpd (``HTTPServer/send(_:to:superseding:supersedable:)``).
+        var superseded: Range<Int>?
         /// Whether ``HTTPServer/finish(_:)`` ended the stream.
         var isFinished = false
         /// Whether the stream was dropped (over the unsent limit): it ends with an error.

@@ -78,6 +78,10 @@ public final class HTTPServer {
 
     /// The most bytes an event stream may hold unsent before it is dropped.
     public static let streamBacklogLimit = 64 * 1024
+    /// The most bytes of an event stream the kernel holds not yet sent (`TCP_NOTSENT_LOWAT`, tcp(7):
+    /// a write waits while more are), so that the rest of a slow reader's backlog stays in the
+    /// server's queue, where a newer picture supersedes it.
+    static let streamUnsentInKernel = 16 * 1024
     /// How long a connection may stay idle (no byte either way) before libmicrohttpd closes it,
     /// in seconds; longer than the API's 15 s keepalive (suspended connections do not count).
     static let idleTimeoutSeconds = 60

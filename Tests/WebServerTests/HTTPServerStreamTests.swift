@@ -90,6 +90,39 @@ import Testing
         #expect(client.waitClosed(until: .now + .seconds(10)))
     }
 
+    @Test func aSlowReaderGetsTheNewestPictureNotABacklogOfStaleOnes() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServerTests.settings(), handler: Self.streams(seen))
+        // A reader that takes nothing for a while, with a small receive buffer (a phone on a
+        // slow link): 400 pictures of 1 kB, 400 kB, six times what a stream may hold unsent.
+        let client = try HTTPTestConnection(port: loop.port, receiveBuffer: 4096)
+        try client.sendRequest(method: "GET", path: "/events")
+        try Self.waitSeen(seen, count: 1, loop: loop)
+        let exchange = try #require(seen.handles.first)
+        let padding = String(repeating: "x", count: 1000)
+        let kept = 200  // carries what no later picture will (a timer's last state): never taken out
+        let sent = try (1...400).allSatisfy { number in
+            try loop.sync { server in
+                server.send(
+                    Array("data: \(number) \(padding)\n\n".utf8), to: exchange, superseding: true,
+                    supersedable: number != kept)
+            }
+        }
+        #expect(sent, "no picture made the stream drop")
+        var numbers: [Int] = []
+        try eventually("the newest picture read", deadline: .now + .seconds(30)) {
+            for event in try client.events(until: .now + .milliseconds(100), count: 1) {
+                numbers += event.data.split(separator: " ").first.flatMap { Int($0) }.map { [$0] } ?? []
+            }
+            return numbers.last == 400
+        }
+        #expect(numbers.contains(kept), "the kept picture was sent")
+        // What the kernel took before the reader stalled (16 KiB unsent at most, the reader's
+        // window: 21 here), then the kept one and the newest; without superseding, all 400.
+        #expect(numbers == numbers.sorted() && numbers.count <= 40, "\(numbers.count) pictures: \(numbers)")
+        #expect(loop.closed.isEmpty)
+    }
+
     @Test func clientSendingAByteASecondIsDroppedAtTheDeadlineWhileAnotherIsAnswered() throws {
         let seen = Seen()
         let deadline = Duration.seconds(3)
