@@ -60,19 +60,23 @@ public struct TimerStatus: Equatable, Sendable {
     /// Field `ended` (issue 41, so that the kitchen does not log a terminated timer as
     /// cancelled): `SIG` and 1–8 capital letters; an older timer omits it.
     public var endedBy: String?
+    /// The id of the start that made the timer (the kitchen's `--request-id`); nil otherwise.
+    ///
+    /// Field `request` (issue 43: a start retried after the kitchen restarted finds its timer).
+    public var requestID: RequestID?
 
     /// Creates a status.
     public init(
         label: String, pid: Int32, state: TimerState, remaining: Duration, deadlineUnixMilliseconds: Int64?,
         at: String? = nil, every: String? = nil, clockUnsynchronised: Bool = false, detached: Bool = false,
         total: Duration? = nil, kind: TimerSnapshot.Kind? = nil, deviceDown: Bool = false,
-        silentReason: String? = nil, endedBy: String? = nil
+        silentReason: String? = nil, endedBy: String? = nil, requestID: RequestID? = nil
     ) {
         (self.label, self.pid, self.state) = (label, pid, state)
         (self.remaining, self.deadlineUnixMilliseconds) = (remaining, deadlineUnixMilliseconds)
         (self.at, self.every, self.clockUnsynchronised) = (at, every, clockUnsynchronised)
         (self.detached, self.total, self.kind, self.deviceDown) = (detached, total, kind, deviceDown)
-        (self.silentReason, self.endedBy) = (silentReason, endedBy)
+        (self.silentReason, self.endedBy, self.requestID) = (silentReason, endedBy, requestID)
     }
 
     /// The status line's fields of `snapshot`.
@@ -88,7 +92,8 @@ public struct TimerStatus: Equatable, Sendable {
             every: snapshot.schedule?.every, clockUnsynchronised: snapshot.clockUnsynchronised,
             detached: snapshot.detached, total: snapshot.kind == nil ? nil : snapshot.total, kind: snapshot.kind,
             deviceDown: reason != nil, silentReason: reason.map(Self.fieldText(reason:)),
-            endedBy: snapshot.endedBy.flatMap { Self.isSignalName($0[...]) ? $0 : nil })
+            endedBy: snapshot.endedBy.flatMap { Self.isSignalName($0[...]) ? $0 : nil },
+            requestID: snapshot.requestID)
     }
 
     /// The reply line: `ok` and the fields.
@@ -114,6 +119,7 @@ public struct TimerStatus: Equatable, Sendable {
         if deviceDown { fields.append("device=down") }
         if deviceDown, let silentReason { fields.append("silent=\(Self.fieldText(reason: silentReason))") }
         if let endedBy, Self.isSignalName(endedBy[...]) { fields.append("ended=\(endedBy)") }
+        if let requestID { fields.append("request=\(requestID)") }
         return fields.joined(separator: "\t")
     }
 
@@ -208,7 +214,8 @@ public struct TimerStatus: Equatable, Sendable {
             deviceDown: fields["device"] == "down",
             silentReason: fields["device"] == "down"
                 ? fields["silent"].flatMap { $0.isEmpty ? nil : Self.fieldText(reason: String($0)) } : nil,
-            endedBy: fields["ended"].flatMap { Self.isSignalName($0) ? String($0) : nil })
+            endedBy: fields["ended"].flatMap { Self.isSignalName($0) ? String($0) : nil },
+            requestID: fields["request"].flatMap { RequestID($0) })
     }
 }
 

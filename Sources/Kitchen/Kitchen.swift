@@ -259,8 +259,9 @@ package final class Kitchen {
             case .spawn(let label, let arguments, let origin, let id):
                 let log = TimerLaunch.log(label: label)
                 do throws(SpawnError) {
+                    let startID = id.map { ["--request-id", $0.text] } ?? []
                     let pid = try TimerLaunch.start(
-                        arguments + KitchenBus.timerArguments(settings.bus), log: log,
+                        arguments + startID + KitchenBus.timerArguments(settings.bus), log: log,
                         announce: settings.announce)
                     loop.add(ChildWatch(pid: pid, at: clock.now()) { .childExited(pid: pid, $0) })
                     perform(core.spawned(label: label, pid: pid, origin: origin, log: log, id: id, at: clock.now()))

@@ -28,6 +28,12 @@ extension KitchenCore {
     ) -> [KitchenEffect] {
         guard let id else { return [admit(request, from: origin)] }
         forgetIDs(at: now)
+        // Remembered by a kitchen before a restart: the timer it started carries the id.
+        if remembered[id] == nil, let status = timers.values.first(where: { $0.requestID == id }) {
+            let outcome = Outcome.started(status)
+            remembered[id] = Remembered(request: request, outcome: outcome, until: now + Self.idMemory)
+            return [.say("a repeat of request \(id): \(status.label) runs"), .answer(origin, outcome)]
+        }
         if let known = remembered[id] {
             guard known.request == request else {
                 let text = "request id '\(id)' was given to another start ('\(known.request)'): nothing started"

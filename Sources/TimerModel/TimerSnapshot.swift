@@ -102,17 +102,21 @@ public struct TimerSnapshot: Equatable, Sendable {
     /// The signal that ended the process, by name (`SIGTERM`), once over; nil while it runs or
     /// when it ended otherwise (done, cancelled by a command, missed).
     public var endedBy: String?
+    /// The id of the start that made the timer (`--request-id`, given by the kitchen); nil
+    /// otherwise.
+    public var requestID: RequestID?
 
     /// Creates a snapshot.
     public init(
         state: TimerState, label: String, kind: Kind?, total: Duration, remaining: Duration,
         deadline: ContinuousClock.Instant?, deadlineUnixMilliseconds: Int64?, schedule: Schedule? = nil,
         device: DeviceHealth = .ok, clockUnsynchronised: Bool = false, detached: Bool = false, pid: Int32,
-        runLabel: String? = nil, pomodoro: PomodoroProgress? = nil, endedBy: String? = nil
+        runLabel: String? = nil, pomodoro: PomodoroProgress? = nil, endedBy: String? = nil,
+        requestID: RequestID? = nil
     ) {
         (self.state, self.label, self.kind, self.total, self.remaining) = (state, label, kind, total, remaining)
         (self.deadline, self.deadlineUnixMilliseconds, self.schedule) = (deadline, deadlineUnixMilliseconds, schedule)
         (self.device, self.clockUnsynchronised, self.detached, self.pid) = (device, clockUnsynchronised, detached, pid)
-        (self.runLabel, self.pomodoro, self.endedBy) = (runLabel, pomodoro, endedBy)
+        (self.runLabel, self.pomodoro, self.endedBy, self.requestID) = (runLabel, pomodoro, endedBy, requestID)
     }
 }

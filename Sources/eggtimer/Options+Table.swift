@@ -343,6 +343,17 @@ extension Options {
             options.label = value
         },
         Spec(
+            names: ["--request-id"], argument: "ID", group: .timer,
+            help: "the kitchen's id of the start this timer is (its status's request field; "
+                + "1 to 64 of letters, digits, - _ . :)",
+            fits: Scope.timers
+        ) { options, name, value throws(UsageError) in
+            guard let id = RequestID(value) else {
+                throw name.error("needs 1 to \(RequestID.limit) of letters, digits, - _ . :, got '\(value)'")
+            }
+            options.requestID = id
+        },
+        Spec(
             names: ["--on-done"], argument: "CMD", group: .timer,
             help: "run CMD with /bin/sh -c once the time is up (never when cancelled)", fits: Scope.timers
         ) { options, _, value in options.onDone = value },

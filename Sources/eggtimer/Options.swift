@@ -4,6 +4,7 @@ import Kitchen
 import SystemKit
 import TimerCore
 import TimerEngine
+import TimerModel
 import TimerText
 
 /// What `eggtimer status|ack|cancel|snooze|pause|resume|add` asks of the running timers (this user's, found
@@ -88,6 +89,9 @@ struct Options: Equatable {
     /// It names the control socket and the MQTT topic level; valid by ``LabelRule/isValid(_:)``.
     /// nil: the preset's name, the duration as typed, or "pomodoro".
     var label: String?
+    /// `--request-id ID`: the kitchen's id of the start that runs this timer (issue 43), shown in
+    /// its status so that a retry after the kitchen restarted finds it; nil for none.
+    var requestID: RequestID?
     /// `--ring-for D`: stop ringing unacknowledged after this long (the timer is then `missed`).
     var ringFor: Duration?
     /// `--volume PERCENT`: the alarm's volume, ``Loudness/floorPercent`` (10) to 100 (% of the

@@ -366,6 +366,13 @@ private func removeFolder(_ path: String) {
         for garbage in ["sigterm", "SIG", "SIGTERMINATE", "TERM", "SIGTERM1"] {
             #expect(TimerStatus(line: status.line + "\tended=" + garbage) == status, "\(garbage): left off")
         }
+        var started = status
+        started.requestID = RequestID("3f2a-retry.1:x")
+        #expect(started.line.hasSuffix("\trequest=3f2a-retry.1:x"))
+        #expect(TimerStatus(line: started.line) == started)
+        for garbage in ["", "a b", "<x>", String(repeating: "a", count: RequestID.limit + 1)] {
+            #expect(TimerStatus(line: status.line + "\trequest=" + garbage) == status, "\(garbage): left off")
+        }
         #expect(TimerStatus(line: "error\tno") == nil)
         #expect(TimerStatus(line: "ok\tlabel=x") == nil)
     }

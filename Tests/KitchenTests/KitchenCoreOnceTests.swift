@@ -50,6 +50,32 @@ import TimerText
                 == [.spawn(label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: second, id: id)])
     }
 
+    @Test func aRepeatAfterTheKitchenRestartedFindsTheTimerItsIdStarted() throws {
+        // The first kitchen spawned the timer with the id (`--request-id`) and was killed before
+        // it answered; the new one knows nothing but the statuses of the timers it follows.
+        var core = KitchenCore(maxTimers: 12)
+        var running = status("Soft", pid: 42)
+        running.requestID = id
+        _ = core.status(socket: "soft", running)
+        let soft = try request("soft")
+        #expect(
+            core.decide(.start(soft, id: id), from: second, at: t0) == [
+                .say("a repeat of request a1b2: Soft runs"), .answer(second, .started(running)),
+            ])
+        // Remembered from then on, as any answered id.
+        #expect(
+            core.decide(.start(soft, id: id), from: first, at: t0 + .seconds(1))
+                == [.say("a repeat of request a1b2"), .answer(first, .started(running))])
+        // Another id, or none, is a new start.
+        #expect(
+            core.decide(.start(soft, id: RequestID("c3d4")!), from: first, at: t0)
+                == [
+                    .spawn(
+                        label: "Soft-2", arguments: ["soft", "--label", "Soft-2"], origin: first, id: RequestID("c3d4")!
+                    )
+                ])
+    }
+
     @Test func anIdGivenToAnotherRequestIsRefused() throws {
         var core = KitchenCore(maxTimers: 12)
         _ = core.decide(.start(try request("5 min tea"), id: id), from: first, at: t0)

@@ -40,6 +40,31 @@ import TimerModel
         #expect(kitchen.finish() == .exited(0))
     }
 
+    /// A kitchen killed once it started a timer (its answer lost with it) and started again: the
+    /// retry with the same id finds the timer the id started (it carries it, `--request-id`), not a
+    /// second one (the tester's page retry that started `Soft-2`, issue 43).
+    @Test func aRetryAfterTheKitchenRestartedAnswersWithTheTimerItsIdStarted() throws {
+        let house = House(config: "")
+        let kitchen = house.kitchen()
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let line = ControlRequest.start("soft", id: RequestID("page-7f3a")).line
+        let folder = house.sockets + "/kitchen"
+        let first = try ControlClient.exchange(line, label: "kitchen", folder: folder, timeout: .seconds(10))
+        kill(kitchen.pid, SIGKILL)
+        _ = kitchen.finish()
+        let restarted = house.kitchen()
+        #expect(restarted.expect("following Soft (pid ", until: soon()), "\(restarted.stdout)")
+        let again = try ControlClient.exchange(line, label: "kitchen", folder: folder, timeout: .seconds(10))
+        let pid = { (answer: String) in answer.split(separator: "\t").first { $0.hasPrefix("pid=") } }
+        #expect(first.hasPrefix("ok\tlabel=Soft\t") && again.hasPrefix("ok\tlabel=Soft\t"), "\(first) / \(again)")
+        #expect(pid(first) != nil && pid(again) == pid(first), "\(first) / \(again)")
+        #expect(restarted.expect("a repeat of request page-7f3a: Soft runs", until: soon()), "\(restarted.stdout)")
+        #expect(house.runningLabels() == ["Soft"], "one timer, not Soft and Soft-2")
+        #expect(house.command(["cancel", "--all"]).termination == .exited(0))
+        kill(restarted.pid, SIGTERM)
+        #expect(restarted.finish() == .exited(0))
+    }
+
     /// A kitchen stopped (Ctrl-Z, SIGSTOP) while `start` asks: `start` asks again with its id,
     /// and once the kitchen continues one timer runs: the request it read late, whose shell had
     /// gone, is not acted on (the tester's `Soft` and `Soft-2`).

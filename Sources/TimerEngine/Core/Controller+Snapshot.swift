@@ -48,7 +48,8 @@ extension Controller {
             deadlineUnixMilliseconds: deadlineWall.map { $0 / 1_000_000 },
             schedule: schedule.map { .init(at: $0.occurrence.isoText, every: $0.recurrenceText) }, device: device,
             clockUnsynchronised: followsWallClock && !clockSynchronised, detached: detached, pid: configuration.pid,
-            runLabel: run?.label, pomodoro: pomodoroProgress, endedBy: over ? endingSignal : nil)
+            runLabel: run?.label, pomodoro: pomodoroProgress, endedBy: over ? endingSignal : nil,
+            requestID: configuration.requestID)
     }
 
     /// The signal that ended the process (``ExitStatus/signalName``); nil until it exits, or when

@@ -52,6 +52,8 @@ package struct Controller {
         package var label = ""
         /// This process's id, for the snapshot.
         package var pid: Int32 = 0
+        /// The id of the start that made this timer (`--request-id`), for the snapshot.
+        package var requestID: RequestID?
 
         /// The defaults above, and `loops` (nil: until acknowledged); the session sets the rest
         /// from the command line one by one.

@@ -82,6 +82,7 @@ struct Session {
         configuration.runsDoneCommand = options.onDone != nil
         configuration.label = options.processLabel
         configuration.pid = getpid()
+        configuration.requestID = options.requestID
         doneCommand = options.onDone
         label = options.processLabel
         controller = Controller(configuration: configuration, start: start)
