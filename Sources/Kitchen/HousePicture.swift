@@ -21,10 +21,13 @@ import TextCoding
 ///
 /// A new timer past a bound makes room by dropping, in this order: a stale one (its publisher
 /// stopped refreshing it: not shown anyway), then the oldest (whose latest state came first)
-/// that does not ring. A ringing timer (`ringing` or `silent`) that is not stale is never the
-/// one dropped: when only such timers hold the place, the new one is left out instead (the page
-/// rings for them already). Each kind of drop is said once (``update(_:timer:staleAfter:atWall:)``
-/// returns it) until the picture has room again.
+/// that does not ring. A ringing timer (`ringing` or `silent`) that is not stale is dropped only
+/// when ringing timers hold every place: then the node holding the most gives way (its oldest),
+/// if it holds more than the new timer's node would, so that anyone who floods the broker with
+/// ringing states from a few nodes cannot hide a real alarm of another node; otherwise the new
+/// one is left out (a flood from as many nodes as places still can: their publisher is trusted
+/// as the broker trusts it). Each kind of drop is said once
+/// (``update(_:timer:staleAfter:atWall:)`` returns it) until the picture has room again.
 ///
 /// A plain value; pure: the wall clock comes in as Unix milliseconds. Owned by the main thread.
 package struct HousePicture {
@@ -61,6 +64,8 @@ package struct HousePicture {
         case stale
         /// The oldest timer that does not ring was dropped to make room.
         case oldest
+        /// Every place rang: the oldest ringing timer of the node holding the most was dropped.
+        case crowded
         /// The new timer was left out: only ringing timers held the place.
         case leftOut
         /// The timer was left out: its node or label cannot be shown (`KitchenAPI.canShow(houseName:)`).
@@ -157,9 +162,23 @@ package struct HousePicture {
             return dropOne(among: ofNode, atWall: now)
         }
         if entries.count >= Self.limit {
-            return dropOne(among: entries, atWall: now)
+            let dropped = dropOne(among: entries, atWall: now)
+            return dropped == .leftOut ? giveWay(to: key.node, newOf: ofNode.count) : dropped
         }
         return nil
+    }
+
+    /// Every place rings: drops the oldest timer of the node holding the most, when it holds more
+    /// than one more than `node`, which holds `held`.
+    /// - Returns: ``Drop/crowded``, or ``Drop/leftOut`` when no node holds that many.
+    private mutating func giveWay(to node: String, newOf held: Int) -> Drop {
+        var perNode: [String: Int] = [:]
+        for key in entries.keys { perNode[key.node, default: 0] += 1 }
+        guard let most = perNode.values.max(), most > held + 1 else { return .leftOut }
+        let oldest = entries.filter { perNode[$0.key.node] == most }.min { $0.value.arrival < $1.value.arrival }
+        guard let oldest else { return .leftOut }
+        entries[oldest.key] = nil
+        return .crowded
     }
 
     /// Drops the oldest stale timer of `candidates`, else the oldest that does not ring.
@@ -191,6 +210,9 @@ package struct HousePicture {
         case .oldest:
             return "HTTP: the house picture is full (\(bounds)): the oldest timers that do not ring are dropped "
                 + "(for \(named))"
+        case .crowded:
+            return "HTTP: the house picture is full of ringing timers (\(bounds)): the node holding the most "
+                + "gives way, its oldest first (for \(named))"
         case .leftOut:
             return "HTTP: the house picture is full of ringing timers (\(bounds)): new ones are left out "
                 + "(first \(named))"

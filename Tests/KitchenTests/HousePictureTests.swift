@@ -95,11 +95,26 @@ import TimerModel
     }
 
     @Test(arguments: [TimerState.ringing, .counting, .done])
-    func aNewTimerIsLeftOutWhenOnlyRingingTimersHoldThePlace(state: TimerState) {
-        var house = full { $0.isMultiple(of: 2) ? .ringing : .silent }
+    func aNewTimerIsLeftOutWhenOnlyRingingTimersOfAsManyNodesHoldThePlace(state: TimerState) {
+        var house = full(perNode: 1) { $0.isMultiple(of: 2) ? .ringing : .silent }
         let before = Set(house.entries.keys)
         #expect(update(&house, Self.key("garden", "soup"), state) == [.leftOut])
         #expect(Set(house.entries.keys) == before)
+    }
+
+    @Test func ringingTimersOfAFewNodesGiveWayToAnotherNodesTimer() {
+        // 32 ringing states from three nodes (a flood on the broker) and a real alarm elsewhere.
+        var house = HousePicture()
+        for (node, count) in [("n0", 12), ("n1", 12), ("n2", 8)] {
+            for index in 0..<count { update(&house, Self.key(node, "t\(index)"), .ringing) }
+        }
+        #expect(update(&house, Self.key("garden", "soup"), .ringing) == [.crowded])
+        #expect(house[Self.key("garden", "soup")] != nil && house[Self.key("n0", "t0")] == nil)
+        #expect(house.count == HousePicture.limit)
+        // The flood goes on: each new state of it takes the place of its own node's oldest.
+        for index in 12..<40 { update(&house, Self.key("n\(index % 3)", "t\(index)"), .ringing) }
+        #expect(house[Self.key("garden", "soup")] != nil, "the real alarm stays")
+        #expect(house.count == HousePicture.limit)
     }
 
     @Test func aNodeFullOfRingingTimersLeavesItsNewOneOut() {
