@@ -163,7 +163,10 @@ package struct RequestGuard: Sendable {
         // 1. No field that must be single given twice (one rule with the server's: RFC 9112 §3.2
         // for Host), then an allowed Host.
         if let problem = HTTPServer.repeatedField(in: request.headers, among: Self.singleFields) {
-            return .refused(Self.refusal(400, problem))
+            // As the server's framing 400s: a request read two ways ends its connection.
+            var refusal = Self.refusal(400, problem)
+            refusal.headers.append(HTTPHeader("Connection", "close"))
+            return .refused(refusal)
         }
         let host = request.header("host") ?? ""
         guard isAllowed(host: host) else {

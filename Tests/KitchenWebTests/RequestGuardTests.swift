@@ -106,6 +106,8 @@ import WebServer
         let verdict = guardian.check(twice, needs: .change, pairing: &pairing, at: t0)
         #expect(refusal(verdict)?.0 == 400)
         #expect(refusal(verdict)?.1 == #"{"error":"more than one \#(name) header field"}"#)
+        guard case .refused(let response) = verdict else { return }
+        #expect(response.headers.contains(HTTPHeader("Connection", "close")), "its connection ends with it")
         #expect(pairing.takeLines().isEmpty, "nothing was looked at")
     }
 
