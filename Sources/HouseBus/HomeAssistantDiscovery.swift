@@ -21,6 +21,9 @@ public enum HomeAssistantDiscovery {
     ///   `deadline` (Home Assistant counts it down: nothing is published every second);
     /// - `sensor`/`state`: `device_class: enum`, `options` ``publishedStates``,
     ///   `value_template` ``valueTemplate(_:)`` of `state`;
+    /// - both sensors: `json_attributes_topic` the state topic, `json_attributes_template`
+    ///   ``attributesTemplate(withState:)`` (`remaining`, `duration`, `finishes_at`; the deadline
+    ///   sensor's also `timer_state`);
     /// - `button`/`ack`, `button`/`snooze`, `button`/`cancel`: `command_topic` the timer's,
     ///   `payload_press` `ack`, `snooze`, `cancel`.
     ///
@@ -42,6 +45,8 @@ public enum HomeAssistantDiscovery {
             JSONMember("device_class", .string("timestamp")),
             JSONMember("state_topic", .string(topics.state)),
             JSONMember("value_template", .string(valueTemplate("deadline"))),
+            JSONMember("json_attributes_topic", .string(topics.state)),
+            JSONMember("json_attributes_template", .string(attributesTemplate(withState: true))),
         ]
         let state = [
             JSONMember("name", .string("\(topics.label) state")),
@@ -50,6 +55,8 @@ public enum HomeAssistantDiscovery {
             JSONMember("options", .array(publishedStates.map(JSONValue.string))),
             JSONMember("state_topic", .string(topics.state)),
             JSONMember("value_template", .string(valueTemplate("state"))),
+            JSONMember("json_attributes_topic", .string(topics.state)),
+            JSONMember("json_attributes_template", .string(attributesTemplate(withState: false))),
         ]
         var messages = [
             config(at: topic("sensor", objectID, "deadline", discoveryPrefix), deadline + common),
@@ -81,6 +88,30 @@ public enum HomeAssistantDiscovery {
     /// - Returns: The template.
     static func valueTemplate(_ key: String) -> String {
         "{{ value_json.\(key) if value_json is defined else None }}"
+    }
+
+    /// The `json_attributes_template` of a timer's sensors: what Home Assistant's own `timer`
+    /// entity carries, from the state payload (``TimerStatePayload``) on the state topic.
+    ///
+    /// `remaining` and `duration` in seconds (`remaining_s`, `duration_s`: the time left when the
+    /// state was published, as Home Assistant's timer keeps it from its last change), and
+    /// `finishes_at` (the deadline, UTC ISO 8601) only while there is one: absent while paused
+    /// and once ended (while ringing it says when it rang). With `withState`, `timer_state` too (`paused`): the deadline sensor is
+    /// `unknown` while there is no deadline, and this says why. The state is published at each
+    /// change (start, pause, resume, ±1 min, snooze) and refreshed every minute, never every
+    /// second, so the attributes change no more often.
+    ///
+    /// An empty payload (the state cleared) renders `{}`: no attributes, and nothing in Home
+    /// Assistant's log (an undefined `value_json` would be an error, a non-JSON result a warning).
+    /// - Parameter withState: Whether the attributes include `timer_state`.
+    /// - Returns: The template.
+    static func attributesTemplate(withState: Bool) -> String {
+        let state = withState ? #", "timer_state": value_json.state"# : ""
+        return "{% if value_json is defined %}"
+            + #"{% set attributes = {"remaining": value_json.remaining_s, "duration": value_json.duration_s"#
+            + state + "} %}"
+            + "{% if value_json.deadline %}{% set attributes = dict(attributes, finishes_at=value_json.deadline) %}"
+            + "{% endif %}{{ attributes | tojson }}{% else %}{}{% endif %}"
     }
 
     /// The same topics as ``configs(for:discoveryPrefix:)`` with empty retained payloads, which

@@ -114,6 +114,27 @@ import TimerModel
         }
     }
 
+    /// Issue 45: time left and duration are attributes of both sensors.
+    ///
+    /// Read from the state topic (published at each change and at the minute's refresh, never
+    /// every second), `finishes_at` only while there is a deadline; the deadline sensor also says
+    /// the timer's state, so that its `unknown` while paused has a reason. An empty payload
+    /// renders `{}` (no attributes), never an undefined `value_json`.
+    @Test(arguments: ["deadline", "state"])
+    func bothSensorsShowTimeLeftAndDurationAsAttributes(entity: String) throws {
+        let json = try config(
+            "homeassistant/sensor/kitchen__eggs/\(entity)/config", of: HomeAssistantDiscovery.configs(for: topics))
+        #expect(json["json_attributes_topic"] == .string("eggtimer/kitchen/eggs/state"))
+        let template = try #require(json["json_attributes_template"]?.stringValue)
+        #expect(template.hasPrefix("{% if value_json is defined %}"))
+        #expect(template.hasSuffix("{% else %}{}{% endif %}"))
+        #expect(template.contains(#""remaining": value_json.remaining_s"#))
+        #expect(template.contains(#""duration": value_json.duration_s"#))
+        #expect(template.contains("{% if value_json.deadline %}"))
+        #expect(template.contains("finishes_at=value_json.deadline"))
+        #expect(template.contains(#""timer_state": value_json.state"#) == (entity == "deadline"))
+    }
+
     @Test func removalsClearTheSameTopics() {
         let removals = HomeAssistantDiscovery.removals(for: topics)
         #expect(removals.map(\.topic) == HomeAssistantDiscovery.configs(for: topics).map(\.topic))

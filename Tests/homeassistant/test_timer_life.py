@@ -31,7 +31,10 @@ def parse_time(text):
     return datetime.datetime.fromisoformat(text)
 
 
-class TimerLifeTests(unittest.TestCase):
+class HomeAssistantTimers(unittest.TestCase):
+    """What the Home Assistant tests share: the session, starting from the kitchen's start text,
+    a timer's entities, waiting on states; no tests of its own."""
+
     @classmethod
     def setUpClass(cls):
         cls.session = harness.session()
@@ -95,6 +98,8 @@ class TimerLifeTests(unittest.TestCase):
     def ringing_sensor(self):
         return self.ha.entity_ids({NODE_RINGING}).get(NODE_RINGING)
 
+
+class TimerLifeTests(HomeAssistantTimers):
     def test_a_timer_started_from_home_assistant_counts_rings_and_is_acknowledged(self):
         asked = datetime.datetime.now(datetime.timezone.utc)
         self.start("8s tea")
