@@ -1,17 +1,14 @@
 import TextCoding
 import TimerModel
 
-/// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor;
-/// acknowledge, snooze and cancel buttons) and for its node (``nodeConfigs(for:discoveryPrefix:)``).
+/// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor; a
+/// button per ``TimerButton``) and for its node (``nodeConfigs(for:discoveryPrefix:)``).
 ///
 /// Pure; any thread. See https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery.
 public enum HomeAssistantDiscovery {
     /// The state words a timer publishes on its state topic (``TimerState`` without `menu`): the
     /// `options` of the state sensor.
     public static let publishedStates: [String] = TimerState.allCases.filter { $0 != .menu }.map(\.rawValue)
-
-    /// The buttons of one timer, each sending its ``Command/verb`` on the command topic.
-    static let buttons: [Command] = [.acknowledge, .snooze(nil), .cancel]
 
     /// The retained config messages for one timer (QoS 1).
     ///
@@ -24,15 +21,17 @@ public enum HomeAssistantDiscovery {
     /// - both sensors: `json_attributes_topic` the state topic, `json_attributes_template`
     ///   ``attributesTemplate(withState:)`` (`remaining`, `duration`, `finishes_at`; the deadline
     ///   sensor's also `timer_state`);
-    /// - `button`/`ack`, `button`/`snooze`, `button`/`cancel`: `command_topic` the timer's,
-    ///   `payload_press` `ack`, `snooze`, `cancel`.
+    /// - a button per ``TimerButton/all`` (`button`/`ack`, `snooze`, `cancel`, `pause`, `resume`,
+    ///   `add-minute`, `subtract-minute`): `command_topic` the timer's, `payload_press` its command
+    ///   (`ack`, `add 60`, …), available only while the timer takes it (``TimerButton/availability(_:)``).
     ///
-    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic` (the
-    /// timer's) and the node's `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
+    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), the timer's availability
+    /// (the sensors' `availability_topic`; the buttons' `availability` list with `availability_mode:
+    /// all`) and the node's `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
     /// - Parameters:
     ///   - topics: The timer's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
-    /// - Returns: The deadline sensor's config, the state sensor's, then the buttons' (ack, snooze, cancel).
+    /// - Returns: The deadline sensor's config, the state sensor's, then the buttons' (``TimerButton/all``).
     public static func configs(for topics: TimerTopics, discoveryPrefix: String = "homeassistant") -> [BusMessage] {
         let objectID = objectID(for: topics)
         let common = [
@@ -62,14 +61,17 @@ public enum HomeAssistantDiscovery {
             config(at: topic("sensor", objectID, "deadline", discoveryPrefix), deadline + common),
             config(at: topic("sensor", objectID, "state", discoveryPrefix), state + common),
         ]
-        for command in buttons {
-            let button = [
-                JSONMember("name", .string("\(topics.label) \(buttonName(command))")),
-                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(command.verb)")),
+        for button in TimerButton.all {
+            let members = [
+                JSONMember("name", .string("\(topics.label) \(button.name)")),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(button.entity)")),
                 JSONMember("command_topic", .string(topics.command)),
-                JSONMember("payload_press", .string(command.verb)),
+                JSONMember("payload_press", .string(button.command.text)),
+                JSONMember("availability", button.availability(topics)),
+                JSONMember("availability_mode", .string("all")),
+                JSONMember("device", device(node: topics.node)),
             ]
-            messages.append(config(at: topic("button", objectID, command.verb, discoveryPrefix), button + common))
+            messages.append(config(at: topic("button", objectID, button.entity, discoveryPrefix), members))
         }
         return messages
     }
@@ -142,13 +144,6 @@ public enum HomeAssistantDiscovery {
             JSONMember("identifiers", .array([.string("eggtimer_\(node)")])),
             JSONMember("name", .string("eggtimer \(node)")),
         ])
-    }
-
-    private static func buttonName(_ command: Command) -> String {
-        switch command {
-        case .acknowledge: "acknowledge"
-        default: command.verb
-        }
     }
 
     /// The object id of a timer: `<node>__<label>`, each escaped by ``escaped(_:)``.

@@ -12,7 +12,7 @@ import TimerModel
         return try #require(JSONValue.parse(message.payload))
     }
 
-    @Test func eachTimerHasTwoSensorsAndThreeButtons() {
+    @Test func eachTimerHasTwoSensorsAndSevenButtons() {
         #expect(
             HomeAssistantDiscovery.configs(for: topics).map(\.topic) == [
                 "homeassistant/sensor/kitchen__eggs/deadline/config",
@@ -20,6 +20,10 @@ import TimerModel
                 "homeassistant/button/kitchen__eggs/ack/config",
                 "homeassistant/button/kitchen__eggs/snooze/config",
                 "homeassistant/button/kitchen__eggs/cancel/config",
+                "homeassistant/button/kitchen__eggs/pause/config",
+                "homeassistant/button/kitchen__eggs/resume/config",
+                "homeassistant/button/kitchen__eggs/add-minute/config",
+                "homeassistant/button/kitchen__eggs/subtract-minute/config",
             ])
     }
 
@@ -52,15 +56,42 @@ import TimerModel
         #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
     }
 
-    @Test(arguments: [("ack", "eggs acknowledge"), ("snooze", "eggs snooze"), ("cancel", "eggs cancel")])
-    func buttonConfigSendsItsVerb(verb: String, name: String) throws {
+    /// Issue 45: each button sends its command and is available only in the states where the
+    /// timer takes it (pinned by hand from the controller's refusals), and while the timer is online.
+    @Test(arguments: [
+        ("ack", "ack", "eggs acknowledge", ["ringing", "silent", "snoozed"]),
+        ("snooze", "snooze", "eggs snooze", ["ringing", "silent"]),
+        ("cancel", "cancel", "eggs cancel", ["counting", "paused", "ringing", "silent", "snoozed"]),
+        ("pause", "pause", "eggs pause", ["counting", "snoozed"]),
+        ("resume", "resume", "eggs resume", ["paused"]),
+        ("add-minute", "add 60", "eggs add 1 minute", ["counting", "paused", "snoozed"]),
+        ("subtract-minute", "add -60", "eggs subtract 1 minute", ["counting", "paused", "snoozed"]),
+    ])
+    func buttonConfigSendsItsCommandWhileTheTimerTakesIt(
+        entity: String, payload: String, name: String, states: [String]
+    ) throws {
         let json = try config(
-            "homeassistant/button/kitchen__eggs/\(verb)/config", of: HomeAssistantDiscovery.configs(for: topics))
+            "homeassistant/button/kitchen__eggs/\(entity)/config", of: HomeAssistantDiscovery.configs(for: topics))
         #expect(json["command_topic"] == .string("eggtimer/kitchen/eggs/command"))
-        #expect(json["payload_press"] == .string(verb))
-        #expect(try BusCommand.parse(Array(verb.utf8)).verb == verb)
-        #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
-        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(verb)"))
+        #expect(json["payload_press"] == .string(payload))
+        #expect(try BusCommand.parse(Array(payload.utf8)).text == payload)
+        #expect(json["availability_topic"] == nil)
+        let words = states.map { "'\($0)'" }.joined(separator: ", ")
+        #expect(
+            json["availability"]
+                == .array([
+                    .object([JSONMember("topic", .string("eggtimer/kitchen/eggs/availability"))]),
+                    .object([
+                        JSONMember("topic", .string("eggtimer/kitchen/eggs/state")),
+                        JSONMember(
+                            "value_template",
+                            .string(
+                                "{{ 'online' if value_json is defined and value_json.state in [\(words)] else 'offline' }}"
+                            )),
+                    ]),
+                ]))
+        #expect(json["availability_mode"] == .string("all"))
+        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(entity)"))
         #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
         #expect(json["name"] == .string(name))
         #expect(json["state_topic"] == nil)
@@ -76,6 +107,10 @@ import TimerModel
                 "ha/button/garden_20room__t_c3_a9a_2e2/ack/config",
                 "ha/button/garden_20room__t_c3_a9a_2e2/snooze/config",
                 "ha/button/garden_20room__t_c3_a9a_2e2/cancel/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/pause/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/resume/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/add-minute/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/subtract-minute/config",
             ])
     }
 
@@ -138,7 +173,7 @@ import TimerModel
     @Test func removalsClearTheSameTopics() {
         let removals = HomeAssistantDiscovery.removals(for: topics)
         #expect(removals.map(\.topic) == HomeAssistantDiscovery.configs(for: topics).map(\.topic))
-        #expect(removals.count == 5)
+        #expect(removals.count == 9)
         #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == 1 })
     }
 }

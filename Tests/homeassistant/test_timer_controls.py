@@ -4,22 +4,39 @@ A timer started from Home Assistant shows its time left and duration as attribut
 (`remaining`, `duration` in seconds; `finishes_at` while there is a deadline). Paused, the deadline
 sensor says why it has no value (`timer_state` paused) and `finishes_at` goes; a minute added while
 paused grows `remaining` by 60; resumed and a minute taken off, it rings; it is snoozed, then
-acknowledged. Home Assistant logs no warning or error about eggtimer throughout.
+acknowledged: each press on its own buttons, each button available only while the timer takes it
+(acknowledge and snooze while it rings, pause while it counts, resume while it is paused). Home
+Assistant logs no warning or error about eggtimer throughout.
 """
 
 import datetime
 import unittest
 
 import harness
-from test_timer_life import NODE, HomeAssistantTimers, parse_time
+from test_timer_life import HomeAssistantTimers, parse_time
 
 LABEL = "ctl"
+BUTTONS = ("ack", "snooze", "cancel", "pause", "resume", "add-minute", "subtract-minute")
 
 
 class TimerControlTests(HomeAssistantTimers):
-    def command(self, words):
-        """Sends `words` on the timer's command topic (not retained), as a button would."""
-        self.session.broker.publish("eggtimer/%s/%s/command" % (NODE, LABEL), words, retain=False)
+    def press(self, entities, button):
+        """Presses the timer's `button` in Home Assistant, once it is available (an event)."""
+        entity_id = entities[button]
+        self.ha.watch.wait("%s available" % entity_id,
+                           lambda: self.ha.watch.states(entity_id)[-1:] not in ([], ["unavailable"], [None]))
+        self.ha.service("button", "press", {"entity_id": entity_id})
+
+    def wait_available(self, entities, wanted):
+        """Waits until exactly the buttons `wanted` of the timer are available (as the state
+        events last said), the others unavailable."""
+        watch = self.ha.watch
+
+        def available():
+            return {button for button in BUTTONS
+                    if watch.states(entities[button])[-1:] not in ([], ["unavailable"], [None])}
+
+        watch.wait("exactly %s available" % sorted(wanted), lambda: available() == set(wanted))
 
     def wait_attributes(self, entity_id, what, condition):
         """Waits until `condition(attributes)` holds for `entity_id`'s state (an event), returns them."""
@@ -51,8 +68,11 @@ class TimerControlTests(HomeAssistantTimers):
                                         lambda a: a.get("timer_state") == "counting")
         self.assertEqual(deadline["finishes_at"], counting["finishes_at"])
 
-        self.command("pause")
+        self.wait_available(entities, ["cancel", "pause", "add-minute", "subtract-minute"])
+        self.press(entities, "pause")
         self.wait_state(entities["state"], "paused")
+        # Only what a paused timer takes: not acknowledge, snooze nor pause.
+        self.wait_available(entities, ["cancel", "resume", "add-minute", "subtract-minute"])
         paused = self.wait_attributes(entities["state"], "paused: no finishes_at", lambda a: "finishes_at" not in a)
         self.assertEqual(paused["duration"], 15)
         self.assertLessEqual(paused["remaining"], counting["remaining"])
@@ -61,26 +81,28 @@ class TimerControlTests(HomeAssistantTimers):
         self.assertNotIn("finishes_at", why)
         self.assertEqual(self.ha.state(entities["deadline"])["state"], "unknown")
 
-        self.command("add 60")
+        self.press(entities, "add-minute")
         added = self.wait_attributes(entities["state"], "a minute more", lambda a: a["remaining"] > paused["remaining"])
         self.assertAlmostEqual(added["remaining"], paused["remaining"] + 60, delta=0.01)
         self.assertEqual(added["duration"], 75)
         self.assertEqual(self.ha.watch.states(entities["state"])[-1], "paused")
 
-        self.command("resume")
-        self.command("add -60")
+        self.press(entities, "resume")
+        self.wait_state(entities["state"], "counting")
+        self.press(entities, "subtract-minute")
         resumed = self.wait_attributes(entities["state"], "resumed a minute shorter",
                                        lambda a: "finishes_at" in a and a["duration"] == 15)
         self.assertLessEqual(resumed["remaining"], paused["remaining"])
         self.wait_state(entities["state"], "ringing")
+        self.wait_available(entities, ["ack", "snooze", "cancel"])
         # Ringing: nothing left, and finishes_at says when it rang.
         rung = self.wait_attributes(entities["state"], "ringing: nothing left", lambda a: a["remaining"] == 0)
         self.assertLessEqual(parse_time(rung["finishes_at"]), datetime.datetime.now(datetime.timezone.utc))
 
-        self.command("snooze")
+        self.press(entities, "snooze")
         self.wait_state(entities["state"], "snoozed")
         self.wait_attributes(entities["state"], "snoozed: finishes_at again", lambda a: "finishes_at" in a)
-        self.command("ack")
+        self.press(entities, "ack")
         self.wait_state(entities["state"], "done")
         self.wait_gone(LABEL, entities)
         self.assert_log_clean(LABEL)
