@@ -25,9 +25,10 @@ public enum HomeAssistantDiscovery {
     ///   `add-minute`, `subtract-minute`): `command_topic` the timer's, `payload_press` its command
     ///   (`ack`, `add 60`, …), available only while the timer takes it (``TimerButton/availability(_:)``).
     ///
-    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), the timer's availability
+    /// Each carries `name` (sentence case, after the label in Home Assistant: `Time left`, `State`,
+    /// the buttons'), `icon`, `unique_id` (`eggtimer_<objectID>_<entity>`), the timer's availability
     /// (the sensors' `availability_topic`; the buttons' `availability` list with `availability_mode:
-    /// all`) and the node's `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
+    /// all`) and the timer's own `device` (``timerDevice(_:)``), under the node's.
     /// - Parameters:
     ///   - topics: The timer's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
@@ -36,10 +37,11 @@ public enum HomeAssistantDiscovery {
         let objectID = objectID(for: topics)
         let common = [
             JSONMember("availability_topic", .string(topics.availability)),
-            JSONMember("device", device(node: topics.node)),
+            JSONMember("device", timerDevice(topics)),
         ]
         let deadline = [
-            JSONMember("name", .string("\(topics.label) deadline")),
+            JSONMember("name", .string("Time left")),
+            JSONMember("icon", .string("mdi:timer-outline")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_deadline")),
             JSONMember("device_class", .string("timestamp")),
             JSONMember("state_topic", .string(topics.state)),
@@ -48,7 +50,8 @@ public enum HomeAssistantDiscovery {
             JSONMember("json_attributes_template", .string(attributesTemplate(withState: true))),
         ]
         let state = [
-            JSONMember("name", .string("\(topics.label) state")),
+            JSONMember("name", .string("State")),
+            JSONMember("icon", .string("mdi:egg")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_state")),
             JSONMember("device_class", .string("enum")),
             JSONMember("options", .array(publishedStates.map(JSONValue.string))),
@@ -63,13 +66,14 @@ public enum HomeAssistantDiscovery {
         ]
         for button in TimerButton.all {
             let members = [
-                JSONMember("name", .string("\(topics.label) \(button.name)")),
+                JSONMember("name", .string(button.name)),
+                JSONMember("icon", .string(button.icon)),
                 JSONMember("unique_id", .string("eggtimer_\(objectID)_\(button.entity)")),
                 JSONMember("command_topic", .string(topics.command)),
                 JSONMember("payload_press", .string(button.command.text)),
                 JSONMember("availability", button.availability(topics)),
                 JSONMember("availability_mode", .string("all")),
-                JSONMember("device", device(node: topics.node)),
+                JSONMember("device", timerDevice(topics)),
             ]
             messages.append(config(at: topic("button", objectID, button.entity, discoveryPrefix), members))
         }
@@ -138,11 +142,44 @@ public enum HomeAssistantDiscovery {
         BusMessage(topic: topic, payload: JSONValue.object(members).json(), retain: true, qos: 1)
     }
 
-    /// The node's device: `identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`.
-    static func device(node: String) -> JSONValue {
-        .object([
+    /// Who made the devices, as Home Assistant shows it.
+    static let manufacturer = "eggtimer project"
+
+    /// The node's device: `identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`,
+    /// `manufacturer` ``manufacturer``, `model` `Kitchen timer`, `sw_version` ``Release/version``,
+    /// and `configuration_url` when given (the kitchen's page).
+    /// - Parameters:
+    ///   - node: The node's name.
+    ///   - configurationURL: The kitchen's page, or nil (no `configuration_url`: Home Assistant
+    ///     keeps what another config of the device said).
+    /// - Returns: The `device` member's value.
+    static func device(node: String, configurationURL: String? = nil) -> JSONValue {
+        var members = [
             JSONMember("identifiers", .array([.string("eggtimer_\(node)")])),
             JSONMember("name", .string("eggtimer \(node)")),
+            JSONMember("manufacturer", .string(manufacturer)),
+            JSONMember("model", .string("Kitchen timer")),
+            JSONMember("sw_version", .string(Release.version)),
+        ]
+        if let configurationURL { members.append(JSONMember("configuration_url", .string(configurationURL))) }
+        return .object(members)
+    }
+
+    /// A timer's own device, which comes and goes with it, under its node's.
+    ///
+    /// Under ``device(node:configurationURL:)``: `identifiers: ["eggtimer_<objectID>"]`, `name` the label, `model` `Timer`, `via_device`
+    /// `eggtimer_<node>`. Its entities' names (`Time left`, `Pause`) then read after the label in
+    /// Home Assistant (`tea Time left`), and two timers' never meet.
+    /// - Parameter topics: The timer's topics.
+    /// - Returns: The `device` member's value.
+    static func timerDevice(_ topics: TimerTopics) -> JSONValue {
+        .object([
+            JSONMember("identifiers", .array([.string("eggtimer_\(objectID(for: topics))")])),
+            JSONMember("name", .string(topics.label)),
+            JSONMember("manufacturer", .string(manufacturer)),
+            JSONMember("model", .string("Timer")),
+            JSONMember("sw_version", .string(Release.version)),
+            JSONMember("via_device", .string("eggtimer_\(topics.node)")),
         ])
     }
 

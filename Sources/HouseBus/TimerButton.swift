@@ -8,8 +8,10 @@ import TimerModel
 struct TimerButton: Sendable {
     /// The entity's part of the object id and `unique_id` (`ack`, `add-minute`).
     let entity: String
-    /// What it says after the timer's name.
+    /// Its name in Home Assistant, sentence case (`Add 1 minute`), shown after the timer's.
     let name: String
+    /// Its Material Design icon (`mdi:alarm-check`).
+    let icon: String
     /// What a press sends (``Command/text``: `ack`, `add 60`).
     let command: Command
     /// The published states in which the timer takes ``command`` (the controller's `refusal(of:at:)`).
@@ -22,18 +24,23 @@ struct TimerButton: Sendable {
     /// A timer may still refuse a press in one of these states (pausing an alarm at a time, a
     /// minute off the last one): it says why in its log, as for any MQTT command.
     static let all = [
-        TimerButton(entity: "ack", name: "acknowledge", command: .acknowledge, states: [.ringing, .silent, .snoozed]),
-        TimerButton(entity: "snooze", name: "snooze", command: .snooze(nil), states: [.ringing, .silent]),
         TimerButton(
-            entity: "cancel", name: "cancel", command: .cancel,
+            entity: "ack", name: "Acknowledge", icon: "mdi:alarm-check", command: .acknowledge,
+            states: [.ringing, .silent, .snoozed]),
+        TimerButton(
+            entity: "snooze", name: "Snooze", icon: "mdi:alarm-snooze", command: .snooze(nil),
+            states: [.ringing, .silent]),
+        TimerButton(
+            entity: "cancel", name: "Cancel", icon: "mdi:close-circle-outline", command: .cancel,
             states: [.counting, .paused, .ringing, .silent, .snoozed]),
-        TimerButton(entity: "pause", name: "pause", command: .pause, states: [.counting, .snoozed]),
-        TimerButton(entity: "resume", name: "resume", command: .resume, states: [.paused]),
+        TimerButton(entity: "pause", name: "Pause", icon: "mdi:pause", command: .pause, states: [.counting, .snoozed]),
+        TimerButton(entity: "resume", name: "Resume", icon: "mdi:play", command: .resume, states: [.paused]),
         TimerButton(
-            entity: "add-minute", name: "add 1 minute", command: .add(.seconds(60)),
+            entity: "add-minute", name: "Add 1 minute", icon: "mdi:timer-plus-outline", command: .add(.seconds(60)),
             states: [.counting, .paused, .snoozed]),
         TimerButton(
-            entity: "subtract-minute", name: "subtract 1 minute", command: .add(.seconds(-60)),
+            entity: "subtract-minute", name: "Subtract 1 minute", icon: "mdi:timer-minus-outline",
+            command: .add(.seconds(-60)),
             states: [.counting, .paused, .snoozed]),
     ]
 

@@ -5,6 +5,26 @@ import TimerModel
 @Suite struct HomeAssistantDiscoveryTests {
     let topics = TimerTopics(node: "kitchen", label: "eggs")
 
+    /// Issue 45: each timer is a device of its own under its node's, so that its entities' names
+    /// (`Time left`) read after its label, with who made it and the release.
+    static let timerDevice = JSONValue.object([
+        JSONMember("identifiers", .array([.string("eggtimer_kitchen__eggs")])),
+        JSONMember("name", .string("eggs")),
+        JSONMember("manufacturer", .string("eggtimer project")),
+        JSONMember("model", .string("Timer")),
+        JSONMember("sw_version", .string(Release.version)),
+        JSONMember("via_device", .string("eggtimer_kitchen")),
+    ])
+
+    /// The node's device, which every node and kitchen entity carries.
+    static let nodeDevice = JSONValue.object([
+        JSONMember("identifiers", .array([.string("eggtimer_kitchen")])),
+        JSONMember("name", .string("eggtimer kitchen")),
+        JSONMember("manufacturer", .string("eggtimer project")),
+        JSONMember("model", .string("Kitchen timer")),
+        JSONMember("sw_version", .string(Release.version)),
+    ])
+
     /// The config on `topic`, parsed.
     func config(_ topic: String, of configs: [BusMessage]) throws -> JSONValue {
         let message = try #require(configs.first { $0.topic == topic }, "no config on \(topic)")
@@ -35,9 +55,9 @@ import TimerModel
         #expect(json["value_template"] == .string("{{ value_json.deadline if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_deadline"))
-        #expect(json["name"]?.stringValue != nil)
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-        #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        #expect(json["name"] == .string("Time left"))
+        #expect(json["icon"] == .string("mdi:timer-outline"))
+        #expect(json["device"] == Self.timerDevice)
     }
 
     @Test func stateSensorIsAnEnumOfThePublishedStateWords() throws {
@@ -51,21 +71,21 @@ import TimerModel
         #expect(json["value_template"] == .string("{{ value_json.state if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_state"))
-        #expect(json["name"] == .string("eggs state"))
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-        #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        #expect(json["name"] == .string("State"))
+        #expect(json["icon"] == .string("mdi:egg"))
+        #expect(json["device"] == Self.timerDevice)
     }
 
     /// Issue 45: each button sends its command and is available only in the states where the
     /// timer takes it (pinned by hand from the controller's refusals), and while the timer is online.
     @Test(arguments: [
-        ("ack", "ack", "eggs acknowledge", ["ringing", "silent", "snoozed"]),
-        ("snooze", "snooze", "eggs snooze", ["ringing", "silent"]),
-        ("cancel", "cancel", "eggs cancel", ["counting", "paused", "ringing", "silent", "snoozed"]),
-        ("pause", "pause", "eggs pause", ["counting", "snoozed"]),
-        ("resume", "resume", "eggs resume", ["paused"]),
-        ("add-minute", "add 60", "eggs add 1 minute", ["counting", "paused", "snoozed"]),
-        ("subtract-minute", "add -60", "eggs subtract 1 minute", ["counting", "paused", "snoozed"]),
+        ("ack", "ack", "Acknowledge", ["ringing", "silent", "snoozed"]),
+        ("snooze", "snooze", "Snooze", ["ringing", "silent"]),
+        ("cancel", "cancel", "Cancel", ["counting", "paused", "ringing", "silent", "snoozed"]),
+        ("pause", "pause", "Pause", ["counting", "snoozed"]),
+        ("resume", "resume", "Resume", ["paused"]),
+        ("add-minute", "add 60", "Add 1 minute", ["counting", "paused", "snoozed"]),
+        ("subtract-minute", "add -60", "Subtract 1 minute", ["counting", "paused", "snoozed"]),
     ])
     func buttonConfigSendsItsCommandWhileTheTimerTakesIt(
         entity: String, payload: String, name: String, states: [String]
@@ -92,7 +112,8 @@ import TimerModel
                 ]))
         #expect(json["availability_mode"] == .string("all"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(entity)"))
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
+        #expect(json["device"] == Self.timerDevice)
+        #expect(json["icon"]?.stringValue?.hasPrefix("mdi:") == true)
         #expect(json["name"] == .string(name))
         #expect(json["state_topic"] == nil)
     }
@@ -194,16 +215,17 @@ import TimerModel
         #expect(sensor["payload_off"] == .string("OFF"))
         #expect(sensor["device_class"] == .string("sound"))
         #expect(sensor["unique_id"] == .string("eggtimer_kitchen_ringing"))
-        #expect(sensor["name"] == .string("ringing"))
+        #expect(sensor["name"] == .string("Ringing"))
+        #expect(sensor["icon"] == .string("mdi:alarm"))
         let button = try #require(JSONValue.parse(configs[1].payload))
         #expect(button["command_topic"] == .string("eggtimer/kitchen/ack-all"))
         #expect(button["payload_press"] == .string("ack"))
         #expect(button["unique_id"] == .string("eggtimer_kitchen_ack-all"))
-        #expect(button["name"] == .string("acknowledge all"))
+        #expect(button["name"] == .string("Acknowledge all"))
+        #expect(button["icon"] == .string("mdi:alarm-check"))
         for json in [sensor, button] {
             #expect(json["availability_topic"] == .string("eggtimer/kitchen/availability"))
-            #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-            #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+            #expect(json["device"] == HomeAssistantDiscoveryTests.nodeDevice)
         }
     }
 

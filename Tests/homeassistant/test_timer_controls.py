@@ -1,6 +1,7 @@
 """What a timer entity has (issue 45), as Home Assistant shows it through its REST and websocket APIs.
 
-A timer started from Home Assistant shows its time left and duration as attributes of its sensors
+A timer started from Home Assistant is a device of its own (its label) under the node's, both with
+manufacturer and release, and its entities read `ctl Time left`, `ctl Add 1 minute`. It shows its time left and duration as attributes of its sensors
 (`remaining`, `duration` in seconds; `finishes_at` while there is a deadline). Paused, the deadline
 sensor says why it has no value (`timer_state` paused) and `finishes_at` goes; a minute added while
 paused grows `remaining` by 60; resumed and a minute taken off, it rings; it is snoozed, then
@@ -13,7 +14,7 @@ import datetime
 import unittest
 
 import harness
-from test_timer_life import HomeAssistantTimers, parse_time
+from test_timer_life import NODE, HomeAssistantTimers, parse_time
 
 LABEL = "ctl"
 BUTTONS = ("ack", "snooze", "cancel", "pause", "resume", "add-minute", "subtract-minute")
@@ -26,6 +27,16 @@ class TimerControlTests(HomeAssistantTimers):
         self.ha.watch.wait("%s available" % entity_id,
                            lambda: self.ha.watch.states(entity_id)[-1:] not in ([], ["unavailable"], [None]))
         self.ha.service("button", "press", {"entity_id": entity_id})
+
+    def device(self, identifier, required=True):
+        """The device registry's entry whose MQTT identifier is `identifier` (None if none)."""
+        [devices] = self.ha.websocket([{"type": "config/device_registry/list"}])
+        for device in devices:
+            if ["mqtt", identifier] in device["identifiers"]:
+                return device
+        if required:
+            self.fail("no device %s in %s" % (identifier, [d["identifiers"] for d in devices]))
+        return None
 
     def wait_available(self, entities, wanted):
         """Waits until exactly the buttons `wanted` of the timer are available (as the state
@@ -53,6 +64,18 @@ class TimerControlTests(HomeAssistantTimers):
         self.start("15s " + LABEL)
         entities = self.entities(LABEL)
         self.wait_state(entities["state"], "counting")
+        # Named in sentence case after the timer's own device (its label), with icons.
+        deadline_state = self.ha.state(entities["deadline"])["attributes"]
+        self.assertEqual(deadline_state["friendly_name"], LABEL + " Time left")
+        self.assertEqual(deadline_state["icon"], "mdi:timer-outline")
+        self.assertEqual(self.ha.state(entities["add-minute"])["attributes"]["friendly_name"], LABEL + " Add 1 minute")
+        # The timer's device is under the node's; both say who made them and the release.
+        timer_device, node_device = self.device("eggtimer_%s__%s" % (NODE, LABEL)), self.device("eggtimer_" + NODE)
+        for device in (timer_device, node_device):
+            self.assertEqual(device["manufacturer"], "eggtimer project")
+            self.assertRegex(device["sw_version"], r"^\d+\.\d+\.\d+")
+        self.assertEqual((timer_device["name"], timer_device["model"]), (LABEL, "Timer"))
+        self.assertEqual(timer_device["via_device_id"], node_device["id"])
         counting = self.wait_attributes(
             entities["state"], "remaining, duration and finishes_at",
             lambda a: "remaining" in a and "duration" in a and "finishes_at" in a)
@@ -105,6 +128,9 @@ class TimerControlTests(HomeAssistantTimers):
         self.press(entities, "ack")
         self.wait_state(entities["state"], "done")
         self.wait_gone(LABEL, entities)
+        # Its device goes with its entities.
+        harness.wait_for("the device of %s removed" % LABEL,
+                         lambda: self.device("eggtimer_%s__%s" % (NODE, LABEL), required=False) is None)
         self.assert_log_clean(LABEL)
 
 
