@@ -67,7 +67,7 @@ extension HomeAssistantDiscovery {
     ///   `{"start":"soft","id":"ha-…"}` (``startTemplate(_:)``; the name is written as a JSON
     ///   literal, not taken from the template's `value`, which the button's documentation does not
     ///   promise; preset names are plain words, so no Jinja markup can hide in them);
-    /// - `text`/`start`: `name` `start`, `command_topic` ``NodeTopics/start``, `command_template`
+    /// - `text`/`start`: `name` `Start`, `command_topic` ``NodeTopics/start``, `command_template`
     ///   `{"start":{{ value | tojson }},"id":"ha-…"}` (the text typed, as a JSON string), `min` 1,
     ///   `max` `text.limit`, `mode` `text`, `pattern` `text.pattern` (Home Assistant publishes it
     ///   not retained; with no `state_topic` it shows the last text sent).
@@ -75,8 +75,9 @@ extension HomeAssistantDiscovery {
     /// Every press gets a new id (``requestIDTemplate``): a redelivery of it starts nothing more,
     /// and its answer on ``NodeTopics/kitchenResult`` names it.
     ///
-    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic`
-    /// ``NodeTopics/kitchenAvailability`` and the node's `device`, the one its timers' entities carry.
+    /// Each carries `name`, `icon` (`mdi:egg`, `mdi:timer-edit-outline`), `unique_id`
+    /// (`eggtimer_<objectID>_<entity>`), `availability_topic` ``NodeTopics/kitchenAvailability``
+    /// and the node's `device`, the one its timers' devices are under.
     /// See https://www.home-assistant.io/integrations/button.mqtt/,
     /// https://www.home-assistant.io/integrations/text.mqtt/ and
     /// https://www.home-assistant.io/docs/configuration/templating/#using-command-templates-with-mqtt.
@@ -100,6 +101,7 @@ extension HomeAssistantDiscovery {
             let entity = "start-\(escaped(payload))"
             let button = [
                 JSONMember("name", .string("\(preset) egg")),
+                JSONMember("icon", .string("mdi:egg")),
                 JSONMember("unique_id", .string("eggtimer_\(objectID)_\(entity)")),
                 JSONMember("command_topic", .string(topics.start)),
                 JSONMember("payload_press", .string(payload)),
@@ -108,7 +110,8 @@ extension HomeAssistantDiscovery {
             messages.append(config(at: topic("button", objectID, entity, discoveryPrefix), button + common))
         }
         let field = [
-            JSONMember("name", .string("start")),
+            JSONMember("name", .string("Start")),
+            JSONMember("icon", .string("mdi:timer-edit-outline")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_start")),
             JSONMember("command_topic", .string(topics.start)),
             JSONMember("command_template", .string(startTemplate(nil))),

@@ -12,8 +12,9 @@ extension HomeAssistantDiscovery {
     ///   `payload_off` `OFF`, `device_class: sound`;
     /// - `button`/`ack-all`: `command_topic` ``NodeTopics/ackAll``, `payload_press` `ack`.
     ///
-    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic`
-    /// ``NodeTopics/availability`` and the node's `device`, the one its timers' entities carry.
+    /// Each carries `name` (`Ringing`, `Acknowledge all`), `icon`, `unique_id`
+    /// (`eggtimer_<objectID>_<entity>`), `availability_topic` ``NodeTopics/availability`` and the
+    /// node's `device`, the one its timers' devices are under.
     /// - Parameters:
     ///   - topics: The node's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
@@ -25,7 +26,8 @@ extension HomeAssistantDiscovery {
             JSONMember("device", device(node: topics.node)),
         ]
         let ringing = [
-            JSONMember("name", .string("ringing")),
+            JSONMember("name", .string("Ringing")),
+            JSONMember("icon", .string("mdi:alarm")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_ringing")),
             JSONMember("device_class", .string("sound")),
             JSONMember("state_topic", .string(topics.ringing)),
@@ -33,7 +35,8 @@ extension HomeAssistantDiscovery {
             JSONMember("payload_off", .string("OFF")),
         ]
         let ackAll = [
-            JSONMember("name", .string("acknowledge all")),
+            JSONMember("name", .string("Acknowledge all")),
+            JSONMember("icon", .string("mdi:alarm-check")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_ack-all")),
             JSONMember("command_topic", .string(topics.ackAll)),
             JSONMember("payload_press", .string(Command.acknowledge.verb)),

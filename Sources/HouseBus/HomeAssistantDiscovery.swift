@@ -1,17 +1,14 @@
 import TextCoding
 import TimerModel
 
-/// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor;
-/// acknowledge, snooze and cancel buttons) and for its node (``nodeConfigs(for:discoveryPrefix:)``).
+/// Home Assistant MQTT discovery messages for one timer (a deadline and a state sensor; a
+/// button per ``TimerButton``) and for its node (``nodeConfigs(for:discoveryPrefix:)``).
 ///
 /// Pure; any thread. See https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery.
 public enum HomeAssistantDiscovery {
     /// The state words a timer publishes on its state topic (``TimerState`` without `menu`): the
     /// `options` of the state sensor.
     public static let publishedStates: [String] = TimerState.allCases.filter { $0 != .menu }.map(\.rawValue)
-
-    /// The buttons of one timer, each sending its ``Command/verb`` on the command topic.
-    static let buttons: [Command] = [.acknowledge, .snooze(nil), .cancel]
 
     /// The retained config messages for one timer (QoS 1).
     ///
@@ -21,48 +18,64 @@ public enum HomeAssistantDiscovery {
     ///   `deadline` (Home Assistant counts it down: nothing is published every second);
     /// - `sensor`/`state`: `device_class: enum`, `options` ``publishedStates``,
     ///   `value_template` ``valueTemplate(_:)`` of `state`;
-    /// - `button`/`ack`, `button`/`snooze`, `button`/`cancel`: `command_topic` the timer's,
-    ///   `payload_press` `ack`, `snooze`, `cancel`.
+    /// - both sensors: `json_attributes_topic` the state topic, `json_attributes_template`
+    ///   ``attributesTemplate(withState:)`` (`remaining`, `duration`, `finishes_at`; the deadline
+    ///   sensor's also `timer_state`);
+    /// - a button per ``TimerButton/all`` (`button`/`ack`, `snooze`, `cancel`, `pause`, `resume`,
+    ///   `add-minute`, `subtract-minute`): `command_topic` the timer's, `payload_press` its command
+    ///   (`ack`, `add 60`, …), available only while the timer takes it (``TimerButton/availability(_:)``).
     ///
-    /// Each carries `name`, `unique_id` (`eggtimer_<objectID>_<entity>`), `availability_topic` (the
-    /// timer's) and the node's `device` (`identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`).
+    /// Each carries `name` (sentence case, after the label in Home Assistant: `Time left`, `State`,
+    /// the buttons'), `icon`, `unique_id` (`eggtimer_<objectID>_<entity>`), the timer's availability
+    /// (the sensors' `availability_topic`; the buttons' `availability` list with `availability_mode:
+    /// all`) and the timer's own `device` (``timerDevice(_:)``), under the node's.
     /// - Parameters:
     ///   - topics: The timer's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
-    /// - Returns: The deadline sensor's config, the state sensor's, then the buttons' (ack, snooze, cancel).
+    /// - Returns: The deadline sensor's config, the state sensor's, then the buttons' (``TimerButton/all``).
     public static func configs(for topics: TimerTopics, discoveryPrefix: String = "homeassistant") -> [BusMessage] {
         let objectID = objectID(for: topics)
         let common = [
             JSONMember("availability_topic", .string(topics.availability)),
-            JSONMember("device", device(node: topics.node)),
+            JSONMember("device", timerDevice(topics)),
         ]
         let deadline = [
-            JSONMember("name", .string("\(topics.label) deadline")),
+            JSONMember("name", .string("Time left")),
+            JSONMember("icon", .string("mdi:timer-outline")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_deadline")),
             JSONMember("device_class", .string("timestamp")),
             JSONMember("state_topic", .string(topics.state)),
             JSONMember("value_template", .string(valueTemplate("deadline"))),
+            JSONMember("json_attributes_topic", .string(topics.state)),
+            JSONMember("json_attributes_template", .string(attributesTemplate(withState: true))),
         ]
         let state = [
-            JSONMember("name", .string("\(topics.label) state")),
+            JSONMember("name", .string("State")),
+            JSONMember("icon", .string("mdi:egg")),
             JSONMember("unique_id", .string("eggtimer_\(objectID)_state")),
             JSONMember("device_class", .string("enum")),
             JSONMember("options", .array(publishedStates.map(JSONValue.string))),
             JSONMember("state_topic", .string(topics.state)),
             JSONMember("value_template", .string(valueTemplate("state"))),
+            JSONMember("json_attributes_topic", .string(topics.state)),
+            JSONMember("json_attributes_template", .string(attributesTemplate(withState: false))),
         ]
         var messages = [
             config(at: topic("sensor", objectID, "deadline", discoveryPrefix), deadline + common),
             config(at: topic("sensor", objectID, "state", discoveryPrefix), state + common),
         ]
-        for command in buttons {
-            let button = [
-                JSONMember("name", .string("\(topics.label) \(buttonName(command))")),
-                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(command.verb)")),
+        for button in TimerButton.all {
+            let members = [
+                JSONMember("name", .string(button.name)),
+                JSONMember("icon", .string(button.icon)),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(button.entity)")),
                 JSONMember("command_topic", .string(topics.command)),
-                JSONMember("payload_press", .string(command.verb)),
+                JSONMember("payload_press", .string(button.command.text)),
+                JSONMember("availability", button.availability(topics)),
+                JSONMember("availability_mode", .string("all")),
+                JSONMember("device", timerDevice(topics)),
             ]
-            messages.append(config(at: topic("button", objectID, command.verb, discoveryPrefix), button + common))
+            messages.append(config(at: topic("button", objectID, button.entity, discoveryPrefix), members))
         }
         return messages
     }
@@ -81,6 +94,30 @@ public enum HomeAssistantDiscovery {
     /// - Returns: The template.
     static func valueTemplate(_ key: String) -> String {
         "{{ value_json.\(key) if value_json is defined else None }}"
+    }
+
+    /// The `json_attributes_template` of a timer's sensors: what Home Assistant's own `timer`
+    /// entity carries, from the state payload (``TimerStatePayload``) on the state topic.
+    ///
+    /// `remaining` and `duration` in seconds (`remaining_s`, `duration_s`: the time left when the
+    /// state was published, as Home Assistant's timer keeps it from its last change), and
+    /// `finishes_at` (the deadline, UTC ISO 8601) only while there is one: absent while paused
+    /// and once ended (while ringing it says when it rang). With `withState`, `timer_state` too (`paused`): the deadline sensor is
+    /// `unknown` while there is no deadline, and this says why. The state is published at each
+    /// change (start, pause, resume, ±1 min, snooze) and refreshed every minute, never every
+    /// second, so the attributes change no more often.
+    ///
+    /// An empty payload (the state cleared) renders `{}`: no attributes, and nothing in Home
+    /// Assistant's log (an undefined `value_json` would be an error, a non-JSON result a warning).
+    /// - Parameter withState: Whether the attributes include `timer_state`.
+    /// - Returns: The template.
+    static func attributesTemplate(withState: Bool) -> String {
+        let state = withState ? #", "timer_state": value_json.state"# : ""
+        return "{% if value_json is defined %}"
+            + #"{% set attributes = {"remaining": value_json.remaining_s, "duration": value_json.duration_s"#
+            + state + "} %}"
+            + "{% if value_json.deadline %}{% set attributes = dict(attributes, finishes_at=value_json.deadline) %}"
+            + "{% endif %}{{ attributes | tojson }}{% else %}{}{% endif %}"
     }
 
     /// The same topics as ``configs(for:discoveryPrefix:)`` with empty retained payloads, which
@@ -105,19 +142,45 @@ public enum HomeAssistantDiscovery {
         BusMessage(topic: topic, payload: JSONValue.object(members).json(), retain: true, qos: 1)
     }
 
-    /// The node's device: `identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`.
-    static func device(node: String) -> JSONValue {
-        .object([
+    /// Who made the devices, as Home Assistant shows it.
+    static let manufacturer = "eggtimer project"
+
+    /// The node's device: `identifiers: ["eggtimer_<node>"]`, `name: "eggtimer <node>"`,
+    /// `manufacturer` ``manufacturer``, `model` `Kitchen timer`, `sw_version` ``Release/version``,
+    /// and `configuration_url` when given (the kitchen's page).
+    /// - Parameters:
+    ///   - node: The node's name.
+    ///   - configurationURL: The kitchen's page, or nil (no `configuration_url`: Home Assistant
+    ///     keeps what another config of the device said).
+    /// - Returns: The `device` member's value.
+    static func device(node: String, configurationURL: String? = nil) -> JSONValue {
+        var members = [
             JSONMember("identifiers", .array([.string("eggtimer_\(node)")])),
             JSONMember("name", .string("eggtimer \(node)")),
-        ])
+            JSONMember("manufacturer", .string(manufacturer)),
+            JSONMember("model", .string("Kitchen timer")),
+            JSONMember("sw_version", .string(Release.version)),
+        ]
+        if let configurationURL { members.append(JSONMember("configuration_url", .string(configurationURL))) }
+        return .object(members)
     }
 
-    private static func buttonName(_ command: Command) -> String {
-        switch command {
-        case .acknowledge: "acknowledge"
-        default: command.verb
-        }
+    /// A timer's own device, which comes and goes with it, under its node's.
+    ///
+    /// Under ``device(node:configurationURL:)``: `identifiers: ["eggtimer_<objectID>"]`, `name` the label, `model` `Timer`, `via_device`
+    /// `eggtimer_<node>`. Its entities' names (`Time left`, `Pause`) then read after the label in
+    /// Home Assistant (`tea Time left`), and two timers' never meet.
+    /// - Parameter topics: The timer's topics.
+    /// - Returns: The `device` member's value.
+    static func timerDevice(_ topics: TimerTopics) -> JSONValue {
+        .object([
+            JSONMember("identifiers", .array([.string("eggtimer_\(objectID(for: topics))")])),
+            JSONMember("name", .string(topics.label)),
+            JSONMember("manufacturer", .string(manufacturer)),
+            JSONMember("model", .string("Timer")),
+            JSONMember("sw_version", .string(Release.version)),
+            JSONMember("via_device", .string("eggtimer_\(topics.node)")),
+        ])
     }
 
     /// The object id of a timer: `<node>__<label>`, each escaped by ``escaped(_:)``.

@@ -1,6 +1,9 @@
+import TimerModel
+
 /// The release version and licence, printed by `--version`.
 enum Version {
-    static let current = "1.0.0"
+    /// The release version (``Release/version``, which Home Assistant also shows).
+    static let current = Release.version
 
     /// The licence's SPDX identifier (the full text is `LICENSE` in the source tree and
     /// `/usr/share/doc/eggtimer/copyright` in the Debian package).

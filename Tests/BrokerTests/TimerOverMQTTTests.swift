@@ -393,7 +393,9 @@ import Testing
         #expect(sensorConfig["device_class"]?.stringValue == "timestamp")
         #expect(sensorConfig["state_topic"]?.stringValue == "eggtimer/kitchen/soup/state")
         #expect(sensorConfig["availability_topic"]?.stringValue == "eggtimer/kitchen/soup/availability")
-        #expect(sensorConfig["device"]?["identifiers"]?.arrayValue?.first?.stringValue == "eggtimer_kitchen")
+        // The timer's own device, under the node's (issue 45).
+        #expect(sensorConfig["device"]?["identifiers"]?.arrayValue?.first?.stringValue == "eggtimer_kitchen__soup")
+        #expect(sensorConfig["device"]?["via_device"]?.stringValue == "eggtimer_kitchen")
         #expect(buttonConfig["command_topic"]?.stringValue == "eggtimer/kitchen/soup/command")
         #expect(buttonConfig["payload_press"]?.stringValue == "ack")
         timer.signal(SIGTERM)

@@ -5,6 +5,26 @@ import TimerModel
 @Suite struct HomeAssistantDiscoveryTests {
     let topics = TimerTopics(node: "kitchen", label: "eggs")
 
+    /// Issue 45: each timer is a device of its own under its node's, so that its entities' names
+    /// (`Time left`) read after its label, with who made it and the release.
+    static let timerDevice = JSONValue.object([
+        JSONMember("identifiers", .array([.string("eggtimer_kitchen__eggs")])),
+        JSONMember("name", .string("eggs")),
+        JSONMember("manufacturer", .string("eggtimer project")),
+        JSONMember("model", .string("Timer")),
+        JSONMember("sw_version", .string(Release.version)),
+        JSONMember("via_device", .string("eggtimer_kitchen")),
+    ])
+
+    /// The node's device, which every node and kitchen entity carries.
+    static let nodeDevice = JSONValue.object([
+        JSONMember("identifiers", .array([.string("eggtimer_kitchen")])),
+        JSONMember("name", .string("eggtimer kitchen")),
+        JSONMember("manufacturer", .string("eggtimer project")),
+        JSONMember("model", .string("Kitchen timer")),
+        JSONMember("sw_version", .string(Release.version)),
+    ])
+
     /// The config on `topic`, parsed.
     func config(_ topic: String, of configs: [BusMessage]) throws -> JSONValue {
         let message = try #require(configs.first { $0.topic == topic }, "no config on \(topic)")
@@ -12,7 +32,7 @@ import TimerModel
         return try #require(JSONValue.parse(message.payload))
     }
 
-    @Test func eachTimerHasTwoSensorsAndThreeButtons() {
+    @Test func eachTimerHasTwoSensorsAndSevenButtons() {
         #expect(
             HomeAssistantDiscovery.configs(for: topics).map(\.topic) == [
                 "homeassistant/sensor/kitchen__eggs/deadline/config",
@@ -20,6 +40,10 @@ import TimerModel
                 "homeassistant/button/kitchen__eggs/ack/config",
                 "homeassistant/button/kitchen__eggs/snooze/config",
                 "homeassistant/button/kitchen__eggs/cancel/config",
+                "homeassistant/button/kitchen__eggs/pause/config",
+                "homeassistant/button/kitchen__eggs/resume/config",
+                "homeassistant/button/kitchen__eggs/add-minute/config",
+                "homeassistant/button/kitchen__eggs/subtract-minute/config",
             ])
     }
 
@@ -31,9 +55,9 @@ import TimerModel
         #expect(json["value_template"] == .string("{{ value_json.deadline if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_deadline"))
-        #expect(json["name"]?.stringValue != nil)
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-        #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        #expect(json["name"] == .string("Time left"))
+        #expect(json["icon"] == .string("mdi:timer-outline"))
+        #expect(json["device"] == Self.timerDevice)
     }
 
     @Test func stateSensorIsAnEnumOfThePublishedStateWords() throws {
@@ -47,21 +71,49 @@ import TimerModel
         #expect(json["value_template"] == .string("{{ value_json.state if value_json is defined else None }}"))
         #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
         #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_state"))
-        #expect(json["name"] == .string("eggs state"))
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-        #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+        #expect(json["name"] == .string("State"))
+        #expect(json["icon"] == .string("mdi:egg"))
+        #expect(json["device"] == Self.timerDevice)
     }
 
-    @Test(arguments: [("ack", "eggs acknowledge"), ("snooze", "eggs snooze"), ("cancel", "eggs cancel")])
-    func buttonConfigSendsItsVerb(verb: String, name: String) throws {
+    /// Issue 45: each button sends its command and is available only in the states where the
+    /// timer takes it (pinned by hand from the controller's refusals), and while the timer is online.
+    @Test(arguments: [
+        ("ack", "ack", "Acknowledge", ["ringing", "silent", "snoozed"]),
+        ("snooze", "snooze", "Snooze", ["ringing", "silent"]),
+        ("cancel", "cancel", "Cancel", ["counting", "paused", "ringing", "silent", "snoozed"]),
+        ("pause", "pause", "Pause", ["counting", "snoozed"]),
+        ("resume", "resume", "Resume", ["paused"]),
+        ("add-minute", "add 60", "Add 1 minute", ["counting", "paused", "snoozed"]),
+        ("subtract-minute", "add -60", "Subtract 1 minute", ["counting", "paused", "snoozed"]),
+    ])
+    func buttonConfigSendsItsCommandWhileTheTimerTakesIt(
+        entity: String, payload: String, name: String, states: [String]
+    ) throws {
         let json = try config(
-            "homeassistant/button/kitchen__eggs/\(verb)/config", of: HomeAssistantDiscovery.configs(for: topics))
+            "homeassistant/button/kitchen__eggs/\(entity)/config", of: HomeAssistantDiscovery.configs(for: topics))
         #expect(json["command_topic"] == .string("eggtimer/kitchen/eggs/command"))
-        #expect(json["payload_press"] == .string(verb))
-        #expect(try BusCommand.parse(Array(verb.utf8)).verb == verb)
-        #expect(json["availability_topic"] == .string("eggtimer/kitchen/eggs/availability"))
-        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(verb)"))
-        #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
+        #expect(json["payload_press"] == .string(payload))
+        #expect(try BusCommand.parse(Array(payload.utf8)).text == payload)
+        #expect(json["availability_topic"] == nil)
+        let words = states.map { "'\($0)'" }.joined(separator: ", ")
+        #expect(
+            json["availability"]
+                == .array([
+                    .object([JSONMember("topic", .string("eggtimer/kitchen/eggs/availability"))]),
+                    .object([
+                        JSONMember("topic", .string("eggtimer/kitchen/eggs/state")),
+                        JSONMember(
+                            "value_template",
+                            .string(
+                                "{{ 'online' if value_json is defined and value_json.state in [\(words)] else 'offline' }}"
+                            )),
+                    ]),
+                ]))
+        #expect(json["availability_mode"] == .string("all"))
+        #expect(json["unique_id"] == .string("eggtimer_kitchen__eggs_\(entity)"))
+        #expect(json["device"] == Self.timerDevice)
+        #expect(json["icon"]?.stringValue?.hasPrefix("mdi:") == true)
         #expect(json["name"] == .string(name))
         #expect(json["state_topic"] == nil)
     }
@@ -76,6 +128,10 @@ import TimerModel
                 "ha/button/garden_20room__t_c3_a9a_2e2/ack/config",
                 "ha/button/garden_20room__t_c3_a9a_2e2/snooze/config",
                 "ha/button/garden_20room__t_c3_a9a_2e2/cancel/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/pause/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/resume/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/add-minute/config",
+                "ha/button/garden_20room__t_c3_a9a_2e2/subtract-minute/config",
             ])
     }
 
@@ -114,10 +170,31 @@ import TimerModel
         }
     }
 
+    /// Issue 45: time left and duration are attributes of both sensors.
+    ///
+    /// Read from the state topic (published at each change and at the minute's refresh, never
+    /// every second), `finishes_at` only while there is a deadline; the deadline sensor also says
+    /// the timer's state, so that its `unknown` while paused has a reason. An empty payload
+    /// renders `{}` (no attributes), never an undefined `value_json`.
+    @Test(arguments: ["deadline", "state"])
+    func bothSensorsShowTimeLeftAndDurationAsAttributes(entity: String) throws {
+        let json = try config(
+            "homeassistant/sensor/kitchen__eggs/\(entity)/config", of: HomeAssistantDiscovery.configs(for: topics))
+        #expect(json["json_attributes_topic"] == .string("eggtimer/kitchen/eggs/state"))
+        let template = try #require(json["json_attributes_template"]?.stringValue)
+        #expect(template.hasPrefix("{% if value_json is defined %}"))
+        #expect(template.hasSuffix("{% else %}{}{% endif %}"))
+        #expect(template.contains(#""remaining": value_json.remaining_s"#))
+        #expect(template.contains(#""duration": value_json.duration_s"#))
+        #expect(template.contains("{% if value_json.deadline %}"))
+        #expect(template.contains("finishes_at=value_json.deadline"))
+        #expect(template.contains(#""timer_state": value_json.state"#) == (entity == "deadline"))
+    }
+
     @Test func removalsClearTheSameTopics() {
         let removals = HomeAssistantDiscovery.removals(for: topics)
         #expect(removals.map(\.topic) == HomeAssistantDiscovery.configs(for: topics).map(\.topic))
-        #expect(removals.count == 5)
+        #expect(removals.count == 9)
         #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain && $0.qos == 1 })
     }
 }
@@ -138,16 +215,17 @@ import TimerModel
         #expect(sensor["payload_off"] == .string("OFF"))
         #expect(sensor["device_class"] == .string("sound"))
         #expect(sensor["unique_id"] == .string("eggtimer_kitchen_ringing"))
-        #expect(sensor["name"] == .string("ringing"))
+        #expect(sensor["name"] == .string("Ringing"))
+        #expect(sensor["icon"] == .string("mdi:alarm"))
         let button = try #require(JSONValue.parse(configs[1].payload))
         #expect(button["command_topic"] == .string("eggtimer/kitchen/ack-all"))
         #expect(button["payload_press"] == .string("ack"))
         #expect(button["unique_id"] == .string("eggtimer_kitchen_ack-all"))
-        #expect(button["name"] == .string("acknowledge all"))
+        #expect(button["name"] == .string("Acknowledge all"))
+        #expect(button["icon"] == .string("mdi:alarm-check"))
         for json in [sensor, button] {
             #expect(json["availability_topic"] == .string("eggtimer/kitchen/availability"))
-            #expect(json["device"]?["identifiers"] == .array([.string("eggtimer_kitchen")]))
-            #expect(json["device"]?["name"] == .string("eggtimer kitchen"))
+            #expect(json["device"] == HomeAssistantDiscoveryTests.nodeDevice)
         }
     }
 

@@ -1,5 +1,6 @@
 import HouseBus
 import Testing
+import TimerModel
 
 /// The kitchen's Home Assistant entities (issue 26): a button per egg preset and a text entity,
 /// all sending to the node's start topic, with the kitchen's availability.
@@ -15,7 +16,8 @@ import Testing
     /// The device and availability every kitchen entity of the node `kitchen` ends with.
     static let tail =
         #","availability_topic":"eggtimer/kitchen/kitchen/availability","#
-        + #""device":{"identifiers":["eggtimer_kitchen"],"name":"eggtimer kitchen"}}"#
+        + #""device":{"identifiers":["eggtimer_kitchen"],"name":"eggtimer kitchen","manufacturer":"eggtimer project","#
+        + #""model":"Kitchen timer","sw_version":"\#(Release.version)"}}"#
 
     /// The `command_template` member of an entity whose start is `words` (issue 42): JSON with a
     /// fresh id per press, `range(100000)` as Home Assistant's sandbox allows no longer range.
@@ -35,16 +37,16 @@ import Testing
             ])
         #expect(messages.allSatisfy { $0.retain && $0.qos == 1 && $0.expiry == nil })
         let expected = [
-            #"{"name":"Soft egg","unique_id":"eggtimer_kitchen_start-soft","#
+            #"{"name":"Soft egg","icon":"mdi:egg","unique_id":"eggtimer_kitchen_start-soft","#
                 + #""command_topic":"eggtimer/kitchen/start","payload_press":"soft","# + Self.template(#"\"soft\""#)
                 + Self.tail,
-            #"{"name":"Medium egg","unique_id":"eggtimer_kitchen_start-medium","#
+            #"{"name":"Medium egg","icon":"mdi:egg","unique_id":"eggtimer_kitchen_start-medium","#
                 + #""command_topic":"eggtimer/kitchen/start","payload_press":"medium","# + Self.template(#"\"medium\""#)
                 + Self.tail,
-            #"{"name":"Hard egg","unique_id":"eggtimer_kitchen_start-hard","#
+            #"{"name":"Hard egg","icon":"mdi:egg","unique_id":"eggtimer_kitchen_start-hard","#
                 + #""command_topic":"eggtimer/kitchen/start","payload_press":"hard","# + Self.template(#"\"hard\""#)
                 + Self.tail,
-            #"{"name":"start","unique_id":"eggtimer_kitchen_start","command_topic":"eggtimer/kitchen/start","#
+            #"{"name":"Start","icon":"mdi:timer-edit-outline","unique_id":"eggtimer_kitchen_start","command_topic":"eggtimer/kitchen/start","#
                 + Self.template("{{ value | tojson }}") + ","
                 + #""min":1,"max":160,"mode":"text","pattern":"^[a-z]+( \\w+)?$""# + Self.tail,
         ]
