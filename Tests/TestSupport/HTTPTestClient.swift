@@ -100,6 +100,22 @@ public final class HTTPTestConnection {
     private var chunkLeft = 0  // bytes of the current chunk still to come
     private var streamBytes: [UInt8] = []  // decoded event-stream bytes not yet parsed
     private var sentHEAD = false  // the last request sent was a HEAD: its answer has no body
+    /// Opens `count` connections from `source`, each sending `line` (a request line it never
+    /// finishes: an unpaired client sending slowly).
+    /// - Throws: ``TestFailure`` when one cannot connect.
+    /// - Returns: The connections, oldest first.
+    public static func hold(
+        _ count: Int, from source: String, port: UInt16, line: String = "GET / HTTP/1.1\r\n"
+    ) throws(TestFailure) -> [HTTPTestConnection] {
+        var held: [HTTPTestConnection] = []
+        for _ in 0..<count {
+            let connection = try HTTPTestConnection(port: port, source: source)
+            connection.send(line)
+            held.append(connection)
+        }
+        return held
+    }
+
     /// The response head once ``readHead(until:)`` read it.
     public private(set) var head: HTTPTestResponse?
     /// The address the client's end was bound to (``init(host:port:receiveBuffer:source:)``).

@@ -17,15 +17,6 @@ import Testing
     /// The test's credential: the `X-Pass` field's value.
     static let vouch: @Sendable (HTTPRequest) -> String? = { $0.header("x-pass") }
 
-    /// Opens `count` connections from `source`, each holding a request line it never finishes.
-    static func hold(_ count: Int, from source: String, port: UInt16) throws -> [HTTPTestConnection] {
-        try (0..<count).map { _ in
-            let connection = try HTTPTestConnection(port: port, source: source)
-            connection.send("GET /held HTTP/1.1\r\n")
-            return connection
-        }
-    }
-
     /// Waits until exactly `closed` of `held` were closed by the server and the server counts
     /// `open` unvouched connections (or 10 s passed).
     /// - Returns: How many were closed then.
@@ -69,7 +60,9 @@ import Testing
         // 8 addresses × 4: twice the 16 unvouched connections the server keeps.
         let sources = (1...9).map { "127.0.8.\($0)" }
         var held: [HTTPTestConnection] = []
-        for source in sources.prefix(8) { held += try Self.hold(4, from: source, port: loop.port) }
+        for source in sources.prefix(8) {
+            held += try HTTPTestConnection.hold(4, from: source, port: loop.port)
+        }
         #expect(try Self.awaitClosed(16, of: held, open: 16, in: loop) == 16)
         // The most-held addresses lost first: each keeps its newest two.
         #expect(Self.openPerAddress(held, sources) == [2, 2, 2, 2, 2, 2, 2, 2, 0])
@@ -87,7 +80,7 @@ import Testing
         #expect(held[2].isClosed && !held[3].isClosed)
         // Eight more from one address: four go for its own budget, then the most-held address
         // (itself) down to the others' two, then the oldest of those; never the vouched one.
-        held += try Self.hold(8, from: sources[8], port: loop.port)
+        held += try HTTPTestConnection.hold(8, from: sources[8], port: loop.port)
         #expect(try Self.awaitClosed(24, of: held, open: 16, in: loop) == 24)
         #expect(try Self.counts(loop) == [1, 16])
         let perAddress = Self.openPerAddress(held, sources)
@@ -119,7 +112,7 @@ import Testing
         // address arrive: accepted together, the phone's the oldest, none read yet.
         let gate = try Self.holdThread(loop)
         let phone = try Self.vouched("phone", from: "127.0.0.1", port: loop.port)
-        let flood = try Self.hold(12, from: "127.0.0.1", port: loop.port)
+        let flood = try HTTPTestConnection.hold(12, from: "127.0.0.1", port: loop.port)
         gate.signal()
         #expect(try phone.readResponse(until: .now + .seconds(10)).status == 200)
         // The flood's oldest made room for its newest; the phone, read first, was never judged.
@@ -143,7 +136,7 @@ import Testing
             try Self.counts(loop) == [0, 1]
         }
         var held: [HTTPTestConnection] = []
-        for address in 1...8 { held += try Self.hold(4, from: "127.0.8.\(address)", port: loop.port) }
+        for address in 1...8 { held += try HTTPTestConnection.hold(4, from: "127.0.8.\(address)", port: loop.port) }
         #expect(try Self.awaitClosed(17, of: held, open: 16, in: loop) == 17)
         // Its head arrives: answered, vouched, on the connection it opened first.
         try phone.sendRequest(
@@ -158,7 +151,7 @@ import Testing
         let seen = Seen()
         let settings = HTTPServerTests.settings { ($0.connectionLimit, $0.perAddressLimit) = (6, 4) }
         let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
-        let held = try Self.hold(4, from: "127.0.0.1", port: loop.port)
+        let held = try HTTPTestConnection.hold(4, from: "127.0.0.1", port: loop.port)
         #expect(try Self.awaitClosed(0, of: held, open: 4, in: loop) == 0)
         // The address's next request, with or without a credential, closes its oldest held one.
         let next = try HTTPTestConnection(port: loop.port, source: "127.0.0.1")
@@ -188,7 +181,7 @@ import Testing
         }
         #expect(try Self.counts(loop) == [6, 0])
         // Three held ones from that address make no room by closing a device.
-        let held = try Self.hold(4, from: "127.0.0.1", port: loop.port)
+        let held = try HTTPTestConnection.hold(4, from: "127.0.0.1", port: loop.port)
         #expect(try Self.awaitClosed(1, of: held, open: 3, in: loop) == 1)
         for connection in devices { connection.readSome(until: .now) }
         #expect(devices.filter(\.isClosed).isEmpty)

@@ -22,16 +22,6 @@ import WebServer
         return stream
     }
 
-    /// Opens `count` connections from `source`, each holding a request line it never finishes
-    /// (an unpaired client sending slowly).
-    private func hold(_ count: Int, from source: String, port: UInt16) throws -> [HTTPTestConnection] {
-        try (0..<count).map { _ in
-            let connection = try HTTPTestConnection(port: port, source: source)
-            connection.send("GET / HTTP/1.1\r\n")
-            return connection
-        }
-    }
-
     /// How many of `held` the kitchen closed, looked at until `count` were or 30 s passed.
     private func closed(_ count: Int, of held: [HTTPTestConnection]) -> Int {
         var seen = 0
@@ -58,7 +48,7 @@ import WebServer
         let addresses = defaults.connectionLimit / defaults.perAddressLimit + 4
         var held: [HTTPTestConnection] = []
         for address in 1...addresses {
-            held += try hold(defaults.perAddressLimit, from: "127.0.43.\(address)", port: web.port)
+            held += try HTTPTestConnection.hold(defaults.perAddressLimit, from: "127.0.43.\(address)", port: web.port)
         }
         let extra = held.count - defaults.unvouchedLimit
         #expect(closed(extra, of: held) == extra, "the kitchen closed what was past the budget")
