@@ -45,21 +45,28 @@ extension HTTPServer {
         drop(request)
     }
 
-    /// Ends every event stream (finished ones too) whose reader has not taken everything written
-    /// to it by the previous call, and notes which ones have bytes not taken now.
+    /// Ends every event stream (finished ones too) that had bytes its reader had not taken at the
+    /// previous call and has some now, its reader having taken none in between; notes which ones
+    /// have bytes not taken now, and how far each reader got.
     ///
     /// The caller calls it once per keepalive interval, before writing the keepalive: a stream
-    /// is then ended when its bytes waited a whole interval, at most two intervals after its
-    /// reader stopped. A reader whose host still acknowledges (its receive buffer not yet full)
-    /// counts as reading. A healthy reader is ended only when bytes were in flight at both
-    /// calls (each time written within a round trip before it). C: `ioctl(SIOCOUTQ)`, `shutdown`.
+    /// is then ended when its reader took nothing for a whole interval while bytes waited, at most
+    /// two intervals after it stopped. A reader whose host still acknowledges (its receive buffer
+    /// not yet full) counts as reading, and so does a slow one that always has a backlog (a phone
+    /// on a slow link while the house publishes faster than it reads) as long as it takes some.
+    /// What a reader took is the bytes given to libmicrohttpd less those its socket still holds
+    /// (libmicrohttpd's own buffer, at most a block, moves only when the socket takes it).
+    /// C: `ioctl(SIOCOUTQ)`, `shutdown`.
     /// - Returns: The streams ended now (each reported again by ``takeClosed()``).
     public func reapStalledStreams() -> [HTTPExchange] {
         var reaped: [HTTPExchange] = []
         for request in requests.values.sorted(by: { $0.id < $1.id }) where request.phase == .streaming {
-            guard let backlog = backlog(of: HTTPExchange(id: request.id)) else { continue }
-            let wasStalled = connections[request.connection]?.isStalled ?? false
-            if backlog > 0, wasStalled {
+            guard let backlog = backlog(of: HTTPExchange(id: request.id)),
+                let connection = connections[request.connection]
+            else { continue }
+            let taken = request.given - ((try? unreadBytes(on: connection.descriptor)) ?? 0)
+            defer { request.taken = taken }
+            if backlog > 0, connection.isStalled, taken <= request.taken {
                 drop(request)
                 reaped.append(HTTPExchange(id: request.id))
             } else {

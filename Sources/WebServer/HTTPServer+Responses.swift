@@ -169,6 +169,7 @@ extension HTTPServer {
             UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count)
         }
         request.queue.removeFirst(count)
+        request.given += count
         // A superseding send partly given is sent whole; one wholly queued moves up.
         request.superseded = request.superseded.flatMap {
             $0.lowerBound < count ? nil : $0.lowerBound - count..<$0.upperBound - count

@@ -55,6 +55,10 @@ extension HTTPServer {
         var pendingAnswer: HTTPResponse?
         /// The event stream's bytes not yet given to libmicrohttpd.
         var queue: [UInt8] = []
+        /// How many bytes of the event stream were given to libmicrohttpd.
+        var given = 0
+        /// How many of them its reader had taken at the last ``HTTPServer/reapStalledStreams()``.
+        var taken = 0
         /// Where in ``queue`` the last supersedable send waits, while none of it was given to
         /// libmicrohttpd (``HTTPServer/send(_:to:superseding:supersedable:)``).
         var superseded: Range<Int>?

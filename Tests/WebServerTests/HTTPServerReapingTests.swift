@@ -39,6 +39,40 @@ import Testing
         #expect(!loop.closed.contains(live))
     }
 
+    /// A phone on a slow link while the house publishes faster than it reads: bytes always wait,
+    /// but it takes some between two checks, so it is not ended (the tester's stream closed every
+    /// 30 s with "its reader took nothing"); once it stops taking any, it is.
+    @Test func aSlowReaderThatAlwaysHasABacklogButTakesSomeIsNotEnded() throws {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServerTests.settings(), handler: HTTPServerStreamTests.streams(seen))
+        let slow = try HTTPTestConnection(port: loop.port, receiveBuffer: 4096)
+        try slow.sendRequest(method: "GET", path: "/events")
+        try HTTPServerStreamTests.waitSeen(seen, count: 1, loop: loop)
+        let exchange = try #require(seen.handles.first)
+        let piece = Array("data: \(String(repeating: "s", count: 1000))\n\n".utf8)
+        for _ in 0..<48 { #expect(try loop.sync { $0.send(piece, to: exchange) }) }
+        let given = { try loop.sync { $0.requests[exchange.id]?.given ?? 0 } }
+        try eventually("the socket is full", deadline: .now + .seconds(10)) {
+            let before = try given()
+            _ = try loop.sync { _ in true }
+            return try given() == before
+        }
+        #expect(try loop.sync { $0.reapStalledStreams() }.isEmpty, "a first check only notes it")
+        // It reads a little: the server gives the socket more, and bytes still wait.
+        let before = try given()
+        try eventually("the reader took some", deadline: .now + .seconds(10)) {
+            slow.readSome(until: .now + .milliseconds(20))
+            return try given() > before
+        }
+        #expect(try loop.sync { $0.backlog(of: exchange) ?? 0 } > 0)
+        #expect(try loop.sync { $0.reapStalledStreams() }.isEmpty, "it took some since the last check")
+        // It stops reading: ended once a check finds it took nothing since the one before.
+        try eventually("the stopped reader's stream is ended", deadline: .now + .seconds(10)) {
+            try loop.sync { $0.reapStalledStreams() } == [exchange]
+        }
+        try HTTPServerTests.expectClosed(exchange, in: loop)
+    }
+
     /// A stream whose reader closes its end is ended at once, with nothing sent to it, and its
     /// connection freed: its address may connect again although other connections of the
     /// address stay open (libmicrohttpd freed a connection ended by its reader's error only
