@@ -200,8 +200,13 @@ class Kitchen:
             os.environ, XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=self.state, HOME=self.scratch,
             EGGTIMER_CONFIG=os.path.join(self.scratch, "config"), TZ=os.environ.get("TZ", "UTC"))
         self.port = free_port()
+        self.arguments = arguments
+        self.start()
+
+    def start(self):
+        """Starts the kitchen process on the kitchen's port and folders; returns once it serves."""
         self.process = subprocess.Popen(
-            [EGGTIMER, "kitchen", "--http", "127.0.0.1:%d" % self.port, *arguments], env=self.environment,
+            [EGGTIMER, "kitchen", "--http", "127.0.0.1:%d" % self.port, *self.arguments], env=self.environment,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines = Lines(self.process.stdout)
         try:
@@ -210,6 +215,11 @@ class Kitchen:
             # Not started (or the run interrupted): no test holds it to close it.
             self.close()
             raise
+
+    def kill(self):
+        """Kills the kitchen process (SIGKILL) and waits for it; its timers run on."""
+        self.process.kill()
+        self.process.wait()
 
     @property
     def url(self):

@@ -29,7 +29,7 @@ def deadline_seconds(text):
 
 class PageTests(unittest.TestCase):
     # The tests that see Soft ring get a 4 s Soft egg; the others the usual times.
-    QUICK = {"test_soft_rings_on_the_page_and_stop_acknowledges_it"}
+    QUICK = {"test_soft_rings_on_the_page_and_stop_acknowledges_it", "test_stop_is_sent_again_when_the_kitchen_did_not_answer"}
 
     def setUp(self):
         self.kitchen = Kitchen(Kitchen.QUICK if self._testMethodName in self.QUICK else Kitchen.USUAL)
@@ -120,6 +120,26 @@ class PageTests(unittest.TestCase):
                          [("Soft", "done", [], False)])
         self.assertEqual((rings(browser)["screens"], rings(browser)["cards"]), (0, 0))
         self.assertNotEqual(browser.driver.execute_script("return document.body.dataset.audio"), "playing")
+
+    def test_stop_is_sent_again_when_the_kitchen_did_not_answer(self):
+        # Issue 43: STOP acts once however often it is sent, so the page sends it again when the
+        # network lost it: here the kitchen is killed while Soft rings and started again after
+        # the tap (a connection closed for room before it was read looks the same to the page).
+        browser, kitchen = self.browser, self.kitchen
+        browser.pair(kitchen)
+        browser.click('button.egg[data-preset="Soft"]')
+        kitchen.lines.expect(r"Soft: started, rings in 0:04 \(pid \d+\)")
+        browser.wait(lambda d: rings(browser)["screens"] == 1, "the ringing screen")
+        kitchen.kill()
+        browser.click("#stop")
+        # Its line (under the ringing screen, so read as text, not as WebDriver's visible text).
+        said = 'return document.getElementById("message").textContent'
+        browser.wait(lambda d: d.execute_script(said) == "The kitchen did not answer: trying again.",
+                     "the page says it tries again")
+        kitchen.start()
+        browser.wait(lambda d: '"event":"acknowledged"' in kitchen.log("Soft"), "Soft acknowledged by the retry")
+        self.assertEqual(kitchen.log("Soft").count('"event":"acknowledged"'), 1, kitchen.log("Soft"))
+        browser.wait(lambda d: not browser.shown("#ringing"), "the ringing screen gone")
 
     def test_a_counting_egg_shows_its_title_time_left_and_progress(self):
         browser, kitchen = self.browser, self.kitchen

@@ -281,14 +281,19 @@ function requestID() {
 
 // A start sent with its id, and sent again with the same id when no answer came (the network
 // dropped it): the kitchen answers a repeat as the first, so one press is one timer.
-async function startOnce(path, body) {
-  const key = requestID();
-  for (let attempt = 1; ; attempt++) {
+// A request that acts once however often it is sent (a start with its Idempotency-Key; STOP and
+// stop-all, which answer success on an alarm already stopped) is sent again, on a new connection,
+// when the network lost it (the kitchen restarting; a connection closed for room before its
+// request was read, issue 43), after 0.2, 0.4, 0.8, 1.6, 2, 2... s, for at most 10 s.
+async function sentOnce(path, body, key) {
+  const until = Date.now() + 10000;
+  for (let wait = 200; ; wait = Math.min(2 * wait, 2000)) {
     try {
       return await api("POST", path, body, key);
     } catch (error) {
-      if (attempt >= 3) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (Date.now() + wait > until) throw error;
+      say("The kitchen did not answer: trying again.");
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }
@@ -313,7 +318,9 @@ async function submitted(event) {
   if (path.endsWith("/ack") || path === "/api/ack-all") alarm(false);
   if (button) button.disabled = true;
   try {
-    const answer = path === "/api/timers" ? await startOnce(path, body) : await api("POST", path, body);
+    const once = path === "/api/timers" || path.endsWith("/ack") || path === "/api/ack-all";
+    const answer = once ? await sentOnce(path, body, path === "/api/timers" ? requestID() : undefined)
+      : await api("POST", path, body);
     if (answer.status === 401) { location.replace("/"); return; }
     if (path === "/api/unpair") { location.replace("/"); return; }
     if (answer.status >= 400) { say(answer.data.error || "The kitchen said " + answer.status + "."); return; }
