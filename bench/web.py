@@ -180,8 +180,9 @@ ATTACK_PER_ADDRESS = 16
 class SlowFlood:
     """Slow unpaired connections from many source addresses (issue 43): ATTACK_ADDRESSES loopback
     aliases (127.0.44.N: loopback answers all of 127/8) each holding ATTACK_PER_ADDRESS sockets with
-    a request line sent and never finished, more than the kitchen's 256 connections; each one the
-    kitchen closes is opened again at once, from a thread, until `stop()`. `held()` counts the open
+    a request line sent and never finished, more than the kitchen's 256 connections (the kitchen
+    counts every loopback address as one, a local user's: its 16 places); each one the kitchen
+    closes is opened again at once, from a thread, until `stop()`. `held()` counts the open
     ones; `reopened` how many were opened again."""
 
     def __init__(self, port):
@@ -329,7 +330,8 @@ def measure(bench):
             f"Under a flood (issue 43): the same acks while {ATTACK_ADDRESSES} loopback addresses (127.0.44.N) "
             f"each hold {ATTACK_PER_ADDRESS} connections with a request line sent and never finished "
             f"({ATTACK_ADDRESSES * ATTACK_PER_ADDRESS}, more than the kitchen's 256), each one the kitchen closes "
-            f"opened again at once ({reopened} reopened, {held} held at the end): "
+            f"opened again at once ({reopened} reopened, {held} held at the end; the kitchen counts them as one "
+            f"address, a local user's): "
             f"{', '.join(f'{v:.2f}' for v in attacked)} ms. ")
         memory, figures = _sse_memory(bench, binary, env, state, kitchen, client, streams)
         result.detail(

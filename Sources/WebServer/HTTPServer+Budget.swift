@@ -20,6 +20,20 @@
 ///
 /// On the server's thread, like the server.
 extension HTTPServer {
+    /// The address a connection from `peer` counts against (``Connection/origin``): `peer`, or
+    /// with ``Settings/loopbackIsOneAddress`` `loopback` for any loopback address (127.0.0.0/8,
+    /// `::1`, `::ffff:127.x.y.z`), which are all this machine's: a local user who binds its
+    /// connections to many of them is one address, so it can never take a LAN phone's place.
+    /// - Parameters:
+    ///   - peer: The numeric address (``numericText``).
+    ///   - loopbackIsOne: The setting.
+    /// - Returns: The address the budgets count.
+    static func origin(of peer: String, loopbackIsOne: Bool) -> String {
+        guard loopbackIsOne else { return peer }
+        let isLoopback = peer.hasPrefix("127.") || peer == "::1" || peer.lowercased().hasPrefix("::ffff:127.")
+        return isLoopback ? "loopback" : peer
+    }
+
     /// How many connections libmicrohttpd may hold beyond ``Settings/connectionLimit``: those
     /// accepted since the last ``enforceBudgets()`` (at most a run's accepts), and those the
     /// budgets shut that libmicrohttpd has not closed yet (it sees their close in its next run).
@@ -59,7 +73,7 @@ extension HTTPServer {
                 continue
             }
             unvouched.append(key)
-            perAddress[connection.peer, default: 0] += 1
+            perAddress[connection.origin, default: 0] += 1
         }
         guard
             unvouched.count > settings.unvouchedLimit || open > settings.connectionLimit
@@ -72,8 +86,8 @@ extension HTTPServer {
             guard let most = perAddress.filter({ fits($0.key) }).values.max() else { return nil }
             var found: (pointer: OpaquePointer, serial: UInt64)?
             for key in unvouched {
-                guard let connection = connections[key], !connection.isShut, fits(connection.peer),
-                    perAddress[connection.peer] == most, hadItsChance(connection),
+                guard let connection = connections[key], !connection.isShut, fits(connection.origin),
+                    perAddress[connection.origin] == most, hadItsChance(connection),
                     connection.serial < found?.serial ?? .max
                 else { continue }
                 found = (key, connection.serial)
@@ -81,7 +95,7 @@ extension HTTPServer {
             return found?.pointer
         }
         func close(_ pointer: OpaquePointer) {
-            guard let peer = connections[pointer]?.peer else { return }
+            guard let peer = connections[pointer]?.origin else { return }
             shut(pointer, "closed to make room for other connections")
             perAddress[peer, default: 1] -= 1
             open -= 1

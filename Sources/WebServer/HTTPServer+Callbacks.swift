@@ -60,7 +60,9 @@ extension HTTPServer {
             let peer = Self.numericText(CMicrohttpd_connection_peer(library.connectionInfo, connection))
             lastSerial += 1
             connections[connection] = Connection(
-                since: clock, descriptor: descriptor, peer: peer, serial: lastSerial, acceptedInRun: runNumber)
+                since: clock, descriptor: descriptor, peer: peer,
+                origin: Self.origin(of: peer, loopbackIsOne: settings.loopbackIsOneAddress), serial: lastSerial,
+                acceptedInRun: runNumber)
             return
         }
         if let id = connections.removeValue(forKey: connection)?.request { requestEnded(id) }

@@ -11,6 +11,8 @@ extension HTTPServer {
         let descriptor: Int32
         /// The peer's numeric address.
         let peer: String
+        /// The address the budgets count it against (``HTTPServer/origin(of:loopbackIsOne:)``).
+        let origin: String
         /// Its place in the order of accepts (the oldest has the smallest).
         let serial: UInt64
         /// The ``HTTPServer/runNumber`` of the run that accepted it.

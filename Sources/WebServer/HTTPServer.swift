@@ -30,6 +30,11 @@ public final class HTTPServer {
         /// past it closes the address's oldest such connection, so that a device holding sockets
         /// open can neither take the others' room nor keep its own address's next request out.
         public var perAddressLimit: Int = 16
+        /// Whether every loopback address counts as one address in the budgets.
+        ///
+        /// All are this machine's: a local user binding to 127.0.0.0/8's many is one user. Tests
+        /// that play many devices with loopback aliases turn it off.
+        public var loopbackIsOneAddress = true
         /// How many of ``connectionLimit`` only connections that showed a credential may hold
         /// (not negative; above ``connectionLimit`` − 1 it is that; nil: a quarter, 64 of 256):
         /// unvouched connections, from any number of addresses, are at most ``connectionLimit``

@@ -215,6 +215,28 @@ import Testing
         #expect(seen.requests.count == 3)
     }
 
+    @Test(arguments: [
+        ("127.0.0.1", "loopback"), ("127.255.3.9", "loopback"), ("::1", "loopback"),
+        ("::ffff:127.0.0.2", "loopback"), ("::FFFF:127.1.1.1", "loopback"), ("192.168.1.20", "192.168.1.20"),
+        ("128.0.0.1", "128.0.0.1"), ("fe80::1", "fe80::1"), ("::ffff:192.168.1.20", "::ffff:192.168.1.20"),
+    ])
+    func everyLoopbackAddressIsOneAddress(peer: String, origin: String) {
+        #expect(HTTPServer.origin(of: peer, loopbackIsOne: true) == origin)
+        #expect(HTTPServer.origin(of: peer, loopbackIsOne: false) == peer)
+    }
+
+    @Test func aLocalUsersConnectionsFromManyLoopbackAddressesShareOneBudget() throws {
+        let seen = Seen()
+        let settings = HTTPServerTests.settings {
+            ($0.connectionLimit, $0.perAddressLimit, $0.loopbackIsOneAddress) = (64, 4, true)
+        }
+        let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
+        var held: [HTTPTestConnection] = []
+        for address in 1...10 { held += try HTTPTestConnection.hold(2, from: "127.0.7.\(address)", port: loop.port) }
+        #expect(try Self.awaitClosed(16, of: held, open: 4, in: loop) == 16)
+        #expect(held.suffix(4).filter(\.isClosed).isEmpty, "the newest four held on")
+    }
+
     @Test(arguments: [(4, -1), (4, Int.min)])
     func reservedConnectionsOutOfRangeAreOneClearError(limit: Int, reserved: Int) {
         let settings = HTTPServerTests.settings { ($0.connectionLimit, $0.reservedConnections) = (limit, reserved) }
