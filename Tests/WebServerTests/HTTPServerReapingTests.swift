@@ -43,13 +43,8 @@ import Testing
     /// but it takes some between two checks, so it is not ended (the tester's stream closed every
     /// 30 s with "its reader took nothing"); once it stops taking any, it is.
     @Test func aSlowReaderThatAlwaysHasABacklogButTakesSomeIsNotEnded() throws {
-        let seen = Seen()
-        let loop = try ServerLoop(HTTPServerTests.settings(), handler: HTTPServerStreamTests.streams(seen))
-        let slow = try HTTPTestConnection(port: loop.port, receiveBuffer: 4096)
-        try slow.sendRequest(method: "GET", path: "/events")
-        try HTTPServerStreamTests.waitSeen(seen, count: 1, loop: loop)
-        let exchange = try #require(seen.handles.first)
-        let piece = Array("data: \(String(repeating: "s", count: 1000))\n\n".utf8)
+        let (loop, slow, exchange) = try HTTPServerStreamTests.oneStream(receiveBuffer: 4096)
+        let piece = HTTPServerStreamTests.piece("s")
         for _ in 0..<48 { #expect(try loop.sync { $0.send(piece, to: exchange) }) }
         let given = { try loop.sync { $0.requests[exchange.id]?.given ?? 0 } }
         try eventually("the socket is full", deadline: .now + .seconds(10)) {
@@ -107,16 +102,12 @@ import Testing
 
     /// ``HTTPServer/drop(_:)`` ends a stream at once even when its reader never reads again.
     @Test func dropEndsAStreamWithoutItsReader() throws {
-        let seen = Seen()
-        let loop = try ServerLoop(HTTPServerTests.settings(), handler: HTTPServerStreamTests.streams(seen))
-        let frozen = try HTTPTestConnection(port: loop.port, receiveBuffer: 1024)
-        try frozen.sendRequest(method: "GET", path: "/events")
-        try HTTPServerStreamTests.waitSeen(seen, count: 1, loop: loop)
-        let exchange = try #require(seen.handles.first)
-        let piece = Array("data: \(String(repeating: "y", count: 1000))\n\n".utf8)
+        let (loop, frozen, exchange) = try HTTPServerStreamTests.oneStream(receiveBuffer: 1024)
+        let piece = HTTPServerStreamTests.piece("y")
         for _ in 0..<24 { _ = try loop.sync { $0.send(piece, to: exchange) } }
         try loop.sync { $0.drop(exchange) }
         try HTTPServerTests.expectClosed(exchange, in: loop)
         #expect(try loop.sync { $0.backlog(of: exchange) } == nil)
+        #expect(frozen.waitClosed(until: .now + .seconds(10)), "the reader that never read sees the end")
     }
 }

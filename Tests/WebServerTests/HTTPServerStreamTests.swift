@@ -27,6 +27,25 @@ import Testing
         try #require(seen.handles.count == count)
     }
 
+    /// A server of ``streams(_:)`` and one client following `/events` with a receive buffer of
+    /// `receiveBuffer` bytes (a small one fills fast: a reader that stops, or reads slowly).
+    /// - Returns: The loop (keep it: it stops at deinit), the client and the stream's exchange.
+    static func oneStream(receiveBuffer: Int) throws -> (
+        loop: ServerLoop, client: HTTPTestConnection, exchange: HTTPExchange
+    ) {
+        let seen = Seen()
+        let loop = try ServerLoop(HTTPServerTests.settings(), handler: streams(seen))
+        let client = try HTTPTestConnection(port: loop.port, receiveBuffer: receiveBuffer)
+        try client.sendRequest(method: "GET", path: "/events")
+        try waitSeen(seen, count: 1, loop: loop)
+        return (loop, client, try #require(seen.handles.first))
+    }
+
+    /// One event of about 1 kB: `data:` and 1000 `character`s.
+    static func piece(_ character: Character) -> [UInt8] {
+        Array("data: \(String(repeating: character, count: 1000))\n\n".utf8)
+    }
+
     @Test func hundredConcurrentEventStreamsEachGetTheEvent() throws {
         let seen = Seen()
         // A hundred devices: each client from an address of its own (loopback answers all of 127/8).
@@ -74,14 +93,9 @@ import Testing
     }
 
     @Test func streamOverTheBacklogLimitIsDropped() throws {
-        let seen = Seen()
-        let loop = try ServerLoop(HTTPServerTests.settings(), handler: Self.streams(seen))
         // A client that never reads, with a small receive buffer: the bytes pile up in the server.
-        let client = try HTTPTestConnection(port: loop.port, receiveBuffer: 4096)
-        try client.sendRequest(method: "GET", path: "/events")
-        try Self.waitSeen(seen, count: 1, loop: loop)
-        let exchange = try #require(seen.handles.first)
-        let piece = Array("data: \(String(repeating: "x", count: 1000))\n\n".utf8)
+        let (loop, client, exchange) = try Self.oneStream(receiveBuffer: 4096)
+        let piece = Self.piece("x")
         let deadline = ContinuousClock.now + .seconds(30)
         var accepted = true
         while accepted, ContinuousClock.now < deadline { accepted = try loop.sync { $0.send(piece, to: exchange) } }
@@ -91,14 +105,9 @@ import Testing
     }
 
     @Test func aSlowReaderGetsTheNewestPictureNotABacklogOfStaleOnes() throws {
-        let seen = Seen()
-        let loop = try ServerLoop(HTTPServerTests.settings(), handler: Self.streams(seen))
         // A reader that takes nothing for a while, with a small receive buffer (a phone on a
         // slow link): 400 pictures of 1 kB, 400 kB, six times what a stream may hold unsent.
-        let client = try HTTPTestConnection(port: loop.port, receiveBuffer: 4096)
-        try client.sendRequest(method: "GET", path: "/events")
-        try Self.waitSeen(seen, count: 1, loop: loop)
-        let exchange = try #require(seen.handles.first)
+        let (loop, client, exchange) = try Self.oneStream(receiveBuffer: 4096)
         let padding = String(repeating: "x", count: 1000)
         let kept = 200  // carries what no later picture will (a timer's last state): never taken out
         let sent = try (1...400).allSatisfy { number in
