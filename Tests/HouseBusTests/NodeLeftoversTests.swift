@@ -60,7 +60,7 @@ import Testing
         #expect(leftovers.ringingUpdate() == nil, "a timer is online: it keeps the ringing state")
         _ = feed(&leftovers, [availability("tea", "offline")])
         #expect(
-            leftovers.ringingUpdate() == BusMessage(topic: node.ringing, payload: NodeRinging.off, retain: true, qos: 1)
+            leftovers.ringingUpdate() == NodeRinging.message(false, on: node)
         )
         #expect(leftovers.ringingUpdate() == nil, "once per change")
         _ = feed(&leftovers, [ringing("OFF")])
@@ -84,7 +84,7 @@ import Testing
         #expect(leftovers.ringingUpdate() == nil, "rice is online: it publishes OFF itself")
         _ = feed(&leftovers, [(availability("rice", "").0, [])])
         #expect(
-            leftovers.ringingUpdate() == BusMessage(topic: node.ringing, payload: NodeRinging.off, retain: true, qos: 1)
+            leftovers.ringingUpdate() == NodeRinging.message(false, on: node)
         )
     }
 

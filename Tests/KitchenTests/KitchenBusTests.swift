@@ -307,8 +307,7 @@ import TimerText
 @Suite struct KitchenBusLeftoversTests {
     static let node = KitchenBusTests.node
     static let tea = TimerTopics(node: "kitchen", label: "tea")
-    static let off = KitchenBusEffect.publish(
-        BusMessage(topic: "eggtimer/kitchen/ringing", payload: Array("OFF".utf8), retain: true, qos: 1))
+    static let off = KitchenBusEffect.publish(NodeRinging.message(false, on: node))
 
     static func message(_ topic: String, _ text: String, retained: Bool = false) -> BusEvent {
         .message(topic: topic, payload: Array(text.utf8), retained: retained)
