@@ -60,6 +60,10 @@ package struct KitchenBus {
     /// node's starts sets the node's ringing state right when no timer of the node is online, and
     /// clears a dead timer's leftovers once it is forgotten (KitchenBus+Leftovers.swift).
     var leftovers: NodeLeftovers
+    /// The node's timers summed up for the kitchen's stable entities (issue 45; KitchenBus+Summary.swift).
+    var summary: NodeSummary
+    /// The summary's payload last published; nil for none since this kitchen took the starts.
+    var publishedSummary: [UInt8]?
 
     /// What the start text entity accepts: ``StartRequest``'s limit and shape.
     static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
@@ -77,9 +81,12 @@ package struct KitchenBus {
         self.instance = instance
         probe = "\(topics.prefix)/probe/\(instance)"
         leftovers = NodeLeftovers(topics: topics)
+        summary = NodeSummary(topics: topics)
     }
 
-    /// The first effects, before the client connects: the subscriptions, then the discovery configs.
+    /// The first effects, before the client connects: the subscriptions, then the discovery
+    /// configs (its buttons and start text, its summary's entities, and the node's `Ringing` and
+    /// `Acknowledge all`, the same bytes as its timers publish: available while either runs).
     ///
     /// It subscribes to the start topic, the kitchen's availability and instance, the node's
     /// timers' states and availabilities and its ringing state (``leftovers``), and its probe
@@ -95,6 +102,8 @@ package struct KitchenBus {
         var effects = filters.map(KitchenBusEffect.subscribe)
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
+        effects += HomeAssistantDiscovery.kitchenSummaryConfigs(for: topics).map(KitchenBusEffect.publish)
+        effects += HomeAssistantDiscovery.nodeConfigs(for: topics).map(KitchenBusEffect.publish)
         return effects
     }
 

@@ -67,10 +67,13 @@ import Testing
         #expect(leftovers.ringingUpdate() == nil)
     }
 
-    @Test func aNodeWithNoRingingStateRetainedGetsNone() {
+    @Test func aNodeWithNoRingingStateRetainedGetsOffOnceWhileNoTimerIsOnline() {
         var leftovers = NodeLeftovers(topics: node)
-        _ = feed(&leftovers, [availability("tea", "online"), state("tea", "counting"), availability("tea", "offline")])
-        #expect(leftovers.ringingUpdate() == nil, "nothing rang there")
+        _ = feed(&leftovers, [availability("tea", "online"), state("tea", "counting")])
+        #expect(leftovers.ringingUpdate() == nil, "tea is online: it keeps the ringing state")
+        _ = feed(&leftovers, [availability("tea", "offline")])
+        #expect(leftovers.ringingUpdate() == NodeRinging.message(false, on: node), "unknown until now")
+        #expect(leftovers.ringingUpdate() == nil, "once")
     }
 
     @Test func anotherTimerOnlineKeepsTheRingingStateItself() {

@@ -61,7 +61,9 @@ import TimerText
                     .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/kitchen/+/state"),
                     .subscribe("eggtimer/kitchen/+/availability"), .subscribe("eggtimer/kitchen/ringing"),
                     .subscribe("eggtimer/probe/a1"),
-                ] + configs.map(KitchenBusEffect.publish))
+                ] + configs.map(KitchenBusEffect.publish)
+                + HomeAssistantDiscovery.kitchenSummaryConfigs(for: Self.node).map(KitchenBusEffect.publish)
+                + HomeAssistantDiscovery.nodeConfigs(for: Self.node).map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
             fresh().will
@@ -323,14 +325,21 @@ import TimerText
     /// A reducer that holds the node's starts (``KitchenBusTests/fresh()``).
     func held() -> KitchenBus { KitchenBusTests().fresh() }
 
+    /// `effects` without the kitchen's summary (KitchenBusSummaryTests look at it).
+    func withoutSummary(_ effects: [KitchenBusEffect]) -> [KitchenBusEffect] {
+        effects.filter {
+            if case .publish(let message) = $0 { message.topic != Self.node.kitchenSummary } else { true }
+        }
+    }
+
     @Test func theLastRingingTimerDyingTurnsTheNodesRingingOffOnce() {
         var bus = held()
-        #expect(bus.handle(Self.message(Self.tea.availability, "online")) == [])
-        #expect(bus.handle(Self.ringingState("tea")) == [])
-        #expect(bus.handle(Self.message("eggtimer/kitchen/ringing", "ON")) == [])
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "online"))) == [])
+        #expect(withoutSummary(bus.handle(Self.ringingState("tea"))) == [])
+        #expect(withoutSummary(bus.handle(Self.message("eggtimer/kitchen/ringing", "ON"))) == [])
         // Its Last Will, live: nobody else of the node is online to say the node no longer rings.
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [Self.off])
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "once")
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [Self.off])
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [], "once")
     }
 
     @Test func anotherTimerOnlineOrAKitchenThatDoesNotHoldTheStartsLeavesItAlone() {
@@ -340,13 +349,15 @@ import TimerText
             Self.message("eggtimer/kitchen/ringing", "ON"),
             Self.message("eggtimer/kitchen/rice/availability", "online"),
         ] { _ = bus.handle(event) }
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "rice says it itself")
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [], "rice says it itself")
         var waiting = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
         _ = waiting.handle(.connected)
         for event in [Self.ringingState("tea"), Self.message("eggtimer/kitchen/ringing", "ON")] {
             _ = waiting.handle(event)
         }
-        #expect(waiting.handle(Self.message(Self.tea.availability, "offline")) == [], "not holding the starts")
+        #expect(
+            withoutSummary(waiting.handle(Self.message(Self.tea.availability, "offline"))) == [],
+            "not holding the starts")
     }
 
     @Test func aDeadTimerFoundRetainedIsALeftoverToLookAt() {
@@ -388,4 +399,39 @@ import TimerText
 extension KitchenBus {
     /// ``handle(_:at:)`` at an instant that does not matter to the test.
     mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] { handle(event, at: .now) }
+}
+
+/// Issue 45: the kitchen's summary of the node's timers, for its stable entities.
+@Suite struct KitchenBusSummaryTests {
+    static let node = KitchenBusTests.node
+
+    static func counting(_ label: String, deadline: Int64) -> BusEvent {
+        let payload = TimerStatePayload(
+            state: "counting", label: label, node: "kitchen", durationSeconds: 60, remainingSeconds: 60,
+            deadlineUnixMilliseconds: deadline)
+        return .message(topic: TimerTopics(node: "kitchen", label: label).state, payload: payload.json())
+    }
+
+    /// The summary payloads published among `effects`, as text.
+    static func published(_ effects: [KitchenBusEffect]) -> [String] {
+        effects.compactMap {
+            guard case .publish(let message) = $0, message.topic == node.kitchenSummary else { return nil }
+            return String(decoding: message.payload, as: UTF8.self)
+        }
+    }
+
+    @Test func itIsPublishedAtEachChangeOnlyWhileTheKitchenHoldsTheStarts() {
+        var bus = KitchenBusTests().fresh()
+        let first = Self.published(bus.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(first.count == 1 && first[0].hasPrefix(#"{"running":1,"next_due":"2023-11-14T22:13:20.000Z""#))
+        let same = Self.published(bus.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(same.isEmpty, "no change")
+        let second = Self.published(bus.handle(Self.counting("rice", deadline: 1_600_000_000_000)))
+        #expect(
+            second.count == 1 && second[0].contains(#""running":2,"#) && second[0].contains(#""next_label":"rice""#))
+        var waiting = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
+        _ = waiting.handle(.connected)
+        let notHeld = Self.published(waiting.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(notHeld.isEmpty)
+    }
 }
