@@ -192,3 +192,35 @@ extension HomeAssistantDiscovery {
         ]
     }
 }
+
+extension HomeAssistantDiscovery {
+    /// The retained config of the kitchen's `event` entity (QoS 1).
+    ///
+    /// Published by `eggtimer kitchen` and never removed: `event`/`events` on the node's object id, `name` `Timer
+    /// event`, `state_topic` ``NodeTopics/kitchenEvent`` (JSON with `event_type`; its other keys,
+    /// `label`, `reason`, `request_id`, become the event's attributes), `event_types` `types`,
+    /// `icon`, `unique_id` `eggtimer_<objectID>_events`, `availability_topic`
+    /// ``NodeTopics/kitchenAvailability`` and the node's `device`.
+    /// See https://www.home-assistant.io/integrations/event.mqtt/.
+    /// - Parameters:
+    ///   - topics: The node's topics.
+    ///   - types: The event types the kitchen fires.
+    ///   - discoveryPrefix: Home Assistant's discovery prefix.
+    /// - Returns: The config.
+    public static func kitchenEventConfig(
+        for topics: NodeTopics, types: [String], discoveryPrefix: String = "homeassistant"
+    ) -> BusMessage {
+        let objectID = escaped(topics.node)
+        return config(
+            at: topic("event", objectID, "events", discoveryPrefix),
+            [
+                JSONMember("name", .string("Timer event")),
+                JSONMember("icon", .string("mdi:egg-outline")),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_events")),
+                JSONMember("state_topic", .string(topics.kitchenEvent)),
+                JSONMember("event_types", .array(types.map(JSONValue.string))),
+                JSONMember("availability_topic", .string(topics.kitchenAvailability)),
+                JSONMember("device", device(node: topics.node)),
+            ])
+    }
+}

@@ -103,8 +103,16 @@ package struct KitchenBus {
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
         effects += HomeAssistantDiscovery.kitchenSummaryConfigs(for: topics).map(KitchenBusEffect.publish)
+        effects.append(.publish(Self.eventConfig(topics)))
         effects += HomeAssistantDiscovery.nodeConfigs(for: topics).map(KitchenBusEffect.publish)
         return effects
+    }
+
+    /// The discovery config of the kitchen's `event` entity, with ``KitchenEvent/Kind``'s types.
+    /// - Parameter topics: The node's topics.
+    /// - Returns: The retained config.
+    static func eventConfig(_ topics: NodeTopics) -> BusMessage {
+        HomeAssistantDiscovery.kitchenEventConfig(for: topics, types: KitchenEvent.Kind.allCases.map(\.rawValue))
     }
 
     /// The kitchen's retained `online` on its availability, as a timer's link says its own.
@@ -182,6 +190,7 @@ package struct KitchenBus {
             return [
                 .log("ignored MQTT start on \(shown): \(error.text)"),
                 .publish(result(.refused(KitchenCore.Refusal(kind: .usage, text: error.text)), id: error.id)),
+                .publish(event(KitchenEvent(kind: .refused, reason: error.text, requestID: error.id?.text))),
             ]
         }
     }
@@ -213,6 +222,14 @@ package struct KitchenBus {
             }
         }
         return BusMessage(topic: topics.kitchenResult, payload: json.bytes, retain: false, qos: 1)
+    }
+
+    /// The message of one event of the kitchen's `event` entity: ``KitchenEvent/json`` on
+    /// ``NodeTopics/kitchenEvent``, QoS 1, not retained (an event is not a state).
+    /// - Parameter event: The event.
+    /// - Returns: The message.
+    func event(_ event: KitchenEvent) -> BusMessage {
+        BusMessage(topic: topics.kitchenEvent, payload: event.json, retain: false, qos: 1)
     }
 
     /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's

@@ -27,14 +27,22 @@ import TimerText
 
     /// The log line and the result of a start `event` that starts nothing, the line checked to
     /// name the start topic and `fragment`.
-    /// - Throws: When the effects are not exactly a log line and a result.
+    /// - Throws: When the effects are not exactly a log line, a result and a `refused` event
+    ///   (issue 45) with the result's reason and id.
     private func refused(_ event: BusEvent, fragment: String) throws -> (String, BusMessage) {
         var bus = fresh()
         let effects = bus.handle(event)
-        try #require(effects.count == 2)
-        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
-            throw TestFailure("not a log line and a result: \(effects)")
+        try #require(effects.count == 3)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1],
+            case .publish(let fired) = effects[2]
+        else {
+            throw TestFailure("not a log line, a result and an event: \(effects)")
         }
+        let answer = try #require(JSONValue.parse(result.payload))
+        let json = try #require(JSONValue.parse(fired.payload))
+        #expect(fired.topic == "eggtimer/kitchen/kitchen/event" && !fired.retain)
+        #expect(json["event_type"] == .string("refused"))
+        #expect(json["reason"] == answer["text"] && json["request_id"] == answer["id"])
         #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
         #expect(line.contains(fragment), "\(line)")
         return (line, result)
@@ -63,6 +71,7 @@ import TimerText
                     .subscribe("eggtimer/probe/a1"),
                 ] + configs.map(KitchenBusEffect.publish)
                 + HomeAssistantDiscovery.kitchenSummaryConfigs(for: Self.node).map(KitchenBusEffect.publish)
+                + [.publish(KitchenBus.eventConfig(Self.node))]
                 + HomeAssistantDiscovery.nodeConfigs(for: Self.node).map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
@@ -197,7 +206,14 @@ import TimerText
         } else {
             // A start the kitchen refuses (a quote is no label) is refused with the press's id.
             let effects = bus.handle(Self.start(rendered))
-            guard case .publish(let result) = effects.last else {
+            let result = effects.lazy.compactMap { effect -> BusMessage? in
+                if case .publish(let message) = effect, message.topic == "eggtimer/kitchen/kitchen/result" {
+                    message
+                } else {
+                    nil
+                }
+            }.first
+            guard let result else {
                 Issue.record("no result: \(effects)")
                 return
             }

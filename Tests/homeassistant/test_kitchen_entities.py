@@ -3,7 +3,8 @@
 The kitchen, which always runs, owns entities a dashboard can pin: `Timers running` (a count),
 `Next due` (a timestamp, unknown when nothing counts, the timer's label as an attribute),
 `Silent` (off), and the node's `Ringing` and `Acknowledge all`, which stay available between
-timers while the kitchen runs. The kitchen's end makes its own entities unavailable.
+timers while the kitchen runs; its `Timer event` says started, finished, acknowledged and
+refused (with why and the request's id). The kitchen's end makes its own entities unavailable.
 """
 
 import unittest
@@ -71,6 +72,37 @@ class KitchenEntityTests(HomeAssistantTimers):
         self.assert_log_clean(LABEL)
         for name, entity_id in entities.items():
             self.assertNotIn("unavailable", self.ha.watch.states(entity_id)[marks[name]:], name)
+
+    def test_the_event_entity_says_started_finished_acknowledged_and_refused(self):
+        unique = "eggtimer_%s_events" % NODE
+        events = self.ha.watch.wait("the kitchen's event entity", lambda: self.ha.entity_ids({unique}).get(unique))
+        watch = self.ha.watch
+
+        def fired():
+            """(event_type, attributes) of each event since the mark, in order."""
+            states = [s for s in watch.history.get(events, [])[mark:] if s is not None]
+            return [(s["attributes"].get("event_type"), s["attributes"]) for s in states
+                    if s["state"] not in ("unknown", "unavailable")]
+
+        mark = len(watch.history.get(events, []))
+        self.start("2s evt")
+        timer = self.entities("evt")
+        self.wait_state(timer["state"], "ringing")
+        self.wait_state(timer["ack"], "unknown")
+        self.ha.service("button", "press", {"entity_id": timer["ack"]})
+        self.wait_gone("evt", timer)
+        # A label the broker reserves: refused, with why and the press's request id.
+        self.start("5m follow")
+        watch.wait("four events (so far %s)" % [kind for kind, _ in fired()], lambda: len(fired()) >= 4)
+        kinds = [kind for kind, _ in fired()]
+        self.assertEqual(kinds, ["started", "finished", "acknowledged", "refused"])
+        for _, attributes in fired()[:3]:
+            self.assertEqual(attributes["label"], "evt")
+        refused = fired()[3][1]
+        self.assertIn("follow", refused["reason"])
+        self.assertTrue(refused["request_id"].startswith("ha-"), refused)
+        self.assertEqual(self.ha.state(events)["attributes"]["friendly_name"], "eggtimer %s Timer event" % NODE)
+        self.assert_log_clean("evt")
 
     def test_the_kitchens_end_makes_its_entities_unavailable_until_it_runs_again(self):
         entities = self.kitchen_entities()
