@@ -163,7 +163,8 @@ public final class BusClient {
     }
 
     /// Publishes `message` now if connected; a retained message is also kept by topic and
-    /// re-sent after every (re)connect, while others are dropped when not connected.
+    /// re-sent after every (re)connect (unless its ``BusMessage/replay`` is false: then any kept
+    /// one of its topic goes), while others are dropped when not connected.
     ///
     /// An empty retained payload clears the topic at the broker and leaves the table once sent.
     /// Never blocks (queues; ``service(revents:at:)`` writes what the socket does not take now).
@@ -173,8 +174,10 @@ public final class BusClient {
     ///   when not connected or libmosquitto refused it (a bad topic, a payload over 256 MB).
     /// C: `mosquitto_publish`.
     @discardableResult public func publish(_ message: BusMessage) -> Int32? {
-        if message.retain {
+        if message.retain && message.replay {
             if retained.updateValue(message, forKey: message.topic) == nil { retainedTopics.append(message.topic) }
+        } else if message.retain, retained.removeValue(forKey: message.topic) != nil {
+            retainedTopics.removeAll { $0 == message.topic }
         }
         guard case .connected(let connection) = phase else { return nil }
         return send(message, on: connection)

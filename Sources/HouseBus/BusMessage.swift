@@ -14,6 +14,11 @@ public struct BusMessage: Sendable, Equatable {
     /// retained message nobody publishes again within it is dropped. Sent only where the broker speaks
     /// MQTT 5; a 3.1.1 broker keeps it for ever.
     public var expiry: Duration?
+    /// Whether the client sends a retained message again after every reconnect (``BusClient``
+    /// keeps the last one per topic); false for a value the publisher works out again once the
+    /// broker's retained copy is known (the node's ringing state: a stale copy replayed by a
+    /// process that no longer keeps it would undo the current one).
+    public var replay = true
 
     /// Creates a message.
     /// - Parameters:

@@ -124,3 +124,103 @@ extension HomeAssistantDiscovery {
         return messages
     }
 }
+
+// The kitchen's stable entities (issue 45): they read the kitchen's summary of the node's timers,
+// so a dashboard or an automation can rely on them while timers come and go.
+
+extension HomeAssistantDiscovery {
+    /// The retained config messages of the kitchen's summary entities (QoS 1), published by
+    /// `eggtimer kitchen` and never removed, beside ``kitchenConfigs(for:presets:text:discoveryPrefix:)``.
+    ///
+    /// Each reads ``NodeTopics/kitchenSummary`` (``NodeSummary``), on the object id of the node:
+    /// - `sensor`/`timers-running`: `Timers running`, `value_json.running`, `state_class:
+    ///   measurement`;
+    /// - `sensor`/`next-due`: `Next due`, `device_class: timestamp`, `value_json.next_due` (null
+    ///   renders `None`, which an MQTT sensor shows as unknown without a word), the timer's label
+    ///   as the attribute `label`;
+    /// - `binary_sensor`/`silent`: `Silent`, `device_class: problem`, `ON` while an alarm reaches
+    ///   no device, the attributes `label` and `reason` (the timer's `silent` text).
+    ///
+    /// Each carries `name`, `icon`, `unique_id` (`eggtimer_<objectID>_<entity>`),
+    /// `availability_topic` ``NodeTopics/kitchenAvailability`` (the kitchen's Last Will makes them
+    /// unavailable) and the node's `device`.
+    /// - Parameters:
+    ///   - topics: The node's topics.
+    ///   - discoveryPrefix: Home Assistant's discovery prefix.
+    /// - Returns: The configs, in that order.
+    public static func kitchenSummaryConfigs(for topics: NodeTopics, discoveryPrefix: String = "homeassistant")
+        -> [BusMessage]
+    {
+        let objectID = escaped(topics.node)
+        let common = [
+            JSONMember("state_topic", .string(topics.kitchenSummary)),
+            JSONMember("availability_topic", .string(topics.kitchenAvailability)),
+            JSONMember("device", device(node: topics.node)),
+        ]
+        func named(_ name: String, _ entity: String, icon: String) -> [JSONMember] {
+            [
+                JSONMember("name", .string(name)),
+                JSONMember("icon", .string(icon)),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_\(entity)")),
+            ]
+        }
+        let running =
+            named("Timers running", "timers-running", icon: "mdi:timer-sand") + [
+                JSONMember("value_template", .string("{{ value_json.running }}")),
+                JSONMember("state_class", .string("measurement")),
+            ]
+        let nextDue =
+            named("Next due", "next-due", icon: "mdi:timer-alert-outline") + [
+                JSONMember("device_class", .string("timestamp")),
+                JSONMember("value_template", .string("{{ value_json.next_due }}")),
+                JSONMember("json_attributes_topic", .string(topics.kitchenSummary)),
+                JSONMember("json_attributes_template", .string(#"{{ {"label": value_json.next_label} | tojson }}"#)),
+            ]
+        let silent =
+            named("Silent", "silent", icon: "mdi:volume-off") + [
+                JSONMember("device_class", .string("problem")),
+                JSONMember("value_template", .string("{{ 'ON' if value_json.silent else 'OFF' }}")),
+                JSONMember("json_attributes_topic", .string(topics.kitchenSummary)),
+                JSONMember(
+                    "json_attributes_template",
+                    .string(#"{{ {"label": value_json.silent_label, "reason": value_json.silent_reason} | tojson }}"#)),
+            ]
+        return [
+            config(at: topic("sensor", objectID, "timers-running", discoveryPrefix), running + common),
+            config(at: topic("sensor", objectID, "next-due", discoveryPrefix), nextDue + common),
+            config(at: topic("binary_sensor", objectID, "silent", discoveryPrefix), silent + common),
+        ]
+    }
+}
+
+extension HomeAssistantDiscovery {
+    /// The retained config of the kitchen's `event` entity (QoS 1).
+    ///
+    /// Published by `eggtimer kitchen` and never removed: `event`/`events` on the node's object id, `name` `Timer
+    /// event`, `state_topic` ``NodeTopics/kitchenEvent`` (JSON with `event_type`; its other keys,
+    /// `label`, `reason`, `request_id`, become the event's attributes), `event_types` `types`,
+    /// `icon`, `unique_id` `eggtimer_<objectID>_events`, `availability_topic`
+    /// ``NodeTopics/kitchenAvailability`` and the node's `device`.
+    /// See https://www.home-assistant.io/integrations/event.mqtt/.
+    /// - Parameters:
+    ///   - topics: The node's topics.
+    ///   - types: The event types the kitchen fires.
+    ///   - discoveryPrefix: Home Assistant's discovery prefix.
+    /// - Returns: The config.
+    public static func kitchenEventConfig(
+        for topics: NodeTopics, types: [String], discoveryPrefix: String = "homeassistant"
+    ) -> BusMessage {
+        let objectID = escaped(topics.node)
+        return config(
+            at: topic("event", objectID, "events", discoveryPrefix),
+            [
+                JSONMember("name", .string("Timer event")),
+                JSONMember("icon", .string("mdi:egg-outline")),
+                JSONMember("unique_id", .string("eggtimer_\(objectID)_events")),
+                JSONMember("state_topic", .string(topics.kitchenEvent)),
+                JSONMember("event_types", .array(types.map(JSONValue.string))),
+                JSONMember("availability_topic", .string(topics.kitchenAvailability)),
+                JSONMember("device", device(node: topics.node)),
+            ])
+    }
+}

@@ -13,8 +13,11 @@ extension HomeAssistantDiscovery {
     /// - `button`/`ack-all`: `command_topic` ``NodeTopics/ackAll``, `payload_press` `ack`.
     ///
     /// Each carries `name` (`Ringing`, `Acknowledge all`), `icon`, `unique_id`
-    /// (`eggtimer_<objectID>_<entity>`), `availability_topic` ``NodeTopics/availability`` and the
-    /// node's `device`, the one its timers' devices are under.
+    /// (`eggtimer_<objectID>_<entity>`), the node's `device`, the one its timers' devices are
+    /// under, and an `availability` list with `availability_mode: any`: ``NodeTopics/availability``
+    /// (its timers') and ``NodeTopics/kitchenAvailability`` (the kitchen's, which publishes these
+    /// configs too): available while a timer of the node or its kitchen runs, so not unavailable
+    /// between timers where a kitchen runs (issue 45).
     /// - Parameters:
     ///   - topics: The node's topics.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
@@ -22,7 +25,13 @@ extension HomeAssistantDiscovery {
     public static func nodeConfigs(for topics: NodeTopics, discoveryPrefix: String = "homeassistant") -> [BusMessage] {
         let objectID = escaped(topics.node)
         let common = [
-            JSONMember("availability_topic", .string(topics.availability)),
+            JSONMember(
+                "availability",
+                .array([
+                    .object([JSONMember("topic", .string(topics.availability))]),
+                    .object([JSONMember("topic", .string(topics.kitchenAvailability))]),
+                ])),
+            JSONMember("availability_mode", .string("any")),
             JSONMember("device", device(node: topics.node)),
         ]
         let ringing = [

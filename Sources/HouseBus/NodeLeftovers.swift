@@ -46,16 +46,16 @@ public struct NodeLeftovers: Sendable, Equatable {
         return offline.insert(timer.label).inserted ? timer.label : nil
     }
 
-    /// The node's ringing state `OFF` when the broker keeps `ON` but no timer of the node rings
-    /// (``NodeRinging/isRinging(excluding:)``: the last ringing one died, its availability
-    /// `offline`) and none is online to set it right.
+    /// The node's ringing state `OFF` when the broker keeps `ON`, or none (issue 45: the
+    /// kitchen's `Ringing` entity then says off from the kitchen's start, not unknown until a
+    /// first timer), but no timer of the node rings (``NodeRinging/isRinging(excluding:)``: the
+    /// last ringing one died, its availability `offline`) and none is online to set it right.
     ///
-    /// Nil otherwise: while a timer of the node is online, it keeps the ringing state itself; a
-    /// node with no ringing state retained gets none (nothing rang there). Marks `OFF` as seen
-    /// (the broker's copy follows), so it is said once per change.
+    /// Nil otherwise: while a timer of the node is online, it keeps the ringing state itself.
+    /// Marks `OFF` as seen (the broker's copy follows), so it is said once per change.
     /// - Returns: The message (retained, QoS 1), or nil.
     public mutating func ringingUpdate() -> BusMessage? {
-        guard node.online.isEmpty, node.seenRinging == true, !node.isRinging() else { return nil }
+        guard node.online.isEmpty, node.seenRinging != false, !node.isRinging() else { return nil }
         return node.ringingUpdate()
     }
 

@@ -4,10 +4,16 @@ import TimerModel
 /// retained states and availabilities on `prefix/node/+/state` and `…/availability`, and the
 /// node's retained ringing state.
 ///
-/// Every timer of the node keeps one and publishes the node's ringing state only when the
-/// aggregate it computes (``isRinging(excluding:)``) differs from the retained one it last saw
-/// (``seenRinging``): all of them see the same retained messages, so they agree without talking
-/// to each other, and no single process must stay alive. A value type; pure; any thread.
+/// Every timer of the node keeps one, and one of them, the keeper (``keeps(_:)``: the online
+/// timer whose label sorts first), publishes the node's ringing state when the aggregate it
+/// computes (``isRinging(excluding:)``) differs from the retained one it last saw
+/// (``seenRinging``): all of them see the same retained messages, so they agree on the keeper
+/// without talking to each other, no single process must stay alive (the next one keeps it
+/// when the keeper goes), and each change is said once (issue 45: every timer used to say it,
+/// 3 to 6 times a change). The message is not replayed by the client after a reconnect
+/// (``BusMessage/replay``): a stale copy of a timer that was the keeper once would undo the
+/// current one; the keeper works it out again once it knows what the broker kept
+/// (``forgetRinging()``). A value type; pure; any thread.
 public struct NodeRinging: Sendable, Equatable {
     /// The node's topics.
     public let topics: NodeTopics
@@ -70,6 +76,22 @@ public struct NodeRinging: Sendable, Equatable {
         }
     }
 
+    /// Whether the timer `label` keeps the node's ringing state: no timer of the node that says
+    /// it is `online` has a label that sorts before it (Swift's `<` on strings, the same on every
+    /// machine).
+    /// - Parameter label: The asking timer's label.
+    /// - Returns: Whether it publishes the node's ringing state.
+    public func keeps(_ label: String) -> Bool {
+        !online.contains { $0 < label }
+    }
+
+    /// Forgets the ringing state seen (the client reconnected: the broker may have lost its
+    /// retained copy in a restart), so that ``ringingUpdate(excluding:)`` says it again unless the
+    /// broker's copy comes back first.
+    public mutating func forgetRinging() {
+        seenRinging = nil
+    }
+
     /// Whether another timer than `label` of the node says it is `online`.
     /// - Parameter label: The asking timer's label.
     /// - Returns: Whether one does (then the node's availability stays `online`).
@@ -81,24 +103,40 @@ public struct NodeRinging: Sendable, Equatable {
     ///
     /// Marks it as seen (the broker's copy follows), so a timer asks once per change.
     /// - Parameter labels: Timers to leave out (ending now), if any.
-    /// - Returns: The message (`ON` or `OFF`, retained, QoS 1), or nil when the broker has it.
+    /// - Returns: The message (`ON` or `OFF`, retained, QoS 1, not replayed after a reconnect),
+    ///   or nil when the broker has it.
     public mutating func ringingUpdate(excluding labels: Set<String> = []) -> BusMessage? {
         let ringing = isRinging(excluding: labels)
         guard seenRinging != ringing else { return nil }
         seenRinging = ringing
-        return BusMessage(topic: topics.ringing, payload: ringing ? Self.on : Self.off, retain: true, qos: 1)
+        return Self.message(ringing, on: topics)
     }
 
-    /// The last messages of the timer `label` ending cleanly: the ringing state without it (and
-    /// without the timers an "acknowledge all" press ended along with it, whose clears may not
-    /// have arrived yet), and the node's availability `offline` when no other timer of the node
-    /// is `online`.
+    /// The node's ringing state as published: `ON` or `OFF` on ``NodeTopics/ringing``, retained,
+    /// QoS 1, not replayed by the client after a reconnect (``BusMessage/replay``).
+    /// - Parameters:
+    ///   - ringing: Whether a timer of the node rings.
+    ///   - topics: The node's topics.
+    /// - Returns: The message.
+    public static func message(_ ringing: Bool, on topics: NodeTopics) -> BusMessage {
+        var message = BusMessage(topic: topics.ringing, payload: ringing ? on : off, retain: true, qos: 1)
+        message.replay = false
+        return message
+    }
+
+    /// The last messages of the timer `label` ending cleanly: when it keeps the node's ringing
+    /// state (``keeps(_:)``), that state without it (and without the timers an "acknowledge all"
+    /// press ended along with it, whose clears may not have arrived yet; the next keeper saw its
+    /// state change before its availability goes, and says nothing again), and the node's
+    /// availability `offline` when no other timer of the node is `online`.
     /// - Parameter label: The ending timer's label.
     /// - Returns: The messages (retained, QoS 1), possibly none.
     public func leaving(_ label: String) -> [BusMessage] {
         var node = self
         var messages: [BusMessage] = []
-        if let ringing = node.ringingUpdate(excluding: acknowledged.union([label])) { messages.append(ringing) }
+        if keeps(label), let ringing = node.ringingUpdate(excluding: acknowledged.union([label])) {
+            messages.append(ringing)
+        }
         if !othersOnline(excluding: label) {
             messages.append(BusMessage(topic: topics.availability, payload: Self.offline, retain: true, qos: 1))
         }

@@ -46,6 +46,13 @@ public struct NodeTopics: Sendable, Equatable {
     /// Where the node's kitchen answers every start it got on ``start`` (started or refused,
     /// with the request's id): `prefix/node/kitchen/result`, JSON, QoS 1, not retained.
     public var kitchenResult: String { base + "\(Self.kitchenLabel)/result" }
+    /// The kitchen's retained summary of the node's timers (``NodeSummary``: how many run, the
+    /// next due, ringing, silent), which its stable Home Assistant entities read:
+    /// `prefix/node/kitchen/summary`, JSON, published when it changes.
+    public var kitchenSummary: String { base + "\(Self.kitchenLabel)/summary" }
+    /// The kitchen's events for Home Assistant's `event` entity (started, finished, missed,
+    /// acknowledged, refused): `prefix/node/kitchen/event`, JSON, QoS 1, not retained.
+    public var kitchenEvent: String { base + "\(Self.kitchenLabel)/event" }
     /// The retained id of the kitchen that takes the node's starts (one kitchen per node):
     /// `prefix/node/kitchen/instance`, its random instance id as text.
     public var kitchenInstance: String { base + "\(Self.kitchenLabel)/instance" }

@@ -50,6 +50,9 @@ package struct BusLink {
     private var replayed = false
     /// The retained command last ignored (said once, not again after every reconnect).
     private var ignoredRetainedCommand: [UInt8]?
+    /// Whether the client reconnected while holding the topics and the probe is not back yet:
+    /// the node's ringing state waits until what the broker kept of it has arrived (issue 45).
+    private var resyncing = false
 
     /// Whether this timer may use its topics.
     package enum Claim: Equatable {
@@ -112,8 +115,18 @@ package struct BusLink {
         effects += HomeAssistantDiscovery.configs(for: topics).map(BusEffect.publish)
         effects += HomeAssistantDiscovery.nodeConfigs(for: node.topics).map(BusEffect.publish)
         effects.append(.publish(Self.online(node.topics.availability)))
-        if let ringing = node.ringingUpdate() { effects.append(.publish(ringing)) }
+        effects += ringingUpdate()
         return effects
+    }
+
+    /// The node's ringing state when this timer keeps it (``NodeRinging/keeps(_:)``) and it
+    /// changed (``NodeRinging/ringingUpdate(excluding:)``); nothing while the topics are not held
+    /// or the probe after a reconnect is not back.
+    private mutating func ringingUpdate() -> [BusEffect] {
+        guard claim == .held, !resyncing, node.keeps(topics.label), let ringing = node.ringingUpdate() else {
+            return []
+        }
+        return [.publish(ringing)]
     }
 
     /// Decides about the topics once the probe is back: takes them, or yields (warning once).
@@ -208,9 +221,7 @@ package struct BusLink {
     package mutating func handle(_ event: BusEvent, at now: ContinuousClock.Instant) -> Step {
         var step = Step()
         if case .message(let topic, let payload, let retained) = event {
-            if node.see(topic: topic, payload: payload), claim == .held, let ringing = node.ringingUpdate() {
-                step.effects.append(.publish(ringing))
-            }
+            if node.see(topic: topic, payload: payload) { step.effects += ringingUpdate() }
             // "Acknowledge all": every timer of the node gets it and acknowledges itself (a press is an event).
             if topic == node.topics.ackAll {
                 if !retained, claim == .held, let state = published?.payload.state, node.press(applyingTo: state) {
@@ -226,11 +237,13 @@ package struct BusLink {
             // The client has just sent the retained table again, whose state may be stale (its
             // remaining_s from before the outage): a fresh one is due at once (update).
             replayed = true
+            // The broker may have lost the node's ringing state (a restart): said again by the keeper
+            // when the probe is back, unless the broker's copy came first (issue 45).
+            node.forgetRinging()
+            resyncing = claim == .held
             // Not holding the topics yet: look at what the broker holds there first.
-            if claim != .held {
-                claim = .looking
-                step.effects.append(.publish(probeMessage))
-            }
+            if claim != .held { claim = .looking }
+            step.effects.append(.publish(probeMessage))
         case .connectionLost(let reason):
             if !down {
                 step.effects.append(
@@ -239,6 +252,10 @@ package struct BusLink {
             down = true
         case .message(let topic, _, _) where topic == probe:
             if claim == .looking { step.effects += decide() }
+            if resyncing {
+                resyncing = false
+                step.effects += ringingUpdate()
+            }
         case .message(let topic, let payload, _) where topic == topics.state:
             seenState = payload.isEmpty ? nil : TimerStatePayload.parse(payload)
             seenUnreadable = !payload.isEmpty && seenState == nil

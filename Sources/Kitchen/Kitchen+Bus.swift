@@ -106,6 +106,14 @@ extension Kitchen {
         bus.reducer.perform([.publish(bus.reducer.result(outcome, id: id))], on: bus.client)
     }
 
+    /// Publishes `event` for the kitchen's Home Assistant `event` entity (``KitchenBus/event(_:)``),
+    /// while this kitchen holds the node's starts; nothing without `--mqtt`.
+    /// - Parameter event: The event.
+    func publishEvent(_ event: KitchenEvent) {
+        guard let bus, bus.reducer.claim == .held else { return }
+        bus.reducer.perform([.publish(bus.reducer.event(event))], on: bus.client)
+    }
+
     /// The end on the broker: the kitchen's availability `offline` (retained, its entities kept),
     /// waiting at most `BusLink.finishLimit` for it to leave, then disconnecting.
     func finishBus() {

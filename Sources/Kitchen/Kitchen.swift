@@ -252,6 +252,7 @@ package final class Kitchen {
         for effect in effects {
             switch effect {
             case .say(let line): say(line)
+            case .event(let event): publishEvent(event)
             case .ringsUnheard(let label, let reason):
                 say("\(label): rings silent: \(reason)")
                 unheardLines[phrases.ringingUnheard(label)] = label
@@ -285,6 +286,7 @@ package final class Kitchen {
             case .answerAction(let origin, let answer): answerAction(answer, to: origin)
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))
+                publishEvent(KitchenEvent.answer(outcome, origin: origin))
                 if origin == .keypad { answer(outcome) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }

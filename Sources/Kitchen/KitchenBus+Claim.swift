@@ -109,7 +109,7 @@ extension KitchenBus {
     private mutating func yield(to other: String) -> [KitchenBusEffect] {
         let previous = claim
         claim = .yielded(to: other)
-        (waiting, takeAt, contested) = ([], nil, [])
+        (waiting, takeAt, contested, publishedSummary) = ([], nil, [], nil)
         var effects: [KitchenBusEffect] = [
             .say(
                 "kitchen: another kitchen (instance \(other)) serves node \(shownNode) on the broker: "
@@ -129,7 +129,7 @@ extension KitchenBus {
     private mutating func hold() -> [KitchenBusEffect] {
         claim = .held
         contested = []
-        var effects: [KitchenBusEffect] = [.publish(online)]
+        var effects: [KitchenBusEffect] = [.publish(online)] + summaryUpdate()
         let waited = waiting
         waiting = []
         for payload in waited { effects += startMessage(payload, retained: false) }

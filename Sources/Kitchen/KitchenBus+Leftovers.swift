@@ -14,6 +14,7 @@ import TextCoding
 extension KitchenBus {
     /// A message on the node's timers' states or availabilities, or on its ringing state.
     ///
+    /// The kitchen's summary of the node's timers, when it changed (``summaryUpdate()``); and
     /// While this kitchen holds the node's starts: a timer's availability saying `offline` now
     /// (a Last Will, or a clean end's, which clears the rest itself) gives the node's ringing
     /// state when no timer of the node is online to say it (``NodeLeftovers/ringingUpdate()``);
@@ -25,9 +26,11 @@ extension KitchenBus {
     ///   - retained: Whether the broker sent it from its store (on subscribing).
     /// - Returns: The effects, in order; none for any other topic.
     mutating func nodeMessage(_ topic: String, _ payload: [UInt8], retained: Bool) -> [KitchenBusEffect] {
-        guard let label = leftovers.see(topic: topic, payload: payload), claim == .held else { return [] }
-        if retained { return [.leftover(label)] }
-        return leftovers.ringingUpdate().map { [.publish($0)] } ?? []
+        summary.see(topic: topic, payload: payload)
+        let effects = summaryUpdate()
+        guard let label = leftovers.see(topic: topic, payload: payload), claim == .held else { return effects }
+        if retained { return effects + [.leftover(label)] }
+        return effects + (leftovers.ringingUpdate().map { [.publish($0)] } ?? [])
     }
 
     /// What the kitchen does as it takes the node's starts, every retained message being in: the

@@ -60,6 +60,10 @@ package struct KitchenBus {
     /// node's starts sets the node's ringing state right when no timer of the node is online, and
     /// clears a dead timer's leftovers once it is forgotten (KitchenBus+Leftovers.swift).
     var leftovers: NodeLeftovers
+    /// The node's timers summed up for the kitchen's stable entities (issue 45; KitchenBus+Summary.swift).
+    var summary: NodeSummary
+    /// The summary's payload last published; nil for none since this kitchen took the starts.
+    var publishedSummary: [UInt8]?
 
     /// What the start text entity accepts: ``StartRequest``'s limit and shape.
     static let startText = HomeAssistantDiscovery.StartText(limit: StartRequest.limit, pattern: StartRequest.pattern)
@@ -77,9 +81,12 @@ package struct KitchenBus {
         self.instance = instance
         probe = "\(topics.prefix)/probe/\(instance)"
         leftovers = NodeLeftovers(topics: topics)
+        summary = NodeSummary(topics: topics)
     }
 
-    /// The first effects, before the client connects: the subscriptions, then the discovery configs.
+    /// The first effects, before the client connects: the subscriptions, then the discovery
+    /// configs (its buttons and start text, its summary's entities, and the node's `Ringing` and
+    /// `Acknowledge all`, the same bytes as its timers publish: available while either runs).
     ///
     /// It subscribes to the start topic, the kitchen's availability and instance, the node's
     /// timers' states and availabilities and its ringing state (``leftovers``), and its probe
@@ -95,7 +102,17 @@ package struct KitchenBus {
         var effects = filters.map(KitchenBusEffect.subscribe)
         effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
             .map(KitchenBusEffect.publish)
+        effects += HomeAssistantDiscovery.kitchenSummaryConfigs(for: topics).map(KitchenBusEffect.publish)
+        effects.append(.publish(Self.eventConfig(topics)))
+        effects += HomeAssistantDiscovery.nodeConfigs(for: topics).map(KitchenBusEffect.publish)
         return effects
+    }
+
+    /// The discovery config of the kitchen's `event` entity, with ``KitchenEvent/Kind``'s types.
+    /// - Parameter topics: The node's topics.
+    /// - Returns: The retained config.
+    static func eventConfig(_ topics: NodeTopics) -> BusMessage {
+        HomeAssistantDiscovery.kitchenEventConfig(for: topics, types: KitchenEvent.Kind.allCases.map(\.rawValue))
     }
 
     /// The kitchen's retained `online` on its availability, as a timer's link says its own.
@@ -173,6 +190,7 @@ package struct KitchenBus {
             return [
                 .log("ignored MQTT start on \(shown): \(error.text)"),
                 .publish(result(.refused(KitchenCore.Refusal(kind: .usage, text: error.text)), id: error.id)),
+                .publish(event(KitchenEvent(kind: .refused, reason: error.text, requestID: error.id?.text))),
             ]
         }
     }
@@ -204,6 +222,14 @@ package struct KitchenBus {
             }
         }
         return BusMessage(topic: topics.kitchenResult, payload: json.bytes, retain: false, qos: 1)
+    }
+
+    /// The message of one event of the kitchen's `event` entity: ``KitchenEvent/json`` on
+    /// ``NodeTopics/kitchenEvent``, QoS 1, not retained (an event is not a state).
+    /// - Parameter event: The event.
+    /// - Returns: The message.
+    func event(_ event: KitchenEvent) -> BusMessage {
+        BusMessage(topic: topics.kitchenEvent, payload: event.json, retain: false, qos: 1)
     }
 
     /// The broker options a timer the kitchen starts is given, so that it is on the kitchen's

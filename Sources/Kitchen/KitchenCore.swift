@@ -319,7 +319,8 @@ package struct KitchenCore {
     }
 
     /// A followed timer's watch said its status.
-    /// - Returns: A start answered (its pid is the child's), a log line for a timer newly followed,
+    /// - Returns: The event its change of state fires (``KitchenEvent/transition(from:to:label:)``),
+    ///   a start answered (its pid is the child's), a log line for a timer newly followed,
     ///   and ``KitchenEffect/ringsUnheard(label:reason:)`` when it has just begun to ring `silent`
     ///   (its alarm reaches no device: the kitchen says so through its own).
     mutating func status(socket: String, _ status: TimerStatus) -> [KitchenEffect] {
@@ -331,6 +332,9 @@ package struct KitchenCore {
             stopped.removeAll { ControlServer.socketName(for: $0.label) == socket }
         }
         var effects: [KitchenEffect] = []
+        if let event = KitchenEvent.transition(from: previous?.state, to: status.state, label: status.label) {
+            effects.append(.event(event))
+        }
         if status.state == .silent, previous?.state != .silent {
             effects.append(
                 .ringsUnheard(label: status.label, reason: status.silentReason ?? "its alarm reaches no device"))
@@ -522,6 +526,8 @@ enum KitchenEffect: Equatable, Sendable {
     case forgetRecord(label: String, pid: Int32)
     /// One line for the kitchen's log.
     case say(String)
+    /// An event for the kitchen's Home Assistant `event` entity (issue 45).
+    case event(KitchenEvent)
     /// A followed timer rings and its alarm reaches no device (why: `reason`): said in the log and
     /// through the kitchen's own device.
     case ringsUnheard(label: String, reason: String)

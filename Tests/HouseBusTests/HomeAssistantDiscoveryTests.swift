@@ -223,10 +223,43 @@ import TimerModel
         #expect(button["unique_id"] == .string("eggtimer_kitchen_ack-all"))
         #expect(button["name"] == .string("Acknowledge all"))
         #expect(button["icon"] == .string("mdi:alarm-check"))
+        // Available while a timer of the node or its kitchen runs (issue 45): not between timers.
+        let availability = JSONValue.array([
+            .object([JSONMember("topic", .string("eggtimer/kitchen/availability"))]),
+            .object([JSONMember("topic", .string("eggtimer/kitchen/kitchen/availability"))]),
+        ])
         for json in [sensor, button] {
-            #expect(json["availability_topic"] == .string("eggtimer/kitchen/availability"))
+            #expect(json["availability_topic"] == nil)
+            #expect(json["availability"] == availability)
+            #expect(json["availability_mode"] == .string("any"))
             #expect(json["device"] == HomeAssistantDiscoveryTests.nodeDevice)
         }
+    }
+
+    /// Issue 45: the kitchen's stable entities read its summary and have its availability.
+    @Test func theKitchensSummaryEntitiesReadItsSummaryWithItsAvailability() throws {
+        let configs = HomeAssistantDiscovery.kitchenSummaryConfigs(for: NodeTopics(node: "kitchen"))
+        #expect(
+            configs.map(\.topic) == [
+                "homeassistant/sensor/kitchen/timers-running/config", "homeassistant/sensor/kitchen/next-due/config",
+                "homeassistant/binary_sensor/kitchen/silent/config",
+            ])
+        let json = try configs.map { try #require(JSONValue.parse($0.payload)) }
+        #expect(json.map { $0["name"] } == ["Timers running", "Next due", "Silent"].map(JSONValue.string))
+        #expect(
+            json.map { $0["unique_id"] }
+                == ["eggtimer_kitchen_timers-running", "eggtimer_kitchen_next-due", "eggtimer_kitchen_silent"].map(
+                    JSONValue.string))
+        #expect(json[0]["value_template"] == .string("{{ value_json.running }}"))
+        #expect(json[1]["device_class"] == .string("timestamp"))
+        #expect(json[1]["value_template"] == .string("{{ value_json.next_due }}"))
+        #expect(json[2]["device_class"] == .string("problem"))
+        for config in json {
+            #expect(config["state_topic"] == .string("eggtimer/kitchen/kitchen/summary"))
+            #expect(config["availability_topic"] == .string("eggtimer/kitchen/kitchen/availability"))
+            #expect(config["device"] == HomeAssistantDiscoveryTests.nodeDevice)
+        }
+        #expect(configs.allSatisfy { $0.retain && $0.qos == 1 })
     }
 
     @Test func theNodesConfigsAreTheSameBytesFromEveryTimerAndMeetNoTimers() {

@@ -60,17 +60,20 @@ import Testing
         #expect(leftovers.ringingUpdate() == nil, "a timer is online: it keeps the ringing state")
         _ = feed(&leftovers, [availability("tea", "offline")])
         #expect(
-            leftovers.ringingUpdate() == BusMessage(topic: node.ringing, payload: NodeRinging.off, retain: true, qos: 1)
+            leftovers.ringingUpdate() == NodeRinging.message(false, on: node)
         )
         #expect(leftovers.ringingUpdate() == nil, "once per change")
         _ = feed(&leftovers, [ringing("OFF")])
         #expect(leftovers.ringingUpdate() == nil)
     }
 
-    @Test func aNodeWithNoRingingStateRetainedGetsNone() {
+    @Test func aNodeWithNoRingingStateRetainedGetsOffOnceWhileNoTimerIsOnline() {
         var leftovers = NodeLeftovers(topics: node)
-        _ = feed(&leftovers, [availability("tea", "online"), state("tea", "counting"), availability("tea", "offline")])
-        #expect(leftovers.ringingUpdate() == nil, "nothing rang there")
+        _ = feed(&leftovers, [availability("tea", "online"), state("tea", "counting")])
+        #expect(leftovers.ringingUpdate() == nil, "tea is online: it keeps the ringing state")
+        _ = feed(&leftovers, [availability("tea", "offline")])
+        #expect(leftovers.ringingUpdate() == NodeRinging.message(false, on: node), "unknown until now")
+        #expect(leftovers.ringingUpdate() == nil, "once")
     }
 
     @Test func anotherTimerOnlineKeepsTheRingingStateItself() {
@@ -84,7 +87,7 @@ import Testing
         #expect(leftovers.ringingUpdate() == nil, "rice is online: it publishes OFF itself")
         _ = feed(&leftovers, [(availability("rice", "").0, [])])
         #expect(
-            leftovers.ringingUpdate() == BusMessage(topic: node.ringing, payload: NodeRinging.off, retain: true, qos: 1)
+            leftovers.ringingUpdate() == NodeRinging.message(false, on: node)
         )
     }
 

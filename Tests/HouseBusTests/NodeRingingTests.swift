@@ -131,6 +131,30 @@ import Testing
         #expect(ringing.leaving("a").isEmpty)
     }
 
+    /// Issue 45: one timer of the node says its ringing state, the online one whose label sorts
+    /// first; the others stay quiet, leaving included, and the next one keeps it once it goes.
+    @Test func theOnlineTimerWhoseLabelSortsFirstKeepsTheRingingState() {
+        var ringing = seen([
+            availability("rice", "online"), state("rice", "counting"), availability("tea", "online"),
+            state("tea", "ringing"), (node.ringing, Array("ON".utf8)),
+        ])
+        #expect(ringing.keeps("rice") && ringing.keeps("apple") && !ringing.keeps("tea") && !ringing.keeps("soup"))
+        // tea rang alone and leaves: rice says OFF (it sees tea's state change), tea does not.
+        #expect(ringing.leaving("tea").isEmpty)
+        ringing.see(topic: availability("rice", "").0, payload: [])
+        #expect(ringing.keeps("tea"))
+        #expect(ringing.leaving("tea").map(\.payload) == [Array("OFF".utf8), Array("offline".utf8)])
+    }
+
+    @Test func theRingingStateIsNotReplayedAndIsSaidAgainOnceForgotten() {
+        var ringing = seen([state("a", "ringing"), (node.ringing, Array("ON".utf8))])
+        #expect(ringing.ringingUpdate() == nil)
+        ringing.forgetRinging()
+        let again = ringing.ringingUpdate()
+        #expect(again == NodeRinging.message(true, on: node))
+        #expect(again?.replay == false && again?.retain == true && again?.qos == 1)
+    }
+
     @Test func timersEndedByOnePressLeaveTheNodeOffAlthoughTheirClearsCrossed() {
         var ringing = seen([
             state("a", "ringing"), availability("a", "online"), state("b", "snoozed"), availability("b", "online"),

@@ -78,7 +78,7 @@ private let t0 = ContinuousClock.now
             + HomeAssistantDiscovery.nodeConfigs(for: node).map(BusEffect.publish)
             + [
                 .publish(BusLink.online(node.availability)),
-                .publish(BusMessage(topic: node.ringing, payload: Array("OFF".utf8), retain: true, qos: 1)),
+                .publish(NodeRinging.message(false, on: node)),
             ]
     }
 
@@ -109,6 +109,49 @@ private let t0 = ContinuousClock.now
         #expect(feed(&link, [.message(topic: link.probe, payload: [])]).effects.isEmpty)
     }
 
+    /// Issue 45: after a reconnect the node's ringing state waits for the probe.
+    ///
+    /// The broker's copy arriving first (a short outage) leaves nothing to say, none (a broker restart) makes
+    /// the keeper say it once. A timer that is not the keeper never says it.
+    @Test func afterAReconnectTheKeeperSaysTheRingingStateOnlyWhenTheBrokerLostIt() {
+        var link = held()
+        let node = NodeTopics(of: topics)
+        let rice = TimerTopics(node: "kitchen", label: "rice")
+        let ringing = Self.counting(instance: Self.me, state: "ringing")
+        let rings = feed(&link, [.message(topic: topics.state, payload: ringing.json())])
+        #expect(published(rings.effects) == [NodeRinging.message(true, on: node)])
+        let probe = BusMessage(topic: link.probe, payload: Array("probe".utf8), retain: false, qos: 1)
+        // A short outage: the broker's ON comes back before the probe.
+        _ = feed(&link, [.connectionLost("gone")])
+        let blip = feed(
+            &link,
+            [
+                .connected, .message(topic: topics.state, payload: ringing.json(), retained: true),
+                .message(topic: node.ringing, payload: NodeRinging.on, retained: true),
+                .message(topic: link.probe, payload: []),
+            ])
+        #expect(published(blip.effects) == [probe])
+        // A broker restart: nothing retained, the state replayed before the probe: ON once, after it.
+        _ = feed(&link, [.connectionLost("gone")])
+        let restart = feed(
+            &link,
+            [
+                .connected, .message(topic: topics.state, payload: ringing.json()),
+                .message(topic: link.probe, payload: []),
+            ])
+        #expect(published(restart.effects) == [probe, NodeRinging.message(true, on: node)])
+        // rice comes online: it keeps the node's ringing state now, tea says nothing more.
+        let quiet = feed(
+            &link,
+            [
+                .message(topic: rice.availability, payload: Array("online".utf8)),
+                .message(topic: topics.state, payload: Self.counting(instance: Self.me, state: "done").json()),
+            ])
+        #expect(published(quiet.effects).isEmpty)
+        let last = link.finish(final: nil)
+        #expect(!last.isEmpty && last.allSatisfy { $0.topic != node.ringing })
+    }
+
     @Test func aReconnectMakesAFreshStateDueAtOnce() {
         var link = held()
         let state = Self.counting(instance: Self.me)
@@ -125,8 +168,8 @@ private let t0 = ContinuousClock.now
         #expect(again.isEmpty)
     }
 
-    /// After an outage: `restored` once (not for a second `connected`), no new probe while held,
-    /// and the state due at once.
+    /// After an outage: `restored` once (not for a second `connected`), a probe for each (the
+    /// node's ringing state waits for it: issue 45), the claim kept, and the state due at once.
     @Test func connectedAfterAnOutageSaysRestoredOnceAndTheStateIsDueAtOnce() {
         var link = held()
         let state = Self.counting(instance: Self.me)
@@ -134,7 +177,9 @@ private let t0 = ContinuousClock.now
         let lost = feed(&link, [.connectionLost("broker gone"), .connectionLost("broker gone")], at: t0 + .seconds(5))
         #expect(notices(lost.effects).count == 1 && published(lost.effects).isEmpty)
         let back = feed(&link, [.connected, .connected], at: t0 + .seconds(9))
-        #expect(back.effects == [.notice(.restored("MQTT: connected to the broker again"))])
+        let probe = BusEffect.publish(
+            BusMessage(topic: link.probe, payload: Array("probe".utf8), retain: false, qos: 1))
+        #expect(back.effects == [.notice(.restored("MQTT: connected to the broker again")), probe, probe])
         #expect(link.claim == .held)
         #expect(link.update(state, at: t0 + .seconds(9)) == [stateMessage(state)])
     }

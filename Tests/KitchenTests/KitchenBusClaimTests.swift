@@ -35,6 +35,11 @@ import TimerText
         .publish(BusMessage(topic: topic, payload: Array(text.utf8), retain: true, qos: 1))
     }
 
+    /// The summary of a node where nothing runs, which a kitchen publishes as it takes the starts (issue 45).
+    static let summary = KitchenBusEffect.publish(NodeSummary(topics: node).message)
+    /// The node's ringing state `OFF`, which a kitchen publishes as it takes the starts where
+    /// none is retained and no timer is online (issue 45).
+    static let off = KitchenBusEffect.publish(NodeRinging.message(false, on: node))
     static let soft = KitchenBusEffect.start(StartPayload(request: StartRequest(length: .preset("soft"))))
 
     /// The line a kitchen that yields says.
@@ -63,7 +68,9 @@ import TimerText
         #expect(bus.finish() == [bus.will])
         // Its own claim back first: it holds the starts, says online, takes both.
         #expect(
-            bus.handle(Self.claim("a1"), at: t0) == [Self.publish(Self.availability, "online"), Self.soft, Self.soft])
+            bus.handle(Self.claim("a1"), at: t0) == [
+                Self.publish(Self.availability, "online"), Self.summary, Self.soft, Self.soft, Self.off,
+            ])
         #expect(bus.claim == .held)
         #expect(bus.handle(Self.start("soft"), at: t0) == [Self.soft])
         #expect(bus.finish() == [bus.will])
@@ -132,7 +139,10 @@ import TimerText
                 Self.publish(Self.instanceTopic, "a1"),
             ])
         #expect(bus.nextCheck == nil)
-        #expect(bus.handle(Self.claim("a1"), at: gone + .seconds(3)) == [Self.publish(Self.availability, "online")])
+        #expect(
+            bus.handle(Self.claim("a1"), at: gone + .seconds(3)) == [
+                Self.publish(Self.availability, "online"), Self.summary, Self.off,
+            ])
         #expect(bus.handle(Self.start("soft"), at: gone + .seconds(3)) == [Self.soft])
         #expect(bus.finish() == [bus.will])
     }
@@ -165,7 +175,8 @@ import TimerText
         #expect(
             effects[first]
                 == [
-                    Self.publish(Self.availability, "online"), Self.soft, Self.publish(Self.instanceTopic, first),
+                    Self.publish(Self.availability, "online"), Self.summary, Self.off, Self.soft,
+                    Self.publish(Self.instanceTopic, first),
                 ])
         #expect(effects[second] == [Self.yielded(to: first), Self.publish(Self.instanceTopic, "")])
         // The clear: the holder says its claim again; the one that yielded stays so.

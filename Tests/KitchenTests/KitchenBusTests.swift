@@ -27,14 +27,22 @@ import TimerText
 
     /// The log line and the result of a start `event` that starts nothing, the line checked to
     /// name the start topic and `fragment`.
-    /// - Throws: When the effects are not exactly a log line and a result.
+    /// - Throws: When the effects are not exactly a log line, a result and a `refused` event
+    ///   (issue 45) with the result's reason and id.
     private func refused(_ event: BusEvent, fragment: String) throws -> (String, BusMessage) {
         var bus = fresh()
         let effects = bus.handle(event)
-        try #require(effects.count == 2)
-        guard case .log(let line) = effects[0], case .publish(let result) = effects[1] else {
-            throw TestFailure("not a log line and a result: \(effects)")
+        try #require(effects.count == 3)
+        guard case .log(let line) = effects[0], case .publish(let result) = effects[1],
+            case .publish(let fired) = effects[2]
+        else {
+            throw TestFailure("not a log line, a result and an event: \(effects)")
         }
+        let answer = try #require(JSONValue.parse(result.payload))
+        let json = try #require(JSONValue.parse(fired.payload))
+        #expect(fired.topic == "eggtimer/kitchen/kitchen/event" && !fired.retain)
+        #expect(json["event_type"] == .string("refused"))
+        #expect(json["reason"] == answer["text"] && json["request_id"] == answer["id"])
         #expect(line.hasPrefix("ignored MQTT start on eggtimer/kitchen/start: "))
         #expect(line.contains(fragment), "\(line)")
         return (line, result)
@@ -61,7 +69,10 @@ import TimerText
                     .subscribe("eggtimer/kitchen/kitchen/instance"), .subscribe("eggtimer/kitchen/+/state"),
                     .subscribe("eggtimer/kitchen/+/availability"), .subscribe("eggtimer/kitchen/ringing"),
                     .subscribe("eggtimer/probe/a1"),
-                ] + configs.map(KitchenBusEffect.publish))
+                ] + configs.map(KitchenBusEffect.publish)
+                + HomeAssistantDiscovery.kitchenSummaryConfigs(for: Self.node).map(KitchenBusEffect.publish)
+                + [.publish(KitchenBus.eventConfig(Self.node))]
+                + HomeAssistantDiscovery.nodeConfigs(for: Self.node).map(KitchenBusEffect.publish))
         #expect(configs.map(\.topic).last == "homeassistant/text/kitchen/start/config")
         #expect(
             fresh().will
@@ -195,7 +206,14 @@ import TimerText
         } else {
             // A start the kitchen refuses (a quote is no label) is refused with the press's id.
             let effects = bus.handle(Self.start(rendered))
-            guard case .publish(let result) = effects.last else {
+            let result = effects.lazy.compactMap { effect -> BusMessage? in
+                if case .publish(let message) = effect, message.topic == "eggtimer/kitchen/kitchen/result" {
+                    message
+                } else {
+                    nil
+                }
+            }.first
+            guard let result else {
                 Issue.record("no result: \(effects)")
                 return
             }
@@ -307,8 +325,7 @@ import TimerText
 @Suite struct KitchenBusLeftoversTests {
     static let node = KitchenBusTests.node
     static let tea = TimerTopics(node: "kitchen", label: "tea")
-    static let off = KitchenBusEffect.publish(
-        BusMessage(topic: "eggtimer/kitchen/ringing", payload: Array("OFF".utf8), retain: true, qos: 1))
+    static let off = KitchenBusEffect.publish(NodeRinging.message(false, on: node))
 
     static func message(_ topic: String, _ text: String, retained: Bool = false) -> BusEvent {
         .message(topic: topic, payload: Array(text.utf8), retained: retained)
@@ -324,14 +341,21 @@ import TimerText
     /// A reducer that holds the node's starts (``KitchenBusTests/fresh()``).
     func held() -> KitchenBus { KitchenBusTests().fresh() }
 
+    /// `effects` without the kitchen's summary (KitchenBusSummaryTests look at it).
+    func withoutSummary(_ effects: [KitchenBusEffect]) -> [KitchenBusEffect] {
+        effects.filter {
+            if case .publish(let message) = $0 { message.topic != Self.node.kitchenSummary } else { true }
+        }
+    }
+
     @Test func theLastRingingTimerDyingTurnsTheNodesRingingOffOnce() {
         var bus = held()
-        #expect(bus.handle(Self.message(Self.tea.availability, "online")) == [])
-        #expect(bus.handle(Self.ringingState("tea")) == [])
-        #expect(bus.handle(Self.message("eggtimer/kitchen/ringing", "ON")) == [])
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "online"))) == [])
+        #expect(withoutSummary(bus.handle(Self.ringingState("tea"))) == [])
+        #expect(withoutSummary(bus.handle(Self.message("eggtimer/kitchen/ringing", "ON"))) == [])
         // Its Last Will, live: nobody else of the node is online to say the node no longer rings.
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [Self.off])
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "once")
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [Self.off])
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [], "once")
     }
 
     @Test func anotherTimerOnlineOrAKitchenThatDoesNotHoldTheStartsLeavesItAlone() {
@@ -341,13 +365,15 @@ import TimerText
             Self.message("eggtimer/kitchen/ringing", "ON"),
             Self.message("eggtimer/kitchen/rice/availability", "online"),
         ] { _ = bus.handle(event) }
-        #expect(bus.handle(Self.message(Self.tea.availability, "offline")) == [], "rice says it itself")
+        #expect(withoutSummary(bus.handle(Self.message(Self.tea.availability, "offline"))) == [], "rice says it itself")
         var waiting = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
         _ = waiting.handle(.connected)
         for event in [Self.ringingState("tea"), Self.message("eggtimer/kitchen/ringing", "ON")] {
             _ = waiting.handle(event)
         }
-        #expect(waiting.handle(Self.message(Self.tea.availability, "offline")) == [], "not holding the starts")
+        #expect(
+            withoutSummary(waiting.handle(Self.message(Self.tea.availability, "offline"))) == [],
+            "not holding the starts")
     }
 
     @Test func aDeadTimerFoundRetainedIsALeftoverToLookAt() {
@@ -389,4 +415,39 @@ import TimerText
 extension KitchenBus {
     /// ``handle(_:at:)`` at an instant that does not matter to the test.
     mutating func handle(_ event: BusEvent) -> [KitchenBusEffect] { handle(event, at: .now) }
+}
+
+/// Issue 45: the kitchen's summary of the node's timers, for its stable entities.
+@Suite struct KitchenBusSummaryTests {
+    static let node = KitchenBusTests.node
+
+    static func counting(_ label: String, deadline: Int64) -> BusEvent {
+        let payload = TimerStatePayload(
+            state: "counting", label: label, node: "kitchen", durationSeconds: 60, remainingSeconds: 60,
+            deadlineUnixMilliseconds: deadline)
+        return .message(topic: TimerTopics(node: "kitchen", label: label).state, payload: payload.json())
+    }
+
+    /// The summary payloads published among `effects`, as text.
+    static func published(_ effects: [KitchenBusEffect]) -> [String] {
+        effects.compactMap {
+            guard case .publish(let message) = $0, message.topic == node.kitchenSummary else { return nil }
+            return String(decoding: message.payload, as: UTF8.self)
+        }
+    }
+
+    @Test func itIsPublishedAtEachChangeOnlyWhileTheKitchenHoldsTheStarts() {
+        var bus = KitchenBusTests().fresh()
+        let first = Self.published(bus.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(first.count == 1 && first[0].hasPrefix(#"{"running":1,"next_due":"2023-11-14T22:13:20.000Z""#))
+        let same = Self.published(bus.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(same.isEmpty, "no change")
+        let second = Self.published(bus.handle(Self.counting("rice", deadline: 1_600_000_000_000)))
+        #expect(
+            second.count == 1 && second[0].contains(#""running":2,"#) && second[0].contains(#""next_label":"rice""#))
+        var waiting = KitchenBus(topics: Self.node, presets: KitchenBusTests.presets, instance: "a1")
+        _ = waiting.handle(.connected)
+        let notHeld = Self.published(waiting.handle(Self.counting("tea", deadline: 1_700_000_000_000)))
+        #expect(notHeld.isEmpty)
+    }
 }

@@ -2,8 +2,10 @@
 
 A Broker is a private Mosquitto on a free loopback port. A HomeAssistant is Home Assistant core from
 .build/ha-venv (Tests/homeassistant/venv.py), `hass -c FOLDER --skip-pip` with a private config
-folder whose configuration.yaml binds its HTTP server to 127.0.0.1 and a free port and loads no
-default_config (which would bring discovery integrations that look at the network); it is waited
+folder whose configuration.yaml binds its HTTP server to 127.0.0.1 and a free port, loads no
+default_config (which would bring discovery integrations that look at the network) but the
+conversation integration, with eggtimer's Assist files from dist/homeassistant (its sentences in
+custom_sentences/en, its intent_script as a package); it is waited
 for by polling /api/ (bounded), onboarded through its REST API (a user, a token, the core config,
 analytics), given a long-lived token, and given its MQTT integration through the config-flow REST
 API against the broker. A Kitchen is `eggtimer kitchen --keys none --mqtt 127.0.0.1:PORT` (the
@@ -41,6 +43,9 @@ from services import PATIENCE, Lines, free_port  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EGGTIMER = os.environ.get("EGGTIMER_BINARY", os.path.join(ROOT, ".build", "debug", "eggtimer"))
+# eggtimer's Assist sentences and intents (issue 45): the files README and the man page point to.
+ASSIST_SENTENCES = os.path.join(ROOT, "dist", "homeassistant", "custom_sentences", "en", "eggtimer.yaml")
+ASSIST_INTENTS = os.path.join(ROOT, "dist", "homeassistant", "eggtimer.yaml")
 # hass beside the venv's python that runs the tests.
 HASS = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "hass")
 
@@ -185,11 +190,19 @@ class HomeAssistant:
                 "  elevation: 0\n"
                 "  country: GB\n"
                 "  currency: EUR\n"
+                "  packages:\n"
+                "    eggtimer: !include eggtimer.yaml\n"
                 "http:\n"
                 "  server_host: 127.0.0.1\n"
                 "  server_port: %d\n"
                 "logger:\n"
-                "  default: info\n" % self.port)
+                "  default: info\n"
+                # Assist: the conversation API, and eggtimer's own sentences and intents, the
+                # very files the man page and README point to (dist/homeassistant).
+                "conversation:\n" % self.port)
+        os.makedirs(os.path.join(self.folder, "custom_sentences", "en"))
+        shutil.copyfile(ASSIST_SENTENCES, os.path.join(self.folder, "custom_sentences", "en", "eggtimer.yaml"))
+        shutil.copyfile(ASSIST_INTENTS, os.path.join(self.folder, "eggtimer.yaml"))
         self.log_path = os.path.join(self.folder, "home-assistant.log")
         self.output = open(os.path.join(self.folder, "hass-output.txt"), "wb")
         started = time.monotonic()

@@ -126,8 +126,8 @@ class TimerLifeTests(HomeAssistantTimers):
         self.ha.service("button", "press", {"entity_id": entities["ack"]})
         self.wait_state(entities["state"], "done")
         self.wait_gone("tea", entities)
-        # The node's ringing sensor says off as its last timer ends (and then unavailable: today the
-        # node's entities go with its last timer).
+        # The node's ringing sensor says off as its last timer ends (and stays available: the
+        # kitchen runs).
         watch = self.ha.watch
         watch.wait("the ringing sensor off after on (went through %s)" % watch.states(ringing),
                    lambda: "off" in watch.states(ringing)[watch.states(ringing).index("on"):])

@@ -34,7 +34,7 @@ CONSTRAINTS = os.path.join(HERE, "constraints.txt")
 STAMP = os.path.join(VENV, "eggtimer-stamp")
 NEEDED = (3, 13)
 # The integrations whose requirements.txt pins must match Home Assistant's manifests.
-INTEGRATIONS = ("mqtt", "frontend")
+INTEGRATIONS = ("mqtt", "frontend", "conversation")
 
 
 def version_of(python):
