@@ -7,7 +7,7 @@ ARGS ?=
 # header is read from /usr/include and the library is loaded at run time, only with --mqtt; so are
 # libespeak-ng's and libsamplerate's, loaded only to speak, and libmicrohttpd's with GnuTLS's,
 # loaded only for --http).
-BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev libespeak-ng-dev libsamplerate0-dev libmicrohttpd-dev
+BUILD_PACKAGES := pkg-config libasound2-dev libmpg123-dev libmosquitto-dev libespeak-ng-dev libsamplerate0-dev libmicrohttpd-dev libpocketsphinx-dev libsphinxbase-dev
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 # Link libstdc++ statically too. The toolchain's static-stdlib link line asks for -lstdc++; a
