@@ -12,6 +12,8 @@ final class SpokenCorpus {
     deinit { removeDirectory(folder) }
 
     /// `text` spoken by `voice` at `wordsPerMinute`, between quiet stretches, over a faint noise.
+    ///
+    /// The same every time: sox resamples without dither (`-D`), the noise is seeded.
     /// - Parameters:
     ///   - text: What to say.
     ///   - voice: An espeak-ng voice, `en-us`, `en`, `en-us+f2`.
@@ -31,7 +33,7 @@ final class SpokenCorpus {
             stderrPath: errors)
         try Child.run(
             SystemTool.sox.path,
-            [wave, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-t", "raw", raw],
+            ["-D", wave, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-t", "raw", raw],
             stderrPath: errors)
         guard let bytes = readFile(raw), !bytes.isEmpty, bytes.count % 2 == 0 else {
             throw TestFailure("sox made no samples of '\(text)'; see \(errors)")
