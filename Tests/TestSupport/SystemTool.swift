@@ -102,6 +102,9 @@ extension SystemTool {
     /// The US English model PocketSphinx recognises with.
     public static let pocketsphinxModel = SystemTool(
         "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", package: "pocketsphinx-en-us")
+    /// PocketSphinx's main header, whose folder the shim's type check includes.
+    public static let pocketsphinxHeader = SystemTool(
+        "/usr/include/pocketsphinx/pocketsphinx.h", package: "libpocketsphinx-dev")
 
     /// Every tool above.
     public static let all: [SystemTool] = [
@@ -109,7 +112,7 @@ extension SystemTool {
         mosquitto,
         mosquittoPasswd,
         mosquittoPub, mosquittoSub, openssl, kiritimati, berlin, espeakNG, sox,
-        pocketsphinxModel,
+        pocketsphinxModel, pocketsphinxHeader,
     ]
 }
 
