@@ -10,6 +10,11 @@ import Glibc
 /// after ``endSilence`` without a loud frame, or at ``maximumSamples`` (cut there, the rest starts
 /// a new one), so memory is bounded. Nothing is kept between utterances but the pre-roll. A value
 /// with no I/O and no clock: the samples are the time.
+///
+/// The floor rises by 0.5 dB a second, so a steady noise that starts after a quiet stretch (a
+/// fan switched on) X dB above the old floor is cut as utterances of ``maximumSamples`` for about
+/// (X − ``margin``) / 0.5 seconds, until the floor has risen to it; what the recogniser makes of
+/// those is not measured yet.
 public struct UtteranceCutter: Sendable {
     /// One cut utterance.
     public struct Utterance: Sendable, Equatable {
