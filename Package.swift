@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(name: "CSamplerate"),
         // libmicrohttpd's header only, seen only by WebServer, which loads it with dlopen.
         .systemLibrary(name: "CMicrohttpd"),
+        // libpocketsphinx's and libsphinxbase's types only, seen only by Listening, which loads both
+        // with dlopen: no pkgConfig and no `link`.
+        .systemLibrary(name: "CPocketsphinx"),
         // signalfd, pipe2 and friends, which Swift's Glibc module lacks; seen by SystemKit alone.
         .systemLibrary(name: "CSystem"),
         // The Swift home of system code several targets need: owned descriptors, errno text, the
@@ -73,6 +76,9 @@ let package = Package(
         // Speech: the only target that sees libespeak-ng and libsamplerate (loaded at run time);
         // synthesis off the event loop, bounded in time, and the spoken phrases; the timer's spoken line.
         .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
+        // Offline speech recognition with CMU PocketSphinx (loaded at run time): the recogniser, the
+        // command grammar and the utterance cutter. Not linked into the executable yet (issue 46).
+        .target(name: "Listening", dependencies: ["CPocketsphinx", "SystemKit"], swiftSettings: shippedSettings),
         // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
         // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
         .target(name: "KeyInput", dependencies: ["SystemKit", "TextCoding"], swiftSettings: shippedSettings),
@@ -243,6 +249,9 @@ let package = Package(
             name: "HouseBusTests", dependencies: ["HouseBus", "SystemKit", "TimerModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "SpeechTests", dependencies: ["Speech", "SystemKit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ListeningTests", dependencies: ["Listening", "CAlsa", "SystemKit", "TestSupport"],
+            swiftSettings: strictSettings),
         // BusClient against a real Mosquitto broker the tests start: `make test-services` only.
         .testTarget(
             name: "BrokerTests", dependencies: ["HouseBus", "eggtimer", "Kitchen", "SystemKit", "TestSupport"],

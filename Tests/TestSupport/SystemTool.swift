@@ -95,13 +95,24 @@ extension SystemTool {
     public static let kiritimati = SystemTool("/usr/share/zoneinfo/Pacific/Kiritimati", package: "tzdata")
     /// The zone file of the daylight-saving tests.
     public static let berlin = SystemTool("/usr/share/zoneinfo/Europe/Berlin", package: "tzdata")
+    /// `/usr/bin/espeak-ng`: speaks the commands the recogniser's tests decode.
+    public static let espeakNG = SystemTool("/usr/bin/espeak-ng", package: "espeak-ng")
+    /// `/usr/bin/sox`: resamples espeak-ng's 22 050 Hz speech to the recogniser's 16 kHz.
+    public static let sox = SystemTool("/usr/bin/sox", package: "sox")
+    /// The US English model PocketSphinx recognises with.
+    public static let pocketsphinxModel = SystemTool(
+        "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", package: "pocketsphinx-en-us")
+    /// PocketSphinx's main header, whose folder the shim's type check includes.
+    public static let pocketsphinxHeader = SystemTool(
+        "/usr/include/pocketsphinx/pocketsphinx.h", package: "libpocketsphinx-dev")
 
     /// Every tool above.
     public static let all: [SystemTool] = [
         sh, bash, rm, ls, nohup, timeout, chown, mkdir, setpriv, unshare, mount, perl, gcc, pulseaudio, pactl, parec,
         mosquitto,
         mosquittoPasswd,
-        mosquittoPub, mosquittoSub, openssl, kiritimati, berlin,
+        mosquittoPub, mosquittoSub, openssl, kiritimati, berlin, espeakNG, sox,
+        pocketsphinxModel, pocketsphinxHeader,
     ]
 }
 
