@@ -13,7 +13,11 @@
 ///
 /// Who goes: past an address's budget, that address's oldest; past the budget of all, the oldest
 /// of the address holding the most unvouched connections, so a flood from many addresses, each at
-/// its cap, spends its own places before a device with one connection loses its only one. Past
+/// its cap, spends its own places before a device with one connection loses its only one; and
+/// there, strangers' first: an address that holds a vouched connection or showed a credential in
+/// the last hour (``KnownAddresses``) loses one only when no other address has one left, so a
+/// paired phone's next request survives strangers churning connections from any number of
+/// addresses however long its head takes on the way. Past
 /// ``Settings/connectionLimit`` with every connection vouched, the newest. A paired phone's
 /// request, vouched as soon as its head is read, is never closed for room; a request on a closed
 /// connection never reaches the handler.
@@ -66,10 +70,12 @@ extension HTTPServer {
         var (open, perAddress) = (0, [String: Int]())
         var unvouched: [OpaquePointer] = []
         var newestVouched: (pointer: OpaquePointer, serial: UInt64)?
+        var vouchedOrigins: Set<String> = []
         for (key, connection) in connections where !connection.isShut {
             open += 1
             guard connection.credential == nil else {
                 if connection.serial > newestVouched?.serial ?? 0 { newestVouched = (key, connection.serial) }
+                vouchedOrigins.insert(connection.origin)
                 continue
             }
             unvouched.append(key)
@@ -106,9 +112,16 @@ extension HTTPServer {
                 close(pointer)
             }
         }
+        let now = clock
+        let known = { (origin: String) in
+            vouchedOrigins.contains(origin) || self.knownAddresses.contains(origin, at: now)
+        }
         var unvouchedOpen = perAddress.values.reduce(0, +)
+        var strangers = perAddress.filter { !known($0.key) }.values.reduce(0, +)
         while unvouchedOpen > settings.unvouchedLimit || open > settings.connectionLimit {
-            guard let pointer = victim({ _ in true }) else { break }
+            // While a stranger holds one (had its chance or not), a known address keeps its own.
+            guard let pointer = strangers > 0 ? victim({ !known($0) }) : victim({ _ in true }) else { break }
+            if let origin = connections[pointer]?.origin, !known(origin) { strangers -= 1 }
             close(pointer)
             unvouchedOpen -= 1
         }
@@ -135,5 +148,6 @@ extension HTTPServer {
         let vouched = connections.values.filter { !$0.isShut && $0.credential == credential }.count
         guard vouched < settings.perAddressLimit else { return }
         connections[request.connection]?.credential = credential
+        knownAddresses.note(connection.origin, at: clock)
     }
 }

@@ -81,13 +81,44 @@ extension HTTPServer {
     func framingRefusal(_ request: Request) -> HTTPResponse? {
         let size = CMicrohttpd_connection_header_size(library.connectionInfo, request.connection)
         let requestLine = [request.method, request.target, request.version].map(\.utf8.count).reduce(4, +)
+        let host = request.headers.first { $0.name == "host" }?.value
+        let target = Self.originForm(of: request.target, host: host)
         guard
             let problem = Self.headProblem(fieldLines(request.connection), requestLine: requestLine, size: size)
-                ?? Self.framingProblem(request.headers, version: request.version)
-        else { return nil }
+                ?? Self.framingProblem(request.headers, version: request.version) ?? target.problem
+        else {
+            request.target = target.target
+            return nil
+        }
         var refusal = Self.refusal(400, problem)
         refusal.headers.append(HTTPHeader("Connection", "close"))
         return refusal
+    }
+
+    /// A request target in origin form (`/path?query`), as every handler reads it.
+    ///
+    /// RFC 9112 §3.2.2: a server must accept the absolute form (`http://host:port/path?query`,
+    /// the scheme in any case), which a client sends through a proxy; its path and query are the
+    /// target (no path: `/`). Its authority must be the `Host` field (ASCII case-insensitively),
+    /// which a proxy always sends alike: the RFC has the authority win, but the handlers' checks
+    /// read `Host`, so two that differ are refused rather than one of them ignored. Any other
+    /// form (origin form, `*`, a CONNECT's authority form) is left as it is. Pure.
+    /// - Parameters:
+    ///   - target: The request target as sent.
+    ///   - host: The `Host` field's value, if any.
+    /// - Returns: The target in origin form, or the problem in one line (a 400).
+    static func originForm(of target: String, host: String?) -> (target: String, problem: String?) {
+        let lowered = asciiLowercased(target)
+        guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else { return (target, nil) }
+        let rest = target.utf8.dropFirst(scheme.utf8.count)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        let authority = String(decoding: rest[..<end], as: UTF8.self)
+        let tail = String(decoding: rest[end...], as: UTF8.self)
+        let path = tail.hasPrefix("/") ? tail : "/" + tail
+        guard let host, asciiLowercased(authority) == asciiLowercased(host) else {
+            return (target, "a request target whose authority is not the Host header field")
+        }
+        return (path, nil)
     }
 
     /// Why a head is refused, from its bytes as libmicrohttpd parsed them; nil when every byte is

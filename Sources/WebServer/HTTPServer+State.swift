@@ -38,8 +38,9 @@ extension HTTPServer {
         let id: UInt64
         /// The connection it came on.
         let connection: OpaquePointer
-        /// The request target as sent (path and query, still percent-encoded).
-        let target: String
+        /// The request target (path and query, still percent-encoded): as sent, then in origin
+        /// form once its head is in (``HTTPServer/originForm(of:host:)``).
+        var target: String
         /// Where it is.
         var phase = Phase.receiving
         /// Whether the access handler saw its headers.

@@ -108,6 +108,8 @@ public final class HTTPServer {
     var lastID: UInt64 = 0
     /// The open connections, by libmicrohttpd's connection pointer.
     var connections: [OpaquePointer: Connection] = [:]
+    /// The addresses that showed a credential lately (``KnownAddresses``): an hour, 64 of them.
+    var knownAddresses = KnownAddresses(memory: .seconds(3600), capacity: 64)
     /// The requests from their request line to their completion, by exchange number.
     var requests: [UInt64: Request] = [:]
     /// Held exchanges that ended since the last ``takeClosed()``.

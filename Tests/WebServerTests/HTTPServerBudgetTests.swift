@@ -147,6 +147,76 @@ import Testing
         #expect(seen.requests.map(\.path) == ["/phone"])
     }
 
+    @Test func aKnownAddressesNextConnectionOutlastsStrangersChurningFromManyAddresses() throws {
+        let seen = Seen()
+        let settings = HTTPServerTests.settings {
+            ($0.connectionLimit, $0.reservedConnections, $0.perAddressLimit) = (24, 8, 4)
+        }
+        let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
+        // The phone showed its credential once, on a connection it has closed since.
+        let first = try Self.vouched("phone", from: "127.0.9.1", port: loop.port)
+        #expect(try first.readResponse(until: .now + .seconds(10)).status == 200)
+        first.close()
+        try eventually("the first connection is gone", deadline: .now + .seconds(10)) {
+            try Self.counts(loop) == [0, 0]
+        }
+        // Its next connection waits for its head (a phone in power save), as held as any stranger's.
+        let phone = try HTTPTestConnection(port: loop.port, source: "127.0.9.1")
+        try eventually("the server counts the phone", deadline: .now + .seconds(10)) {
+            try Self.counts(loop) == [0, 1]
+        }
+        // Strangers from 48 addresses, one connection each, in three waves of 16: each wave
+        // closes as many strangers as it brings (the first one fewer, for the phone's place).
+        var held: [HTTPTestConnection] = []
+        for (wave, closed) in [(10, 1), (11, 17), (12, 33)] {
+            for address in 1...16 {
+                held += try HTTPTestConnection.hold(1, from: "127.0.\(wave).\(address)", port: loop.port)
+            }
+            #expect(try Self.awaitClosed(closed, of: held, open: 16, in: loop) == closed)
+        }
+        #expect(held.suffix(15).filter(\.isClosed).isEmpty, "the newest strangers held on")
+        try phone.sendRequest(
+            method: "GET", path: "/phone",
+            headers: [HTTPTestField("X-Pass", "phone"), HTTPTestField("Connection", "keep-alive")])
+        #expect(try phone.readResponse(until: .now + .seconds(10)).status == 200)
+        #expect(try Self.counts(loop) == [1, 15])
+        #expect(seen.requests.map(\.path) == ["/phone", "/phone"])
+    }
+
+    @Test func knownAddressesAloneOverTheBudgetLoseTheirOldest() throws {
+        let seen = Seen()
+        let settings = HTTPServerTests.settings {
+            ($0.connectionLimit, $0.reservedConnections, $0.perAddressLimit) = (8, 4, 4)
+        }
+        let loop = try ServerLoop(settings, vouch: Self.vouch, handler: HTTPServerTests.echo(seen))
+        for device in 1...2 {
+            let first = try Self.vouched("device\(device)", from: "127.0.9.\(device)", port: loop.port)
+            #expect(try first.readResponse(until: .now + .seconds(10)).status == 200)
+            first.close()
+        }
+        try eventually("the first connections are gone", deadline: .now + .seconds(10)) {
+            try Self.counts(loop) == [0, 0]
+        }
+        // Six held from two known addresses, over the four unvouched places: no stranger to close.
+        var held = try HTTPTestConnection.hold(3, from: "127.0.9.1", port: loop.port)
+        held += try HTTPTestConnection.hold(3, from: "127.0.9.2", port: loop.port)
+        #expect(try Self.awaitClosed(2, of: held, open: 4, in: loop) == 2)
+        #expect(Self.openPerAddress(held, ["127.0.9.1", "127.0.9.2"]) == [2, 2])
+    }
+
+    @Test func anAddressIsKnownForItsMemoryAfterItsLastCredentialAndTheLongestUnseenIsForgottenFirst() {
+        let start = ContinuousClock.now
+        var known = KnownAddresses(memory: .seconds(60), capacity: 2)
+        known.note("192.168.1.20", at: start)
+        #expect(known.contains("192.168.1.20", at: start + .seconds(60)))
+        #expect(!known.contains("192.168.1.20", at: start + .seconds(61)))
+        #expect(!known.contains("192.168.1.21", at: start))
+        known.note("192.168.1.21", at: start + .seconds(1))
+        known.note("192.168.1.20", at: start + .seconds(2))
+        known.note("192.168.1.22", at: start + .seconds(3))
+        #expect(Set(known.lastSeen.keys) == ["192.168.1.20", "192.168.1.22"])
+    }
+
     @Test func anAddressesHeldConnectionsDoNotKeepItsNextRequestOut() throws {
         let seen = Seen()
         let settings = HTTPServerTests.settings { ($0.connectionLimit, $0.perAddressLimit) = (6, 4) }

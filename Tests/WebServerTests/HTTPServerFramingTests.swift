@@ -239,6 +239,10 @@ extension HTTPServerFramingTests {
         .post("two Cookie fields", ["Cookie: a=1", "cookie: b=2", "Content-Length: 2"], "\r\n{}"),
         // RFC 9112 §3.2: HTTP/1.1 without Host (libmicrohttpd's strict mode).
         RawRequest("HTTP/1.1 without Host", "POST /a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"),
+        // RFC 9112 §3.2.2: an absolute-form target naming another authority than Host.
+        RawRequest(
+            "an absolute-form target for another host",
+            "POST http://evil.example/a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}"),
     ]
 
     /// Each shape, with a request behind it on the same connection: 400, then the close, in
@@ -296,6 +300,9 @@ extension HTTPServerFramingTests {
         RawRequest(
             "a percent-encoded target with a query",
             "POST /a%20b?c=%41&d HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}"),
+        RawRequest(
+            "an absolute-form target (RFC 9112 §3.2.2)",
+            "POST HTTP://127.0.0.1:80/a?b HTTP/1.1\r\nHost: 127.0.0.1:80\r\nContent-Length: 2\r\n\r\n{}"),
     ]
 
     /// Correct requests still reach the handler, body whole; twice pipelined on one kept-alive
@@ -318,5 +325,22 @@ extension HTTPServerFramingTests {
             { seen.requests.count >= rounds })
         #expect(seen.requests.count == rounds)
         #expect(seen.requests.allSatisfy { $0.body == Array("{}".utf8) })
+        #expect(seen.requests.allSatisfy { $0.path.hasPrefix("/a") }, "\(seen.requests.map(\.path))")
+    }
+
+    /// RFC 9112 §3.2.2's absolute form reaches the handlers as origin form; its authority must
+    /// be the Host field's.
+    @Test(
+        arguments: [
+            ("/a?b", "h", "/a?b", nil), ("*", "h", "*", nil), ("http://h/a?b", "h", "/a?b", nil),
+            ("HTTPS://H:8443", "h:8443", "/", nil), ("http://h?x=1", "h", "/?x=1", nil), ("http://h/", "H", "/", nil),
+            ("http://evil/a", "h", "http://evil/a", "a request target whose authority is not the Host header field"),
+            ("http://h/a", nil, "http://h/a", "a request target whose authority is not the Host header field"),
+            ("ftp://h/a", "h", "ftp://h/a", nil),
+        ] as [(String, String?, String, String?)])
+    func anAbsoluteFormTargetIsReadInOriginForm(target: String, host: String?, path: String, problem: String?) {
+        let form = HTTPServer.originForm(of: target, host: host)
+        #expect(form.target == path)
+        #expect(form.problem == problem)
     }
 }
