@@ -137,9 +137,9 @@ test-browser: deps
 # outside the private namespace, as it needs PyPI). Then, isolated: a private Mosquitto, Home
 # Assistant started once on loopback in a private config folder (--skip-pip: it installs
 # nothing), onboarded and given its MQTT integration through its REST API, and the debug build's
-# `eggtimer kitchen --mqtt` in private folders, checked only through Home Assistant's REST and
+# `eggtimer kitchen --mqtt --http` (on loopback) in private folders, checked only through Home Assistant's REST and
 # websocket APIs and its log. It ends with `home assistant tests: N passed, 0 failed`.
-HA_TEST_PACKAGES := python3 mosquitto mosquitto-clients iproute2 util-linux
+HA_TEST_PACKAGES := python3 libmicrohttpd12 mosquitto mosquitto-clients iproute2 util-linux
 test-home-assistant: deps
 	@sh scripts/ensure-deps.sh $(HA_TEST_PACKAGES)
 	$(SWIFT) build

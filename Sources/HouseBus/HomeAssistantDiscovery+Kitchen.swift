@@ -85,15 +85,17 @@ extension HomeAssistantDiscovery {
     ///   - topics: The node's topics.
     ///   - presets: The presets' display names (`Soft`, `Medium`, `Hard`): one button each.
     ///   - text: What the text entity accepts.
+    ///   - configurationURL: The kitchen's page for the device's `configuration_url`, or nil.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
     /// - Returns: The buttons' configs in the order of `presets`, then the text entity's.
     public static func kitchenConfigs(
-        for topics: NodeTopics, presets: [String], text: StartText, discoveryPrefix: String = "homeassistant"
+        for topics: NodeTopics, presets: [String], text: StartText, configurationURL: String? = nil,
+        discoveryPrefix: String = "homeassistant"
     ) -> [BusMessage] {
         let objectID = escaped(topics.node)
         let common = [
             JSONMember("availability_topic", .string(topics.kitchenAvailability)),
-            JSONMember("device", device(node: topics.node)),
+            JSONMember("device", device(node: topics.node, configurationURL: configurationURL)),
         ]
         var messages: [BusMessage] = []
         for preset in presets {
@@ -146,16 +148,17 @@ extension HomeAssistantDiscovery {
     /// unavailable) and the node's `device`.
     /// - Parameters:
     ///   - topics: The node's topics.
+    ///   - configurationURL: The kitchen's page for the device's `configuration_url`, or nil.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
     /// - Returns: The configs, in that order.
-    public static func kitchenSummaryConfigs(for topics: NodeTopics, discoveryPrefix: String = "homeassistant")
-        -> [BusMessage]
-    {
+    public static func kitchenSummaryConfigs(
+        for topics: NodeTopics, configurationURL: String? = nil, discoveryPrefix: String = "homeassistant"
+    ) -> [BusMessage] {
         let objectID = escaped(topics.node)
         let common = [
             JSONMember("state_topic", .string(topics.kitchenSummary)),
             JSONMember("availability_topic", .string(topics.kitchenAvailability)),
-            JSONMember("device", device(node: topics.node)),
+            JSONMember("device", device(node: topics.node, configurationURL: configurationURL)),
         ]
         func named(_ name: String, _ entity: String, icon: String) -> [JSONMember] {
             [
@@ -205,10 +208,12 @@ extension HomeAssistantDiscovery {
     /// - Parameters:
     ///   - topics: The node's topics.
     ///   - types: The event types the kitchen fires.
+    ///   - configurationURL: The kitchen's page for the device's `configuration_url`, or nil.
     ///   - discoveryPrefix: Home Assistant's discovery prefix.
     /// - Returns: The config.
     public static func kitchenEventConfig(
-        for topics: NodeTopics, types: [String], discoveryPrefix: String = "homeassistant"
+        for topics: NodeTopics, types: [String], configurationURL: String? = nil,
+        discoveryPrefix: String = "homeassistant"
     ) -> BusMessage {
         let objectID = escaped(topics.node)
         return config(
@@ -220,7 +225,7 @@ extension HomeAssistantDiscovery {
                 JSONMember("state_topic", .string(topics.kitchenEvent)),
                 JSONMember("event_types", .array(types.map(JSONValue.string))),
                 JSONMember("availability_topic", .string(topics.kitchenAvailability)),
-                JSONMember("device", device(node: topics.node)),
+                JSONMember("device", device(node: topics.node, configurationURL: configurationURL)),
             ])
     }
 }

@@ -2,6 +2,7 @@ import ControlChannel
 import EventLoop
 import HouseBus
 import HouseLink
+import KitchenWeb
 import TimerEngine
 import TimerModel
 
@@ -10,18 +11,19 @@ import TimerModel
 // every front uses, whose answer is the kitchen's log line and a message on the result topic.
 
 extension Kitchen {
-    /// Connects the kitchen to the broker (``KitchenBus/open(options:presets:at:)``) and keeps the
+    /// Connects the kitchen to the broker (``KitchenBus/open(options:presets:configurationURL:at:)``) and keeps the
     /// reducer and the client in ``bus``.
     /// - Parameters:
     ///   - options: The MQTT options.
     ///   - presets: The presets' display names: an egg button each.
     ///   - now: The boot clock's reading.
     /// - Returns: The client, for the event loop.
-    /// - Throws: `ExitStatus` as ``KitchenBus/open(options:presets:at:)`` does.
+    /// - Throws: `ExitStatus` as ``KitchenBus/open(options:presets:configurationURL:at:)`` does.
     func openBus(_ options: BusOptions, presets: [String], at now: ContinuousClock.Instant)
         throws(ExitStatus) -> BusClient
     {
-        let opened = try KitchenBus.open(options: options, presets: presets, at: now)
+        let url = Self.pageURL(settings.web, hostname: RequestGuard.currentHostname())
+        let opened = try KitchenBus.open(options: options, presets: presets, configurationURL: url, at: now)
         bus = (opened.bus, opened.client)
         return opened.client
     }

@@ -60,6 +60,35 @@ extension Kitchen {
         return opened
     }
 
+    /// The kitchen's page as a household's browser reaches it, for Home Assistant's device link
+    /// (`configuration_url`, issue 45): `http://` (`https://` with `--http-cert`), the host, the
+    /// port, `/`.
+    ///
+    /// The host: the address `--http` names; for an address of every interface (`0.0.0.0`,
+    /// `::`), the first `--http-host` name, else `HOSTNAME.local` (the name mDNS answers for a
+    /// Raspberry Pi OS or Debian box with avahi, which the `Host` check accepts). Pure.
+    /// - Parameters:
+    ///   - web: The `--http…` options.
+    ///   - hostname: This machine's name (`gethostname`), nil or empty when unknown.
+    /// - Returns: The URL; nil without `--http`, with port 0 (any free one: not known before the
+    ///   server starts), or for an address of every interface with neither name.
+    static func pageURL(_ web: WebOptions, hostname: String?) -> String? {
+        guard let address = web.address, web.port != 0 else { return nil }
+        let scheme = web.certFile == nil ? "http" : "https"
+        let host: String
+        if address == "0.0.0.0" || address == "::" {
+            if let name = web.names.first {
+                host = name
+            } else if let hostname, !hostname.isEmpty {
+                host = hostname + ".local"
+            } else {
+                return nil
+            }
+            return "\(scheme)://\(host):\(web.port)/"
+        }
+        return "\(scheme)://\(shown(address, port: web.port))/"
+    }
+
     /// `ADDRESS:PORT`, an IPv6 address in brackets.
     static func shown(_ address: String, port: UInt16) -> String {
         address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"

@@ -13,16 +13,19 @@ extension KitchenBus {
     /// `online` and discovery configs queued (``start()``), started.
     /// - Parameters:
     ///   - options: The MQTT options.
-    ///   - presets: The presets' display names (``init(topics:presets:)``).
+    ///   - presets: The presets' display names (``init(topics:presets:configurationURL:instance:)``).
+    ///   - configurationURL: The kitchen's page (``configurationURL``), or nil.
     ///   - now: The boot clock's reading.
     /// - Returns: The reducer and the client, which the caller adds to the event loop (a
     ///   `LoopSource`: its reports come as `Input.bus`) and carries the reducer's effects out
     ///   through (``perform(_:on:)``). Main thread.
     /// - Throws: `ExitStatus`, as `BusLink.connect` does, one line on standard error saying why.
     static func open(
-        options: BusOptions, presets: [String], at now: ContinuousClock.Instant
+        options: BusOptions, presets: [String], configurationURL: String?, at now: ContinuousClock.Instant
     ) throws(ExitStatus) -> (bus: KitchenBus, client: BusClient) {
-        let bus = KitchenBus(topics: NodeTopics(prefix: options.prefix, node: options.nodeName), presets: presets)
+        let bus = KitchenBus(
+            topics: NodeTopics(prefix: options.prefix, node: options.nodeName), presets: presets,
+            configurationURL: configurationURL)
         let client = try BusLink.connect(
             options, clientName: "\(bus.topics.node.prefix(16))-\(NodeTopics.kitchenLabel)", will: bus.will)
         _ = bus.perform(bus.start(), on: client)  // subscriptions and publications only

@@ -28,12 +28,15 @@ import TimerText
 /// time through ``expire(at:)``, both with the boot clock's reading, and what is to be
 /// subscribed, published, started or logged comes back as ``KitchenBusEffect``s, which the
 /// kitchen carries out (publishing through the ``BusClient`` that
-/// ``open(options:presets:at:)`` made). A plain value; owned by the main thread.
+/// ``open(options:presets:configurationURL:at:)`` made). A plain value; owned by the main thread.
 package struct KitchenBus {
     /// The node's topics: the start topic and the kitchen's availability among them.
     let topics: NodeTopics
     /// The preset names a start may name (`Soft`, `Medium`, `Hard`, any case).
     let presets: [String]
+    /// The kitchen's page, its device's `configuration_url` in the kitchen's own discovery
+    /// configs (``Kitchen/pageURL(_:hostname:)``); nil: none.
+    let configurationURL: String?
     /// Whether the broker is unreachable and this was said (once per outage, not per retry).
     private var down = false
     /// The retained start last ignored (said once, not again after every reconnect).
@@ -73,11 +76,16 @@ package struct KitchenBus {
     ///   - topics: The node's topics (its prefix and node name).
     ///   - presets: The presets' display names, one egg button each and the names a start may
     ///     give (`Preset.eggs`' names).
+    ///   - configurationURL: The kitchen's page (``configurationURL``), or nil.
     ///   - instance: This process's id (`TimerStatePayload.newInstanceID()`): ASCII letters and
     ///     digits, 1 to 64.
-    init(topics: NodeTopics, presets: [String], instance: String = TimerStatePayload.newInstanceID()) {
+    init(
+        topics: NodeTopics, presets: [String], configurationURL: String? = nil,
+        instance: String = TimerStatePayload.newInstanceID()
+    ) {
         self.topics = topics
         self.presets = presets
+        self.configurationURL = configurationURL
         self.instance = instance
         probe = "\(topics.prefix)/probe/\(instance)"
         leftovers = NodeLeftovers(topics: topics)
@@ -100,19 +108,25 @@ package struct KitchenBus {
             topics.timerAvailabilities, topics.ringing, probe,
         ]
         var effects = filters.map(KitchenBusEffect.subscribe)
-        effects += HomeAssistantDiscovery.kitchenConfigs(for: topics, presets: presets, text: Self.startText)
+        let url = configurationURL
+        effects += HomeAssistantDiscovery.kitchenConfigs(
+            for: topics, presets: presets, text: Self.startText, configurationURL: url
+        ).map(KitchenBusEffect.publish)
+        effects += HomeAssistantDiscovery.kitchenSummaryConfigs(for: topics, configurationURL: url)
             .map(KitchenBusEffect.publish)
-        effects += HomeAssistantDiscovery.kitchenSummaryConfigs(for: topics).map(KitchenBusEffect.publish)
-        effects.append(.publish(Self.eventConfig(topics)))
+        effects.append(.publish(Self.eventConfig(topics, configurationURL: url)))
         effects += HomeAssistantDiscovery.nodeConfigs(for: topics).map(KitchenBusEffect.publish)
         return effects
     }
 
     /// The discovery config of the kitchen's `event` entity, with ``KitchenEvent/Kind``'s types.
-    /// - Parameter topics: The node's topics.
+    /// - Parameters:
+    ///   - topics: The node's topics.
+    ///   - configurationURL: The kitchen's page, or nil.
     /// - Returns: The retained config.
-    static func eventConfig(_ topics: NodeTopics) -> BusMessage {
-        HomeAssistantDiscovery.kitchenEventConfig(for: topics, types: KitchenEvent.Kind.allCases.map(\.rawValue))
+    static func eventConfig(_ topics: NodeTopics, configurationURL: String? = nil) -> BusMessage {
+        HomeAssistantDiscovery.kitchenEventConfig(
+            for: topics, types: KitchenEvent.Kind.allCases.map(\.rawValue), configurationURL: configurationURL)
     }
 
     /// The kitchen's retained `online` on its availability, as a timer's link says its own.

@@ -49,4 +49,43 @@ import TimerModel
         let message = bus.event(KitchenEvent(kind: .missed, label: "tea"))
         #expect(message.topic == node.kitchenEvent && !message.retain && message.qos == 1)
     }
+
+    @Test(
+        arguments: [
+            ("127.0.0.1", 8080, nil, [String](), "box", "http://127.0.0.1:8080/"),
+            ("192.168.1.5", 443, "cert.pem", [], "box", "https://192.168.1.5:443/"),
+            ("::1", 8080, nil, [], "box", "http://[::1]:8080/"),
+            ("0.0.0.0", 8080, nil, [], "kitchenpi", "http://kitchenpi.local:8080/"),
+            ("::", 8080, nil, ["eggs.example"], "kitchenpi", "http://eggs.example:8080/"),
+            ("0.0.0.0", 8080, nil, [], "", nil), ("0.0.0.0", 0, nil, [], "box", nil),
+        ] as [(String, UInt16, String?, [String], String, String?)])
+    func theKitchensPageIsWhereAHouseholdsBrowserReachesIt(
+        address: String, port: UInt16, cert: String?, names: [String], hostname: String, url: String?
+    ) {
+        var web = WebOptions()
+        (web.address, web.port, web.certFile, web.names) = (address, port, cert, names)
+        #expect(Kitchen.pageURL(web, hostname: hostname) == url)
+        #expect(Kitchen.pageURL(WebOptions(), hostname: hostname) == nil)
+    }
+
+    @Test func theKitchensOwnConfigsLinkItsPageAndTheNodesSharedOnesDoNot() throws {
+        let node = NodeTopics(node: "kitchen")
+        let url = "http://kitchenpi.local:8080/"
+        let effects = KitchenBus(topics: node, presets: ["Soft"], configurationURL: url, instance: "a1").start()
+        let published = effects.compactMap { effect -> BusMessage? in
+            if case .publish(let message) = effect { return message }
+            return nil
+        }
+        let shared = Set(HomeAssistantDiscovery.nodeConfigs(for: node).map(\.topic))
+        let links = try published.map { message in
+            try #require(JSONValue.parse(message.payload))["device"]?["configuration_url"]
+        }
+        // Soft's button, the start text, the summary's entities, the event entity, the shared ones.
+        let own = 2 + HomeAssistantDiscovery.kitchenSummaryConfigs(for: node).count + 1
+        #expect(published.count == own + shared.count, "\(published.map(\.topic))")
+        for (message, link) in zip(published, links) {
+            // A timer publishes the node's shared configs too, byte for byte: they name no page.
+            #expect(link == (shared.contains(message.topic) ? nil : .string(url)), "\(message.topic)")
+        }
+    }
 }

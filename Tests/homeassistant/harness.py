@@ -416,8 +416,9 @@ class HomeAssistant:
 
 
 class Kitchen:
-    """`eggtimer kitchen --keys none --mqtt ADDRESS` in private folders with a private config file
-    (`device = null`, node `kitchen`, eggs of `config`'s times)."""
+    """`eggtimer kitchen --keys none --mqtt ADDRESS --http 127.0.0.1:PORT` in private folders with a
+    private config file (`device = null`, node `kitchen`, eggs of `config`'s times); `page` is its
+    page's URL, the node device's link in Home Assistant."""
 
     NODE = "kitchen"
 
@@ -426,6 +427,8 @@ class Kitchen:
         self.runtime = private_folder("runtime")
         self.scratch = private_folder("scratch")
         self.state = os.path.join(self.scratch, "state")
+        self.page_port = free_port()
+        self.page = "http://127.0.0.1:%d/" % self.page_port
         with open(os.path.join(self.scratch, "config"), "w") as out:
             out.write("device = null\nnode = %s\n" % self.NODE + config)
         self.environment = dict(
@@ -436,7 +439,8 @@ class Kitchen:
     def start(self):
         """Starts the kitchen and waits until it takes the node's starts over MQTT."""
         self.process = subprocess.Popen(
-            [EGGTIMER, "kitchen", "--keys", "none", "--mqtt", self.broker.url], env=self.environment,
+            [EGGTIMER, "kitchen", "--keys", "none", "--mqtt", self.broker.url, "--http", "127.0.0.1:%d" % self.page_port],
+            env=self.environment,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         # Its output is also copied to the scratch folder's kitchen.log (kept with EGGTIMER_KEEP_HA).
         self.lines = Lines(self.process.stdout, open(os.path.join(self.scratch, "kitchen.log"), "ab"))

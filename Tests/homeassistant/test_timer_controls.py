@@ -1,7 +1,7 @@
 """What a timer entity has (issue 45), as Home Assistant shows it through its REST and websocket APIs.
 
 A timer started from Home Assistant is a device of its own (its label) under the node's, both with
-manufacturer and release, and its entities read `ctl Time left`, `ctl Add 1 minute`. It shows its time left and duration as attributes of its sensors
+manufacturer and release (the node's linking the kitchen's page), and its entities read `ctl Time left`, `ctl Add 1 minute`. It shows its time left and duration as attributes of its sensors
 (`remaining`, `duration` in seconds; `finishes_at` while there is a deadline). Paused, the deadline
 sensor says why it has no value (`timer_state` paused) and `finishes_at` goes; a minute added while
 paused grows `remaining` by 60; resumed and a minute taken off, it rings; it is snoozed, then
@@ -76,6 +76,10 @@ class TimerControlTests(HomeAssistantTimers):
             self.assertRegex(device["sw_version"], r"^\d+\.\d+\.\d+")
         self.assertEqual((timer_device["name"], timer_device["model"]), (LABEL, "Timer"))
         self.assertEqual(timer_device["via_device_id"], node_device["id"])
+        # The node's device links the kitchen's page (its own configs say it; the timers' shared
+        # node configs, which do not, leave it).
+        self.assertEqual(node_device["configuration_url"], self.kitchen.page)
+        self.assertIsNone(timer_device["configuration_url"])
         counting = self.wait_attributes(
             entities["state"], "remaining, duration and finishes_at",
             lambda a: "remaining" in a and "duration" in a and "finishes_at" in a)
