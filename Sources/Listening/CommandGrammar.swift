@@ -49,7 +49,7 @@ public enum CommandGrammar {
         var commands = [
             "<preset>", labels == nil ? "<duration>" : "[<label>] <duration>", "stop", "snooze",
             labels == nil ? "cancel" : "cancel [<label>]", "pause", "resume", "add a minute",
-            "how long is left", "which timers are running",
+            "how long is left", "which timers are running", "no", "cancel that",
         ]
         commands = commands.map { $0.contains(" ") && !$0.hasPrefix("<") ? "(\($0))" : $0 }
         rules.append(("command", commands.joined(separator: " | ")))
@@ -87,7 +87,7 @@ public enum CommandGrammar {
             vocabulary.wakePhrase + vocabulary.presets + vocabulary.labels
             + durations(upTo: vocabulary.maximumMinutes) + [
                 "stop", "snooze", "cancel", "pause", "resume", "add a minute", "how long is left",
-                "which timers are running",
+                "which timers are running", "no", "cancel that",
             ]
         var seen = Set<String>()
         return phrases.flatMap { $0.split(separator: " ").map(String.init) }.filter { seen.insert($0).inserted }
