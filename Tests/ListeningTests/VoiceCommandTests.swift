@@ -38,7 +38,8 @@ import Testing
     @Test func everyDurationOfTheGrammarIsItsMinutes() {
         let phrases = CommandGrammar.durations(upTo: 90)
         let minutes = phrases.map {
-            VoiceCommand.read(["egg", "timer"] + $0.split(separator: " ").map(String.init), vocabulary: Self.vocabulary)
+            VoiceCommand.read(
+                ["egg", "timer"] + $0.split(separator: " ").map(String.init), vocabulary: Self.vocabulary)
         }
         let expected: [VoiceCommand.Reading?] =
             (1...90).map { VoiceCommand.Reading(woken: true, command: .start("\($0)m")) } + [
