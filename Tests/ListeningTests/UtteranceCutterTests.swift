@@ -1,25 +1,7 @@
 import Glibc
 import Listening
+import TestSupport
 import Testing
-
-/// Synthetic signals at 16 kHz: quiet noise and tone bursts.
-enum Signal {
-    /// `milliseconds` of a deterministic noise of peak `amplitude` (a linear congruential sequence).
-    static func noise(milliseconds: Int, amplitude: Int, seed: UInt32 = 1) -> [Int16] {
-        var state = seed
-        return (0..<milliseconds * 16).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int16(Int(state >> 16) % (2 * amplitude + 1) - amplitude)
-        }
-    }
-
-    /// `milliseconds` of a 440 Hz tone of peak `amplitude` over the quiet noise.
-    static func tone(milliseconds: Int, amplitude: Double = 8_000) -> [Int16] {
-        zip(0..<milliseconds * 16, noise(milliseconds: milliseconds, amplitude: 30)).map { index, noise in
-            Int16(amplitude * sin(2 * Double.pi * 440 * Double(index) / 16_000)) &+ noise
-        }
-    }
-}
 
 @Suite struct UtteranceCutterTests {
     /// Two bursts between quiet stretches: 1 s noise, 800 ms tone, 1 s noise, 500 ms tone, 1 s noise.

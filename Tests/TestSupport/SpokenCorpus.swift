@@ -1,13 +1,14 @@
 import Glibc
-import Listening
-import TestSupport
 
 /// Speech synthesised by the espeak-ng program and resampled by sox to 16 kHz mono S16, made in a
 /// private folder that goes with the value; no network, no sound card.
-final class SpokenCorpus {
+public final class SpokenCorpus {
     /// The private folder.
-    let folder = makePrivateDirectory("eggtimer-listening")
+    public let folder = makePrivateDirectory("eggtimer-listening")
     private var made = 0
+
+    /// Makes the private folder.
+    public init() {}
 
     deinit { removeDirectory(folder) }
 
@@ -22,7 +23,7 @@ final class SpokenCorpus {
     ///   - tail: Quiet after it, long enough for the cutter to end the utterance.
     /// - Returns: 16 kHz mono S16 samples.
     /// - Throws: `TestFailure` when a tool fails.
-    func samples(
+    public func samples(
         _ text: String, voice: String, wordsPerMinute: Int, lead: Duration = .milliseconds(400),
         tail: Duration = .milliseconds(900)
     ) throws(TestFailure) -> [Int16] {
@@ -48,10 +49,21 @@ final class SpokenCorpus {
     }
 }
 
-/// The calling thread's CPU time so far.
-/// - Returns: The time. C: `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
-func threadCPUTime() -> Duration {
-    var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+/// Synthetic signals at 16 kHz: quiet noise and tone bursts.
+public enum Signal {
+    /// `milliseconds` of a deterministic noise of peak `amplitude` (a linear congruential sequence).
+    public static func noise(milliseconds: Int, amplitude: Int, seed: UInt32 = 1) -> [Int16] {
+        var state = seed
+        return (0..<milliseconds * 16).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int16(Int(state >> 16) % (2 * amplitude + 1) - amplitude)
+        }
+    }
+
+    /// `milliseconds` of a 440 Hz tone of peak `amplitude` over the quiet noise.
+    public static func tone(milliseconds: Int, amplitude: Double = 8_000) -> [Int16] {
+        zip(0..<milliseconds * 16, noise(milliseconds: milliseconds, amplitude: 30)).map { index, noise in
+            Int16(amplitude * sin(2 * Double.pi * 440 * Double(index) / 16_000)) &+ noise
+        }
+    }
 }
