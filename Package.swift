@@ -77,7 +77,8 @@ let package = Package(
         // synthesis off the event loop, bounded in time, and the spoken phrases; the timer's spoken line.
         .target(name: "Speech", dependencies: ["CEspeak", "CSamplerate", "SystemKit"], swiftSettings: shippedSettings),
         // Offline speech recognition with CMU PocketSphinx (loaded at run time): the recogniser, the
-        // command grammar and the utterance cutter. Not linked into the executable yet (issue 46).
+        // command grammar, the utterance cutter and what the words mean; the kitchen listens with it
+        // (issue 46).
         .target(name: "Listening", dependencies: ["CPocketsphinx", "SystemKit"], swiftSettings: shippedSettings),
         // Key presses from Linux input devices (evdev): discovery, hot-plug, presses by the
         // events' own time stamps. Knows no timer; the kernel's input ABI through SystemKit.
@@ -147,7 +148,7 @@ let package = Package(
             dependencies: [
                 "TimerEngine", "HouseLink", "EventLoop", "KitchenWeb", "TimerCore", "TimerModel", "TimerText",
                 "AlarmAudio",
-                "ControlChannel", "HouseBus", "KeyInput", "Speech", "SystemKit", "TextCoding", "WebServer",
+                "ControlChannel", "HouseBus", "KeyInput", "Listening", "Speech", "SystemKit", "TextCoding", "WebServer",
             ],
             swiftSettings: shippedSettings),
         // The CLI composes them.
@@ -235,7 +236,8 @@ let package = Package(
             name: "KitchenTests",
             dependencies: [
                 "Kitchen", "KitchenWeb", "TimerEngine", "EventLoop", "AlarmAudio", "ControlChannel", "HouseBus",
-                "KeyInput", "Speech", "TimerCore", "TimerModel", "TimerText", "SystemKit", "TestSupport", "TextCoding",
+                "KeyInput", "Listening", "Speech", "TimerCore", "TimerModel", "TimerText", "SystemKit", "TestSupport",
+                "TextCoding",
             ],
             swiftSettings: strictSettings),
         .testTarget(

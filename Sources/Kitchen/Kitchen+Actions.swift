@@ -45,36 +45,42 @@ extension Kitchen {
         let prefix =
             switch origin {
             case .keypad: "key: "
+            case .voice: "listen: "
             case .web: "HTTP: "
             case .bus: "MQTT: "
             case .shell: "shell: "
             }
         for outcome in outcomes { say(prefix + outcome.line) }
         switch origin {
-        case .keypad: answerKeypad(answer, outcomes)
+        case .keypad: answerKeypad(answer, outcomes, prefix: prefix)
+        case .voice: answerVoice(answer, outcomes, prefix: prefix)
         case .web(let exchange, let form): web?.answerAction(exchange, answer, outcomes, form: form)
         case .bus, .shell: break
         }
     }
 
     /// The keypad's answer to its action: spoken, and one line when nothing fitted.
-    private func answerKeypad(_ answer: KitchenCore.ActionAnswer, _ outcomes: [TouchedOutcome]) {
+    /// - Parameters:
+    ///   - answer: The core's answer.
+    ///   - outcomes: Each touched timer's outcome.
+    ///   - prefix: The front's prefix of the log's lines (`key: `, `listen: `).
+    func answerKeypad(_ answer: KitchenCore.ActionAnswer, _ outcomes: [TouchedOutcome], prefix: String) {
         let done = outcomes.compactMap { outcome in outcome.reply.map { (label: outcome.label, reply: $0) } }
         switch answer.action {
         case .acknowledgeAll, .snoozeRinging:
-            if answer.touched.isEmpty { say("key: nothing rings") }
+            if answer.touched.isEmpty { say(prefix + "nothing rings") }
             let before = Dictionary(
                 answer.touched.map { ($0.before.label, $0.before) }, uniquingKeysWith: { first, _ in first })
             answerRinging(answer.action.command, answer.touched.isEmpty ? nil : done, before: before)
         case .addToNewest:
             guard !answer.touched.isEmpty else {
-                say("key: no timer runs to move")
+                say(prefix + "no timer runs to move")
                 return speak(phrases.nothingRunning)
             }
             if let reply = done.first?.reply { answerMoved(reply) }
         case .cancelNewest:
             guard !answer.touched.isEmpty else {
-                say("key: no timer runs to cancel")
+                say(prefix + "no timer runs to cancel")
                 return speak(phrases.nothingRunning)
             }
             if !done.isEmpty { speak(phrases.cancelled) }

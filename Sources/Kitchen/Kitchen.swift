@@ -48,6 +48,9 @@ package final class Kitchen {
     /// The "… is ringing but cannot reach its speaker" lines asked for and not played yet, with
     /// the label each is about: one whose timer no longer rings silent is dropped, not said late.
     var unheardLines: [String: String] = [:]
+    /// The timer the last spoken start made and when it began, which "no" or "cancel that"
+    /// takes back within ``undoWindow`` (Kitchen+Listening.swift).
+    var heardStart: (label: String, at: ContinuousClock.Instant)?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
     /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
@@ -121,6 +124,9 @@ package final class Kitchen {
         loop.add(exchanges)
         loadPairing()
         if let keypad = openKeypad() { loop.add(keypad) }
+        do throws(ExitStatus) {
+            if let listener = try openListener() { loop.add(listener) }
+        } catch { return error }
         if settings.announce {
             let voice = KitchenVoice(voice: settings.voice, preparer: SpeechLinePreparer())
             self.voice = voice
@@ -219,6 +225,7 @@ package final class Kitchen {
             if let last = core.timers[socket] { web?.ended.append(KitchenAPI.timer(last, node: settings.bus.nodeName)) }
             perform(core.ended(socket: socket))
         case .keyAction(let action): perform(key: action)
+        case .heard(let words, let confident): hear(words, confident: confident)
         case .audio(let event): handleSpeakerTest(event)
         case .note(let line): say(line)
         case .fileWritten(let name):
@@ -287,7 +294,8 @@ package final class Kitchen {
             case .answer(let origin, let outcome):
                 say(Self.line(outcome, origin: origin))
                 publishEvent(KitchenEvent.answer(outcome, origin: origin))
-                if origin == .keypad { answer(outcome) }
+                if origin == .keypad || origin == .voice { answer(outcome) }
+                if origin == .voice, case .started(let status) = outcome { heardStart = (status.label, clock.now()) }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
                 if case .bus(let id) = origin { answerBus(outcome, id: id) }
@@ -319,6 +327,7 @@ package final class Kitchen {
             case .shell: "shell"
             case .bus: "MQTT"
             case .keypad: "keypad"
+            case .voice: "voice"
             case .web: "HTTP"
             }
         switch outcome {

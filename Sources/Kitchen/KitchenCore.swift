@@ -25,6 +25,8 @@ package struct KitchenCore {
         case bus(id: RequestID?)
         /// A keypad's digit (the kitchen's keys; the answer is only its log line).
         case keypad
+        /// A spoken command (the kitchen's listener, issue 46; the answer is spoken and logged).
+        case voice
         /// `POST /api/timers` (the kitchen's HTTP API): the suspended exchange to answer, and
         /// whether it was a form post (answered 303 to the page).
         case web(exchange: HTTPExchange, form: Bool)
@@ -35,6 +37,7 @@ package struct KitchenCore {
             case .shell: .shell
             case .bus: .mqtt
             case .keypad: .keypad
+            case .voice: .voice
             case .web: .http
             }
         }

@@ -31,6 +31,8 @@ package struct KitchenSettings: Sendable, Equatable {
     package var web = WebOptions()
     /// The keypad's devices and what its keys 4 to 9 start.
     package var keypad = KeypadSettings()
+    /// The microphone and what it listens for (`--listen`); nil while the kitchen does not listen.
+    package var listen: ListenSettings?
     /// The egg presets a request may name.
     package var presets = Preset.eggs
     /// How many timers may run at once, 1...``KitchenCore/maxTimersLimit``.

@@ -40,17 +40,17 @@ public enum CommandGrammar {
     /// - Returns: JSGF V1.0 text with the public rule `<utterance>`, one rule a line.
     public static func text(for vocabulary: Vocabulary) -> String {
         let labels = vocabulary.labels.isEmpty ? nil : alternatives(vocabulary.labels)
-        var rules: [(String, String)] = [
-            ("wake", vocabulary.wakePhrase.joined(separator: " ")),
-            ("preset", alternatives(vocabulary.presets)),
-            ("duration", alternatives(durations(upTo: vocabulary.maximumMinutes))),
-        ]
+        var rules: [(String, String)] = [("wake", vocabulary.wakePhrase.joined(separator: " "))]
+        // JSGF has no empty alternatives: without presets there is no <preset> rule.
+        if !vocabulary.presets.isEmpty { rules.append(("preset", alternatives(vocabulary.presets))) }
+        rules.append(("duration", alternatives(durations(upTo: vocabulary.maximumMinutes))))
         if let labels { rules.append(("label", labels)) }
-        var commands = [
-            "<preset>", labels == nil ? "<duration>" : "[<label>] <duration>", "stop", "snooze",
-            labels == nil ? "cancel" : "cancel [<label>]", "pause", "resume", "add a minute",
-            "how long is left", "which timers are running", "no", "cancel that",
-        ]
+        var commands =
+            (vocabulary.presets.isEmpty ? [] : ["<preset>"]) + [
+                labels == nil ? "<duration>" : "[<label>] <duration>", "stop", "snooze",
+                labels == nil ? "cancel" : "cancel [<label>]", "pause", "resume", "add a minute",
+                "how long is left", "which timers are running", "no", "cancel that",
+            ]
         commands = commands.map { $0.contains(" ") && !$0.hasPrefix("<") ? "(\($0))" : $0 }
         rules.append(("command", commands.joined(separator: " | ")))
         var lines = ["#JSGF V1.0;", "grammar eggtimer;", "public <utterance> = <wake> <command> | <command>;"]

@@ -105,4 +105,28 @@ public struct Phrasebook: Sendable {
 
     /// The kitchen's answer when asked while no timer runs.
     public var nothingRunning: String { language == .english ? "Nothing is running" : "Es läuft nichts" }
+
+    /// The kitchen's answer to a spoken start it is unsure it heard right (issue 46).
+    public var sayAgain: String { language == .english ? "Please say that again" : "Bitte noch einmal" }
+
+    /// The kitchen's answer to "no" or "cancel that" with no spoken start to take back.
+    public var nothingToTakeBack: String {
+        language == .english ? "Nothing to take back" : "Nichts zurückzunehmen"
+    }
+
+    /// The kitchen's answer to "pause" with no timer counting.
+    public var nothingToPause: String { language == .english ? "Nothing to pause" : "Nichts anzuhalten" }
+
+    /// The kitchen's answer to "resume" with no timer paused.
+    public var nothingPaused: String { language == .english ? "Nothing is paused" : "Nichts ist angehalten" }
+
+    /// The kitchen's answer to a paused or resumed timer.
+    public func paused(_ label: String, _ paused: Bool) -> String {
+        switch (language, paused) {
+        case (.english, true): "\(label) paused"
+        case (.english, false): "\(label) goes on"
+        case (.german, true): "\(label) angehalten"
+        case (.german, false): "\(label) läuft weiter"
+        }
+    }
 }

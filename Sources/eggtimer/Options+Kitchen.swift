@@ -21,6 +21,13 @@ extension Options {
         settings.bus = bus
         settings.web = web
         settings.keypad = keypad
+        if let listenDevice {
+            var listen = ListenSettings(device: listenDevice)
+            if let wakePhrase { listen.wakePhrase = wakePhrase }
+            listen.labels = listenLabels
+            listen.wakeConfigLine = wakeConfigLine.map { "\($0.file):\($0.number)" }
+            settings.listen = listen
+        }
         settings.presets = presets
         settings.maxTimers = maxTimers
         return settings
@@ -48,6 +55,9 @@ extension Kitchen {
         let options: Options
         do throws(ExitStatus) { options = try Options.longRunning(arguments, raw: raw) } catch { return error }
         let settings = options.kitchenSettings
+        // A device's failure (the microphone's, the speaker test's) is the kitchen's one line,
+        // not alsa-lib's too; before any thread starts.
+        silenceAudioLibraryMessages()
         if settings.announce, let voice = settings.voice {
             do throws(ExitStatus) { try Options.checkVoice(voice, from: options.voiceConfigLine) } catch {
                 return error

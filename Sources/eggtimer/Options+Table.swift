@@ -260,10 +260,11 @@ extension Options {
 
     /// Every option, in `--help` order within each group.
     static let optionSpecs: [Spec] =
-        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + webSpecs + pomodoroSpecs
+        generalSpecs + timerSpecs + speechSpecs + presetSpecs + eggSpecs + busSpecs + webSpecs
+        + pomodoroSpecs
         + alarmSpecs
         + subcommandSpecs
-        + hiddenSpecs
+        + hiddenSpecs + listenSpecs
 
     private static let alarmSpecs: [Spec] = [
         Spec(

@@ -120,6 +120,14 @@ struct Options: Equatable {
     var eggs = EggSettings()
     /// The keypad's devices and its keys 4 to 9 (config keys `keys`, `key-4` … `key-9`).
     var keypad = KeypadSettings()
+    /// `--listen DEVICE`: the kitchen's microphone, an ALSA capture PCM; nil: it does not listen.
+    var listenDevice: String?
+    /// `--wake WORDS`: the wake phrase's words, lowercased; nil for "egg timer".
+    var wakePhrase: [String]?
+    /// `--listen-labels A,B`: the labels that can be spoken, lowercased.
+    var listenLabels: [String] = []
+    /// Where the config file gave `wake` (a phrase the dictionary lacks is then 78, not 64).
+    var wakeConfigLine: ConfigLine?
     /// Which presets were given a time explicitly (`--soft 6m`, `soft = 6m`): those win over a
     /// computed time.
     var explicitPresets = [false, false, false]

@@ -64,7 +64,7 @@ private func message(_ text: String) -> String? {
     static let keys =
         "device, fallback-device, sound, ring-for, volume, ramp, announce, voice, soft, medium, hard, size, weight, from, "
         + "fridge-temperature, altitude, water, "
-        + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, http, http-cert, http-key, http-host, max-timers, keys, key-4, key-5, key-6, key-7, key-8, key-9, "
+        + "mqtt, mqtt-cafile, mqtt-password-file, node, mqtt-prefix, http, http-cert, http-key, http-host, max-timers, keys, listen, wake, listen-labels, key-4, key-5, key-6, key-7, key-8, key-9, "
         + "key-guard, key-debounce"
 
     /// Each bad file, and the whole message: file, the first bad line's number, key and problem.
@@ -256,7 +256,8 @@ private func message(_ text: String) -> String? {
                 "medium", "hard", "size",
                 "weight", "from",
                 "fridge-temperature", "altitude", "water", "mqtt", "mqtt-cafile", "mqtt-password-file", "node",
-                "mqtt-prefix", "http", "http-cert", "http-key", "http-host", "max-timers", "keys", "key-4", "key-5",
+                "mqtt-prefix", "http", "http-cert", "http-key", "http-host", "max-timers", "keys", "listen", "wake",
+                "listen-labels", "key-4", "key-5",
                 "key-6", "key-7", "key-8", "key-9", "key-guard", "key-debounce",
             ])
         // A flag's key takes yes or no (`announce = yes`); every other key has the option's value.

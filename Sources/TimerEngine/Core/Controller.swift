@@ -207,7 +207,7 @@ package struct Controller {
         case .doneCommandEnded(let status, let signal): handleDoneCommandEnd(status: status, signal: signal, at: now)
         case .note(let line): perform(.log(line))  // a source's line (the control socket bound again)
         case .bus, .childExited, .fileWritten, .fileRemoved, .startRequest, .timerStatus, .timerEnded, .timerReply,
-            .keyAction, .pairRequest, .unpairRequest:
+            .keyAction, .heard, .pairRequest, .unpairRequest:
             break
         }
         advance(to: now)

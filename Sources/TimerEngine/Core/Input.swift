@@ -65,6 +65,9 @@ package enum Input: Equatable {
     case note(String)
     /// A keypad press as the key map read it, or its pending cancel come due (``KeypadSource``).
     case keyAction(KeyAction)
+    /// An utterance the kitchen's listener recognised (``ListenerSource``, issue 46): its words,
+    /// lowercased, and whether the recogniser was sure of them. Never the audio.
+    case heard(words: [String], confident: Bool)
 }
 
 extension Input {
@@ -72,7 +75,7 @@ extension Input {
     /// opposed to a report from the system or the clock.
     package var isUserAction: Bool {
         switch self {
-        case .key, .keyAction: true
+        case .key, .keyAction, .heard: true
         case .signal(let number): number == SIGUSR1
         case .audio, .tick, .command, .doneCommandEnded, .bus, .childExited, .fileWritten, .fileRemoved, .startRequest,
             .timerStatus, .timerEnded, .timerReply, .note, .pairRequest, .unpairRequest:

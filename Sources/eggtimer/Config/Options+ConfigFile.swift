@@ -40,6 +40,7 @@ extension Options {
                 seen[key] = number
                 try apply(spec, key: key, value: ConfigSyntax.value(raw, key: key), from: file, to: &options)
                 if key == "voice" { options.voiceConfigLine = ConfigLine(file: file.location.name, number: number) }
+                if key == "wake" { options.wakeConfigLine = ConfigLine(file: file.location.name, number: number) }
             } catch {
                 throw ConfigError(file: file.location.name, line: number, error.description)
             }
