@@ -179,7 +179,9 @@ package final class ListenerSource: LoopSource {
         var block = [Int16](repeating: 0, count: Recogniser.sampleRate / 10)
         while true {
             let frames = try capture.read(into: &block)
-            for utterance in cutter.append(block[0..<frames]) {
+            // Only an utterance that stands alone may be a command: the pieces of a long stretch
+            // of speech forced onto the grammar were most of the false wakes (issue 46).
+            for utterance in cutter.append(block[0..<frames]) where utterance.isWhole {
                 guard let hypothesis = recogniser.decode(utterance: utterance.samples) else { continue }
                 shared.post(.heard(words: hypothesis.words, confident: hypothesis.isConfident))
             }

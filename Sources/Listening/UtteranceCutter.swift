@@ -22,6 +22,13 @@ public struct UtteranceCutter: Sendable {
         public let startSample: Int
         /// Its samples, with the pre-roll before the first loud frame and the silence after the last.
         public let samples: [Int16]
+        /// Whether it stands alone.
+        ///
+        /// It began after ``endSilence`` of quiet (not right where one cut at ``maximumSamples``
+        /// ended) and was ended by quiet, not cut. A spoken command stands
+        /// alone; a long stretch of speech or noise cut into pieces does not (issue 46: most of
+        /// the false wakes measured on unrelated speech were such pieces).
+        public let isWhole: Bool
     }
 
     /// Samples per frame judged: 10 ms at 16 kHz.
@@ -54,6 +61,11 @@ public struct UtteranceCutter: Sendable {
     private var loudRun = 0
     private var inUtterance = false
     private var quietSamples = 0
+    /// Whether the last utterance was cut at ``maximumSamples`` and less than ``endSilence`` of
+    /// quiet has come since: what starts now continues it.
+    private var continuing = false
+    /// Whether the utterance under way began while ``continuing``.
+    private var startedContinuing = false
 
     /// Makes a cutter.
     /// - Parameters:
@@ -97,7 +109,7 @@ public struct UtteranceCutter: Sendable {
     public mutating func finish() -> Utterance? {
         defer { self = UtteranceCutter(copyingSettingsOf: self) }
         guard inUtterance else { return nil }
-        return Utterance(startSample: heldStart, samples: held + pending)
+        return Utterance(startSample: heldStart, samples: held + pending, isWhole: false)
     }
 
     /// The level of `frame`: RMS in dB below full scale, −120 for silence.
@@ -123,8 +135,10 @@ public struct UtteranceCutter: Sendable {
         held.append(contentsOf: frame)
         guard inUtterance else {
             loudRun = loud ? loudRun + 1 : 0
+            quietSamples = loud ? 0 : quietSamples + frame.count
+            if quietSamples >= endSilenceSamples { continuing = false }
             if loudRun >= startFrames {
-                (inUtterance, quietSamples) = (true, 0)
+                (inUtterance, quietSamples, startedContinuing) = (true, 0, continuing)
             } else {
                 // Keep the pre-roll and the loud run so far, nothing older.
                 let keep = prerollSamples + loudRun * Self.frameSamples
@@ -137,8 +151,9 @@ public struct UtteranceCutter: Sendable {
         }
         quietSamples = loud ? 0 : quietSamples + frame.count
         guard quietSamples >= endSilenceSamples || held.count >= maximumSamples else { return nil }
-        let utterance = Utterance(startSample: heldStart, samples: held)
-        (held, inUtterance, loudRun, quietSamples) = ([], false, 0, 0)
+        let cut = quietSamples < endSilenceSamples
+        let utterance = Utterance(startSample: heldStart, samples: held, isWhole: !cut && !startedContinuing)
+        (held, inUtterance, loudRun, quietSamples, continuing) = ([], false, 0, 0, cut)
         return utterance
     }
 

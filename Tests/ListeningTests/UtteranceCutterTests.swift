@@ -19,6 +19,7 @@ import Testing
         #expect(utterances.map(\.startSample) == [12_800, 41_600])
         // Each runs to 600 ms of quiet after its burst (give or take the 3-frame start).
         #expect(utterances.map(\.samples.count) == [(200 + 800 + 600) * 16, (200 + 500 + 600) * 16])
+        #expect(utterances.map(\.isWhole) == [true, true], "each began after quiet and was ended by quiet")
     }
 
     @Test(arguments: [1, 159, 160, 1_000, 7_919])
@@ -63,6 +64,18 @@ import Testing
         #expect(utterances.allSatisfy { $0.samples.count == 32_000 })
         let last = cutter.finish()
         #expect((last?.samples.count ?? .max) < 32_000)
+        #expect(utterances.map(\.isWhole) == [false, false] && last?.isWhole == false, "cut pieces never stand alone")
+    }
+
+    /// A piece that begins right after one cut at the maximum continues it, so it is not whole
+    /// even when quiet ends it; a burst after a full stretch of quiet is whole again (issue 46).
+    @Test func aPieceAfterACutContinuesItUntilQuietHasPassed() {
+        var cutter = UtteranceCutter(maximumLength: .seconds(2))
+        let utterances = cutter.append(
+            Signal.noise(milliseconds: 300, amplitude: 30) + Signal.tone(milliseconds: 2_500)
+                + Signal.noise(milliseconds: 1_000, amplitude: 30, seed: 2) + Signal.tone(milliseconds: 500)
+                + Signal.noise(milliseconds: 1_000, amplitude: 30, seed: 3))
+        #expect(utterances.map(\.isWhole) == [false, false, true])
     }
 
     @Test func anUtteranceUnderWayAtTheEndIsFinished() {
