@@ -216,7 +216,7 @@ sanitize-thread: deps
 
 # Benchmarks: eggtimer and its peers side by side; writes BENCHMARKS.md (bench/README.md). The
 # kitchen's HTTP figures need libmicrohttpd at run time (the kitchen loads it with dlopen for --http).
-BENCH_PACKAGES := valgrind mpg123 alsa-utils sox python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux libmicrohttpd12
+BENCH_PACKAGES := valgrind mpg123 alsa-utils sox espeak-ng libpocketsphinx3 libsphinxbase3 pocketsphinx-en-us python3 python3-pip pulseaudio pulseaudio-utils libasound2-plugins mosquitto mosquitto-clients iproute2 util-linux libmicrohttpd12
 bench: release
 	@sh scripts/ensure-deps.sh $(BENCH_PACKAGES)
 	-python3 bench/bench.py --install-peers

@@ -8,6 +8,13 @@ from dataclasses import dataclass, field
 
 # (part of the name, unit), first match wins: ratios before the units of what they divide.
 UNIT_RULES = [
+    # The listener's (issue 46) first: "durations" holds "ratio".
+    ("_misheard_acted_pct", "% of the durations said"),
+    ("_misheard_acted", "count"),
+    ("_exact_pct", "% of the commands said"),
+    ("listen_cpu", "core-seconds per second of audio"),
+    ("false_wakes_per_h", "per hour"),
+    ("listen_commands", "count"),
     ("ratio", "ratio"),
     ("instr_per_audio_s", "instructions per second of audio"),
     ("instr_per_s", "instructions/s"),

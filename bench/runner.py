@@ -8,7 +8,7 @@ import os
 import time
 import traceback
 
-from bench import cost, gapless, heard, kitchen, memory, mqtt, startup, stop, timing, web
+from bench import cost, gapless, heard, kitchen, listen, memory, mqtt, startup, stop, timing, web
 from bench.context import Bench
 from bench.harness import REPO, HarnessError, Settings, end_all_children, log
 from bench.report import report
@@ -44,6 +44,8 @@ def run_all(bench):
     bench.take(kitchen.measure(bench))
     log("kitchen over HTTP: POST ack to acknowledged, memory with 20 event streams")
     bench.take(web.measure(bench))
+    log("listening: spoken commands through a capture device, false wakes, answer time, CPU")
+    bench.take(listen.measure(bench))
     log("heard: through a private PulseAudio server")
     bench.take(heard.heard(bench))
     log("ringing cost (callgrind)")
@@ -61,7 +63,7 @@ def run_all(bench):
 
 
 def run_only(bench, measure, needs_sound=False):
-    """One group alone (--heard-only, --mqtt-only, --kitchen-only)."""
+    """One group alone (--heard-only, --mqtt-only, --kitchen-only, --listen-only)."""
     started = time.monotonic()
     bench.check_tools()
     bench.machine, bench.version_info = bench.versions()
@@ -87,6 +89,8 @@ def main():
                         help="only the MQTT figures (a private mosquitto broker on loopback)")
     parser.add_argument("--kitchen-only", action="store_true",
                         help="only the kitchen's figures (eggtimer kitchen and eggtimer start, and over HTTP)")
+    parser.add_argument("--listen-only", action="store_true",
+                        help="only the listening figures (eggtimer kitchen --listen through a FIFO capture device)")
     parser.add_argument("--output", default=None,
                         help="where the full run writes its report (default: BENCHMARKS.md at the repository root)")
     options = parser.parse_args()
@@ -112,6 +116,8 @@ def main():
             run_only(bench, mqtt.mqtt_latency)
         elif options.kitchen_only:
             run_only(bench, lambda b: kitchen.measure(b).extend(web.measure(b)))
+        elif options.listen_only:
+            run_only(bench, listen.measure)
         else:
             run_all(bench)
         command_line = ("python3 bench/bench.py " + ("--quick " if options.quick else "")
@@ -124,6 +130,8 @@ def main():
             path = os.path.join(bench.out, "BENCHMARKS-mqtt.md")
         elif options.kitchen_only:
             path = os.path.join(bench.out, "BENCHMARKS-kitchen.md")
+        elif options.listen_only:
+            path = os.path.join(bench.out, "BENCHMARKS-listen.md")
         elif options.quick:
             path = os.path.join(bench.out, "BENCHMARKS-quick.md")
         else:
