@@ -11,6 +11,7 @@ UNIT_RULES = [
     # The listener's (issue 46) first: "durations" holds "ratio".
     ("_misheard_acted_pct", "% of the durations said"),
     ("_misheard_acted", "count"),
+    ("_misheard_uncaught", "count"),
     ("_exact_pct", "% of the commands said"),
     ("listen_cpu", "core-seconds per second of audio"),
     ("false_wakes_per_h", "per hour"),

@@ -115,10 +115,8 @@ class Kitchen:
         self.binary = binary
         self.lines = []
         self.lock = threading.Lock()
-        # One timer holds the only place (--max-timers 1): a spoken start is then refused at once
-        # (its `listen: heard` line is what counts) instead of starting a timer per command.
         self.process = track(subprocess.Popen(
-            [binary, "kitchen", "--keys", "none", "--listen", "mic", "--listen-labels", "pasta", "--max-timers", "1"],
+            [binary, "kitchen", "--keys", "none", "--listen", "mic", "--listen-labels", "pasta"],
             env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -216,8 +214,6 @@ def measure(bench):
             result.detail("### Listening\n\nThe kitchen did not start listening:\n\n    "
                           + "\n    ".join(kitchen.since(0)[-5:]) + "\n")
             return result
-        subprocess.run([bench.binary, "start", "99m", "hold"], env=kitchen.env, capture_output=True, timeout=30)
-        kitchen.wait_line(r"^hold: started")
         _commands(kitchen, folder, quick, result)
         _false_wakes(kitchen, folder, quick, result)
         _answer_time(kitchen, folder, quick, result)
@@ -231,7 +227,7 @@ def _commands(kitchen, folder, quick, result):
     commands = [fields for fields in lines if fields[0] == "command"]
     if quick:
         commands = commands[::9]
-    exact, unsure, wrong, wrong_acted, unheard = 0, 0, [], [], 0
+    exact, unsure, wrong, wrong_acted, uncaught, unheard = 0, 0, [], [], [], 0
     cpu_before, audio_s = kitchen.cpu_s(), 0.0
     for _, voice, speed, said, expected in commands:
         mark = kitchen.count()
@@ -247,10 +243,20 @@ def _commands(kitchen, folder, quick, result):
             exact += 1
         elif was_unsure:
             unsure += 1
+        is_start = not was_unsure and (DURATION.search(words) or words.endswith(" egg"))
+        started = is_start and kitchen.wait_line(r": started, rings in", after=mark, timeout_s=5) is not None
         if words != expected and DURATION.search(expected) and DURATION.search(words):
             wrong.append(f"{voice}@{speed} {expected[10:]} → {words[10:]}" + (" (asked again)" if was_unsure else ""))
-            if not was_unsure:
+            if started:
+                # The cook hears the answer ("Timer, thirty minutes") and says "no", in the same voice.
                 wrong_acted.append(wrong[-1])
+                undo = kitchen.count()
+                kitchen.hear(speech(folder, "no", voice, int(speed)))
+                kitchen.drained()
+                if kitchen.wait_line(r"^listen: .*: cancelled", after=undo, timeout_s=3) is None:
+                    uncaught.append(wrong[-1])
+        if started:
+            subprocess.run([kitchen.binary, "cancel", "--all"], env=kitchen.env, capture_output=True, timeout=30)
     commands_cpu = kitchen.cpu_s() - cpu_before
     durations = sum(1 for fields in commands if DURATION.search(fields[4]))
     # Every command is a whole utterance, so each is decoded: the listener's worst case.
@@ -258,16 +264,18 @@ def _commands(kitchen, folder, quick, result):
     result.add("listen_cpu_pi4_estimate", commands_cpu / max(audio_s, 0.1) * PI4_FACTOR)
     result.add("listen_commands", len(commands))
     result.add("listen_commands_exact_pct", 100.0 * exact / max(1, len(commands)))
-    result.add("listen_durations_misheard_acted", len(wrong_acted))
     result.add("listen_durations_misheard_acted_pct", 100.0 * len(wrong_acted) / max(1, durations))
+    result.add("listen_durations_misheard_acted", len(wrong_acted))
+    result.add("listen_durations_misheard_uncaught", len(uncaught))
     result.detail(
         f"### Listening: commands\n\n{len(commands)} commands ({'every 9th of the quick corpus' if quick else 'the corpus'} "
         f"of bench/voice_corpus.py: voices {', '.join(voice_corpus.VOICES[:2] if quick else voice_corpus.VOICES)}, "
         f"{' and '.join(map(str, voice_corpus.SPEEDS))} words a minute, after \"egg timer,\"), each written to the "
         f"kitchen's microphone and read from its `listen: heard` line: {exact} exact, {unsure} asked again "
         f"(unsure), {unheard} not heard (no line), {len(wrong)} durations of {durations} heard as another, "
-        f"{len(wrong_acted)} of them acted on (a start answered with the wrong time, which \"no\" takes back "
-        f"within 15 s). The kitchen's CPU (user + system, /proc/PID/stat, all threads) over the "
+        f"{len(wrong_acted)} of them started (answered with the wrong time); the cook's \"no\" after the answer, "
+        f"said in the same voice, cancelled all but {len(uncaught)} ({'; '.join(uncaught) or 'none'}). Each "
+        f"start was cancelled (`eggtimer cancel --all`) before the next command. The kitchen's CPU (user + system, /proc/PID/stat, all threads) over the "
         f"{audio_s:.0f} s of speech and quiet said: {commands_cpu:.2f} s, "
         f"{commands_cpu / max(audio_s, 0.1):.4f} core-seconds per second of audio on one core here, every "
         f"utterance decoded; on a Raspberry Pi 4 assumed {PI4_FACTOR}x slower (single-thread benchmarks put its "
