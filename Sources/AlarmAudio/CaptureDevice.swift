@@ -11,12 +11,22 @@ import SystemKit
 public struct CaptureDevice: ~Copyable {
     /// How long a read waits for the device before it calls it stalled: 2 s.
     public static let stallLimit = Duration.seconds(2)
+    /// How many reads in a row may hand back the very same samples before the device is called
+    /// stalled: 10.
+    ///
+    /// Samples that are all zero do not count (a muted input). No microphone repeats its noise exactly; alsa-lib's `file`
+    /// plugin at the end of its input hands back its last buffer again and again, as fast as it
+    /// is read (a tester's listener spun a core on it).
+    public static let repeatLimit = 10
 
     private let pcm: OpaquePointer
     /// Frames per second, in Hz.
     public let sampleRate: Int
     /// The period (what one read waits for at most) as configured, in frames.
     public let periodFrames: Int
+    /// The last read's samples, and how many reads in a row handed them back.
+    private var lastRead: [Int16] = []
+    private var repeatedReads = 0
 
     /// Opens `device` for capture, mono S16 at `sampleRate`, resampled and mixed down by alsa-lib
     /// when the device needs it.
@@ -61,10 +71,12 @@ public struct CaptureDevice: ~Copyable {
     /// Reads the samples that came, up to `buffer.count`, into the front of `buffer`.
     ///
     /// Blocks until at least one frame came or ``stallLimit`` passed. An overrun (the reader
-    /// came too late, samples were lost) is recovered and the read goes on.
+    /// came too late, samples were lost) is recovered and the read goes on. More than
+    /// ``repeatLimit`` reads in a row of the very same samples are a stalled device.
     /// - Parameter buffer: Where the samples go; its length is the most read at once.
     /// - Returns: The frames read, at least 1.
-    /// - Throws: ``CaptureError``: the device stalled (nothing for ``stallLimit``), was unplugged
+    /// - Throws: ``CaptureError``: the device stalled (nothing for ``stallLimit``, or the same
+    ///   samples again and again), was unplugged
     ///   (`ENODEV`) or failed otherwise.
     /// C: `snd_pcm_wait`, `snd_pcm_readi`, `snd_pcm_recover`.
     public mutating func read(into buffer: inout [Int16]) throws(CaptureError) -> Int {
@@ -79,7 +91,10 @@ public struct CaptureDevice: ~Copyable {
                 : buffer.withUnsafeMutableBufferPointer { samples in
                     snd_pcm_readi(pcm, samples.baseAddress, snd_pcm_uframes_t(samples.count))
                 }
-            if result > 0 { return result }
+            if result > 0 {
+                try checkRepeats(buffer[0..<result])
+                return result
+            }
             if result == 0 || result == -Int(EAGAIN) { continue }
             do {
                 try ALSAError.check(snd_pcm_recover(pcm, Int32(clamping: result), 1), "snd_pcm_readi")
@@ -88,6 +103,19 @@ public struct CaptureDevice: ~Copyable {
             }
         }
         throw CaptureError(stalledFor: Self.stallLimit)
+    }
+
+    /// Counts reads of the very same samples in a row; throws at ``repeatLimit``.
+    private mutating func checkRepeats(_ samples: ArraySlice<Int16>) throws(CaptureError) {
+        if samples.count == lastRead.count, samples.elementsEqual(lastRead), samples.contains(where: { $0 != 0 }) {
+            repeatedReads += 1
+            if repeatedReads >= Self.repeatLimit {
+                repeatedReads = 0
+                throw CaptureError(repeating: Self.repeatLimit)
+            }
+        } else {
+            (lastRead, repeatedReads) = (Array(samples), 0)
+        }
     }
 }
 
@@ -102,5 +130,11 @@ public struct CaptureError: Error, Equatable, Sendable, CustomStringConvertible 
 
     init(stalledFor limit: Duration) {
         (description, stalled) = ("no samples for \(limit.components.seconds) s: the device stalled", true)
+    }
+
+    init(repeating reads: Int) {
+        (description, stalled) = (
+            "the same samples \(reads) times in a row: the device stalled (its input ended?)", true
+        )
     }
 }

@@ -71,7 +71,8 @@ extension Kitchen {
             if answer.touched.isEmpty { say(prefix + "nothing rings") }
             let before = Dictionary(
                 answer.touched.map { ($0.before.label, $0.before) }, uniquingKeysWith: { first, _ in first })
-            answerRinging(answer.action.command, answer.touched.isEmpty ? nil : done, before: before)
+            answerRinging(
+                answer.action.command, answer.touched.isEmpty ? nil : done, before: before, prefix: prefix)
         case .addToNewest:
             guard !answer.touched.isEmpty else {
                 say(prefix + "no timer runs to move")

@@ -72,12 +72,30 @@ extension Kitchen {
 
     /// What runs, in one line: `pasta: 3:40 left; Soft: ringing`, newest first.
     func report() -> String {
+        let now = wallMilliseconds()
         let parts = newestTimers.map { status in
             status.state == .counting || status.state == .paused
-                ? "\(status.label): \(status.remaining.clockText) left" + (status.state == .paused ? ", paused" : "")
+                ? "\(status.label): \(Self.timeLeft(status, atWall: now).clockText) left"
+                    + (status.state == .paused ? ", paused" : "")
                 : "\(status.label): \(status.state.rawValue)"
         }
         return parts.isEmpty ? "no timer runs" : parts.joined(separator: "; ")
+    }
+
+    /// The time a followed timer has left now.
+    ///
+    /// A counting one's from its deadline on the wall clock (its watch sends no status while only the time left changes, so the last status's
+    /// time left is that of its last change: a report once said "2:00 left" of a 2 min timer nine
+    /// seconds in), else its status's (a paused timer's is frozen). Pure.
+    /// - Parameters:
+    ///   - status: The timer's latest status.
+    ///   - now: The wall clock now, in milliseconds since the Unix epoch.
+    /// - Returns: The time left, at least zero and at most the status's.
+    static func timeLeft(_ status: TimerStatus, atWall now: Int64) -> Duration {
+        guard status.state == .counting, let deadline = status.deadlineUnixMilliseconds else { return status.remaining }
+        let (distance, overflow) = deadline.subtractingReportingOverflow(now)
+        guard !overflow else { return status.remaining }
+        return min(status.remaining, .milliseconds(max(0, distance)))
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within

@@ -38,15 +38,18 @@ extension Kitchen {
 
     /// Starts listening with `--listen`: the recogniser loaded, the device open, before the loop
     /// runs; labels and presets with words the dictionary lacks are left out with one line.
-    /// - Returns: The source, or nil without `--listen`.
+    /// - Parameter interrupts: Descriptors whose readiness ends the wait for the listener (the
+    ///   kitchen's signalfd); the loop then reads the signal.
+    /// - Returns: The source, or nil without `--listen` or when a signal came first.
     /// - Throws: The exit status after its one line: 69 when the library, the model or the
     ///   device is missing or refused; 64 (78 from the config file) when the wake phrase has a
     ///   word the dictionary lacks.
-    func openListener() throws(ExitStatus) -> ListenerSource? {
+    func openListener(interruptedBy interrupts: [Int32] = []) throws(ExitStatus) -> ListenerSource? {
         guard let listen = settings.listen else { return nil }
         var vocabulary = Self.vocabulary(listen, presets: settings.presets)
         while true {
-            switch ListenerSource.start(device: listen.device, grammar: CommandGrammar.text(for: vocabulary)) {
+            let grammar = CommandGrammar.text(for: vocabulary)
+            switch ListenerSource.start(device: listen.device, grammar: grammar, interrupts: interrupts) {
             case .success(let source):
                 say(
                     "listen: hearing \(listen.device) (English) after \"\(vocabulary.wakePhrase.joined(separator: " "))\""
@@ -77,13 +80,16 @@ extension Kitchen {
             case .failure(.device(let line)):
                 return try refuse("cannot open the capture device \(line) (arecord -L lists them)")
             case .failure(.thread(let line)): return try refuse(line)
+            case .failure(.interrupted):
+                say("listen: not started: a signal came while the listener started")
+                return nil
             }
         }
     }
 
     /// One line and 69, for a listener that cannot start.
     private func refuse(_ line: String) throws(ExitStatus) -> ListenerSource? {
-        printError("eggtimer: kitchen: --listen: \(line)")
+        printError("eggtimer: kitchen: listen: \(line)")
         throw .unavailable
     }
 
@@ -100,8 +106,10 @@ extension Kitchen {
         {
         case .ignore: return
         case .askAgain:
-            say(heard + ": not done, asked again")
+            say(heard + ": not started, asked again")
             return speak(phrases.sayAgain)
+        case .unsure:
+            return say(heard + ": not done")
         case .act(let command):
             say(heard)
             carryOut(command)
@@ -112,9 +120,11 @@ extension Kitchen {
     enum Ruling: Equatable {
         /// Nothing: no command, or not for the kitchen (no wake phrase).
         case ignore
-        /// Not done: the recogniser was unsure, and doing it wrongly would cost (a start, a
-        /// cancel, a pause or resume); asked again.
+        /// A start not made: the recogniser was unsure; asked again.
         case askAgain
+        /// Not done and not asked again: the recogniser was unsure of a command that would cost
+        /// when wrong (a stop silencing an alarm, a cancel, a pause); one line.
+        case unsure
         /// Done.
         case act(VoiceCommand)
     }
@@ -122,8 +132,10 @@ extension Kitchen {
     /// What the kitchen does with what it heard.
     ///
     /// Only a command after the wake phrase acts, but for "no" or "cancel that" within ``undoWindow`` of a spoken start (its answer is the
-    /// question, so the "no" needs no wake phrase); a command the recogniser was unsure of acts
-    /// only when it cannot do harm (stop, snooze, a minute more, the report). Pure.
+    /// question, so the "no" needs no wake phrase). A command the recogniser was unsure of acts
+    /// only when it cannot do harm (the report); an unsure start is asked again, any other is
+    /// not done: a false "stop" would silence an alarm, which costs more than saying it again.
+    /// Pure.
     /// - Parameters:
     ///   - reading: The words read as a command, or nil for none.
     ///   - confident: Whether the recogniser was sure of them (``Hypothesis/isConfident``).
@@ -135,9 +147,11 @@ extension Kitchen {
         guard let reading else { return .ignore }
         let undoing = reading.command == .undo && sinceSpokenStart.map { $0 <= undoWindow } == true
         guard reading.woken || undoing else { return .ignore }
+        guard !confident else { return .act(reading.command) }
         switch reading.command {
-        case .stop, .snooze, .report, .addMinute: return .act(reading.command)
-        case .start, .cancel, .pause, .resume, .undo: return confident ? .act(reading.command) : .askAgain
+        case .report: return .act(reading.command)
+        case .start: return .askAgain
+        case .stop, .snooze, .addMinute, .cancel, .pause, .resume, .undo: return .unsure
         }
     }
 
@@ -179,8 +193,10 @@ extension Kitchen {
             }
             act(.command(.resume, label: status.label), from: .voice)
         case .undo:
-            guard let (label, at) = heardStart, clock.now() - at <= Self.undoWindow,
-                core.timers.values.contains(where: { $0.label == label && !$0.state.isFinal })
+            // The very timer the voice started: not another of its label started since (a tester's
+            // shell cancelled the spoken pasta and started its own, which "no" then cancelled).
+            guard let (label, pid, at) = heardStart, clock.now() - at <= Self.undoWindow,
+                core.timers.values.contains(where: { $0.label == label && $0.pid == pid && !$0.state.isFinal })
             else {
                 say("listen: no spoken start of the last \(Self.undoWindow.components.seconds) s to take back")
                 return speak(phrases.nothingToTakeBack)

@@ -49,11 +49,13 @@ extension Kitchen {
 
     /// The keypad's report spoken: what runs, newest first, or that nothing does.
     func speakReport() {
+        let now = wallMilliseconds()
         let counting = newestTimers.filter { $0.state == .counting || $0.state == .paused }
         speak(
             counting.isEmpty
                 ? phrases.nothingRunning
-                : counting.map { phrases.left($0.label, remaining: $0.remaining) }.joined(separator: ". "))
+                : counting.map { phrases.left($0.label, remaining: Self.timeLeft($0, atWall: now)) }
+                    .joined(separator: ". "))
     }
 
     /// The answer to the acknowledge or snooze press: what the timers that did it said (nil: none
@@ -66,8 +68,10 @@ extension Kitchen {
     ///   - command: `.acknowledge` or `.snooze`.
     ///   - done: Each timer's label and reply (`ok` and its status after the command).
     ///   - before: The followed timers' statuses at the press, by label.
+    ///   - prefix: The front's prefix of the line (`key: `, `listen: `).
     func answerRinging(
-        _ command: Command, _ done: [(label: String, reply: String)]?, before: [String: TimerStatus] = [:]
+        _ command: Command, _ done: [(label: String, reply: String)]?, before: [String: TimerStatus] = [:],
+        prefix: String = "key: "
     ) {
         guard let done else { return speak(phrases.nothingRinging) }
         guard !done.isEmpty else { return }
@@ -75,7 +79,7 @@ extension Kitchen {
             speak(phrases.snoozed(for: done.lazy.compactMap { TimerStatus(line: $0.reply)?.remaining }.first))
         } else {
             let stopped = done.map { KitchenCore.stopped(label: $0.label, before: before[$0.label], reply: $0.reply) }
-            if let text = KitchenCore.stoppedText(stopped) { say("key: " + text) }
+            if let text = KitchenCore.stoppedText(stopped) { say(prefix + text) }
             speak(phrases.stopped(stopped.map(\.label), silent: stopped.filter(\.silent).map(\.label)))
         }
     }

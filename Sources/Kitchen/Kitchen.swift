@@ -50,7 +50,7 @@ package final class Kitchen {
     var unheardLines: [String: String] = [:]
     /// The timer the last spoken start made and when it began, which "no" or "cancel that"
     /// takes back within ``undoWindow`` (Kitchen+Listening.swift).
-    var heardStart: (label: String, at: ContinuousClock.Instant)?
+    var heardStart: (label: String, pid: Int32, at: ContinuousClock.Instant)?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
     /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
@@ -125,7 +125,9 @@ package final class Kitchen {
         loadPairing()
         if let keypad = openKeypad() { loop.add(keypad) }
         do throws(ExitStatus) {
-            if let listener = try openListener() { loop.add(listener) }
+            if let listener = try openListener(interruptedBy: signals.pollRequests.map(\.descriptor)) {
+                loop.add(listener)
+            }
         } catch { return error }
         if settings.announce {
             let voice = KitchenVoice(voice: settings.voice, preparer: SpeechLinePreparer())
@@ -295,7 +297,9 @@ package final class Kitchen {
                 say(Self.line(outcome, origin: origin))
                 publishEvent(KitchenEvent.answer(outcome, origin: origin))
                 if origin == .keypad || origin == .voice { answer(outcome) }
-                if origin == .voice, case .started(let status) = outcome { heardStart = (status.label, clock.now()) }
+                if origin == .voice, case .started(let status) = outcome {
+                    heardStart = (status.label, status.pid, clock.now())
+                }
                 if case .shell(let connection) = origin { inbox?.reply(connection, outcome.line) }
                 if case .web(let exchange, let form) = origin { web?.answer(exchange, outcome, form: form) }
                 if case .bus(let id) = origin { answerBus(outcome, id: id) }

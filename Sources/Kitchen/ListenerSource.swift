@@ -48,6 +48,8 @@ package final class ListenerSource: LoopSource {
         case device(String)
         /// The thread did not answer within ``startLimit``, or could not be started: why.
         case thread(String)
+        /// A signal came while waiting (the kitchen is being ended or stopped).
+        case interrupted
     }
 
     /// The queue and the pipe the thread and the loop share.
@@ -88,10 +90,12 @@ package final class ListenerSource: LoopSource {
     ///   - grammar: The JSGF text (``CommandGrammar/text(for:)``).
     ///   - modelFolder: PocketSphinx's model folder.
     ///   - libraryName: libpocketsphinx's SONAME (the tests' seam).
+    ///   - interrupts: Descriptors whose readiness ends the wait (the kitchen's signalfd: a
+    ///     SIGTERM while a device takes its time to open is not held up for ``startLimit``).
     /// - Returns: The source, or why listening did not start.
     package static func start(
         device: String, grammar: String, modelFolder: String = Recogniser.defaultModelFolder,
-        libraryName: String = "libpocketsphinx.so.3"
+        libraryName: String = "libpocketsphinx.so.3", interrupts: [Int32] = []
     ) -> Result<ListenerSource, StartFailure> {
         let shared = Shared()
         if let error = SystemThread.startDetached({
@@ -102,8 +106,11 @@ package final class ListenerSource: LoopSource {
         let clock = ContinuousClock()
         let deadline = clock.now + startLimit
         while clock.now < deadline {
-            var request = pollfd(fd: shared.wake.descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&request, 1, 100)
+            var requests = ([shared.wake.descriptor] + interrupts).map {
+                pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+            }
+            _ = poll(&requests, nfds_t(requests.count), 100)
+            if requests.dropFirst().contains(where: { $0.revents != 0 }) { return .failure(.interrupted) }
             var early: [Report] = []
             for report in shared.take() {
                 switch report {

@@ -42,7 +42,8 @@ extension Options {
                     "needs at most 16 labels of 1 to 3 words of letters, comma-separated, got '\(Self.printable(value))'"
                 )
             }
-            options.listenLabels = labels.compactMap { $0?.joined(separator: " ") }
+            var seen = Set<String>()  // each once: `pasta,Pasta` is one label
+            options.listenLabels = labels.compactMap { $0?.joined(separator: " ") }.filter { seen.insert($0).inserted }
         },
     ]
 

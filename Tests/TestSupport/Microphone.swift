@@ -17,7 +17,7 @@ public final class Microphone {
     public let home = makePrivateDirectory("eggtimer-microphone")
     /// The FIFO's path.
     public var fifo: String { home + "/mic.fifo" }
-    private let writer: Int32
+    private var writer: Int32
     private var written = 0
 
     /// Makes the FIFO and the `.asoundrc`.
@@ -33,8 +33,15 @@ public final class Microphone {
     }
 
     deinit {
-        close(writer)
+        if writer >= 0 { close(writer) }
         removeDirectory(home)
+    }
+
+    /// Closes the FIFO's only writer: the child's reads then meet the end of the input, where
+    /// alsa-lib's `file` plugin hands back its last buffer again and again.
+    public func unplug() {
+        if writer >= 0 { close(writer) }
+        writer = -1
     }
 
     /// `HOME`, for the child whose `--listen mic` this is.

@@ -66,6 +66,40 @@ import Testing
         stop(kitchen)
     }
 
+    /// "No" takes back only the very timer the voice started: one of the same label started
+    /// from a shell since (a tester's case) is left alone.
+    @Test func noLeavesATimerOfTheSameLabelThatTheVoiceDidNotStart() throws {
+        let (house, microphone, kitchen) = try listening()
+        let corpus = SpokenCorpus()
+        #expect(
+            try say(
+                "egg timer, soft egg", to: microphone, kitchen, corpus: corpus, until: "Soft: started, rings in 5:00"),
+            "\(kitchen.stdout)")
+        #expect(house.command(["cancel", "soft"]).termination == .exited(0))
+        #expect(kitchen.expect("Soft: ended", until: soon()), "\(kitchen.stdout)")
+        #expect(house.command(["start", "soft"]).termination == .exited(0))
+        #expect(kitchen.expect("(from shell)", until: soon()), "\(kitchen.stdout)")
+        #expect(
+            try say("no", to: microphone, kitchen, corpus: corpus, until: "listen: no spoken start of the last 15 s"),
+            "\(kitchen.stdout)")
+        #expect(house.status("Soft")?.state == .counting)
+        stop(kitchen)
+    }
+
+    /// A microphone whose input ends (alsa-lib's file plugin then hands back its last buffer as
+    /// fast as it is read) is a stalled device: one line, and the kitchen goes on answering.
+    @Test func aMicrophoneThatRepeatsItsSamplesIsAStalledDeviceInOneLine() throws {
+        let (house, microphone, kitchen) = try listening()
+        try microphone.hear(Signal.noise(milliseconds: 500, amplitude: 20))
+        microphone.unplug()
+        #expect(
+            kitchen.expect(
+                "listen: mic: the same samples 10 times in a row: the device stalled (its input ended?); "
+                    + "opened again every 1 s\n", until: soon()), "\(kitchen.stdout)")
+        #expect(house.command(["start", "1m", "tea"]).termination == .exited(0), "the kitchen answers")
+        stop(kitchen)
+    }
+
     /// Asked how long is left, the kitchen says it; "pause" pauses the newest timer counting,
     /// "resume" resumes it, "add a minute" moves it, "cancel" cancels it: each answered.
     @Test func spokenCommandsQueryPauseResumeAndCancelTheNewestTimer() throws {
@@ -140,7 +174,7 @@ import Testing
         let environment = house.environment.merging(microphone.environment) { _, new in new }
         let missing = runEggtimer(["kitchen", "--keys", "none", "--listen", "nosuchmic"], environment: environment)
         #expect(missing.termination == .exited(69), "\(missing.stderr)")
-        #expect(missing.stderr.hasPrefix("eggtimer: kitchen: --listen: cannot open the capture device nosuchmic: "))
+        #expect(missing.stderr.hasPrefix("eggtimer: kitchen: listen: cannot open the capture device nosuchmic: "))
         #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
         let unknown = runEggtimer(
             ["kitchen", "--keys", "none", "--listen", "mic", "--wake", "zzqx timer"], environment: environment)
