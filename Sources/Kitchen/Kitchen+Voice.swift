@@ -54,8 +54,10 @@ extension Kitchen {
         speak(
             counting.isEmpty
                 ? phrases.nothingRunning
-                : counting.map { phrases.left($0.label, remaining: Self.timeLeft($0, atWall: now)) }
-                    .joined(separator: ". "))
+                : counting.map {
+                    phrases.left($0.label, remaining: Self.timeLeft($0, atWall: now), paused: $0.state == .paused)
+                }
+                .joined(separator: ". "))
     }
 
     /// The answer to the acknowledge or snooze press: what the timers that did it said (nil: none

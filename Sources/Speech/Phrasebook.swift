@@ -94,10 +94,13 @@ public struct Phrasebook: Sendable {
     /// - Parameters:
     ///   - label: The timer's label.
     ///   - remaining: Time left; spoken in whole seconds, rounded up (as a countdown shows it).
+    ///   - paused: Whether the timer is paused (the report says so: its time does not run).
     /// - Returns: One sentence, without a full stop.
-    public func left(_ label: String, remaining: Duration) -> String {
+    public func left(_ label: String, remaining: Duration, paused: Bool = false) -> String {
         let words = spoken(remaining, roundingUp: true)
-        return language == .english ? "\(label): \(words) left" : "\(label): noch \(words)"
+        return language == .english
+            ? "\(label): \(words) left" + (paused ? ", paused" : "")
+            : "\(label): noch \(words)" + (paused ? ", angehalten" : "")
     }
 
     /// The kitchen's answer when a timer is cancelled.

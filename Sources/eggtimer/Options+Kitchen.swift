@@ -1,6 +1,7 @@
 import AlarmAudio
 import HouseBus
 import Kitchen
+import SystemKit
 import TimerEngine
 import TimerText
 
@@ -55,6 +56,9 @@ extension Kitchen {
         let options: Options
         do throws(ExitStatus) { options = try Options.longRunning(arguments, raw: raw) } catch { return error }
         let settings = options.kitchenSettings
+        if settings.listen == nil, options.wakePhrase != nil || !options.listenLabels.isEmpty {
+            printError("eggtimer: warning: kitchen: wake and listen-labels do nothing without listen (--listen DEVICE)")
+        }
         // A device's failure (the microphone's, the speaker test's) is the kitchen's one line,
         // not alsa-lib's too; before any thread starts.
         silenceAudioLibraryMessages()

@@ -166,6 +166,21 @@ import Testing
         stop(kitchen)
     }
 
+    /// `--wake` or `--listen-labels` without `--listen` do nothing, and one line says so (here
+    /// before the second kitchen of the house is refused with 75).
+    @Test func theWakePhraseWithoutAMicrophoneIsAWarning() {
+        let house = House(config: "")
+        let kitchen = house.kitchen(["--keys", "none"])
+        #expect(kitchen.expect("kitchen: listening on", until: soon()))
+        let second = house.command(["kitchen", "--keys", "none", "--wake", "hey kitchen"])
+        #expect(second.termination == .exited(75), "\(second.stderr)")
+        #expect(
+            second.stderr.hasPrefix(
+                "eggtimer: warning: kitchen: wake and listen-labels do nothing without listen (--listen DEVICE)\n"),
+            "\(second.stderr)")
+        stop(kitchen)
+    }
+
     /// A capture device that cannot be opened, and a wake phrase the dictionary lacks, are one
     /// line and 69, 64 (the command line) or 78 (the config file) at start.
     @Test func aMissingDeviceOrAnUnknownWakeWordIsOneLineAndItsStatus() throws {
