@@ -82,20 +82,15 @@ extension Kitchen {
         return parts.isEmpty ? "no timer runs" : parts.joined(separator: "; ")
     }
 
-    /// The time a followed timer has left now.
-    ///
-    /// A counting one's from its deadline on the wall clock (its watch sends no status while only the time left changes, so the last status's
-    /// time left is that of its last change: a report once said "2:00 left" of a 2 min timer nine
-    /// seconds in), else its status's (a paused timer's is frozen). Pure.
+    /// The time a followed timer has left now, from its latest status (a report once said "2:00
+    /// left" of a 2 min timer nine seconds in: the status of its start).
     /// - Parameters:
     ///   - status: The timer's latest status.
     ///   - now: The wall clock now, in milliseconds since the Unix epoch.
-    /// - Returns: The time left, at least zero and at most the status's.
+    /// - Returns: ``TimerState/timeLeft(remaining:deadlineUnixMilliseconds:atWall:)``.
     static func timeLeft(_ status: TimerStatus, atWall now: Int64) -> Duration {
-        guard status.state == .counting, let deadline = status.deadlineUnixMilliseconds else { return status.remaining }
-        let (distance, overflow) = deadline.subtractingReportingOverflow(now)
-        guard !overflow else { return status.remaining }
-        return min(status.remaining, .milliseconds(max(0, distance)))
+        status.state.timeLeft(
+            remaining: status.remaining, deadlineUnixMilliseconds: status.deadlineUnixMilliseconds, atWall: now)
     }
 
     /// Plays the alarm once on the kitchen's device, unless a followed timer's deadline is within

@@ -152,24 +152,18 @@ extension KitchenAPI {
         return kept + ellipsis
     }
 
-    /// `timer` with its time left as of `now`: a counting or snoozed timer's status says its time
-    /// left when it was sent, which is stale a second later (a GET, or the page without
-    /// JavaScript, would show the start's time for ever); its deadline gives it now.
+    /// `timer` with its time left as of `now`.
     ///
-    /// Never more than the status said (a wall clock stepped back cannot add time), never below
-    /// zero; unchanged for other states, without a deadline, or where the subtraction would
-    /// overflow (a deadline from MQTT is any Int64). Pure.
+    /// ``TimerState/timeLeft(remaining:deadlineUnixMilliseconds:atWall:)``: a GET, or the page
+    /// without JavaScript, would otherwise show the start's time for ever. Pure.
     /// - Parameters:
     ///   - timer: The timer as its status gave it.
     ///   - now: The wall clock now, Unix milliseconds (the deadlines' clock).
     /// - Returns: The timer with its `remaining` as of `now`.
     package static func timeLeft(of timer: WebTimer, atWall now: Int64) -> WebTimer {
-        guard timer.state == .counting || timer.state == .snoozed, let deadline = timer.deadlineUnixMilliseconds
-        else { return timer }
-        let (left, overflow) = deadline.subtractingReportingOverflow(now)
-        guard !overflow else { return timer }
         var updated = timer
-        updated.remaining = min(timer.remaining, .milliseconds(max(0, left)))
+        updated.remaining = timer.state.timeLeft(
+            remaining: timer.remaining, deadlineUnixMilliseconds: timer.deadlineUnixMilliseconds, atWall: now)
         return updated
     }
 

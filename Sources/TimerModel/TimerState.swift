@@ -51,4 +51,25 @@ public enum TimerState: String, Sendable, CaseIterable {
 
     /// Whether the timer is over.
     public var isFinal: Bool { self == .done || self == .cancelled || self == .missed }
+
+    /// The time left as of the wall clock `now` of a timer in this state whose status said
+    /// `remaining` and `deadline`: a counting or snoozed timer's status is stale a second after it
+    /// was sent (a watch sends none while only the time left changes), its deadline is not.
+    ///
+    /// Never more than `remaining` (a wall clock stepped back cannot add time), never below zero;
+    /// `remaining` for other states (a paused timer's is frozen), without a deadline, or where the
+    /// subtraction would overflow (a deadline from MQTT is any Int64). Pure; the one rule of the
+    /// page, the API and the kitchen's spoken and keypad reports.
+    /// - Parameters:
+    ///   - remaining: The time left the status said.
+    ///   - deadline: Its wall deadline, Unix milliseconds, or nil.
+    ///   - now: The wall clock now, Unix milliseconds.
+    /// - Returns: The time left now.
+    public func timeLeft(remaining: Duration, deadlineUnixMilliseconds deadline: Int64?, atWall now: Int64) -> Duration
+    {
+        guard self == .counting || self == .snoozed, let deadline else { return remaining }
+        let (left, overflow) = deadline.subtractingReportingOverflow(now)
+        guard !overflow else { return remaining }
+        return min(remaining, .milliseconds(max(0, left)))
+    }
 }
