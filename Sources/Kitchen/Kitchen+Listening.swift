@@ -51,6 +51,7 @@ extension Kitchen {
             let grammar = CommandGrammar.text(for: vocabulary)
             switch ListenerSource.start(device: listen.device, grammar: grammar, interrupts: interrupts) {
             case .success(let source):
+                heardVocabulary = vocabulary
                 say(
                     "listen: hearing \(listen.device) (English) after \"\(vocabulary.wakePhrase.joined(separator: " "))\""
                         + (vocabulary.labels.isEmpty ? "" : "; labels \(vocabulary.labels.joined(separator: ", "))"))
@@ -99,8 +100,8 @@ extension Kitchen {
     ///   - words: The words heard.
     ///   - confident: Whether the recogniser was sure of them.
     func hear(_ words: [String], confident: Bool) {
-        guard let listen = settings.listen else { return }
-        let reading = VoiceCommand.read(words, vocabulary: Self.vocabulary(listen, presets: settings.presets))
+        guard let vocabulary = heardVocabulary else { return }
+        let reading = VoiceCommand.read(words, vocabulary: vocabulary)
         let heard = "listen: heard \"\(words.joined(separator: " "))\"" + (confident ? "" : " (unsure)")
         switch Self.ruling(on: reading, confident: confident, sinceSpokenStart: heardStart.map { clock.now() - $0.at })
         {

@@ -4,6 +4,7 @@ import EventLoop
 import Glibc
 import HouseBus
 import KitchenWeb
+import Listening
 import Speech
 import SystemKit
 import TimerCore
@@ -51,6 +52,9 @@ package final class Kitchen {
     /// The timer the last spoken start made and when it began, which "no" or "cancel that"
     /// takes back within ``undoWindow`` (Kitchen+Listening.swift).
     var heardStart: (label: String, pid: Int32, at: ContinuousClock.Instant)?
+    /// What the listener's grammar offers, as loaded (labels and presets the dictionary lacks
+    /// left out); nil while the kitchen does not listen (Kitchen+Listening.swift).
+    var heardVocabulary: CommandGrammar.Vocabulary?
     /// The alarm sound, decoded at the first speaker test.
     var alarmSound: AlarmSound?
     /// The HTTP API with `--http`; nil without (Kitchen+Web.swift).
