@@ -14,16 +14,12 @@ public struct CaptureDevice: ~Copyable {
     /// How many reads in a row may hand back the very same samples before the device is called
     /// stalled: 10.
     ///
-    /// Samples that are all zero do not count (a muted input). No microphone repeats its noise exactly; alsa-lib's `file`
-    /// plugin at the end of its input hands back its last buffer again and again, as fast as it
-    /// is read (a tester's listener spun a core on it).
+    /// Samples that are all zero do not count (a muted input). No microphone repeats its noise
+    /// exactly; alsa-lib's `file` plugin at the end of its input hands back its last buffer again
+    /// and again, as fast as it is read (a tester's listener spun a core on it).
     public static let repeatLimit = 10
 
     private let pcm: OpaquePointer
-    /// Frames per second, in Hz.
-    public let sampleRate: Int
-    /// The period (what one read waits for at most) as configured, in frames.
-    public let periodFrames: Int
     /// The last read's samples, and how many reads in a row handed them back.
     private var lastRead: [Int16] = []
     private var repeatedReads = 0
@@ -40,7 +36,7 @@ public struct CaptureDevice: ~Copyable {
     ///     of it.
     /// - Throws: ``CaptureError`` naming the alsa-lib call and its reason when the device cannot
     ///   be opened or does not take the format.
-    /// C: `snd_pcm_open`, `snd_pcm_set_params`, `snd_pcm_get_params`.
+    /// C: `snd_pcm_open`, `snd_pcm_set_params`.
     public init(device: String, sampleRate: Int, latency: Duration = .milliseconds(400)) throws(CaptureError) {
         precondition(sampleRate > 0 && latency > .zero, "sample rate and latency must be positive")
         var handle: OpaquePointer?
@@ -50,20 +46,17 @@ public struct CaptureDevice: ~Copyable {
             throw CaptureError(error)
         }
         guard let handle else { throw CaptureError(ALSAError(code: ENODEV, function: "snd_pcm_open")) }
-        var buffer: snd_pcm_uframes_t = 0
-        var period: snd_pcm_uframes_t = 0
         do {
             try ALSAError.check(
                 snd_pcm_set_params(
                     handle, SND_PCM_FORMAT_S16, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1,
                     UInt32(clamping: max(latency.wholeMicroseconds(), 1))),
                 "snd_pcm_set_params")
-            try ALSAError.check(snd_pcm_get_params(handle, &buffer, &period), "snd_pcm_get_params")
         } catch {
             snd_pcm_close(handle)  // self is not initialised yet, so deinit will not run
             throw CaptureError(error)
         }
-        (pcm, self.sampleRate, periodFrames) = (handle, sampleRate, max(1, Int(period)))
+        pcm = handle
     }
 
     deinit { snd_pcm_close(pcm) }
@@ -76,8 +69,7 @@ public struct CaptureDevice: ~Copyable {
     /// - Parameter buffer: Where the samples go; its length is the most read at once.
     /// - Returns: The frames read, at least 1.
     /// - Throws: ``CaptureError``: the device stalled (nothing for ``stallLimit``, or the same
-    ///   samples again and again), was unplugged
-    ///   (`ENODEV`) or failed otherwise.
+    ///   samples again and again), was unplugged (`ENODEV`) or failed otherwise.
     /// C: `snd_pcm_wait`, `snd_pcm_readi`, `snd_pcm_recover`.
     public mutating func read(into buffer: inout [Int16]) throws(CaptureError) -> Int {
         precondition(!buffer.isEmpty, "nothing to read into")
@@ -123,18 +115,14 @@ public struct CaptureDevice: ~Copyable {
 public struct CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line, for example `snd_pcm_open: No such file or directory`.
     public let description: String
-    /// Whether the device gave nothing for ``CaptureDevice/stallLimit`` (as opposed to failing).
-    public let stalled: Bool
 
-    init(_ error: ALSAError) { (description, stalled) = ("\(error.function): \(error.message)", false) }
+    init(_ error: ALSAError) { description = "\(error.function): \(error.message)" }
 
     init(stalledFor limit: Duration) {
-        (description, stalled) = ("no samples for \(limit.components.seconds) s: the device stalled", true)
+        description = "no samples for \(limit.components.seconds) s: the device stalled"
     }
 
     init(repeating reads: Int) {
-        (description, stalled) = (
-            "the same samples \(reads) times in a row: the device stalled (its input ended?)", true
-        )
+        description = "the same samples \(reads) times in a row: the device stalled (its input ended?)"
     }
 }
